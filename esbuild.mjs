@@ -1,0 +1,53 @@
+// Bundles every entry point into dist/. Entries whose source does not exist yet are skipped,
+// so a partial tree still builds. `--production` minifies and drops sourcemaps.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+
+const nodeEntries = [
+  ['client/extension.ts', 'dist/extension.js'],
+  ['server/server.ts', 'dist/server.js'],
+  ['server/cli/main.ts', 'dist/cli.js'],
+  ['shared/bstar/worker.ts', 'dist/bstarWorker.js'],
+  ['test/bench/main.ts', 'dist/bench.js'],
+];
+const browserEntries = [
+  ['media/src/inspector.ts', 'dist/media/inspector.js'],
+  ['media/src/kernels.ts', 'dist/media/kernels.js'],
+];
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  target: 'es2022',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [];
+for (const [src, out] of nodeEntries) {
+  if (!existsSync(src)) continue;
+  builds.push(esbuild.build({
+    ...common,
+    entryPoints: [src],
+    outfile: out,
+    platform: 'node',
+    format: 'cjs',
+    // vscode is provided by the host; gl is headless-gl's native module, which must stay a real
+    // require() (a bundled copy cannot find webgl.node and gpu.js would silently fall back).
+    external: ['vscode', 'gl', 'webgpu'],
+  }));
+}
+for (const [src, out] of browserEntries) {
+  if (!existsSync(src)) continue;
+  builds.push(esbuild.build({
+    ...common,
+    entryPoints: [src],
+    outfile: out,
+    platform: 'browser',
+    format: 'iife',
+  }));
+}
+await Promise.all(builds);

@@ -1,0 +1,6 @@
+// Placeholder until the 'check' command lands.
+import { CliIO, EXIT_USAGE } from './io';
+export async function run(_argv: string[], io: CliIO): Promise<number> {
+  io.err('rope-lens check: not implemented yet');
+  return EXIT_USAGE;
+}

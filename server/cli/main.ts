@@ -1,0 +1,53 @@
+/**
+ * `rope-lens` entry point: dispatches to one module per command. Every failure ends as one
+ * readable line on stderr and an exit code; no stack trace reaches the user.
+ */
+import { CliIO, processIO, EXIT_USAGE, UsageError } from './io';
+import { RopeError } from '../../shared/errors';
+
+type Command = { summary: string; load: () => Promise<{ run(argv: string[], io: CliIO): Promise<number> }> };
+
+const COMMANDS: Record<string, Command> = {
+  check: { summary: 'check <files or folders…> [--json]      lint model configs and training YAML', load: () => import('./check') },
+  freqs: { summary: 'freqs <config.json> [--seq-len N] [--variant v4|v5] [--json]   inv_freq as transformers computes it', load: () => import('./freqs') },
+  bound: { summary: 'bound --length L --head-dim d | --base B … | --table   exact b*(L, d) and L_max(b)', load: () => import('./bound') },
+  inspect: { summary: 'inspect <config> [--target N] --html out.html   standalone RoPE Inspector page', load: () => import('./inspect') },
+  bench: { summary: 'bench --kernels [--json]                 kernel micro-benchmarks', load: () => import('./bench') },
+  lsp: { summary: 'lsp [--stdio]                            serve the language server over stdio', load: () => import('./lsp') },
+};
+
+function usage(): string {
+  return ['usage: rope-lens <command> [options]', '', 'commands:', ...Object.values(COMMANDS).map((c) => '  ' + c.summary)].join('\n');
+}
+
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage());
+    return name ? 0 : EXIT_USAGE;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(require('../../package.json').version);
+    return 0;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    io.err(`rope-lens: unknown command '${name}'\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await (await cmd.load()).run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof RopeError) {
+      io.err(`rope-lens ${name}: ${e.message}`);
+      return EXIT_USAGE;
+    }
+    io.err(`rope-lens ${name}: internal error: ${(e as Error)?.message ?? String(e)}`);
+    return EXIT_USAGE;
+  }
+}
+
+// Run when executed directly (`node dist/cli.js …`); bin/rope-lens.js calls main() itself.
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+}

@@ -1,0 +1,49 @@
+/**
+ * The normalized RoPE description of one document, every value tied to where it was read
+ * (or marked as a default with the reason). Produced by the config readers, consumed by the
+ * rules, the fixes, the CLI's JSON output, hovers and the Inspector.
+ */
+import type { ConfigNode } from '../document/configNode';
+import type { RopeType } from '../rope/spec';
+
+export interface Located<T> {
+  value: T;
+  /** The node the value was read from; absent for defaults and derived values. */
+  node?: ConfigNode;
+  /** The key path as written, e.g. `text_config.rope_theta` or `rope_scaling.factor`. */
+  key?: string;
+  /** For defaults and derived values: where the number comes from. */
+  note?: string;
+}
+
+export interface ScalingDescription {
+  /** The `rope_scaling` / `rope_parameters` object node. */
+  node?: ConfigNode;
+  /** Key of that object (`rope_scaling`, `rope_parameters`, `text_config.rope_scaling`…). */
+  key?: string;
+  /** Normalized type (`su` → longrope, legacy `type` honoured); undefined if unknown/absent. */
+  type: RopeType | undefined;
+  /** The type as written (`rope_type` or `type`), if any. */
+  rawType?: Located<string>;
+  /** Legacy `type` when both `type` and `rope_type` are present. */
+  legacyType?: Located<string>;
+  /** Every key of the scaling object as written, for key checks and the JSON output. */
+  params: Record<string, Located<unknown>>;
+}
+
+export interface ModelRope {
+  modelType?: string;
+  base: Located<number>;
+  headDim: Located<number>;
+  rotaryDim: Located<number>;
+  partialRotaryFactor: Located<number>;
+  contextLength: Located<number>;
+  originalContextLength?: Located<number>;
+  scaling?: ScalingDescription;
+  slidingWindow?: Located<number>;
+  /** Per-layer-type variants (v5 nested rope_parameters; Gemma-3 local base for sliding layers). */
+  layerVariants?: { layerType: string; base: Located<number>; scaling?: ScalingDescription }[];
+  /** Qwen-1 style flags. */
+  useDynamicNtk?: Located<boolean>;
+  useLognAttn?: Located<boolean>;
+}

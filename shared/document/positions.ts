@@ -1,0 +1,39 @@
+/** LSP-style positions (0-based line and UTF-16 character), independent of any editor API. */
+export interface Position { line: number; character: number }
+export interface Range { start: Position; end: Position }
+
+/** Maps offsets to positions for one text; built once per document version. */
+export class LineIndex {
+  private readonly lineStarts: number[];
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 13 /* \r */) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      } else if (c === 10 /* \n */) {
+        starts.push(i + 1);
+      }
+    }
+    this.lineStarts = starts;
+  }
+  get lineCount(): number { return this.lineStarts.length; }
+  positionAt(offset: number): Position {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0, hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid] <= o) lo = mid; else hi = mid - 1;
+    }
+    return { line: lo, character: o - this.lineStarts[lo] };
+  }
+  offsetAt(p: Position): number {
+    if (p.line < 0) return 0;
+    if (p.line >= this.lineStarts.length) return this.text.length;
+    return Math.min(this.lineStarts[p.line] + Math.max(0, p.character), this.text.length);
+  }
+  rangeOf(offset: number, length: number): Range {
+    return { start: this.positionAt(offset), end: this.positionAt(offset + length) };
+  }
+}

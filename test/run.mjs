@@ -1,0 +1,40 @@
+// Runs the mocha suites and ends with the plain closing line CI reads: "N passed, N failed".
+// `--fuzz` runs the long property runs (npm run fuzz) instead of the fast ones.
+import Mocha from 'mocha';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+require('tsx/cjs');
+
+const fuzz = process.argv.includes('--fuzz');
+const grepArg = process.argv.indexOf('--grep');
+process.env.ROPE_LENS_FUZZ = fuzz ? '1' : '';
+
+const mocha = new Mocha({ timeout: 60000, reporter: 'spec', color: false });
+if (grepArg > 0) mocha.grep(process.argv[grepArg + 1]);
+/** All *.test.ts files below the given folders (Node 20 has no fs.globSync). */
+function testFiles(dirs) {
+  const out = [];
+  const walk = (d) => {
+    let names;
+    try { names = readdirSync(d); } catch { return; }
+    for (const n of names) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (n.endsWith('.test.ts')) out.push(p);
+    }
+  };
+  dirs.forEach(walk);
+  return out.sort();
+}
+const explicit = process.argv.slice(2).filter((a) => a.endsWith('.test.ts'));
+const files = explicit.length ? explicit : testFiles(fuzz ? ['test/fuzz'] : ['test/unit', 'test/integration', 'test/e2e']);
+for (const f of files) mocha.addFile(f);
+
+const runner = mocha.run((failures) => {
+  const s = runner.stats ?? { passes: 0, failures, pending: 0 };
+  console.log(`\n${s.passes} passed, ${s.failures} failed, ${s.pending} skipped`);
+  process.exitCode = s.failures > 0 || s.passes === 0 ? 1 : 0;
+});
