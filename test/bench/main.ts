@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
+ * `--only bstar|server|kernels` runs one suite; `--json FILE` also writes the rows as JSON.
+ */
+import { writeFileSync } from 'node:fs';
+import { BenchReport } from './report';
+import * as bstar from './bstar';
+import * as server from './server';
+import * as kernels from './kernels';
+
+const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = { bstar, server, kernels };
+
+async function main() {
+  const args = process.argv.slice(2);
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
+  const report = new BenchReport();
+  for (const [name, suite] of Object.entries(SUITES)) {
+    if (only && only !== name) continue;
+    await suite.runBench(report);
+  }
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(report.toJSON(), null, 2));
+}
+
+main().catch((e) => { console.error(`bench: ${e?.message ?? e}`); process.exitCode = 1; });
