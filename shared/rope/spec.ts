@@ -18,6 +18,12 @@ export interface RopeSpec {
   maxPositionEmbeddings: number;
   /** original_max_position_embeddings (inside the scaling dict, or top level as in Phi-3). */
   originalMaxPositionEmbeddings?: number;
+  /**
+   * Phi-3's top-level `original_max_position_embeddings`, when the config has one. transformers
+   * gives it priority over the value inside the scaling dict (v5), and v4.45's longrope reads only
+   * this one. Leave undefined when unknown; `originalMaxPositionEmbeddings` is then used.
+   */
+  topLevelOriginalMaxPositionEmbeddings?: number;
   factor?: number;
   // yarn
   attentionFactor?: number;
@@ -38,4 +44,14 @@ export interface RopeSpec {
 export interface RopeFrequencies {
   invFreq: Float64Array;
   attentionFactor: number;
+  /** The factor the formulas actually used (e.g. yarn/longrope default to mpe / original). */
+  effectiveFactor?: number;
+  /** The original context the formulas actually used (after transformers' defaulting). */
+  effectiveOriginalContext?: number;
+  /** dynamic: the NTK-adjusted base at the requested sequence length. */
+  effectiveBase?: number;
+  /** yarn: the ramp's [low, high] dimension indices (after truncation when enabled). */
+  correctionRange?: [number, number];
+  /** longrope: whether `long_factor` (true) or `short_factor` (false) was applied. */
+  usedLongFactor?: boolean;
 }
