@@ -39,6 +39,11 @@ export interface ModelRope {
   partialRotaryFactor: Located<number>;
   contextLength: Located<number>;
   originalContextLength?: Located<number>;
+  /**
+   * The top-level `original_max_position_embeddings` (Phi-3 style) when present, kept apart from the
+   * one inside the scaling object because transformers treats the two differently.
+   */
+  topLevelOriginalContextLength?: Located<number>;
   scaling?: ScalingDescription;
   slidingWindow?: Located<number>;
   /** Per-layer-type variants (v5 nested rope_parameters; Gemma-3 local base for sliding layers). */

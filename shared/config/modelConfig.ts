@@ -1,0 +1,318 @@
+/**
+ * Hugging Face model config (config.json, or the same keys in YAML) → ModelRope: base, rotary
+ * dimension, context, scaling, sliding window and per-layer variants, each tied to the node it was
+ * read from or marked as a default with the reason. Also recognises documents that are not model
+ * configs (package.json, tsconfig, tokenizer files, training YAML, CI files) and yields nothing.
+ */
+import { ConfigNode, ParsedDocument, child } from '../document/configNode';
+import { RopeError } from '../errors';
+import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant } from '../rope/spec';
+import { DEFAULT_CONTEXT, GEMMA3_LOCAL_BASE, familyDefaultBase, usesLocalBase } from './families';
+import type { Located, ModelRope, ScalingDescription } from './modelRope';
+import {
+  keyPathOf, locatedBoolean, locatedNumber, locatedString, noted, numberOf, paramValue, stringOf,
+} from './modelValues';
+
+/** Keys that only a model config has (any one of them, with no non-model marker, makes a model config). */
+const MODEL_KEYS = [
+  'model_type', 'architectures', 'num_attention_heads', 'n_head', 'num_heads', 'rope_theta', 'rope_scaling',
+  'rope_parameters', 'max_position_embeddings', 'rotary_emb_base', 'rope_ratio', 'rotary_pct', 'qk_rope_head_dim',
+  'n_positions', 'kv_channels', 'head_dim', 'partial_rotary_factor',
+];
+/** Keys of well-known non-model JSON/YAML files and of training configs. */
+const NON_MODEL_KEYS = [
+  // package.json, tsconfig, eslint, VS Code
+  'dependencies', 'devDependencies', 'scripts', 'compilerOptions', 'extends', 'contributes', 'engines',
+  // tokenizer.json, tokenizer_config.json, special_tokens_map.json, generation/adapter configs
+  'added_tokens', 'normalizer', 'pre_tokenizer', 'added_tokens_decoder', 'peft_type', 'lora_alpha',
+  // CI YAML
+  'jobs', 'stages', 'pipeline', 'steps', 'services',
+  // training configs (axolotl, LLaMA-Factory, torchtune, LitGPT, GPT-NeoX, nanotron)
+  'base_model', 'model_name_or_path', 'sequence_len', 'cutoff_len', 'datasets', 'dataset', 'micro_batch_size',
+  'num_epochs', 'learning_rate', 'optimizer', 'train_micro_batch_size_per_gpu', 'train_iters', 'train-iters',
+  'data_path', 'data-path', 'output_dir', 'checkpoint_dir', 'checkpointer', 'tokenizer', 'stage', 'finetuning_type',
+  'max_steps', 'epochs', 'lr', 'zero_optimization', 'general',
+];
+/** Where multimodal and wrapper configs keep the language model's keys. */
+const NESTED_SCOPES = ['text_config', 'llm_config', 'language_config', 'text_model', 'thinker_config'];
+/** Keys that show a scope holds the attention/RoPE description. */
+const ARCH_KEYS = ['num_attention_heads', 'n_head', 'num_heads', 'n_heads', 'hidden_size', 'head_dim', 'rope_theta', 'rope_scaling', 'rope_parameters', 'max_position_embeddings'];
+
+const HIDDEN_KEYS = ['hidden_size', 'n_embd', 'd_model', 'dim'];
+const HEADS_KEYS = ['num_attention_heads', 'n_head', 'num_heads', 'n_heads'];
+const CONTEXT_KEYS = ['max_position_embeddings', 'seq_length', 'max_seq_len', 'max_sequence_length', 'n_positions', 'n_ctx'];
+
+function hasAny(node: ConfigNode | undefined, keys: readonly string[]): boolean {
+  return !!node && node.kind === 'object' && keys.some((k) => child(node, k) !== undefined);
+}
+
+/** The language-model scope: the root, or a nested text/LLM config when the root has none of its keys. */
+function primaryScope(root: ConfigNode): ConfigNode {
+  if (hasAny(root, HEADS_KEYS) || hasAny(root, ['rope_theta', 'hidden_size'])) return root;
+  for (const key of NESTED_SCOPES) {
+    let nested = child(root, key);
+    if (key === 'thinker_config') nested = child(nested, 'text_config');
+    if (nested?.kind === 'object' && hasAny(nested, ARCH_KEYS)) return nested;
+  }
+  return root;
+}
+
+/** True when the document is a model config (a quick look at top-level keys). */
+export function isModelConfig(doc: ParsedDocument): boolean {
+  const root = doc.root;
+  if (!root || root.kind !== 'object') return false;
+  if (hasAny(root, NON_MODEL_KEYS)) return false;
+  const scope = primaryScope(root);
+  if (doc.format === 'yaml') {
+    // Training YAMLs share many keys with model configs; only a declared model type counts here.
+    return hasAny(root, ['model_type', 'architectures']) || hasAny(scope, ['model_type', 'architectures']);
+  }
+  return hasAny(scope, MODEL_KEYS) || hasAny(root, ['model_type', 'architectures']);
+}
+
+/** Lookup order for one key: the language-model scope first, then the root. */
+class Scopes {
+  readonly list: ConfigNode[];
+  constructor(readonly root: ConfigNode, readonly primary: ConfigNode) {
+    this.list = primary === root ? [root] : [primary, root];
+  }
+  number(key: string): Located<number> | undefined {
+    for (const s of this.list) {
+      const v = locatedNumber(s, key);
+      if (v) return v;
+    }
+    return undefined;
+  }
+  node(key: string): ConfigNode | undefined {
+    for (const s of this.list) {
+      const n = child(s, key);
+      if (n && n.kind !== 'null') return n;
+    }
+    return undefined;
+  }
+  boolean(key: string): Located<boolean> | undefined {
+    for (const s of this.list) {
+      const v = locatedBoolean(s, key);
+      if (v) return v;
+    }
+    return undefined;
+  }
+  string(key: string): Located<string> | undefined {
+    for (const s of this.list) {
+      const v = locatedString(s, key);
+      if (v) return v;
+    }
+    return undefined;
+  }
+}
+
+const TYPE_ALIASES: Record<string, RopeType> = { su: 'longrope', mrope: 'default' };
+
+/** Describes one scaling object (`rope_scaling`, `rope_parameters` or one of its per-layer entries). */
+export function describeScaling(node: ConfigNode): ScalingDescription {
+  const params: Record<string, Located<unknown>> = {};
+  for (const c of node.children ?? []) {
+    params[c.key!] = { value: paramValue(c), node: c, key: keyPathOf(c) };
+  }
+  const ropeType = locatedString(node, 'rope_type');
+  const legacy = locatedString(node, 'type');
+  const rawType = ropeType ?? legacy;
+  let type: RopeType | undefined;
+  if (!rawType) type = 'default';
+  else {
+    const t = rawType.value.trim().toLowerCase();
+    type = TYPE_ALIASES[t] ?? ((ROPE_TYPES as readonly string[]).includes(t) ? (t as RopeType) : undefined);
+  }
+  const desc: ScalingDescription = { node, key: keyPathOf(node), type, params };
+  if (rawType) desc.rawType = rawType;
+  if (ropeType && legacy) desc.legacyType = legacy;
+  return desc;
+}
+
+/** True for v5 per-layer-type rope_parameters: a non-empty object whose values are all objects. */
+function isPerLayerType(node: ConfigNode): boolean {
+  const kids = node.children ?? [];
+  return kids.length > 0 && kids.every((c) => c.kind === 'object');
+}
+
+/** The scaling object transformers v5 honours: a non-empty `rope_scaling` first, else `rope_parameters`. */
+function scalingRoot(scopes: Scopes): ConfigNode | undefined {
+  const rs = scopes.node('rope_scaling');
+  if (rs?.kind === 'object' && (rs.children?.length ?? 0) > 0) return rs;
+  const rp = scopes.node('rope_parameters');
+  if (rp?.kind === 'object' && (rp.children?.length ?? 0) > 0) return rp;
+  return undefined;
+}
+
+function resolveBase(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Located<number> {
+  const inDict = locatedNumber(mainScaling, 'rope_theta');
+  if (inDict) return inDict;
+  for (const key of ['rope_theta', 'rotary_emb_base', 'rope_embedding_base']) {
+    const v = scopes.number(key);
+    if (v) return v;
+  }
+  const dbrx = locatedNumber(scopes.node('attn_config'), 'rope_theta');
+  if (dbrx) return dbrx;
+  const ratio = scopes.number('rope_ratio');
+  if (ratio) return { value: 10000 * ratio.value, node: ratio.node, key: ratio.key, note: `ChatGLM/GLM: base = 10000 × rope_ratio (${ratio.value})` };
+  return noted(familyDefaultBase(modelType).value, familyDefaultBase(modelType).note);
+}
+
+interface Dims { headDim: Located<number>; rotaryDim: Located<number>; partialRotaryFactor: Located<number> }
+
+function resolveDims(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Dims {
+  // MLA (DeepSeek-V2/V3, Kimi): RoPE runs only on the decoupled qk_rope_head_dim channels.
+  const mla = scopes.number('qk_rope_head_dim');
+  if (mla) {
+    return {
+      headDim: { ...mla, note: 'MLA: transformers sets head_dim = qk_rope_head_dim for RoPE' },
+      rotaryDim: mla,
+      partialRotaryFactor: noted(1, 'MLA: the whole qk_rope_head_dim rotates'),
+    };
+  }
+  let headDim = scopes.number('head_dim');
+  if (!headDim) {
+    const kv = scopes.number('kv_channels');
+    if (kv) headDim = kv;
+  }
+  if (!headDim) {
+    const hidden = HIDDEN_KEYS.map((k) => scopes.number(k)).find((v) => v);
+    const heads = HEADS_KEYS.map((k) => scopes.number(k)).find((v) => v);
+    if (hidden && heads && heads.value > 0) {
+      headDim = noted(Math.floor(hidden.value / heads.value), `${hidden.key} / ${heads.key} = ${hidden.value} / ${heads.value}`);
+    } else {
+      headDim = noted(128, 'head_dim, hidden_size or num_attention_heads absent: assuming 128');
+    }
+  }
+  if (modelType === 'chatglm') {
+    // ChatGLM's RotaryEmbedding is built on kv_channels // 2: half of each head rotates.
+    const dim = Math.floor(headDim.value / 2);
+    return {
+      headDim,
+      rotaryDim: { value: dim, node: headDim.node, key: headDim.key, note: `ChatGLM rotates half of ${headDim.key ?? 'the head'} (${headDim.value} / 2)` },
+      partialRotaryFactor: noted(0.5, 'ChatGLM rotates half of each head'),
+    };
+  }
+  const prf = locatedNumber(mainScaling, 'partial_rotary_factor') ?? scopes.number('partial_rotary_factor') ?? scopes.number('rotary_pct');
+  if (prf) {
+    const dim = Math.trunc(headDim.value * prf.value); // transformers: int(head_dim * partial_rotary_factor)
+    return { headDim, rotaryDim: { ...prf, value: dim, note: `int(head_dim ${headDim.value} × ${prf.key} ${prf.value})` }, partialRotaryFactor: prf };
+  }
+  const rotaryDim = scopes.number('rotary_dim');
+  if (rotaryDim) {
+    return { headDim, rotaryDim, partialRotaryFactor: noted(rotaryDim.value / headDim.value, `rotary_dim / head_dim = ${rotaryDim.value} / ${headDim.value}`) };
+  }
+  return { headDim, rotaryDim: { ...headDim }, partialRotaryFactor: noted(1, 'partial_rotary_factor absent: the whole head rotates') };
+}
+
+function resolveContext(scopes: Scopes, modelType: string | undefined): Located<number> {
+  // Qwen-1 and ChatGLM train at seq_length; Qwen-1's max_position_embeddings only sizes a cache.
+  const order = modelType === 'qwen' || modelType === 'chatglm' ? ['seq_length', ...CONTEXT_KEYS] : CONTEXT_KEYS;
+  for (const key of order) {
+    const v = scopes.number(key);
+    if (v) return v;
+  }
+  return noted(DEFAULT_CONTEXT, `no context length key (${CONTEXT_KEYS.join(', ')}): assuming ${DEFAULT_CONTEXT}`);
+}
+
+/** The normalized RoPE description of a model config, or undefined when `doc` is not one. */
+export function readModelRope(doc: ParsedDocument): ModelRope | undefined {
+  if (!isModelConfig(doc)) return undefined;
+  const root = doc.root!;
+  const primary = primaryScope(root);
+  const scopes = new Scopes(root, primary);
+  const modelType = stringOf(child(primary, 'model_type')) ?? stringOf(child(root, 'model_type'));
+
+  const sRoot = scalingRoot(scopes);
+  const perLayer = sRoot !== undefined && isPerLayerType(sRoot);
+  const mainScaling = perLayer ? (child(sRoot, 'full_attention') ?? sRoot!.children![0]) : sRoot;
+
+  const base = resolveBase(scopes, mainScaling, modelType);
+  const dims = resolveDims(scopes, mainScaling, modelType);
+  const contextLength = resolveContext(scopes, modelType);
+  const rope: ModelRope = { base, contextLength, ...dims };
+  if (modelType) rope.modelType = modelType;
+
+  const topLevelOriginal = scopes.number('original_max_position_embeddings');
+  const dictOriginal = locatedNumber(mainScaling, 'original_max_position_embeddings');
+  if (topLevelOriginal) rope.topLevelOriginalContextLength = topLevelOriginal;
+  const original = topLevelOriginal ?? dictOriginal;
+  if (original) rope.originalContextLength = original;
+
+  if (mainScaling) rope.scaling = describeScaling(mainScaling);
+
+  const variants: NonNullable<ModelRope['layerVariants']> = [];
+  if (perLayer) {
+    for (const c of sRoot!.children!) {
+      if (c === mainScaling) continue;
+      variants.push({ layerType: c.key!, base: locatedNumber(c, 'rope_theta') ?? { ...base, note: `no rope_theta in ${keyPathOf(c)}: the global base` }, scaling: describeScaling(c) });
+    }
+  }
+  const local = scopes.number('rope_local_base_freq');
+  if (local || usesLocalBase(modelType)) {
+    variants.push({ layerType: 'sliding_attention', base: local ?? noted(GEMMA3_LOCAL_BASE, `rope_local_base_freq absent: Gemma-3's default ${GEMMA3_LOCAL_BASE} for sliding layers`) });
+  }
+  if (variants.length) rope.layerVariants = variants;
+
+  const useSliding = scopes.boolean('use_sliding_window');
+  const sliding = scopes.number('sliding_window');
+  if (sliding && useSliding?.value !== false) rope.slidingWindow = sliding;
+
+  const dynNtk = scopes.boolean('use_dynamic_ntk');
+  if (dynNtk) rope.useDynamicNtk = dynNtk;
+  const logn = scopes.boolean('use_logn_attn');
+  if (logn) rope.useLognAttn = logn;
+  return rope;
+}
+
+function numParam(s: ScalingDescription | undefined, key: string): number | undefined {
+  const v = s?.params[key]?.value;
+  return typeof v === 'number' ? v : undefined;
+}
+
+function listParam(s: ScalingDescription | undefined, key: string): number[] | undefined {
+  const v = s?.params[key]?.value;
+  if (!Array.isArray(v)) return undefined;
+  return v.map((x) => (typeof x === 'number' ? x : NaN));
+}
+
+/** What computeFrequencies needs from a ModelRope. Throws RopeError for a scaling type transformers does not know. */
+export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVariant } = {}): RopeSpec {
+  void opts; // both generations resolve the same keys; their formula differences live in computeFrequencies
+  const s = rope.scaling;
+  if (s && s.type === undefined) {
+    throw new RopeError('unknown-rope-type', `unknown rope type '${s.rawType?.value ?? '?'}' in ${s.key ?? 'rope_scaling'} (expected one of ${ROPE_TYPES.join(', ')}, or su/mrope)`);
+  }
+  const spec: RopeSpec = {
+    ropeType: s?.type ?? 'default',
+    base: rope.base.value,
+    rotaryDim: rope.rotaryDim.value,
+    maxPositionEmbeddings: rope.contextLength.value,
+  };
+  const set = <K extends keyof RopeSpec>(k: K, v: RopeSpec[K] | undefined) => { if (v !== undefined) spec[k] = v; };
+  set('originalMaxPositionEmbeddings', numParam(s, 'original_max_position_embeddings'));
+  set('topLevelOriginalMaxPositionEmbeddings', rope.topLevelOriginalContextLength?.value);
+  set('factor', numParam(s, 'factor'));
+  set('attentionFactor', numParam(s, 'attention_factor'));
+  set('betaFast', numParam(s, 'beta_fast'));
+  set('betaSlow', numParam(s, 'beta_slow'));
+  set('mscale', numParam(s, 'mscale'));
+  set('mscaleAllDim', numParam(s, 'mscale_all_dim'));
+  const truncate = s?.params['truncate']?.value;
+  if (typeof truncate === 'boolean') spec.truncate = truncate;
+  set('lowFreqFactor', numParam(s, 'low_freq_factor'));
+  set('highFreqFactor', numParam(s, 'high_freq_factor'));
+  set('shortFactor', listParam(s, 'short_factor'));
+  set('longFactor', listParam(s, 'long_factor'));
+  return spec;
+}
+
+/** ModelRope for the base of one per-layer variant (e.g. Gemma-3 sliding layers), as a RopeSpec. */
+export function variantRopeSpec(rope: ModelRope, layerType: string): RopeSpec | undefined {
+  const v = rope.layerVariants?.find((x) => x.layerType === layerType);
+  if (!v) return undefined;
+  return toRopeSpec({ ...rope, base: v.base, scaling: v.scaling });
+}
+
+/** Number of a node, for callers that hold a node but not a Located value. */
+export { numberOf };
