@@ -38,6 +38,8 @@ for (const [src, out] of nodeEntries) {
     // vscode is provided by the host; gl is headless-gl's native module, which must stay a real
     // require() (a bundled copy cannot find webgl.node and gpu.js would silently fall back).
     external: ['vscode', 'gl', 'webgpu'],
+    // jsonc-parser's UMD "main" requires its modules dynamically (esbuild cannot follow that); its ESM build bundles.
+    mainFields: ['module', 'main'],
   }));
 }
 for (const [src, out] of browserEntries) {

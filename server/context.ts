@@ -1,0 +1,30 @@
+/** What every server feature module needs: the connection, documents, settings, analyses. */
+import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { AnalysisCache } from './documents';
+import type { CachedBoundOracle } from './boundOracle';
+import type { SettingsStore } from './settings';
+
+export interface ClientSupport {
+  /** textDocument/diagnostic (pull) instead of publishDiagnostics (push). */
+  pullDiagnostics: boolean;
+  diagnosticRefresh: boolean;
+  inlayHintRefresh: boolean;
+  codeLensRefresh: boolean;
+  workDoneProgress: boolean;
+  /** Versioned `documentChanges` in workspace edits (rejected by the client when stale). */
+  documentChanges: boolean;
+  configuration: boolean;
+  dynamicConfiguration: boolean;
+  relatedInformation: boolean;
+}
+
+export interface ServerContext {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  settings: SettingsStore;
+  cache: AnalysisCache;
+  oracle: CachedBoundOracle;
+  docsBase: string;
+  support: ClientSupport;
+}

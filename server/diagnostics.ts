@@ -1,0 +1,59 @@
+/** Findings → LSP diagnostics: severity (after the user's per-rule setting), code, docs link, related info. */
+import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DIAGNOSTIC_SOURCE, RULES_DOC_PATH } from '../shared/protocol';
+import type { Finding, FileAnalysis, Severity } from '../shared/service/types';
+import type { RopeLensSettings } from './settings';
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+const REPOSITORY_DOCS = 'https://github.com/rope-lens/rope-lens/blob/main/' + RULES_DOC_PATH;
+
+/**
+ * Where `codeDescription` points: the rules page shipped next to the bundle (the .vsix carries
+ * docs/rules.md, so the link opens offline), else the repository's copy.
+ */
+export function rulesDocBase(bundleDir: string = __dirname): string {
+  for (const candidate of [join(bundleDir, '..', RULES_DOC_PATH), join(bundleDir, '..', '..', RULES_DOC_PATH)]) {
+    if (existsSync(candidate)) return pathToFileURL(candidate).toString();
+  }
+  return REPOSITORY_DOCS;
+}
+
+/** Anchor of a rule code in docs/rules.md (GitHub's heading slug for a heading that is the code). */
+export function ruleAnchor(code: string): string {
+  return code.toLowerCase().replace(/[^a-z0-9_\- ]/g, '').replace(/ /g, '-');
+}
+
+export function toDiagnostic(finding: Finding, uri: string, settings: RopeLensSettings, docsBase: string): Diagnostic | undefined {
+  const severity = settings.severity[finding.code] ?? finding.severity;
+  if (severity === 'off') return undefined;
+  const d: Diagnostic = {
+    range: finding.range,
+    severity: SEVERITY[severity],
+    code: finding.code,
+    codeDescription: { href: `${docsBase}#${ruleAnchor(finding.code)}` },
+    source: DIAGNOSTIC_SOURCE,
+    message: finding.message,
+  };
+  if (finding.related?.length) {
+    d.relatedInformation = finding.related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
+  }
+  return d;
+}
+
+export function diagnosticsOf(analysis: FileAnalysis, uri: string, settings: RopeLensSettings, docsBase: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const f of analysis.diagnostics) {
+    const d = toDiagnostic(f, uri, settings, docsBase);
+    if (d) out.push(d);
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+/**
+ * Hover on a RoPE key (rope_theta, rope_scaling and its parameters, max_position_embeddings,
+ * head_dim, partial_rotary_factor…): the numbers behind the findings and a link that opens the
+ * RoPE Inspector on this document.
+ */
+import { Hover, MarkupKind } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position } from '../shared/document/positions';
+import type { ConfigNode } from '../shared/document/configNode';
+import type { ModelRope, Located } from '../shared/config/modelRope';
+import type { BoundOracle, FileAnalysis } from '../shared/service/types';
+import type { TransformersVariant } from '../shared/rope/spec';
+import { ropeFacts, sci, grouped } from './ropeFacts';
+
+export const OPEN_INSPECTOR_COMMAND = 'ropeLens.openInspector';
+
+interface Target { node: ConfigNode; label: string }
+
+/** Every positioned value of the RoPE description, with what it means. */
+function targets(rope: ModelRope): Target[] {
+  const out: Target[] = [];
+  const add = (l: Located<unknown> | undefined, label: string) => { if (l?.node) out.push({ node: l.node, label }); };
+  add(rope.base, 'RoPE base (θ)');
+  add(rope.headDim, 'head dimension');
+  add(rope.rotaryDim, 'rotary dimensions');
+  add(rope.partialRotaryFactor, 'partial rotary factor');
+  add(rope.contextLength, 'context length');
+  add(rope.originalContextLength, 'original (pre-scaling) context length');
+  add(rope.slidingWindow, 'sliding window');
+  if (rope.scaling?.node) out.push({ node: rope.scaling.node, label: 'RoPE scaling' });
+  for (const [key, p] of Object.entries(rope.scaling?.params ?? {})) add(p, `scaling parameter \`${key}\``);
+  for (const v of rope.layerVariants ?? []) add(v.base, `RoPE base for ${v.layerType} layers`);
+  return out;
+}
+
+function contains(node: ConfigNode, offset: number): 'key' | 'value' | undefined {
+  if (node.keyOffset !== undefined && offset >= node.keyOffset && offset <= node.keyOffset + (node.keyLength ?? 0)) return 'key';
+  // Containers only count on their key, so hovering inside rope_scaling finds the parameter instead.
+  if (node.kind !== 'object' && node.kind !== 'array' && offset >= node.offset && offset <= node.offset + node.length) return 'value';
+  return undefined;
+}
+
+export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Position, oracle: BoundOracle, variant: TransformersVariant): Hover | null {
+  const rope = analysis.rope;
+  if (!rope) return null;
+  const offset = doc.offsetAt(position);
+  const hit = targets(rope).find((t) => contains(t.node, offset));
+  if (!hit) return null;
+  const f = ropeFacts(rope, oracle, variant);
+  const pending = '_computing…_';
+  const rows: [string, string][] = [
+    ['base θ', sci(f.base) + (rope.base.node ? '' : ` (default${rope.base.note ? ': ' + rope.base.note : ''})`)],
+    ['rotary dims d', `${f.rotaryDim}` + (rope.partialRotaryFactor.value !== 1 ? ` (head_dim ${rope.headDim.value} × ${rope.partialRotaryFactor.value})` : '')],
+    ['context L', `${grouped(f.contextLength)}` + (rope.contextLength.key ? ` (\`${rope.contextLength.key}\`)` : '')],
+    ['b*(L, d)', f.bstar === undefined ? pending : `${sci(f.bstar)} — smallest base whose f stays ≥ 0 for all m < L`],
+    ['all bases valid above', f.threshold === undefined ? pending : sci(f.threshold)],
+    ['L_max(θ)', f.lmax === undefined ? pending : f.lmax === null ? `≥ ${grouped(f.contextLength)} (valid for the whole context)` : `${grouped(f.lmax)} — f first turns negative here`],
+  ];
+  if (f.criticalDim !== undefined) rows.push(['critical dimension', `${f.criticalDim} of ${f.rotaryDim} dims see a full period within L`]);
+  rows.push(['rope type', `\`${f.ropeType}\``]);
+  rows.push(['attention factor', f.attentionFactor !== undefined ? `${Number(f.attentionFactor.toPrecision(6))} (transformers ${variant})` : `n/a${f.frequencyError ? ' — ' + f.frequencyError : ''}`]);
+
+  const args = encodeURIComponent(JSON.stringify([doc.uri]));
+  const value = [
+    `**RoPE Lens** · ${hit.label}`,
+    '',
+    '| | |',
+    '|---|---|',
+    ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
+    '',
+    `[Open RoPE Inspector](command:${OPEN_INSPECTOR_COMMAND}?${args})`,
+  ].join('\n');
+  const node = hit.node;
+  const start = contains(node, offset) === 'key' && node.keyOffset !== undefined ? node.keyOffset : node.offset;
+  const length = contains(node, offset) === 'key' ? node.keyLength ?? 0 : node.length;
+  return {
+    contents: { kind: MarkupKind.Markdown, value },
+    range: { start: doc.positionAt(start), end: doc.positionAt(start + length) },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * Wires the RoPE Lens language server onto a connection (IPC from VS Code, stdio from any other
+ * editor). Each feature lives in its own module; this file only routes messages to them and
+ * keeps the shared state (documents, settings, analyses, bound oracle).
+ */
+import {
+  CancellationToken, CodeActionKind, Connection, DidChangeConfigurationNotification, InitializeParams,
+  InitializeResult, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  BoundStatusParams, CHECK_AS_MODEL_CONFIG_METHOD, CheckAsModelConfigParams, CheckAsModelConfigResult,
+  DESCRIBE_METHOD, DescribeParams, DescribeResult, FIX_ALL_KIND,
+} from '../shared/protocol';
+import { AnalysisCache } from './documents';
+import { CachedBoundOracle, BoundComputer } from './boundOracle';
+import { createBoundComputer } from './boundComputer';
+import { SettingsStore, BoundBackend } from './settings';
+import { Validator } from './validation';
+import { codeActionsFor } from './codeActions';
+import { hoverAt } from './hover';
+import { inlayHintsFor, codeLensesFor } from './inlayHints';
+import { describe } from './describe';
+import { BoundProgress } from './progress';
+import { rulesDocBase } from './diagnostics';
+import type { ClientSupport, ServerContext } from './context';
+
+export interface ServerOptions {
+  /** The bound engine for a backend; tests inject a double. */
+  boundComputer?: (backend: BoundBackend) => BoundComputer;
+  /** Observer for bound activity (tests); the client is told through `ropeLens/boundStatus` anyway. */
+  onBoundStatus?: (s: BoundStatusParams) => void;
+}
+
+const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+
+/** Lets a `$/cancelRequest` that arrived with the request be seen, then runs `fn` between two token checks. */
+async function runSafe<T>(token: CancellationToken, fn: () => T | Promise<T>): Promise<T> {
+  await new Promise((r) => setTimeout(r, 0));
+  if (token.isCancellationRequested) throw cancelled();
+  const result = await fn();
+  if (token.isCancellationRequested) throw cancelled();
+  return result;
+}
+
+export function startServer(connection: Connection, options: ServerOptions = {}): ServerContext {
+  const documents = new TextDocuments(TextDocument);
+  const settings = new SettingsStore(connection);
+  const makeComputer = options.boundComputer ?? createBoundComputer;
+  let backend: BoundBackend = 'auto';
+  const support: ClientSupport = {
+    pullDiagnostics: false, diagnosticRefresh: false, inlayHintRefresh: false, codeLensRefresh: false,
+    workDoneProgress: false, documentChanges: false, configuration: false, dynamicConfiguration: false,
+    relatedInformation: false,
+  };
+  const progress = new BoundProgress(connection, () => support.workDoneProgress);
+  let settleQueued = false;
+  const oracle: CachedBoundOracle = new CachedBoundOracle(
+    makeComputer(backend),
+    () => {
+      // Several answers often land together: re-validate once for all of them.
+      if (settleQueued) return;
+      settleQueued = true;
+      setImmediate(() => {
+        settleQueued = false;
+        validator.boundsSettled(cache.waitingForBounds());
+        if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+        if (support.codeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+      });
+    },
+    (a) => { progress.update(a); options.onBoundStatus?.(a); },
+  );
+  const cache = new AnalysisCache(oracle);
+  const ctx: ServerContext = { connection, documents, settings, cache, oracle, docsBase: rulesDocBase(), support };
+  const validator = new Validator(ctx);
+  const known = new Set<string>();
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const caps = params.capabilities ?? {};
+    support.pullDiagnostics = !!caps.textDocument?.diagnostic;
+    support.diagnosticRefresh = !!caps.workspace?.diagnostics?.refreshSupport;
+    support.inlayHintRefresh = !!caps.workspace?.inlayHint?.refreshSupport;
+    support.codeLensRefresh = !!caps.workspace?.codeLens?.refreshSupport;
+    support.workDoneProgress = !!caps.window?.workDoneProgress;
+    support.documentChanges = !!caps.workspace?.workspaceEdit?.documentChanges;
+    support.configuration = !!caps.workspace?.configuration;
+    support.dynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
+    support.relatedInformation = !!caps.textDocument?.publishDiagnostics?.relatedInformation;
+    settings.enablePull(support.configuration);
+    const init = params.initializationOptions as { settings?: unknown } | undefined;
+    if (init?.settings !== undefined) settings.changed({ ropeLens: init.settings });
+
+    const result: InitializeResult = {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+        inlayHintProvider: { resolveProvider: false },
+        codeLensProvider: { resolveProvider: false },
+      },
+      serverInfo: { name: 'rope-lens', version: '0.1.0' },
+    };
+    if (support.pullDiagnostics) {
+      result.capabilities.diagnosticProvider = { identifier: 'rope-lens', interFileDependencies: false, workspaceDiagnostics: false };
+    }
+    return result;
+  });
+
+  connection.onInitialized(() => {
+    if (support.dynamicConfiguration) {
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'ropeLens' }).catch(() => undefined);
+    }
+    void applyBackend();
+  });
+
+  /** The engine is process-wide: follow the window-level `ropeLens.bound.backend`. */
+  async function applyBackend(): Promise<void> {
+    let wanted: BoundBackend = settings.peek('').boundBackend;
+    if (support.configuration) {
+      const raw = await connection.workspace.getConfiguration('ropeLens').catch(() => undefined) as { bound?: { backend?: unknown } } | undefined;
+      const b = raw?.bound?.backend;
+      if (b === 'auto' || b === 'gpu' || b === 'cpu') wanted = b;
+    }
+    if (wanted !== backend) {
+      backend = wanted;
+      oracle.setComputer(makeComputer(backend));
+    }
+  }
+
+  connection.onDidChangeConfiguration((change) => {
+    settings.changed(change.settings);
+    cache.clear();
+    void applyBackend();
+    validator.revalidateAll();
+    if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  });
+
+  documents.onDidChangeContent(({ document }) => {
+    const first = !known.has(document.uri);
+    known.add(document.uri);
+    // The first version is checked at once; typing is debounced.
+    validator.schedule(document.uri, first);
+  });
+  documents.onDidClose(({ document }) => {
+    known.delete(document.uri);
+    validator.closed(document.uri);
+    cache.delete(document.uri);
+    settings.forget(document.uri);
+  });
+
+  connection.languages.diagnostics.on((params, token) => validator.pull(params, token));
+
+  /** The current analysis of an open document, or undefined. */
+  async function analysisOf(uri: string) {
+    const doc = documents.get(uri);
+    if (!doc) return undefined;
+    const s = await settings.get(uri);
+    const current = documents.get(uri) ?? doc;
+    return { doc: current, settings: s, analysis: cache.get(current, s) };
+  }
+
+  connection.onHover((params, token) => runSafe(token, async () => {
+    const a = await analysisOf(params.textDocument.uri);
+    return a ? hoverAt(a.doc, a.analysis, params.position, oracle, a.settings.transformersVersion) : null;
+  }));
+
+  connection.onCodeAction((params, token) => runSafe(token, async () => {
+    const a = await analysisOf(params.textDocument.uri);
+    return a ? codeActionsFor(a.doc, a.analysis, params, a.settings, support, ctx.docsBase) : [];
+  }));
+
+  connection.languages.inlayHint.on((params, token) => runSafe(token, async () => {
+    const a = await analysisOf(params.textDocument.uri);
+    if (!a || a.settings.hints !== 'inlay') return [];
+    return inlayHintsFor(a.doc, a.analysis, oracle, a.settings.transformersVersion);
+  }));
+
+  connection.onCodeLens((params, token) => runSafe(token, async () => {
+    const a = await analysisOf(params.textDocument.uri);
+    if (!a || a.settings.hints !== 'codeLens') return [];
+    return codeLensesFor(a.doc, a.analysis, oracle, a.settings.transformersVersion);
+  }));
+
+  connection.onRequest(DESCRIBE_METHOD, async (params: DescribeParams, token: CancellationToken): Promise<DescribeResult | null> => {
+    if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'describe: params.uri must be a string');
+    return runSafe(token, async () => {
+      let a = await analysisOf(params.uri);
+      // Keep answering "not yet" until the analysis has every bound it asked for.
+      while (a && params.waitForBounds && (a.analysis.pendingBounds.length > 0 || oracle.pending > 0)) {
+        await oracle.idle();
+        if (token.isCancellationRequested) throw cancelled();
+        a = await analysisOf(params.uri);
+        if (a && a.analysis.pendingBounds.length > 0 && oracle.pending === 0) break; // failed bounds: answer as is
+      }
+      if (!a) return null;
+      if (params.waitForBounds && a.analysis.rope) {
+        // The describe numbers themselves (b*, threshold, L_max of the document's own setup).
+        const r = a.analysis.rope;
+        oracle.bstar(r.contextLength.value, r.rotaryDim.value);
+        oracle.threshold(r.contextLength.value, r.rotaryDim.value);
+        oracle.lmax(r.base.value, r.rotaryDim.value, r.contextLength.value);
+        await oracle.idle();
+        if (token.isCancellationRequested) throw cancelled();
+      }
+      return describe(a.doc, a.analysis, oracle, a.settings.transformersVersion);
+    });
+  });
+
+  connection.onRequest(CHECK_AS_MODEL_CONFIG_METHOD, async (params: CheckAsModelConfigParams): Promise<CheckAsModelConfigResult> => {
+    if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'checkAsModelConfig: params.uri must be a string');
+    cache.force(params.uri);
+    validator.schedule(params.uri, true);
+    const a = await analysisOf(params.uri);
+    return { kind: a?.analysis.kind ?? 'other', findings: a?.analysis.diagnostics.length ?? 0 };
+  });
+
+  connection.onShutdown(async () => {
+    for (const doc of documents.all()) validator.cancel(doc.uri);
+    await oracle.dispose();
+  });
+
+  documents.listen(connection);
+  connection.listen();
+  return ctx;
+}

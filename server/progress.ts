@@ -1,0 +1,31 @@
+/**
+ * Tells the user a bound is computing: LSP work-done progress (server-initiated, when the client
+ * supports it) plus the `ropeLens/boundStatus` notification the VS Code status-bar item listens to.
+ */
+import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver';
+import { BOUND_STATUS_METHOD, BoundStatusParams } from '../shared/protocol';
+import type { BoundActivity } from './boundOracle';
+
+export class BoundProgress {
+  private reporter: Promise<WorkDoneProgressServerReporter | undefined> | undefined;
+
+  constructor(private readonly connection: Connection, private readonly workDoneProgress: () => boolean) {}
+
+  update(a: BoundActivity): void {
+    const status: BoundStatusParams = { pending: a.pending, label: a.label };
+    void this.connection.sendNotification(BOUND_STATUS_METHOD, status).catch(() => undefined);
+    if (!this.workDoneProgress()) return;
+    if (a.pending > 0 && !this.reporter) {
+      this.reporter = this.connection.window.createWorkDoneProgress().then(
+        (r) => { r.begin('RoPE Lens', undefined, `computing ${a.label ?? 'bounds'}`, false); return r; },
+        () => undefined,
+      );
+    } else if (a.pending > 0 && this.reporter) {
+      void this.reporter.then((r) => r?.report(`computing ${a.label ?? 'bounds'} (${a.pending} queued)`));
+    } else if (a.pending === 0 && this.reporter) {
+      const r = this.reporter;
+      this.reporter = undefined;
+      void r.then((x) => x?.done());
+    }
+  }
+}
