@@ -1,0 +1,128 @@
+/**
+ * f_b(m) = Σ_{i<d/2} cos(m·θ_i), θ_i = b^(−2i/d): direct evaluation, its b-derivatives, and
+ * fast block scans over m. Pure float64, no Node APIs (the webview bundle imports this).
+ *
+ * Scans use the Chebyshev recurrence cos((k+1)θ) = 2cosθ·cos(kθ) − cos((k−1)θ), restarted
+ * from Math.cos at every block of BLOCK values of m. A rounding error made at step j grows
+ * like (k−j)·ε over a block, so the error stays below ~1e-10 in f, far inside the 1e-7
+ * tolerance, at about a third of the cost of a complex rotation.
+ */
+
+/** Values of f at or above −TOLERANCE count as non-negative (float64 reference tolerance). */
+export const TOLERANCE = 1e-7;
+export const BLOCK = 1024;
+
+/** θ_i = base^(−2i/d) for i < d/2, computed as numpy's `b ** (-2*i/d)`. */
+export function thetas(base: number, headDim: number): Float64Array {
+  const n = headDim / 2;
+  const t = new Float64Array(n);
+  for (let i = 0; i < n; i++) t[i] = Math.pow(base, (-2 * i) / headDim);
+  return t;
+}
+
+/** f_b(m) by direct cosines: the reference every reported number is checked against. */
+export function fDirect(base: number, headDim: number, m: number): number {
+  const n = headDim / 2;
+  let s = 0;
+  for (let i = 0; i < n; i++) s += Math.cos(m * Math.pow(base, (-2 * i) / headDim));
+  return s;
+}
+
+/** f_b(m) with precomputed θ. */
+export function fAt(theta: Float64Array, m: number): number {
+  let s = 0;
+  for (let i = 0; i < theta.length; i++) s += Math.cos(m * theta[i]);
+  return s;
+}
+
+/**
+ * f, ∂f/∂b and a bound M2 ≥ |∂²f/∂b²| valid on [b, ∞) for one m.
+ * With φ_i = m·b^(−a_i), a_i = 2i/d: φ' = −a φ/b, φ'' = a(a+1)φ/b²;
+ * (cos φ)'' = −cos φ·φ'² − sin φ·φ'', so |(cos φ)''| ≤ a²φ²/b² + a(a+1)φ/b², and φ/b falls as
+ * b grows, so the value at b bounds the whole ray.
+ */
+export function fWithDerivatives(base: number, theta: Float64Array, m: number): { f: number; d1: number; m2: number } {
+  const d = theta.length * 2;
+  let f = 0, d1 = 0, m2 = 0;
+  for (let i = 0; i < theta.length; i++) {
+    const a = (2 * i) / d;
+    const phi = m * theta[i];
+    f += Math.cos(phi);
+    d1 += Math.sin(phi) * a * phi;
+    m2 += a * a * phi * phi + a * (a + 1) * phi;
+  }
+  return { f, d1: d1 / base, m2: m2 / (base * base) };
+}
+
+/**
+ * f_b(m) for m in [m0, m0+count) into out[0..count). count ≤ BLOCK keeps the recurrence short.
+ */
+export function evalBlock(theta: Float64Array, m0: number, count: number, out: Float64Array): void {
+  out.fill(0, 0, count);
+  const n = theta.length;
+  let i = 0;
+  // Four independent recurrences per pass: one chain alone is latency-bound.
+  for (; i + 4 <= n; i += 4) {
+    const ta = theta[i], tb = theta[i + 1], tc = theta[i + 2], td = theta[i + 3];
+    const ca = 2 * Math.cos(ta), cb = 2 * Math.cos(tb), cc = 2 * Math.cos(tc), cd = 2 * Math.cos(td);
+    let a0 = Math.cos((m0 - 1) * ta), a1 = Math.cos(m0 * ta);
+    let b0 = Math.cos((m0 - 1) * tb), b1 = Math.cos(m0 * tb);
+    let c0 = Math.cos((m0 - 1) * tc), c1 = Math.cos(m0 * tc);
+    let d0 = Math.cos((m0 - 1) * td), d1 = Math.cos(m0 * td);
+    for (let k = 0; k < count; k++) {
+      out[k] += (a1 + b1) + (c1 + d1);
+      const a2 = ca * a1 - a0, b2 = cb * b1 - b0, c2 = cc * c1 - c0, d2 = cd * d1 - d0;
+      a0 = a1; a1 = a2; b0 = b1; b1 = b2; c0 = c1; c1 = c2; d0 = d1; d1 = d2;
+    }
+  }
+  for (; i < n; i++) {
+    const th = theta[i];
+    const c2 = 2 * Math.cos(th);
+    let x0 = Math.cos((m0 - 1) * th);
+    let x1 = Math.cos(m0 * th);
+    for (let k = 0; k < count; k++) {
+      out[k] += x1;
+      const x2 = c2 * x1 - x0;
+      x0 = x1;
+      x1 = x2;
+    }
+  }
+}
+
+export interface ScanHit { m: number; f: number }
+
+/** Work counters (values of m evaluated by block scans), read by the benchmark. */
+export const scanCounters = { terms: 0, depths: null as number[] | null };
+
+/**
+ * First m in [from, to) (ascending) with f < −tol, or null. Evaluates block by block, so it stops
+ * within one block of the answer.
+ */
+export function firstNegative(theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK)): ScanHit | null {
+  for (let m0 = from; m0 < to; m0 += BLOCK) {
+    const cnt = Math.min(BLOCK, to - m0);
+    evalBlock(theta, m0, cnt, buf);
+    for (let k = 0; k < cnt; k++) if (buf[k] < -tol) return { m: m0 + k, f: buf[k] };
+  }
+  return null;
+}
+
+/**
+ * Minimum of f over [from, to), stopping early (returning that m) as soon as a block holds a value
+ * below −tol; blocks are visited from the top down, because large m are where f is smallest.
+ */
+export function scanMin(theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK)): ScanHit {
+  let best: ScanHit = { m: from, f: Infinity };
+  for (let hi = to; hi > from; hi -= BLOCK) {
+    const m0 = Math.max(from, hi - BLOCK);
+    const cnt = hi - m0;
+    evalBlock(theta, m0, cnt, buf);
+    scanCounters.terms += cnt;
+    let bk = -1, bf = best.f;
+    for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
+    if (bk >= 0) best = { m: m0 + bk, f: bf };
+    if (best.f < -tol) { scanCounters.depths?.push(to - m0); return best; }
+  }
+  scanCounters.depths?.push(to - from);
+  return best;
+}

@@ -1,0 +1,71 @@
+/**
+ * Public, pure float64 API of the b* engine (usable in Node and the webview bundle):
+ * lmax (first failing m for a base), bstar (exact smallest valid base, certified) and threshold.
+ * Node-only pieces (worker threads, cache) live in ./engine.
+ */
+import { TOLERANCE, firstNegative, thetas } from './fb';
+import { Cancellable, SweepResult, sweepBstar } from './sweep';
+import { ThresholdResult, estimateThreshold } from './threshold';
+import { checkBase, checkHeadDim, checkLength } from './validate';
+
+export { TOLERANCE, fDirect } from './fb';
+export { MAX_LENGTH } from './validate';
+export type { ThresholdResult } from './threshold';
+
+export interface BstarOptions {
+  onProgress?(fraction: number): void;
+  signal?: AbortSignal | Cancellable;
+  /** A base known to be ≤ b*(L, d) (e.g. b* of a shorter length): the sweep starts there. */
+  lowerBound?: number;
+}
+
+export interface BstarResult {
+  /** Smallest base whose f_b(m) ≥ −TOLERANCE for every m < L (relative error ≤ 1e-9 in practice). */
+  bstar: number;
+  /** At b*: min over m < L of f (≥ −TOLERANCE) and its argmin. */
+  certificate: { minF: number; argminM: number };
+  /** Just below b*: an invalid base and m with f < 0 there (null when b* = 1, the domain's edge). */
+  witness: { base: number; m: number; f: number } | null;
+  ms: number;
+}
+
+/**
+ * First m < L with f_b(m) < −TOLERANCE, or null if the base is valid for L (the length up to which
+ * the base satisfies the bound is the returned m).
+ */
+export function lmax(base: number, headDim: number, length: number): number | null {
+  checkBase(base);
+  checkHeadDim(headDim);
+  checkLength(length);
+  const hit = firstNegative(thetas(base, headDim), 0, length, TOLERANCE);
+  return hit ? hit.m : null;
+}
+
+/** Exact b*(L, d) by a certified sweep (see sweep.ts). */
+export function bstar(length: number, headDim: number, opts: BstarOptions = {}): BstarResult {
+  checkLength(length);
+  checkHeadDim(headDim);
+  if (opts.lowerBound !== undefined) checkBase(Math.max(opts.lowerBound, 1 + Number.EPSILON));
+  const t0 = Date.now();
+  const r: SweepResult = sweepBstar(length, headDim, {
+    onProgress: opts.onProgress,
+    signal: opts.signal,
+    lowerBound: opts.lowerBound,
+  });
+  return { bstar: r.bstar, certificate: r.certificate, witness: r.witness, ms: Date.now() - t0 };
+}
+
+/**
+ * The base above which every base is valid: an estimate from a grid scan, plus a proven (loose)
+ * bound `certifiedAbove`; `guarantee` says exactly what is established.
+ */
+export function threshold(
+  length: number,
+  headDim: number,
+  opts: { signal?: AbortSignal | Cancellable; bstar?: number } = {},
+): ThresholdResult {
+  checkLength(length);
+  checkHeadDim(headDim);
+  const b = opts.bstar ?? bstar(length, headDim, { signal: opts.signal }).bstar;
+  return estimateThreshold(length, headDim, b, opts.signal);
+}
