@@ -1,6 +1,136 @@
-// Placeholder until the 'freqs' command lands.
-import { CliIO, EXIT_USAGE } from './io';
-export async function run(_argv: string[], io: CliIO): Promise<number> {
-  io.err('rope-lens freqs: not implemented yet');
-  return EXIT_USAGE;
+/**
+ * `rope-lens freqs <config.json> [--seq-len N] [--variant v4|v5] [--json]`: the inv_freq, attention
+ * factor and wavelengths transformers will use for a model config, as a table or one JSON object.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { CliIO, EXIT_OK, UsageError } from './io';
+import { formatOf, parseDocumentText } from '../../shared/document/parse';
+import { readModelRope, toRopeSpec } from '../../shared/config/modelConfig';
+import { ModelRope } from '../../shared/config/modelRope';
+import { computeFrequencies, DEFAULT_VARIANT } from '../../shared/rope/invFreq';
+import { rotationsWithin, wavelengths } from '../../shared/rope/analysis';
+import { RopeFrequencies, RopeSpec, TransformersVariant } from '../../shared/rope/spec';
+
+const USAGE = 'usage: rope-lens freqs <config.json> [--seq-len N] [--variant v4|v5] [--json]';
+
+export interface FreqsReport {
+  ropeType: string;
+  rotaryDim: number;
+  base: number;
+  invFreq: number[];
+  attentionFactor: number;
+  wavelengths: number[];
+  contextLength: number;
+  originalContextLength: number | null;
+}
+
+interface FreqsArgs { path: string; seqLen?: number; variant: TransformersVariant; json: boolean }
+
+function parse(argv: string[]): FreqsArgs | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'seq-len': { type: 'string' },
+        variant: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (e) {
+    // parseArgs explains over several lines; the CLI promises one.
+    throw new UsageError(`${(e as Error).message.split('\n')[0]} ${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (positionals.length !== 1) throw new UsageError(`expected exactly one config file, got ${positionals.length}; ${USAGE}`);
+  let seqLen: number | undefined;
+  if (values['seq-len'] !== undefined) {
+    const raw = values['seq-len'].replace(/_/g, '');
+    seqLen = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(seqLen) || seqLen <= 0) {
+      throw new UsageError(`--seq-len must be a positive integer, got '${values['seq-len']}'`);
+    }
+  }
+  const variant = values.variant ?? DEFAULT_VARIANT;
+  if (variant !== 'v4' && variant !== 'v5') throw new UsageError(`--variant must be v4 or v5, got '${variant}'`);
+  return { path: positionals[0], seqLen, variant, json: values.json ?? false };
+}
+
+/** Reads and parses the file; every failure is one UsageError line. */
+function readRope(path: string): ModelRope {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read '${path}'${code ? ` (${code})` : ''}`);
+  }
+  const doc = parseDocumentText(text, formatOf(path) ?? 'json');
+  if (!doc.root || doc.problems.length > 0) {
+    const p = doc.problems[0];
+    const where = p ? doc.lines.positionAt(p.offset) : undefined;
+    throw new UsageError(`'${path}' is not valid ${doc.format.toUpperCase()}${p && where ? ` (line ${where.line + 1}, column ${where.character + 1}: ${p.message})` : ''}`);
+  }
+  const rope = readModelRope(doc);
+  if (!rope) throw new UsageError(`'${path}' does not look like a model config (no model_type, attention or RoPE keys)`);
+  return rope;
+}
+
+/** The JSON report for a model config (exported for the tests and other front-ends). */
+export function freqsReport(rope: ModelRope, spec: RopeSpec, f: RopeFrequencies): FreqsReport {
+  return {
+    ropeType: spec.ropeType,
+    rotaryDim: spec.rotaryDim,
+    base: spec.base,
+    invFreq: Array.from(f.invFreq),
+    attentionFactor: f.attentionFactor,
+    wavelengths: Array.from(wavelengths(f.invFreq)),
+    contextLength: rope.contextLength.value,
+    originalContextLength: rope.originalContextLength?.value ?? f.effectiveOriginalContext ?? null,
+  };
+}
+
+function fmt(x: number): string {
+  return Math.abs(x) >= 1e6 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(6) : x.toPrecision(7).replace(/\.?0+$/, '');
+}
+
+function table(rope: ModelRope, r: FreqsReport, f: RopeFrequencies, a: FreqsArgs): string {
+  const src = (l: { key?: string; note?: string }) => (l.key ? ` (${l.key})` : l.note ? ` (${l.note})` : '');
+  const lines = [
+    `rope type:        ${r.ropeType}${rope.scaling?.rawType && rope.scaling.rawType.value !== r.ropeType ? ` (written '${rope.scaling.rawType.value}')` : ''}`,
+    `rotary dim:       ${r.rotaryDim}${src(rope.rotaryDim)}`,
+    `base:             ${r.base}${src(rope.base)}`,
+    `context:          ${r.contextLength}${src(rope.contextLength)}`,
+    `original context: ${r.originalContextLength ?? '-'}`,
+    `attention factor: ${r.attentionFactor}`,
+    `semantics:        transformers ${a.variant}${a.seqLen !== undefined ? `, at sequence length ${a.seqLen}` : ''}`,
+  ];
+  if (f.effectiveFactor !== undefined) lines.push(`factor used:      ${f.effectiveFactor}`);
+  if (f.effectiveBase !== undefined) lines.push(`dynamic base:     ${f.effectiveBase}`);
+  if (f.correctionRange) lines.push(`yarn ramp:        dims ${f.correctionRange[0]} … ${f.correctionRange[1]}`);
+  if (f.usedLongFactor !== undefined) lines.push(`longrope factors: ${f.usedLongFactor ? 'long_factor' : 'short_factor'}`);
+  const turns = rotationsWithin(f.invFreq, r.originalContextLength ?? r.contextLength);
+  lines.push('', '   i  inv_freq        wavelength      turns in context');
+  r.invFreq.forEach((theta, i) => {
+    lines.push(`${String(i).padStart(4)}  ${fmt(theta).padEnd(14)}  ${fmt(r.wavelengths[i]).padEnd(14)}  ${fmt(turns[i])}`);
+  });
+  return lines.join('\n');
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const args = parse(argv);
+  if (args === 'help') {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  const rope = readRope(args.path);
+  const spec = toRopeSpec(rope, { variant: args.variant });
+  const f = computeFrequencies(spec, { seqLen: args.seqLen, variant: args.variant });
+  const report = freqsReport(rope, spec, f);
+  io.out(args.json ? JSON.stringify(report) : table(rope, report, f, args));
+  return EXIT_OK;
 }
