@@ -193,7 +193,7 @@ function resolveDims(scopes: Scopes, mainScaling: ConfigNode | undefined, modelT
       partialRotaryFactor: noted(0.5, 'ChatGLM rotates half of each head'),
     };
   }
-  const prf = locatedNumber(mainScaling, 'partial_rotary_factor') ?? scopes.number('partial_rotary_factor') ?? scopes.number('rotary_pct');
+  const prf = locatedNumber(mainScaling, 'partial_rotary_factor') ?? scopes.number('partial_rotary_factor') ?? scopes.number('rotary_pct') ?? scopes.number('rope_pct');
   if (prf) {
     const dim = Math.trunc(headDim.value * prf.value); // transformers: int(head_dim * partial_rotary_factor)
     return { headDim, rotaryDim: { ...prf, value: dim, note: `int(head_dim ${headDim.value} × ${prf.key} ${prf.value})` }, partialRotaryFactor: prf };

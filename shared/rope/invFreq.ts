@@ -64,7 +64,7 @@ export function computeFrequencies(spec: RopeSpec, opts: FrequencyOptions = {}):
     case 'dynamic': result = dynamic(spec, opts.seqLen); break;
     case 'yarn': result = variant === 'v4' ? yarnV4(spec) : yarnV5(spec); break;
     case 'longrope': result = longrope(spec, opts.seqLen, variant); break;
-    case 'llama3': result = llama3(spec); break;
+    case 'llama3': result = llama3(spec, variant); break;
   }
   assertFinite(result, spec.ropeType);
   return result;
@@ -250,17 +250,19 @@ function longrope(spec: RopeSpec, seqLen: number | undefined, variant: Transform
  * llama3: wavelengths above original/low_freq_factor are divided by factor, below
  * original/high_freq_factor kept, and the band between blended by the smooth factor.
  */
-function llama3(spec: RopeSpec): RopeFrequencies {
+function llama3(spec: RopeSpec, variant: TransformersVariant): RopeFrequencies {
   const factor = requiredFactor(spec);
   if (spec.lowFreqFactor === undefined || spec.highFreqFactor === undefined) {
     throw new RopeError('invalid-parameter', 'llama3 scaling needs low_freq_factor and high_freq_factor');
   }
   const low = checkNumber(spec.lowFreqFactor, 'low_freq_factor', true);
   const high = checkNumber(spec.highFreqFactor, 'high_freq_factor', true);
-  if (high <= low) {
-    throw new RopeError('invalid-parameter', `high_freq_factor must be greater than low_freq_factor, got high_freq_factor=${high} and low_freq_factor=${low}`);
+  if (high < low) {
+    throw new RopeError('invalid-parameter', `high_freq_factor must not be below low_freq_factor, got high_freq_factor=${high} and low_freq_factor=${low}`);
   }
-  const old = spec.originalMaxPositionEmbeddings ?? spec.maxPositionEmbeddings;
+  // high = low (Llama 4 ships 1.0 / 1.0) is a plain step: the blended band is empty unless a
+  // wavelength hits the edge exactly, where transformers would divide by zero (caught below).
+  const old = variant === 'v5' ? originalContextV5(spec) : spec.originalMaxPositionEmbeddings ?? spec.maxPositionEmbeddings;
   const lowFreqWavelen = old / low;
   const highFreqWavelen = old / high;
   const invFreq = defaultInvFreq(spec.base, spec.rotaryDim);

@@ -216,8 +216,21 @@ describe('rope frequencies: llama3', () => {
     for (const [i, v] of Object.entries(ref)) close(r.invFreq[Number(i)], v, 1e-12, `i=${i}`);
   });
 
-  it('refuses high_freq_factor ≤ low_freq_factor', () => {
-    throwsRope(() => computeFrequencies({ ...spec, highFreqFactor: 1 }), 'invalid-parameter', /high_freq_factor must be greater/);
+  it('high = low (Llama 4: 1.0/1.0) is a step at original/low; high < low is refused', () => {
+    const r = computeFrequencies({ ...spec, factor: 16, highFreqFactor: 1 });
+    const d = defaultInvFreq(500000, 128);
+    d.forEach((x, i) => {
+      const wl = (2 * Math.PI) / x;
+      if (wl > 8192) close(r.invFreq[i], x / 16, 1e-15, `i=${i}`);
+      else assert.equal(r.invFreq[i], x, `i=${i}`);
+    });
+    throwsRope(() => computeFrequencies({ ...spec, highFreqFactor: 0.5 }), 'invalid-parameter', /high_freq_factor must not be below/);
+  });
+
+  it('v5 takes a top-level original_max_position_embeddings first, v4 only the dict', () => {
+    const both = { ...spec, topLevelOriginalMaxPositionEmbeddings: 4096 };
+    assert.equal(computeFrequencies(both, { variant: 'v5' }).effectiveOriginalContext, 4096);
+    assert.equal(computeFrequencies(both, { variant: 'v4' }).effectiveOriginalContext, 8192);
   });
 });
 
