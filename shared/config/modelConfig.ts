@@ -124,7 +124,12 @@ export function describeScaling(node: ConfigNode): ScalingDescription {
     type = TYPE_ALIASES[t] ?? ((ROPE_TYPES as readonly string[]).includes(t) ? (t as RopeType) : undefined);
   }
   const desc: ScalingDescription = { node, key: keyPathOf(node), type, params };
-  if (rawType) desc.rawType = rawType;
+  if (rawType) {
+    const t = rawType.value.trim().toLowerCase();
+    if (t === 'mrope') rawType.note = "multimodal RoPE (sections per axis), not length scaling: frequencies as 'default'";
+    else if (t === 'su') rawType.note = "legacy name of 'longrope'";
+    desc.rawType = rawType;
+  }
   if (ropeType && legacy) desc.legacyType = legacy;
   return desc;
 }
@@ -258,10 +263,11 @@ export function readModelRope(doc: ParsedDocument): ModelRope | undefined {
   const sliding = scopes.number('sliding_window');
   if (sliding && useSliding?.value !== false) rope.slidingWindow = sliding;
 
+  // Qwen-1's remote code applies these itself; transformers' RoPE utilities never read them.
   const dynNtk = scopes.boolean('use_dynamic_ntk');
-  if (dynNtk) rope.useDynamicNtk = dynNtk;
+  if (dynNtk) rope.useDynamicNtk = { ...dynNtk, note: 'Qwen-1 remote code: NTK-scaled base once the input exceeds seq_length' };
   const logn = scopes.boolean('use_logn_attn');
-  if (logn) rope.useLognAttn = logn;
+  if (logn) rope.useLognAttn = { ...logn, note: 'Qwen-1 remote code: queries scaled by log_{seq_length}(n) past seq_length' };
   return rope;
 }
 

@@ -214,6 +214,7 @@ describe('model config reader: spellings and edge cases', () => {
     const r = read('{"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}')!;
     assert.equal(r.scaling!.type, 'default');
     assert.equal(r.scaling!.rawType!.value, 'mrope');
+    assert.match(r.scaling!.rawType!.note!, /not length scaling/);
     assert.equal(toRopeSpec(r).ropeType, 'default');
   });
 
