@@ -24,6 +24,7 @@ export function analyze(text: string, req: AnalyzeRequest): FileAnalysis {
     variant: req.settings.transformersVersion,
     oracle: req.oracle,
     severityOverrides: req.settings.severity,
+    force: req.forceModelConfig,
   });
   if (req.settings.preferredRewrite !== 'auto') {
     for (const f of analysis.diagnostics) preferKind(f, req.settings.preferredRewrite);

@@ -5,17 +5,18 @@
  */
 import { parseDocumentText, formatOf } from '../shared/document/parse';
 import { child } from '../shared/document/configNode';
+import { isModelConfig, readModelRope } from '../shared/config/modelConfig';
 import type { BoundOracle, FileAnalysis, Finding } from '../shared/service/types';
 
-export interface AnalyzeOptions { fileName: string; languageId?: string; oracle: BoundOracle; variant?: 'v4' | 'v5'; severityOverrides?: Record<string, string> }
+export interface AnalyzeOptions { fileName: string; languageId?: string; oracle: BoundOracle; variant?: 'v4' | 'v5'; severityOverrides?: Record<string, string>; force?: boolean }
 
 export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
   const format = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName) ?? 'json';
   const doc = parseDocumentText(text, format);
   const root = doc.root;
-  const isModel = !!root && (child(root, 'model_type') || child(root, 'architectures')) &&
-    (child(root, 'rope_theta') || child(root, 'rope_scaling') || child(root, 'max_position_embeddings'));
+  const isModel = isModelConfig(doc) || (opts.force === true && !!root);
   const out: FileAnalysis = { kind: isModel ? 'model-config' : 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] };
+  if (isModel) out.rope = readModelRope(doc) ?? null;
   if (!isModel) return out;
   const scaling = child(root, 'rope_scaling');
   const legacy = child(scaling, 'type');

@@ -5,7 +5,7 @@ import type { FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
 import type { DescribeResult, DescribedValue, DescribedRope } from '../shared/protocol';
 import type { CachedBoundOracle } from './boundOracle';
-import { specOf } from './ropeFacts';
+import { toRopeSpec } from '../shared/config/modelConfig';
 
 function described<T>(doc: TextDocument, l: Located<T>): DescribedValue<T> {
   const out: DescribedValue<T> = { value: l.value };
@@ -51,7 +51,7 @@ export function describe(doc: TextDocument, analysis: FileAnalysis, oracle: Cach
     };
   }
   let spec = null;
-  try { spec = rope ? specOf(rope) : null; } catch { spec = null; }
+  try { spec = rope ? toRopeSpec(rope, { variant }) : null; } catch { spec = null; }
   return {
     uri: doc.uri,
     version: doc.version,

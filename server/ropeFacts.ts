@@ -3,7 +3,9 @@
  * gathered from the analysis (ModelRope), the bound oracle and the frequency core. Nothing is
  * decided here; it only collects and formats.
  */
-import type { ModelRope, Located, ScalingDescription } from '../shared/config/modelRope';
+import type { ModelRope } from '../shared/config/modelRope';
+import { toRopeSpec } from '../shared/config/modelConfig';
+import { criticalDimension } from '../shared/rope/analysis';
 import type { RopeSpec, TransformersVariant, RopeType } from '../shared/rope/spec';
 import { computeFrequencies } from '../shared/rope/invFreq';
 import type { BoundOracle } from '../shared/service/types';
@@ -26,44 +28,6 @@ export interface RopeFacts {
   spec: RopeSpec | undefined;
 }
 
-/** camelCase RopeSpec field for each transformers key it reads. */
-const SPEC_KEYS: Record<string, keyof RopeSpec> = {
-  factor: 'factor',
-  attention_factor: 'attentionFactor',
-  beta_fast: 'betaFast',
-  beta_slow: 'betaSlow',
-  mscale: 'mscale',
-  mscale_all_dim: 'mscaleAllDim',
-  truncate: 'truncate',
-  low_freq_factor: 'lowFreqFactor',
-  high_freq_factor: 'highFreqFactor',
-  short_factor: 'shortFactor',
-  long_factor: 'longFactor',
-  original_max_position_embeddings: 'originalMaxPositionEmbeddings',
-};
-
-/** The frequency core's input for a document's (base, dims, context, scaling). */
-export function specOf(rope: ModelRope, scaling: ScalingDescription | undefined = rope.scaling): RopeSpec {
-  const spec: RopeSpec = {
-    ropeType: scaling?.type ?? 'default',
-    base: rope.base.value,
-    rotaryDim: rope.rotaryDim.value,
-    maxPositionEmbeddings: rope.contextLength.value,
-  };
-  if (rope.originalContextLength) spec.originalMaxPositionEmbeddings = rope.originalContextLength.value;
-  for (const [key, located] of Object.entries(scaling?.params ?? {})) {
-    const field = SPEC_KEYS[key];
-    if (field) (spec as unknown as Record<string, unknown>)[field] = (located as Located<unknown>).value;
-  }
-  return spec;
-}
-
-export function criticalDimension(base: number, rotaryDim: number, length: number): number | undefined {
-  if (!(base > 1) || !(length > 2 * Math.PI) || !(rotaryDim > 0)) return undefined;
-  const d = 2 * Math.ceil((rotaryDim / 2) * (Math.log(length / (2 * Math.PI)) / Math.log(base)));
-  return Math.min(rotaryDim, d);
-}
-
 export function ropeFacts(rope: ModelRope, oracle: BoundOracle, variant: TransformersVariant): RopeFacts {
   const base = rope.base.value;
   const d = rope.rotaryDim.value;
@@ -71,15 +35,16 @@ export function ropeFacts(rope: ModelRope, oracle: BoundOracle, variant: Transfo
   const facts: RopeFacts = {
     base, rotaryDim: d, contextLength: L, ropeType: rope.scaling?.type ?? 'default',
     bstar: undefined, threshold: undefined, lmax: undefined,
-    criticalDim: criticalDimension(base, d, L), attentionFactor: undefined, spec: undefined,
+    criticalDim: undefined, attentionFactor: undefined, spec: undefined,
   };
+  try { facts.criticalDim = criticalDimension(base, d, L); } catch { /* out of its domain (e.g. L ≤ 2π) */ }
   if (validBoundInput(base, d, L)) {
     facts.bstar = oracle.bstar(L, d);
     facts.threshold = oracle.threshold(L, d);
     facts.lmax = oracle.lmax(base, d, L);
   }
   try {
-    facts.spec = specOf(rope);
+    facts.spec = toRopeSpec(rope, { variant });
     facts.attentionFactor = computeFrequencies(facts.spec, { variant }).attentionFactor;
   } catch (e) {
     facts.frequencyError = (e as Error)?.message ?? String(e);

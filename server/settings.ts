@@ -29,7 +29,7 @@ export const DEFAULT_SETTINGS: RopeLensSettings = {
   severity: {},
   preferredRewrite: 'auto',
   boundBackend: 'auto',
-  transformersVersion: 'v4',
+  transformersVersion: 'v5',
   hints: 'inlay',
   validationDelay: 150,
 };

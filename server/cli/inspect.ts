@@ -1,6 +1,100 @@
-// Placeholder until the 'inspect' command lands.
-import { CliIO, EXIT_USAGE } from './io';
-export async function run(_argv: string[], io: CliIO): Promise<number> {
-  io.err('rope-lens inspect: not implemented yet');
-  return EXIT_USAGE;
+/**
+ * `rope-lens inspect <config> [--target N] [--method M] [--base B] --html out.html | --json`
+ * Writes the RoPE Inspector as one standalone HTML file (script, styles and data inlined, strict
+ * CSP, no network) that shows the same plots as the VS Code panel; or prints its data as JSON.
+ */
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CliIO, EXIT_OK, UsageError } from './io';
+import { buildInspectorData } from '../../shared/inspector/build';
+import { inspectorInputFromText } from '../../shared/inspector/fromConfig';
+import { parseControls } from '../../shared/inspector/messages';
+import { makeNonce, renderInspectorHtml } from '../../shared/inspector/html';
+import { isRewriteMethod } from '../../shared/inspector/messages';
+import type { InspectorControls } from '../../shared/inspector/types';
+
+const USAGE = 'usage: rope-lens inspect <config> [--target N] [--method M] [--base B] (--html out.html | --json)';
+
+/** dist/media next to dist/cli.js, or the repo's dist/media when run from source. */
+export function findMediaDir(): string {
+  const candidates = [join(__dirname, 'media'), join(__dirname, '..', '..', 'dist', 'media'), join(__dirname, '..', 'dist', 'media')];
+  for (const c of candidates) if (existsSync(join(c, 'inspector.js'))) return c;
+  throw new UsageError('the Inspector page bundle (dist/media/inspector.js) is missing: run `npm run build` first');
+}
+
+function intOption(v: string | undefined, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v.replace(/_/g, ''));
+  if (!Number.isFinite(n)) throw new UsageError(`${what} must be a number, got '${v}'`);
+  return n;
+}
+
+/** The standalone page for one config: same bundle as the webview, everything inlined. */
+export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir()): string {
+  const text = readFileSync(configPath, 'utf8');
+  const input = inspectorInputFromText(text, configPath);
+  const data = buildInspectorData(input, controls);
+  return renderInspectorHtml(
+    {
+      script: { inline: readFileSync(join(mediaDir, 'inspector.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '') },
+      style: { inline: readFileSync(join(mediaDir, 'inspector.css'), 'utf8').replace(/\/\*# sourceMappingURL=.*\*\//, '') },
+    },
+    { nonce: makeNonce(), title: `RoPE Inspector · ${input.label}`, data, input, standalone: true },
+  );
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        target: { type: 'string' },
+        method: { type: 'string' },
+        base: { type: 'string' },
+        html: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) { io.out(USAGE); return EXIT_OK; }
+  if (positionals.length !== 1) throw new UsageError(`expected one config file\n${USAGE}`);
+  if (!values.html && !values.json) throw new UsageError(`give --html out.html or --json\n${USAGE}`);
+  const configPath = resolve(positionals[0]);
+  if (!existsSync(configPath)) throw new UsageError(`${positionals[0]}: no such file`);
+
+  const text = readFileSync(configPath, 'utf8');
+  const input = inspectorInputFromText(text, configPath);
+  const partial: Partial<InspectorControls> = {};
+  const target = intOption(values.target, '--target');
+  if (values.method !== undefined && !isRewriteMethod(values.method)) {
+    throw new UsageError(`--method must be one of configured, pi, ntk, ntk-by-parts, yarn, llama3, dynamic, longrope, gradient; got '${values.method}'`);
+  }
+  const base = intOption(values.base, '--base');
+  if (target !== undefined || values.method !== undefined || base !== undefined) {
+    const data0 = buildInspectorData(input, undefined, { validity: false, fbBuckets: 8 });
+    const c = parseControls({
+      method: values.method ?? data0.controls.method,
+      targetLength: target ?? data0.controls.targetLength,
+      ...(base !== undefined ? { base } : {}),
+    });
+    if (!c.ok) throw new UsageError(c.reason);
+    Object.assign(partial, c.value);
+  }
+
+  if (values.json) {
+    io.out(JSON.stringify(buildInspectorData(input, partial), null, 2));
+  }
+  if (values.html) {
+    const html = standaloneHtml(configPath, partial);
+    writeFileSync(values.html, html);
+    if (!values.json) io.out(`wrote ${values.html} (${(html.length / 1024).toFixed(0)} KB): open it in any browser, it works offline`);
+  }
+  return EXIT_OK;
 }

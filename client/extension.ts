@@ -1,0 +1,68 @@
+/**
+ * The RoPE Lens extension: starts the language server over IPC for JSON and YAML documents
+ * (the server sniffs content and stays silent on files that are not model or training configs),
+ * shows a status-bar item while a bound computes, and registers the commands.
+ */
+import * as vscode from 'vscode';
+import { performance } from 'node:perf_hooks';
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { BOUND_STATUS_METHOD, BoundStatusParams } from '../shared/protocol';
+import { BoundStatusItem } from './status';
+import { registerServerCommands } from './commands';
+import { registerInspector } from './inspector/panel';
+import { registerKernelBench } from './bench/command';
+
+let client: LanguageClient | undefined;
+
+/** Timings of this activation, read by the extension-host tests and the benchmark. */
+export interface ActivationStats { activateMs: number; serverReadyMs?: number }
+const stats: ActivationStats = { activateMs: NaN };
+
+export const DOCUMENT_SELECTOR = [
+  { scheme: 'file', language: 'json' },
+  { scheme: 'file', language: 'jsonc' },
+  { scheme: 'file', language: 'yaml' },
+  { scheme: 'untitled', language: 'json' },
+  { scheme: 'untitled', language: 'yaml' },
+];
+
+export function activate(context: vscode.ExtensionContext): { stats: ActivationStats } {
+  const t0 = performance.now();
+  const serverModule = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    // Hovers carry a command link to the Inspector; trust exactly that command.
+    markdown: { isTrusted: { enabledCommands: ['ropeLens.openInspector'] }, supportHtml: false },
+    diagnosticCollectionName: 'rope-lens',
+  };
+  client = new LanguageClient('ropeLens', 'RoPE Lens', serverOptions, clientOptions);
+
+  const status = new BoundStatusItem();
+  context.subscriptions.push(status);
+  const ready = client.start().then(() => {
+    stats.serverReadyMs = performance.now() - t0;
+    context.subscriptions.push(client!.onNotification(BOUND_STATUS_METHOD, (s: BoundStatusParams) => status.update(s)));
+  });
+  ready.catch((e) => void vscode.window.showErrorMessage(`RoPE Lens: the language server did not start: ${(e as Error)?.message ?? e}`));
+
+  registerServerCommands(context, client, ready);
+  registerInspector(context);
+  registerKernelBench(context);
+  context.subscriptions.push(vscode.commands.registerCommand('ropeLens.activationStats', async (waitForServer?: boolean) => {
+    if (waitForServer) await ready.catch(() => undefined);
+    return { ...stats };
+  }));
+
+  stats.activateMs = performance.now() - t0;
+  return { stats };
+}
+
+export async function deactivate(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) await c.stop().catch(() => undefined);
+}
