@@ -14,7 +14,7 @@
  * starting at the previous answer and inheriting its witness pool.
  */
 import { RopeError } from '../errors';
-import { BLOCK, TOLERANCE, fAt, fDirect, fWithDerivatives, scanMin, thetas } from './fb';
+import { BLOCK, TOLERANCE, cos2Of, evalBlock, fAt, fDirect, fWithDerivatives, scanMin, thetas } from './fb';
 
 export interface Cancellable { aborted: boolean }
 
@@ -37,47 +37,87 @@ export interface SweepResult {
 }
 
 const POOL_MAX = 8;
+const RECENT_MAX = 32;
+const NEAR_RADIUS = 48;
+
+function remember(recent: number[], m: number): void {
+  const at = recent.indexOf(m);
+  if (at >= 0) recent.splice(at, 1);
+  recent.unshift(m);
+  if (recent.length > RECENT_MAX) recent.length = RECENT_MAX;
+}
+
+/** Most negative m within ±NEAR_RADIUS of a recent witness (most recent first), or −1. */
+function searchNear(th: Float64Array, cos2: Float64Array, length: number, recent: number[], buf: Float64Array): number {
+  for (const c of recent) {
+    if (c >= length) continue;
+    const m0 = Math.max(0, c - NEAR_RADIUS);
+    const cnt = Math.min(length, c + NEAR_RADIUS + 1) - m0;
+    evalBlock(th, m0, cnt, buf, cos2);
+    let bk = -1, bf = -TOLERANCE;
+    for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
+    if (bk >= 0) { remember(recent, m0 + bk); return m0 + bk; }
+  }
+  return -1;
+}
 
 export function throwIfAborted(signal: Cancellable | undefined): void {
   if (signal?.aborted) throw new RopeError('cancelled', 'b* computation was cancelled');
 }
 
-/** One link of the chain: the smallest valid base ≥ start for length L. */
+function toFront(pool: number[], m: number): void {
+  const at = pool.indexOf(m);
+  if (at >= 0) pool.splice(at, 1);
+  pool.unshift(m);
+  if (pool.length > POOL_MAX) pool.length = POOL_MAX;
+}
+
+/**
+ * One link of the chain: the smallest valid base ≥ start for length L. Witness search order, cheapest
+ * first: the witness used last, the other pool entries, windows around recent witnesses, a full scan.
+ */
 export function sweepFrom(length: number, headDim: number, start: number, pool: number[], signal?: Cancellable): SweepResult {
   const buf = new Float64Array(BLOCK);
   const target = -TOLERANCE / 2;
   let b = start;
   let steps = 0, scans = 0;
   let last: { base: number; m: number } | null = null;
+  const recent: number[] = pool.slice(0, RECENT_MAX);
   for (;;) {
     throwIfAborted(signal);
     const th = thetas(b, headDim);
-    let w = -1;
-    for (let j = 0; j < pool.length; j++) {
-      const m = pool[j];
-      if (m < length && fAt(th, m) < -TOLERANCE) { w = j; break; }
+    let m = -1;
+    let fd: { f: number; d1: number; m2: number } | null = null;
+    if (pool.length > 0 && pool[0] < length) {
+      fd = fWithDerivatives(b, th, pool[0]);
+      if (fd.f < -TOLERANCE) m = pool[0];
     }
-    if (w < 0) {
-      scans++;
-      const hit = scanMin(th, 0, length, TOLERANCE, buf);
-      if (hit.f >= -TOLERANCE) {
-        return {
-          bstar: b,
-          certificate: { minF: hit.f, argminM: hit.m },
-          witness: witnessBelow(b, headDim, last),
-          stats: { steps, scans },
-        };
+    for (let j = 1; m < 0 && j < pool.length; j++) {
+      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) m = pool[j];
+    }
+    if (m < 0) {
+      const cos2 = cos2Of(th);
+      m = searchNear(th, cos2, length, recent, buf);
+      if (m < 0) {
+        scans++;
+        const hit = scanMin(th, 0, length, TOLERANCE, buf, cos2);
+        if (hit.f >= -TOLERANCE) {
+          return {
+            bstar: b,
+            certificate: { minF: hit.f, argminM: hit.m },
+            witness: witnessBelow(b, headDim, last),
+            stats: { steps, scans },
+          };
+        }
+        m = hit.m;
+        remember(recent, m);
       }
-      pool.unshift(hit.m);
-      if (pool.length > POOL_MAX) pool.length = POOL_MAX;
-    } else if (w > 0) {
-      // Move to front: a witness that was negative here is likely negative at the next base too.
-      const m = pool[w];
-      pool.splice(w, 1);
-      pool.unshift(m);
     }
-    const m = pool[0];
-    const { f, d1, m2 } = fWithDerivatives(b, th, m);
+    if (pool[0] !== m) {
+      toFront(pool, m);
+      fd = fWithDerivatives(b, th, m);
+    }
+    const { f, d1, m2 } = fd!;
     const c = f - target; // < 0
     // Positive root of m2/2·Δ² + d1·Δ + c = 0, in the cancellation-free form.
     const disc = Math.sqrt(d1 * d1 - 2 * m2 * c);
