@@ -1,6 +1,107 @@
-// Placeholder until the 'check' command lands.
-import { CliIO, EXIT_USAGE } from './io';
-export async function run(_argv: string[], io: CliIO): Promise<number> {
-  io.err('rope-lens check: not implemented yet');
-  return EXIT_USAGE;
+/**
+ * `rope-lens check <files or folders…> [--json]`: lints model configs and training YAML.
+ * Human output: `path:line:col severity code message` (1-based, like other linters), a summary
+ * on stderr. `--json`: {"files":[…]} with 0-based LSP ranges. Exit 1 if any error finding,
+ * 2 on usage errors or unreadable paths, else 0.
+ */
+import { parseArgs } from 'node:util';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from './io';
+import { analyzeText } from '../../shared/service/analyze';
+import { createSyncOracle } from '../../shared/service/syncOracle';
+import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
+import { createNodeResolver } from '../../shared/config/resolveNode';
+
+const EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (parsed.values.help) {
+    io.out('usage: rope-lens check <files or folders…> [--json] [--variant v4|v5]');
+    return EXIT_OK;
+  }
+  const variant = parsed.values.variant ?? 'v5';
+  if (variant !== 'v4' && variant !== 'v5') throw new UsageError(`--variant must be v4 or v5, got '${variant}'`);
+  if (parsed.positionals.length === 0) throw new UsageError('no files or folders given (usage: rope-lens check <files or folders…> [--json])');
+
+  let unreadable = false;
+  const files: string[] = [];
+  for (const p of parsed.positionals) {
+    const found = collect(p, io);
+    if (found === undefined) unreadable = true;
+    else files.push(...found);
+  }
+
+  const oracle = createSyncOracle();
+  const resolver = createNodeResolver();
+  const reports: JsonFileReport[] = [];
+  let errors = 0, warnings = 0, others = 0;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      io.err(`rope-lens check: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      unreadable = true;
+      continue;
+    }
+    const analysis = analyzeText(text, { fileName: resolve(file), oracle, resolver, variant });
+    for (const d of analysis.diagnostics) {
+      if (d.severity === 'error') errors++;
+      else if (d.severity === 'warning') warnings++;
+      else others++;
+    }
+    const report = toJsonReport(file, analysis);
+    reports.push(report);
+    if (!parsed.values.json) {
+      for (const d of report.diagnostics) {
+        io.out(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
+      }
+    }
+  }
+  if (parsed.values.json) io.out(JSON.stringify({ files: reports }, null, 2));
+  else io.err(`${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${others} other finding${others === 1 ? '' : 's'}`);
+  if (unreadable) return EXIT_USAGE;
+  return errors > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/** Files under a path (folders recursively, config extensions only); undefined if unreadable. */
+function collect(p: string, io: CliIO): string[] | undefined {
+  let st;
+  try {
+    st = statSync(p);
+  } catch (e) {
+    io.err(`rope-lens check: cannot read ${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
+    return undefined;
+  }
+  if (st.isFile()) return [p];
+  if (!st.isDirectory()) {
+    io.err(`rope-lens check: ${p} is neither a file nor a folder`);
+    return undefined;
+  }
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const full = join(dir, n);
+      let s;
+      try { s = statSync(full); } catch { continue; }
+      if (s.isDirectory()) { if (!SKIP_DIRS.has(n)) walk(full); }
+      else if (EXTENSIONS.test(n)) out.push(full);
+    }
+  };
+  walk(p);
+  return out;
 }

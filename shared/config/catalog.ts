@@ -1,0 +1,140 @@
+/**
+ * Built-in catalog of popular base models: the RoPE-relevant subset of each model's real
+ * config.json (values copied from the published file named in `source`), used when a training
+ * config names a hub model that is neither a local path nor in the Hugging Face cache.
+ * Entries are stored as config fragments and read by the same reader as any config.json.
+ */
+
+export interface CatalogEntry {
+  /** Hub id, e.g. `meta-llama/Llama-3.1-8B`. */
+  id: string;
+  /** Other ids with the same RoPE settings (instruct/chat variants, renamed repos). */
+  aliases?: string[];
+  /** Where the values were read. */
+  source: string;
+  config: Record<string, unknown>;
+}
+
+const hf = (id: string): string => `https://huggingface.co/${id}/blob/main/config.json`;
+
+const LLAMA31_SCALING = { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' };
+const LLAMA32_SCALING = { factor: 32.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' };
+const DEEPSEEK_V3_SCALING = { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' };
+
+function llama(hidden: number, heads: number, mpe: number, theta: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { model_type: 'llama', hidden_size: hidden, num_attention_heads: heads, max_position_embeddings: mpe, rope_theta: theta, ...extra };
+}
+
+function entry(id: string, config: Record<string, unknown>, aliases: string[] = [], source = hf(id)): CatalogEntry {
+  return { id, aliases, source, config };
+}
+
+export const CATALOG: readonly CatalogEntry[] = [
+  // Llama 2 / Code Llama
+  entry('meta-llama/Llama-2-7b-hf', llama(4096, 32, 4096, 10000.0), ['meta-llama/Llama-2-7b-chat-hf', 'NousResearch/Llama-2-7b-hf']),
+  entry('meta-llama/Llama-2-13b-hf', llama(5120, 40, 4096, 10000.0), ['meta-llama/Llama-2-13b-chat-hf', 'NousResearch/Llama-2-13b-hf']),
+  entry('meta-llama/Llama-2-70b-hf', llama(8192, 64, 4096, 10000.0), ['meta-llama/Llama-2-70b-chat-hf']),
+  entry('codellama/CodeLlama-7b-hf', llama(4096, 32, 16384, 1000000), ['codellama/CodeLlama-7b-Instruct-hf', 'codellama/CodeLlama-7b-Python-hf']),
+  entry('codellama/CodeLlama-13b-hf', llama(5120, 40, 16384, 1000000), ['codellama/CodeLlama-13b-Instruct-hf']),
+  entry('codellama/CodeLlama-34b-hf', llama(8192, 64, 16384, 1000000), ['codellama/CodeLlama-34b-Instruct-hf']),
+  // Llama 3.x
+  entry('meta-llama/Meta-Llama-3-8B', llama(4096, 32, 8192, 500000.0), ['meta-llama/Meta-Llama-3-8B-Instruct', 'meta-llama/Llama-3-8B', 'NousResearch/Meta-Llama-3-8B']),
+  entry('meta-llama/Meta-Llama-3-70B', llama(8192, 64, 8192, 500000.0), ['meta-llama/Meta-Llama-3-70B-Instruct']),
+  entry('meta-llama/Llama-3.1-8B', llama(4096, 32, 131072, 500000.0, { rope_scaling: LLAMA31_SCALING }), ['meta-llama/Llama-3.1-8B-Instruct', 'meta-llama/Meta-Llama-3.1-8B', 'meta-llama/Meta-Llama-3.1-8B-Instruct', 'NousResearch/Meta-Llama-3.1-8B']),
+  entry('meta-llama/Llama-3.1-70B', llama(8192, 64, 131072, 500000.0, { rope_scaling: LLAMA31_SCALING }), ['meta-llama/Llama-3.1-70B-Instruct', 'meta-llama/Meta-Llama-3.1-70B', 'meta-llama/Meta-Llama-3.1-70B-Instruct']),
+  entry('meta-llama/Llama-3.1-405B', llama(16384, 128, 131072, 500000.0, { rope_scaling: LLAMA31_SCALING }), ['meta-llama/Llama-3.1-405B-Instruct', 'meta-llama/Meta-Llama-3.1-405B']),
+  entry('meta-llama/Llama-3.2-1B', llama(2048, 32, 131072, 500000.0, { head_dim: 64, rope_scaling: LLAMA32_SCALING }), ['meta-llama/Llama-3.2-1B-Instruct']),
+  entry('meta-llama/Llama-3.2-3B', llama(3072, 24, 131072, 500000.0, { head_dim: 128, rope_scaling: LLAMA32_SCALING }), ['meta-llama/Llama-3.2-3B-Instruct']),
+  entry('meta-llama/Llama-3.3-70B-Instruct', llama(8192, 64, 131072, 500000.0, { rope_scaling: LLAMA31_SCALING })),
+  // Mistral
+  entry('mistralai/Mistral-7B-v0.1', { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 10000.0, sliding_window: 4096 }, ['mistralai/Mistral-7B-Instruct-v0.1']),
+  entry('mistralai/Mistral-7B-Instruct-v0.2', { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1000000.0, sliding_window: null }),
+  entry('mistralai/Mistral-7B-v0.3', { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1000000.0, sliding_window: null }, ['mistralai/Mistral-7B-Instruct-v0.3']),
+  entry('mistralai/Mixtral-8x7B-v0.1', { model_type: 'mixtral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1e6, sliding_window: null }, ['mistralai/Mixtral-8x7B-Instruct-v0.1']),
+  entry('mistralai/Mistral-Nemo-Base-2407', { model_type: 'mistral', hidden_size: 5120, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 1024000, rope_theta: 1000000.0, sliding_window: null }, ['mistralai/Mistral-Nemo-Instruct-2407']),
+  // Qwen
+  entry('Qwen/Qwen2-7B', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2-7B-Instruct', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 32768, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2.5-0.5B', { model_type: 'qwen2', hidden_size: 896, num_attention_heads: 14, max_position_embeddings: 32768, rope_theta: 1000000.0 }, ['Qwen/Qwen2.5-0.5B-Instruct']),
+  entry('Qwen/Qwen2.5-1.5B', { model_type: 'qwen2', hidden_size: 1536, num_attention_heads: 12, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2.5-1.5B-Instruct', { model_type: 'qwen2', hidden_size: 1536, num_attention_heads: 12, max_position_embeddings: 32768, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2.5-3B', { model_type: 'qwen2', hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 32768, rope_theta: 1000000.0 }, ['Qwen/Qwen2.5-3B-Instruct']),
+  entry('Qwen/Qwen2.5-7B', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2.5-7B-Instruct', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 32768, rope_theta: 1000000.0 }, ['Qwen/Qwen2.5-Coder-7B-Instruct']),
+  entry('Qwen/Qwen2.5-14B', { model_type: 'qwen2', hidden_size: 5120, num_attention_heads: 40, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2.5-14B-Instruct', { model_type: 'qwen2', hidden_size: 5120, num_attention_heads: 40, max_position_embeddings: 32768, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2.5-32B-Instruct', { model_type: 'qwen2', hidden_size: 5120, num_attention_heads: 40, max_position_embeddings: 32768, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen2.5-72B-Instruct', { model_type: 'qwen2', hidden_size: 8192, num_attention_heads: 64, max_position_embeddings: 32768, rope_theta: 1000000.0 }),
+  entry('Qwen/Qwen3-0.6B', { model_type: 'qwen3', hidden_size: 1024, num_attention_heads: 16, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000 }, ['Qwen/Qwen3-0.6B-Base']),
+  entry('Qwen/Qwen3-4B', { model_type: 'qwen3', hidden_size: 2560, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000 }),
+  entry('Qwen/Qwen3-8B', { model_type: 'qwen3', hidden_size: 4096, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000 }),
+  entry('Qwen/Qwen3-14B', { model_type: 'qwen3', hidden_size: 5120, num_attention_heads: 40, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000 }),
+  entry('Qwen/Qwen3-32B', { model_type: 'qwen3', hidden_size: 5120, num_attention_heads: 64, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000 }),
+  // Gemma
+  entry('google/gemma-2b', { model_type: 'gemma', hidden_size: 2048, num_attention_heads: 8, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0 }, ['google/gemma-2b-it']),
+  entry('google/gemma-7b', { model_type: 'gemma', hidden_size: 3072, num_attention_heads: 16, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0 }, ['google/gemma-7b-it']),
+  entry('google/gemma-2-2b', { model_type: 'gemma2', hidden_size: 2304, num_attention_heads: 8, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0, sliding_window: 4096 }, ['google/gemma-2-2b-it']),
+  entry('google/gemma-2-9b', { model_type: 'gemma2', hidden_size: 3584, num_attention_heads: 16, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0, sliding_window: 4096 }, ['google/gemma-2-9b-it']),
+  entry('google/gemma-2-27b', { model_type: 'gemma2', hidden_size: 4608, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 8192, rope_theta: 10000.0, sliding_window: 4096 }, ['google/gemma-2-27b-it']),
+  entry('google/gemma-3-1b-pt', { model_type: 'gemma3_text', hidden_size: 1152, num_attention_heads: 4, head_dim: 256, max_position_embeddings: 32768, rope_theta: 1000000, rope_local_base_freq: 10000, rope_scaling: null, sliding_window: 512 }, ['google/gemma-3-1b-it']),
+  // Phi
+  entry('microsoft/phi-2', { model_type: 'phi', hidden_size: 2560, num_attention_heads: 32, max_position_embeddings: 2048, partial_rotary_factor: 0.4, rope_theta: 10000.0, rope_scaling: null }),
+  entry('microsoft/phi-1_5', { model_type: 'phi', hidden_size: 2048, num_attention_heads: 32, max_position_embeddings: 2048, partial_rotary_factor: 0.5, rope_theta: 10000.0, rope_scaling: null }),
+  entry('microsoft/Phi-3-mini-4k-instruct', { model_type: 'phi3', hidden_size: 3072, num_attention_heads: 32, max_position_embeddings: 4096, original_max_position_embeddings: 4096, rope_theta: 10000.0, rope_scaling: null, sliding_window: 2047 }),
+  // DeepSeek
+  entry('deepseek-ai/DeepSeek-V3', { model_type: 'deepseek_v3', hidden_size: 7168, num_attention_heads: 128, qk_rope_head_dim: 64, max_position_embeddings: 163840, rope_theta: 10000, rope_scaling: DEEPSEEK_V3_SCALING }, ['deepseek-ai/DeepSeek-V3-Base', 'deepseek-ai/DeepSeek-R1', 'deepseek-ai/DeepSeek-V3-0324']),
+  entry('deepseek-ai/DeepSeek-V2-Lite', { model_type: 'deepseek_v2', hidden_size: 2048, num_attention_heads: 16, qk_rope_head_dim: 64, max_position_embeddings: 163840, rope_theta: 10000, rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 0.707, mscale_all_dim: 0.707, original_max_position_embeddings: 4096, type: 'yarn' } }, ['deepseek-ai/DeepSeek-V2-Lite-Chat']),
+  entry('deepseek-ai/deepseek-llm-7b-base', llama(4096, 32, 4096, 10000.0), ['deepseek-ai/deepseek-llm-7b-chat']),
+  entry('deepseek-ai/deepseek-coder-6.7b-base', llama(4096, 32, 16384, 100000, { rope_scaling: { factor: 4.0, type: 'linear' } }), ['deepseek-ai/deepseek-coder-6.7b-instruct']),
+  // Yi
+  entry('01-ai/Yi-6B', llama(4096, 32, 4096, 5000000.0), ['01-ai/Yi-6B-Chat']),
+  entry('01-ai/Yi-34B', llama(7168, 56, 4096, 5000000.0), ['01-ai/Yi-34B-Chat']),
+  // Small Llama-likes
+  entry('TinyLlama/TinyLlama-1.1B-Chat-v1.0', llama(2048, 32, 2048, 10000.0), ['TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T']),
+  // GPT-NeoX / Pythia
+  entry('EleutherAI/pythia-160m', { model_type: 'gpt_neox', hidden_size: 768, num_attention_heads: 12, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 }, ['EleutherAI/pythia-160m-deduped']),
+  entry('EleutherAI/pythia-1.4b', { model_type: 'gpt_neox', hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 }, ['EleutherAI/pythia-1.4b-deduped']),
+  entry('EleutherAI/pythia-6.9b', { model_type: 'gpt_neox', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 }, ['EleutherAI/pythia-6.9b-deduped']),
+  // OLMo
+  entry('allenai/OLMo-7B-hf', { model_type: 'olmo', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 2048, rope_theta: 10000.0 }),
+  entry('allenai/OLMo-2-1124-7B', { model_type: 'olmo2', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 4096, rope_theta: 500000 }, ['allenai/OLMo-2-1124-7B-Instruct']),
+  // GLM
+  entry('THUDM/chatglm3-6b', { model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, seq_length: 8192 }),
+  // gpt-oss
+  entry('openai/gpt-oss-20b', { model_type: 'gpt_oss', hidden_size: 2880, num_attention_heads: 64, head_dim: 64, max_position_embeddings: 131072, rope_theta: 150000, rope_scaling: { beta_fast: 32.0, beta_slow: 1.0, factor: 32.0, original_max_position_embeddings: 4096, rope_type: 'yarn', truncate: false }, sliding_window: 128 }),
+];
+
+const BY_ID = new Map<string, CatalogEntry>();
+const BY_NAME = new Map<string, CatalogEntry>();
+for (const e of CATALOG) {
+  for (const id of [e.id, ...(e.aliases ?? [])]) {
+    BY_ID.set(id.toLowerCase(), e);
+    const name = id.split('/').pop()!.toLowerCase();
+    if (!BY_NAME.has(name)) BY_NAME.set(name, e);
+  }
+}
+
+/** Suffixes that quantized/re-uploaded copies add without changing RoPE. */
+const COPY_SUFFIXES = /(-bnb-4bit|-4bit|-8bit|-awq|-gptq|-gguf|-fp8|-unsloth)+$/i;
+
+/**
+ * Finds a catalog entry for a hub id, a path ending in ORG/NAME (LitGPT's checkpoints/ORG/NAME),
+ * or a re-upload of a known model under another org (unsloth/…, TheBloke/…).
+ */
+export function findCatalogEntry(ref: string): CatalogEntry | undefined {
+  const norm = ref.trim().replace(/\\/g, '/').replace(/\/+$/, '').toLowerCase();
+  const direct = BY_ID.get(norm);
+  if (direct) return direct;
+  const parts = norm.split('/');
+  if (parts.length >= 2) {
+    const tail = BY_ID.get(parts.slice(-2).join('/'));
+    if (tail) return tail;
+  }
+  const name = parts[parts.length - 1].replace(COPY_SUFFIXES, '');
+  return BY_NAME.get(name);
+}
+
+/** The entry as config.json text (what the config reader parses). */
+export function catalogConfigText(e: CatalogEntry): string {
+  return JSON.stringify({ _name_or_path: e.id, ...e.config }, null, 2);
+}

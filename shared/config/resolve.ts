@@ -1,0 +1,139 @@
+/**
+ * Offline resolution of a training config's base model to its RoPE description:
+ *   1. a local path (relative to the YAML) → its config.json;
+ *   2. the Hugging Face cache: $HF_HUB_CACHE or $HF_HOME/hub or ~/.cache/huggingface/hub,
+ *      models--ORG--NAME/snapshots/<rev>/config.json;
+ *   3. the built-in catalog of popular models (real values, each with its source).
+ * Pure: file access goes through an injected FileReader (resolveNode.ts provides the Node one).
+ */
+import { parseJsonDocument } from '../document/parseJson';
+import type { ModelRope } from './modelRope';
+import { readModelRope } from './modelConfig';
+import { catalogConfigText, findCatalogEntry } from './catalog';
+
+export interface FileReader {
+  /** File contents, or undefined when missing or unreadable. */
+  readText(path: string): string | undefined;
+  /** Entry names of a directory, or undefined when it is not one. */
+  listDir(path: string): string[] | undefined;
+}
+
+export interface ResolvedBaseModel {
+  /** The reference that resolved (hub id or path as written). */
+  ref: string;
+  rope: ModelRope;
+  /** A config path, `hf-cache:<path>` or `catalog:<id>`. */
+  from: string;
+  /** The catalog entry's source URL, for catalog hits. */
+  source?: string;
+}
+
+export interface BaseModelResolver {
+  /** Tries each reference in order; `fromFile` is the training config's own path. */
+  resolve(refs: readonly string[], fromFile: string): ResolvedBaseModel | undefined;
+}
+
+export interface ResolverOptions {
+  reader?: FileReader;
+  /** The hub cache folder (…/huggingface/hub), when known. */
+  hubCache?: string;
+}
+
+/** A resolver over a file reader (if any) and the built-in catalog. */
+export function createResolver(opts: ResolverOptions = {}): BaseModelResolver {
+  const cache = new Map<string, ResolvedBaseModel | undefined>();
+  return {
+    resolve(refs, fromFile) {
+      for (const ref of refs) {
+        const key = `${fromFile}\u0000${ref}`;
+        if (!cache.has(key)) cache.set(key, resolveOne(ref, fromFile, opts));
+        const hit = cache.get(key);
+        if (hit) return hit;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The catalog alone: what the pure analysis uses when no resolver is injected. */
+export const catalogResolver: BaseModelResolver = createResolver();
+
+function resolveOne(ref: string, fromFile: string, opts: ResolverOptions): ResolvedBaseModel | undefined {
+  const r = ref.trim();
+  if (!r) return undefined;
+  const reader = opts.reader;
+  if (reader) {
+    const local = fromLocalPath(r, fromFile, reader);
+    if (local) return local;
+    if (opts.hubCache && looksLikeHubId(r)) {
+      const cached = fromHubCache(r, opts.hubCache, reader);
+      if (cached) return cached;
+    }
+  }
+  const entry = findCatalogEntry(r);
+  if (!entry) return undefined;
+  const rope = ropeOfConfigText(catalogConfigText(entry));
+  return rope ? { ref: r, rope, from: `catalog:${entry.id}`, source: entry.source } : undefined;
+}
+
+function ropeOfConfigText(text: string): ModelRope | undefined {
+  try {
+    return readModelRope(parseJsonDocument(text));
+  } catch {
+    return undefined;
+  }
+}
+
+export function looksLikeHubId(ref: string): boolean {
+  return /^[A-Za-z0-9][\w.\-]*\/[\w.\-]+$/.test(ref) && !ref.startsWith('.') && !ref.endsWith('.json');
+}
+
+function fromLocalPath(ref: string, fromFile: string, reader: FileReader): ResolvedBaseModel | undefined {
+  // Absolute and home-relative (`~/`, expanded by the reader) paths as written; others from the YAML's folder.
+  const base = ref.startsWith('/') || ref.startsWith('~/') || /^[A-Za-z]:[\\/]/.test(ref) ? ref : joinPath(dirName(fromFile), ref);
+  const candidates = base.endsWith('.json') ? [base] : [joinPath(base, 'config.json')];
+  for (const p of candidates) {
+    const text = reader.readText(p);
+    if (text === undefined) continue;
+    const rope = ropeOfConfigText(text);
+    if (rope) return { ref, rope, from: p };
+  }
+  return undefined;
+}
+
+function fromHubCache(id: string, hubCache: string, reader: FileReader): ResolvedBaseModel | undefined {
+  const dir = joinPath(hubCache, `models--${id.replace(/\//g, '--')}`);
+  const snapshots = joinPath(dir, 'snapshots');
+  // Prefer the revision `refs/main` points at; else any snapshot that has a config.json.
+  const main = reader.readText(joinPath(dir, 'refs/main'))?.trim();
+  const revs = reader.listDir(snapshots) ?? [];
+  const ordered = main && revs.includes(main) ? [main, ...revs.filter((r) => r !== main)] : revs.slice().sort();
+  for (const rev of ordered) {
+    const p = joinPath(snapshots, rev, 'config.json');
+    const text = reader.readText(p);
+    if (text === undefined) continue;
+    const rope = ropeOfConfigText(text);
+    if (rope) return { ref: id, rope, from: `hf-cache:${p}` };
+  }
+  return undefined;
+}
+
+/** POSIX-style path helpers (pure; Windows back-slashes are normalized). */
+export function joinPath(...parts: string[]): string {
+  const joined = parts.filter((p) => p !== '').join('/').replace(/\\/g, '/');
+  const abs = joined.startsWith('/');
+  const out: string[] = [];
+  for (const seg of joined.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..' && out.length && out[out.length - 1] !== '..') out.pop();
+    else out.push(seg);
+  }
+  const s = out.join('/');
+  return abs ? '/' + s : s || '.';
+}
+
+export function dirName(p: string): string {
+  const n = p.replace(/\\/g, '/');
+  const i = n.lastIndexOf('/');
+  return i < 0 ? '.' : i === 0 ? '/' : n.slice(0, i);
+}

@@ -1,0 +1,64 @@
+/**
+ * torchtune: the model is a `_component_` builder (torchtune.models.<family>.<builder>) whose RoPE
+ * settings are fixed in code; the weights come from `checkpointer.checkpoint_dir`. The sequence
+ * length is `tokenizer.max_seq_len` (or a dataset's / the top-level `max_seq_len`).
+ */
+import { nodeAt, ParsedDocument } from '../../document/configNode';
+import type { TrainingConfig } from '../training';
+import { numAt, strAt } from './common';
+
+export function readTorchtune(doc: ParsedDocument): TrainingConfig | undefined {
+  const root = doc.root;
+  const builder = strAt(root, ['model', '_component_']);
+  const anyTorchtune = builder?.value.startsWith('torchtune.') || (root?.children ?? []).some((c) => {
+    const comp = strAt(c, ['_component_']);
+    return comp?.value.startsWith('torchtune.') === true;
+  });
+  if (!anyTorchtune) return undefined;
+  const t: TrainingConfig = {
+    tool: 'torchtune',
+    baseModelCandidates: [],
+    sequenceLength: numAt(root, ['tokenizer', 'max_seq_len']) ?? numAt(root, ['dataset', 'max_seq_len']) ?? numAt(root, ['max_seq_len']),
+    overrides: {},
+    trains: true,
+  };
+  const ckpt = strAt(root, ['checkpointer', 'checkpoint_dir']);
+  if (ckpt) t.baseModelCandidates.push(ckpt.value);
+  if (builder) {
+    t.baseModel = builder;
+    const hub = torchtuneBuilderHubId(builder.value);
+    if (hub) t.baseModelCandidates.push(hub);
+    // Generic builders take the RoPE arguments explicitly.
+    const model = nodeAt(root, ['model']);
+    const base = numAt(model, ['rope_base']);
+    if (base) t.overrides.base = base;
+    const ctx = numAt(model, ['max_seq_len']);
+    if (ctx) t.overrides.contextLength = ctx;
+  }
+  return t;
+}
+
+/** `torchtune.models.qwen2_5.lora_qwen2_5_7b_instruct` → `Qwen/Qwen2.5-7B-Instruct` (for the catalog). */
+export function torchtuneBuilderHubId(component: string): string | undefined {
+  const name = component.split('.').pop()!.replace(/^(lora_|qlora_)/, '');
+  const rules: [RegExp, (m: RegExpMatchArray) => string][] = [
+    [/^llama2_(7b|13b|70b)$/, (m) => `meta-llama/Llama-2-${m[1]}-hf`],
+    [/^code_llama2_(7b|13b|70b)$/, (m) => `codellama/CodeLlama-${m[1]}-hf`],
+    [/^llama3_(8b|70b)$/, (m) => `meta-llama/Meta-Llama-3-${m[1].toUpperCase()}`],
+    [/^llama3_1_(8b|70b|405b)$/, (m) => `meta-llama/Llama-3.1-${m[1].toUpperCase()}`],
+    [/^llama3_2_(1b|3b)$/, (m) => `meta-llama/Llama-3.2-${m[1].toUpperCase()}`],
+    [/^llama3_3_70b$/, () => 'meta-llama/Llama-3.3-70B-Instruct'],
+    [/^mistral_7b$/, () => 'mistralai/Mistral-7B-v0.1'],
+    [/^gemma_(2b|7b)$/, (m) => `google/gemma-${m[1]}`],
+    [/^gemma2_(2b|9b|27b)$/, (m) => `google/gemma-2-${m[1]}`],
+    [/^phi3_mini$/, () => 'microsoft/Phi-3-mini-4k-instruct'],
+    [/^qwen2_(0_5b|1_5b|7b)$/, (m) => `Qwen/Qwen2-${m[1].replace('_', '.').toUpperCase()}`],
+    [/^qwen2_5_(0_5b|1_5b|3b|7b|14b|32b|72b)_(base|instruct)$/, (m) => `Qwen/Qwen2.5-${m[1].replace('_', '.').toUpperCase()}${m[2] === 'instruct' ? '-Instruct' : ''}`],
+    [/^qwen3_(0_6b|1_7b|4b|8b|14b|32b)(_base|_instruct)?$/, (m) => `Qwen/Qwen3-${m[1].replace('_', '.').toUpperCase()}${m[2] === '_base' ? '-Base' : ''}`],
+  ];
+  for (const [re, f] of rules) {
+    const m = name.match(re);
+    if (m) return f(m);
+  }
+  return undefined;
+}

@@ -1,0 +1,67 @@
+/**
+ * Training configs (axolotl, LLaMA-Factory, torchtune, LitGPT, GPT-NeoX, nanotron, MaxText, OLMo):
+ * what length they train at, which base model they start from, and which RoPE settings they
+ * write over the base model's config — every value tied to its place in the YAML.
+ */
+import type { ConfigNode, ParsedDocument } from '../document/configNode';
+import type { Located, ModelRope, ScalingDescription } from './modelRope';
+import { readAxolotl } from './trainers/axolotl';
+import { readLlamaFactory } from './trainers/llamaFactory';
+import { readTorchtune } from './trainers/torchtune';
+import { readLitGpt } from './trainers/litgpt';
+import { readGptNeox } from './trainers/gptNeox';
+import { readNanotron } from './trainers/nanotron';
+import { readMaxText } from './trainers/maxtext';
+import { readOlmo } from './trainers/olmo';
+
+export type TrainingTool = 'axolotl' | 'llama-factory' | 'torchtune' | 'litgpt' | 'gpt-neox' | 'nanotron' | 'maxtext' | 'olmo';
+
+/** RoPE keys a training config writes over the base model's config. */
+export interface RopeOverrides {
+  base?: Located<number>;
+  contextLength?: Located<number>;
+  /** A scaling object written in the YAML. */
+  scaling?: ScalingDescription;
+  /** An explicit `rope_scaling: null` (turns the base model's scaling off). */
+  scalingCleared?: ConfigNode;
+}
+
+export interface TrainingConfig {
+  tool: TrainingTool;
+  /** The length samples are cut or packed to. */
+  sequenceLength?: Located<number>;
+  /** The base model as written (hub id or path). */
+  baseModel?: Located<string>;
+  /** Further references to try when resolving (torchtune's checkpoint dir, a builder's hub id). */
+  baseModelCandidates: string[];
+  overrides: RopeOverrides;
+  /** Key path under which a fix may write model-config overrides; absent when the tool has none. */
+  overridePath?: string[];
+  /** Key path where a fix writes a new base (rope_theta or the tool's spelling); absent when the tool has none. */
+  baseKeyPath?: string[];
+  /** Key path where a fix writes a scaling object; absent when the tool has none. */
+  scalingKeyPath?: string[];
+  /** The model the YAML defines itself (GPT-NeoX, LitGPT model_config, nanotron, MaxText, OLMo). */
+  ownModel?: ModelRope;
+  /** axolotl: the deprecated top-level `rope_scaling`. */
+  deprecatedScaling?: ConfigNode;
+  /** LLaMA-Factory: `rope_scaling` given by name; the trainer derives factor and original length. */
+  scalingByName?: Located<string>;
+  /** Whether the run trains (LLaMA-Factory `do_train`, default true for trainers). */
+  trains: boolean;
+}
+
+type Reader = (doc: ParsedDocument) => TrainingConfig | undefined;
+
+/** Tried in order; each reader checks the keys that identify its tool and returns undefined otherwise. */
+const READERS: Reader[] = [readAxolotl, readLlamaFactory, readTorchtune, readLitGpt, readGptNeox, readNanotron, readMaxText, readOlmo];
+
+/** Recognizes a training config and reads it; undefined for anything else. */
+export function readTrainingConfig(doc: ParsedDocument): TrainingConfig | undefined {
+  if (!doc.root || doc.root.kind !== 'object') return undefined;
+  for (const read of READERS) {
+    const t = read(doc);
+    if (t) return t;
+  }
+  return undefined;
+}

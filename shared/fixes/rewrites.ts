@@ -1,0 +1,91 @@
+/**
+ * The RoPE rewrites offered as fixes, each a list of minimal text edits: NTK-aware base, a YaRN
+ * block, linear (PI), dynamic, a llama3 block, and raising the base. A RopeTarget says where in
+ * this document the base and the scaling object live (or would be written).
+ */
+import type { Fix } from '../service/types';
+import type { DocumentEditor, KeyPath } from './documentEditor';
+import { PlainObject, float } from './render';
+import { ntkAwareBase } from '../rope/seedMethods';
+import { fmt } from '../rules/context';
+
+export interface RopeTarget {
+  editor: DocumentEditor;
+  /** Where the base is (or would be) written; absent when this file cannot set it. */
+  basePath?: KeyPath;
+  /** How the base key is called here (rope_theta, rotary_emb_base, rope_base…), for titles. */
+  baseName: string;
+  /** Where a scaling object is (or would be) written. */
+  scalingPath?: KeyPath;
+  /** Keys of an existing scaling object that a rewrite keeps (v5 rope_parameters holds rope_theta). */
+  scalingKeep: readonly string[];
+  /** LLaMA-Factory: the scaling is chosen by name at this path; factor and lengths are derived. */
+  namePath?: KeyPath;
+}
+
+/** Factors are written rounded up to a quarter, so factor × original always covers the target. */
+export function roundFactor(x: number): number {
+  return Math.ceil(x * 4 - 1e-9) / 4;
+}
+
+/** Rounded to two decimals, as shown in the title ("10000 → 40889.94"). */
+export function roundBase(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+export function ntkFix(t: RopeTarget, base: number, scale: number, dim: number): Fix | undefined {
+  if (!t.basePath || !(scale > 1)) return undefined;
+  const next = roundBase(ntkAwareBase(base, scale, dim));
+  return {
+    title: `Apply NTK scaling: ${t.baseName} ${fmtPlain(base)} → ${fmtPlain(next)}`,
+    kind: 'ntk',
+    edits: t.editor.set(t.basePath, next),
+  };
+}
+
+export function raiseBaseFix(t: RopeTarget, base: number, next: number, length: number): Fix | undefined {
+  if (!t.basePath || !(next > base)) return undefined;
+  return {
+    title: `Raise ${t.baseName} to ${fmtPlain(next)} (valid for ${fmt(length)} tokens with margin)`,
+    kind: 'raise-base',
+    edits: t.editor.set(t.basePath, next),
+  };
+}
+
+function scalingFix(t: RopeTarget, kind: Fix['kind'], name: string, block: PlainObject, title: string): Fix | undefined {
+  if (t.namePath) return { title: `Use LLaMA-Factory's ${name} scaling (rope_scaling: ${name})`, kind, edits: t.editor.set(t.namePath, name) };
+  if (!t.scalingPath) return undefined;
+  return { title, kind, edits: t.editor.setObject(t.scalingPath, block, t.scalingKeep) };
+}
+
+export function yarnFix(t: RopeTarget, factor: number, original: number): Fix | undefined {
+  const f = roundFactor(factor);
+  if (!(f > 1)) return undefined;
+  return scalingFix(t, 'yarn', 'yarn', { rope_type: 'yarn', factor: float(f), original_max_position_embeddings: original },
+    `Add YaRN scaling (factor ${f}, original_max_position_embeddings ${original})`);
+}
+
+export function linearFix(t: RopeTarget, factor: number): Fix | undefined {
+  const f = roundFactor(factor);
+  if (!(f > 1)) return undefined;
+  return scalingFix(t, 'linear', 'linear', { rope_type: 'linear', factor: float(f) }, `Add linear scaling / position interpolation (factor ${f})`);
+}
+
+export function dynamicFix(t: RopeTarget, factor: number): Fix | undefined {
+  const f = roundFactor(factor);
+  if (!(f > 1)) return undefined;
+  return scalingFix(t, 'dynamic', 'dynamic', { rope_type: 'dynamic', factor: float(f) }, `Add dynamic NTK scaling (factor ${f}; inference only)`);
+}
+
+export function llama3Fix(t: RopeTarget, factor: number, original: number): Fix | undefined {
+  const f = roundFactor(factor);
+  if (!(f > 1)) return undefined;
+  return scalingFix(t, 'llama3', 'llama3',
+    { rope_type: 'llama3', factor: float(f), low_freq_factor: float(1), high_freq_factor: float(4), original_max_position_embeddings: original },
+    `Add llama3 scaling (factor ${f}, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings ${original})`);
+}
+
+/** Plain number for titles (no thousands separators: it is what gets written). */
+export function fmtPlain(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(roundBase(n));
+}

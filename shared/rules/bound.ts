@@ -1,0 +1,45 @@
+/**
+ * Which length a base is judged against, and oracle calls that record what is still pending.
+ * With a scaling that stretches positions (YaRN, llama3, longrope, linear) the base only has to
+ * hold over the original context; `dynamic` leaves positions up to max_position_embeddings
+ * untouched, so the base must hold there.
+ */
+import type { ModelRope } from '../config/modelRope';
+import type { RuleContext } from './context';
+import { numParam } from './context';
+
+export interface JudgedLength { length: number; why: string }
+
+export function judgedLength(rope: ModelRope, trainingLength?: number): JudgedLength | undefined {
+  const ctx = rope.contextLength.value;
+  const s = rope.scaling;
+  const type = s?.type;
+  const original = numParam(s, 'original_max_position_embeddings') ?? rope.originalContextLength?.value;
+  if ((type === 'yarn' || type === 'llama3' || type === 'longrope') && original) {
+    return { length: Math.round(original), why: `the original context (original_max_position_embeddings ${original})` };
+  }
+  if (type === 'linear') {
+    const f = numParam(s, 'factor');
+    if (f && f >= 1) return { length: Math.ceil(ctx / f), why: `the context ${ctx} divided by the linear factor ${f}` };
+  }
+  const L = Math.max(ctx, trainingLength ?? 0);
+  return L > 0 ? { length: Math.round(L), why: trainingLength && trainingLength > ctx ? `the training length ${trainingLength}` : `the context ${ctx}` } : undefined;
+}
+
+/** True when base, dimension and length are something the bound can be computed for. */
+export function boundable(base: number, dim: number, length: number): boolean {
+  return Number.isFinite(base) && base > 1 && Number.isInteger(dim) && dim >= 2 && dim % 2 === 0 && dim <= 4096
+    && Number.isInteger(length) && length >= 2 && length <= 1 << 24;
+}
+
+export function lmaxOf(ctx: RuleContext, base: number, dim: number, length: number): number | null | undefined {
+  const v = ctx.oracle.lmax(base, dim, length);
+  if (v === undefined) ctx.pending.push({ length, headDim: dim, base });
+  return v;
+}
+
+export function bstarOf(ctx: RuleContext, length: number, dim: number): number | undefined {
+  const v = ctx.oracle.bstar(length, dim);
+  if (v === undefined) ctx.pending.push({ length, headDim: dim });
+  return v;
+}

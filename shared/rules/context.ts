@@ -1,0 +1,83 @@
+/**
+ * What every rule receives, and small helpers for ranges and numbers. Rules are pure functions
+ * of this context; they return findings with their fixes already computed.
+ */
+import type { ConfigNode, ParsedDocument } from '../document/configNode';
+import { keyRange, pathOf, valueRange } from '../document/configNode';
+import type { Range } from '../document/positions';
+import type { Located, ModelRope, ScalingDescription } from '../config/modelRope';
+import type { TrainingConfig } from '../config/training';
+import type { ResolvedBaseModel } from '../config/resolve';
+import type { BoundOracle, FileAnalysis, Finding, Severity } from '../service/types';
+import type { TransformersVariant } from '../rope/spec';
+import { DocumentEditor } from '../fixes/documentEditor';
+
+export interface RuleContext {
+  doc: ParsedDocument;
+  fileKind: 'model-config' | 'training-config';
+  /** A model whose values are located in this document (a config.json, or a YAML's own model). */
+  model?: ModelRope;
+  training?: TrainingConfig;
+  resolved?: ResolvedBaseModel;
+  /** Training: the base model with the YAML's overrides applied (positions only from this YAML). */
+  effective?: ModelRope;
+  oracle: BoundOracle;
+  variant: TransformersVariant;
+  pending: FileAnalysis['pendingBounds'];
+  editor: DocumentEditor;
+}
+
+export interface Rule {
+  /** The codes this rule may emit (documentation and severity settings). */
+  codes: readonly string[];
+  check(ctx: RuleContext): Finding[];
+}
+
+export function finding(code: string, severity: Severity, message: string, range: Range, fixes: Finding['fixes'] = []): Finding {
+  return { code, severity, message, range, fixes };
+}
+
+const START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** Where to point for a value: its own node, else the first of `fallbacks` that has one, else line 1. */
+export function rangeFor(doc: ParsedDocument, ...candidates: (Located<unknown> | ConfigNode | undefined)[]): Range {
+  for (const c of candidates) {
+    if (!c) continue;
+    const node = 'kind' in c ? (c as ConfigNode) : (c as Located<unknown>).node;
+    if (node) return node.length > 0 ? valueRange(doc, node) : keyRange(doc, node);
+  }
+  return START;
+}
+
+/** The key of a property (for findings about the key itself, e.g. a misspelled or extra key). */
+export function keyRangeOf(doc: ParsedDocument, node: ConfigNode | undefined): Range {
+  return node ? keyRange(doc, node) : START;
+}
+
+/** Where the scaling object starts: its key when it is a property, else the object. */
+export function scalingRange(doc: ParsedDocument, s: ScalingDescription): Range {
+  return s.node ? keyRange(doc, s.node) : START;
+}
+
+/** Numbers for messages: 10000 → "10,000", 40889.94 → "40,889.94". */
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (Math.abs(n) >= 1e15) return n.toExponential(3);
+  return n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+export function numParam(s: ScalingDescription | undefined, key: string): number | undefined {
+  const v = s?.params[key]?.value;
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** Human name of the scaling object's key, as transformers' messages spell it. */
+export function scalingKeyName(s: ScalingDescription): string {
+  const k = s.key ?? 'rope_scaling';
+  return k.includes('rope_parameters') ? 'rope_parameters' : 'rope_scaling';
+}
+
+/** Key path of a node for the editor (array indices as strings never occur for RoPE keys). */
+export function pathTo(node: ConfigNode): string[] {
+  return pathOf(node).map(String);
+}

@@ -1,0 +1,19 @@
+/** Every rule, in the order findings are reported. */
+import type { Rule } from './context';
+import { baseBoundRule } from './baseBound';
+import { scalingTypeRule } from './scalingType';
+import { scalingKeysRule } from './scalingKeys';
+import { scalingValuesRule } from './scalingValues';
+import { originalContextRule } from './originalContext';
+import { partialRotaryRule } from './partialRotary';
+import { contextExceededRule } from './contextExceeded';
+import { trainingScalingRule } from './trainingScaling';
+import { trainerSpecificRule } from './trainerSpecific';
+
+export const RULES: readonly Rule[] = [
+  scalingTypeRule, scalingKeysRule, scalingValuesRule, originalContextRule, partialRotaryRule,
+  baseBoundRule, contextExceededRule, trainingScalingRule, trainerSpecificRule,
+];
+
+export const RULE_CODES: readonly string[] = RULES.flatMap((r) => r.codes);
+export type { Rule, RuleContext } from './context';

@@ -1,0 +1,52 @@
+/**
+ * axolotl/deprecated-rope-scaling (error): axolotl's schema rejects a top-level `rope_scaling`
+ * ("`rope_scaling` is no longer supported, it should now be be a key under `model_config`").
+ * llama-factory/derived-factor (information): LLaMA-Factory derives factor = ceil(cutoff_len / mpe).
+ * llama-factory/scaling-ignored (warning): cutoff_len ≤ max_position_embeddings, so LLaMA-Factory
+ * turns the requested scaling off.
+ * training/base-model-unresolved (hint): the base model's config could not be found offline.
+ */
+import type { Finding } from '../service/types';
+import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor } from './context';
+import { toPlain } from '../document/configNode';
+import type { PlainObject, PlainValue } from '../fixes/render';
+
+export const AXOLOTL_DEPRECATED = 'axolotl/deprecated-rope-scaling';
+export const LF_DERIVED_FACTOR = 'llama-factory/derived-factor';
+export const LF_SCALING_IGNORED = 'llama-factory/scaling-ignored';
+export const BASE_UNRESOLVED = 'training/base-model-unresolved';
+
+export const trainerSpecificRule: Rule = {
+  codes: [AXOLOTL_DEPRECATED, LF_DERIVED_FACTOR, LF_SCALING_IGNORED, BASE_UNRESOLVED],
+  check(ctx) {
+    const t = ctx.training;
+    if (!t) return [];
+    const out: Finding[] = [];
+    if (t.deprecatedScaling) {
+      const node = t.deprecatedScaling;
+      const dest = t.overridePath ?? ['overrides_of_model_config'];
+      const value = toPlain(node) as PlainValue;
+      const edits = [...ctx.editor.remove(pathTo(node)), ...ctx.editor.set([...dest, 'rope_scaling'], value as PlainObject)];
+      out.push(finding(AXOLOTL_DEPRECATED, 'error', `\`rope_scaling\` is no longer supported at the top level of an axolotl config; it should now be a key under \`${dest.join('.')}\` (axolotl refuses this config).`,
+        keyRangeOf(ctx.doc, node),
+        [{ title: `Move rope_scaling under ${dest.join('.')}`, kind: 'other', preferred: true, edits }]));
+    }
+    if (t.tool === 'llama-factory' && t.scalingByName && t.trains) {
+      const mpe = ctx.resolved?.rope.contextLength.value;
+      const L = t.sequenceLength?.value;
+      if (mpe && L) {
+        if (L > mpe) {
+          const f = Math.ceil(L / mpe);
+          out.push(finding(LF_DERIVED_FACTOR, 'information', `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ceil(${fmt(L)} / ${fmt(mpe)}) = ${f}.0 and original length ${fmt(mpe)}; the model then covers ${fmt(f * mpe)} tokens${f * mpe > L * 1.25 ? `, well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`, rangeFor(ctx.doc, t.scalingByName)));
+        } else {
+          out.push(finding(LF_SCALING_IGNORED, 'warning', `cutoff_len ${fmt(L)} is within the model's context (${fmt(mpe)}): LLaMA-Factory disables rope_scaling ("Input length is smaller than max length").`,
+            rangeFor(ctx.doc, t.scalingByName), [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(['rope_scaling']) }]));
+        }
+      }
+    }
+    if (!t.ownModel && !ctx.resolved && (t.baseModel || t.baseModelCandidates.length)) {
+      out.push(finding(BASE_UNRESOLVED, 'hint', `Base model ${t.baseModel?.value ?? t.baseModelCandidates[0]} was not found offline (local path, Hugging Face cache, built-in catalog): its RoPE settings are not checked.`, rangeFor(ctx.doc, t.baseModel)));
+    }
+    return out;
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * training/dynamic-scaling (warning): dynamic NTK while training — the base then changes with
+ * each batch's length, so what is learned does not match inference (LLaMA-Factory warns too).
+ * training/stacked-scaling (warning): the YAML sets a scaling on a base model that already has
+ * one (e.g. llama3 or YaRN); the new dict replaces the native one and drops its parameters.
+ */
+import type { Finding } from '../service/types';
+import { Rule, finding, fmt, numParam, rangeFor } from './context';
+import { trainingTarget } from './targets';
+import { yarnFix } from '../fixes/rewrites';
+
+export const DYNAMIC_TRAINING = 'training/dynamic-scaling';
+export const STACKED_SCALING = 'training/stacked-scaling';
+
+export const trainingScalingRule: Rule = {
+  codes: [DYNAMIC_TRAINING, STACKED_SCALING],
+  check(ctx) {
+    const t = ctx.training;
+    if (!t) return [];
+    const out: Finding[] = [];
+    const byName = t.scalingByName;
+    const dict = t.overrides.scaling;
+    const typeNode = byName ?? dict?.rawType;
+    const type = byName ? byName.value.trim().toLowerCase() : dict?.type;
+    if (t.trains && type === 'dynamic') {
+      const target = trainingTarget(ctx);
+      const mpe = ctx.resolved?.rope.contextLength.value;
+      const L = t.sequenceLength?.value;
+      const factor = numParam(dict, 'factor') ?? (L && mpe ? Math.max(L / mpe, 2) : 2);
+      const fix = mpe ? yarnFix(target, factor, mpe) : undefined;
+      out.push(finding(DYNAMIC_TRAINING, 'warning', 'Dynamic NTK scaling may not work well with fine-tuning: the base changes with each sequence\'s length, so training and inference see different frequencies. Prefer a static scaling (YaRN or linear).',
+        rangeFor(ctx.doc, typeNode, dict?.node), fix ? [{ ...fix, preferred: true }] : []));
+    }
+    const native = ctx.resolved?.rope.scaling;
+    if ((byName || dict) && native && native.type && native.type !== 'default') {
+      const f = numParam(native, 'factor');
+      const node = byName?.node ?? dict?.node;
+      const path = byName ? ['rope_scaling'] : t.scalingKeyPath;
+      out.push(finding(STACKED_SCALING, 'warning',
+        `${ctx.resolved!.ref} already uses ${native.rawType?.value ?? native.type} scaling${f ? ` (factor ${fmt(f)})` : ''}; this rope_scaling replaces it and drops its parameters instead of adding to it.`,
+        rangeFor(ctx.doc, node), path ? [{ title: `Remove this rope_scaling (keep the model's own ${native.type} scaling)`, kind: 'other', preferred: true, edits: ctx.editor.remove(path) }] : []));
+    }
+    return out;
+  },
+};

@@ -1,0 +1,61 @@
+/** The CLI's `--json` shape (see README): plain values, 0-based LSP ranges. */
+import type { ModelRope } from '../config/modelRope';
+import type { FileAnalysis, Finding } from './types';
+
+export interface JsonRope {
+  base: number;
+  baseKey: string | null;
+  rotaryDim: number;
+  headDim: number;
+  contextLength: number;
+  contextKey: string | null;
+  originalContextLength: number | null;
+  scaling: ({ type: string } & Record<string, unknown>) | null;
+  partialRotaryFactor: number;
+}
+
+export interface JsonFileReport {
+  path: string;
+  kind: FileAnalysis['kind'];
+  rope: JsonRope | null;
+  training: FileAnalysis['training'];
+  diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits'] }[] }[];
+}
+
+export function ropeToJson(r: ModelRope): JsonRope {
+  let scaling: JsonRope['scaling'] = null;
+  if (r.scaling && r.scaling.type !== 'default' && (r.scaling.type !== undefined || r.scaling.rawType)) {
+    scaling = { type: r.scaling.type ?? r.scaling.rawType!.value };
+    for (const [k, v] of Object.entries(r.scaling.params)) {
+      if (k === 'rope_type' || k === 'type') continue;
+      scaling[k] = v.value;
+    }
+  }
+  return {
+    base: r.base.value,
+    baseKey: r.base.key ?? null,
+    rotaryDim: r.rotaryDim.value,
+    headDim: r.headDim.value,
+    contextLength: r.contextLength.value,
+    contextKey: r.contextLength.key ?? null,
+    originalContextLength: r.originalContextLength?.value ?? null,
+    scaling,
+    partialRotaryFactor: r.partialRotaryFactor.value,
+  };
+}
+
+export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
+  return {
+    path,
+    kind: a.kind,
+    rope: a.rope ? ropeToJson(a.rope) : null,
+    training: a.training,
+    diagnostics: a.diagnostics.map((d) => ({
+      code: d.code,
+      severity: d.severity,
+      message: d.message,
+      range: d.range,
+      fixes: d.fixes.map((f) => ({ title: f.title, edits: f.edits })),
+    })),
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * A BoundOracle that computes synchronously with the b* engine and caches answers: what the CLI
+ * uses. (The language server has its own asynchronous oracle.) b* and the threshold cost a
+ * certified sweep, so lengths above `maxSweepLength` answer undefined for them (the finding then
+ * says up to where the base holds, without b*); lmax is one scan and always answered.
+ */
+import type { BoundOracle } from './types';
+import { bstar as computeBstar, lmax as computeLmax, threshold as computeThreshold } from '../bstar/index';
+
+export interface SyncOracleOptions {
+  /** Largest L for which b* and the threshold are computed (default 65536). */
+  maxSweepLength?: number;
+}
+
+export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { cacheSize(): number } {
+  const maxSweep = opts.maxSweepLength ?? 65536;
+  const lmaxCache = new Map<string, number | null>();
+  const bstarCache = new Map<string, number | undefined>();
+  const thresholdCache = new Map<string, number | undefined>();
+  return {
+    lmax(base, headDim, length) {
+      const k = `${base}/${headDim}/${length}`;
+      if (!lmaxCache.has(k)) lmaxCache.set(k, computeLmax(base, headDim, length));
+      return lmaxCache.get(k)!;
+    },
+    bstar(length, headDim) {
+      const k = `${length}/${headDim}`;
+      if (!bstarCache.has(k)) bstarCache.set(k, length <= maxSweep ? computeBstar(length, headDim).bstar : undefined);
+      return bstarCache.get(k);
+    },
+    threshold(length, headDim) {
+      const k = `${length}/${headDim}`;
+      if (!thresholdCache.has(k)) {
+        const b = this.bstar(length, headDim);
+        thresholdCache.set(k, b === undefined ? undefined : computeThreshold(length, headDim, { bstar: b }).threshold);
+      }
+      return thresholdCache.get(k);
+    },
+    cacheSize: () => lmaxCache.size + bstarCache.size + thresholdCache.size,
+  };
+}
