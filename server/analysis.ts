@@ -3,7 +3,8 @@
  * options and applies the user's "preferred rewrite" to the fixes; everything else (rules,
  * fixes, edits) is the service's.
  */
-import { analyzeText } from './analysisFallback';
+import { dirname, join } from 'node:path';
+import { analyzeText } from '../shared/service/analyze';
 import type { BoundOracle, FileAnalysis, Finding } from '../shared/service/types';
 import type { RopeLensSettings } from './settings';
 
@@ -19,12 +20,13 @@ export interface AnalyzeRequest {
 export function analyze(text: string, req: AnalyzeRequest): FileAnalysis {
   if (!req.settings.enable) return { kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] };
   const analysis = analyzeText(text, {
-    fileName: req.fileName,
+    // Forced ("Check This File as a Model Config"): read it as a config.json would be, past the
+    // sniffer's list of names that are never configs (settings.json, generation_config.json…).
+    fileName: req.forceModelConfig ? forcedName(req.fileName, req.languageId) : req.fileName,
     languageId: req.languageId,
     variant: req.settings.transformersVersion,
     oracle: req.oracle,
     severityOverrides: req.settings.severity,
-    force: req.forceModelConfig,
   });
   if (req.settings.preferredRewrite !== 'auto') {
     for (const f of analysis.diagnostics) preferKind(f, req.settings.preferredRewrite);
@@ -36,4 +38,9 @@ export function analyze(text: string, req: AnalyzeRequest): FileAnalysis {
 function preferKind(finding: Finding, kind: string): void {
   if (!finding.fixes.some((x) => x.kind === kind)) return;
   for (const fix of finding.fixes) fix.preferred = fix.kind === kind;
+}
+
+function forcedName(fileName: string, languageId: string | undefined): string {
+  const yaml = languageId === 'yaml' || /\.ya?ml$/i.test(fileName);
+  return join(dirname(fileName), yaml ? 'config.yaml' : 'config.json');
 }

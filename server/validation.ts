@@ -13,8 +13,9 @@ import { diagnosticsOf } from './diagnostics';
 
 export class Validator {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Version last published per URI; a result for an older version is never sent after a newer one. */
+  /** Version (and content) last published per URI; an older version is never sent after a newer one. */
   private readonly published = new Map<string, number>();
+  private readonly lastSent = new Map<string, string>();
   private refreshQueued = false;
 
   constructor(private readonly ctx: ServerContext) {}
@@ -40,6 +41,7 @@ export class Validator {
   closed(uri: string): void {
     this.cancel(uri);
     this.published.delete(uri);
+    this.lastSent.delete(uri);
     if (!this.ctx.support.pullDiagnostics) void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
@@ -76,8 +78,13 @@ export class Validator {
     const analysis = this.ctx.cache.get(now, settings);
     const last = this.published.get(uri);
     if (last !== undefined && last > version) return;
+    const diagnostics = diagnosticsOf(analysis, uri, settings, this.ctx.docsBase);
+    // A bound answer often changes nothing visible (it only let the analysis ask its next question).
+    const key = `${version}:${JSON.stringify(diagnostics)}`;
+    if (this.lastSent.get(uri) === key) return;
     this.published.set(uri, version);
-    await this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: diagnosticsOf(analysis, uri, settings, this.ctx.docsBase) });
+    this.lastSent.set(uri, key);
+    await this.ctx.connection.sendDiagnostics({ uri, version, diagnostics });
   }
 
   /** textDocument/diagnostic */

@@ -1,0 +1,164 @@
+/**
+ * Real VS Code (code-server 4.100.3 = Code 1.100.3) driven through Debian's chromium:
+ *  1. the extension-host mocha suite (test/e2e/suite, @vscode/test-electron's run() contract),
+ *     loaded through the workbench `payload` URL, reporting through window.codeAutomationExit;
+ *  2. a UI scenario on the packaged .vsix: squiggle, Problems entry, Ctrl+. → the NTK quick fix
+ *     → Enter, Ctrl+S, and the file on disk changes. Screenshots go to test/artifacts/code-server/.
+ * Skipped with a reason when code-server (test/e2e/install-code-server.sh) or chromium is missing.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import {
+  cleanup, installVsix, launchBrowser, makeDirs, payloadUrl, screenshot, startCodeServer, stopCodeServer, CodeServerRun,
+} from './codeServer';
+import { CHROMIUM, ROOT, hasCodeServer } from './tools';
+
+const FIXTURES = join(ROOT, 'test', 'integration', 'fixtures');
+const ARTIFACTS = join(ROOT, 'test', 'artifacts', 'code-server');
+/** The UI scenario's config: a base whose NTK-aware rewrite is valid for the stretched context. */
+export const NTK_FIXTURE = 'llama3-8b-32k.json';
+
+function skipUnlessReady(ctx: Mocha.Context): void {
+  const missing = !hasCodeServer() ? 'code-server not installed (bash test/e2e/install-code-server.sh)'
+    : !CHROMIUM ? 'chromium not installed (apt-get install chromium)'
+    : !existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'server.js')) ? 'dist/ not built (npm run build)'
+    : undefined;
+  if (missing) {
+    console.log(`      skipped: ${missing}`);
+    ctx.skip();
+  }
+}
+
+describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
+  this.timeout(150000);
+
+  it('runs the extension-host suite (test-electron run() contract) in the real extension host', async function () {
+    skipUnlessReady(this);
+    const d = makeDirs('rope-lens-exthost-');
+    let run: CodeServerRun | undefined;
+    let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+    try {
+      // The suite bundle sits under the repo so its `require('mocha')` resolves to our node_modules.
+      const suiteJs = join(ROOT, '.cache', 'e2e', 'suite.js');
+      await esbuild.build({
+        entryPoints: [join(ROOT, 'test', 'e2e', 'suite', 'index.ts')], outfile: suiteJs, bundle: true, platform: 'node',
+        format: 'cjs', target: 'es2022', external: ['vscode', 'mocha'], logLevel: 'warning',
+      });
+      const ws = join(d.dir, 'ws');
+      for (const [from, to] of [['llama2-7b-extended.json', 'llama/config.json'], ['qwen2.5-7b.json', 'qwen/config.json'], ['tsconfig-like.json', 'app/settings.json']]) {
+        mkdirSync(join(ws, to, '..'), { recursive: true });
+        copyFileSync(join(FIXTURES, from), join(ws, to));
+      }
+      const statsFile = join(d.dir, 'activation.json');
+      d.env.ROPE_LENS_STATS_FILE = statsFile;
+      run = await startCodeServer(d, ws);
+      browser = await launchBrowser(join(d.dir, 'profile'));
+      const page = browser.pages()[0] ?? await browser.newPage();
+      const log: string[] = [];
+      let exit: (code: number) => void = () => {};
+      const exited = new Promise<number>((resolve) => { exit = resolve; });
+      await page.exposeFunction('codeAutomationLog', (s: string) => { log.push(String(s)); });
+      await page.exposeFunction('codeAutomationExit', (code: number) => { exit(code); });
+      const t0 = Date.now();
+      await page.goto(payloadUrl(run, ws, ROOT, suiteJs));
+      const code = await Promise.race([exited, new Promise<number>((r) => setTimeout(() => r(-1), 120000))]);
+      const output = log.join('\n');
+      console.log(output.split('\n').map((l) => '      | ' + l).join('\n'));
+      assert.equal(code, 0, `extension-host suite exit code ${code} after ${Date.now() - t0} ms`);
+      assert.match(output, /passing/);
+      if (existsSync(statsFile)) {
+        mkdirSync(ARTIFACTS, { recursive: true });
+        copyFileSync(statsFile, join(ARTIFACTS, 'activation.json'));
+        console.log(`      activation: ${readFileSync(statsFile, 'utf8')}`);
+      }
+    } finally {
+      await browser?.close().catch(() => undefined);
+      await stopCodeServer(run);
+      cleanup(d.dir);
+    }
+  });
+
+  it('UI: squiggle, Problems entry, Ctrl+. → Apply NTK scaling, Enter, Ctrl+S → file on disk', async function () {
+    skipUnlessReady(this);
+    const d = makeDirs('rope-lens-ui-');
+    let run: CodeServerRun | undefined;
+    let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+    let page: import('playwright-core').Page | undefined;
+    try {
+      const vsix = join(d.dir, 'rope-lens.vsix');
+      const pack = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], { cwd: ROOT, encoding: 'utf8', timeout: 90000 });
+      assert.equal(pack.status, 0, `vsce package failed: ${pack.stdout}${pack.stderr}`);
+      installVsix(vsix, d);
+      const ws = join(d.dir, 'ws');
+      mkdirSync(ws, { recursive: true });
+      const file = join(ws, 'config.json');
+      copyFileSync(join(FIXTURES, NTK_FIXTURE), file);
+      const before = readFileSync(file, 'utf8');
+      run = await startCodeServer(d, ws);
+      browser = await launchBrowser(join(d.dir, 'profile'));
+      page = browser.pages()[0] ?? await browser.newPage();
+      await page.goto(`${run.base}/?folder=${encodeURIComponent(ws)}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+      await screenshot(page, ARTIFACTS, '01-workbench.png');
+      await page.getByRole('treeitem', { name: 'config.json' }).click();
+      const squiggle = page.locator('.monaco-editor [class*="squiggly-"]').first();
+      await squiggle.waitFor({ timeout: 60000 });
+      await screenshot(page, ARTIFACTS, '02-squiggle.png');
+
+      await page.keyboard.press('Control+Shift+M');
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'rope_theta' }).first();
+      await row.waitFor({ timeout: 30000 });
+      const label = await row.getAttribute('aria-label');
+      assert.match(label ?? '', /rope-lens/, `Problems entry: ${label}`);
+      await screenshot(page, ARTIFACTS, '03-problems.png');
+
+      // Cursor onto the finding (F8 = next problem), then the quick-fix menu.
+      await page.locator('.monaco-editor .view-lines').first().click();
+      await page.keyboard.press('F8');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+.');
+      const menu = page.locator('.action-widget');
+      await menu.waitFor({ timeout: 30000 });
+      const ntk = menu.locator('.monaco-list-row', { hasText: /Apply NTK scaling/ }).first();
+      await ntk.waitFor({ timeout: 15000 });
+      // Walk the keyboard focus to the NTK entry, as a user would, then Enter.
+      for (let i = 0; i < 12; i++) {
+        const focused = await menu.locator('.monaco-list-row.focused').first().textContent().catch(() => '');
+        if (/Apply NTK scaling/.test(focused ?? '')) break;
+        await page.keyboard.press('ArrowDown');
+      }
+      await screenshot(page, ARTIFACTS, '04-quickfix-menu.png');
+      const chosen = await menu.locator('.monaco-list-row.focused').first().textContent();
+      assert.match(chosen ?? '', /Apply NTK scaling/, `focused entry: ${chosen}`);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+S');
+
+      const deadline = Date.now() + 20000;
+      let after = before;
+      while (Date.now() < deadline && after === before) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = readFileSync(file, 'utf8');
+      }
+      await screenshot(page, ARTIFACTS, '05-after-save.png');
+      assert.notEqual(after, before, 'the saved file changed on disk');
+      const b = JSON.parse(before), a = JSON.parse(after);
+      assert.ok(a.rope_theta > b.rope_theta, `NTK raises the base: ${b.rope_theta} → ${a.rope_theta}`);
+      for (const k of Object.keys(b)) if (k !== 'rope_theta') assert.deepEqual(a[k], b[k], `${k} unchanged`);
+      // Only the rope_theta line differs.
+      const changed = after.split('\n').filter((l, i) => l !== before.split('\n')[i]);
+      assert.equal(changed.length, 1, `one line changed: ${changed.join(' | ')}`);
+      writeFileSync(join(ARTIFACTS, 'config.after.json'), after);
+    } catch (e) {
+      if (page) await screenshot(page, ARTIFACTS, '99-failure.png').catch(() => undefined);
+      if (run) console.log(run.log.join('').slice(-3000));
+      throw e;
+    } finally {
+      await browser?.close().catch(() => undefined);
+      await stopCodeServer(run);
+      cleanup(d.dir);
+    }
+  });
+});
