@@ -8,9 +8,17 @@
  * tolerance, at about a third of the cost of a complex rotation.
  */
 
+import { RopeError } from '../errors';
+
 /** Values of f at or above −TOLERANCE count as non-negative (float64 reference tolerance). */
 export const TOLERANCE = 1e-7;
 export const BLOCK = 1024;
+/** Scans look at the cancellation flag every CHECK_EVERY blocks (~1 ms of work at d = 128). */
+const CHECK_EVERY = 8;
+
+function cancelled(): RopeError {
+  return new RopeError('cancelled', 'b* computation was cancelled');
+}
 
 /**
  * θ_i = base^(−2i/d) for i < d/2, as exp(−(2i/d)·ln b) and products of
@@ -113,9 +121,12 @@ export const scanCounters = { terms: 0, depths: null as number[] | null };
  * First m in [from, to) (ascending) with f < −tol, or null. Evaluates block by block, so it stops
  * within one block of the answer.
  */
-export function firstNegative(theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK)): ScanHit | null {
+export function firstNegative(
+  theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK), signal?: { aborted: boolean },
+): ScanHit | null {
   const cos2 = cos2Of(theta);
   for (let m0 = from; m0 < to; m0 += BLOCK) {
+    if (signal?.aborted && ((m0 - from) / BLOCK) % CHECK_EVERY === 0) throw cancelled();
     const cnt = Math.min(BLOCK, to - m0);
     evalBlock(theta, m0, cnt, buf, cos2);
     for (let k = 0; k < cnt; k++) if (buf[k] < -tol) return { m: m0 + k, f: buf[k] };
@@ -127,9 +138,13 @@ export function firstNegative(theta: Float64Array, from: number, to: number, tol
  * Minimum of f over [from, to), stopping early (returning that m) as soon as a block holds a value
  * below −tol; blocks are visited from the top down, because large m are where f is smallest.
  */
-export function scanMin(theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK), cos2: Float64Array = cos2Of(theta)): ScanHit {
+export function scanMin(
+  theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK),
+  cos2: Float64Array = cos2Of(theta), signal?: { aborted: boolean },
+): ScanHit {
   let best: ScanHit = { m: from, f: Infinity };
   for (let hi = to; hi > from; hi -= BLOCK) {
+    if (signal?.aborted && ((to - hi) / BLOCK) % CHECK_EVERY === 0) throw cancelled();
     const m0 = Math.max(from, hi - BLOCK);
     const cnt = hi - m0;
     evalBlock(theta, m0, cnt, buf, cos2);

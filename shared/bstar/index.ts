@@ -7,6 +7,7 @@ import { TOLERANCE, firstNegative, thetas } from './fb';
 import { Cancellable, SweepResult, sweepBstar } from './sweep';
 import { ThresholdResult, estimateThreshold } from './threshold';
 import { checkBase, checkHeadDim, checkLength } from './validate';
+import { RopeError } from '../errors';
 
 export { TOLERANCE, fDirect } from './fb';
 export { MAX_LENGTH } from './validate';
@@ -33,11 +34,11 @@ export interface BstarResult {
  * First m < L with f_b(m) < −TOLERANCE, or null if the base is valid for L (the length up to which
  * the base satisfies the bound is the returned m).
  */
-export function lmax(base: number, headDim: number, length: number): number | null {
+export function lmax(base: number, headDim: number, length: number, opts: { signal?: AbortSignal | Cancellable } = {}): number | null {
   checkBase(base);
   checkHeadDim(headDim);
   checkLength(length);
-  const hit = firstNegative(thetas(base, headDim), 0, length, TOLERANCE);
+  const hit = firstNegative(thetas(base, headDim), 0, length, TOLERANCE, undefined, opts.signal);
   return hit ? hit.m : null;
 }
 
@@ -45,7 +46,9 @@ export function lmax(base: number, headDim: number, length: number): number | nu
 export function bstar(length: number, headDim: number, opts: BstarOptions = {}): BstarResult {
   checkLength(length);
   checkHeadDim(headDim);
-  if (opts.lowerBound !== undefined) checkBase(Math.max(opts.lowerBound, 1 + Number.EPSILON));
+  if (opts.lowerBound !== undefined && !(Number.isFinite(opts.lowerBound) && opts.lowerBound >= 1)) {
+    throw new RopeError('invalid-base', `lowerBound must be a finite base ≥ 1, got ${String(opts.lowerBound)}`);
+  }
   const t0 = Date.now();
   const r: SweepResult = sweepBstar(length, headDim, {
     onProgress: opts.onProgress,

@@ -100,7 +100,7 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
       m = searchNear(th, cos2, length, recent, buf);
       if (m < 0) {
         scans++;
-        const hit = scanMin(th, 0, length, TOLERANCE, buf, cos2);
+        const hit = scanMin(th, 0, length, TOLERANCE, buf, cos2, signal);
         if (hit.f >= -TOLERANCE) {
           return {
             bstar: b,
@@ -150,11 +150,14 @@ export function chainLengths(length: number, from = 1): number[] {
   return [...new Set(out)].filter((l) => l >= Math.min(from, length)).sort((a, b) => a - b);
 }
 
-/** b*(L, d) by the chained sweep. Inputs are assumed validated. */
+/**
+ * b*(L, d) by the chained sweep. Inputs are assumed validated. With a lowerBound, each link starts
+ * at max(lowerBound, previous answer): still ≤ b*(L), because b*(L) ∈ V_L ⊆ V_{L_k}.
+ */
 export function sweepBstar(length: number, headDim: number, opts: SweepOptions = {}): SweepResult {
   const pool = opts.pool ?? [];
-  let lower = Math.max(1, opts.lowerBound ?? 1);
-  const chain = opts.lowerBound && opts.lowerBound > 1 ? [length] : chainLengths(length);
+  const lowerBound = Math.max(1, opts.lowerBound ?? 1);
+  const chain = chainLengths(length);
   // Work per link grows roughly like L·log L; weight progress by that.
   const weights = chain.map((l) => l * Math.log2(l + 2));
   const total = weights.reduce((a, b) => a + b, 0);
@@ -163,12 +166,11 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
   const stats = { steps: 0, scans: 0 };
   for (let k = 0; k < chain.length; k++) {
     const prev: SweepResult | null = res;
-    res = sweepFrom(chain[k], headDim, lower, pool, opts.signal);
+    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal);
     // A link that starts on a valid base keeps the previous link's witness (its m < L too).
     if (!res.witness && prev) res.witness = prev.witness;
     stats.steps += res.stats.steps;
     stats.scans += res.stats.scans;
-    lower = res.bstar;
     done += weights[k];
     opts.onProgress?.(done / total);
   }

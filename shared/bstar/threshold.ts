@@ -45,8 +45,9 @@ export function certifiedValidAbove(length: number, headDim: number): number {
   return hi;
 }
 
-function isValid(base: number, headDim: number, length: number, buf: Float64Array): boolean {
-  return scanMin(thetas(base, headDim), 0, length, TOLERANCE, buf).f >= -TOLERANCE;
+function isValid(base: number, headDim: number, length: number, buf: Float64Array, signal?: Cancellable): boolean {
+  const th = thetas(base, headDim);
+  return scanMin(th, 0, length, TOLERANCE, buf, undefined, signal).f >= -TOLERANCE;
 }
 
 export function estimateThreshold(length: number, headDim: number, bstar: number, signal?: Cancellable): ThresholdResult {
@@ -62,7 +63,7 @@ export function estimateThreshold(length: number, headDim: number, bstar: number
   for (;;) {
     throwIfAborted(signal);
     let ok = true;
-    for (let k = 0; k < 3 && ok; k++) ok = isValid(top / Math.pow(GRID_RATIO, k), headDim, length, buf);
+    for (let k = 0; k < 3 && ok; k++) ok = isValid(top / Math.pow(GRID_RATIO, k), headDim, length, buf, signal);
     if (ok || top >= certifiedAbove) break;
     top = Math.min(certifiedAbove, top * 4);
   }
@@ -71,7 +72,7 @@ export function estimateThreshold(length: number, headDim: number, bstar: number
   let lower = bstar;
   for (let b = top; b > bstar; b /= GRID_RATIO) {
     throwIfAborted(signal);
-    if (!isValid(b, headDim, length, buf)) { lower = b; break; }
+    if (!isValid(b, headDim, length, buf, signal)) { lower = b; break; }
     upper = b;
   }
   // Refine between the invalid grid point and the valid one above it.
@@ -79,7 +80,7 @@ export function estimateThreshold(length: number, headDim: number, bstar: number
   for (let k = REFINE_STEPS - 1; k >= 1; k--) {
     throwIfAborted(signal);
     const b = lower * Math.pow(upper / lower, k / REFINE_STEPS);
-    if (!isValid(b, headDim, length, buf)) { est = b; break; }
+    if (!isValid(b, headDim, length, buf, signal)) { est = b; break; }
   }
   return { threshold: Math.max(est, bstar), certifiedAbove, guarantee };
 }

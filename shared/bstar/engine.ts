@@ -1,0 +1,223 @@
+/**
+ * BoundEngine (Node-only): runs b*, threshold and lmax jobs on a worker thread so a language
+ * server never blocks, caches answers per (L, d) in an LRU, cancels through a shared flag that
+ * the sweep reads between batches, and reports which backend ran.
+ */
+import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { RopeError, RopeErrorCode } from '../errors';
+import type { BstarResult, ThresholdResult } from './index';
+import type { JobRequest, JobValue, WorkerMessage, WorkerRequest } from './protocol';
+import { checkBase, checkHeadDim, checkLength } from './validate';
+import { Lru } from './lru';
+import { probeGpu, GpuProbe } from './gpuProbe';
+
+export type Backend = 'auto' | 'gpu' | 'cpu';
+export type RanOn = 'cpu' | 'gpu';
+
+export interface EngineOptions {
+  /** Path of the bundled worker (dist/bstarWorker.js). Default: next to the running bundle, else the repo's dist/. */
+  workerScript?: string;
+  /** Entries kept per cache (b* and threshold each). Default 64. */
+  cacheSize?: number;
+  /** Override GPU detection (tests). */
+  gpuProbe?: () => GpuProbe;
+}
+
+export interface JobOptions {
+  backend?: Backend;
+  signal?: AbortSignal;
+  onProgress?(fraction: number): void;
+}
+
+export interface EngineBstar extends BstarResult { backend: RanOn; cached: boolean }
+export interface EngineThreshold extends ThresholdResult { bstar: number; backend: RanOn; cached: boolean }
+
+/** Where dist/bstarWorker.js is: beside this bundle (dist/*.js), or the repo's dist/ when running TS sources. */
+export function defaultWorkerScript(): string {
+  const candidates = [join(__dirname, 'bstarWorker.js'), resolve(__dirname, '../../dist/bstarWorker.js')];
+  return candidates.find((p) => existsSync(p)) ?? candidates[0];
+}
+
+interface Pending {
+  resolve(v: JobValue): void;
+  reject(e: Error): void;
+  onProgress?(f: number): void;
+  cancel: Int32Array;
+}
+
+export class BoundEngine {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private bstarCache: Lru<string, BstarResult>;
+  private thresholdCache: Lru<string, ThresholdResult & { bstar: number }>;
+  private inflight = new Map<string, Promise<BstarResult>>();
+  private gpu: GpuProbe | null = null;
+  private readonly script: string;
+
+  constructor(private readonly opts: EngineOptions = {}) {
+    this.script = opts.workerScript ?? defaultWorkerScript();
+    this.bstarCache = new Lru(opts.cacheSize ?? 64);
+    this.thresholdCache = new Lru(opts.cacheSize ?? 64);
+  }
+
+  /** Cached b* without computing (for synchronous oracles); undefined if not known yet. */
+  peekBstar(length: number, headDim: number): BstarResult | undefined {
+    return this.bstarCache.get(key(length, headDim));
+  }
+  peekThreshold(length: number, headDim: number): (ThresholdResult & { bstar: number }) | undefined {
+    return this.thresholdCache.get(key(length, headDim));
+  }
+
+  /** Which backend a job with this choice would run on; 'gpu' without a usable GPU is an error. */
+  resolveBackend(choice: Backend = 'auto'): RanOn {
+    if (choice === 'cpu') return 'cpu';
+    if (choice !== 'auto' && choice !== 'gpu') {
+      throw new RopeError('invalid-parameter', `backend must be auto, gpu or cpu, got ${String(choice)}`);
+    }
+    this.gpu ??= (this.opts.gpuProbe ?? probeGpu)();
+    if (this.gpu.available) {
+      // The float64 sweep is the source of truth; a GPU screen only proposes witnesses, and none
+      // is wired into the Node worker yet, so an available GPU still runs the CPU path, reported as such.
+      if (choice === 'gpu') {
+        throw new RopeError('invalid-parameter', `gpu backend: a GPU context exists (${this.gpu.kernel}) but the Node engine has no GPU screen path; use --backend cpu`);
+      }
+      return 'cpu';
+    }
+    if (choice === 'gpu') {
+      throw new RopeError('invalid-parameter', `gpu backend unavailable: ${this.gpu.reason}; use --backend cpu or auto`);
+    }
+    return 'cpu';
+  }
+
+  async bstar(length: number, headDim: number, o: JobOptions = {}): Promise<EngineBstar> {
+    checkLength(length);
+    checkHeadDim(headDim);
+    const backend = this.resolveBackend(o.backend);
+    const k = key(length, headDim);
+    const hit = this.bstarCache.get(k);
+    if (hit) { o.onProgress?.(1); return { ...hit, backend, cached: true }; }
+    let p = this.inflight.get(k);
+    if (!p) {
+      // A cached b* of a shorter length with the same d is a sound starting point (V_L ⊆ V_L').
+      let lowerBound: number | undefined;
+      for (const [kk, v] of this.bstarCache.entries()) {
+        const [l, d] = kk.split(':').map(Number);
+        if (d === headDim && l < length && (lowerBound === undefined || v.bstar > lowerBound)) lowerBound = v.bstar;
+      }
+      const job: JobRequest = { kind: 'bstar', length, headDim, lowerBound };
+      p = this.submit(job, o.signal, o.onProgress).then((v) => {
+        const r = v as BstarResult;
+        this.bstarCache.set(k, r);
+        return r;
+      });
+      const cleanup = () => this.inflight.delete(k);
+      p.then(cleanup, cleanup);
+      this.inflight.set(k, p);
+    } else if (o.signal) {
+      p = raceAbort(p, o.signal);
+    }
+    const r = await p;
+    return { ...r, backend, cached: false };
+  }
+
+  async threshold(length: number, headDim: number, o: JobOptions = {}): Promise<EngineThreshold> {
+    const b = await this.bstar(length, headDim, o);
+    const k = key(length, headDim);
+    const hit = this.thresholdCache.get(k);
+    if (hit) return { ...hit, backend: b.backend, cached: true };
+    const v = (await this.submit({ kind: 'threshold', length, headDim, bstar: b.bstar }, o.signal)) as ThresholdResult;
+    const r = { ...v, bstar: b.bstar };
+    this.thresholdCache.set(k, r);
+    return { ...r, backend: b.backend, cached: false };
+  }
+
+  async lmax(base: number, headDim: number, length: number, o: JobOptions = {}): Promise<{ lmax: number | null; backend: RanOn }> {
+    checkBase(base);
+    checkHeadDim(headDim);
+    checkLength(length);
+    const backend = this.resolveBackend(o.backend);
+    const v = (await this.submit({ kind: 'lmax', base, headDim, length }, o.signal)) as { lmax: number | null };
+    return { lmax: v.lmax, backend };
+  }
+
+  /** Stops the worker; pending jobs reject with 'cancelled'. */
+  async dispose(): Promise<void> {
+    for (const p of this.pending.values()) p.reject(new RopeError('cancelled', 'b* engine was disposed'));
+    this.pending.clear();
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    if (!existsSync(this.script)) {
+      throw new RopeError('invalid-parameter', `b* worker script not found at ${this.script} (run the build: node esbuild.mjs)`);
+    }
+    const w = new Worker(this.script);
+    w.on('message', (m: WorkerMessage) => this.onMessage(m));
+    w.on('error', (e) => this.failAll(e));
+    w.on('exit', (code) => {
+      if (this.worker === w) this.worker = null;
+      if (this.pending.size > 0) this.failAll(new Error(`b* worker exited with code ${code}`));
+    });
+    this.worker = w;
+    return w;
+  }
+
+  private onMessage(m: WorkerMessage): void {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    if (m.type === 'progress') { p.onProgress?.(m.fraction); return; }
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker?.unref();
+    if (m.type === 'result') p.resolve(m.value);
+    else p.reject(new RopeError(m.code as RopeErrorCode, m.message));
+  }
+
+  private failAll(e: Error): void {
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+
+  private submit(job: JobRequest, signal?: AbortSignal, onProgress?: (f: number) => void): Promise<JobValue> {
+    if (signal?.aborted) return Promise.reject(new RopeError('cancelled', 'b* computation was cancelled'));
+    const w = this.ensureWorker();
+    const id = this.nextId++;
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    return new Promise<JobValue>((resolvePromise, reject) => {
+      const onAbort = () => {
+        // The worker sees the flag within one batch; the caller is released at once.
+        Atomics.store(cancel, 0, 1);
+        if (this.pending.delete(id)) reject(new RopeError('cancelled', 'b* computation was cancelled'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        resolve: (v) => { done(); resolvePromise(v); },
+        reject: (e) => { done(); reject(e); },
+        onProgress,
+        cancel,
+      });
+      w.ref();
+      const req: WorkerRequest = { id, job, cancel };
+      w.postMessage(req);
+    });
+  }
+}
+
+function key(length: number, headDim: number): string {
+  return `${length}:${headDim}`;
+}
+
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new RopeError('cancelled', 'b* computation was cancelled'));
+  return new Promise<T>((res, rej) => {
+    const onAbort = () => rej(new RopeError('cancelled', 'b* computation was cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then((v) => { signal.removeEventListener('abort', onAbort); res(v); }, (e) => { signal.removeEventListener('abort', onAbort); rej(e); });
+  });
+}

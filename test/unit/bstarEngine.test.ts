@@ -1,0 +1,73 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { BoundEngine } from '../../shared/bstar/engine';
+import { bstar as bstarSync, lmax as lmaxSync } from '../../shared/bstar/index';
+import { RopeError } from '../../shared/errors';
+
+const isCode = (code: string) => (e: unknown) => e instanceof RopeError && e.code === code;
+
+describe('BoundEngine (worker thread, cache, cancellation)', function () {
+  let dir: string;
+  let engine: BoundEngine;
+  before(() => {
+    // Build the worker from source so the test does not depend on a previous `npm run build`.
+    dir = mkdtempSync(join(tmpdir(), 'bstar-worker-'));
+    const workerScript = join(dir, 'bstarWorker.js');
+    buildSync({ entryPoints: ['shared/bstar/worker.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: workerScript, logLevel: 'error' });
+    engine = new BoundEngine({ workerScript, cacheSize: 4 });
+  });
+  after(async () => {
+    await engine.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('computes b* off the main thread, reports the CPU backend, then answers from the cache', async () => {
+    const fractions: number[] = [];
+    const r = await engine.bstar(2048, 128, { onProgress: (f) => fractions.push(f) });
+    assert.equal(r.backend, 'cpu');
+    assert.equal(r.cached, false);
+    assert.equal(r.bstar, bstarSync(2048, 128).bstar);
+    assert.ok(fractions.length > 0 && fractions[fractions.length - 1] === 1);
+    const again = await engine.bstar(2048, 128);
+    assert.equal(again.cached, true);
+    assert.equal(again.bstar, r.bstar);
+    assert.equal(engine.peekBstar(2048, 128)?.bstar, r.bstar);
+  });
+
+  it('auto picks the CPU here (no GPU context in Node); gpu is refused with a reason', async () => {
+    assert.equal((await engine.bstar(1024, 64, { backend: 'auto' })).backend, 'cpu');
+    await assert.rejects(engine.bstar(1024, 64, { backend: 'gpu' }), (e: unknown) => e instanceof RopeError && /gpu backend unavailable/.test(e.message));
+  });
+
+  it('lmax and threshold run on the worker', async () => {
+    assert.deepEqual(await engine.lmax(1e4, 128, 20000), { lmax: lmaxSync(1e4, 128, 20000), backend: 'cpu' });
+    const t = await engine.threshold(1024, 128);
+    assert.ok(t.threshold >= t.bstar && t.threshold < t.certifiedAbove);
+  });
+
+  it('a cancelled long b* stops within 50 ms and the worker is free again', async () => {
+    const ac = new AbortController();
+    const p = engine.bstar(1 << 20, 128, { signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 150));
+    const t0 = Date.now();
+    ac.abort();
+    await assert.rejects(p, isCode('cancelled'));
+    assert.ok(Date.now() - t0 < 50, `released after ${Date.now() - t0} ms`);
+    // The worker stops at its next batch boundary: a small job right after completes promptly.
+    const t1 = Date.now();
+    await engine.lmax(5e5, 128, 4096);
+    assert.ok(Date.now() - t1 < 1000, `next job waited ${Date.now() - t1} ms`);
+    assert.equal(engine.peekBstar(1 << 20, 128), undefined);
+  });
+
+  it('bad input rejects with a RopeError, never hangs', async () => {
+    await assert.rejects(engine.bstar(0, 128), isCode('invalid-length'));
+    await assert.rejects(engine.bstar(1024, 7), isCode('invalid-dimension'));
+    await assert.rejects(engine.lmax(1, 128, 1024), isCode('invalid-base'));
+    await assert.rejects(engine.lmax(Number.NaN, 128, 1024), isCode('invalid-base'));
+    await assert.rejects(engine.bstar(1 << 30, 128), isCode('unsupported-length'));
+  });
+});
