@@ -97,6 +97,7 @@ function renderHeader(d: InspectorData): void {
       `${d.ropeType === 'default' ? 'no rope_scaling' : `rope_type ${d.ropeType}`} · base ${fmtCompact(d.base)} · rotary dim ${d.rotaryDim} of head dim ${d.headDim} · ` +
       `original context ${fmtInt(d.originalLength)} → target ${fmtInt(d.targetLength)} (×${fmtFixed(d.factor, 3)})`),
     ...d.warnings.map((w) => h('p', { class: 'rl-warning' }, w)),
+    ...(d.notes.length ? [h('p', { class: 'rl-note' }, d.notes.join(' · '))] : []),
   );
 }
 
@@ -108,9 +109,10 @@ function renderControls(d: InspectorData): void {
     opt.title = r?.reason ?? '';
   }
   methodSel.value = d.controls.method;
-  targetIn.value = String(d.targetLength);
+  // Never overwrite a field the user is typing in (a slower, older result may arrive meanwhile).
+  if (document.activeElement !== targetIn) targetIn.value = String(d.targetLength);
   factorOut.textContent = `×${fmtFixed(d.factor, 3)} of ${fmtInt(d.originalLength)}`;
-  baseIn.value = String(d.fb.base);
+  if (document.activeElement !== baseIn) baseIn.value = String(d.fb.base);
   const canApply = d.applicable.some((a) => a.method === d.controls.method);
   applyBtn.disabled = !canApply;
   applyBtn.title = canApply
@@ -202,14 +204,19 @@ function readControls(): InspectorControls | string {
   return { method: methodSel.value as RewriteMethod, targetLength: target, base };
 }
 
+/** Only the newest request may draw: an older computation finishing late is dropped. */
+let requestSeq = 0;
+
 function standaloneUpdate(c: InspectorControls): void {
   if (!payload.input) {
     setStatus('This export has no model description embedded; controls are read-only.', 'error');
     return;
   }
   setStatus('Computing…');
+  const seq = ++requestSeq;
   // Let the status paint before the (synchronous) computation.
   setTimeout(() => {
+    if (seq !== requestSeq) return;
     try {
       render(buildInspectorData(payload.input!, c));
       setStatus('');
@@ -221,7 +228,7 @@ function standaloneUpdate(c: InspectorControls): void {
 
 function onControlsChanged(): void {
   const c = readControls();
-  if (typeof c === 'string') { setStatus(c, 'error'); return; }
+  if (typeof c === 'string') { requestSeq++; setStatus(c, 'error'); return; }
   if (vscode) {
     setStatus('Computing…');
     vscode.postMessage({ type: 'update', controls: c });

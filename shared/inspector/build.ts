@@ -29,6 +29,8 @@ export interface InspectorInput {
   /** Rewrites the host can write into the file, with the quick fix's title. */
   applicable?: { method: RewriteMethod; title: string }[];
   warnings?: string[];
+  /** Where values not written in the file come from (defaults, derived). */
+  notes?: string[];
 }
 
 export interface BuildOptions {
@@ -237,5 +239,6 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
     validity: opts.validity === false ? null : validityScan(target, s.rotaryDim, fbBase),
     applicable: input.applicable ?? [],
     warnings,
+    notes: input.notes ?? [],
   };
 }

@@ -25,10 +25,13 @@ export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: str
     spec.maxPositionEmbeddings = Math.round(originalLength * spec.factor);
     warnings.push(`max_position_embeddings (${rope.contextLength.value}) is not above the original context; the target defaults to original × factor = ${spec.maxPositionEmbeddings}.`);
   }
-  for (const n of [rope.base, rope.rotaryDim, rope.contextLength]) {
-    if (n.note) warnings.push(n.note);
-  }
-  return { label, uri, modelType: rope.modelType, spec, headDim: rope.headDim.value, originalLength, warnings };
+  // Values not written in the file (defaults, derived): say where each number comes from.
+  const notes: string[] = [];
+  const named: [string, { note?: string } | undefined][] = [
+    ['base', rope.base], ['head dim', rope.headDim], ['rotary dim', rope.rotaryDim], ['context', rope.contextLength],
+  ];
+  for (const [what, n] of named) if (n?.note) notes.push(`${what}: ${n.note}`);
+  return { label, uri, modelType: rope.modelType, spec, headDim: rope.headDim.value, originalLength, warnings, notes };
 }
 
 export function inspectorInputFromDocument(doc: ParsedDocument, label: string, uri?: string): InspectorInput {

@@ -119,6 +119,8 @@ export interface InspectorData {
   /** Rewrites the page can ask to apply, with the title the quick fix shows. */
   applicable: { method: RewriteMethod; title: string }[];
   warnings: string[];
+  /** Where values not written in the file come from (defaults, derived). */
+  notes: string[];
 }
 
 /* ---------- messages ---------- */

@@ -54,8 +54,8 @@ function markersPlugin(markers: Marker[], shades: Shade[], pal: Palette): uPlot.
   };
 }
 
-function axis(pal: Palette, label: string, values?: uPlot.Axis.Values, size?: number): uPlot.Axis {
-  return {
+function axis(pal: Palette, label: string, values: uPlot.Axis.Values, size?: number): uPlot.Axis {
+  const a: uPlot.Axis = {
     label,
     stroke: pal.fg,
     font: `11px ${pal.font}`,
@@ -63,12 +63,23 @@ function axis(pal: Palette, label: string, values?: uPlot.Axis.Values, size?: nu
     grid: { stroke: pal.grid, width: 1 },
     ticks: { stroke: pal.grid, width: 1 },
     values,
-    size,
   };
+  // uPlot copies keys as given: an explicit `size: undefined` would erase its default.
+  if (size !== undefined) a.size = size;
+  return a;
 }
 
-const logValues: uPlot.Axis.Values = (_u, splits) => splits.map((v) => fmtCompact(v));
-const linValues: uPlot.Axis.Values = (_u, splits) => splits.map((v) => fmtCompact(v));
+const NO_POINTS = { show: false };
+
+// uPlot hands null for ticks its log filter leaves unlabelled.
+const tickText = (v: number | null): string => (v === null || !Number.isFinite(v) ? '' : fmtCompact(v));
+/** Log axes: label the powers of ten only, so minor ticks stay unlabelled. */
+const logValues: uPlot.Axis.Values = (_u, splits) => splits.map((v) => {
+  if (v === null || !(v > 0)) return '';
+  const e = Math.log10(v);
+  return Math.abs(e - Math.round(e)) < 1e-9 ? fmtCompact(v) : '';
+});
+const linValues: uPlot.Axis.Values = (_u, splits) => splits.map(tickText);
 
 function constant(n: number, v: number): number[] {
   return new Array<number>(n).fill(v);
@@ -100,12 +111,12 @@ export function wavelengthChart(d: InspectorData, pal: Palette): ChartSpec {
       scales: { x: { time: false }, y: { distr: 3, log: 10 } },
       series: [
         { label: 'pair i', value: (_u, v) => (v === null ? '–' : String(v)) },
-        { label: 'wavelength', stroke: pal.blue, width: 2, value: (_u, v) => fmtCompact(v) },
-        { label: `original ${fmtInt(d.originalLength)}`, stroke: pal.orange, width: 1.5, dash: [6, 4], value: (_u, v) => fmtInt(v) },
-        { label: `target ${fmtInt(d.targetLength)}`, stroke: pal.red, width: 1.5, dash: [2, 3], value: (_u, v) => fmtInt(v) },
+        { label: 'wavelength', stroke: pal.blue, width: 2, points: NO_POINTS, value: (_u, v) => fmtCompact(v) },
+        { label: `original ${fmtInt(d.originalLength)}`, stroke: pal.orange, width: 1.5, dash: [6, 4], points: NO_POINTS, value: (_u, v) => fmtInt(v) },
+        { label: `target ${fmtInt(d.targetLength)}`, stroke: pal.red, width: 1.5, dash: [2, 3], points: NO_POINTS, value: (_u, v) => fmtInt(v) },
         {
           label: 'saw a full period', stroke: pal.green, width: 0, fill: undefined,
-          points: { show: true, size: 5, fill: pal.green, stroke: pal.green },
+          points: { show: true, size: 6, fill: pal.green, stroke: pal.green },
           paths: () => null, value: (_u, v) => (v === null ? 'no' : 'yes'),
         },
       ],
@@ -128,7 +139,7 @@ export function rewritesChart(d: InspectorData, pal: Palette, hidden: Set<string
   const shown = d.rewrites.filter((r) => r.available);
   const series: uPlot.Series[] = [
     { label: 'pair i', value: (_u, v) => (v === null ? '–' : String(v)) },
-    { label: 'original', stroke: pal.muted, width: 1.5, dash: [3, 3], value: (_u, v) => fmtCompact(v) },
+    { label: 'original', stroke: pal.muted, width: 1.5, dash: [3, 3], points: NO_POINTS, value: (_u, v) => fmtCompact(v) },
   ];
   const data: (number | null)[][] = [d.dims, d.original.wavelengths];
   shown.forEach((r, k) => {
@@ -138,11 +149,12 @@ export function rewritesChart(d: InspectorData, pal: Palette, hidden: Set<string
       stroke: pal.series[k % pal.series.length],
       width: focused ? 3.5 : 1.5,
       show: focused || !hidden.has(r.method),
+      points: NO_POINTS,
       value: (_u, v) => fmtCompact(v),
     });
     data.push(r.wavelengths);
   });
-  series.push({ label: `target ${fmtInt(d.targetLength)}`, stroke: pal.red, width: 1, dash: [2, 3], value: (_u, v) => fmtInt(v) });
+  series.push({ label: `target ${fmtInt(d.targetLength)}`, stroke: pal.red, width: 1, dash: [2, 3], points: NO_POINTS, value: (_u, v) => fmtInt(v) });
   data.push(constant(n, d.targetLength));
   const focus = d.rewrites.find((r) => r.method === d.controls.method);
   return {
@@ -178,9 +190,9 @@ export function fbChart(d: InspectorData, pal: Palette): ChartSpec {
       scales: { x: { time: false }, y: {} },
       series: [
         { label: 'm', value: (_u, v) => (v === null ? '–' : fmtInt(v)) },
-        { label: 'max f', stroke: pal.blue, width: 1, value: (_u, v) => fmtFixed(v, 3) },
-        { label: 'min f', stroke: pal.blue, width: 1, value: (_u, v) => fmtFixed(v, 3) },
-        { label: 'zero', stroke: pal.red, width: 1, dash: [4, 4], value: () => '0' },
+        { label: 'max f', stroke: pal.blue, width: 1, points: NO_POINTS, value: (_u, v) => fmtFixed(v, 3) },
+        { label: 'min f', stroke: pal.blue, width: 1, points: NO_POINTS, value: (_u, v) => fmtFixed(v, 3) },
+        { label: 'zero', stroke: pal.red, width: 1, dash: [4, 4], points: NO_POINTS, value: () => '0' },
       ],
       bands: [{ series: [1, 2], fill: withAlpha(pal.blue, 0.3) }],
       axes: [axis(pal, 'relative position m', linValues), axis(pal, 'f_b(m)', linValues, 50)],
@@ -210,12 +222,12 @@ export function validityChart(d: InspectorData, pal: Palette): ChartSpec | null 
       scales: { x: { time: false, distr: 3, log: 10 }, y: { distr: 3, log: 10 } },
       series: [
         { label: 'base b', value: (_u, x) => fmtCompact(x) },
-        { label: 'L_max(b)', stroke: pal.blue, width: 1.5, value: (_u, x) => (x === null ? '–' : x >= v.length ? `≥ ${fmtInt(v.length)}` : fmtInt(x)) },
+        { label: 'L_max(b)', stroke: pal.blue, width: 1.5, points: NO_POINTS, value: (_u, x) => (x === null ? '–' : x >= v.length ? `≥ ${fmtInt(v.length)}` : fmtInt(x)) },
         {
           label: 'valid', stroke: pal.green, width: 0, paths: () => null,
           points: { show: true, size: 5, fill: pal.green, stroke: pal.green }, value: (_u, x) => (x === null ? 'no' : 'yes'),
         },
-        { label: `length ${fmtInt(v.length)}`, stroke: pal.red, width: 1, dash: [2, 3], value: (_u, x) => fmtInt(x) },
+        { label: `length ${fmtInt(v.length)}`, stroke: pal.red, width: 1, dash: [2, 3], points: NO_POINTS, value: (_u, x) => fmtInt(x) },
       ],
       axes: [axis(pal, 'base b (log)', logValues), axis(pal, 'L_max (tokens, log)', logValues, 60)],
       plugins: [markersPlugin(markers, shades, pal)],

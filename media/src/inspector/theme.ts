@@ -34,7 +34,8 @@ export function themeKind(body: HTMLElement): Palette['kind'] {
 }
 
 export function readPalette(): Palette {
-  const style = getComputedStyle(document.documentElement);
+  // VS Code puts the variables on <html>; the standalone page on <body>: body sees both.
+  const style = getComputedStyle(document.body);
   const kind = themeKind(document.body);
   const dark = kind !== 'light';
   const fg = cssVar(style, '--vscode-editor-foreground', dark ? '#cccccc' : '#333333');
@@ -52,8 +53,11 @@ export function readPalette(): Palette {
     grid: cssVar(style, '--vscode-charts-lines', dark ? 'rgba(128,128,128,0.35)' : 'rgba(128,128,128,0.3)'),
     font: cssVar(style, '--vscode-font-family', 'system-ui, sans-serif'),
     blue, red, green, yellow, orange, purple,
-    // Eight distinguishable series colours; the last ones reuse theme colours at another shade.
-    series: [blue, orange, green, purple, red, yellow, fg, cssVar(style, '--vscode-charts-foreground', fg)],
+    // Nine distinguishable series colours: the six theme chart colours, then three fixed hues
+    // that read on light and dark backgrounds (VS Code defines no more chart colours).
+    series: kind === 'high-contrast'
+      ? [blue, orange, green, purple, red, yellow, fg, '#00c8c8', '#ff66cc']
+      : [blue, orange, green, purple, red, yellow, dark ? '#4ec9b0' : '#008080', dark ? '#f48fb1' : '#c2185b', dark ? '#c8a06e' : '#795548'],
   };
 }
 
