@@ -50,19 +50,26 @@ for _, d in ipairs(diags) do
   io.stdout:write(string.format('DIAG %d:%d %s %s\n', d.range.start.line, d.range.start.character, tostring(d.code), d.message))
 end
 
--- Ask for the fixes of each diagnostic until one has a preferred quick fix.
+-- Ask for the fixes of each diagnostic until one has a preferred quick fix. The fixes can still
+-- grow for a moment (the server checks candidate bases off-thread), so retry for a while.
 local client = vim.lsp.get_client_by_id(client_id)
 local chosen, chosen_diag
-for _, d in ipairs(diags) do
-  local params = { textDocument = { uri = vim.uri_from_bufnr(0) }, range = d.range, context = { diagnostics = { d } } }
-  local resp = client.request_sync('textDocument/codeAction', params, 5000, 0)
-  if resp and resp.result then
-    for _, action in ipairs(resp.result) do
-      io.stdout:write('ACTION ' .. action.title .. (action.isPreferred and ' [preferred]' or '') .. '\n')
+local deadline = vim.loop.now() + 15000
+while not chosen and vim.loop.now() < deadline do
+  for _, d in ipairs(published[#published].diagnostics) do
+    local params = { textDocument = { uri = vim.uri_from_bufnr(0) }, range = d.range, context = { diagnostics = { d } } }
+    local resp = client.request_sync('textDocument/codeAction', params, 5000, 0)
+    for _, action in ipairs((resp and resp.result) or {}) do
       if action.isPreferred and not chosen then chosen = action; chosen_diag = d end
     end
+    if chosen then
+      for _, action in ipairs(resp.result) do
+        io.stdout:write('ACTION ' .. action.title .. (action.isPreferred and ' [preferred]' or '') .. '\n')
+      end
+      break
+    end
   end
-  if chosen then break end
+  if not chosen then vim.wait(200) end
 end
 if not chosen then fail(5, 'no preferred quick fix offered') end
 
