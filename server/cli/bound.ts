@@ -1,6 +1,133 @@
-// Placeholder until the 'bound' command lands.
-import { CliIO, EXIT_USAGE } from './io';
-export async function run(_argv: string[], io: CliIO): Promise<number> {
-  io.err('rope-lens bound: not implemented yet');
-  return EXIT_USAGE;
+/**
+ * `rope-lens bound`: exact b*(L, d), the validity of a given base, or the seed-001 table.
+ *   bound --length L --head-dim d [--backend auto|gpu|cpu] [--json]
+ *   bound --base B --length L --head-dim d [--json]
+ *   bound --table [--head-dim 128] [--json]
+ * Lengths accept k/M suffixes with 1k = 1024 (as in seed 001). Exit 0 whenever the answer was computed.
+ */
+import { parseArgs } from 'node:util';
+import { CliIO, EXIT_OK, UsageError } from './io';
+import { BoundEngine, Backend } from '../../shared/bstar/engine';
+import { bstarChain } from '../../shared/bstar/index';
+import { checkHeadDim } from '../../shared/bstar/validate';
+
+const USAGE = [
+  'usage: rope-lens bound --length L --head-dim d [--backend auto|gpu|cpu] [--json]',
+  '       rope-lens bound --base B --length L --head-dim d [--json]',
+  '       rope-lens bound --table [--head-dim 128] [--json]',
+].join('\n');
+
+/** Seed 001's published rows (L = 1k … 1M, 1k = 1024). */
+export const PUBLISHED_TABLE: { label: string; length: number; thisPost: number; original: number }[] = [
+  ['1k', 4.3e3, 4.3e3], ['2k', 1.2e4, 1.6e4], ['4k', 2.7e4, 2.7e4], ['8k', 8.4e4, 8.4e4], ['16k', 2.3e5, 3.1e5],
+  ['32k', 6.3e5, 6.4e5], ['64k', 2.1e6, 2.1e6], ['128k', 4.9e6, 7.8e6], ['256k', 2.4e7, 3.6e7], ['512k', 5.8e7, 6.4e7],
+  ['1M', 6.5e7, 5.1e8],
+].map(([label, thisPost, original], k) => ({ label: label as string, length: 1024 << k, thisPost: thisPost as number, original: original as number }));
+
+/** Integer with optional binary suffix: 4096, 4k, 128K, 1M (1k = 1024). */
+export function parseLength(text: string, what: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([kKmM]?)\s*$/.exec(text);
+  if (!m) throw new UsageError(`${what} must be a positive integer (k/M suffixes allowed, 1k = 1024), got '${text}'`);
+  const mult = m[2] === '' ? 1 : m[2].toLowerCase() === 'k' ? 1024 : 1024 * 1024;
+  const v = Number(m[1]) * mult;
+  if (!Number.isInteger(v)) throw new UsageError(`${what} must be an integer, got '${text}'`);
+  return v;
+}
+
+function parseNumber(text: string, what: string): number {
+  const v = Number(text);
+  if (text.trim() === '' || Number.isNaN(v)) throw new UsageError(`${what} must be a number, got '${text}'`);
+  return v;
+}
+
+const fmt = (x: number) => (Math.abs(x) >= 1e7 ? x.toExponential(6) : x.toPrecision(8));
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  let a;
+  try {
+    a = parseArgs({
+      args: argv,
+      options: {
+        length: { type: 'string' },
+        'head-dim': { type: 'string' },
+        base: { type: 'string' },
+        backend: { type: 'string' },
+        table: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
+  }
+  if (a.help) { io.out(USAGE); return EXIT_OK; }
+
+  if (a.table) {
+    if (a.length !== undefined || a.base !== undefined) throw new UsageError(`--table takes only --head-dim and --json\n${USAGE}`);
+    return table(a['head-dim'] === undefined ? 128 : parseLength(a['head-dim'], '--head-dim'), a.json, io);
+  }
+  if (a.length === undefined || a['head-dim'] === undefined) throw new UsageError(`--length and --head-dim are required\n${USAGE}`);
+  const length = parseLength(a.length, '--length');
+  const headDim = parseLength(a['head-dim'], '--head-dim');
+  const backend = (a.backend ?? 'auto') as Backend;
+  if (!['auto', 'gpu', 'cpu'].includes(backend)) throw new UsageError(`--backend must be auto, gpu or cpu, got '${backend}'`);
+
+  const engine = new BoundEngine();
+  try {
+    const t0 = Date.now();
+    if (a.base !== undefined) {
+      if (a.backend !== undefined) throw new UsageError(`--backend applies to the --length/--head-dim form only\n${USAGE}`);
+      const base = parseNumber(a.base, '--base');
+      const { lmax } = await engine.lmax(base, headDim, length);
+      const t = await engine.threshold(length, headDim);
+      const out = { base, length, headDim, lmax, valid: lmax === null, bstar: t.bstar, threshold: t.threshold, ms: Date.now() - t0 };
+      if (a.json) io.out(JSON.stringify(out));
+      else {
+        io.out(lmax === null
+          ? `base ${base} is valid for L = ${length}, d = ${headDim}: f_b(m) ≥ 0 for every m < ${length}`
+          : `base ${base} is NOT valid for L = ${length}, d = ${headDim}: f_b(m) < 0 first at m = ${lmax} (it satisfies the bound up to length ${lmax})`);
+        io.out(`  b*(L, d) = ${fmt(t.bstar)}; every base is valid above ≈ ${fmt(t.threshold)} (estimate; proven above ${t.certifiedAbove.toExponential(2)})`);
+        if (lmax === null && base < t.threshold) io.out('  note: valid, but bases just above or below may not be; validity is not monotone in the base');
+        io.out(`  ${out.ms} ms`);
+      }
+      return EXIT_OK;
+    }
+    const r = await engine.bstar(length, headDim, { backend });
+    const t = await engine.threshold(length, headDim, { backend });
+    const w = r.witness;
+    const out = {
+      length, headDim, bstar: r.bstar, threshold: t.threshold,
+      witness: w ? { m: w.m, f: w.f, base: w.base } : null,
+      backend: r.backend, ms: Date.now() - t0,
+    };
+    if (a.json) io.out(JSON.stringify(out));
+    else {
+      io.out(`b*(L = ${length}, d = ${headDim}) = ${fmt(r.bstar)}   (exact, float64; f ≥ −1e-7 counts as non-negative)`);
+      io.out(`  certificate: min over m < L of f at b* = ${r.certificate.minF.toExponential(3)} (m = ${r.certificate.argminM})`);
+      if (w) io.out(`  witness: base ${fmt(w.base)} (b*·(1 − ${((r.bstar - w.base) / r.bstar).toExponential(1)})) fails at m = ${w.m} (f = ${w.f.toExponential(3)})`);
+      io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
+      io.out('  note: b* is the left end of a narrow valid island; bases just above b* are mostly invalid again');
+      io.out(`  backend: ${r.backend}, ${out.ms} ms`);
+    }
+    return EXIT_OK;
+  } finally {
+    await engine.dispose();
+  }
+}
+
+function table(headDim: number, json: boolean, io: CliIO): number {
+  checkHeadDim(headDim);
+  const t0 = Date.now();
+  const links = bstarChain(PUBLISHED_TABLE[PUBLISHED_TABLE.length - 1].length, headDim);
+  const byLength = new Map(links.map((l) => [l.length, l.bstar]));
+  const rows = PUBLISHED_TABLE.map((p) => ({ label: p.label, length: p.length, bstar: byLength.get(p.length)!, thisPost: p.thisPost, original: p.original }));
+  if (json) { io.out(JSON.stringify({ headDim, rows, ms: Date.now() - t0 })); return EXIT_OK; }
+  io.out(`b*(L, d = ${headDim}): exact float64 values beside seed 001's published rows (1k = 1024)`);
+  io.out(`${'L'.padEnd(6)}${'length'.padStart(9)}${'exact b*'.padStart(16)}${'"This Post"'.padStart(13)}${'"Original"'.padStart(12)}`);
+  for (const r of rows) {
+    io.out(`${r.label.padEnd(6)}${String(r.length).padStart(9)}${fmt(r.bstar).padStart(16)}${r.thisPost.toExponential(1).padStart(13)}${r.original.toExponential(1).padStart(12)}`);
+  }
+  if (headDim !== 128) io.out('(the published rows are for d = 128)');
+  io.out(`${Date.now() - t0} ms`);
+  return EXIT_OK;
 }

@@ -5,12 +5,17 @@
  */
 export interface GpuProbe { available: boolean; kernel: string; reason: string }
 
-const GPU_KERNELS = /^(HeadlessGLKernel|WebGLKernel|WebGL2Kernel|WebGPUKernel)$/;
+// Bundlers may rename classes (e.g. _WebAssemblyKernel), so match the stem.
+const GPU_KERNELS = /(HeadlessGL|WebGL2?|WebGPU)Kernel/;
 
 export function probeGpu(): GpuProbe {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { GPU } = require('gpu.js') as typeof import('gpu.js');
+    // In Node the only GPU route is headless-gl; without it there is nothing to try.
+    if (!GPU.isHeadlessGLSupported) {
+      return { available: false, kernel: 'none', reason: 'gpu.js has no headless-gl (WebGL) context in this Node process' };
+    }
     const gpu = new GPU({ mode: 'gpu' });
     try {
       const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) { return a[this.thread.x] + 1; }).setOutput([2]);

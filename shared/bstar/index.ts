@@ -72,3 +72,10 @@ export function threshold(
   const b = opts.bstar ?? bstar(length, headDim, { signal: opts.signal }).bstar;
   return estimateThreshold(length, headDim, b, opts.signal);
 }
+
+/** b*(L_k, d) for every link L_k = ceil(L/2^k) (from 64 up to L) of one chained sweep: a table for the price of b*(L). */
+export function bstarChain(length: number, headDim: number, opts: Omit<BstarOptions, 'lowerBound'> = {}): { length: number; bstar: number }[] {
+  checkLength(length);
+  checkHeadDim(headDim);
+  return sweepBstar(length, headDim, { onProgress: opts.onProgress, signal: opts.signal }).links ?? [];
+}

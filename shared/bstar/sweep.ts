@@ -34,6 +34,8 @@ export interface SweepResult {
   /** A base just below b* that is invalid, with m such that f_base(m) < 0 (direct float64). */
   witness: { base: number; m: number; f: number } | null;
   stats: { steps: number; scans: number };
+  /** Every link of the chain: b*(L_k) for L_k = ceil(L/2^k) when no lowerBound was given. */
+  links?: { length: number; bstar: number }[];
 }
 
 const POOL_MAX = 8;
@@ -164,6 +166,7 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
   let done = 0;
   let res: SweepResult | null = null;
   const stats = { steps: 0, scans: 0 };
+  const links: { length: number; bstar: number }[] = [];
   for (let k = 0; k < chain.length; k++) {
     const prev: SweepResult | null = res;
     res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal);
@@ -171,8 +174,9 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
     if (!res.witness && prev) res.witness = prev.witness;
     stats.steps += res.stats.steps;
     stats.scans += res.stats.scans;
+    links.push({ length: chain[k], bstar: res.bstar });
     done += weights[k];
     opts.onProgress?.(done / total);
   }
-  return { ...res!, stats };
+  return { ...res!, stats, links };
 }
