@@ -63,7 +63,12 @@ export class DocumentEditor {
   }
 
   private finish(edits: OffsetEdit[]): TextEdit[] {
-    const minimal = edits.map((e) => minimizeEdit(this.text, e)).filter((e) => e.length > 0 || e.newText.length > 0);
+    // Multi-line rewrites shrink to what changes; a one-line value replacement stays whole (a
+    // client shows `10000` → `180000`, not an inserted `8`), unless it changes nothing at all.
+    const minimal = edits
+      .filter((e) => this.text.slice(e.offset, e.offset + e.length) !== e.newText)
+      .map((e) => (/[\r\n]/.test(this.text.slice(e.offset, e.offset + e.length) + e.newText) ? minimizeEdit(this.text, e) : e))
+      .filter((e) => e.length > 0 || e.newText.length > 0);
     return toTextEdits(this.doc.lines, minimal);
   }
 

@@ -20,7 +20,7 @@ export function isPlainObject(v: PlainValue | undefined): v is PlainObject {
 export function floatText(n: number): string {
   if (!Number.isFinite(n)) throw new Error(`cannot write ${n} into a config`);
   let s = String(n);
-  if (/e/i.test(s)) s = n.toFixed(20).replace(/0+$/, '');
+  if (/e/i.test(s)) s = Math.abs(n) >= 1e21 ? BigInt(n).toString() : n.toFixed(20).replace(/0+$/, '');
   if (!s.includes('.')) s += '.0';
   if (s.endsWith('.')) s += '0';
   return s;

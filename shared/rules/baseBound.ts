@@ -21,7 +21,9 @@ export const baseBoundRule: Rule = {
   check(ctx) {
     const out: Finding[] = [];
     if (ctx.model) {
-      const f = checkModel(ctx, ctx.model, ctx.fileKind === 'model-config' ? 'information' : 'warning');
+      // A model defined in a training YAML is judged at the length it trains at.
+      const training = ctx.fileKind === 'training-config' ? ctx.training?.sequenceLength?.value : undefined;
+      const f = checkModel(ctx, ctx.model, ctx.fileKind === 'model-config' ? 'information' : 'warning', training);
       if (f) out.push(f);
     } else if (ctx.effective && ctx.training?.overrides.base) {
       // A training config that sets its own base: judged at the length it trains at.

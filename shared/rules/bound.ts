@@ -6,7 +6,7 @@
  */
 import type { ModelRope } from '../config/modelRope';
 import type { RuleContext } from './context';
-import { numParam } from './context';
+import { fmt, numParam } from './context';
 
 export interface JudgedLength { length: number; why: string }
 
@@ -16,14 +16,14 @@ export function judgedLength(rope: ModelRope, trainingLength?: number): JudgedLe
   const type = s?.type;
   const original = numParam(s, 'original_max_position_embeddings') ?? rope.originalContextLength?.value;
   if ((type === 'yarn' || type === 'llama3' || type === 'longrope') && original) {
-    return { length: Math.round(original), why: `the original context (original_max_position_embeddings ${original})` };
+    return { length: Math.round(original), why: `the original context (original_max_position_embeddings ${fmt(original)})` };
   }
   if (type === 'linear') {
     const f = numParam(s, 'factor');
-    if (f && f >= 1) return { length: Math.ceil(ctx / f), why: `the context ${ctx} divided by the linear factor ${f}` };
+    if (f && f >= 1) return { length: Math.ceil(ctx / f), why: `the context ${fmt(ctx)} divided by the linear factor ${f}` };
   }
   const L = Math.max(ctx, trainingLength ?? 0);
-  return L > 0 ? { length: Math.round(L), why: trainingLength && trainingLength > ctx ? `the training length ${trainingLength}` : `the context ${ctx}` } : undefined;
+  return L > 0 ? { length: Math.round(L), why: trainingLength && trainingLength > ctx ? `the training length ${fmt(trainingLength)}` : `the context ${fmt(ctx)}` } : undefined;
 }
 
 /** True when base, dimension and length are something the bound can be computed for. */

@@ -53,7 +53,7 @@ export function ownModelRope(parts: {
   const rotary = Math.floor(headDim.value * fraction.value);
   const rope: import('../modelRope').ModelRope = {
     modelType: parts.modelType,
-    base: parts.base ?? { value: parts.baseDefault, note: `${parts.baseKey} absent: ${parts.modelType} default ${parts.baseDefault}` },
+    base: parts.base ?? { value: parts.baseDefault, key: parts.baseKey, note: `${parts.baseKey} absent: ${parts.modelType} default ${parts.baseDefault}` },
     headDim,
     rotaryDim: fraction.node ? { value: rotary - (rotary % 2), note: `${headDim.value} × ${fraction.key}` } : { value: headDim.value, note: headDim.note ?? headDim.key },
     partialRotaryFactor: fraction,

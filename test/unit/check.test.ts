@@ -1,0 +1,58 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '../..');
+const fixtures = join(root, 'test/fixtures');
+const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/rope-lens.js'), 'check', ...args], { cwd: root, encoding: 'utf8' });
+
+describe('rope-lens check (built CLI)', function () {
+  this.timeout(120000);
+  before(() => {
+    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: root });
+  });
+
+  it('exit 0 on a clean config, with no output lines', () => {
+    const r = cli(join(fixtures, 'configs/meta-llama-3-8b.json'));
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /1 file checked: 0 errors/);
+  });
+
+  it('exit 1 on an error finding, printed as path:line:col severity code message (1-based)', () => {
+    const f = join(fixtures, 'configs/llama3-bad-bands.json');
+    const r = cli(f);
+    assert.equal(r.status, 1);
+    // "high_freq_factor": 1.0 is on line 10, its value at column 25.
+    assert.ok(r.stdout.split('\n').includes(`${f}:10:25 error rope/llama3-freq-order \`rope_scaling\`'s high_freq_factor field must be greater than low_freq_factor, got high_freq_factor=1 and low_freq_factor=4`), r.stdout);
+  });
+
+  it('exit 2 on a missing path and on no arguments', () => {
+    const r = cli(join(fixtures, 'does-not-exist.json'));
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /cannot read .*does-not-exist\.json: no such file or folder/);
+    assert.equal(cli().status, 2);
+  });
+
+  it('--json over a folder: the documented shape with 0-based ranges', () => {
+    const r = cli('--json', join(fixtures, 'training'));
+    assert.equal(r.status, 1, r.stderr); // the deprecated axolotl key is an error
+    const out = JSON.parse(r.stdout) as { files: any[] };
+    const byName = (n: string) => out.files.find((f) => f.path.endsWith(n));
+    const ci = byName('ci.yml');
+    assert.deepEqual({ kind: ci.kind, rope: ci.rope, training: ci.training, diagnostics: ci.diagnostics }, { kind: 'other', rope: null, training: null, diagnostics: [] });
+    const ax = byName('axolotl-llama2-16k-no-scaling.yaml');
+    assert.equal(ax.kind, 'training-config');
+    assert.deepEqual(ax.training, { tool: 'axolotl', resolvedFrom: 'catalog:meta-llama/Llama-2-7b-hf', sequenceLength: 16384, baseModel: 'NousResearch/Llama-2-7b-hf' });
+    assert.deepEqual(Object.keys(ax.rope).sort(), ['base', 'baseKey', 'contextKey', 'contextLength', 'headDim', 'originalContextLength', 'partialRotaryFactor', 'rotaryDim', 'scaling'].sort());
+    assert.equal(ax.rope.base, 10000);
+    assert.equal(ax.rope.contextLength, 4096);
+    const d = ax.diagnostics[0];
+    assert.deepEqual(Object.keys(d).sort(), ['code', 'fixes', 'message', 'range', 'severity']);
+    assert.deepEqual(d.range, { start: { line: 11, character: 14 }, end: { line: 11, character: 19 } });
+    assert.deepEqual(Object.keys(d.fixes[0]).sort(), ['edits', 'title']);
+    const lf = byName('llamafactory-qwen2_5-yarn-dict.yaml');
+    assert.deepEqual(lf.rope.scaling, { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 });
+    assert.equal(lf.rope.originalContextLength, 32768);
+  });
+});

@@ -1,0 +1,136 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { analyzeText } from '../../shared/service/analyze';
+import { createSyncOracle } from '../../shared/service/syncOracle';
+import { parseDocumentText, formatOf } from '../../shared/document/parse';
+import { applyTextEdits } from '../../shared/fixes/textEdits';
+import { LineIndex } from '../../shared/document/positions';
+import type { FileAnalysis } from '../../shared/service/types';
+
+const oracle = createSyncOracle();
+const fixtures = join(__dirname, '../fixtures');
+const analyze = (rel: string, verifyFixes = true): FileAnalysis => {
+  const path = join(fixtures, rel);
+  return analyzeText(readFileSync(path, 'utf8'), { fileName: path, oracle, verifyFixes });
+};
+const codes = (a: FileAnalysis) => a.diagnostics.map((d) => d.code).sort();
+
+describe('rules', () => {
+  it('a valid base gets no below-the-bound finding (Llama-3-8B: 500000 for 8192, Llama-3.1 at its original 8192)', () => {
+    assert.deepEqual(codes(analyze('configs/meta-llama-3-8b.json')), []);
+    assert.deepEqual(codes(analyze('configs/llama-3.1-8b.json')), []);
+    assert.deepEqual(codes(analyze('configs/olmo-3-v5-rope-parameters.json')), []);
+  });
+
+  it('a stock base below the bound is information, with the length it holds to and b*', () => {
+    const a = analyze('configs/llama-2-7b-hf.json');
+    const d = a.diagnostics.find((x) => x.code === 'rope/base-below-bound')!;
+    assert.equal(d.severity, 'information');
+    // b*(4096, 128) = 26952.34 (float64 reference in the project notes).
+    assert.match(d.message, /b\* = 26,952\.3/);
+    // rope_theta is absent: the finding points at max_position_embeddings (line 12).
+    assert.equal(d.range.start.line, 11);
+    const raise = d.fixes.find((f) => f.kind === 'raise-base')!;
+    assert.ok(raise.preferred);
+    const next = Number(raise.edits[0].newText.match(/"rope_theta": ([\d.]+)/)![1]);
+    assert.ok(next > 26952.34, 'raised base is above b*');
+    for (const k of [0.9, 1, 1.1]) assert.equal(oracle.lmax(next * k, 128, 4096), null, `base ${next * k} must be valid for 4096`);
+  });
+
+  it('training past the context without scaling: YaRN preferred, NTK-aware base 10000 → 40889.94 offered', () => {
+    const a = analyze('training/axolotl-llama2-16k-no-scaling.yaml');
+    const d = a.diagnostics.find((x) => x.code === 'training/context-exceeded')!;
+    assert.equal(d.severity, 'warning');
+    assert.equal(a.training?.resolvedFrom, 'catalog:meta-llama/Llama-2-7b-hf');
+    const titles = d.fixes.map((f) => f.title);
+    assert.ok(titles.includes('Apply NTK scaling: rope_theta 10000 → 40889.94'), titles.join(' | '));
+    const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
+    assert.ok(yarn.preferred);
+    assert.equal(yarn.edits[0].newText, '\noverrides_of_model_config:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 4096');
+  });
+
+  it('scaling checks in transformers\' terms', () => {
+    assert.deepEqual(codes(analyze('configs/qwen2.5-type-conflict.json')).filter((c) => c !== 'rope/base-below-bound'), ['rope/type-conflict']);
+    assert.deepEqual(codes(analyze('configs/llama3-bad-bands.json')), ['rope/llama3-freq-order', 'rope/llama3-original-context']);
+    assert.deepEqual(codes(analyze('configs/yarn-beta-swapped.json')).filter((c) => c !== 'rope/base-below-bound'), ['rope/scaling-unknown-key', 'rope/yarn-beta-order']);
+    const inv = analyze('configs/llama-2-linear-inverted-factor.oneline.json').diagnostics.find((d) => d.code === 'rope/scaling-invalid-value')!;
+    assert.equal(inv.severity, 'error');
+    assert.equal(inv.fixes[0].edits[0].newText, '4.0');
+    const noOrig = analyze('configs/qwen2.5-7b-instruct-yarn-no-original.crlf.json').diagnostics.find((d) => d.code === 'rope/original-context-missing')!;
+    assert.equal(noOrig.severity, 'warning');
+    assert.equal(noOrig.fixes.length, 2);
+  });
+
+  it('trainer traps: deprecated axolotl key, dynamic while training, stacked scaling, LLaMA-Factory factor', () => {
+    assert.ok(codes(analyze('training/axolotl-deprecated-rope-scaling.yaml')).includes('axolotl/deprecated-rope-scaling'));
+    assert.deepEqual(codes(analyze('training/llamafactory-dynamic.yaml')), ['llama-factory/derived-factor', 'training/dynamic-scaling']);
+    assert.ok(codes(analyze('training/llamafactory-stacked-on-llama3.yaml')).includes('training/stacked-scaling'));
+    assert.deepEqual(codes(analyze('training/llamafactory-scaling-ignored.yaml')), ['llama-factory/scaling-ignored']);
+    const derived = analyze('training/llamafactory-dynamic.yaml').diagnostics.find((d) => d.code === 'llama-factory/derived-factor')!;
+    assert.match(derived.message, /ceil\(65,536 \/ 32,768\) = 2\.0/);
+  });
+
+  it('non-configs are "other" with nothing to say, and big files are not parsed', () => {
+    for (const f of ['configs/package.json', 'configs/tokenizer.json', 'training/.github/workflows/ci.yml']) {
+      const a = analyze(f);
+      assert.equal(a.kind, 'other', f);
+      assert.equal(a.diagnostics.length, 0);
+    }
+    const big = '{"model": {"vocab": {' + Array.from({ length: 400000 }, (_, i) => `"t${i}": ${i}`).join(', ') + '}}}';
+    const t0 = Date.now();
+    assert.equal(analyzeText(big, { fileName: 'x/vocab-dump.json', oracle }).kind, 'other');
+    assert.ok(Date.now() - t0 < 200, 'sniffed, not parsed');
+  });
+
+  it('severity overrides change or drop codes', () => {
+    const path = join(fixtures, 'configs/llama-2-7b-hf.json');
+    const text = readFileSync(path, 'utf8');
+    assert.equal(analyzeText(text, { fileName: path, oracle, severityOverrides: { 'rope/base-below-bound': 'off' } }).diagnostics.length, 0);
+    assert.equal(analyzeText(text, { fileName: path, oracle, severityOverrides: { 'rope/base-below-bound': 'warning' } }).diagnostics[0].severity, 'warning');
+  });
+});
+
+/** Every file under test/fixtures/{configs,training}. */
+function allFixtures(): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (formatOf(n)) out.push(relative(fixtures, p));
+    }
+  };
+  walk(join(fixtures, 'configs'));
+  walk(join(fixtures, 'training'));
+  return out;
+}
+
+describe('every offered fix round-trips (all fixtures, fix builders checked without the verifier)', () => {
+  for (const rel of allFixtures()) {
+    it(rel, () => {
+      const path = join(fixtures, rel);
+      const text = readFileSync(path, 'utf8');
+      const format = formatOf(path)!;
+      const before = analyzeText(text, { fileName: path, oracle, verifyFixes: false });
+      const lines = new LineIndex(text);
+      for (const d of before.diagnostics) {
+        for (const fix of d.fixes) {
+          const next = applyTextEdits(text, lines, fix.edits);
+          assert.deepEqual(parseDocumentText(next, format).problems, parseDocumentText(text, format).problems, `${fix.title}: result must parse`);
+          // Nothing outside the edited ranges changes: the text before the first and after the last edit is intact.
+          const first = Math.min(...fix.edits.map((e) => lines.offsetAt(e.range.start)));
+          const last = Math.max(...fix.edits.map((e) => lines.offsetAt(e.range.end)));
+          assert.equal(next.slice(0, first), text.slice(0, first));
+          assert.equal(next.slice(next.length - (text.length - last)), text.slice(last));
+          const after = analyzeText(next, { fileName: path, oracle, verifyFixes: false });
+          const n = (a: FileAnalysis) => a.diagnostics.filter((x) => x.code === d.code).length;
+          assert.ok(n(after) < n(before), `${fix.title}: ${d.code} must be gone`);
+        }
+      }
+      // The verifier keeps exactly these fixes.
+      const verified = analyzeText(text, { fileName: path, oracle });
+      assert.deepEqual(verified.diagnostics.map((d) => d.fixes.length), before.diagnostics.map((d) => d.fixes.length));
+    });
+  }
+});
