@@ -13,6 +13,24 @@ import { parseControls } from '../../shared/inspector/messages';
 import { makeNonce, renderInspectorHtml } from '../../shared/inspector/html';
 import { isRewriteMethod } from '../../shared/inspector/messages';
 import type { InspectorControls } from '../../shared/inspector/types';
+import type { BuildOptions, InspectorInput } from '../../shared/inspector/build';
+import { defaultControls } from '../../shared/inspector/build';
+import { bstar as exactBstar, threshold as exactThreshold } from '../../shared/bstar/index';
+
+/** Longest target for which the export computes the exact b* (a few seconds at 128k on one core). */
+export const EXACT_BSTAR_MAX_LENGTH = 262144;
+
+/** Exact b* and threshold from the b* engine for the validity plot, or a note saying why not. */
+export function exactBounds(input: InspectorInput, controls: Partial<InspectorControls>): BuildOptions['exact'] {
+  const L = controls.targetLength ?? defaultControls(input).targetLength;
+  const d = input.spec.rotaryDim;
+  if (L > EXACT_BSTAR_MAX_LENGTH) {
+    return { note: `Exact b* is not computed for lengths above ${EXACT_BSTAR_MAX_LENGTH} in the export (rope-lens bound --length ${L} --head-dim ${d} computes it); markers are grid estimates.` };
+  }
+  const b = exactBstar(L, d);
+  const t = exactThreshold(L, d, { bstar: b.bstar });
+  return { bstar: b.bstar, threshold: t.threshold, note: `b* is exact (certified float64 sweep); the threshold is the b* engine's ${t.guarantee}` };
+}
 
 const USAGE = 'usage: rope-lens inspect <config> [--target N] [--method M] [--base B] (--html out.html | --json)';
 
@@ -34,7 +52,7 @@ function intOption(v: string | undefined, what: string): number | undefined {
 export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir()): string {
   const text = readFileSync(configPath, 'utf8');
   const input = inspectorInputFromText(text, configPath);
-  const data = buildInspectorData(input, controls);
+  const data = buildInspectorData(input, controls, { exact: exactBounds(input, controls) });
   return renderInspectorHtml(
     {
       script: { inline: readFileSync(join(mediaDir, 'inspector.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '') },
@@ -89,7 +107,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   if (values.json) {
-    io.out(JSON.stringify(buildInspectorData(input, partial), null, 2));
+    io.out(JSON.stringify(buildInspectorData(input, partial, { exact: exactBounds(input, partial) }), null, 2));
   }
   if (values.html) {
     const html = standaloneHtml(configPath, partial);

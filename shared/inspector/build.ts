@@ -5,10 +5,11 @@
  * the seed methods); every f_b(m) value from the b* engine's float64 scans.
  */
 import { RopeError } from '../errors';
-import type { RopeSpec, RopeType } from '../rope/spec';
+import type { RopeFrequencies, RopeSpec, RopeType } from '../rope/spec';
 import { computeFrequencies, defaultInvFreq } from '../rope/invFreq';
 import type { TransformersVariant } from '../rope/spec';
-import { ntkAwareBase, gradientBase, wavelengths as wavelengthsOf, criticalDimension } from './analysisBridge';
+import { ntkAwareBase, gradientThetaBase, ntkByPartsInvFreq } from '../rope/seedMethods';
+import { wavelengths as wavelengthsOf, criticalDimension } from '../rope/analysis';
 import { BLOCK, TOLERANCE, evalBlock, firstNegative } from '../bstar/fb';
 import {
   FbCurve, InspectorControls, InspectorData, REWRITE_LABELS, RewriteCurve, RewriteMethod,
@@ -38,6 +39,8 @@ export interface BuildOptions {
   fbBuckets?: number;
   /** Compute the validity scan around b* now (slow for long targets), or leave it null. */
   validity?: boolean;
+  /** Exact b* and threshold for (target, rotaryDim) from the b* engine, when the host has them. */
+  exact?: { bstar?: number; threshold?: number; note?: string };
   variant?: TransformersVariant;
 }
 
@@ -81,7 +84,8 @@ function scalingText(method: RewriteMethod, factor: number, L0: number, base?: n
   }
 }
 
-interface Rewrite { spec?: RopeSpec; seqLen?: number; base?: number; reason?: string; factor?: number }
+/** A rewrite is a RopeSpec transformers can run, or (NTK-by-parts) frequencies from the seed method. */
+interface Rewrite { spec?: RopeSpec; invFreq?: Float64Array; seqLen?: number; base?: number; reason?: string; factor?: number }
 
 /** The RopeSpec (and evaluation length) that realises each rewrite for this model and target. */
 function rewriteSpec(method: RewriteMethod, input: InspectorInput, target: number, factor: number): Rewrite {
@@ -98,11 +102,8 @@ function rewriteSpec(method: RewriteMethod, input: InspectorInput, target: numbe
       return { spec: { ...plain, base, ropeType: 'default', maxPositionEmbeddings: target }, base, factor };
     }
     case 'ntk-by-parts':
-      // YaRN's inv_freq is exactly NTK-by-parts; YaRN adds only the attention temperature.
-      return {
-        spec: { ...plain, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: L0, maxPositionEmbeddings: target, attentionFactor: 1 },
-        factor,
-      };
+      // bloc97's ramp over turns within L0 (α = 1, β = 32); transformers has no rope_type for it.
+      return { invFreq: ntkByPartsInvFreq(s.base, s.rotaryDim, factor, L0), factor };
     case 'yarn':
       return { spec: { ...plain, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: L0, maxPositionEmbeddings: target }, factor };
     case 'llama3':
@@ -118,7 +119,7 @@ function rewriteSpec(method: RewriteMethod, input: InspectorInput, target: numbe
       }
       return { spec: s, seqLen: target, factor: s.factor };
     case 'gradient': {
-      const base = gradientBase(s.base, L0, target);
+      const base = gradientThetaBase(s.base, L0, target);
       return { spec: { ...plain, base, ropeType: 'default', maxPositionEmbeddings: target }, base };
     }
   }
@@ -133,9 +134,9 @@ function rewriteCurve(method: RewriteMethod, input: InspectorInput, target: numb
   } catch (e) {
     return { ...empty, reason: e instanceof RopeError ? e.message : String(e) };
   }
-  if (!r.spec) return { ...empty, reason: r.reason };
+  if (!r.spec && !r.invFreq) return { ...empty, reason: r.reason };
   try {
-    const freq = computeFrequencies(r.spec, { seqLen: r.seqLen, variant });
+    const freq: RopeFrequencies = r.spec ? computeFrequencies(r.spec, { seqLen: r.seqLen, variant }) : { invFreq: r.invFreq!, attentionFactor: 1 };
     const wl = wavelengthsOf(freq.invFreq);
     return {
       method,
@@ -143,7 +144,7 @@ function rewriteCurve(method: RewriteMethod, input: InspectorInput, target: numb
       available: true,
       wavelengths: toArray(wl),
       attentionFactor: freq.attentionFactor,
-      base: r.base ?? freq.effectiveBase ?? (method === 'configured' ? r.spec.base : undefined),
+      base: r.base ?? freq.effectiveBase ?? (method === 'configured' ? r.spec?.base : undefined),
       factor: freq.effectiveFactor ?? r.factor,
       lmax: firstNegativeM(freq.invFreq, target),
       fullPeriodDims: fullPeriodDims(wl, target),
@@ -208,7 +209,9 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
   const wl = wavelengthsOf(original.invFreq);
   const methods: RewriteMethod[] = ['configured', 'pi', 'ntk', 'ntk-by-parts', 'yarn', 'llama3', 'dynamic', 'longrope', 'gradient'];
   const rewrites = methods.map((m) => rewriteCurve(m, input, target, factor, opts.variant));
-  const cd = criticalDimension(s.base, s.rotaryDim, L0);
+  // Liu et al.'s d_extra counts channels; the plots index pairs (channel 2i, 2i+1 → pair i).
+  const cdChannels = criticalDimension(s.base, s.rotaryDim, L0);
+  const cd = cdChannels / 2;
   const ropeType: RopeType = s.ropeType;
   return {
     schema: 1,
@@ -233,10 +236,12 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
       fullPeriodDims: fullPeriodDims(wl, L0),
     },
     rewrites,
-    criticalDim: cd !== null && Number.isFinite(cd) && cd >= 0 && cd < s.rotaryDim / 2 ? cd : null,
+    criticalDim: cd >= 0 && cd < s.rotaryDim / 2 ? cd : null,
     fullPeriodDims: fullPeriodDims(wl, L0),
     fb: fbCurve(fbBase, s.rotaryDim, target, opts.fbBuckets),
-    validity: opts.validity === false ? null : validityScan(target, s.rotaryDim, fbBase),
+    validity: opts.validity === false ? null : validityScan(target, s.rotaryDim, fbBase, {
+      bstar: opts.exact?.bstar, threshold: opts.exact?.threshold, exactNote: opts.exact?.note,
+    }),
     applicable: input.applicable ?? [],
     warnings,
     notes: input.notes ?? [],

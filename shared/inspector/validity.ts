@@ -15,6 +15,8 @@ export interface ValidityOptions {
   /** Exact values from the b* engine, when known. */
   bstar?: number;
   threshold?: number;
+  /** How the exact values were obtained (shown under the chart). */
+  exactNote?: string;
   /** Stop once this many consecutive grid bases are valid (and the grid has passed `base`). */
   validRun?: number;
   maxPoints?: number;
@@ -65,7 +67,7 @@ export function validityScan(length: number, rotaryDim: number, base: number, op
   const last = islands.length ? islands[islands.length - 1] : undefined;
   const lastIsRun = last !== undefined && run > 0 && last[1] === bases[bases.length - 1];
   const firstValid = islands.length ? islands[0][0] : undefined;
-  const notes: string[] = [];
+  const notes: string[] = opts.exactNote ? [opts.exactNote] : [];
   let bstar = opts.bstar;
   let threshold = opts.threshold;
   if (bstar === undefined && firstValid !== undefined) {

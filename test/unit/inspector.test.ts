@@ -63,10 +63,15 @@ describe('inspector data builder', () => {
     by.pi.wavelengths.forEach((w, i) => close(w, 4 * d.original.wavelengths[i]));
     // NTK-aware base b·s^(d/(d−2)) = 40889.94 for b = 1e4, s = 4, d = 128.
     assert.ok(Math.abs(by.ntk.base! - 40889.94) < 0.01, String(by.ntk.base));
-    // YaRN's temperature 0.1·ln(4) + 1; NTK-by-parts has the same frequencies without it.
+    // YaRN's temperature 0.1·ln(4) + 1; NTK-by-parts has none.
     close(by.yarn.attentionFactor, 0.1 * Math.log(4) + 1);
     assert.equal(by['ntk-by-parts'].attentionFactor, 1);
-    assert.deepEqual(by['ntk-by-parts'].wavelengths, by.yarn.wavelengths);
+    // NTK-by-parts (α = 1, β = 32 turns within L0 = 4096): pairs with ≥ 32 turns (λ ≤ 128) are kept,
+    // pairs with < 1 turn (λ > 4096) are interpolated by s.
+    d.original.wavelengths.forEach((w, i) => {
+      if (w <= 128) close(by['ntk-by-parts'].wavelengths[i], w);
+      if (w > 4096) close(by['ntk-by-parts'].wavelengths[i], 4 * w);
+    });
     // YaRN keeps the fastest pair (pure extrapolation) and interpolates the slowest by s.
     close(by.yarn.wavelengths[0], d.original.wavelengths[0]);
     close(by.yarn.wavelengths[63], 4 * d.original.wavelengths[63]);

@@ -70,6 +70,8 @@ function axis(pal: Palette, label: string, values: uPlot.Axis.Values, size?: num
 }
 
 const NO_POINTS = { show: false };
+/** Pair indices are integers: tick steps of whole pairs only. */
+const PAIR_INCRS = [1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 256];
 
 // uPlot hands null for ticks its log filter leaves unlabelled.
 const tickText = (v: number | null): string => (v === null || !Number.isFinite(v) ? '' : fmtCompact(v));
@@ -120,7 +122,7 @@ export function wavelengthChart(d: InspectorData, pal: Palette): ChartSpec {
           paths: () => null, value: (_u, v) => (v === null ? 'no' : 'yes'),
         },
       ],
-      axes: [axis(pal, 'dimension pair i', linValues), axis(pal, 'wavelength (tokens, log)', logValues, 60)],
+      axes: [{ ...axis(pal, 'dimension pair i', linValues), incrs: PAIR_INCRS }, axis(pal, 'wavelength (tokens, log)', logValues, 60)],
       plugins: [markersPlugin(markers, [], pal)],
       legend: { show: true },
       cursor: { drag: { x: true, y: false } },
@@ -165,7 +167,7 @@ export function rewritesChart(d: InspectorData, pal: Palette, hidden: Set<string
     opts: {
       scales: { x: { time: false }, y: { distr: 3, log: 10 } },
       series,
-      axes: [axis(pal, 'dimension pair i', linValues), axis(pal, 'wavelength (tokens, log)', logValues, 60)],
+      axes: [{ ...axis(pal, 'dimension pair i', linValues), incrs: PAIR_INCRS }, axis(pal, 'wavelength (tokens, log)', logValues, 60)],
       legend: { show: true },
       cursor: { drag: { x: true, y: false } },
     },
