@@ -53,6 +53,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry('mistralai/Mixtral-8x7B-v0.1', { model_type: 'mixtral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1e6, sliding_window: null }, ['mistralai/Mixtral-8x7B-Instruct-v0.1']),
   entry('mistralai/Mistral-Nemo-Base-2407', { model_type: 'mistral', hidden_size: 5120, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 1024000, rope_theta: 1000000.0, sliding_window: null }, ['mistralai/Mistral-Nemo-Instruct-2407']),
   // Qwen
+  entry('Qwen/Qwen2-0.5B', { model_type: 'qwen2', hidden_size: 896, num_attention_heads: 14, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
   entry('Qwen/Qwen2-7B', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
   entry('Qwen/Qwen2-7B-Instruct', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 32768, rope_theta: 1000000.0 }),
   entry('Qwen/Qwen2.5-0.5B', { model_type: 'qwen2', hidden_size: 896, num_attention_heads: 14, max_position_embeddings: 32768, rope_theta: 1000000.0 }, ['Qwen/Qwen2.5-0.5B-Instruct']),
@@ -91,6 +92,13 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry('01-ai/Yi-34B', llama(7168, 56, 4096, 5000000.0), ['01-ai/Yi-34B-Chat']),
   // Small Llama-likes
   entry('TinyLlama/TinyLlama-1.1B-Chat-v1.0', llama(2048, 32, 2048, 10000.0), ['TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T']),
+  entry('HuggingFaceTB/SmolLM2-135M', llama(576, 9, 8192, 100000, { head_dim: 64 }), ['HuggingFaceTB/SmolLM2-135M-Instruct']),
+  entry('HuggingFaceTB/SmolLM2-1.7B', llama(2048, 32, 8192, 130000), ['HuggingFaceTB/SmolLM2-1.7B-Instruct']),
+  entry('openlm-research/open_llama_3b_v2', llama(3200, 32, 2048, 10000.0), ['openlm-research/open_llama_3b']),
+  // DeepSeek-R1 distills keep their student's layout but not always its RoPE
+  entry('deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B', { model_type: 'qwen2', hidden_size: 1536, num_attention_heads: 12, max_position_embeddings: 131072, rope_theta: 10000 }),
+  entry('deepseek-ai/DeepSeek-R1-Distill-Qwen-7B', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 131072, rope_theta: 10000 }),
+  entry('deepseek-ai/DeepSeek-R1-Distill-Llama-8B', llama(4096, 32, 131072, 500000.0, { rope_scaling: LLAMA31_SCALING })),
   // GPT-NeoX / Pythia
   entry('EleutherAI/pythia-160m', { model_type: 'gpt_neox', hidden_size: 768, num_attention_heads: 12, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 }, ['EleutherAI/pythia-160m-deduped']),
   entry('EleutherAI/pythia-1.4b', { model_type: 'gpt_neox', hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 }, ['EleutherAI/pythia-1.4b-deduped']),

@@ -7,11 +7,11 @@
  */
 import type { Fix, Finding } from '../service/types';
 import type { ModelRope } from '../config/modelRope';
-import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
+import { Rule, RuleContext, finding, fmt, pathTo, rangeFor } from './context';
 import { boundable, bstarOf, judgedLength, lmaxOf } from './bound';
 import { modelTarget } from './targets';
 import { bstarGuess, chooseValidBase } from '../fixes/chooseBase';
-import { linearFix, llama3Fix, ntkFix, raiseBaseFix, RopeTarget, yarnFix } from '../fixes/rewrites';
+import { dynamicFix, linearFix, llama3Fix, ntkFix, raiseBaseFix, RopeTarget, yarnFix } from '../fixes/rewrites';
 import { ntkAwareBase } from '../rope/seedMethods';
 
 export const BASE_BELOW_BOUND = 'rope/base-below-bound';
@@ -70,6 +70,13 @@ function baseFixes(ctx: RuleContext, rope: ModelRope, target: RopeTarget, base: 
       if (rope.modelType === 'llama') {
         const l3 = llama3Fix(target, s, original);
         if (l3) fixes.push(l3);
+      }
+      // Dynamic NTK leaves positions below max_position_embeddings alone: lower it to the length the
+      // base holds; servers then derive original × factor (vLLM) and the base grows past it.
+      const ctxNode = rope.contextLength.node;
+      const dyn = ctx.fileKind === 'model-config' && ctxNode ? dynamicFix(target, s) : undefined;
+      if (dyn && ctxNode) {
+        fixes.push({ ...dyn, title: `${dyn.title}, max_position_embeddings ${original}`, edits: [...dyn.edits, ...ctx.editor.set(pathTo(ctxNode), original)] });
       }
       const ntkBase = ntkAwareBase(base, s, dim);
       if (lmaxOf(ctx, Math.round(ntkBase * 100) / 100, dim, L) === null) {

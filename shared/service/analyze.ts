@@ -42,6 +42,15 @@ export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
 
 /** The parsed document and analysis, for callers that also need the tree (hover, inspector). */
 export function analyzeOnce(text: string, opts: AnalyzeOptions): FileAnalysis & { document?: ParsedDocument } {
+  try {
+    return analyzeUnguarded(text, opts);
+  } catch {
+    // Any file, however odd, yields an answer: nothing known rather than a crash.
+    return OTHER();
+  }
+}
+
+function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { document?: ParsedDocument } {
   const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
   if (!format || sniff(text, opts.fileName, format) === 'other') return OTHER();
   let doc: ParsedDocument;
