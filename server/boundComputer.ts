@@ -1,14 +1,17 @@
 /**
- * The off-thread bound engine behind the server's oracle, per `ropeLens.bound.backend`.
- * TEMPORARY until shared/bstar/engine.ts (BoundEngine) lands: L_max (one scan, milliseconds) is
- * computed in-process; b* and the threshold (seconds) are refused, so findings that need them wait.
+ * The off-thread bound engine behind the server's oracle: the b* engine's worker thread, with the
+ * user's backend choice (`ropeLens.bound.backend`) passed on each job.
  */
-import { lmax } from '../shared/bstar';
+import { BoundEngine } from '../shared/bstar/engine';
 import type { BoundComputer } from './boundOracle';
 import type { BoundBackend } from './settings';
 
-export function createBoundComputer(_backend: BoundBackend): BoundComputer {
-  const refuse = () => Promise.reject(new Error('bound engine not available yet'));
-  const later = <T>(f: () => T) => new Promise<T>((resolve, reject) => setImmediate(() => { try { resolve(f()); } catch (e) { reject(e); } }));
-  return { bstar: refuse, threshold: refuse, lmax: (b, d, L) => later(() => lmax(b, d, L)) };
+export function createBoundComputer(backend: BoundBackend): BoundComputer {
+  const engine = new BoundEngine();
+  return {
+    bstar: async (length, headDim) => (await engine.bstar(length, headDim, { backend })).bstar,
+    threshold: async (length, headDim) => (await engine.threshold(length, headDim, { backend })).threshold,
+    lmax: async (base, headDim, length) => (await engine.lmax(base, headDim, length, { backend })).lmax,
+    dispose: () => engine.dispose(),
+  };
 }

@@ -60,7 +60,7 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       const log: string[] = [];
       let exit: (code: number) => void = () => {};
       const exited = new Promise<number>((resolve) => { exit = resolve; });
-      await page.exposeFunction('codeAutomationLog', (s: string) => { log.push(String(s)); });
+      await page.exposeFunction('codeAutomationLog', (level: string, message: string) => { log.push(`${level}: ${message}`); });
       await page.exposeFunction('codeAutomationExit', (code: number) => { exit(code); });
       const t0 = Date.now();
       await page.goto(payloadUrl(run, ws, ROOT, suiteJs));

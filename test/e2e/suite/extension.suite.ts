@@ -37,9 +37,11 @@ export function addExtensionTests(): void {
       assert.ok(ext, `${EXT_ID} is loaded`);
       await until(() => ext.isActive, 'activation');
       const commands = await vscode.commands.getCommands(true);
-      for (const c of ['ropeLens.openInspector', 'ropeLens.runKernelBenchmarks', 'ropeLens.checkAsModelConfig']) {
+      for (const c of ['ropeLens.openInspector', 'ropeLens.checkAsModelConfig', 'ropeLens.describeDocument']) {
         assert.ok(commands.includes(c), `command ${c}`);
       }
+      const contributed = (ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+      assert.ok(contributed.includes('ropeLens.runKernelBenchmarks'), 'the benchmark command is contributed');
       const stats = await vscode.commands.executeCommand<{ activateMs: number; serverReadyMs?: number }>('ropeLens.activationStats', true);
       assert.ok(Number.isFinite(stats.activateMs));
       const out = process.env.ROPE_LENS_STATS_FILE;
@@ -84,15 +86,19 @@ export function addExtensionTests(): void {
       const uri = workspaceFile('llama/config.json');
       const doc = await vscode.workspace.openTextDocument(uri);
       const before = doc.getText();
-      const diags = await until(() => { const d = ours(uri); return d.length ? d : undefined; }, 'diagnostics');
+      // Let the server finish the bounds its fixes probe (candidate bases are checked off-thread).
+      await vscode.commands.executeCommand('ropeLens.describeDocument', uri, true);
       let fix: vscode.CodeAction | undefined;
       let fixed: vscode.Diagnostic | undefined;
-      for (const d of diags) {
-        // Code 1.100 returns [] when the kind is passed as a string; filter by kind here instead.
-        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range);
-        fix = actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix' && a.diagnostics?.some((x) => x.code && (x.code as { value: string }).value === (d.code as { value: string }).value));
-        if (fix) { fixed = d; break; }
-      }
+      await until(async () => {
+        for (const d of ours(uri)) {
+          // Code 1.100 returns [] when the kind is passed as a string; filter by kind here instead.
+          const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range);
+          fix = actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix');
+          if (fix) { fixed = d; return true; }
+        }
+        return false;
+      }, 'a preferred quick fix');
       assert.ok(fix?.edit && fixed, 'a preferred quick fix with an edit');
       assert.ok(await vscode.workspace.applyEdit(fix.edit), 'edit applied');
       assert.ok(await doc.save(), 'saved');
