@@ -7,7 +7,7 @@
 import { ConfigNode, ParsedDocument, child } from '../document/configNode';
 import { RopeError } from '../errors';
 import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant } from '../rope/spec';
-import { DEFAULT_CONTEXT, GEMMA3_LOCAL_BASE, familyDefaultBase, usesLocalBase } from './families';
+import { GEMMA3_LOCAL_BASE, familyDefaultBase, familyDefaultContext, usesLocalBase } from './families';
 import type { Located, ModelRope, ScalingDescription } from './modelRope';
 import {
   keyPathOf, locatedBoolean, locatedNumber, locatedString, noted, numberOf, paramValue, stringOf,
@@ -167,8 +167,9 @@ interface Dims { headDim: Located<number>; rotaryDim: Located<number>; partialRo
 
 function resolveDims(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Dims {
   // MLA (DeepSeek-V2/V3, Kimi): RoPE runs only on the decoupled qk_rope_head_dim channels.
+  // DeepSeek-VL2's small models write qk_rope_head_dim 0 with use_mla false: plain multi-head attention.
   const mla = scopes.number('qk_rope_head_dim');
-  if (mla) {
+  if (mla && mla.value > 0 && scopes.boolean('use_mla')?.value !== false) {
     return {
       headDim: { ...mla, note: 'MLA: transformers sets head_dim = qk_rope_head_dim for RoPE' },
       rotaryDim: mla,
@@ -217,7 +218,8 @@ function resolveContext(scopes: Scopes, modelType: string | undefined): Located<
     const v = scopes.number(key);
     if (v) return v;
   }
-  return noted(DEFAULT_CONTEXT, `no context length key (${CONTEXT_KEYS.join(', ')}): assuming ${DEFAULT_CONTEXT}`);
+  const fallback = familyDefaultContext(modelType);
+  return noted(fallback.value, `${fallback.note} (none of ${CONTEXT_KEYS.join(', ')})`);
 }
 
 /** The normalized RoPE description of a model config, or undefined when `doc` is not one. */
