@@ -83,9 +83,18 @@ if (!vscode) {
 
 for (const [m, label] of Object.entries(REWRITE_LABELS)) methodSel.append(h('option', { value: m }, label));
 
-function setStatus(text: string, kind: 'info' | 'error' = 'info'): void {
+/** A result the user should read (Applied…, Saved…) stays until their next action. */
+let stickyStatus = false;
+
+function setStatus(text: string, kind: 'info' | 'error' = 'info', sticky = false): void {
   status.textContent = text;
   status.className = `rl-status ${kind}`;
+  stickyStatus = sticky;
+}
+
+/** New data clears progress lines, not a result the user has not acted on yet. */
+function clearTransientStatus(): void {
+  if (!stickyStatus) setStatus('');
 }
 
 /* ---------- rendering ---------- */
@@ -253,10 +262,10 @@ window.addEventListener('message', (ev: MessageEvent) => {
   const msg = ev.data as HostMessage;
   if (!msg || typeof msg !== 'object') return;
   switch (msg.type) {
-    case 'data': render(msg.data); setStatus(''); break;
-    case 'busy': setStatus(msg.what); break;
+    case 'data': render(msg.data); clearTransientStatus(); break;
+    case 'busy': if (!stickyStatus) setStatus(msg.what); break;
     case 'error': setStatus(msg.message, 'error'); break;
-    case 'applied': setStatus(msg.message, msg.ok ? 'info' : 'error'); break;
+    case 'applied': setStatus(msg.message, msg.ok ? 'info' : 'error', true); break;
   }
 });
 

@@ -1,0 +1,117 @@
+/**
+ * The Inspector panel in a real VS Code workbench (code-server 4.100.3, the repo loaded as a
+ * development extension): open a config, run "RoPE Lens: Open RoPE Inspector" from the command
+ * palette, the webview draws its four charts without CSP violations; choose YaRN and "Apply to
+ * config" writes the quick fix's rope_scaling into the editor; a reload restores the panel through
+ * the serializer. Screenshots go to test/artifacts/inspector-code-server/.
+ */
+import { strict as assert } from 'node:assert';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { cleanup, launchBrowser, makeDirs, screenshot, startCodeServer, stopCodeServer, CodeServerRun } from './codeServer';
+import { CHROMIUM, ROOT, hasCodeServer } from './tools';
+
+const ARTIFACTS = join(ROOT, 'test', 'artifacts', 'inspector-code-server');
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'inspector', 'llama-2-7b.json');
+
+function devUrl(run: CodeServerRun, workspace: string): string {
+  const payload = [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${run.port}${ROOT}`]];
+  return `${run.base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/** The Inspector page inside VS Code's two webview iframes. */
+function inspectorFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
+  await page.keyboard.press('Enter');
+}
+
+describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
+  this.timeout(180000);
+
+  it('opens from the command palette, draws, applies YaRN to the file, and is restored after a reload', async function () {
+    const missing = !hasCodeServer() ? 'code-server not installed (bash test/e2e/install-code-server.sh)'
+      : !CHROMIUM ? 'chromium not installed (apt-get install chromium)'
+      : !existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js')) ? 'dist/ not built (npm run build)'
+      : undefined;
+    if (missing) { console.log(`      skipped: ${missing}`); this.skip(); }
+
+    const d = makeDirs('rope-lens-inspector-');
+    let run: CodeServerRun | undefined;
+    let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+    try {
+      const ws = join(d.dir, 'ws');
+      mkdirSync(join(ws, 'llama2'), { recursive: true });
+      const file = join(ws, 'llama2', 'config.json');
+      copyFileSync(FIXTURE, file);
+      run = await startCodeServer(d, ws);
+      browser = await launchBrowser(join(d.dir, 'profile'));
+      const page = browser.pages()[0] ?? await browser.newPage();
+      const csp: string[] = [];
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        const t = m.text();
+        if (/Content Security Policy|Refused to/.test(t)) csp.push(t);
+        if (m.type() === 'error' && /inspector|rope/i.test(t)) errors.push(t);
+      });
+      await page.goto(devUrl(run, ws));
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+      await page.getByRole('treeitem', { name: 'llama2' }).click();
+      await page.getByRole('treeitem', { name: 'config.json' }).click();
+      await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30000 });
+      await runCommand(page, 'RoPE Lens: Open RoPE Inspector');
+
+      const frame = inspectorFrame(page);
+      await frame.locator('#chart-validity canvas').first().waitFor({ timeout: 60000 });
+      assert.equal(await frame.locator('.rl-chart').count(), 4);
+      assert.equal(await frame.locator('.u-legend').count(), 4);
+      assert.match((await frame.locator('.rl-summary').textContent()) ?? '', /original context 4,096 → target 16,384/);
+      // The theme reached the page: VS Code's body class and variables.
+      assert.match((await frame.locator('body').getAttribute('class')) ?? '', /vscode-(dark|light|high-contrast)/);
+      await screenshot(page, ARTIFACTS, '01-inspector.png');
+
+      // YaRN, then Apply: the quick fix's edit lands in the editor; save and read the file back.
+      await frame.locator('#rl-method').selectOption('yarn');
+      await frame.locator('#chart-rewrites figcaption', { hasText: 'Selected: YaRN' }).waitFor({ timeout: 30000 });
+      await frame.locator('#rl-apply').click();
+      try {
+        await frame.locator('.rl-status', { hasText: 'Applied' }).waitFor({ timeout: 30000 });
+      } catch (e) {
+        await screenshot(page, ARTIFACTS, '02-apply-failed.png');
+        throw new Error(`Apply did not report success; status: ${await frame.locator('.rl-status').textContent()}`);
+      }
+      await screenshot(page, ARTIFACTS, '02-applied.png');
+      await page.locator('.monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+S');
+      let saved = '';
+      for (let i = 0; i < 40 && !/"yarn"/.test(saved); i++) {
+        await page.waitForTimeout(250);
+        saved = readFileSync(file, 'utf8');
+      }
+      const cfg = JSON.parse(saved);
+      assert.deepEqual(cfg.rope_scaling, { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 });
+      assert.match(saved, /"factor": 4\.0/);
+
+      // Reload the workbench: the serializer brings the panel back with its data.
+      await page.reload();
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+      await inspectorFrame(page).locator('#chart-wavelengths canvas').first().waitFor({ timeout: 60000 });
+      assert.match((await inspectorFrame(page).locator('.rl-summary').textContent()) ?? '', /rope_type yarn/);
+      await screenshot(page, ARTIFACTS, '03-restored.png');
+      assert.deepEqual(csp, [], 'CSP violations in the webview');
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await browser?.close().catch(() => undefined);
+      await stopCodeServer(run);
+      cleanup(d.dir);
+    }
+  });
+});
