@@ -230,11 +230,14 @@ describe('model config reader: spellings and edge cases', () => {
     assert.throws(() => toRopeSpec(r), (e: unknown) => e instanceof RopeError && e.code === 'unknown-rope-type' && /ntk-by-magic/.test(e.message));
   });
 
-  it('absent context → 2048 with a note; mixtral family default base 1e6', () => {
+  it('absent context → the config class default (MixtralConfig: 4096 × 32), else 2048, with a note; mixtral default base 1e6', () => {
     const r = read('{"model_type": "mixtral", "hidden_size": 4096, "num_attention_heads": 32}')!;
-    assert.equal(r.contextLength.value, 2048);
+    assert.equal(r.contextLength.value, 4096 * 32);
     assert.ok(r.contextLength.note);
     assert.equal(r.base.value, 1e6);
+    const llama = read('{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32}')!;
+    assert.equal(llama.contextLength.value, 2048); // LlamaConfig(max_position_embeddings=2048)
+    assert.ok(llama.contextLength.note);
   });
 
   it('a YAML model config with model_type is read too', () => {
