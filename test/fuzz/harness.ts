@@ -1,0 +1,67 @@
+/**
+ * Shared checks for the property tests: run the analysis service on a text and verify the
+ * invariants every front-end relies on (never throws, ranges inside the document, edits apply).
+ */
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeText } from '../../shared/service/analyze';
+import type { BoundOracle, FileAnalysis } from '../../shared/service/types';
+import { LineIndex, Range } from '../../shared/document/positions';
+
+/** An oracle with fixed, instant answers: the fuzz targets the service, not the b* engine. */
+export const instantOracle: BoundOracle = {
+  lmax: (base, d, L) => (base < 1e5 && L > 4096 ? 4096 : null),
+  bstar: (L) => 0.0424 * Math.pow(L, 1.628),
+  threshold: (L) => 0.5 * Math.pow(L, 1.628),
+};
+
+/** An oracle that knows nothing yet, as the server's is before the worker answers. */
+export const unknownOracle: BoundOracle = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
+
+function insideDocument(lines: LineIndex, r: Range, what: string): void {
+  const startOff = lines.offsetAt(r.start);
+  const endOff = lines.offsetAt(r.end);
+  assert.ok(r.start.line >= 0 && r.start.character >= 0, `${what}: negative start ${JSON.stringify(r)}`);
+  assert.ok(r.start.line < lines.lineCount && r.end.line < lines.lineCount, `${what}: line beyond the document ${JSON.stringify(r)}`);
+  assert.ok(startOff <= endOff, `${what}: start after end ${JSON.stringify(r)}`);
+  // A character past the end of its line would be clamped by editors: flag it.
+  assert.equal(lines.positionAt(startOff).character, r.start.character, `${what}: start character beyond its line ${JSON.stringify(r)}`);
+  assert.equal(lines.positionAt(endOff).character, r.end.character, `${what}: end character beyond its line ${JSON.stringify(r)}`);
+}
+
+/** Analyses `text` and asserts the service's invariants; returns the analysis. */
+export function checkInvariants(text: string, fileName: string, oracle: BoundOracle = instantOracle): FileAnalysis {
+  let a: FileAnalysis;
+  try {
+    a = analyzeText(text, { fileName, oracle });
+  } catch (e) {
+    throw new Error(`analyzeText threw on ${fileName}: ${(e as Error).stack}\n--- input ---\n${text.slice(0, 2000)}`);
+  }
+  const lines = new LineIndex(text);
+  for (const d of a.diagnostics) {
+    assert.ok(typeof d.message === 'string' && d.message.length > 0, 'empty message');
+    assert.ok(!/NaN|undefined|\[object Object\]/.test(d.message), `message leaks a bad value: ${d.message}`);
+    insideDocument(lines, d.range, `diagnostic ${d.code}`);
+    for (const r of d.related ?? []) insideDocument(lines, r.range, `related of ${d.code}`);
+    for (const f of d.fixes) for (const e of f.edits) insideDocument(lines, e.range, `fix "${f.title}"`);
+  }
+  return a;
+}
+
+/** Texts of every fixture below the given folders with one of the extensions. */
+export function fixtureTexts(dirs: string[], exts: string[]): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  const walk = (d: string) => {
+    let names: string[];
+    try { names = readdirSync(d); } catch { return; }
+    for (const n of names) {
+      const p = join(d, n);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (exts.some((e) => n.endsWith(e)) && st.size < 1_000_000) out.push({ path: p, text: readFileSync(p, 'utf8') });
+    }
+  };
+  dirs.forEach(walk);
+  return out;
+}
