@@ -23,6 +23,7 @@ export const contextExceededRule: Rule = {
     if (!t || !rope || !seq || !t.trains) return [];
     const L = seq.value;
     const mpe = rope.contextLength.value;
+    if (!Number.isFinite(mpe)) return [];
     const s = rope.scaling;
     const scaled = (s && s.type !== 'default' && s.type !== undefined) || t.scalingByName !== undefined;
     if (scaled) {

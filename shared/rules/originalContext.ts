@@ -45,6 +45,7 @@ export const originalContextRule: Rule = {
 function missingFixes(ctx: RuleContext, s: ScalingDescription, rope: ModelRope | undefined, factor: number | undefined): Fix[] {
   if (!s.node || !rope || !factor || !(factor > 1)) return [];
   const mpe = rope.contextLength.value;
+  if (!Number.isFinite(mpe)) return [];
   const path = pathTo(s.node);
   const fixes: Fix[] = [];
   if (ctx.fileKind === 'training-config') {

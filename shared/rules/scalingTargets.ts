@@ -1,6 +1,7 @@
 /** The scaling objects written in this document, each with the model it applies to. */
 import type { ModelRope, ScalingDescription } from '../config/modelRope';
 import type { RuleContext } from './context';
+import { describeScaling } from '../config/modelConfig';
 
 export interface ScalingInDoc {
   scaling: ScalingDescription;
@@ -21,5 +22,7 @@ export function scalingsInDocument(ctx: RuleContext): ScalingInDoc[] {
     for (const v of ctx.model.layerVariants ?? []) add(v.scaling, ctx.model);
   }
   if (ctx.training?.overrides.scaling) add(ctx.training.overrides.scaling, ctx.effective);
+  const deprecated = ctx.training?.deprecatedScaling;
+  if (deprecated?.kind === 'object') add(describeScaling(deprecated), ctx.effective);
   return out;
 }

@@ -33,7 +33,7 @@ export function trainingTarget(ctx: RuleContext): RopeTarget {
     scalingKeep: SCALING_KEEP,
   };
   if (t.tool === 'llama-factory' && !t.overrides.scaling) {
-    target.namePath = ['rope_scaling'];
+    target.namePath = t.scalingKeyPath;
     target.scalingPath = undefined;
   }
   return target;

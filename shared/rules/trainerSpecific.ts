@@ -40,7 +40,7 @@ export const trainerSpecificRule: Rule = {
           out.push(finding(LF_DERIVED_FACTOR, 'information', `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ceil(${fmt(L)} / ${fmt(mpe)}) = ${f}.0 and original length ${fmt(mpe)}; the model then covers ${fmt(f * mpe)} tokens${f * mpe > L * 1.25 ? `, well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`, rangeFor(ctx.doc, t.scalingByName)));
         } else {
           out.push(finding(LF_SCALING_IGNORED, 'warning', `cutoff_len ${fmt(L)} is within the model's context (${fmt(mpe)}): LLaMA-Factory disables rope_scaling ("Input length is smaller than max length").`,
-            rangeFor(ctx.doc, t.scalingByName), [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(['rope_scaling']) }]));
+            rangeFor(ctx.doc, t.scalingByName), [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(t.scalingKeyPath ?? ['rope_scaling']) }]));
         }
       }
     }

@@ -35,7 +35,7 @@ export const trainingScalingRule: Rule = {
     if ((byName || dict) && native && native.type && native.type !== 'default') {
       const f = numParam(native, 'factor');
       const node = byName?.node ?? dict?.node;
-      const path = byName ? ['rope_scaling'] : t.scalingKeyPath;
+      const path = t.scalingKeyPath;
       out.push(finding(STACKED_SCALING, 'warning',
         `${ctx.resolved!.ref} already uses ${native.rawType?.value ?? native.type} scaling${f ? ` (factor ${fmt(f)})` : ''}; this rope_scaling replaces it and drops its parameters instead of adding to it.`,
         rangeFor(ctx.doc, node), path ? [{ title: `Remove this rope_scaling (keep the model's own ${native.type} scaling)`, kind: 'other', preferred: true, edits: ctx.editor.remove(path) }] : []));

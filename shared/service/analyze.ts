@@ -9,7 +9,7 @@ import type { ParsedDocument } from '../document/configNode';
 import type { BoundOracle, FileAnalysis, Finding, Severity, TrainingDescription } from './types';
 import type { RopeType, TransformersVariant } from '../rope/spec';
 import type { Located, ModelRope } from '../config/modelRope';
-import { isModelConfig, readModelRope } from '../config/modelConfig';
+import { describeScaling, isModelConfig, readModelRope } from '../config/modelConfig';
 import { readTrainingConfig, TrainingConfig } from '../config/training';
 import { BaseModelResolver, ResolvedBaseModel, catalogResolver } from '../config/resolve';
 import type { RuleContext } from '../rules/context';
@@ -73,7 +73,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   const resolver = opts.resolver ?? catalogResolver;
   const refs = [...training.baseModelCandidates, ...(training.baseModel ? [training.baseModel.value] : [])];
   const resolved = training.ownModel ? undefined : safe(() => resolver.resolve(refs, opts.fileName));
-  const effective = training.ownModel ?? (resolved ? effectiveModel(training, resolved) : undefined);
+  const effective = training.ownModel ?? (resolved ? effectiveModel(training, resolved) : overridesOnly(training));
   const ctx: RuleContext = { ...base, fileKind: 'training-config', training, resolved, effective, model: training.ownModel };
   const description: TrainingDescription = {
     tool: training.tool,
@@ -125,16 +125,7 @@ export function effectiveModel(t: TrainingConfig, resolved: ResolvedBaseModel): 
   if (r.originalContextLength) out.originalContextLength = detach(r.originalContextLength, from);
   if (r.scaling) out.scaling = { type: r.scaling.type, key: r.scaling.key, rawType: r.scaling.rawType && detach(r.scaling.rawType, from), params: Object.fromEntries(Object.entries(r.scaling.params).map(([k, v]) => [k, detach(v, from)])) };
   if (r.slidingWindow) out.slidingWindow = detach(r.slidingWindow, from);
-  const o = t.overrides;
-  if (o.base) out.base = o.base;
-  if (o.contextLength) out.contextLength = o.contextLength;
-  if (o.scalingCleared) { delete out.scaling; delete out.originalContextLength; }
-  if (o.scaling) {
-    out.scaling = o.scaling;
-    const orig = o.scaling.params['original_max_position_embeddings'];
-    if (orig && typeof orig.value === 'number') out.originalContextLength = orig as Located<number>;
-    else delete out.originalContextLength;
-  }
+  applyOverrides(out, t);
   if (t.scalingByName) {
     // LLaMA-Factory: factor = ceil(cutoff_len / mpe), original = mpe, new mpe = mpe × factor.
     const mpe = r.contextLength.value;
@@ -155,6 +146,37 @@ export function effectiveModel(t: TrainingConfig, resolved: ResolvedBaseModel): 
       out.contextLength = { value: mpe * factor, note: `LLaMA-Factory: max_position_embeddings × ${factor}` };
     }
   }
+  return out;
+}
+
+/** The YAML's RoPE overrides (and axolotl's deprecated top-level scaling, which is what the user meant). */
+function applyOverrides(out: ModelRope, t: TrainingConfig): void {
+  const o = t.overrides;
+  if (o.base) out.base = o.base;
+  if (o.contextLength) out.contextLength = o.contextLength;
+  if (o.scalingCleared) { delete out.scaling; delete out.originalContextLength; }
+  const scaling = o.scaling ?? (t.deprecatedScaling?.kind === 'object' ? describeScaling(t.deprecatedScaling) : undefined);
+  if (scaling) {
+    out.scaling = scaling;
+    const orig = scaling.params['original_max_position_embeddings'];
+    if (orig && typeof orig.value === 'number') out.originalContextLength = orig as Located<number>;
+    else delete out.originalContextLength;
+  }
+}
+
+/**
+ * The base model is unknown but the YAML sets RoPE keys itself: report what it sets; the unknown
+ * values are NaN (null in JSON) and every rule skips them.
+ */
+function overridesOnly(t: TrainingConfig): ModelRope | undefined {
+  const o = t.overrides;
+  if (!o.base && !o.contextLength && !o.scaling && t.deprecatedScaling?.kind !== 'object') return undefined;
+  const unknown = (what: string): Located<number> => ({ value: NaN, note: `${what}: base model not found offline` });
+  const out: ModelRope = {
+    base: unknown('rope_theta'), headDim: unknown('head_dim'), rotaryDim: unknown('rotary dim'),
+    partialRotaryFactor: unknown('partial_rotary_factor'), contextLength: unknown('max_position_embeddings'),
+  };
+  applyOverrides(out, t);
   return out;
 }
 

@@ -3,15 +3,15 @@ import type { ModelRope } from '../config/modelRope';
 import type { FileAnalysis, Finding } from './types';
 
 export interface JsonRope {
-  base: number;
+  base: number | null;
   baseKey: string | null;
-  rotaryDim: number;
-  headDim: number;
-  contextLength: number;
+  rotaryDim: number | null;
+  headDim: number | null;
+  contextLength: number | null;
   contextKey: string | null;
   originalContextLength: number | null;
   scaling: ({ type: string } & Record<string, unknown>) | null;
-  partialRotaryFactor: number;
+  partialRotaryFactor: number | null;
 }
 
 export interface JsonFileReport {
@@ -21,6 +21,9 @@ export interface JsonFileReport {
   training: FileAnalysis['training'];
   diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits'] }[] }[];
 }
+
+/** Unknown values (NaN: the base model was not found) are null in JSON. */
+const known = (n: number): number | null => (Number.isFinite(n) ? n : null);
 
 export function ropeToJson(r: ModelRope): JsonRope {
   let scaling: JsonRope['scaling'] = null;
@@ -32,15 +35,15 @@ export function ropeToJson(r: ModelRope): JsonRope {
     }
   }
   return {
-    base: r.base.value,
+    base: known(r.base.value),
     baseKey: r.base.key ?? null,
-    rotaryDim: r.rotaryDim.value,
-    headDim: r.headDim.value,
-    contextLength: r.contextLength.value,
+    rotaryDim: known(r.rotaryDim.value),
+    headDim: known(r.headDim.value),
+    contextLength: known(r.contextLength.value),
     contextKey: r.contextLength.key ?? null,
     originalContextLength: r.originalContextLength?.value ?? null,
     scaling,
-    partialRotaryFactor: r.partialRotaryFactor.value,
+    partialRotaryFactor: known(r.partialRotaryFactor.value),
   };
 }
 

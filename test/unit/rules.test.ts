@@ -83,6 +83,17 @@ describe('rules', () => {
     assert.ok(Date.now() - t0 < 200, 'sniffed, not parsed');
   });
 
+  it('an unresolvable base model: the YAML\'s own overrides are still reported, unknowns as null', () => {
+    const text = 'base_model: /nowhere/my-model\nsequence_len: 8192\noverrides_of_model_config:\n  rope_scaling:\n    type: yarn\n    factor: 2.0\n    original_max_position_embeddings: 4096\n  max_position_embeddings: 8192\n';
+    const a = analyzeText(text, { fileName: '/w/run.yml', oracle });
+    assert.equal(a.kind, 'training-config');
+    assert.equal(a.rope!.contextLength.value, 8192);
+    assert.equal(a.rope!.originalContextLength!.value, 4096);
+    assert.equal(a.rope!.scaling!.type, 'yarn');
+    assert.ok(Number.isNaN(a.rope!.base.value));
+    assert.deepEqual(codes(a), ['training/base-model-unresolved']);
+  });
+
   it('severity overrides change or drop codes', () => {
     const path = join(fixtures, 'configs/llama-2-7b-hf.json');
     const text = readFileSync(path, 'utf8');

@@ -95,6 +95,18 @@ describe('training configs', () => {
     assert.equal(olmo.ownModel!.headDim.value, 128);
   });
 
+  it('LLaMA-Factory keys nested under train:, LitGPT pretrain `model:` block', () => {
+    const lf = readTrainingConfig(parseDocumentText('train:\n  stage: sft\n  model_name_or_path: Qwen/Qwen2.5-7B\n  rope_scaling:\n    rope_type: yarn\n    factor: 8.0\n    original_max_position_embeddings: 4096\n  cutoff_len: 8192\n', 'yaml'))!;
+    assert.equal(lf.tool, 'llama-factory');
+    assert.equal(lf.sequenceLength!.value, 8192);
+    assert.deepEqual(lf.scalingKeyPath, ['train', 'rope_scaling']);
+    assert.equal(lf.overrides.scaling!.type, 'yarn');
+    const lit = readTrainingConfig(parseDocumentText('model:\n  name: tiny-llama-1.1b\n  block_size: 4096\n  n_head: 32\n  head_size: 128\n  n_embd: 4096\n  rotary_percentage: 0.25\n  rope_base: 10000\nout_dir: out/pretrain\ntrain:\n  max_seq_length:\n', 'yaml'))!;
+    assert.equal(lit.tool, 'litgpt');
+    assert.equal(lit.sequenceLength!.value, 4096); // max_seq_length null → block_size
+    assert.equal(lit.ownModel!.rotaryDim.value, 32); // 128 × 0.25
+  });
+
   it('is not fooled by CI YAML or model configs', () => {
     assert.equal(read('.github/workflows/ci.yml').t, undefined);
     const json = parseDocumentText('{"model_type": "gpt_neox", "num_layers": 2, "num_attention_heads": 2, "seq_length": 2, "rotary_pct": 0.25}', 'json');

@@ -10,12 +10,17 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
   const root = doc.root;
   const ckpt = strAt(root, ['checkpoint_dir']);
   const name = strAt(root, ['model_name']);
-  const modelConfig = child(root, 'model_config');
+  // Fine-tune configs name a checkpoint; pretrain configs define the model inline (`model_config`,
+  // or `model` with block_size / n_head as in LitGPT's config_hub/pretrain).
+  const inlineModel = child(root, 'model');
+  const modelKey = child(root, 'model_config') ? 'model_config'
+    : inlineModel?.kind === 'object' && (child(inlineModel, 'block_size') || child(inlineModel, 'n_head')) ? 'model' : 'model_config';
+  const modelConfig = child(root, modelKey);
   if (!(ckpt || name || modelConfig?.kind === 'object') || !hasAny(root, 'train', 'out_dir', 'precision', 'devices', 'eval')) return undefined;
   const t: TrainingConfig = {
     tool: 'litgpt',
     baseModelCandidates: [],
-    sequenceLength: numAt(root, ['train', 'max_seq_length']) ?? numAt(root, ['model_config', 'block_size']),
+    sequenceLength: numAt(root, ['train', 'max_seq_length']) ?? numAt(root, [modelKey, 'block_size']),
     overrides: {},
     trains: true,
   };
@@ -30,10 +35,10 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
     if (base) t.overrides.base = base;
     const ctx = numAt(modelConfig, ['block_size']);
     if (ctx) t.overrides.contextLength = ctx;
-    t.baseKeyPath = ['model_config', 'rope_base'];
+    t.baseKeyPath = [modelKey, 'rope_base'];
     t.ownModel = ownModelRope({
       modelType: 'litgpt',
-      base, baseDefault: 10000, baseKey: 'model_config.rope_base',
+      base, baseDefault: 10000, baseKey: `${modelKey}.rope_base`,
       hidden: numAt(modelConfig, ['n_embd']), heads: numAt(modelConfig, ['n_head']), headDim: numAt(modelConfig, ['head_size']),
       fraction: numAt(modelConfig, ['rotary_percentage']),
       context: ctx,

@@ -10,7 +10,10 @@ import { describeScalingNode, hasAny, numAt, strAt } from './common';
 export const LLAMA_FACTORY_DEFAULT_CUTOFF = 2048;
 
 export function readLlamaFactory(doc: ParsedDocument): TrainingConfig | undefined {
-  const root = doc.root;
+  // Keys usually sit at the top level; some configs nest them under `train:`.
+  const nested = !child(doc.root, 'model_name_or_path') && child(child(doc.root, 'train'), 'model_name_or_path');
+  const prefix = nested ? ['train'] : [];
+  const root = nested ? child(doc.root, 'train') : doc.root;
   const baseModel = strAt(root, ['model_name_or_path']);
   if (!baseModel || !hasAny(root, 'cutoff_len', 'stage', 'finetuning_type', 'template', 'dataset', 'rope_scaling')) return undefined;
   const stage = child(root, 'stage');
@@ -21,7 +24,7 @@ export function readLlamaFactory(doc: ParsedDocument): TrainingConfig | undefine
     baseModelCandidates: [],
     sequenceLength: numAt(root, ['cutoff_len']) ?? { value: LLAMA_FACTORY_DEFAULT_CUTOFF, note: 'cutoff_len absent: LLaMA-Factory default 2048' },
     overrides: {},
-    scalingKeyPath: ['rope_scaling'],
+    scalingKeyPath: [...prefix, 'rope_scaling'],
     trains: doTrain ? doTrain.value === true : !!stage,
   };
   const sc = child(root, 'rope_scaling');

@@ -24,8 +24,9 @@ export function readTorchtune(doc: ParsedDocument): TrainingConfig | undefined {
   };
   const ckpt = strAt(root, ['checkpointer', 'checkpoint_dir']);
   if (ckpt) t.baseModelCandidates.push(ckpt.value);
+  if (ckpt) t.baseModel = ckpt;
   if (builder) {
-    t.baseModel = builder;
+    t.baseModel ??= builder;
     const hub = torchtuneBuilderHubId(builder.value);
     if (hub) t.baseModelCandidates.push(hub);
     // Generic builders take the RoPE arguments explicitly.
