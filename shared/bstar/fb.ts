@@ -118,16 +118,17 @@ export interface ScanHit { m: number; f: number }
 export const scanCounters = { terms: 0, depths: null as number[] | null };
 
 /**
- * First m in [from, to) (ascending) with f < −tol, or null. Evaluates block by block, so it stops
- * within one block of the answer.
+ * First m in [from, to) (ascending) with f < −tol, or null. Blocks grow from 64 to BLOCK values of
+ * m, so a base that fails early costs little and a long scan still runs at full block speed.
  */
 export function firstNegative(
   theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK), signal?: { aborted: boolean },
 ): ScanHit | null {
   const cos2 = cos2Of(theta);
-  for (let m0 = from; m0 < to; m0 += BLOCK) {
-    if (signal?.aborted && ((m0 - from) / BLOCK) % CHECK_EVERY === 0) throw cancelled();
-    const cnt = Math.min(BLOCK, to - m0);
+  let size = 64;
+  for (let m0 = from; m0 < to; m0 += size, size = Math.min(BLOCK, size * 2)) {
+    if (signal?.aborted) throw cancelled();
+    const cnt = Math.min(size, to - m0);
     evalBlock(theta, m0, cnt, buf, cos2);
     for (let k = 0; k < cnt; k++) if (buf[k] < -tol) return { m: m0 + k, f: buf[k] };
   }
