@@ -51,23 +51,76 @@ export function fAt(theta: Float64Array, m: number): number {
   return s;
 }
 
+export interface Derivatives { f: number; d1: number; d2: number; m2: number; m3: number }
+
 /**
- * f, ∂f/∂b and a bound M2 ≥ |∂²f/∂b²| valid on [b, ∞) for one m.
- * With φ_i = m·b^(−a_i), a_i = 2i/d: φ' = −a φ/b, φ'' = a(a+1)φ/b²;
- * (cos φ)'' = −cos φ·φ'² − sin φ·φ'', so |(cos φ)''| ≤ a²φ²/b² + a(a+1)φ/b², and φ/b falls as
- * b grows, so the value at b bounds the whole ray.
+ * f, ∂f/∂b, ∂²f/∂b² at b for one m, and bounds M2 ≥ |∂²f/∂b²|, M3 ≥ |∂³f/∂b³| valid on [b, ∞).
+ * With φ_i = m·b^(−a_i), a_i = 2i/d: φ' = −aφ/b, φ'' = a(a+1)φ/b², φ''' = −a(a+1)(a+2)φ/b³;
+ * (cos φ)'' = −cos φ·φ'² − sin φ·φ'', (cos φ)''' = sin φ·φ'³ − 3cos φ·φ'φ'' − sin φ·φ'''.
+ * Every bound term is a power of φ/b times a power of 1/b, which falls as b grows, so the value
+ * at b bounds the whole ray.
  */
-export function fWithDerivatives(base: number, theta: Float64Array, m: number): { f: number; d1: number; m2: number } {
+export function fWithDerivatives(base: number, theta: Float64Array, m: number): Derivatives {
   const d = theta.length * 2;
-  let f = 0, d1 = 0, m2 = 0;
+  let f = 0, d1 = 0, d2 = 0, m2 = 0, m3 = 0;
   for (let i = 0; i < theta.length; i++) {
     const a = (2 * i) / d;
     const phi = m * theta[i];
-    f += Math.cos(phi);
-    d1 += Math.sin(phi) * a * phi;
-    m2 += a * a * phi * phi + a * (a + 1) * phi;
+    const c = Math.cos(phi), s = Math.sin(phi);
+    const p1 = a * phi, p2 = a * (a + 1) * phi; // |φ'|·b and |φ''|·b²
+    f += c;
+    d1 += s * p1;
+    d2 -= c * p1 * p1 + s * p2;
+    m2 += p1 * p1 + p2;
+    m3 += p1 * p1 * p1 + 3 * p1 * p2 + p2 * (a + 2);
   }
-  return { f, d1: d1 / base, m2: m2 / (base * base) };
+  const b2 = base * base;
+  return { f, d1: d1 / base, d2: d2 / b2, m2: m2 / b2, m3: m3 / (b2 * base) };
+}
+
+/**
+ * Largest h such that f stays below `target` on [b, b+h], from two valid upper bounds:
+ * f + f'·h + M2·h²/2 and f + f'·h + f''·h²/2 + M3·h³/6 (the second is far tighter for short steps).
+ * Requires f < target; returns 0 otherwise.
+ */
+export function safeStep(fd: Derivatives, target: number): number {
+  const c = fd.f - target;
+  if (!(c < 0)) return 0;
+  const disc = Math.sqrt(fd.d1 * fd.d1 - 2 * fd.m2 * c);
+  const quad = (-2 * c) / (fd.d1 + disc);
+  const cubic = firstRootCubic(c, fd.d1, fd.d2 / 2, fd.m3 / 6);
+  const h = Math.max(quad > 0 ? quad : 0, cubic);
+  return Number.isFinite(h) ? h : 0;
+}
+
+/** Largest h known to keep P(h) = c + c1·h + c2·h² + c3·h³ < 0 on [0, h] (c < 0, c3 > 0). */
+function firstRootCubic(c: number, c1: number, c2: number, c3: number): number {
+  if (!(c3 > 0)) return 0;
+  const P = (h: number) => c + h * (c1 + h * (c2 + h * c3));
+  // P is monotone between its critical points (roots of 3c3·h² + 2c2·h + c1): walk them in order.
+  const ends: number[] = [];
+  const disc = c2 * c2 - 3 * c3 * c1;
+  if (disc > 0) {
+    const r = Math.sqrt(disc);
+    for (const t of [(-c2 - r) / (3 * c3), (-c2 + r) / (3 * c3)]) if (t > 0) ends.push(t);
+  }
+  let lo = 0;
+  for (const e of ends) {
+    if (P(e) >= 0) return bisect(P, lo, e);
+    lo = e;
+  }
+  let hi = Math.max(2 * lo, 1e-300);
+  while (P(hi) < 0) hi *= 2;
+  return bisect(P, lo, hi);
+}
+
+/** With P(lo) < 0 ≤ P(hi) and P monotone on [lo, hi]: the largest point found with P < 0. */
+function bisect(P: (h: number) => number, lo: number, hi: number): number {
+  for (let k = 0; k < 100 && hi - lo > 1e-13 * hi; k++) {
+    const mid = 0.5 * (lo + hi);
+    if (P(mid) < 0) lo = mid; else hi = mid;
+  }
+  return lo;
 }
 
 /** 2·cos θ_i: the Chebyshev recurrence coefficients, shared by every block at one base. */
@@ -80,12 +133,11 @@ export function cos2Of(theta: Float64Array): Float64Array {
 /**
  * f_b(m) for m in [m0, m0+count) into out[0..count). count ≤ BLOCK keeps the recurrence short.
  */
-export function evalBlock(theta: Float64Array, m0: number, count: number, out: Float64Array, cos2: Float64Array = cos2Of(theta)): void {
+export function evalBlock(theta: Float64Array, m0: number, count: number, out: Float64Array, cos2: Float64Array = cos2Of(theta), nExact = theta.length): void {
   out.fill(0, 0, count);
-  const n = theta.length;
   let i = 0;
   // Four independent recurrences per pass: one chain alone is latency-bound.
-  for (; i + 4 <= n; i += 4) {
+  for (; i + 4 <= nExact; i += 4) {
     const ta = theta[i], tb = theta[i + 1], tc = theta[i + 2], td = theta[i + 3];
     const ca = cos2[i], cb = cos2[i + 1], cc = cos2[i + 2], cd = cos2[i + 3];
     let a0 = Math.cos((m0 - 1) * ta), a1 = Math.cos(m0 * ta);
@@ -98,7 +150,7 @@ export function evalBlock(theta: Float64Array, m0: number, count: number, out: F
       a0 = a1; a1 = a2; b0 = b1; b1 = b2; c0 = c1; c1 = c2; d0 = d1; d1 = d2;
     }
   }
-  for (; i < n; i++) {
+  for (; i < nExact; i++) {
     const th = theta[i];
     const c2 = cos2[i];
     let x0 = Math.cos((m0 - 1) * th);
@@ -110,6 +162,59 @@ export function evalBlock(theta: Float64Array, m0: number, count: number, out: F
       x1 = x2;
     }
   }
+}
+
+/**
+ * Like evalBlock, but for a search that verifies its hits: components that turn by less than
+ * SLOW_PHASE rad across the block (the slow ones, θ_i falls with i) are summed once at the start,
+ * middle and end and interpolated quadratically (error ≲ 1e-3 each). Roughly halves the cost at
+ * large b. Never used for a certificate.
+ */
+export function evalBlockApprox(theta: Float64Array, m0: number, count: number, out: Float64Array, cos2: Float64Array): void {
+  let nFast = theta.length;
+  while (nFast > 0 && theta[nFast - 1] * count < SLOW_PHASE) nFast--;
+  evalBlock(theta, m0, count, out, cos2, nFast);
+  if (nFast === theta.length) return;
+  const h = (count - 1) / 2;
+  let y0 = 0, y1 = 0, y2 = 0;
+  for (let i = nFast; i < theta.length; i++) {
+    y0 += Math.cos(m0 * theta[i]);
+    y1 += Math.cos((m0 + h) * theta[i]);
+    y2 += Math.cos((m0 + 2 * h) * theta[i]);
+  }
+  if (h === 0) { out[0] += y0; return; }
+  const a1 = (-3 * y0 + 4 * y1 - y2) / (2 * h);
+  const a2 = (y0 - 2 * y1 + y2) / (2 * h * h);
+  for (let k = 0; k < count; k++) out[k] += y0 + k * (a1 + k * a2);
+}
+
+const SLOW_PHASE = 0.25;
+/** Approximate values below this are checked exactly (well above the interpolation error). */
+const APPROX_MARGIN = 0.05;
+
+/**
+ * Search [from, to) from the top down for an m with f < −tol using evalBlockApprox, confirming each
+ * candidate with direct cosines. Returns a confirmed m or −1 (−1 proves nothing: certify with scanMin).
+ */
+export function searchApprox(
+  theta: Float64Array, from: number, to: number, tol: number, buf: Float64Array, cos2: Float64Array, signal?: { aborted: boolean },
+): number {
+  for (let hi = to; hi > from; hi -= BLOCK) {
+    if (signal?.aborted) throw cancelled();
+    const m0 = Math.max(from, hi - BLOCK);
+    const cnt = hi - m0;
+    evalBlockApprox(theta, m0, cnt, buf, cos2);
+    scanCounters.terms += cnt;
+    // The block's smallest value first (the deepest witness gives the longest step), then the rest.
+    let bk = 0;
+    for (let k = 1; k < cnt; k++) if (buf[k] < buf[bk]) bk = k;
+    if (buf[bk] >= APPROX_MARGIN) continue;
+    if (fAt(theta, m0 + bk) < -tol) return m0 + bk;
+    for (let k = 0; k < cnt; k++) {
+      if (k !== bk && buf[k] < APPROX_MARGIN && fAt(theta, m0 + k) < -tol) return m0 + k;
+    }
+  }
+  return -1;
 }
 
 export interface ScanHit { m: number; f: number }

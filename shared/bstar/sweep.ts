@@ -14,7 +14,7 @@
  * starting at the previous answer and inheriting its witness pool.
  */
 import { RopeError } from '../errors';
-import { BLOCK, TOLERANCE, cos2Of, evalBlock, fAt, fDirect, fWithDerivatives, scanMin, thetas } from './fb';
+import { BLOCK, Derivatives, TOLERANCE, safeStep, cos2Of, evalBlock, evalBlockApprox, fAt, searchApprox, fDirect, fWithDerivatives, scanMin, thetas } from './fb';
 
 export interface Cancellable { aborted: boolean }
 
@@ -39,6 +39,9 @@ export interface SweepResult {
 }
 
 const POOL_MAX = 8;
+export const tuning = { approxScan: true, approxNear: true };
+export let CHAIN_PER_OCTAVE = 1;
+export function setChainPerOctave(k: number): void { CHAIN_PER_OCTAVE = k; }
 const RECENT_MAX = 32;
 const NEAR_RADIUS = 48;
 
@@ -55,10 +58,11 @@ function searchNear(th: Float64Array, cos2: Float64Array, length: number, recent
     if (c >= length) continue;
     const m0 = Math.max(0, c - NEAR_RADIUS);
     const cnt = Math.min(length, c + NEAR_RADIUS + 1) - m0;
-    evalBlock(th, m0, cnt, buf, cos2);
-    let bk = -1, bf = -TOLERANCE;
+    if (tuning.approxNear) evalBlockApprox(th, m0, cnt, buf, cos2); else evalBlock(th, m0, cnt, buf, cos2);
+    let bk = -1, bf = Infinity;
     for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
-    if (bk >= 0) { remember(recent, m0 + bk); return m0 + bk; }
+    // The window's smallest approximate value, confirmed with direct cosines.
+    if (bf < 0.05 && fAt(th, m0 + bk) < -TOLERANCE) { remember(recent, m0 + bk); return m0 + bk; }
   }
   return -1;
 }
@@ -89,7 +93,7 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
     throwIfAborted(signal);
     const th = thetas(b, headDim);
     let m = -1;
-    let fd: { f: number; d1: number; m2: number } | null = null;
+    let fd: Derivatives | null = null;
     if (pool.length > 0 && pool[0] < length) {
       fd = fWithDerivatives(b, th, pool[0]);
       if (fd.f < -TOLERANCE) m = pool[0];
@@ -102,7 +106,10 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
       m = searchNear(th, cos2, length, recent, buf);
       if (m < 0) {
         scans++;
-        const hit = scanMin(th, 0, length, TOLERANCE, buf, cos2, signal);
+        // A cheap approximate search finds most witnesses; only when it finds none does the exact
+        // scan run, which either finds one or certifies b.
+        const found = tuning.approxScan ? searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal) : -1;
+        const hit = found >= 0 ? { m: found, f: -Infinity } : scanMin(th, 0, length, TOLERANCE, buf, cos2, signal);
         if (hit.f >= -TOLERANCE) {
           return {
             bstar: b,
@@ -119,12 +126,7 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
       toFront(pool, m);
       fd = fWithDerivatives(b, th, m);
     }
-    const { f, d1, m2 } = fd!;
-    const c = f - target; // < 0
-    // Positive root of m2/2·Δ² + d1·Δ + c = 0, in the cancellation-free form.
-    const disc = Math.sqrt(d1 * d1 - 2 * m2 * c);
-    let delta = (-2 * c) / (d1 + disc);
-    if (!(delta > 0)) delta = 0;
+    const delta = safeStep(fd!, target);
     last = { base: b, m };
     const next = b + delta;
     b = next > b ? next : b * (1 + 4 * Number.EPSILON);
@@ -144,12 +146,20 @@ function witnessBelow(bstar: number, headDim: number, last: { base: number; m: n
   return { base: last.base, m: last.m, f: fDirect(last.base, headDim, last.m) };
 }
 
-/** Lengths of the chain ending at L: ceil(L/2^k) down to about 64, ascending. */
-export function chainLengths(length: number, from = 1): number[] {
-  const out: number[] = [];
-  for (let l = length; l > 64 && l > from; l = Math.ceil(l / 2)) out.push(l);
-  out.push(Math.max(1, Math.min(length, 64)));
-  return [...new Set(out)].filter((l) => l >= Math.min(from, length)).sort((a, b) => a - b);
+/**
+ * Lengths of the chain ending at L, ascending: ceil(L/2^(j/perOctave)) down to about 64. Every
+ * ceil(L/2^k) is included, so a chain to 2^20 also yields b* at every power of two.
+ */
+export function chainLengths(length: number, perOctave = CHAIN_PER_OCTAVE): number[] {
+  const out = new Set<number>([length]);
+  for (let j = 1; ; j++) {
+    const l = Math.ceil(length / Math.pow(2, j / perOctave));
+    const exact = j % perOctave === 0 ? Math.ceil(length / 2 ** (j / perOctave)) : l;
+    if (exact <= 64) break;
+    out.add(exact);
+  }
+  out.add(Math.min(length, 64));
+  return [...out].sort((a, b) => a - b);
 }
 
 /**
