@@ -13,11 +13,15 @@ import { modelTarget } from './targets';
 import { bstarGuess, chooseValidBase } from '../fixes/chooseBase';
 import { dynamicFix, linearFix, llama3Fix, ntkFix, raiseBaseFix, RopeTarget, yarnFix } from '../fixes/rewrites';
 import { ntkAwareBase } from '../rope/seedMethods';
+import { MAX_LENGTH } from '../bstar/validate';
+import { baseUnreadable } from './invalidValues';
 
 export const BASE_BELOW_BOUND = 'rope/base-below-bound';
+/** information: the length to judge is beyond MAX_LENGTH and the base holds up to MAX_LENGTH. */
+export const CONTEXT_UNCHECKED = 'rope/context-unchecked';
 
 export const baseBoundRule: Rule = {
-  codes: [BASE_BELOW_BOUND],
+  codes: [BASE_BELOW_BOUND, CONTEXT_UNCHECKED],
   check(ctx) {
     const out: Finding[] = [];
     if (ctx.model) {
@@ -38,15 +42,25 @@ function checkModel(ctx: RuleContext, rope: ModelRope, severity: 'information' |
   const judged = judgedLength(rope, trainingLength);
   const base = rope.base.value;
   const dim = rope.rotaryDim.value;
-  if (!judged || !boundable(base, dim, judged.length)) return undefined;
-  const L = judged.length;
+  if (!judged || (!rope.base.node && baseUnreadable(ctx))) return undefined;
+  // Beyond MAX_LENGTH the engine refuses: check up to it, and say so when the base holds that far.
+  const capped = judged.length > MAX_LENGTH;
+  const L = capped ? MAX_LENGTH : judged.length;
+  if (!boundable(base, dim, L)) return undefined;
   const m = lmaxOf(ctx, base, dim, L);
-  if (m === undefined || m === null) return undefined;
-  const b = bstarOf(ctx, L, dim);
+  if (m === undefined) return undefined;
+  if (m === null) {
+    if (!capped) return undefined;
+    const message = `${judged.why[0].toUpperCase()}${judged.why.slice(1)} is beyond the largest length RoPE Lens can check (${fmt(MAX_LENGTH)}); `
+      + `${rope.base.key ?? 'rope_theta'} ${fmt(base)} satisfies the RoPE base bound up to it (rotary dim ${dim}), the rest is unchecked.`;
+    return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, rope.base));
+  }
+  const b = capped ? undefined : bstarOf(ctx, L, dim);
   const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', so a base above b* is not enough by itself' : ''}` : '';
   const message = `${rope.base.key ?? 'rope_theta'} ${fmt(base)} satisfies the RoPE base bound only up to ${fmt(m)} tokens, `
     + `short of ${judged.why} (rotary dim ${dim})${bText}.`;
-  const fixes = baseFixes(ctx, rope, modelTarget(ctx, rope), base, dim, L, m, b);
+  // No rewrite for a length RoPE Lens cannot check: a base valid at MAX_LENGTH says nothing about the context.
+  const fixes = capped ? [] : baseFixes(ctx, rope, modelTarget(ctx, rope), base, dim, L, m, b);
   return finding(BASE_BELOW_BOUND, severity, message, rangeFor(ctx.doc, rope.base, rope.contextLength), fixes);
 }
 

@@ -9,9 +9,10 @@ import { partialRotaryRule } from './partialRotary';
 import { contextExceededRule } from './contextExceeded';
 import { trainingScalingRule } from './trainingScaling';
 import { trainerSpecificRule } from './trainerSpecific';
+import { invalidValuesRule } from './invalidValues';
 
 export const RULES: readonly Rule[] = [
-  scalingTypeRule, scalingKeysRule, scalingValuesRule, originalContextRule, partialRotaryRule,
+  invalidValuesRule, scalingTypeRule, scalingKeysRule, scalingValuesRule, originalContextRule, partialRotaryRule,
   baseBoundRule, contextExceededRule, trainingScalingRule, trainerSpecificRule,
 ];
 

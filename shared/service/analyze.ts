@@ -59,6 +59,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   } catch {
     return OTHER();
   }
+  if (!doc.root && doc.problems.length) return notAnalysed(doc);
   if (!doc.root || doc.root.kind !== 'object') return OTHER();
   const base = { oracle: opts.oracle, variant: opts.variant ?? 'v5', pending: [] as FileAnalysis['pendingBounds'], editor: new DocumentEditor(doc), doc };
 
@@ -83,6 +84,23 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   const ref = training.baseModel?.value ?? training.baseModelCandidates[0];
   if (ref) description.baseModel = ref;
   return { kind: 'training-config', rope: effective ?? null, training: description, diagnostics: runRules(ctx), pendingBounds: dedupe(base.pending), document: doc };
+}
+
+export const NOT_ANALYSED = 'parse/not-analysed';
+
+/**
+ * The sniffer found RoPE keys but the parser refused the whole document (an alias bomb, a file it
+ * cannot read at all): one finding at the first problem says so, rather than silence. Ordinary
+ * syntax errors never get here — the tolerant parsers still give a root and the rest is analysed.
+ */
+function notAnalysed(doc: ParsedDocument): FileAnalysis {
+  const p = doc.problems[0];
+  const reason = p.message.replace(/^(YAML|JSON): /, '').replace(/;? *not analysed\.?$/, '');
+  const range = doc.lines.rangeOf(Math.min(p.offset, doc.text.length), Math.max(0, Math.min(p.length, doc.text.length - p.offset)));
+  return {
+    ...OTHER(),
+    diagnostics: [{ code: NOT_ANALYSED, severity: 'warning', message: `RoPE Lens could not read this file, so its RoPE settings were not checked: ${reason}`, range, fixes: [] }],
+  };
 }
 
 function runRules(ctx: RuleContext): Finding[] {
