@@ -198,11 +198,17 @@ const APPROX_MARGIN = 0.05;
  */
 export function searchApprox(
   theta: Float64Array, from: number, to: number, tol: number, buf: Float64Array, cos2: Float64Array, signal?: { aborted: boolean },
+  order?: ArrayLike<number>,
 ): number {
-  for (let hi = to; hi > from; hi -= BLOCK) {
+  // Blocks are [j·BLOCK, (j+1)·BLOCK) ∩ [from, to), visited in `order` (block indices) or top-down.
+  const first = Math.floor(from / BLOCK), last = Math.ceil(to / BLOCK) - 1;
+  const count = last - first + 1;
+  for (let q = 0; q < count; q++) {
     if (signal?.aborted) throw cancelled();
-    const m0 = Math.max(from, hi - BLOCK);
-    const cnt = hi - m0;
+    const j = order ? order[q] : last - q;
+    const m0 = Math.max(from, j * BLOCK);
+    const cnt = Math.min(to, (j + 1) * BLOCK) - m0;
+    if (cnt <= 0) continue;
     evalBlockApprox(theta, m0, cnt, buf, cos2);
     scanCounters.terms += cnt;
     // The block's smallest value first (the deepest witness gives the longest step), then the rest.

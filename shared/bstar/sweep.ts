@@ -39,7 +39,8 @@ export interface SweepResult {
 }
 
 const POOL_MAX = 8;
-export const tuning = { approxScan: true, approxNear: true };
+export const tuning = { approxScan: true, approxNear: true, heat: true, heatGrowth: 1.03, resort: 1 };
+export const events = { same: 0, same0: 0, pool: 0, near: 0 };
 export let CHAIN_PER_OCTAVE = 1;
 export function setChainPerOctave(k: number): void { CHAIN_PER_OCTAVE = k; }
 const RECENT_MAX = 32;
@@ -61,10 +62,18 @@ function searchNear(th: Float64Array, cos2: Float64Array, length: number, recent
     if (tuning.approxNear) evalBlockApprox(th, m0, cnt, buf, cos2); else evalBlock(th, m0, cnt, buf, cos2);
     let bk = -1, bf = Infinity;
     for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
+    if (!(bf < 0.05)) continue;
     // The window's smallest approximate value, confirmed with direct cosines.
-    if (bf < 0.05 && fAt(th, m0 + bk) < -TOLERANCE) { remember(recent, m0 + bk); return m0 + bk; }
+    if (fAt(th, m0 + bk) < -TOLERANCE) { remember(recent, m0 + bk); return m0 + bk; }
   }
   return -1;
+}
+
+/** Block indices by descending heat, ties top-down (large m first). */
+function heatOrder(heat: Float64Array, order: Int32Array): void {
+  const idx = Array.from(order);
+  idx.sort((a, b) => heat[b] - heat[a] || b - a);
+  order.set(idx);
 }
 
 export function throwIfAborted(signal: Cancellable | undefined): void {
@@ -88,6 +97,12 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
   let b = start;
   let steps = 0, scans = 0;
   let last: { base: number; m: number } | null = null;
+  // Witness counts per block of m: scans visit the blocks that produced witnesses before first.
+  const nBlocks = Math.ceil(length / BLOCK);
+  const heat = new Float64Array(nBlocks);
+  const order = new Int32Array(nBlocks);
+  let heatWeight = 1;
+  for (let j = 0; j < nBlocks; j++) order[j] = nBlocks - 1 - j;
   const recent: number[] = pool.slice(0, RECENT_MAX);
   for (;;) {
     throwIfAborted(signal);
@@ -96,19 +111,22 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
     let fd: Derivatives | null = null;
     if (pool.length > 0 && pool[0] < length) {
       fd = fWithDerivatives(b, th, pool[0]);
-      if (fd.f < -TOLERANCE) m = pool[0];
+      if (fd.f < -TOLERANCE) { m = pool[0]; events.same++; }
     }
+    else if (m < 0 && pool.length > 0) events.same0++;
     for (let j = 1; m < 0 && j < pool.length; j++) {
-      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) m = pool[j];
+      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) { m = pool[j]; events.pool++; }
     }
     if (m < 0) {
       const cos2 = cos2Of(th);
       m = searchNear(th, cos2, length, recent, buf);
+      if (m >= 0) events.near++;
       if (m < 0) {
         scans++;
         // A cheap approximate search finds most witnesses; only when it finds none does the exact
         // scan run, which either finds one or certifies b.
-        const found = tuning.approxScan ? searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal) : -1;
+        if (tuning.heat && scans % tuning.resort === 1 % tuning.resort) heatOrder(heat, order);
+        const found = tuning.approxScan ? searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, tuning.heat ? order : undefined) : -1;
         const hit = found >= 0 ? { m: found, f: -Infinity } : scanMin(th, 0, length, TOLERANCE, buf, cos2, signal);
         if (hit.f >= -TOLERANCE) {
           return {
@@ -123,6 +141,13 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
       }
     }
     if (pool[0] !== m) {
+      // Later witnesses weigh more (geometric growth = exponential forgetting without a decay pass).
+      heat[Math.floor(m / BLOCK)] += heatWeight;
+      heatWeight *= tuning.heatGrowth;
+      if (heatWeight > 1e100) {
+        for (let j = 0; j < nBlocks; j++) heat[j] /= heatWeight;
+        heatWeight = 1;
+      }
       toFront(pool, m);
       fd = fWithDerivatives(b, th, m);
     }
