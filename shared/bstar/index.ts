@@ -49,6 +49,10 @@ export function bstar(length: number, headDim: number, opts: BstarOptions = {}):
   if (opts.lowerBound !== undefined && !(Number.isFinite(opts.lowerBound) && opts.lowerBound >= 1)) {
     throw new RopeError('invalid-base', `lowerBound must be a finite base ≥ 1, got ${String(opts.lowerBound)}`);
   }
+  if (headDim === 2 && length > 2) {
+    // One frequency, θ_0 = 1 for every base: f_b(m) = cos m < 0 at m = 2, so V_L is empty.
+    throw new RopeError('invalid-dimension', `no base is valid for head dimension 2 and length ${length}: f_b(m) = cos(m) is negative at m = 2 for every base`);
+  }
   const t0 = Date.now();
   const r: SweepResult = sweepBstar(length, headDim, {
     onProgress: opts.onProgress,

@@ -39,6 +39,8 @@ export interface SweepResult {
 }
 
 const POOL_MAX = 8;
+/** The sweep gives up above this base (reachable only for tiny d with huge L). */
+const MAX_BASE = 1e300;
 export const tuning = { approxScan: true, approxNear: true, heat: true, heatGrowth: 1.03, resort: 1 };
 export const events = { same: 0, same0: 0, pool: 0, near: 0 };
 export let CHAIN_PER_OCTAVE = 1;
@@ -106,6 +108,7 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
   const recent: number[] = pool.slice(0, RECENT_MAX);
   for (;;) {
     throwIfAborted(signal);
+    if (!(b < MAX_BASE)) throw new RopeError('unsupported-length', `b* exceeds ${MAX_BASE} for L = ${length}, d = ${headDim}`);
     const th = thetas(b, headDim);
     let m = -1;
     let fd: Derivatives | null = null;

@@ -141,3 +141,15 @@ describe('bstar: cancellation and bad input', () => {
     });
   }
 });
+
+describe('bstar: degenerate head dimension', () => {
+  it('d = 2 has no valid base for L ≥ 3 (f = cos m): a clear error, not a hang', () => {
+    assert.throws(() => bstar(3, 2), (e: unknown) => e instanceof RopeError && e.code === 'invalid-dimension' && /no base is valid/.test(e.message));
+    assert.equal(bstar(2, 2).bstar, 1);
+  });
+  it('d = 4 still has a (large) b*, certified by direct evaluation', () => {
+    const r = bstar(300, 4);
+    assert.ok(directMin(r.bstar, 4, 300).f >= -TOLERANCE);
+    assert.ok(r.witness && fDirect(r.witness.base, 4, r.witness.m) < 0);
+  });
+});
