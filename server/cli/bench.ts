@@ -22,6 +22,8 @@ export interface NodeBenchOptions {
   warmup?: number;
   signal?: { aborted: boolean };
   onProgress?(done: number, total: number, label: string): void;
+  /** Called between calls so an editor stays responsive and a cancel can arrive. */
+  yieldToUi?(): Promise<void>;
 }
 
 /** gpu.js in this process: the default mode (what a user gets) and the explicit CPU mode. */
@@ -56,6 +58,7 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
       now: () => performance.now(),
       signal: o.signal,
       onProgress: o.onProgress,
+      yieldToUi: o.yieldToUi,
     });
   } finally {
     g.destroy();

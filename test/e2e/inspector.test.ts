@@ -10,33 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, watch } from './inspectorBrowser';
 import { findMediaDir, standaloneHtml } from '../../server/cli/inspect';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(__dirname, '..', '..');
 const FIX = join(ROOT, 'test', 'fixtures', 'inspector');
 const ARTIFACTS = join(ROOT, 'test', 'artifacts');
-
-export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
-
-interface PageWatch { console: string[]; csp: string[] }
-
-/** Collects console errors, page errors and CSP violations (reported by the page itself). */
-export async function watch(page: Page): Promise<PageWatch> {
-  const w: PageWatch = { console: [], csp: [] };
-  page.on('console', (m) => { if (m.type() === 'error') w.console.push(m.text()); });
-  page.on('pageerror', (e) => w.console.push(`pageerror: ${e.message}`));
-  await page.exposeFunction('__reportCsp', (s: string) => { w.csp.push(s); });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __reportCsp(s: string): void }).__reportCsp(`${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
-  return w;
-}
 
 /** Share of sampled canvas pixels that differ from the most common colour (the background). */
 async function inkFraction(page: Page, selector: string): Promise<number[]> {
