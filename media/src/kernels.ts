@@ -135,7 +135,7 @@ async function runHere(size: 'small' | 'medium'): Promise<void> {
   const renderer = gl && dbg ? String(gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL)) : gl ? 'WebGL2' : 'no WebGL2';
   try {
     setStatus('Running…');
-    probe.webRun = await runBenchmarks(allCases(cfg, gpus, []), { warmup: 2, repeats: 7 }, `${navigator.userAgent.match(/(Chrome|Electron|Code)\/[\d.]+/g)?.join(' ') ?? 'browser'}; ${renderer}${note ? '; ' + note : ''}`, {
+    probe.webRun = await runBenchmarks(allCases(cfg, gpus), { warmup: 2, repeats: 7 }, `${navigator.userAgent.match(/(Chrome|Electron|Code)\/[\d.]+/g)?.join(' ') ?? 'browser'}; ${renderer}${note ? '; ' + note : ''}`, {
       now: () => performance.now(),
       signal,
       onProgress: (done, total, label) => { bar.value = total ? done / total : 0; setStatus(`${done}/${total} · ${label}`); },

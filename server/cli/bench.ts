@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
 import { CliIO, EXIT_OK, UsageError } from './io';
 import { BenchRun, runBenchmarks } from '../../shared/kernelBench/runner';
-import { allCases, benchConfig, FbScreen, GpuChoice, KernelBenchConfig, SIZES } from '../../shared/kernelBench/cases';
+import { allCases, benchConfig, GpuChoice, KernelBenchConfig, SIZES } from '../../shared/kernelBench/cases';
 import { formatRun } from '../../shared/kernelBench/format';
 import { probeGpu } from '../../shared/bstar/gpuProbe';
 
@@ -41,11 +41,6 @@ function nodeGpus(): { gpus: GpuChoice[]; destroy(): void; note: string } {
   };
 }
 
-/** The f_b screen kernel of the b* engine, when the module exists (shared/gpu/fbKernel). */
-function nodeFbScreens(): FbScreen[] {
-  return [];
-}
-
 export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<BenchRun> {
   const cfg: KernelBenchConfig = benchConfig(o.size ?? 'small', o.headDim ?? 128);
   const g = nodeGpus();
@@ -54,7 +49,7 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
   const gpuVersion = (require('gpu.js/package.json') as { version: string }).version;
   const env = `Node ${process.version} on ${c[0]?.model ?? 'unknown CPU'} ×${c.length}; gpu.js ${gpuVersion}; ${g.note}`;
   try {
-    return await runBenchmarks(allCases(cfg, g.gpus, nodeFbScreens()), { warmup: o.warmup ?? 2, repeats: o.repeats ?? 7 }, env, {
+    return await runBenchmarks(allCases(cfg, g.gpus), { warmup: o.warmup ?? 2, repeats: o.repeats ?? 7 }, env, {
       now: () => performance.now(),
       signal: o.signal,
       onProgress: o.onProgress,

@@ -12,6 +12,8 @@ import {
   elementsOf, maxAbsError, randomTensor, ropeTables,
 } from '../gpu/ropeKernels';
 import { BenchCase, memcpyCase } from './runner';
+import { createFbScreen } from '../gpu/fbKernel';
+import type { GPU } from 'gpu.js';
 
 export interface KernelBenchConfig {
   shape: RopeShape;
@@ -23,10 +25,10 @@ export interface KernelBenchConfig {
   fbBases: number;
 }
 
-export const SIZES: Record<'small' | 'medium' | 'large', Pick<RopeShape, 'tokens' | 'heads'> & { fbLength: number }> = {
-  small: { tokens: 512, heads: 8, fbLength: 16384 },
-  medium: { tokens: 2048, heads: 16, fbLength: 65536 },
-  large: { tokens: 8192, heads: 32, fbLength: 131072 },
+export const SIZES: Record<'small' | 'medium' | 'large', Pick<RopeShape, 'tokens' | 'heads'> & { fbLength: number; fbBases: number }> = {
+  small: { tokens: 512, heads: 8, fbLength: 8192, fbBases: 8 },
+  medium: { tokens: 2048, heads: 16, fbLength: 32768, fbBases: 16 },
+  large: { tokens: 8192, heads: 32, fbLength: 131072, fbBases: 16 },
 };
 
 export function benchConfig(size: keyof typeof SIZES = 'small', headDim = 128): KernelBenchConfig {
@@ -37,7 +39,7 @@ export function benchConfig(size: keyof typeof SIZES = 'small', headDim = 128): 
     base: 500000,
     firstPosition: 0,
     fbLength: s.fbLength,
-    fbBases: 16,
+    fbBases: s.fbBases,
   };
 }
 
@@ -125,16 +127,42 @@ export function fbMinDirect(bases: number[], headDim: number, length: number): F
   return out;
 }
 
-/** The f_b(m) screen as the b* engine's GPU kernel exposes it: min over m < L per base. */
-export interface FbScreen {
+/** An f_b(m) scan implementation to time: min over m < L per base. */
+export interface FbScan {
   label: string;
-  /** min_m f_b(m) for each base (float32 on the GPU). */
+  /** min_m f_b(m) for each base (float32 when computed on the GPU). */
   minPerBase(bases: number[], headDim: number, length: number): Float32Array | Float64Array | number[];
   backend(): string;
   destroy?(): void;
 }
 
-export function fbCases(cfg: KernelBenchConfig, screens: FbScreen[]): BenchCase[] {
+/**
+ * The b* engine's gpu.js screen (shared/gpu/fbKernel) as a benchmark case: one call screens every
+ * base over all m < L and re-checks flagged chunks in float64, as the engine uses it; the error is
+ * that of its raw float32 chunk minima.
+ */
+export function gpuFbScan(label: string, gpu: GpuLike): FbScan {
+  const screens = new Map<number, ReturnType<typeof createFbScreen>>();
+  let last: ReturnType<typeof createFbScreen> | undefined;
+  return {
+    label,
+    minPerBase(bases, headDim, length) {
+      let sc = screens.get(headDim);
+      if (!sc) { sc = createFbScreen(gpu as unknown as GPU, headDim); screens.set(headDim, sc); }
+      last = sc;
+      sc.screen(bases, length);
+      return sc.lastMinima().minima.map((row) => {
+        let mn = Infinity;
+        for (let c = 0; c < row.length; c++) if (row[c] < mn) mn = row[c];
+        return mn;
+      });
+    },
+    backend: () => last?.kernelClass() ?? 'not run yet',
+    destroy: () => { for (const s of screens.values()) s.destroy(); screens.clear(); },
+  };
+}
+
+export function fbCases(cfg: KernelBenchConfig, screens: FbScan[]): BenchCase[] {
   const bases = fbBasesFor(cfg);
   const d = cfg.shape.rotaryDim;
   const L = cfg.fbLength;
@@ -163,6 +191,7 @@ export function fbCases(cfg: KernelBenchConfig, screens: FbScreen[]): BenchCase[
   return cases;
 }
 
-export function allCases(cfg: KernelBenchConfig, gpus: GpuChoice[], screens: FbScreen[]): BenchCase[] {
-  return [memcpyCase(elementsOf(cfg.shape)), ...ropeCases(cfg, gpus), ...fbCases(cfg, screens)];
+/** Every case for the gpu.js instances given: memcpy, RoPE in both layouts, the f_b scan. */
+export function allCases(cfg: KernelBenchConfig, gpus: GpuChoice[]): BenchCase[] {
+  return [memcpyCase(elementsOf(cfg.shape)), ...ropeCases(cfg, gpus), ...fbCases(cfg, gpus.map((g) => gpuFbScan(g.label, g.gpu)))];
 }

@@ -12,7 +12,7 @@ import {
 import { defaultInvFreq } from '../../shared/rope/invFreq';
 import { quantile, summarize } from '../../shared/kernelBench/stats';
 import { BenchCase, memcpyCase, runBenchmarks } from '../../shared/kernelBench/runner';
-import { benchConfig, fbCases, fbMinDirect, ropeCases } from '../../shared/kernelBench/cases';
+import { benchConfig, fbCases, fbMinDirect, gpuFbScan, ropeCases } from '../../shared/kernelBench/cases';
 import { RopeError } from '../../shared/errors';
 
 const shape: RopeShape = { tokens: 7, heads: 3, headDim: 16, rotaryDim: 12 };
@@ -128,6 +128,13 @@ describe('benchmark cases', () => {
     const [ts] = fbCases(cfg, []);
     await ts.run();
     assert.ok(ts.verify!().maxAbs < 1e-9);
+    // The b* engine's gpu.js screen (cpu mode here) in the same harness: float32 minima near float64.
+    const [, gpuCase] = fbCases(cfg, [gpuFbScan('gpu.js cpu', new GPU({ mode: 'cpu' }))]);
+    await gpuCase.run();
+    const e = gpuCase.verify!();
+    assert.ok(e.maxAbs < 1e-4 && e.refMax > 0.1, `screen error ${e.maxAbs}`);
+    assert.equal(gpuCase.backend(), 'CPUKernel');
+    gpuCase.teardown?.();
     // f_b(0) = d/2 and f ≤ d/2 everywhere: the minimum over [0, 1) is exactly d/2.
     assert.deepEqual(Array.from(fbMinDirect([1e4], 16, 1)), [8]);
   });
