@@ -3,18 +3,20 @@
  *
  * The valid set V_L = {b : f_b(m) ≥ −TOLERANCE for all m < L} is not an interval, so the sweep
  * never bisects. It starts at a base known to be ≤ b* and moves up. At each base b it needs one
- * witness m with f_b(m) < −TOLERANCE; from f, ∂f/∂b and a bound M2 ≥ |∂²f/∂b²| valid on [b, ∞)
- * (see fWithDerivatives) the Taylor upper bound f + Δ·f' + Δ²·M2/2 stays below −TOLERANCE/2 on
- * [b, b+Δ), so that whole interval is invalid and is skipped at once. Witnesses come from a pool
- * (recent m that were negative); only when none is negative does a full scan over m < L run.
- * If that scan finds no value below −TOLERANCE, b is the answer: every base below it was ruled
- * out by a witness, so it is the smallest valid base.
+ * witness m with f_b(m) < −TOLERANCE; with f, f', f'' and bounds on |f''|, |f'''| valid on [b, ∞)
+ * (fWithDerivatives), a Taylor upper bound stays below −TOLERANCE/2 on [b, b+Δ) (safeStep), so that
+ * whole interval is invalid and is skipped at once. Witnesses are looked for, cheapest first: the
+ * witness just used, a small pool, windows of ±48 around the 32 most recent witnesses (new ones
+ * mostly appear there), then a scan of all m < L that visits first the blocks of m that produced
+ * witnesses recently. Searches use an approximate evaluation and confirm every hit with direct
+ * cosines; only when none is found does an exact scan run. If that scan finds no value below
+ * −TOLERANCE, b is the answer: every base below it was ruled out by a witness.
  *
  * V_L ⊆ V_L' for L' < L, so b*(L') ≤ b*(L): the sweep for L is chained through L/2^k, each link
  * starting at the previous answer and inheriting its witness pool.
  */
 import { RopeError } from '../errors';
-import { BLOCK, Derivatives, TOLERANCE, safeStep, cos2Of, evalBlock, evalBlockApprox, fAt, searchApprox, fDirect, fWithDerivatives, scanMin, thetas } from './fb';
+import { BLOCK, Derivatives, TOLERANCE, safeStep, cos2Of, evalBlockApprox, fAt, searchApprox, fDirect, fWithDerivatives, scanMin, thetas } from './fb';
 
 export interface Cancellable { aborted: boolean }
 
@@ -33,7 +35,8 @@ export interface SweepResult {
   certificate: { minF: number; argminM: number };
   /** A base just below b* that is invalid, with m such that f_base(m) < 0 (direct float64). */
   witness: { base: number; m: number; f: number } | null;
-  stats: { steps: number; scans: number };
+  /** Work done: certified steps, witness scans, witnesses found near earlier ones / in the pool. */
+  stats: { steps: number; scans: number; nearHits: number; poolHits: number };
   /** Every link of the chain: b*(L_k) for L_k = ceil(L/2^k) when no lowerBound was given. */
   links?: { length: number; bstar: number }[];
 }
@@ -41,12 +44,13 @@ export interface SweepResult {
 const POOL_MAX = 8;
 /** The sweep gives up above this base (reachable only for tiny d with huge L). */
 const MAX_BASE = 1e300;
-export const tuning = { approxScan: true, approxNear: true, heat: true, heatGrowth: 1.03, resort: 1 };
-export const events = { same: 0, same0: 0, pool: 0, near: 0 };
-export let CHAIN_PER_OCTAVE = 1;
-export function setChainPerOctave(k: number): void { CHAIN_PER_OCTAVE = k; }
+/** Links per halving of L in the chain. */
+const CHAIN_PER_OCTAVE = 1;
+/** Recent witnesses whose ±NEAR_RADIUS windows are searched before a scan (new witnesses mostly appear there). */
 const RECENT_MAX = 32;
 const NEAR_RADIUS = 48;
+/** Each new witness adds HEAT_GROWTH× more heat than the one before: exponential forgetting, no decay pass. */
+const HEAT_GROWTH = 1.03;
 
 function remember(recent: number[], m: number): void {
   const at = recent.indexOf(m);
@@ -61,7 +65,7 @@ function searchNear(th: Float64Array, cos2: Float64Array, length: number, recent
     if (c >= length) continue;
     const m0 = Math.max(0, c - NEAR_RADIUS);
     const cnt = Math.min(length, c + NEAR_RADIUS + 1) - m0;
-    if (tuning.approxNear) evalBlockApprox(th, m0, cnt, buf, cos2); else evalBlock(th, m0, cnt, buf, cos2);
+    evalBlockApprox(th, m0, cnt, buf, cos2);
     let bk = -1, bf = Infinity;
     for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
     if (!(bf < 0.05)) continue;
@@ -97,7 +101,7 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
   const buf = new Float64Array(BLOCK);
   const target = -TOLERANCE / 2;
   let b = start;
-  let steps = 0, scans = 0;
+  let steps = 0, scans = 0, nearHits = 0, poolHits = 0;
   let last: { base: number; m: number } | null = null;
   // Witness counts per block of m: scans visit the blocks that produced witnesses before first.
   const nBlocks = Math.ceil(length / BLOCK);
@@ -114,29 +118,28 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
     let fd: Derivatives | null = null;
     if (pool.length > 0 && pool[0] < length) {
       fd = fWithDerivatives(b, th, pool[0]);
-      if (fd.f < -TOLERANCE) { m = pool[0]; events.same++; }
+      if (fd.f < -TOLERANCE) m = pool[0];
     }
-    else if (m < 0 && pool.length > 0) events.same0++;
     for (let j = 1; m < 0 && j < pool.length; j++) {
-      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) { m = pool[j]; events.pool++; }
+      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) { m = pool[j]; poolHits++; }
     }
     if (m < 0) {
       const cos2 = cos2Of(th);
       m = searchNear(th, cos2, length, recent, buf);
-      if (m >= 0) events.near++;
+      if (m >= 0) nearHits++;
       if (m < 0) {
         scans++;
         // A cheap approximate search finds most witnesses; only when it finds none does the exact
         // scan run, which either finds one or certifies b.
-        if (tuning.heat && scans % tuning.resort === 1 % tuning.resort) heatOrder(heat, order);
-        const found = tuning.approxScan ? searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, tuning.heat ? order : undefined) : -1;
+        heatOrder(heat, order);
+        const found = searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, order);
         const hit = found >= 0 ? { m: found, f: -Infinity } : scanMin(th, 0, length, TOLERANCE, buf, cos2, signal);
         if (hit.f >= -TOLERANCE) {
           return {
             bstar: b,
             certificate: { minF: hit.f, argminM: hit.m },
             witness: witnessBelow(b, headDim, last),
-            stats: { steps, scans },
+            stats: { steps, scans, nearHits, poolHits },
           };
         }
         m = hit.m;
@@ -146,7 +149,7 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
     if (pool[0] !== m) {
       // Later witnesses weigh more (geometric growth = exponential forgetting without a decay pass).
       heat[Math.floor(m / BLOCK)] += heatWeight;
-      heatWeight *= tuning.heatGrowth;
+      heatWeight *= HEAT_GROWTH;
       if (heatWeight > 1e100) {
         for (let j = 0; j < nBlocks; j++) heat[j] /= heatWeight;
         heatWeight = 1;
@@ -203,7 +206,7 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
   const total = weights.reduce((a, b) => a + b, 0);
   let done = 0;
   let res: SweepResult | null = null;
-  const stats = { steps: 0, scans: 0 };
+  const stats = { steps: 0, scans: 0, nearHits: 0, poolHits: 0 };
   const links: { length: number; bstar: number }[] = [];
   for (let k = 0; k < chain.length; k++) {
     const prev: SweepResult | null = res;
@@ -212,6 +215,8 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
     if (!res.witness && prev) res.witness = prev.witness;
     stats.steps += res.stats.steps;
     stats.scans += res.stats.scans;
+    stats.nearHits += res.stats.nearHits;
+    stats.poolHits += res.stats.poolHits;
     links.push({ length: chain[k], bstar: res.bstar });
     done += weights[k];
     opts.onProgress?.(done / total);
