@@ -66,6 +66,25 @@ export function fmt(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 
+/**
+ * A value the user wrote, for a message: quoted and cut to 60 characters. Words that would read as
+ * a computation gone wrong in a message (NaN, undefined) are described instead of echoed.
+ */
+export function shown(v: unknown): string {
+  const s = String(v);
+  if (/NaN|undefined|\[object Object\]/.test(s)) return 'the value written there';
+  return `'${s.length > 60 ? `${s.slice(0, 57)}...` : s}'`;
+}
+
+/** Any written value for a "got …" message: numbers and short strings as written, containers by kind. */
+export function shownAny(v: unknown): string {
+  if (typeof v === 'number') return fmt(v);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `a list of ${v.length}`;
+  if (typeof v === 'object') return 'an object';
+  return typeof v === 'string' ? shown(v) : String(v);
+}
+
 export function numParam(s: ScalingDescription | undefined, key: string): number | undefined {
   const v = s?.params[key]?.value;
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;

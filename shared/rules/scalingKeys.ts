@@ -6,7 +6,7 @@
  */
 import type { Finding } from '../service/types';
 import type { RopeType } from '../rope/spec';
-import { Rule, finding, keyRangeOf, pathTo, scalingKeyName, scalingRange } from './context';
+import { Rule, finding, keyRangeOf, pathTo, scalingKeyName, scalingRange, shown } from './context';
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';
 import type { PlainObject } from '../fixes/render';
@@ -55,13 +55,13 @@ export const scalingKeysRule: Rule = {
           kind: 'other' as const, preferred: true,
           edits: ctx.editor.setObject(pathTo(s.node!), fill, Object.keys(s.params)),
         }] : [];
-        out.push(finding(MISSING_KEY, 'error', `Missing required keys in \`${name}\` for 'rope_type'='${s.rawType.value}': {${missing.map((k) => `'${k}'`).join(', ')}}`, scalingRange(ctx.doc, s), fixes));
+        out.push(finding(MISSING_KEY, 'error', `Missing required keys in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: {${missing.map((k) => `'${k}'`).join(', ')}}`, scalingRange(ctx.doc, s), fixes));
       }
       const allowed = new Set([...ALWAYS, ...REQUIRED[type], ...OPTIONAL[type]]);
       for (const [k, p] of Object.entries(s.params)) {
         if (allowed.has(k)) continue;
         const better = MISSPELLED[k];
-        const msg = `Unrecognized key in \`${name}\` for 'rope_type'='${s.rawType.value}': '${k}'`
+        const msg = `Unrecognized key in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: ${shown(k)}`
           + (better ? ` — transformers reads '${better}', so this value is ignored there.` : ' (transformers warns and ignores it).');
         out.push(finding(UNKNOWN_KEY, 'hint', msg, keyRangeOf(ctx.doc, p.node)));
       }

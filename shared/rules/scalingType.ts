@@ -6,7 +6,7 @@
  * rope/vllm-only-type: a type only vLLM implements (transformers raises at model init).
  */
 import type { Finding } from '../service/types';
-import { Rule, finding, keyRangeOf, pathTo, rangeFor, scalingKeyName, scalingRange } from './context';
+import { Rule, finding, keyRangeOf, pathTo, rangeFor, scalingKeyName, scalingRange, shown } from './context';
 import { scalingsInDocument } from './scalingTargets';
 
 export const TYPE_CONFLICT = 'rope/type-conflict';
@@ -27,9 +27,9 @@ export const scalingTypeRule: Rule = {
       if (s.legacyType && typeof modern?.value === 'string' && typeof legacy?.value === 'string'
         && modern.value.trim().toLowerCase() !== legacy.value.trim().toLowerCase()) {
         out.push(finding(TYPE_CONFLICT, 'error',
-          `Found conflicts between 'rope_type=${modern.value}' (modern field) and 'type=${legacy.value}' (legacy field) in \`${name}\`: vLLM refuses this config and transformers uses rope_type. Keep only one of them.`,
+          `Found conflicts between rope_type=${shown(modern.value)} (modern field) and type=${shown(legacy.value)} (legacy field) in \`${name}\`: vLLM refuses this config and transformers uses rope_type. Keep only one of them.`,
           keyRangeOf(ctx.doc, legacy.node),
-          [{ title: `Remove the legacy \`type\` (keep rope_type '${modern.value}')`, kind: 'other', preferred: true, edits: ctx.editor.remove(pathTo(legacy.node!)) }]));
+          [{ title: `Remove the legacy \`type\` (keep rope_type ${shown(modern.value)})`, kind: 'other', preferred: true, edits: ctx.editor.remove(pathTo(legacy.node!)) }]));
       }
       const raw = s.rawType?.value;
       if (raw === undefined) {
@@ -43,9 +43,9 @@ export const scalingTypeRule: Rule = {
       const t = raw.trim().toLowerCase();
       if (TRANSFORMERS_TYPES.has(t)) continue;
       if (VLLM_ONLY.has(t)) {
-        out.push(finding(VLLM_ONLY_TYPE, 'warning', `rope_type '${raw}' is implemented by vLLM only; transformers raises when it builds the rotary embedding.`, rangeFor(ctx.doc, s.rawType)));
+        out.push(finding(VLLM_ONLY_TYPE, 'warning', `rope_type ${shown(raw)} is implemented by vLLM only; transformers raises when it builds the rotary embedding.`, rangeFor(ctx.doc, s.rawType)));
       } else {
-        out.push(finding(UNKNOWN_TYPE, 'error', `Unknown RoPE scaling type '${raw}' in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope and llama3.`, rangeFor(ctx.doc, s.rawType)));
+        out.push(finding(UNKNOWN_TYPE, 'error', `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope and llama3.`, rangeFor(ctx.doc, s.rawType)));
       }
     }
     return out;

@@ -8,7 +8,7 @@
  * rope/longrope-factor-length (error): short/long_factor length ≠ rotary dim / 2 (shape error at load).
  */
 import type { Finding } from '../service/types';
-import { Rule, finding, fmt, numParam, pathTo, rangeFor, scalingKeyName } from './context';
+import { Rule, finding, fmt, numParam, pathTo, rangeFor, scalingKeyName, shownAny } from './context';
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';
 
@@ -31,7 +31,7 @@ export const scalingValuesRule: Rule = {
       if (factorP && factorP.value !== null && (type !== 'longrope' || factorP.value !== undefined)) {
         const f = factorP.value;
         if (typeof f !== 'number' || !Number.isFinite(f)) {
-          out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s factor field must be a float >= 1, got ${JSON.stringify(f)}`, rangeFor(ctx.doc, factorP)));
+          out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s factor field must be a float >= 1, got ${shownAny(f)}`, rangeFor(ctx.doc, factorP)));
         } else if (f < 1) {
           const fixes = f > 0 && factorP.node ? [{
             title: `Use factor ${fmt(1 / f)} (transformers' factor is the extension ratio, the inverse of llama.cpp's rope-freq-scale)`,
@@ -43,11 +43,11 @@ export const scalingValuesRule: Rule = {
       if (type === 'yarn') {
         const af = p['attention_factor'];
         if (af && af.value !== null && !(typeof af.value === 'number' && af.value > 0)) {
-          out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s attention_factor field must be a float greater than 0, got ${JSON.stringify(af.value)}`, rangeFor(ctx.doc, af)));
+          out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s attention_factor field must be a float greater than 0, got ${shownAny(af.value)}`, rangeFor(ctx.doc, af)));
         }
         for (const k of ['beta_fast', 'beta_slow']) {
           const b = p[k];
-          if (b && b.value !== null && typeof b.value !== 'number') out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${JSON.stringify(b.value)}`, rangeFor(ctx.doc, b)));
+          if (b && b.value !== null && typeof b.value !== 'number') out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${shownAny(b.value)}`, rangeFor(ctx.doc, b)));
         }
         const bf = numParam(s, 'beta_fast') ?? 32;
         const bs = numParam(s, 'beta_slow') ?? 1;
@@ -62,7 +62,7 @@ export const scalingValuesRule: Rule = {
       if (type === 'llama3') {
         for (const k of ['low_freq_factor', 'high_freq_factor']) {
           const v = p[k];
-          if (v && v.value !== null && typeof v.value !== 'number') out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${JSON.stringify(v.value)}`, rangeFor(ctx.doc, v)));
+          if (v && v.value !== null && typeof v.value !== 'number') out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${shownAny(v.value)}`, rangeFor(ctx.doc, v)));
         }
         const lo = numParam(s, 'low_freq_factor'), hi = numParam(s, 'high_freq_factor');
         if (lo !== undefined && hi !== undefined && hi <= lo) {
@@ -75,7 +75,7 @@ export const scalingValuesRule: Rule = {
         if (op && op.value !== null) {
           const o = op.value;
           if (typeof o !== 'number' || !Number.isInteger(o)) {
-            out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s original_max_position_embeddings field must be an integer, got ${JSON.stringify(o)}`, rangeFor(ctx.doc, op)));
+            out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s original_max_position_embeddings field must be an integer, got ${shownAny(o)}`, rangeFor(ctx.doc, op)));
           } else if (rope && o >= rope.contextLength.value) {
             out.push(finding(LLAMA3_ORIGINAL, 'error', `\`${name}\`'s original_max_position_embeddings field must be less than max_position_embeddings, got ${o} and max_position_embeddings=${rope.contextLength.value}`, rangeFor(ctx.doc, op)));
           }

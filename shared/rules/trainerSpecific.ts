@@ -7,7 +7,7 @@
  * training/base-model-unresolved (hint): the base model's config could not be found offline.
  */
 import type { Finding } from '../service/types';
-import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor } from './context';
+import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor, shown } from './context';
 import { toPlain } from '../document/configNode';
 import type { PlainObject, PlainValue } from '../fixes/render';
 
@@ -45,7 +45,7 @@ export const trainerSpecificRule: Rule = {
       }
     }
     if (!t.ownModel && !ctx.resolved && (t.baseModel || t.baseModelCandidates.length)) {
-      out.push(finding(BASE_UNRESOLVED, 'hint', `Base model ${t.baseModel?.value ?? t.baseModelCandidates[0]} was not found offline (local path, Hugging Face cache, built-in catalog): its RoPE settings are not checked.`, rangeFor(ctx.doc, t.baseModel)));
+      out.push(finding(BASE_UNRESOLVED, 'hint', `Base model ${shown(t.baseModel?.value ?? t.baseModelCandidates[0])} was not found offline (local path, Hugging Face cache, built-in catalog): its RoPE settings are not checked.`, rangeFor(ctx.doc, t.baseModel)));
     }
     return out;
   },

@@ -87,6 +87,15 @@ describe('invalid and absurd RoPE values', () => {
     for (const b of [5e5, 1e7, 1e9]) assert.equal(frozenPairs(b, 128), 0);
   });
 
+  it('user-written words that read like computation bugs are described, not echoed', () => {
+    const a = analyze(text({ rope_scaling: { rope_type: 'NaN', factor: 'undefined' } }));
+    const unknown = only(a, 'rope/unknown-type');
+    assert.equal(unknown.length, 1);
+    for (const d of a.diagnostics) assert.doesNotMatch(d.message, /NaN|undefined/);
+    // Ordinary names are still quoted back.
+    assert.match(only(analyze(text({ rope_scaling: { rope_type: 'stretchy', factor: 2 } })), 'rope/unknown-type')[0].message, /'stretchy'/);
+  });
+
   it('a context ≤ 0 is an error on the context key', () => {
     assertSingle(text({ max_position_embeddings: 0 }), 'rope/invalid-value', 'error', 'max_position_embeddings', /max_position_embeddings 0 must be a positive number/);
     assertSingle(text({ max_position_embeddings: -4096 }), 'rope/invalid-value', 'error', 'max_position_embeddings', /-4,096/);
