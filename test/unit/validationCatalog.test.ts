@@ -32,6 +32,7 @@ const OVERLAP: Record<string, string> = {
   'google/gemma-7b': 'gemma-7b.json',
   'google/gemma-2-9b': 'gemma-2-9b.json',
   'google/gemma-3-1b-it': 'gemma-3-1b-it.json',
+  'google/gemma-3-27b-it': 'gemma-3-27b-it-multimodal.json',
   'microsoft/phi-1': 'phi-1.json',
   'microsoft/phi-2': 'phi-2.json',
   'microsoft/phi-4': 'phi-4.json',
