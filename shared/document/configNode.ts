@@ -38,11 +38,25 @@ export interface ParsedDocument {
 /** The property `key` of an object node (last one wins, as in Python's json and PyYAML). */
 export function child(node: ConfigNode | undefined, key: string): ConfigNode | undefined {
   if (!node || node.kind !== 'object' || !node.children) return undefined;
-  for (let i = node.children.length - 1; i >= 0; i--) {
-    if (node.children[i].key === key) return node.children[i];
+  const kids = node.children;
+  if (kids.length <= SCAN_LIMIT) {
+    for (let i = kids.length - 1; i >= 0; i--) if (kids[i].key === key) return kids[i];
+    return undefined;
   }
-  return undefined;
+  // Wide objects (a config with 10,000 keys) get a key index, so lookups stay O(1). Parsers only
+  // append children while building, so an index built at the current length is still valid.
+  let index = keyIndexes.get(kids);
+  if (!index || index.length !== kids.length) {
+    const byKey = new Map<string, ConfigNode>();
+    for (const c of kids) if (c.key !== undefined) byKey.set(c.key, c); // later duplicates win
+    index = { length: kids.length, byKey };
+    keyIndexes.set(kids, index);
+  }
+  return index.byKey.get(key);
 }
+
+const SCAN_LIMIT = 64;
+const keyIndexes = new WeakMap<ConfigNode[], { length: number; byKey: Map<string, ConfigNode> }>();
 
 /** Follows a path of keys and indices from `node`. */
 export function nodeAt(node: ConfigNode | undefined, path: ReadonlyArray<string | number>): ConfigNode | undefined {

@@ -17,7 +17,8 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { BOUND_STATUS_METHOD, BoundStatusParams } from '../../shared/protocol';
 
-export const ROOT = join(__dirname, '..', '..');
+/** The repo root: two levels above this file, or the working directory when bundled into dist/ (the bench). */
+export const ROOT = existsSync(join(__dirname, '..', '..', 'package.json')) ? join(__dirname, '..', '..') : process.cwd();
 export const CLI = join(ROOT, 'bin', 'rope-lens.js');
 export const BUILT = existsSync(join(ROOT, 'dist', 'cli.js'));
 
