@@ -17,6 +17,7 @@ import { buildInspectorData } from '../../shared/inspector/build';
 import { ChartSpec, fbChart, rewritesChart, validityChart, wavelengthChart } from './inspector/charts';
 import { fmtCompact, fmtFixed, fmtInt } from './inspector/format';
 import { readPalette, watchTheme } from './inspector/theme';
+import { gpuValidityControl, lastGpuCheck } from './inspector/gpuValidity';
 
 interface VsCodeApi {
   postMessage(msg: PageMessage): void;
@@ -28,8 +29,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 interface EmbeddedPayload { data?: InspectorData; input?: InspectorInput }
 
 /** What the Chromium tests read back: which charts exist and whether drawing finished. */
-interface PageProbe { rendered: number; charts: { id: string; series: string[]; axes: string[] }[]; errors: string[]; theme: string }
-const probe: PageProbe = { rendered: 0, charts: [], errors: [], theme: '' };
+interface PageProbe { rendered: number; charts: { id: string; series: string[]; axes: string[] }[]; errors: string[]; theme: string; gpuCheck: typeof lastGpuCheck }
+const probe: PageProbe = { rendered: 0, charts: [], errors: [], theme: '', gpuCheck: lastGpuCheck };
 (window as unknown as { __ropeLens: PageProbe }).__ropeLens = probe;
 
 const vscode: VsCodeApi | undefined = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;
@@ -166,6 +167,7 @@ function renderCharts(d: InspectorData): void {
     chartsBox.append(box);
     const plot = new uPlot({ ...spec.opts, width, height: 300 } as uPlot.Options, spec.data, target);
     if (spec.id === 'rewrites') trackLegendToggles(plot, d);
+    if (spec.id === 'validity' && d.validity) box.append(gpuValidityControl(d.validity));
     plots.push(plot);
     probe.charts.push({
       id: spec.id,

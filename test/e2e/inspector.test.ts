@@ -108,6 +108,25 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
     }
   }
 
+  it('GPU check: the gpu.js screen on WebGL2 agrees with the float64 validity scan, under the strict CSP', async () => {
+    const page = await ctx!.newPage();
+    const w = await watch(page);
+    await page.goto(pages.llama2);
+    await page.waitForFunction(() => (window as any).__ropeLens?.rendered >= 1);
+    await page.click('#rl-gpu-check');
+    await page.waitForFunction(() => { const g = (window as any).__ropeLens.gpuCheck; return g.result || g.error; }, undefined, { timeout: 120000 });
+    const g = await page.evaluate(() => (window as any).__ropeLens.gpuCheck);
+    assert.equal(g.error, undefined);
+    assert.equal(g.result.kernel, 'WebGL2Kernel');
+    assert.ok(g.result.total > 20);
+    assert.equal(g.result.agree, g.result.total, `bases where the GPU screen and float64 differ: ${g.result.disagree.join(', ')}`);
+    assert.match((await page.textContent('#rl-gpu-result'))!, /agree with the float64 scan/);
+    await page.screenshot({ path: join(ARTIFACTS, 'inspector-llama2-gpu-check.png'), fullPage: true });
+    assert.deepEqual(w.csp, []);
+    assert.deepEqual(w.console.filter((m) => !/GL Driver Message|GPU stall/.test(m)), []);
+    await page.close();
+  });
+
   it('standalone controls recompute in the page (method, target, base) without errors', async () => {
     const page = await ctx!.newPage();
     const w = await watch(page);
