@@ -108,6 +108,38 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
     }
   }
 
+  it('redraws on a theme change (VS Code swapping to high contrast) with the new colours', async () => {
+    const page = await ctx!.newPage();
+    const w = await watch(page);
+    await page.goto(pages['qwen25-yarn']);
+    await page.waitForFunction(() => (window as any).__ropeLens?.rendered >= 1);
+    const before = await page.evaluate(() => (window as any).__ropeLens.rendered);
+    // What VS Code does on a theme switch: body class and the inline variables on <html>.
+    await page.evaluate(() => {
+      const vars: Record<string, string> = {
+        '--vscode-editor-background': '#000000', '--vscode-editor-foreground': '#ffffff', '--vscode-charts-blue': '#00ffff',
+        '--vscode-charts-lines': '#ffffff', '--vscode-contrastBorder': '#6fc3df',
+      };
+      for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+      document.body.classList.add('vscode-high-contrast');
+    });
+    await page.waitForFunction((n) => (window as any).__ropeLens.rendered > n, before);
+    assert.equal(await page.evaluate(() => (window as any).__ropeLens.theme), 'high-contrast');
+    // The wavelength curve is now drawn in the theme's cyan: look for it on the first canvas.
+    const cyan = await page.$eval('#chart-wavelengths canvas', (c) => {
+      const cv = c as HTMLCanvasElement;
+      const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 40 && d[i + 1] > 215 && d[i + 2] > 215) n++;
+      return n;
+    });
+    assert.ok(cyan > 200, `cyan pixels: ${cyan}`);
+    await page.screenshot({ path: join(ARTIFACTS, 'inspector-qwen25-yarn-high-contrast.png'), fullPage: true });
+    assert.deepEqual(w.csp, []);
+    assert.deepEqual(w.console, []);
+    await page.close();
+  });
+
   it('GPU check: the gpu.js screen on WebGL2 agrees with the float64 validity scan, under the strict CSP', async () => {
     const page = await ctx!.newPage();
     const w = await watch(page);

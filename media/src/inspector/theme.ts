@@ -50,7 +50,8 @@ export function readPalette(): Palette {
     fg,
     bg: cssVar(style, '--vscode-editor-background', dark ? '#1e1e1e' : '#ffffff'),
     muted: cssVar(style, '--vscode-descriptionForeground', dark ? '#9d9d9d' : '#717171'),
-    grid: cssVar(style, '--vscode-charts-lines', dark ? 'rgba(128,128,128,0.35)' : 'rgba(128,128,128,0.3)'),
+    // Grid lines stay faint whatever the theme's line colour (high-contrast themes use pure white).
+    grid: withAlpha(cssVar(style, '--vscode-charts-lines', 'rgb(128,128,128)'), kind === 'high-contrast' ? 0.45 : 0.3),
     font: cssVar(style, '--vscode-font-family', 'system-ui, sans-serif'),
     blue, red, green, yellow, orange, purple,
     // Nine distinguishable series colours: the six theme chart colours, then three fixed hues
