@@ -51,9 +51,9 @@ export class BoundEngine {
   private worker: Worker | null = null;
   private nextId = 1;
   private pending = new Map<number, Pending>();
-  private bstarCache: Lru<string, BstarResult>;
+  private bstarCache: Lru<string, BstarResult & { backend: RanOn }>;
   private thresholdCache: Lru<string, ThresholdResult & { bstar: number }>;
-  private inflight = new Map<string, Promise<BstarResult>>();
+  private inflight = new Map<string, Promise<BstarResult & { backend: RanOn }>>();
   private gpu: GpuProbe | null = null;
   private readonly script: string;
 
@@ -64,32 +64,29 @@ export class BoundEngine {
   }
 
   /** Cached b* without computing (for synchronous oracles); undefined if not known yet. */
-  peekBstar(length: number, headDim: number): BstarResult | undefined {
+  peekBstar(length: number, headDim: number): (BstarResult & { backend: RanOn }) | undefined {
     return this.bstarCache.get(key(length, headDim));
   }
   peekThreshold(length: number, headDim: number): (ThresholdResult & { bstar: number }) | undefined {
     return this.thresholdCache.get(key(length, headDim));
   }
 
-  /** Which backend a job with this choice would run on; 'gpu' without a usable GPU is an error. */
+  /**
+   * Which backend a job with this choice runs on. 'gpu' needs a real GPU context (else a RopeError
+   * that says what gpu.js would have fallen back to); 'auto' takes the GPU screen only on a hardware
+   * GPU, since the float64 CPU sweep beats software rasterizers.
+   */
   resolveBackend(choice: Backend = 'auto'): RanOn {
     if (choice === 'cpu') return 'cpu';
     if (choice !== 'auto' && choice !== 'gpu') {
       throw new RopeError('invalid-parameter', `backend must be auto, gpu or cpu, got ${String(choice)}`);
     }
     this.gpu ??= (this.opts.gpuProbe ?? probeGpu)();
-    if (this.gpu.available) {
-      // The float64 sweep is the source of truth; a GPU screen only proposes witnesses, and none
-      // is wired into the Node worker yet, so an available GPU still runs the CPU path, reported as such.
-      if (choice === 'gpu') {
-        throw new RopeError('invalid-parameter', `gpu backend: a GPU context exists (${this.gpu.kernel}) but the Node engine has no GPU screen path; use --backend cpu`);
-      }
-      return 'cpu';
-    }
     if (choice === 'gpu') {
-      throw new RopeError('invalid-parameter', `gpu backend unavailable: ${this.gpu.reason}; use --backend cpu or auto`);
+      if (!this.gpu.available) throw new RopeError('invalid-parameter', `gpu backend unavailable: ${this.gpu.reason}; use --backend cpu or auto`);
+      return 'gpu';
     }
-    return 'cpu';
+    return this.gpu.available && !this.gpu.software ? 'gpu' : 'cpu';
   }
 
   async bstar(length: number, headDim: number, o: JobOptions = {}): Promise<EngineBstar> {
@@ -98,7 +95,8 @@ export class BoundEngine {
     const backend = this.resolveBackend(o.backend);
     const k = key(length, headDim);
     const hit = this.bstarCache.get(k);
-    if (hit) { o.onProgress?.(1); return { ...hit, backend, cached: true }; }
+    // A cached answer reports the backend that computed it (every backend gives the same float64 answer).
+    if (hit) { o.onProgress?.(1); return { ...hit, cached: true }; }
     let p = this.inflight.get(k);
     if (!p) {
       // A cached b* of a shorter length with the same d is a sound starting point (V_L ⊆ V_L').
@@ -107,9 +105,9 @@ export class BoundEngine {
         const [l, d] = kk.split(':').map(Number);
         if (d === headDim && l < length && (lowerBound === undefined || v.bstar > lowerBound)) lowerBound = v.bstar;
       }
-      const job: JobRequest = { kind: 'bstar', length, headDim, lowerBound };
+      const job: JobRequest = { kind: 'bstar', length, headDim, lowerBound, backend };
       p = this.submit(job, o.signal, o.onProgress).then((v) => {
-        const r = v as BstarResult;
+        const r = { ...(v as BstarResult), backend };
         this.bstarCache.set(k, r);
         return r;
       });
@@ -120,13 +118,14 @@ export class BoundEngine {
       p = raceAbort(p, o.signal);
     }
     const r = await p;
-    return { ...r, backend, cached: false };
+    return { ...r, cached: false };
   }
 
   async threshold(length: number, headDim: number, o: JobOptions = {}): Promise<EngineThreshold> {
     const b = await this.bstar(length, headDim, o);
     const k = key(length, headDim);
     const hit = this.thresholdCache.get(k);
+    // The threshold grid is checked by float64 CPU scans; `backend` says where b* itself ran.
     if (hit) return { ...hit, backend: b.backend, cached: true };
     const v = (await this.submit({ kind: 'threshold', length, headDim, bstar: b.bstar }, o.signal)) as ThresholdResult;
     const r = { ...v, bstar: b.bstar };
@@ -138,9 +137,9 @@ export class BoundEngine {
     checkBase(base);
     checkHeadDim(headDim);
     checkLength(length);
-    const backend = this.resolveBackend(o.backend);
+    this.resolveBackend(o.backend); // validates the choice; a single-base lmax always runs the float64 scan
     const v = (await this.submit({ kind: 'lmax', base, headDim, length }, o.signal)) as { lmax: number | null };
-    return { lmax: v.lmax, backend };
+    return { lmax: v.lmax, backend: 'cpu' };
   }
 
   /** Stops the worker; pending jobs reject with 'cancelled'. */

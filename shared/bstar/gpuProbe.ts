@@ -1,20 +1,41 @@
 /**
- * Node-only: does this process have a real GPU context for gpu.js? gpu.js falls back silently
- * (to WebAssemblyKernel or CPUKernel) when headless-gl is missing, so the answer comes from the
- * class of a kernel that actually ran, not from gpu.js's own flags.
+ * Node-only: does this process have a real GPU context for gpu.js, and a witness screen on it?
+ * gpu.js falls back silently (to WebAssemblyKernel or CPUKernel) when headless-gl is missing, so
+ * the answer comes from the class of a kernel that actually ran, not from gpu.js's own flags; and a
+ * context that is a software rasterizer (llvmpipe, SwiftShader) is reported as such, because the
+ * float64 CPU sweep beats it.
  */
-export interface GpuProbe { available: boolean; kernel: string; reason: string }
+import { RopeError } from '../errors';
+import { createFbScreen, FbScreen } from '../gpu/fbKernel';
+
+export interface GpuProbe { available: boolean; software: boolean; kernel: string; renderer: string; reason: string }
 
 // Bundlers may rename classes (e.g. _WebAssemblyKernel), so match the stem.
 const GPU_KERNELS = /(HeadlessGL|WebGL2?|WebGPU)Kernel/;
+const SOFTWARE = /llvmpipe|softpipe|swiftshader|swrast/i;
+
+type GpuModule = typeof import('gpu.js');
+
+function loadGpu(): GpuModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('gpu.js') as GpuModule;
+}
+
+function rendererOf(gpu: InstanceType<GpuModule['GPU']>): string {
+  const gl = gpu.context as { RENDERER?: number; getParameter?(p: number): unknown } | undefined;
+  try {
+    return gl?.getParameter && gl.RENDERER !== undefined ? String(gl.getParameter(gl.RENDERER)) : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export function probeGpu(): GpuProbe {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { GPU } = require('gpu.js') as typeof import('gpu.js');
+    const { GPU } = loadGpu();
     // In Node the only GPU route is headless-gl; without it there is nothing to try.
     if (!GPU.isHeadlessGLSupported) {
-      return { available: false, kernel: 'none', reason: 'gpu.js has no headless-gl (WebGL) context in this Node process' };
+      return { available: false, software: false, kernel: 'none', renderer: 'none', reason: 'gpu.js has no headless-gl (WebGL) context in this Node process' };
     }
     const gpu = new GPU({ mode: 'gpu' });
     try {
@@ -22,11 +43,27 @@ export function probeGpu(): GpuProbe {
       const out = k([1, 2]) as Float32Array;
       const kernel = (k as unknown as { kernel?: { constructor: { name: string } } }).kernel?.constructor.name ?? 'unknown';
       const ok = GPU_KERNELS.test(kernel) && out[0] === 2 && out[1] === 3;
-      return { available: ok, kernel, reason: ok ? '' : `gpu.js runs on ${kernel} here (no WebGL/headless-gl context in this Node process)` };
+      const renderer = rendererOf(gpu);
+      return {
+        available: ok, software: SOFTWARE.test(renderer), kernel, renderer,
+        reason: ok ? '' : `gpu.js runs on ${kernel} here (no WebGL/headless-gl context in this Node process)`,
+      };
     } finally {
       gpu.destroy();
     }
   } catch (e) {
-    return { available: false, kernel: 'none', reason: `gpu.js could not start: ${(e as Error)?.message ?? String(e)}` };
+    return { available: false, software: false, kernel: 'none', renderer: 'none', reason: `gpu.js could not start: ${(e as Error)?.message ?? String(e)}` };
   }
+}
+
+/** A gpu.js f_b screen on headless-gl; refuses (RopeError) if gpu.js would run it anywhere but a GPU. */
+export function openGpuScreen(headDim: number): FbScreen {
+  const { GPU } = loadGpu();
+  const screen = createFbScreen(new GPU({ mode: 'gpu' }), headDim);
+  screen.screen([1e4], 64);
+  if (!screen.onGpu()) {
+    screen.destroy();
+    throw new RopeError('invalid-parameter', `gpu backend unavailable: gpu.js fell back to ${screen.kernelClass()}`);
+  }
+  return screen;
 }

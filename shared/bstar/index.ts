@@ -4,7 +4,7 @@
  * Node-only pieces (worker threads, cache) live in ./engine.
  */
 import { TOLERANCE, firstNegative, thetas } from './fb';
-import { Cancellable, SweepResult, sweepBstar } from './sweep';
+import { Cancellable, SweepResult, WitnessScreen, sweepBstar } from './sweep';
 import { ThresholdResult, estimateThreshold } from './threshold';
 import { checkBase, checkHeadDim, checkLength } from './validate';
 import { RopeError } from '../errors';
@@ -12,12 +12,15 @@ import { RopeError } from '../errors';
 export { TOLERANCE, fDirect } from './fb';
 export { MAX_LENGTH } from './validate';
 export type { ThresholdResult } from './threshold';
+export type { WitnessScreen } from './sweep';
 
 export interface BstarOptions {
   onProgress?(fraction: number): void;
   signal?: AbortSignal | Cancellable;
   /** A base known to be ≤ b*(L, d) (e.g. b* of a shorter length): the sweep starts there. */
   lowerBound?: number;
+  /** Witness proposals from a screen such as the gpu.js kernel; each is re-checked in float64. */
+  screen?: WitnessScreen;
 }
 
 export interface BstarResult {
@@ -58,6 +61,7 @@ export function bstar(length: number, headDim: number, opts: BstarOptions = {}):
     onProgress: opts.onProgress,
     signal: opts.signal,
     lowerBound: opts.lowerBound,
+    screen: opts.screen,
   });
   return { bstar: r.bstar, certificate: r.certificate, witness: r.witness, ms: Date.now() - t0 };
 }

@@ -2,7 +2,7 @@
 import type { BstarResult, ThresholdResult } from './index';
 
 export type JobRequest =
-  | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number }
+  | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number; backend: 'cpu' | 'gpu' }
   | { kind: 'threshold'; length: number; headDim: number; bstar: number }
   | { kind: 'lmax'; base: number; headDim: number; length: number };
 

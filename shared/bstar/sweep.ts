@@ -27,7 +27,15 @@ export interface SweepOptions {
   lowerBound?: number;
   /** Seeds for the witness pool (values of m; those ≥ L are ignored). Updated in place. */
   pool?: number[];
+  /**
+   * Optional witness screen (e.g. the gpu.js kernel): proposes an m with f_base(m) < 0 for a base,
+   * or −1. Used in place of the CPU witness scan; every proposal is re-checked in float64 here, and a
+   * base is only ever declared valid by the exact CPU scan.
+   */
+  screen?: WitnessScreen;
 }
+
+export type WitnessScreen = (base: number, length: number) => number;
 
 export interface SweepResult {
   bstar: number;
@@ -97,7 +105,7 @@ function toFront(pool: number[], m: number): void {
  * One link of the chain: the smallest valid base ≥ start for length L. Witness search order, cheapest
  * first: the witness used last, the other pool entries, windows around recent witnesses, a full scan.
  */
-export function sweepFrom(length: number, headDim: number, start: number, pool: number[], signal?: Cancellable): SweepResult {
+export function sweepFrom(length: number, headDim: number, start: number, pool: number[], signal?: Cancellable, screen?: WitnessScreen): SweepResult {
   const buf = new Float64Array(BLOCK);
   const target = -TOLERANCE / 2;
   let b = start;
@@ -132,7 +140,13 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
         // A cheap approximate search finds most witnesses; only when it finds none does the exact
         // scan run, which either finds one or certifies b.
         heatOrder(heat, order);
-        const found = searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, order);
+        let found = -1;
+        if (screen) {
+          const w = screen(b, length);
+          if (w >= 0 && w < length && fAt(th, w) < -TOLERANCE) found = w;
+        } else {
+          found = searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, order);
+        }
         const hit = found >= 0 ? { m: found, f: -Infinity } : scanMin(th, 0, length, TOLERANCE, buf, cos2, signal);
         if (hit.f >= -TOLERANCE) {
           return {
@@ -210,7 +224,7 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
   const links: { length: number; bstar: number }[] = [];
   for (let k = 0; k < chain.length; k++) {
     const prev: SweepResult | null = res;
-    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal);
+    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal, opts.screen);
     // A link that starts on a valid base keeps the previous link's witness (its m < L too).
     if (!res.witness && prev) res.witness = prev.witness;
     stats.steps += res.stats.steps;

@@ -8,6 +8,16 @@ import { bstar, lmax } from './index';
 import { estimateThreshold } from './threshold';
 import { RopeError } from '../errors';
 import type { JobValue, WorkerMessage, WorkerRequest } from './protocol';
+import { openGpuScreen } from './gpuProbe';
+import type { FbScreen } from '../gpu/fbKernel';
+
+const screens = new Map<number, FbScreen>();
+/** One gpu.js screen per head dimension, opened on first use; throws if gpu.js would fall back. */
+function gpuScreen(headDim: number): FbScreen {
+  let s = screens.get(headDim);
+  if (!s) { s = openGpuScreen(headDim); screens.set(headDim, s); }
+  return s;
+}
 
 function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
   const signal = { get aborted() { return Atomics.load(req.cancel, 0) !== 0; } };
@@ -18,6 +28,7 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
       return bstar(job.length, job.headDim, {
         signal,
         lowerBound: job.lowerBound,
+        screen: job.backend === 'gpu' ? gpuScreen(job.headDim).witness : undefined,
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastSent > 50 || fraction >= 1) { lastSent = now; post({ id: req.id, type: 'progress', fraction }); }

@@ -31,6 +31,8 @@ export interface ScreenResult {
 
 export interface FbScreen {
   screen(bases: number[], length: number): ScreenResult[];
+  /** For the b* sweep (WitnessScreen): the first negative m at one base (float64-confirmed), or −1. */
+  witness(base: number, length: number): number;
   /** gpu.js kernel class that actually ran (after the first call), e.g. WebGL2Kernel, CPUKernel. */
   kernelClass(): string;
   /** True when that class runs on a GPU (WebGL/WebGL2/headless-gl/WebGPU), false for CPU/WASM fallbacks. */
@@ -142,6 +144,7 @@ export function createFbScreen(gpu: GPU, headDim: number): FbScreen {
 
   return {
     screen,
+    witness: (base, length) => screen([base], length)[0].firstNegative ?? -1,
     kernelClass: () => cls,
     onGpu: () => GPU_CLASS.test(cls),
     lastMinima: () => last,

@@ -43,3 +43,23 @@ describe('gpu.js f_b screen (run in gpu.js cpu mode)', () => {
     assert.ok(worst < SCREEN_MARGIN / 10, `max |f32 − f64| = ${worst}`);
   });
 });
+
+describe('b* sweep with the gpu.js screen proposing witnesses (cpu mode)', () => {
+  it('gives the CPU answer (to 1e-9; the last step's landing point depends on the witnesses used)', () => {
+    const gpu = new GPU({ mode: 'cpu' });
+    const screen = createFbScreen(gpu, 128);
+    let calls = 0;
+    try {
+      const withScreen = bstar(4096, 128, { screen: (b, L) => { calls++; return screen.witness(b, L); } });
+      const cpu = bstar(4096, 128).bstar;
+      assert.ok(Math.abs(withScreen.bstar - cpu) / cpu < 1e-9, `${withScreen.bstar} vs ${cpu}`);
+      assert.ok(calls > 0, 'the screen was consulted');
+      // A screen that proposes nonsense cannot change the answer either.
+      const a = bstar(2048, 128, { screen: () => 7 }).bstar, c = bstar(2048, 128).bstar;
+      assert.ok(Math.abs(a - c) / c < 1e-9, `${a} vs ${c}`);
+    } finally {
+      screen.destroy();
+      gpu.destroy();
+    }
+  });
+});
