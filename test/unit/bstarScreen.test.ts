@@ -45,7 +45,7 @@ describe('gpu.js f_b screen (run in gpu.js cpu mode)', () => {
 });
 
 describe('b* sweep with the gpu.js screen proposing witnesses (cpu mode)', () => {
-  it('gives the CPU answer (to 1e-9; the last step's landing point depends on the witnesses used)', () => {
+  it('gives the CPU answer (to 1e-9; the last landing point depends on the witnesses used)', () => {
     const gpu = new GPU({ mode: 'cpu' });
     const screen = createFbScreen(gpu, 128);
     let calls = 0;
