@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { bstar, lmax, threshold, fDirect, TOLERANCE, MAX_LENGTH } from '../../shared/bstar/index';
 import { RopeError } from '../../shared/errors';
+import { suGridBstar } from '../../shared/bstar/suGrid';
 
 /** min over m < L of f_b(m), by direct cosines (independent of the engine's recurrence). */
 function directMin(base: number, d: number, L: number): { f: number; m: number } {
@@ -152,4 +153,24 @@ describe('bstar: degenerate head dimension', () => {
     assert.ok(directMin(r.bstar, 4, 300).f >= -TOLERANCE);
     assert.ok(r.witness && fDirect(r.witness.base, 4, r.witness.m) < 0);
   });
+});
+
+describe('bstar: independent consistency checks for d = 64, 96, 256', () => {
+  // Seed 001's grid search always lands on a valid base, so it can only be ≥ b*; bases sampled below
+  // b* must all be invalid (lmax finds a failing m); b* itself must be valid.
+  for (const [L, d] of [[2000, 64], [2000, 96], [1500, 256]]) {
+    it(`L=${L} d=${d}`, () => {
+      const r = bstar(L, d);
+      assert.equal(lmax(r.bstar, d, L), null);
+      const su = suGridBstar(L, d).bstar;
+      assert.ok(su >= r.bstar && su < r.bstar * 1.01, `grid ${su} vs b* ${r.bstar}`);
+      let seed = 12345;
+      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+      for (let k = 0; k < 150; k++) {
+        const b = 1 + (r.bstar - 1) * rand();
+        assert.notEqual(lmax(b, d, L), null, `base ${b} below b* is valid`);
+      }
+      for (let k = 1; k <= 50; k++) assert.notEqual(lmax(r.bstar * (1 - k * 2e-6), d, L), null);
+    });
+  }
 });
