@@ -11,7 +11,7 @@ import type { ParsedDocument } from '../../shared/document/configNode';
 import { readModelRope } from '../../shared/config/modelConfig';
 import type { ModelRope } from '../../shared/config/modelRope';
 import { BuildOptions, buildInspectorData, defaultControls, InspectorInput } from '../../shared/inspector/build';
-import { inspectorInputFromRope } from '../../shared/inspector/fromConfig';
+import { inspectorInputFromDocument, inspectorInputFromRope } from '../../shared/inspector/fromConfig';
 import { applicableRewrites, fixForControls } from '../../shared/inspector/apply';
 import { makeNonce, renderInspectorHtml } from '../../shared/inspector/html';
 import { parsePageMessage, parseState } from '../../shared/inspector/messages';
@@ -24,7 +24,8 @@ export const OPEN_INSPECTOR_COMMAND = 'ropeLens.openInspector';
 /** Longest length for which the panel asks the b* engine for the exact b* (seconds at 128k). */
 const EXACT_MAX_LENGTH = 262144;
 
-interface Loaded { doc: ParsedDocument; rope: ModelRope; input: InspectorInput }
+/** rope is set for model configs (Apply writes those); training configs are shown read-only. */
+interface Loaded { doc: ParsedDocument; rope: ModelRope | undefined; input: InspectorInput }
 
 function languageOrName(d: vscode.TextDocument): string {
   return formatOf(d.languageId) ? d.languageId : d.fileName;
@@ -36,8 +37,8 @@ function load(d: vscode.TextDocument): Loaded {
   if (!format) throw new RopeError('parse-error', `${vscode.workspace.asRelativePath(d.uri)} is not a JSON or YAML file`);
   const doc = parseDocumentText(d.getText(), format);
   const rope = readModelRope(doc);
-  if (!rope) throw new RopeError('invalid-parameter', `${vscode.workspace.asRelativePath(d.uri)} is not a model config (the Inspector reads config.json-style files with model_type/architectures and RoPE keys)`);
-  const input = inspectorInputFromRope(rope, vscode.workspace.asRelativePath(d.uri), d.uri.toString());
+  const label = vscode.workspace.asRelativePath(d.uri);
+  const input = rope ? inspectorInputFromRope(rope, label, d.uri.toString()) : inspectorInputFromDocument(doc, label, d.uri.toString());
   return { doc, rope, input };
 }
 
@@ -82,7 +83,7 @@ class InspectorPanel {
     const b = this.host.engine.peekBstar(L, d);
     const t = this.host.engine.peekThreshold(L, d);
     if (b) opts.exact = { bstar: b.bstar, threshold: t?.threshold, note: t ? 'b* exact (certified float64 sweep); threshold from the b* engine.' : 'b* exact (certified float64 sweep).' };
-    const input = { ...l.input, applicable: applicableRewrites(l.doc, l.rope, L) };
+    const input = { ...l.input, applicable: l.rope ? applicableRewrites(l.doc, l.rope, L) : [] };
     return buildInspectorData(input, c, opts);
   }
 
@@ -166,6 +167,10 @@ class InspectorPanel {
     try {
       const d = await this.document();
       const l = load(d);
+      if (!l.rope) {
+        this.post({ type: 'applied', ok: false, message: 'Apply writes model configs; for a training config, apply the rewrite in its base model config or use the quick fixes.' });
+        return;
+      }
       const fix = fixForControls(l.doc, l.rope, c);
       if (!fix || fix.edits.length === 0) {
         this.post({ type: 'applied', ok: false, message: `No edit writes “${c.method}” at ${c.targetLength} tokens into this file.` });

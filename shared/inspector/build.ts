@@ -32,6 +32,8 @@ export interface InspectorInput {
   warnings?: string[];
   /** Where values not written in the file come from (defaults, derived). */
   notes?: string[];
+  /** The target the file itself implies (a training config's sequence length). */
+  defaultTargetLength?: number;
 }
 
 export interface BuildOptions {
@@ -46,7 +48,7 @@ export interface BuildOptions {
 
 /** The target shown when the caller gives none: the configured context if scaled, else 4×. */
 export function defaultTarget(input: InspectorInput): number {
-  const t = input.spec.ropeType === 'default'
+  const t = input.defaultTargetLength !== undefined ? input.defaultTargetLength : input.spec.ropeType === 'default'
     ? input.originalLength * 4
     : Math.max(input.spec.maxPositionEmbeddings, input.originalLength);
   return Math.min(MAX_TARGET_LENGTH, Math.max(MIN_TARGET_LENGTH, Math.round(t)));

@@ -9,6 +9,7 @@ import { formatOf, parseDocumentText } from '../document/parse';
 import { readModelRope, toRopeSpec } from '../config/modelConfig';
 import type { ModelRope } from '../config/modelRope';
 import type { InspectorInput } from './build';
+import { analyzeOnce } from '../service/analyze';
 
 /** The training context of the unscaled model: original_max_position_embeddings, else the context. */
 export function originalLengthOf(rope: ModelRope): number {
@@ -36,10 +37,28 @@ export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: str
 
 export function inspectorInputFromDocument(doc: ParsedDocument, label: string, uri?: string): InspectorInput {
   const rope = readModelRope(doc);
-  if (!rope) {
-    throw new RopeError('invalid-parameter', `${label} is not a model config (expected model_type or architectures with rope_theta, rope_scaling or max_position_embeddings)`);
-  }
-  return inspectorInputFromRope(rope, label, uri);
+  if (rope) return inspectorInputFromRope(rope, label, uri);
+  const training = trainingInput(doc.text, label, uri);
+  if (training) return training;
+  throw new RopeError('invalid-parameter', `${label} is neither a model config (model_type or architectures with rope_theta, rope_scaling or max_position_embeddings) nor a training config whose base model is known`);
+}
+
+const NO_ORACLE = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
+
+/**
+ * A training YAML (axolotl, LLaMA-Factory, torchtune, …): the analysis service resolves its base
+ * model offline and applies the YAML's overrides; the target is the training sequence length.
+ * Read-only: the Inspector's Apply writes model configs only.
+ */
+function trainingInput(text: string, label: string, uri?: string): InspectorInput | undefined {
+  const a = analyzeOnce(text, { fileName: label, oracle: NO_ORACLE, verifyFixes: false });
+  if (a.kind !== 'training-config' || !a.rope) return undefined;
+  const input = inspectorInputFromRope(a.rope, label, uri);
+  const t = a.training;
+  input.label = `${label} (training${t?.baseModel ? `, base model ${t.baseModel}` : ''})`;
+  if (t?.sequenceLength && t.sequenceLength >= 16) input.defaultTargetLength = t.sequenceLength;
+  input.notes = [...(input.notes ?? []), `Base model from ${t?.resolvedFrom ?? 'the training config'}; the target is the training sequence length.`];
+  return input;
 }
 
 export function inspectorInputFromText(text: string, fileName: string, uri?: string): InspectorInput {

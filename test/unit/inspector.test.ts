@@ -214,3 +214,17 @@ describe('inspector page template', () => {
     assert.ok(!/https?:\/\//.test(html), 'no remote URL');
   });
 });
+
+describe('inspector input from a training config', () => {
+  it('shows the resolved base model at the training sequence length (axolotl, Llama-2 at 16k)', () => {
+    const input = load('axolotl-llama2-16k.yaml');
+    assert.equal(input.spec.base, 10000);
+    assert.equal(input.spec.rotaryDim, 128);
+    assert.equal(input.originalLength, 4096);
+    assert.equal(defaultTarget(input), 16384);
+    assert.match(input.label, /training, base model meta-llama\/Llama-2-7b-hf/);
+  });
+  it('refuses a file that is neither, with a message', () => {
+    assert.throws(() => inspectorInputFromText('{"compilerOptions": {}}', 'tsconfig.json'), /neither a model config .* nor a training config/);
+  });
+});
