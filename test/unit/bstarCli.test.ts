@@ -1,0 +1,63 @@
+import { strict as assert } from 'node:assert';
+import { run, parseLength, PUBLISHED_TABLE } from '../../server/cli/bound';
+import { UsageError } from '../../server/cli/io';
+import { RopeError } from '../../shared/errors';
+import { bstar, lmax } from '../../shared/bstar/index';
+
+function capture() {
+  const out: string[] = [], err: string[] = [];
+  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
+}
+
+describe('rope-lens bound', () => {
+  it('--length --head-dim --json: exactly the documented keys, exact b*, a real witness', async () => {
+    const c = capture();
+    assert.equal(await run(['--length', '2k', '--head-dim', '128', '--json'], c.io), 0);
+    const j = JSON.parse(c.out.join(''));
+    assert.deepEqual(Object.keys(j).sort(), ['backend', 'bstar', 'headDim', 'length', 'ms', 'threshold', 'witness'].sort());
+    assert.equal(j.length, 2048);
+    assert.ok(Math.abs(j.bstar - 11587.24) / 11587.24 < 6e-7);
+    assert.equal(j.backend, 'cpu');
+    assert.ok(j.threshold >= j.bstar);
+    assert.deepEqual(Object.keys(j.witness).sort(), ['base', 'f', 'm']);
+    assert.ok(j.witness.base < j.bstar && j.witness.f < 0);
+  });
+
+  it('--base: validity and lmax with the documented keys', async () => {
+    const c = capture();
+    assert.equal(await run(['--base', '5e5', '--length', '32768', '--head-dim', '128', '--json'], c.io), 0);
+    const j = JSON.parse(c.out.join(''));
+    assert.deepEqual(Object.keys(j).sort(), ['base', 'bstar', 'headDim', 'length', 'lmax', 'ms', 'threshold', 'valid'].sort());
+    assert.equal(j.lmax, lmax(5e5, 128, 32768));
+    assert.equal(j.lmax, 18438);
+    assert.equal(j.valid, false);
+    assert.equal(j.bstar, bstar(32768, 128).bstar);
+  });
+
+  it('human output names the backend and the certificate', async () => {
+    const c = capture();
+    await run(['--length', '1024', '--head-dim', '128'], c.io);
+    const text = c.out.join('\n');
+    assert.match(text, /b\*\(L = 1024, d = 128\) = 4293\.43/);
+    assert.match(text, /backend: cpu/);
+    assert.match(text, /certificate/);
+  });
+
+  it('usage and input errors are clear', async () => {
+    await assert.rejects(run(['--length', '1024'], capture().io), UsageError);
+    await assert.rejects(run(['--length', 'abc', '--head-dim', '128'], capture().io), UsageError);
+    await assert.rejects(run(['--length', '1024', '--head-dim', '128', '--backend', 'tpu'], capture().io), UsageError);
+    await assert.rejects(run(['--length', '1024', '--head-dim', '128', '--backend', 'gpu'], capture().io), (e: unknown) => e instanceof RopeError && /gpu backend unavailable/.test(e.message));
+    await assert.rejects(run(['--length', '1024', '--head-dim', '127'], capture().io), (e: unknown) => e instanceof RopeError && e.code === 'invalid-dimension');
+    await assert.rejects(run(['--base', '1', '--length', '1024', '--head-dim', '128'], capture().io), (e: unknown) => e instanceof RopeError && e.code === 'invalid-base');
+  });
+
+  it('lengths use 1k = 1024, and the table rows are seed 001 (1k … 1M)', () => {
+    assert.equal(parseLength('4k', 'L'), 4096);
+    assert.equal(parseLength('1M', 'L'), 1 << 20);
+    assert.equal(parseLength('1000', 'L'), 1000);
+    assert.equal(PUBLISHED_TABLE.length, 11);
+    assert.deepEqual(PUBLISHED_TABLE[10], { label: '1M', length: 1 << 20, thisPost: 6.5e7, original: 5.1e8 });
+    assert.deepEqual(PUBLISHED_TABLE[1], { label: '2k', length: 2048, thisPost: 1.2e4, original: 1.6e4 });
+  });
+});
