@@ -1,17 +1,36 @@
 /**
  * The off-thread bound engine behind the server's oracle: the b* engine's worker thread, with the
- * user's backend choice (`ropeLens.bound.backend`) passed on each job.
+ * user's backend choice (`ropeLens.bound.backend`) passed on each job. Once every answer is in
+ * and nothing was asked for a while, the worker is stopped (it holds tens of MB of sweep buffers
+ * and its own V8 heap); the answers stay cached here, and the next question starts a fresh worker.
  */
 import { BoundEngine } from '../shared/bstar/engine';
 import type { BoundComputer } from './boundOracle';
 import type { BoundBackend } from './settings';
 
-export function createBoundComputer(backend: BoundBackend): BoundComputer {
+/** Idle time after the last answer before the worker is stopped. */
+export const WORKER_IDLE_MS = 5000;
+
+export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_MS): BoundComputer {
   const engine = new BoundEngine();
+  let active = 0;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const track = async <T>(job: () => Promise<T>): Promise<T> => {
+    active++;
+    if (idleTimer) clearTimeout(idleTimer);
+    try {
+      return await job();
+    } finally {
+      if (--active === 0) {
+        idleTimer = setTimeout(() => { if (active === 0) void engine.dispose(); }, idleMs);
+        idleTimer.unref();
+      }
+    }
+  };
   return {
-    bstar: async (length, headDim) => (await engine.bstar(length, headDim, { backend })).bstar,
-    threshold: async (length, headDim) => (await engine.threshold(length, headDim, { backend })).threshold,
-    lmax: async (base, headDim, length) => (await engine.lmax(base, headDim, length, { backend })).lmax,
-    dispose: () => engine.dispose(),
+    bstar: (length, headDim) => track(async () => (await engine.bstar(length, headDim, { backend })).bstar),
+    threshold: (length, headDim) => track(async () => (await engine.threshold(length, headDim, { backend })).threshold),
+    lmax: (base, headDim, length) => track(async () => (await engine.lmax(base, headDim, length, { backend })).lmax),
+    dispose: () => { if (idleTimer) clearTimeout(idleTimer); return engine.dispose(); },
   };
 }

@@ -10,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { BoundEngine } from '../../shared/bstar/engine';
-import { lmax as lmaxSync } from '../../shared/bstar/index';
+import { bstar as bstarSync, lmax as lmaxSync } from '../../shared/bstar/index';
 import { RopeError } from '../../shared/errors';
+import { createBoundComputer } from '../../server/boundComputer';
+import { defaultWorkerScript } from '../../shared/bstar/engine';
+import { existsSync } from 'node:fs';
 
 describe('hostile bound requests (BoundEngine)', function () {
   this.timeout(60000);
@@ -69,5 +72,18 @@ describe('hostile bound requests (BoundEngine)', function () {
     // 1e300 is a valid (absurdly large) base: lmax answers quickly, no overflow into NaN.
     const huge = await engine.lmax(1e300, 128, 4096);
     assert.ok(huge.lmax === null || Number.isFinite(huge.lmax), `lmax(1e300) = ${huge.lmax}`);
+  });
+
+  it('the server stops an idle bound worker and starts a fresh one for the next question', async function () {
+    if (!existsSync(defaultWorkerScript())) this.skip(); // needs dist/bstarWorker.js (npm run build)
+    const computer = createBoundComputer('cpu', 50);
+    try {
+      assert.equal(await computer.lmax(1e4, 128, 20000), lmaxSync(1e4, 128, 20000));
+      await new Promise((r) => setTimeout(r, 300)); // past the idle limit: the worker was terminated
+      assert.equal(await computer.lmax(5e5, 128, 4096), lmaxSync(5e5, 128, 4096));
+      assert.equal(await computer.bstar(1024, 64), bstarSync(1024, 64).bstar);
+    } finally {
+      await computer.dispose?.();
+    }
   });
 });
