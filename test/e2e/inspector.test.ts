@@ -140,6 +140,38 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
     await page.close();
   });
 
+  it('the CSP is enforced: no eval, no un-nonced script, no remote load', async () => {
+    const page = await ctx!.newPage();
+    const w = await watch(page);
+    await page.goto(pages.llama31);
+    await page.waitForFunction(() => (window as any).__ropeLens?.rendered >= 1);
+    const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+    assert.match(csp!, /default-src 'none'/);
+    assert.ok(!/unsafe-eval|unsafe-inline|https?:/.test(csp!), csp!);
+    const probe = await page.evaluate(async () => {
+      // Eval checks are suspended while a DevTools evaluation is on the stack: try eval from a timer
+      // set by a page script that carries the page's own nonce (allowed to run), so only eval is at stake.
+      const ok = document.createElement('script');
+      ok.nonce = (document.querySelector('script[nonce]') as HTMLScriptElement).nonce;
+      ok.textContent = 'setTimeout(function () { try { new Function("return 1")(); window.__evalRan = true; } catch (e) { window.__evalBlocked = true; } }, 0);';
+      document.body.appendChild(ok);
+      const s = document.createElement('script');
+      s.textContent = '(window as any).__injected = 1'.replace(' as any', '');
+      document.body.appendChild(s);
+      const img = document.createElement('img');
+      img.src = 'https://example.invalid/x.png';
+      document.body.appendChild(img);
+      await new Promise((r) => setTimeout(r, 300));
+      const evalBlocked = (window as any).__evalBlocked === true && (window as any).__evalRan !== true;
+      return { evalBlocked, injected: (window as any).__injected === 1, ran: (window as any).__evalRan, blocked: (window as any).__evalBlocked, nonce: ok.nonce.length };
+    });
+    assert.equal(probe.evalBlocked, true, `eval is blocked: ${JSON.stringify(probe)}`);
+    assert.equal(probe.injected, false, 'un-nonced inline script is blocked');
+    assert.ok(w.csp.some((v) => /script-src/.test(v)), `violations seen: ${w.csp.join('; ')}`);
+    assert.ok(w.csp.some((v) => /img-src/.test(v) && /example\.invalid/.test(v)), `violations seen: ${w.csp.join('; ')}`);
+    await page.close();
+  });
+
   it('GPU check: the gpu.js screen on WebGL2 agrees with the float64 validity scan, under the strict CSP', async () => {
     const page = await ctx!.newPage();
     const w = await watch(page);
