@@ -100,14 +100,16 @@ export class BoundEngine {
     let p = this.inflight.get(k);
     if (!p) {
       // A cached b* of a shorter length with the same d is a sound starting point (V_L ⊆ V_L').
-      let lowerBound: number | undefined;
+      let from: BstarResult | undefined;
       for (const [kk, v] of this.bstarCache.entries()) {
         const [l, d] = kk.split(':').map(Number);
-        if (d === headDim && l < length && (lowerBound === undefined || v.bstar > lowerBound)) lowerBound = v.bstar;
+        if (d === headDim && l < length && (from === undefined || v.bstar > from.bstar)) from = v;
       }
-      const job: JobRequest = { kind: 'bstar', length, headDim, lowerBound, backend };
+      const job: JobRequest = { kind: 'bstar', length, headDim, lowerBound: from?.bstar, backend };
       p = this.submit(job, o.signal, o.onProgress).then((v) => {
         const r = { ...(v as BstarResult), backend };
+        // b*(L) = b*(L') for the shorter L' the sweep started from: L''s witness (m < L' < L) holds for L.
+        if (!r.witness && from && r.bstar === from.bstar) r.witness = from.witness;
         this.bstarCache.set(k, r);
         return r;
       });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { BoundEngine } from '../../shared/bstar/engine';
-import { bstar as bstarSync, lmax as lmaxSync } from '../../shared/bstar/index';
+import { bstar as bstarSync, lmax as lmaxSync, fDirect } from '../../shared/bstar/index';
 import { RopeError } from '../../shared/errors';
 
 const isCode = (code: string) => (e: unknown) => e instanceof RopeError && e.code === code;
@@ -35,6 +35,14 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
     assert.equal(again.cached, true);
     assert.equal(again.bstar, r.bstar);
     assert.equal(engine.peekBstar(2048, 128)?.bstar, r.bstar);
+  });
+
+  it('starts from a cached shorter length (its b* is a lower bound) and still returns the exact b* with a witness', async () => {
+    await engine.bstar(1500, 96);
+    const r = await engine.bstar(3000, 96);
+    const ref = bstarSync(3000, 96).bstar;
+    assert.ok(Math.abs(r.bstar - ref) / ref < 1e-9, `${r.bstar} vs ${ref}`);
+    assert.ok(r.witness && r.witness.base < r.bstar && fDirect(r.witness.base, 96, r.witness.m) < 0);
   });
 
   it('auto picks the CPU here (no GPU context in Node); gpu is refused with a reason', async () => {
