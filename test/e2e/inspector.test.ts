@@ -163,7 +163,7 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
       document.body.appendChild(img);
       await new Promise((r) => setTimeout(r, 300));
       const evalBlocked = (window as any).__evalBlocked === true && (window as any).__evalRan !== true;
-      return { evalBlocked, injected: (window as any).__injected === 1, ran: (window as any).__evalRan, blocked: (window as any).__evalBlocked, nonce: ok.nonce.length };
+      return { evalBlocked, injected: (window as any).__injected === 1, ran: (window as any).__evalRan, blocked: (window as any).__evalBlocked, nonce: ok.nonce?.length };
     });
     assert.equal(probe.evalBlocked, true, `eval is blocked: ${JSON.stringify(probe)}`);
     assert.equal(probe.injected, false, 'un-nonced inline script is blocked');
