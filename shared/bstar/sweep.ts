@@ -6,7 +6,7 @@
  * witness m with f_b(m) < −TOLERANCE; with f, f', f'' and bounds on |f''|, |f'''| valid on [b, ∞)
  * (fWithDerivatives), a Taylor upper bound stays below −TOLERANCE/2 on [b, b+Δ) (safeStep), so that
  * whole interval is invalid and is skipped at once. Witnesses are looked for, cheapest first: the
- * witness just used, a small pool, windows of ±48 around the 32 most recent witnesses (new ones
+ * witness just used, a small pool, windows of ±96 around the 8 most recent witnesses (new ones
  * mostly appear there), then a scan of all m < L that visits first the blocks of m that produced
  * witnesses recently. Searches use an approximate evaluation and confirm every hit with direct
  * cosines; only when none is found does an exact scan run. If that scan finds no value below
@@ -55,8 +55,8 @@ const MAX_BASE = 1e300;
 /** Links per halving of L in the chain. */
 const CHAIN_PER_OCTAVE = 1;
 /** Recent witnesses whose ±NEAR_RADIUS windows are searched before a scan (new witnesses mostly appear there). */
-const RECENT_MAX = 32;
-const NEAR_RADIUS = 48;
+const RECENT_MAX = 8;
+const NEAR_RADIUS = 96;
 /** Each new witness adds HEAT_GROWTH× more heat than the one before: exponential forgetting, no decay pass. */
 const HEAT_GROWTH = 1.03;
 
