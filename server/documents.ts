@@ -9,6 +9,8 @@ import { analyze } from './analysis';
 import type { CachedBoundOracle } from './boundOracle';
 import type { RopeLensSettings } from './settings';
 import type { FileAnalysis } from '../shared/service/types';
+import { sniff } from '../shared/service/sniff';
+import { NOT_ANALYSED } from '../shared/service/analyze';
 
 /** Files bigger than this are not sniffed unless forced (a tokenizer.json can be tens of MB). */
 export const MAX_SNIFF_BYTES = 1_000_000;
@@ -62,9 +64,7 @@ export class AnalysisCache {
   private compute(doc: TextDocument, settings: RopeLensSettings, forced: boolean): FileAnalysis {
     this.runs++;
     const text = doc.getText();
-    if (!forced && text.length > MAX_SNIFF_BYTES) {
-      return { kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] };
-    }
+    if (!forced && text.length > MAX_SNIFF_BYTES) return tooLarge(text, fileNameOf(doc.uri), doc.languageId, settings);
     return analyze(text, {
       fileName: fileNameOf(doc.uri),
       languageId: doc.languageId,
@@ -73,4 +73,25 @@ export class AnalysisCache {
       forceModelConfig: forced,
     });
   }
+}
+
+/**
+ * A file past the automatic-check limit is not parsed. If its name and first lines look like a
+ * config (not a tokenizer.json or a dataset), one information at the top of the file says why it
+ * was not checked and how to check it anyway, instead of leaving the user guessing.
+ */
+function tooLarge(text: string, fileName: string, languageId: string, settings: RopeLensSettings): FileAnalysis {
+  const none: FileAnalysis = { kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] };
+  const format = languageId === 'yaml' || /\.ya?ml$/i.test(fileName) ? 'yaml' : 'json';
+  const severity = settings.severity[NOT_ANALYSED] ?? 'information';
+  if (!settings.enable || severity === 'off' || sniff(text.slice(0, 256 * 1024), fileName, format) === 'other') return none;
+  const mb = (text.length / 1e6).toFixed(1);
+  none.diagnostics.push({
+    code: NOT_ANALYSED,
+    severity,
+    message: `This file is ${mb} MB; RoPE Lens checks files up to ${MAX_SNIFF_BYTES / 1e6} MB as you type, so its RoPE settings were not checked. Run "RoPE Lens: Check This File as a Model Config" to check it anyway.`,
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    fixes: [],
+  });
+  return none;
 }
