@@ -89,7 +89,7 @@ function drawChart(items: { where: string; r: CaseResult }[]): void {
   if (items.length === 0) return;
   const pal = readPalette();
   const target = h('div', { class: 'rl-plot' });
-  chartBox.append(target, h('figcaption', {}, items.map((it, i) => `${i + 1}: ${it.where} · ${it.r.label} · ${it.r.impl}`).join('   ')));
+  chartBox.append(target, h('figcaption', {}, h('ol', { class: 'rl-cases' }, ...items.map((it) => h('li', {}, `${it.where} · ${it.r.label} · ${it.r.impl} (${it.r.backend})`)))));
   const xs = items.map((_, i) => i + 1);
   const node = items.map((it) => (it.where === 'Node' ? it.r.elementsPerSec : null));
   const web = items.map((it) => (it.where === 'WebView' ? it.r.elementsPerSec : null));

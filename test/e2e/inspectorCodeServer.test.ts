@@ -114,4 +114,45 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       cleanup(d.dir);
     }
   });
+
+  it('kernel benchmarks: command palette → size → Node run with progress → webview runs WebGL2 → table', async function () {
+    if (!hasCodeServer() || !CHROMIUM || !existsSync(join(ROOT, 'dist', 'media', 'kernels.js'))) { console.log('      skipped: code-server, chromium or dist/ missing'); this.skip(); }
+    const d = makeDirs('rope-lens-kbench-');
+    let run: CodeServerRun | undefined;
+    let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+    try {
+      const ws = join(d.dir, 'ws');
+      mkdirSync(ws, { recursive: true });
+      copyFileSync(FIXTURE, join(ws, 'config.json'));
+      run = await startCodeServer(d, ws);
+      browser = await launchBrowser(join(d.dir, 'profile'));
+      const page = browser.pages()[0] ?? await browser.newPage();
+      const csp: string[] = [];
+      page.on('console', (m) => { if (/Content Security Policy|Refused to/.test(m.text())) csp.push(m.text()); });
+      await page.goto(devUrl(run, ws));
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+      // Activate the extension (it starts on JSON files), then run the command.
+      await page.getByRole('treeitem', { name: 'config.json' }).click();
+      await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30000 });
+      await runCommand(page, 'RoPE Lens: Run Kernel Micro-benchmarks');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'small' }).first().waitFor({ timeout: 15000 });
+      await page.keyboard.press('Enter');
+      const frame = inspectorFrame(page);
+      // Node rows first (from the extension host), then the webview's own WebGL2 rows.
+      await frame.locator('.rl-table tbody tr td', { hasText: 'WebAssemblyKernel' }).first().waitFor({ timeout: 90000 });
+      await screenshot(page, ARTIFACTS, '10-bench-node.png');
+      await frame.locator('.rl-status', { hasText: /Done in|failed/ }).waitFor({ timeout: 120000 });
+      const status = await frame.locator('.rl-status').textContent();
+      assert.match(status ?? '', /Done in/);
+      const backends = await frame.locator('.rl-table tbody tr td.mono').allTextContents();
+      assert.ok(backends.includes('WebGL2Kernel'), `backends: ${backends.join(', ')}`);
+      assert.ok(backends.includes('CPUKernel'));
+      await screenshot(page, ARTIFACTS, '11-bench-done.png');
+      assert.deepEqual(csp, [], 'CSP violations in the webview');
+    } finally {
+      await browser?.close().catch(() => undefined);
+      await stopCodeServer(run);
+      cleanup(d.dir);
+    }
+  });
 });
