@@ -148,7 +148,7 @@ class InspectorPanel {
     const msg = parsed.value;
     switch (msg.type) {
       case 'ready':
-        if (this.data) this.post({ type: 'data', data: this.data });
+        // The data is embedded in the page's HTML; nothing to send.
         return;
       case 'update':
         await this.update(msg.controls);

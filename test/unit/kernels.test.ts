@@ -14,6 +14,7 @@ import { quantile, summarize } from '../../shared/kernelBench/stats';
 import { BenchCase, memcpyCase, runBenchmarks } from '../../shared/kernelBench/runner';
 import { benchConfig, fbCases, fbMinDirect, gpuFbScan, ropeCases } from '../../shared/kernelBench/cases';
 import { RopeError } from '../../shared/errors';
+import { parseBenchPageMessage } from '../../shared/kernelBench/messages';
 
 const shape: RopeShape = { tokens: 7, heads: 3, headDim: 16, rotaryDim: 12 };
 const n = shape.tokens * shape.heads * shape.headDim;
@@ -198,5 +199,23 @@ describe('benchmark runner', () => {
     const c = memcpyCase(1000);
     await c.run();
     assert.deepEqual(c.verify!(), { maxAbs: 0, refMax: 999 });
+  });
+});
+
+describe('kernel page messages', () => {
+  it('accepts a real run and rejects malformed or oversized ones', async () => {
+    const clock = { t: 0 };
+    const c: BenchCase = { id: 'x', label: 'x', kind: 'rope', impl: 'fake', backend: () => 'b', elements: 10, bytes: 80, run: () => { clock.t += 1; } };
+    const run = JSON.parse(JSON.stringify(await runBenchmarks([c], { warmup: 1, repeats: 2 }, 'env', { now: () => clock.t })));
+    assert.equal(parseBenchPageMessage({ type: 'webview-results', run })?.type, 'webview-results');
+    assert.deepEqual(parseBenchPageMessage({ type: 'export' }), { type: 'export' });
+    const bad: unknown[] = [
+      null, { type: 'export', path: '/etc/passwd' }, { type: 'webview-results' },
+      { type: 'webview-results', run: { ...run, results: [{ ...run.results[0], medianMs: 'fast' }] } },
+      { type: 'webview-results', run: { ...run, results: new Array(65).fill(run.results[0]) } },
+      { type: 'webview-results', run: { ...run, environment: 'x'.repeat(5000) } },
+      { type: 'run-shell', cmd: 'rm -rf /' },
+    ];
+    for (const b of bad) assert.equal(parseBenchPageMessage(b), undefined, JSON.stringify(b)?.slice(0, 80));
   });
 });
