@@ -170,22 +170,64 @@ export function evalBlock(theta: Float64Array, m0: number, count: number, out: F
  * middle and end and interpolated quadratically (error ≲ 1e-3 each). Roughly halves the cost at
  * large b. Never used for a certificate.
  */
-export function evalBlockApprox(theta: Float64Array, m0: number, count: number, out: Float64Array, cos2: Float64Array): void {
+export function evalBlockApprox(theta: Float64Array, m0: number, count: number, out: Float64Array, cos2: Float64Array): number {
   let nFast = theta.length;
   while (nFast > 0 && theta[nFast - 1] * count < SLOW_PHASE) nFast--;
   evalBlock(theta, m0, count, out, cos2, nFast);
-  if (nFast === theta.length) return;
+  if (nFast === theta.length) return 0;
   const h = (count - 1) / 2;
-  let y0 = 0, y1 = 0, y2 = 0;
+  let y0 = 0, y1 = 0, y2 = 0, cube = 0;
   for (let i = nFast; i < theta.length; i++) {
-    y0 += Math.cos(m0 * theta[i]);
-    y1 += Math.cos((m0 + h) * theta[i]);
-    y2 += Math.cos((m0 + 2 * h) * theta[i]);
+    const t = theta[i];
+    y0 += Math.cos(m0 * t);
+    y1 += Math.cos((m0 + h) * t);
+    y2 += Math.cos((m0 + 2 * h) * t);
+    cube += t * t * t;
   }
-  if (h === 0) { out[0] += y0; return; }
+  if (h === 0) { out[0] += y0; return 0; }
   const a1 = (-3 * y0 + 4 * y1 - y2) / (2 * h);
   const a2 = (y0 - 2 * y1 + y2) / (2 * h * h);
   for (let k = 0; k < count; k++) out[k] += y0 + k * (a1 + k * a2);
+  // Quadratic interpolation at 0, h, 2h: |error| ≤ max|g'''|·h³/(9√3), and |d³/dk³ cos((m0+k)θ)| ≤ θ³.
+  return (cube * h * h * h) / (9 * Math.sqrt(3));
+}
+
+/** Added to the interpolation bound: rounding in the recurrence and the interpolant (≤ 1e-8 for m ≤ 2^20). */
+const ROUNDING_MARGIN = 1e-6;
+
+/**
+ * Certified check that f_b(m) ≥ −tol for every m in [from, to), at evalBlockApprox speed: a value is
+ * trusted when it clears −tol by the block's error bound, and any other m is evaluated exactly.
+ * Blocks are visited top-down (invalid bases fail there first).
+ */
+export function allAtLeast(theta: Float64Array, from: number, to: number, tol: number, buf: Float64Array, signal?: { aborted: boolean }): boolean {
+  const cos2 = cos2Of(theta);
+  for (let hi = to; hi > from; hi -= BLOCK) {
+    if (signal?.aborted) throw cancelled();
+    const m0 = Math.max(from, hi - BLOCK);
+    const cnt = hi - m0;
+    const bar = -tol + evalBlockApprox(theta, m0, cnt, buf, cos2) + ROUNDING_MARGIN;
+    for (let k = 0; k < cnt; k++) if (buf[k] < bar && fAt(theta, m0 + k) < -tol) return false;
+  }
+  return true;
+}
+
+/** firstNegative with the certified approximation of allAtLeast: same answer, about half the work at large b. */
+export function firstNegativeFast(theta: Float64Array, from: number, to: number, tol: number, buf: Float64Array, signal?: { aborted: boolean }): ScanHit | null {
+  const cos2 = cos2Of(theta);
+  let size = 64;
+  for (let m0 = from; m0 < to; m0 += size, size = Math.min(BLOCK, size * 2)) {
+    if (signal?.aborted) throw cancelled();
+    const cnt = Math.min(size, to - m0);
+    const bar = -tol + evalBlockApprox(theta, m0, cnt, buf, cos2) + ROUNDING_MARGIN;
+    for (let k = 0; k < cnt; k++) {
+      if (buf[k] < bar) {
+        const f = fAt(theta, m0 + k);
+        if (f < -tol) return { m: m0 + k, f };
+      }
+    }
+  }
+  return null;
 }
 
 const SLOW_PHASE = 0.25;

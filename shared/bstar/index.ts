@@ -3,7 +3,7 @@
  * lmax (first failing m for a base), bstar (exact smallest valid base, certified) and threshold.
  * Node-only pieces (worker threads, cache) live in ./engine.
  */
-import { TOLERANCE, firstNegative, thetas } from './fb';
+import { BLOCK, TOLERANCE, firstNegativeFast, thetas } from './fb';
 import { Cancellable, SweepResult, WitnessScreen, sweepBstar } from './sweep';
 import { ThresholdResult, estimateThreshold } from './threshold';
 import { checkBase, checkHeadDim, checkLength } from './validate';
@@ -41,7 +41,7 @@ export function lmax(base: number, headDim: number, length: number, opts: { sign
   checkBase(base);
   checkHeadDim(headDim);
   checkLength(length);
-  const hit = firstNegative(thetas(base, headDim), 0, length, TOLERANCE, undefined, opts.signal);
+  const hit = firstNegativeFast(thetas(base, headDim), 0, length, TOLERANCE, new Float64Array(BLOCK), opts.signal);
   return hit ? hit.m : null;
 }
 

@@ -11,7 +11,7 @@
  *   points. Invalid bases between grid points can be missed, so it can be low by up to one
  *   refinement step or miss a narrow invalid stretch higher up.
  */
-import { TOLERANCE, scanMin, thetas } from './fb';
+import { TOLERANCE, allAtLeast, thetas } from './fb';
 import { Cancellable, throwIfAborted } from './sweep';
 
 export interface ThresholdResult {
@@ -46,8 +46,7 @@ export function certifiedValidAbove(length: number, headDim: number): number {
 }
 
 function isValid(base: number, headDim: number, length: number, buf: Float64Array, signal?: Cancellable): boolean {
-  const th = thetas(base, headDim);
-  return scanMin(th, 0, length, TOLERANCE, buf, undefined, signal).f >= -TOLERANCE;
+  return allAtLeast(thetas(base, headDim), 0, length, TOLERANCE, buf, signal);
 }
 
 export function estimateThreshold(length: number, headDim: number, bstar: number, signal?: Cancellable): ThresholdResult {
