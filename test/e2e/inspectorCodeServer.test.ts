@@ -35,7 +35,7 @@ async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
-  this.timeout(180000);
+  this.timeout(300000);
 
   it('opens from the command palette, draws, applies YaRN to the file, and is restored after a reload', async function () {
     const missing = !hasCodeServer() ? 'code-server not installed (bash test/e2e/install-code-server.sh)'
@@ -103,7 +103,12 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       // Reload the workbench: the serializer brings the panel back with its data.
       await page.reload();
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-      await inspectorFrame(page).locator('#chart-wavelengths canvas').first().waitFor({ timeout: 60000 });
+      try {
+        await inspectorFrame(page).locator('#chart-wavelengths canvas').first().waitFor({ timeout: 120000 });
+      } catch (e) {
+        await screenshot(page, ARTIFACTS, '03-restore-failed.png');
+        throw e;
+      }
       assert.match((await inspectorFrame(page).locator('.rl-summary').textContent()) ?? '', /rope_type yarn/);
       await screenshot(page, ARTIFACTS, '03-restored.png');
       assert.deepEqual(csp, [], 'CSP violations in the webview');
