@@ -28,9 +28,9 @@ function inspectorFrame(page: Page): FrameLocator {
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 15000 });
+  await input.waitFor({ timeout: 30000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 45000 });
   await page.keyboard.press('Enter');
 }
 
