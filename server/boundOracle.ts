@@ -100,7 +100,7 @@ export class CachedBoundOracle implements BoundOracle {
 
   private start(key: string, compute: () => Promise<Answer>): void {
     this.inFlight.set(key, key);
-    this.onActivity({ pending: this.inFlight.size, label: key });
+    this.onActivity({ pending: this.inFlight.size, label: readableKey(key) });
     let promise: Promise<Answer>;
     try {
       promise = compute();
@@ -119,7 +119,7 @@ export class CachedBoundOracle implements BoundOracle {
     while (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value as string);
     this.epoch++;
     const next = this.inFlight.keys().next();
-    this.onActivity({ pending: this.inFlight.size, label: next.done ? undefined : next.value });
+    this.onActivity({ pending: this.inFlight.size, label: next.done ? undefined : readableKey(next.value) });
     this.onSettled(key);
     if (this.inFlight.size === 0) {
       const waiters = this.idleWaiters;
@@ -131,4 +131,12 @@ export class CachedBoundOracle implements BoundOracle {
 
 function isFailure(a: Answer | Failure): a is Failure {
   return a !== null && typeof a === 'object';
+}
+
+/** `L_max(59400.00000000001, 128, 32768)` → `L_max(59400, 128, 32768)`: keys stay exact, labels read well. */
+function readableKey(key: string): string {
+  return key.replace(/\d+(?:\.\d+)?(?:e[+-]?\d+)?/g, (n) => {
+    const v = Number(n);
+    return Number.isFinite(v) ? v.toLocaleString('en-US', { maximumSignificantDigits: 7, useGrouping: false }) : n;
+  });
 }

@@ -4,6 +4,13 @@ export interface CliIO {
   err(text: string): void;
 }
 
+// A closed pipe (`rope-lens … | head`) is a normal way for a reader to stop: exit quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+}
+
 export const processIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),

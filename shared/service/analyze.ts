@@ -27,15 +27,21 @@ export interface AnalyzeOptions {
   resolver?: BaseModelResolver;
   /** Per-code severity, or 'off' to drop the code. */
   severityOverrides?: Record<string, Severity | 'off' | string>;
-  /** Re-analyse each fix's result and drop fixes that do not remove their finding (default true). */
+  /** Re-analyse each fix's result and drop fixes that do not remove their finding (default: for texts up to 64 KB). */
   verifyFixes?: boolean;
 }
+
+/** Above this size fixes are not re-verified by default (see analyzeText). */
+export const VERIFY_FIXES_MAX_CHARS = 64 * 1024;
 
 const OTHER: () => FileAnalysis = () => ({ kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] });
 
 export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
   const analysis = analyzeOnce(text, opts);
-  if (opts.verifyFixes !== false && analysis.diagnostics.some((d) => d.fixes.length)) verifyFixes(text, analysis, opts);
+  // Verification re-analyses the whole text once per fix: cheap for real configs (a few KB),
+  // too slow as-you-type for giant files, whose fixes stay as the (round-trip-tested) builders made them.
+  const verify = opts.verifyFixes ?? text.length <= VERIFY_FIXES_MAX_CHARS;
+  if (verify && analysis.diagnostics.some((d) => d.fixes.length)) verifyFixes(text, analysis, opts);
   applySeverity(analysis, opts.severityOverrides);
   return analysis;
 }
