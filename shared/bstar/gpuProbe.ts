@@ -30,7 +30,28 @@ function rendererOf(gpu: InstanceType<GpuModule['GPU']>): string {
   }
 }
 
+/**
+ * Asks headless-gl itself for a context before loading gpu.js (~1 MB of code and its heap): in
+ * most Node processes (no `gl` build, no display) there is none, and the language server should
+ * not pay for gpu.js to learn that.
+ */
+function headlessGlContext(): boolean {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const createContext = require('gl') as (w: number, h: number) => { getExtension(n: string): { destroy?(): void } | null } | null;
+    const ctx = typeof createContext === 'function' ? createContext(1, 1) : null;
+    if (!ctx) return false;
+    ctx.getExtension('STACKGL_destroy_context')?.destroy?.();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function probeGpu(): GpuProbe {
+  if (!headlessGlContext()) {
+    return { available: false, software: false, kernel: 'none', renderer: 'none', reason: 'no headless-gl (WebGL) context in this Node process, so gpu.js would not run on a GPU' };
+  }
   try {
     const { GPU } = loadGpu();
     // In Node the only GPU route is headless-gl; without it there is nothing to try.
