@@ -3,7 +3,7 @@
  * (shared/fixes/rewrites), at the places the rules would write (shared/rules/targets), so the edit
  * is identical to the quick fix's: same keys, same rounding, comments and layout kept.
  */
-import type { ParsedDocument } from '../document/configNode';
+import { pathOf, type ParsedDocument } from '../document/configNode';
 import type { ModelRope } from '../config/modelRope';
 import type { Fix } from '../service/types';
 import { DocumentEditor } from '../fixes/documentEditor';
@@ -28,8 +28,33 @@ function contextFor(doc: ParsedDocument, rope: ModelRope): RuleContext {
   };
 }
 
-/** The fix that writes `method` at `targetLength` into this document, or undefined if none can. */
+/**
+ * The fix that writes `method` at `targetLength` into this document, or undefined if none can.
+ * Unlike a quick fix (which answers a context the file already declares), the Inspector extends
+ * the context, so for the methods whose declared context is the extended one (YaRN and llama3:
+ * transformers checks factor = max_position_embeddings / original; NTK and a raised base: nothing
+ * else records the new length) it also raises max_position_embeddings to the target. Linear and
+ * dynamic keep it: vLLM multiplies it by the factor, and dynamic starts scaling past it.
+ */
 export function inspectorFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod, targetLength: number): Fix | undefined {
+  const fix = rewriteFix(doc, rope, method, targetLength);
+  if (!fix || !RAISES_CONTEXT.has(method)) return fix;
+  return withContext(fix, doc, rope, targetLength);
+}
+
+const RAISES_CONTEXT: ReadonlySet<RewriteMethod> = new Set<RewriteMethod>(['yarn', 'llama3', 'ntk', 'gradient']);
+
+function withContext(fix: Fix, doc: ParsedDocument, rope: ModelRope, targetLength: number): Fix {
+  const node = rope.contextLength.node;
+  if (!node || !(targetLength > rope.contextLength.value)) return fix;
+  const key = rope.contextLength.key ?? 'max_position_embeddings';
+  const path = pathOf(node);
+  if (!path.every((p): p is string => typeof p === 'string')) return fix;
+  const edits = new DocumentEditor(doc).set(path, targetLength);
+  return { ...fix, title: `${fix.title}; ${key.split('.').pop()} ${rope.contextLength.value} → ${targetLength}`, edits: [...fix.edits, ...edits] };
+}
+
+function rewriteFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod, targetLength: number): Fix | undefined {
   const target = modelTarget(contextFor(doc, rope), rope);
   const L0 = originalLengthOf(rope);
   const factor = targetLength / L0;

@@ -99,8 +99,13 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       const cfg = JSON.parse(saved);
       assert.deepEqual(cfg.rope_scaling, { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 });
       assert.match(saved, /"factor": 4\.0/);
+      // The declared context follows the extension (transformers checks factor = mpe / original).
+      assert.equal(cfg.max_position_embeddings, 16384);
 
-      // Reload the workbench: the serializer brings the panel back with its data.
+      // Reload the workbench: the serializer brings the panel back with its data. The web workbench
+      // stores its editor layout asynchronously; give it a moment so a loaded machine does not
+      // reload before the panel is recorded.
+      await page.waitForTimeout(2000);
       await page.reload();
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
       try {

@@ -27,10 +27,13 @@ describe('inspector apply to config', () => {
   const llama2 = readFileSync(join(FIX, 'llama-2-7b.json'), 'utf8');
   const before = toPlain(parseDocumentText(llama2, 'json').root) as Record<string, unknown>;
 
-  it('YaRN ×4 on Llama-2 writes only rope_scaling, with the published keys', () => {
+  it('YaRN ×4 on Llama-2 writes rope_scaling with the published keys and raises the declared context', () => {
     const r = applyTo(llama2, 'json', 'yarn', 16384)!;
     assert.deepEqual(r.plain.rope_scaling, { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 });
-    assert.deepEqual({ ...r.plain, rope_scaling: null }, before, 'nothing else changed');
+    // transformers checks factor = max_position_embeddings / original: 16384 / 4096 = 4.
+    assert.equal(r.plain.max_position_embeddings, 16384);
+    assert.deepEqual({ ...r.plain, rope_scaling: null, max_position_embeddings: 4096 }, before, 'nothing else changed');
+    assert.match(r.fix.title, /max_position_embeddings 4096 → 16384/);
     assert.match(r.out, /"factor": 4\.0/, 'factor written as a float, as transformers writes it');
     assert.match(r.fix.title, /YaRN/);
   });
@@ -38,13 +41,16 @@ describe('inspector apply to config', () => {
   it('NTK-aware ×4 on Llama-2 sets rope_theta to 40889.94 (inserted: the file has none)', () => {
     const r = applyTo(llama2, 'json', 'ntk', 16384)!;
     assert.equal(r.plain.rope_theta, 40889.94);
-    assert.deepEqual({ ...r.plain, rope_theta: undefined }, { ...before, rope_theta: undefined });
+    assert.equal(r.plain.max_position_embeddings, 16384);
+    assert.deepEqual({ ...r.plain, rope_theta: undefined, max_position_embeddings: 4096 }, { ...before, rope_theta: undefined });
   });
 
   it('rounds a non-quarter factor up, so factor × original covers the target', () => {
     const r = applyTo(llama2, 'json', 'pi', 10000)!;
     // 10000 / 4096 = 2.44 → 2.5
     assert.deepEqual(r.plain.rope_scaling, { rope_type: 'linear', factor: 2.5 });
+    // Linear keeps the declared context: vLLM derives max_position_embeddings × factor itself.
+    assert.equal(r.plain.max_position_embeddings, 4096);
   });
 
   it('keeps YAML comments and layout', () => {
