@@ -1,9 +1,21 @@
 // Bundles every entry point into dist/. Entries whose source does not exist yet are skipped,
 // so a partial tree still builds. `--production` minifies and drops sourcemaps.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
+
+// A production build ships without sourcemaps: remove those a development build left behind.
+function removeSourcemaps(dir) {
+  if (!existsSync(dir)) return;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) removeSourcemaps(p);
+    else if (e.name.endsWith('.map')) rmSync(p);
+  }
+}
+if (production) removeSourcemaps('dist');
 
 const nodeEntries = [
   ['client/extension.ts', 'dist/extension.js'],
