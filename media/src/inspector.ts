@@ -18,6 +18,7 @@ import { ChartSpec, fbChart, rewritesChart, validityChart, wavelengthChart } fro
 import { fmtCompact, fmtFixed, fmtInt } from './inspector/format';
 import { readPalette, watchTheme } from './inspector/theme';
 import { gpuValidityControl, lastGpuCheck } from './inspector/gpuValidity';
+import { h } from './dom';
 
 interface VsCodeApi {
   postMessage(msg: PageMessage): void;
@@ -51,12 +52,6 @@ let current: InspectorData | undefined = payload.data;
 const hiddenRewrites = new Set<string>();
 let plots: uPlot[] = [];
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  for (const c of children) el.append(c);
-  return el;
-}
 
 /* ---------- layout ---------- */
 

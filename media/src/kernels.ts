@@ -15,6 +15,7 @@ import { allCases, benchConfig, GpuChoice } from '../../shared/kernelBench/cases
 import type { BenchHostMessage, BenchPageMessage } from '../../shared/kernelBench/messages';
 import { readPalette, watchTheme } from './inspector/theme';
 import { fmtCompact } from './inspector/format';
+import { h } from './dom';
 
 interface VsCodeApi { postMessage(m: BenchPageMessage): void; setState(s: unknown): void; getState(): unknown }
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -24,12 +25,6 @@ interface Probe { nodeRun: BenchRun | null; webRun: BenchRun | null; rendered: n
 const probe: Probe = { nodeRun: null, webRun: null, rendered: 0, errors: [] };
 (window as unknown as { __ropeLensBench: Probe }).__ropeLensBench = probe;
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  for (const c of children) el.append(c);
-  return el;
-}
 
 const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
 const status = h('div', { class: 'rl-status', role: 'status', 'aria-live': 'polite' });
