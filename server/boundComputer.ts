@@ -9,7 +9,7 @@ import type { BoundComputer } from './boundOracle';
 import type { BoundBackend } from './settings';
 
 /** Idle time after the last answer before the worker is stopped. */
-export const WORKER_IDLE_MS = 5000;
+export const WORKER_IDLE_MS = 2000;
 
 export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_MS): BoundComputer {
   const engine = new BoundEngine();
@@ -22,7 +22,7 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
       return await job();
     } finally {
       if (--active === 0) {
-        idleTimer = setTimeout(() => { if (active === 0) void engine.dispose(); }, idleMs);
+        idleTimer = setTimeout(() => { if (active === 0) void engine.dispose().then(collectGarbage); }, idleMs);
         idleTimer.unref();
       }
     }
@@ -33,4 +33,13 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
     lmax: (base, headDim, length) => track(async () => (await engine.lmax(base, headDim, length, { backend })).lmax),
     dispose: () => { if (idleTimer) clearTimeout(idleTimer); return engine.dispose(); },
   };
+}
+
+/**
+ * After a burst of bound work the heap holds the burst's garbage until V8 decides to collect; when
+ * the server is started with --expose-gc (the VS Code client does), collect once so an idle
+ * server's memory returns to what it really keeps.
+ */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }

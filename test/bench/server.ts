@@ -116,7 +116,7 @@ export async function runBench(report: BenchReport): Promise<void> {
   }
   const files = corpus();
   // The same Node flag the VS Code client starts the server with (client/extension.ts).
-  const h = await LspHarness.start({ args: ['--max-semi-space-size=1', SERVER, '--stdio'], settings: { validation: { delay: 0 } } });
+  const h = await LspHarness.start({ args: ['--max-semi-space-size=1', '--expose-gc', SERVER, '--stdio'], settings: { validation: { delay: 0 } } });
   try {
     // Open everything, then wait until every analysis has all the bounds it asked for.
     const tOpen = performance.now();
