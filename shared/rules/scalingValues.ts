@@ -81,7 +81,8 @@ export const scalingValuesRule: Rule = {
           }
         }
       }
-      if (type === 'longrope' && rope) {
+      // The rotary dim is NaN when a training YAML's base model is unknown: nothing to compare with.
+      if (type === 'longrope' && rope && Number.isFinite(rope.rotaryDim.value)) {
         const half = Math.floor(rope.rotaryDim.value / 2);
         for (const k of ['short_factor', 'long_factor']) {
           const v = p[k];

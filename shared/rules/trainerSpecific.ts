@@ -9,6 +9,10 @@
 import type { Finding } from '../service/types';
 import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor, shown } from './context';
 import { toPlain } from '../document/configNode';
+import { UNKNOWN_TYPE } from './scalingType';
+
+/** LLaMA-Factory's RopeScaling enum (extras/constants.py). */
+const LLAMA_FACTORY_SCALINGS = ['linear', 'dynamic', 'yarn', 'llama3'];
 import type { PlainObject, PlainValue } from '../fixes/render';
 
 export const AXOLOTL_DEPRECATED = 'axolotl/deprecated-rope-scaling';
@@ -31,7 +35,10 @@ export const trainerSpecificRule: Rule = {
         keyRangeOf(ctx.doc, node),
         [{ title: `Move rope_scaling under ${dest.join('.')}`, kind: 'other', preferred: true, edits }]));
     }
-    if (t.tool === 'llama-factory' && t.scalingByName && t.trains) {
+    const lfName = t.tool === 'llama-factory' && t.scalingByName ? String(t.scalingByName.value).trim().toLowerCase() : undefined;
+    if (lfName !== undefined && !LLAMA_FACTORY_SCALINGS.includes(lfName)) {
+      out.push(finding(UNKNOWN_TYPE, 'error', `LLaMA-Factory's rope_scaling must be one of ${LLAMA_FACTORY_SCALINGS.join(', ')}, got ${shown(t.scalingByName!.value)} (it refuses the config).`, rangeFor(ctx.doc, t.scalingByName!)));
+    } else if (t.tool === 'llama-factory' && t.scalingByName && t.trains) {
       const mpe = ctx.resolved?.rope.contextLength.value;
       const L = t.sequenceLength?.value;
       if (mpe && L) {
