@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
-import { BOUND_STATUS_METHOD, BoundStatusParams } from '../shared/protocol';
+import { BOUND_STATUS_METHOD, BoundStatusParams, SERVER_NODE_FLAGS } from '../shared/protocol';
 import { BoundStatusItem } from './status';
 import { registerServerCommands } from './commands';
 import { registerInspector } from './inspector/panel';
@@ -17,9 +17,6 @@ let client: LanguageClient | undefined;
 /** Timings of this activation, read by the extension-host tests and the benchmark. */
 export interface ActivationStats { activateMs: number; serverReadyMs?: number }
 const stats: ActivationStats = { activateMs: NaN };
-
-/** Node flags for the language server process; the server bench starts it with the same. */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=1', '--expose-gc'];
 
 export const DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'json' },

@@ -95,3 +95,6 @@ export interface BoundStatusParams {
   /** e.g. "b*(131072, 128)". */
   label?: string;
 }
+
+/** Node flags for the language-server process (the VS Code client and the server bench use them). */
+export const SERVER_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--expose-gc'];

@@ -5,9 +5,8 @@
  * silently: without a headless-gl context its "gpu" mode runs WebAssemblyKernel), throughput, the
  * ratio to a measured memory copy, and each kernel's max error against a float64 reference.
  */
-import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
-import { CliIO, EXIT_OK, UsageError } from './io';
+import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { BenchRun, runBenchmarks } from '../../shared/kernelBench/runner';
 import { allCases, benchConfig, GpuChoice, KernelBenchConfig, SIZES } from '../../shared/kernelBench/cases';
 import { formatRun } from '../../shared/kernelBench/format';
@@ -68,23 +67,18 @@ function positiveInt(v: string | undefined, what: string, max: number): number |
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        kernels: { type: 'boolean' },
-        size: { type: 'string' },
-        'head-dim': { type: 'string' },
-        repeats: { type: 'string' },
-        warmup: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
-  }
+  const parsed = parseCliArgs({
+    args: argv,
+    options: {
+      kernels: { type: 'boolean' },
+      size: { type: 'string' },
+      'head-dim': { type: 'string' },
+      repeats: { type: 'string' },
+      warmup: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }, USAGE);
   const v = parsed.values;
   if (v.help) { io.out(USAGE); return EXIT_OK; }
   if (!v.kernels) throw new UsageError(`nothing to run: give --kernels\n${USAGE}`);

@@ -5,8 +5,7 @@
  *   bound --table [--head-dim 128] [--json]
  * Lengths accept k/M suffixes with 1k = 1024 (as in seed 001). Exit 0 whenever the answer was computed.
  */
-import { parseArgs } from 'node:util';
-import { CliIO, EXIT_OK, UsageError } from './io';
+import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { BoundEngine, Backend } from '../../shared/bstar/engine';
 import { bstarChain } from '../../shared/bstar/index';
 import { checkHeadDim } from '../../shared/bstar/validate';
@@ -43,23 +42,18 @@ function parseNumber(text: string, what: string): number {
 const fmt = (x: number) => (Math.abs(x) >= 1e7 ? x.toExponential(6) : x.toPrecision(8));
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  let a;
-  try {
-    a = parseArgs({
-      args: argv,
-      options: {
-        length: { type: 'string' },
-        'head-dim': { type: 'string' },
-        base: { type: 'string' },
-        backend: { type: 'string' },
-        table: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
-  }
+  const a = parseCliArgs({
+    args: argv,
+    options: {
+      length: { type: 'string' },
+      'head-dim': { type: 'string' },
+      base: { type: 'string' },
+      backend: { type: 'string' },
+      table: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }, USAGE).values;
   if (a.help) { io.out(USAGE); return EXIT_OK; }
 
   if (a.table) {

@@ -4,10 +4,9 @@
  * on stderr. `--json`: {"files":[…]} with 0-based LSP ranges. Exit 1 if any error finding,
  * 2 on usage errors or unreadable paths, else 0.
  */
-import { parseArgs } from 'node:util';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from './io';
+import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
@@ -17,12 +16,7 @@ const EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseCliArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (parsed.values.help) {
     io.out('usage: rope-lens check <files or folders…> [--json] [--variant v4|v5]');
     return EXIT_OK;

@@ -3,8 +3,7 @@
  * factor and wavelengths transformers will use for a model config, as a table or one JSON object.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { CliIO, EXIT_OK, UsageError } from './io';
+import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { formatOf, parseDocumentText } from '../../shared/document/parse';
 import { readModelRope, toRopeSpec } from '../../shared/config/modelConfig';
 import { ModelRope } from '../../shared/config/modelRope';
@@ -28,22 +27,16 @@ export interface FreqsReport {
 interface FreqsArgs { path: string; seqLen?: number; variant: TransformersVariant; json: boolean }
 
 function parse(argv: string[]): FreqsArgs | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'seq-len': { type: 'string' },
-        variant: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (e) {
-    // parseArgs explains over several lines; the CLI promises one.
-    throw new UsageError(`${(e as Error).message.split('\n')[0]} ${USAGE}`);
-  }
+  const parsed = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'seq-len': { type: 'string' },
+      variant: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }, USAGE, { oneLine: true });
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   if (positionals.length !== 1) throw new UsageError(`expected exactly one config file, got ${positionals.length}; ${USAGE}`);

@@ -5,8 +5,7 @@
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { CliIO, EXIT_OK, UsageError } from './io';
+import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { buildInspectorData } from '../../shared/inspector/build';
 import { inspectorInputFromText } from '../../shared/inspector/fromConfig';
 import { parseControls } from '../../shared/inspector/messages';
@@ -63,23 +62,18 @@ export function standaloneHtml(configPath: string, controls: Partial<InspectorCo
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        target: { type: 'string' },
-        method: { type: 'string' },
-        base: { type: 'string' },
-        html: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
-  }
+  const parsed = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      target: { type: 'string' },
+      method: { type: 'string' },
+      base: { type: 'string' },
+      html: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }, USAGE);
   const { values, positionals } = parsed;
   if (values.help) { io.out(USAGE); return EXIT_OK; }
   if (positionals.length !== 1) throw new UsageError(`expected one config file\n${USAGE}`);

@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 /** Output channels and exit codes shared by every CLI command. */
 export interface CliIO {
   out(text: string): void;
@@ -23,3 +25,17 @@ export const EXIT_USAGE = 2;
 
 /** A usage or input problem that the CLI reports as one line on stderr with exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * node's parseArgs, with its errors turned into the CLI's UsageError: the message, then `usage`
+ * on the next line (or after a space with `oneLine`, for commands that promise one stderr line).
+ */
+export function parseCliArgs<T extends ParseArgsConfig>(config: T, usage?: string, opts: { oneLine?: boolean } = {}): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    const message = (e as Error).message;
+    if (usage === undefined) throw new UsageError(message);
+    throw new UsageError(opts.oneLine ? `${message.split('\n')[0]} ${usage}` : `${message}\n${usage}`);
+  }
+}

@@ -2,23 +2,17 @@
  * `rope-lens lsp [--stdio]`: the language server on stdin/stdout, for Neovim, Emacs, Helix and
  * any other LSP client. (`node dist/server.js --stdio` is the same server.)
  */
-import { parseArgs } from 'node:util';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import { CliIO, UsageError } from './io';
+import { CliIO, parseCliArgs } from './io';
 import { startServer } from '../languageServer';
 import { connectionOptions } from '../connectionOptions';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  let values: { stdio?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, clientProcessId: { type: 'string' } },
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const { values } = parseCliArgs({
+    args: argv,
+    options: { stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, clientProcessId: { type: 'string' } },
+    strict: true,
+  });
   if (values.help) {
     io.out('usage: rope-lens lsp [--stdio]\n\nServes the RoPE Lens language server over stdin/stdout (stdio is the default and only transport here).');
     return 0;

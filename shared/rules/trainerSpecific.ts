@@ -10,9 +10,7 @@ import type { Finding } from '../service/types';
 import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor, shown } from './context';
 import { toPlain } from '../document/configNode';
 import { UNKNOWN_TYPE } from './scalingType';
-
-/** LLaMA-Factory's RopeScaling enum (extras/constants.py). */
-const LLAMA_FACTORY_SCALINGS = ['linear', 'dynamic', 'yarn', 'llama3'];
+import { LLAMA_FACTORY_SCALINGS } from '../config/trainers/llamaFactory';
 import type { PlainObject, PlainValue } from '../fixes/render';
 
 export const AXOLOTL_DEPRECATED = 'axolotl/deprecated-rope-scaling';

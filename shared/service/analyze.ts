@@ -11,6 +11,7 @@ import type { RopeType, TransformersVariant } from '../rope/spec';
 import type { Located, ModelRope } from '../config/modelRope';
 import { describeScaling, isModelConfig, readModelRope } from '../config/modelConfig';
 import { readTrainingConfig, TrainingConfig } from '../config/training';
+import { LLAMA_FACTORY_SCALINGS } from '../config/trainers/llamaFactory';
 import { BaseModelResolver, ResolvedBaseModel, catalogResolver } from '../config/resolve';
 import type { RuleContext } from '../rules/context';
 import { RULES } from '../rules/index';
@@ -155,7 +156,7 @@ export function effectiveModel(t: TrainingConfig, resolved: ResolvedBaseModel): 
     const mpe = r.contextLength.value;
     const L = t.sequenceLength?.value ?? 0;
     const type = t.scalingByName.value.trim().toLowerCase();
-    if (L > mpe && ['linear', 'dynamic', 'yarn', 'llama3'].includes(type)) {
+    if (L > mpe && LLAMA_FACTORY_SCALINGS.includes(type)) {
       const factor = Math.ceil(L / mpe);
       out.scaling = {
         type: type as RopeType,

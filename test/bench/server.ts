@@ -20,6 +20,7 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { BoundEngine } from '../../shared/bstar/engine';
 import { DEFAULT_SETTINGS } from '../../server/settings';
 import { WORKER_IDLE_MS } from '../../server/boundComputer';
+import { SERVER_NODE_FLAGS } from '../../shared/protocol';
 
 const ROOT = process.cwd();
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus', 'models');
@@ -115,8 +116,8 @@ export async function runBench(report: BenchReport): Promise<void> {
     return;
   }
   const files = corpus();
-  // The same Node flag the VS Code client starts the server with (client/extension.ts).
-  const h = await LspHarness.start({ args: ['--max-semi-space-size=1', '--expose-gc', SERVER, '--stdio'], settings: { validation: { delay: 0 } } });
+  // The same Node flags the VS Code client starts the server with.
+  const h = await LspHarness.start({ args: [...SERVER_NODE_FLAGS, SERVER, '--stdio'], settings: { validation: { delay: 0 } } });
   try {
     // Open everything, then wait until every analysis has all the bounds it asked for.
     const tOpen = performance.now();

@@ -9,6 +9,9 @@ import { describeScalingNode, hasAny, numAt, strAt } from './common';
 
 export const LLAMA_FACTORY_DEFAULT_CUTOFF = 2048;
 
+/** LLaMA-Factory's RopeScaling enum (extras/constants.py): the names `rope_scaling` may take. */
+export const LLAMA_FACTORY_SCALINGS: readonly string[] = ['linear', 'dynamic', 'yarn', 'llama3'];
+
 export function readLlamaFactory(doc: ParsedDocument): TrainingConfig | undefined {
   // Keys usually sit at the top level; some configs nest them under `train:`.
   const nested = !child(doc.root, 'model_name_or_path') && child(child(doc.root, 'train'), 'model_name_or_path');
