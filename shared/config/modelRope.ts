@@ -48,7 +48,49 @@ export interface ModelRope {
   slidingWindow?: Located<number>;
   /** Per-layer-type variants (v5 nested rope_parameters; Gemma-3 local base for sliding layers). */
   layerVariants?: { layerType: string; base: Located<number>; scaling?: ScalingDescription }[];
+  /**
+   * Every distinct attention group (full vs sliding/chunked/local layers), each with its own base,
+   * rotary dimension and reach; the first is the full-attention group that `base`/`rotaryDim` describe.
+   * Filled by the model reader (issue 11); rules judge each group at its reach.
+   */
+  groups?: AttentionGroup[];
+  /** The length the checkpoint was trained at, and where that number comes from (advice.md). */
+  trainedContext?: TrainedContext;
+  /** Which public model this config is, when known (catalog id), and how that was decided. */
+  identity?: ModelIdentity | null;
   /** Qwen-1 style flags. */
   useDynamicNtk?: Located<boolean>;
   useLognAttn?: Located<boolean>;
+}
+
+/** One attention group: layers sharing a base, a rotary dimension and a reach. */
+export interface AttentionGroup {
+  /** transformers' layer type name: `full_attention`, `sliding_attention`, `chunked_attention`, … */
+  layerType: string;
+  /** How many layers are of this type, when the config says; null when unknown. */
+  layers: number | null;
+  base: Located<number>;
+  rotaryDim: Located<number>;
+  /** Sliding window or attention chunk; undefined for full attention. */
+  window?: Located<number>;
+  /** Largest relative distance the group's layers see: min(context, window). */
+  reach: number;
+  /** The group's own scaling object, when it has one (v5 per-layer rope_parameters). */
+  scaling?: ScalingDescription;
+}
+
+/** `source`: `config:<key path>`, `catalog:<id>` or `assumed:max_position_embeddings`. */
+export interface TrainedContext {
+  value: number;
+  source: string;
+  /** Node of the key it was read from, for `config:` sources. */
+  located?: Located<number>;
+}
+
+/** `via`: `_name_or_path`, `path` (Hugging Face cache layout), `base_model` or `fingerprint`. */
+export interface ModelIdentity {
+  id: string;
+  via: '_name_or_path' | 'path' | 'base_model' | 'fingerprint';
+  /** Fingerprint matches that agree on the trained context (e.g. a base model and its Instruct twin). */
+  candidates?: string[];
 }

@@ -50,6 +50,8 @@ export interface TrainingDescription {
 export interface FileAnalysis {
   kind: 'model-config' | 'training-config' | 'other';
   rope: ModelRope | null;
+  /** A model config with no rotary position embedding at all: why (absolute positions, T5 buckets, …). */
+  noRope?: string;
   training: TrainingDescription | null;
   diagnostics: Finding[];
   /** Bound questions the oracle could not answer yet; the server computes them and re-runs. */
