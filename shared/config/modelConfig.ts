@@ -12,6 +12,9 @@ import type { Located, ModelRope, ScalingDescription } from './modelRope';
 import {
   keyPathOf, locatedBoolean, locatedNumber, locatedString, noted, numberOf, paramValue, stringOf,
 } from './modelValues';
+import { noRopeReason } from './ropePresence';
+import { readAttentionGroups } from './attentionGroups';
+import { statedTrainedContext } from './trainedContext';
 
 /** Keys that only a model config has (any one of them, with no non-model marker, makes a model config). */
 const MODEL_KEYS = [
@@ -71,7 +74,7 @@ export function isModelConfig(doc: ParsedDocument): boolean {
 }
 
 /** Lookup order for one key: the language-model scope first, then the root. */
-class Scopes {
+export class Scopes {
   readonly list: ConfigNode[];
   constructor(readonly root: ConfigNode, readonly primary: ConfigNode) {
     this.list = primary === root ? [root] : [primary, root];
@@ -152,7 +155,9 @@ function scalingRoot(scopes: Scopes): ConfigNode | undefined {
 function resolveBase(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Located<number> {
   const inDict = locatedNumber(mainScaling, 'rope_theta');
   if (inDict) return inDict;
-  for (const key of ['rope_theta', 'rotary_emb_base', 'rope_embedding_base']) {
+  // ModernBERT's global layers read global_rope_theta (its config has no rope_theta).
+  const keys = modelType === 'modernbert' ? ['global_rope_theta', 'rope_theta'] : ['rope_theta', 'rotary_emb_base', 'rope_embedding_base'];
+  for (const key of keys) {
     const v = scopes.number(key);
     if (v) return v;
   }
@@ -160,7 +165,8 @@ function resolveBase(scopes: Scopes, mainScaling: ConfigNode | undefined, modelT
   if (dbrx) return dbrx;
   const ratio = scopes.number('rope_ratio');
   if (ratio) return { value: 10000 * ratio.value, node: ratio.node, key: ratio.key, note: `ChatGLM/GLM: base = 10000 × rope_ratio (${ratio.value})` };
-  return noted(familyDefaultBase(modelType).value, familyDefaultBase(modelType).note);
+  const d = familyDefaultBase(modelType);
+  return noted(d.value, d.note);
 }
 
 interface Dims { headDim: Located<number>; rotaryDim: Located<number>; partialRotaryFactor: Located<number> }
@@ -222,13 +228,27 @@ function resolveContext(scopes: Scopes, modelType: string | undefined): Located<
   return noted(fallback.value, `${fallback.note} (none of ${CONTEXT_KEYS.join(', ')})`);
 }
 
-/** The normalized RoPE description of a model config, or undefined when `doc` is not one. */
+/** A model config as the reader sees it: its RoPE, or why it has none. */
+export type ModelReading = { rope: ModelRope; noRope?: undefined } | { rope?: undefined; noRope: string };
+
+/** The normalized RoPE description of a model config, or undefined when `doc` is not one or has no RoPE. */
 export function readModelRope(doc: ParsedDocument): ModelRope | undefined {
+  return readModelConfig(doc)?.rope;
+}
+
+/** Reads a model config: its RoPE description, or the reason it has no rotary embedding; undefined when `doc` is not a model config. */
+export function readModelConfig(doc: ParsedDocument): ModelReading | undefined {
   if (!isModelConfig(doc)) return undefined;
   const root = doc.root!;
   const primary = primaryScope(root);
   const scopes = new Scopes(root, primary);
   const modelType = stringOf(child(primary, 'model_type')) ?? stringOf(child(root, 'model_type'));
+  const noRope = noRopeReason(scopes.list, modelType);
+  if (noRope) return { noRope };
+  return { rope: readRope(scopes, modelType) };
+}
+
+function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
 
   const sRoot = scalingRoot(scopes);
   const perLayer = sRoot !== undefined && isPerLayerType(sRoot);
@@ -270,6 +290,16 @@ export function readModelRope(doc: ParsedDocument): ModelRope | undefined {
   if (dynNtk) rope.useDynamicNtk = { ...dynNtk, note: 'Qwen-1 remote code: NTK-scaled base once the input exceeds seq_length' };
   const logn = scopes.boolean('use_logn_attn');
   if (logn) rope.useLognAttn = { ...logn, note: 'Qwen-1 remote code: queries scaled by log_{seq_length}(n) past seq_length' };
+
+  rope.groups = readAttentionGroups({
+    scopes, modelType, base, rotaryDim: dims.rotaryDim, headDim: dims.headDim, contextLength,
+    perLayerTypeParams: perLayer ? sRoot : undefined,
+  });
+  // The top-level base and rotary dim are the full-attention group's (Gemma-4: its global head).
+  const main = rope.groups.find((g) => g.base !== null);
+  if (main?.rotaryDim && main.layerType === 'full_attention') rope.rotaryDim = main.rotaryDim;
+  const trained = statedTrainedContext(rope, modelType === 'qwen' ? scopes.number('seq_length') : undefined);
+  if (trained) rope.trainedContext = trained;
   return rope;
 }
 
@@ -311,6 +341,7 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
   set('lowFreqFactor', numParam(s, 'low_freq_factor'));
   set('highFreqFactor', numParam(s, 'high_freq_factor'));
   set('shortFactor', listParam(s, 'short_factor'));
+  if (s?.type === 'proportional') set('partialRotaryFactor', numParam(s, 'partial_rotary_factor'));
   set('longFactor', listParam(s, 'long_factor'));
   return spec;
 }

@@ -58,6 +58,8 @@ export interface ModelRope {
   trainedContext?: TrainedContext;
   /** Which public model this config is, when known (catalog id), and how that was decided. */
   identity?: ModelIdentity | null;
+  /** What the identified model shipped with (its catalog entry), to tell a stock config from an edited one. */
+  shipped?: ShippedValues;
   /** Qwen-1 style flags. */
   useDynamicNtk?: Located<boolean>;
   useLognAttn?: Located<boolean>;
@@ -69,8 +71,11 @@ export interface AttentionGroup {
   layerType: string;
   /** How many layers are of this type, when the config says; null when unknown. */
   layers: number | null;
-  base: Located<number>;
-  rotaryDim: Located<number>;
+  /** null for layers without rotary embedding (NoPE layers of EXAONE-4, Cohere2, Llama-4, SmolLM3). */
+  base: Located<number> | null;
+  rotaryDim: Located<number> | null;
+  /** Why these layers have no rotary embedding, for NoPE groups. */
+  noRope?: string;
   /** Sliding window or attention chunk; undefined for full attention. */
   window?: Located<number>;
   /** Largest relative distance the group's layers see: min(context, window). */
@@ -93,4 +98,12 @@ export interface ModelIdentity {
   via: '_name_or_path' | 'path' | 'base_model' | 'fingerprint';
   /** Fingerprint matches that agree on the trained context (e.g. a base model and its Instruct twin). */
   candidates?: string[];
+}
+
+/** The RoPE values a public checkpoint's config.json shipped with. */
+export interface ShippedValues {
+  contextLength?: number;
+  base?: number;
+  /** Scaling type as shipped ('default' when none). */
+  scalingType?: string;
 }

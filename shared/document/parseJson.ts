@@ -1,4 +1,7 @@
-/** JSON (and JSONC) text → ConfigNode tree, via jsonc-parser's tolerant parser. */
+/**
+ * JSON (and JSONC) text → ConfigNode tree, via jsonc-parser's tolerant parser. Python's json module
+ * (hence transformers) also reads the bare constants NaN, Infinity and -Infinity; so do we.
+ */
 import { parseTree, Node as JsonNode, ParseError, printParseErrorCode } from 'jsonc-parser';
 import { ConfigNode, ParsedDocument, ParseProblem } from './configNode';
 import { LineIndex } from './positions';
@@ -7,14 +10,68 @@ export function parseJsonDocument(text: string): ParsedDocument {
   const errors: ParseError[] = [];
   // Strip a UTF-8 BOM from parsing but keep offsets aligned with the original text.
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const body = bom ? ' ' + text.slice(1) : text;
+  const { body, constants } = maskPythonConstants(bom ? ' ' + text.slice(1) : text);
   const tree = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
   const problems: ParseProblem[] = errors.map((e) => ({
     message: `JSON: ${printParseErrorCode(e.error)}`,
     offset: e.offset,
     length: e.length,
   }));
-  return { format: 'json', text, lines: new LineIndex(text), root: tree ? convert(tree, undefined) : undefined, problems };
+  const root = tree ? convert(tree, undefined) : undefined;
+  if (root && constants.size) restoreConstants(root, constants);
+  return { format: 'json', text, lines: new LineIndex(text), root, problems };
+}
+
+const PY_CONSTANTS: Record<string, { mask: string; value: number }> = {
+  NaN: { mask: '1e0', value: NaN },
+  Infinity: { mask: '1e000000', value: Infinity },
+};
+
+/**
+ * Replaces NaN/Infinity outside strings and comments by numbers of the same length (offsets stay
+ * exact) and remembers where they were, so the parser sees valid JSON.
+ */
+function maskPythonConstants(text: string): { body: string; constants: Map<number, number> } {
+  const constants = new Map<number, number>();
+  if (!/NaN|Infinity/.test(text)) return { body: text, constants };
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === 'N' || c === 'I') {
+      const word = c === 'N' ? 'NaN' : 'Infinity';
+      const after = text[i + word.length];
+      if (text.startsWith(word, i) && !/[A-Za-z0-9_]/.test(text[i - 1] ?? '') && !/[A-Za-z0-9_]/.test(after ?? '')) {
+        out += text.slice(last, i) + PY_CONSTANTS[word].mask;
+        last = i + word.length;
+        constants.set(i, PY_CONSTANTS[word].value);
+        i += word.length - 1;
+      }
+    }
+  }
+  return { body: out + text.slice(last), constants };
+}
+
+function restoreConstants(node: ConfigNode, constants: Map<number, number>): void {
+  if (node.kind === 'number') {
+    const own = constants.get(node.offset);
+    // `-Infinity`: the number token starts at the minus sign.
+    const negated = afterMinus(node, constants);
+    if (own !== undefined) node.value = own;
+    else if (negated !== undefined) node.value = -negated;
+  }
+  for (const c of node.children ?? []) restoreConstants(c, constants);
+}
+
+function afterMinus(node: ConfigNode, constants: Map<number, number>): number | undefined {
+  return constants.get(node.offset + 1);
 }
 
 function convert(n: JsonNode, parent: ConfigNode | undefined): ConfigNode {

@@ -29,6 +29,21 @@ export class DocumentEditor {
     return this.finish(this.setEdits(path, value));
   }
 
+  /** The node at `path` in the document being edited, if any. */
+  nodeAt(path: KeyPath): ConfigNode | undefined {
+    return nodeAt(this.doc.root, path);
+  }
+
+  /**
+   * Merges `entries` into the object at `path`: the keys in `owned` that `entries` does not set are
+   * removed (they belong to the scaling being replaced); every other key stays as written.
+   */
+  mergeObject(path: KeyPath, entries: PlainObject, owned: readonly string[]): TextEdit[] {
+    const target = nodeAt(this.doc.root, path);
+    const keep = target?.kind === 'object' ? (target.children ?? []).map((c) => c.key!).filter((k) => k !== undefined && !owned.includes(k)) : [];
+    return this.setObject(path, entries, keep);
+  }
+
   /** Removes the property at `path` (no edit if absent). */
   remove(path: KeyPath): TextEdit[] {
     const node = nodeAt(this.doc.root, path);

@@ -9,6 +9,19 @@ import { PlainObject, float } from './render';
 import { ntkAwareBase } from '../rope/seedMethods';
 import { fmt } from '../rules/context';
 
+/**
+ * Keys a scaling rewrite owns: they describe the scaling being replaced and would contradict the
+ * new one. Everything else in an existing block (mrope_section, mscale, attention_factor, rope_theta,
+ * partial_rotary_factor …) is kept as written.
+ */
+export const OWNED_SCALING_KEYS = [
+  'rope_type', 'type', 'factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor',
+  'beta_fast', 'beta_slow', 'short_factor', 'long_factor', 'truncate',
+];
+
+/** Existing scaling types a rewrite does not understand well enough to replace: offer nothing. */
+const UNTOUCHABLE_TYPES = ['proportional', 'mrope', 'longrope', 'su'];
+
 export interface RopeTarget {
   editor: DocumentEditor;
   /** Where the base is (or would be) written; absent when this file cannot set it. */
@@ -54,8 +67,28 @@ export function raiseBaseFix(t: RopeTarget, base: number, next: number, length: 
 
 function scalingFix(t: RopeTarget, kind: Fix['kind'], name: string, block: PlainObject, title: string): Fix | undefined {
   if (t.namePath) return { title: `Use LLaMA-Factory's ${name} scaling (rope_scaling: ${name})`, kind, edits: t.editor.set(t.namePath, name) };
-  if (!t.scalingPath) return undefined;
-  return { title, kind, edits: t.editor.setObject(t.scalingPath, block, t.scalingKeep) };
+  if (!t.scalingPath || !canRewriteScaling(t)) return undefined;
+  return { title, kind, edits: t.editor.mergeObject(t.scalingPath, block, OWNED_SCALING_KEYS) };
+}
+
+/** False when the existing scaling block is of a kind a rewrite must not replace (multimodal sections, proportional, longrope lists). */
+export function canRewriteScaling(t: RopeTarget): boolean {
+  if (!t.scalingPath) return false;
+  const existing = t.editor.nodeAt(t.scalingPath);
+  if (existing?.kind !== 'object') return true;
+  const keys = (existing.children ?? []).map((c) => c.key);
+  if (keys.includes('mrope_section') || keys.includes('short_factor') || keys.includes('long_factor')) return false;
+  const type = (existing.children ?? []).find((c) => c.key === 'rope_type' || c.key === 'type');
+  return !(typeof type?.value === 'string' && UNTOUCHABLE_TYPES.includes(type.value.trim().toLowerCase()));
+}
+
+/**
+ * A factor as written: the ratio itself when it is a multiple of 1/4 (8, 4.5), else rounded up at
+ * the fourth decimal, so factor × original still covers the target.
+ */
+export function factorValue(x: number): number {
+  const q = Math.round(x * 4) / 4;
+  return Math.abs(q - x) < 1e-9 ? q : Math.ceil(x * 1e4 - 1e-6) / 1e4;
 }
 
 export function yarnFix(t: RopeTarget, factor: number, original: number): Fix | undefined {

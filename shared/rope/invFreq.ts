@@ -65,9 +65,25 @@ export function computeFrequencies(spec: RopeSpec, opts: FrequencyOptions = {}):
     case 'yarn': result = variant === 'v4' ? yarnV4(spec) : yarnV5(spec); break;
     case 'longrope': result = longrope(spec, opts.seqLen, variant); break;
     case 'llama3': result = llama3(spec, variant); break;
+    case 'proportional': result = proportional(spec); break;
   }
   assertFinite(result, spec.ropeType);
   return result;
+}
+
+/**
+ * v5 `_compute_proportional_rope_parameters`: rope_angles = int(partial_rotary_factor × head_dim // 2)
+ * pairs rotate with exponents over the whole head_dim, the rest get inv_freq 0; all divided by factor.
+ */
+function proportional(spec: RopeSpec): RopeFrequencies {
+  const headDim = spec.rotaryDim;
+  const prf = spec.partialRotaryFactor ?? 1;
+  const factor = spec.factor ?? 1;
+  checkFactor(factor);
+  const angles = Math.floor((prf * headDim) / 2);
+  const out = new Float64Array(headDim / 2);
+  for (let i = 0; i < out.length; i++) out[i] = i < angles ? 1.0 / Math.pow(spec.base, (2 * i) / headDim) / factor : 0;
+  return { invFreq: out, attentionFactor: 1.0, effectiveFactor: factor };
 }
 
 /** Last line of defence: no NaN or Infinity ever leaves the core silently. */

@@ -2,8 +2,8 @@
  * What the frequency math needs to know about a model's RoPE, free of file positions.
  * Field names follow transformers' `rope_scaling` / `rope_parameters` keys in camelCase.
  */
-export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 'llama3';
-export const ROPE_TYPES: readonly RopeType[] = ['default', 'linear', 'dynamic', 'yarn', 'longrope', 'llama3'];
+export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 'llama3' | 'proportional';
+export const ROPE_TYPES: readonly RopeType[] = ['default', 'linear', 'dynamic', 'yarn', 'longrope', 'llama3', 'proportional'];
 
 /** Which transformers generation's formulas to follow where they differ (see README). */
 export type TransformersVariant = 'v4' | 'v5';
@@ -25,6 +25,12 @@ export interface RopeSpec {
    */
   topLevelOriginalMaxPositionEmbeddings?: number;
   factor?: number;
+  /**
+   * proportional (transformers v5, Gemma-4): `rotaryDim` is then the whole head (the width the
+   * exponents are laid on) and only the first floor(partialRotaryFactor × rotaryDim / 2) pairs rotate;
+   * the other pairs get frequency 0.
+   */
+  partialRotaryFactor?: number;
   // yarn
   attentionFactor?: number;
   betaFast?: number;

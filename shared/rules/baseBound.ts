@@ -1,20 +1,30 @@
 /**
- * rope/base-below-bound: the base is judged against the length it must cover (the context, the
- * original context under YaRN/llama3/longrope, the context ÷ factor under linear, the training
- * length when a training config overrides the base). lmax(base) < length → the finding says up
- * to which length the base holds and b*; a base above b* can still be invalid, and a valid base
- * (lmax = null) never gets this finding.
+ * rope/base-below-bound: each attention group's base against the length it must cover — the
+ * context (or the original context under YaRN/llama3/longrope, the context ÷ factor under
+ * linear, the training length in a training config), capped by the group's reach (a sliding
+ * window's layers only see the window). lmax(base) < length → the finding says up to which length
+ * the base holds and b*; a valid base (lmax = null) never gets this finding.
+ *
+ * By situation (advice.md):
+ *  - a model config: a fact about how the checkpoint was trained — information, worded as such,
+ *    and no rewrite fix (changing θ or adding scaling without training degrades the model). A
+ *    context raised beyond the trained context is rope/context-extended's finding instead;
+ *  - a training config that defines its model (pretraining) or sets its own base: the base is
+ *    chosen before training, so below the bound is a warning, and the fix is the smallest base
+ *    whose ±10% neighbourhood is valid (never b* itself, which sits on a narrow island).
  */
-import type { Fix, Finding } from '../service/types';
-import type { ModelRope } from '../config/modelRope';
-import { Rule, RuleContext, finding, fmt, pathTo, rangeFor } from './context';
+import type { Finding } from '../service/types';
+import type { AttentionGroup, Located, ModelRope } from '../config/modelRope';
+import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
 import { boundable, bstarOf, judgedLength, lmaxOf } from './bound';
 import { modelTarget } from './targets';
 import { bstarGuess, chooseValidBase } from '../fixes/chooseBase';
-import { dynamicFix, linearFix, llama3Fix, ntkFix, raiseBaseFix, RopeTarget, yarnFix } from '../fixes/rewrites';
-import { ntkAwareBase } from '../rope/seedMethods';
+import { raiseBaseFix } from '../fixes/rewrites';
 import { MAX_LENGTH } from '../bstar/validate';
 import { baseUnreadable } from './invalidValues';
+import { groupScaling, ropeGroups } from '../config/attentionGroups';
+import { situationOf } from './situation';
+import { baseLabel } from './wording';
 
 export const BASE_BELOW_BOUND = 'rope/base-below-bound';
 /** information: the length to judge is beyond MAX_LENGTH and the base holds up to MAX_LENGTH. */
@@ -23,85 +33,77 @@ export const CONTEXT_UNCHECKED = 'rope/context-unchecked';
 export const baseBoundRule: Rule = {
   codes: [BASE_BELOW_BOUND, CONTEXT_UNCHECKED],
   check(ctx) {
-    const out: Finding[] = [];
-    if (ctx.model) {
-      // A model defined in a training YAML is judged at the length it trains at.
-      const training = ctx.fileKind === 'training-config' ? ctx.training?.sequenceLength?.value : undefined;
-      const f = checkModel(ctx, ctx.model, ctx.fileKind === 'model-config' ? 'information' : 'warning', training);
-      if (f) out.push(f);
-    } else if (ctx.effective && ctx.training?.overrides.base) {
-      // A training config that sets its own base: judged at the length it trains at.
-      const f = checkModel(ctx, ctx.effective, 'warning', ctx.training.sequenceLength?.value);
-      if (f) out.push(f);
+    if (ctx.model && ctx.fileKind === 'model-config') {
+      // An extended context is judged by rope/context-extended, with fixes from the trained context.
+      if (situationOf(ctx.model).extended) return [];
+      return checkGroups(ctx, ctx.model, 'information');
     }
-    return out;
+    if (ctx.model) {
+      // A model defined in a training YAML (pretraining) is judged at the length it trains at.
+      return checkGroups(ctx, ctx.model, 'warning', ctx.training?.sequenceLength?.value);
+    }
+    if (ctx.effective && ctx.training?.overrides.base) {
+      // A training config that sets its own base: judged at the length it trains at.
+      return checkGroups(ctx, ctx.effective, 'warning', ctx.training.sequenceLength?.value);
+    }
+    return [];
   },
 };
 
-function checkModel(ctx: RuleContext, rope: ModelRope, severity: 'information' | 'warning', trainingLength?: number): Finding | undefined {
-  const judged = judgedLength(rope, trainingLength);
-  const base = rope.base.value;
-  const dim = rope.rotaryDim.value;
-  if (!judged || (!rope.base.node && baseUnreadable(ctx))) return undefined;
-  // Beyond MAX_LENGTH the engine refuses: check up to it, and say so when the base holds that far.
-  const capped = judged.length > MAX_LENGTH;
-  const L = capped ? MAX_LENGTH : judged.length;
+type RopeGroup = AttentionGroup & { base: Located<number>; rotaryDim: Located<number> };
+
+function checkGroups(ctx: RuleContext, rope: ModelRope, severity: 'information' | 'warning', trainingLength?: number): Finding[] {
+  const groups: RopeGroup[] = ropeGroups(rope).length ? ropeGroups(rope) : [{ layerType: 'full_attention', layers: null, base: rope.base, rotaryDim: rope.rotaryDim, reach: rope.contextLength.value }];
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const g of groups) {
+    const f = checkGroup(ctx, rope, g, groups.length > 1, severity, trainingLength);
+    if (!f) continue;
+    const key = `${f.range.start.line}:${f.range.start.character}:${f.message}`;
+    if (!seen.has(key)) { seen.add(key); out.push(f); }
+  }
+  return out;
+}
+
+function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: boolean, severity: 'information' | 'warning', trainingLength?: number): Finding | undefined {
+  const scaling = groupScaling(rope, g);
+  const judged = judgedLength({ ...rope, scaling }, trainingLength);
+  const base = g.base.value;
+  const dim = g.rotaryDim.value;
+  if (!judged || (!g.base.node && baseUnreadable(ctx))) return undefined;
+  // Proportional RoPE leaves most pairs unrotated (frequency 0): Su's bound on b^(−2i/d) does not describe it.
+  if (scaling?.type === 'proportional') return undefined;
+  const windowed = g.window !== undefined && g.window.value < judged.length;
+  const length = windowed ? g.window!.value : judged.length;
+  const why = windowed ? `the ${fmt(g.window!.value)}-token window its ${g.layerType.replace('_', ' ')} layers see` : judged.why;
+  const capped = length > MAX_LENGTH;
+  const L = capped ? MAX_LENGTH : length;
   if (!boundable(base, dim, L)) return undefined;
   const m = lmaxOf(ctx, base, dim, L);
   if (m === undefined) return undefined;
+  const label = baseLabel(g.base, several ? g.layerType : undefined);
   if (m === null) {
     if (!capped) return undefined;
-    const message = `${judged.why[0].toUpperCase()}${judged.why.slice(1)} is beyond the largest length RoPE Lens can check (${fmt(MAX_LENGTH)}); `
-      + `${rope.base.key ?? 'rope_theta'} ${fmt(base)} satisfies the RoPE base bound up to it (rotary dim ${dim}), the rest is unchecked.`;
-    return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, rope.base));
+    const message = `${why[0].toUpperCase()}${why.slice(1)} is beyond the largest length RoPE Lens can check (${fmt(MAX_LENGTH)}); `
+      + `${label} satisfies the RoPE base bound up to it (rotary dim ${dim}), the rest is unchecked.`;
+    return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, g.base));
   }
   const b = capped ? undefined : bstarOf(ctx, L, dim);
-  const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', so a base above b* is not enough by itself' : ''}` : '';
-  const message = `${rope.base.key ?? 'rope_theta'} ${fmt(base)} satisfies the RoPE base bound only up to ${fmt(m)} tokens, `
-    + `short of ${judged.why} (rotary dim ${dim})${bText}.`;
-  // No rewrite for a length RoPE Lens cannot check: a base valid at MAX_LENGTH says nothing about the context.
-  const fixes = capped ? [] : baseFixes(ctx, rope, modelTarget(ctx, rope), base, dim, L, m, b);
-  return finding(BASE_BELOW_BOUND, severity, message, rangeFor(ctx.doc, rope.base, rope.contextLength), fixes);
-}
-
-function baseFixes(ctx: RuleContext, rope: ModelRope, target: RopeTarget, base: number, dim: number, L: number, m: number, b: number | undefined): Fix[] {
-  const fixes: Fix[] = [];
-  const next = chooseValidBase(Math.max(base * 1.5, b ?? bstarGuess(L) * (dim / 128)), (x) => lmaxOf(ctx, x, dim, L));
-  if (next !== undefined) {
-    const f = raiseBaseFix(target, base, next, L);
-    if (f) fixes.push({ ...f, preferred: true });
+  const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', and a base above b* is not enough by itself' : ''}` : '';
+  const range = rangeFor(ctx.doc, g.base, rope.contextLength);
+  if (severity === 'information') {
+    // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
+    const message = `This checkpoint's ${label} satisfies the RoPE base bound (Su's b*) only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. `
+      + 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.';
+    return finding(BASE_BELOW_BOUND, 'information', message, range);
   }
-  const scaled = rope.scaling && rope.scaling.type !== 'default' && rope.scaling.type !== undefined;
-  if (!scaled) {
-    // Keep the base; stretch positions so they stay within the range the base holds.
-    const original = largestPowerOfTwoAtMost(m);
-    if (original >= 256 && original < L) {
-      const s = L / original;
-      const yarn = yarnFix(target, s, original);
-      if (yarn) fixes.push(yarn);
-      const lin = linearFix(target, s);
-      if (lin) fixes.push(lin);
-      if (rope.modelType === 'llama') {
-        const l3 = llama3Fix(target, s, original);
-        if (l3) fixes.push(l3);
-      }
-      // Dynamic NTK leaves positions below max_position_embeddings alone: lower it to the length the
-      // base holds; servers then derive original × factor (vLLM) and the base grows past it.
-      const ctxNode = rope.contextLength.node;
-      const dyn = ctx.fileKind === 'model-config' && ctxNode ? dynamicFix(target, s) : undefined;
-      if (dyn && ctxNode) {
-        fixes.push({ ...dyn, title: `${dyn.title}, max_position_embeddings ${original}`, edits: [...dyn.edits, ...ctx.editor.set(pathTo(ctxNode), original)] });
-      }
-      const ntkBase = ntkAwareBase(base, s, dim);
-      if (lmaxOf(ctx, Math.round(ntkBase * 100) / 100, dim, L) === null) {
-        const ntk = ntkFix(target, base, s, dim);
-        if (ntk) fixes.push(ntk);
-      }
-    }
+  const message = `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: `
+    + 'a base chosen before training should cover every distance the layers see.';
+  const fixes = [];
+  if (!capped) {
+    const next = chooseValidBase(Math.max(base * 1.5, b ?? bstarGuess(L) * (dim / 128)), (x) => lmaxOf(ctx, x, dim, L));
+    const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L) : undefined;
+    if (fix) fixes.push({ ...fix, preferred: true });
   }
-  return fixes;
-}
-
-function largestPowerOfTwoAtMost(n: number): number {
-  return n >= 1 ? Math.pow(2, Math.floor(Math.log2(n))) : 0;
+  return finding(BASE_BELOW_BOUND, severity, message, range, fixes);
 }

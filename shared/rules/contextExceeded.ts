@@ -1,16 +1,17 @@
 /**
- * training/context-exceeded (warning): the training length is beyond the model's context and
- * nothing extends it (no scaling, no new base). axolotl then only raises max_position_embeddings,
- * so training silently extrapolates. Fixes write the tool's own keys: YaRN (preferred), linear,
- * llama3 for Llama models, the NTK-aware base, a raised base; for a model defined in the YAML,
- * the context itself.
+ * training/context-exceeded (warning): the training length is beyond the context the base model
+ * was trained at (its trained context T: the config's original context, the catalog, else
+ * max_position_embeddings) and nothing extends it (no scaling, no new base). axolotl then only
+ * raises max_position_embeddings, so training silently extrapolates (advice.md, situation 6).
+ * Fixes are situation 3's, from T, in the trainer's own keys (fixes/extension.ts); for a model
+ * defined in the YAML, the context itself.
  */
 import type { Fix, Finding } from '../service/types';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor } from './context';
 import { trainingTarget } from './targets';
-import { linearFix, llama3Fix, ntkFix, raiseBaseFix, yarnFix } from '../fixes/rewrites';
-import { bstarGuess, chooseValidBase } from '../fixes/chooseBase';
-import { boundable, lmaxOf } from './bound';
+import { extensionFixes } from '../fixes/extension';
+import { trainedContextOf } from '../config/trainedContext';
+import { isLlamaFamily } from './families';
 
 export const CONTEXT_EXCEEDED = 'training/context-exceeded';
 
@@ -35,33 +36,37 @@ export const contextExceededRule: Rule = {
       if (L <= Math.max(reach, mpe)) return [];
       return [finding(CONTEXT_EXCEEDED, 'warning', `Training at ${fmt(L)} tokens exceeds what the ${s?.type} scaling covers (${fmt(reach)} = ${s?.type === 'linear' ? 'max_position_embeddings' : 'original'} × factor ${factor}).`, rangeFor(ctx.doc, seq))];
     }
-    if (L <= mpe || t.overrides.base) return [];
-    const message = `Training at ${fmt(L)} tokens is beyond the model's context of ${fmt(mpe)} (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''}) and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.`;
-    return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, mpe))];
+    if (t.overrides.base) return [];
+    const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
+    const T = trained.value;
+    if (!(L > T)) return [];
+    const beyond = T < mpe
+      ? `beyond the ${fmt(T)} tokens the model was trained at (${trainedSourceText(trained.source)}; it declares ${fmt(mpe)})`
+      : `beyond the model's context of ${fmt(mpe)} (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''})`;
+    const message = `Training at ${fmt(L)} tokens is ${beyond} and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.`;
+    return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T))];
   },
 };
 
-function fixesFor(ctx: RuleContext, L: number, mpe: number): Fix[] {
+function trainedSourceText(source: string): string {
+  if (source.startsWith('catalog:')) return `per the catalog entry ${source.slice('catalog:'.length)}`;
+  if (source.startsWith('config:')) return `its ${source.slice('config:'.length)}`;
+  return 'its max_position_embeddings';
+}
+
+function fixesFor(ctx: RuleContext, L: number, T: number): Fix[] {
   const t = ctx.training!;
   const rope = ctx.effective!;
-  const fixes: Fix[] = [];
-  const push = (f: Fix | undefined, preferred = false) => { if (f) fixes.push(preferred ? { ...f, preferred: true } : f); };
   if (t.ownModel) {
     // The YAML defines the model: lengthen its context (the base is then judged at that length).
     const node = rope.contextLength.node;
-    if (node) push({ title: `Set ${rope.contextLength.key ?? 'max_position_embeddings'} to ${L}`, kind: 'other', edits: ctx.editor.set(pathTo(node), L) }, true);
-    return fixes;
+    if (!node) return [];
+    return [{ title: `Set ${rope.contextLength.key ?? 'max_position_embeddings'} to ${L}`, kind: 'other', preferred: true, edits: ctx.editor.set(pathTo(node), L) }];
   }
-  const target = trainingTarget(ctx);
-  const s = L / mpe;
-  push(yarnFix(target, s, mpe), true);
-  push(linearFix(target, s));
-  if (rope.modelType === 'llama') push(llama3Fix(target, s, mpe));
   const base = rope.base.value, dim = rope.rotaryDim.value;
-  if (boundable(base, dim, L)) {
-    push(ntkFix(target, base, s, dim));
-    const next = chooseValidBase(Math.max(base * 1.5, bstarGuess(L) * (dim / 128)), (x) => lmaxOf(ctx, x, dim, L));
-    if (next !== undefined) push(raiseBaseFix(target, base, next, L));
-  }
-  return fixes;
+  if (!Number.isFinite(base) || !Number.isFinite(dim)) return [];
+  return extensionFixes({
+    target: trainingTarget(ctx), base, dim, trained: T, length: L, reach: L,
+    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant,
+  });
 }

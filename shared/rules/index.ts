@@ -10,10 +10,11 @@ import { contextExceededRule } from './contextExceeded';
 import { trainingScalingRule } from './trainingScaling';
 import { trainerSpecificRule } from './trainerSpecific';
 import { invalidValuesRule } from './invalidValues';
+import { contextExtendedRule } from './contextExtended';
 
 export const RULES: readonly Rule[] = [
   invalidValuesRule, scalingTypeRule, scalingKeysRule, scalingValuesRule, originalContextRule, partialRotaryRule,
-  baseBoundRule, contextExceededRule, trainingScalingRule, trainerSpecificRule,
+  contextExtendedRule, baseBoundRule, contextExceededRule, trainingScalingRule, trainerSpecificRule,
 ];
 
 export const RULE_CODES: readonly string[] = RULES.flatMap((r) => r.codes);

@@ -21,6 +21,7 @@ const REQUIRED: Record<RopeType, string[]> = {
   yarn: ['factor'],
   longrope: ['short_factor', 'long_factor'],
   llama3: ['factor', 'low_freq_factor', 'high_freq_factor'],
+  proportional: [],
 };
 
 const OPTIONAL: Record<RopeType, string[]> = {
@@ -31,6 +32,8 @@ const OPTIONAL: Record<RopeType, string[]> = {
   // short_mscale/long_mscale: Phi-3.5 configs carry them and vLLM reads them.
   longrope: ['original_max_position_embeddings', 'attention_factor', 'factor', 'short_mscale', 'long_mscale'],
   llama3: ['original_max_position_embeddings'],
+  // v5 proportional (Gemma-4) reads factor (default 1) and partial_rotary_factor (in ALWAYS).
+  proportional: ['factor'],
 };
 
 /** Keys every type accepts, and model-specific keys transformers' configs tell it to ignore. */

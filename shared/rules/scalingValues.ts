@@ -2,9 +2,12 @@
  * Value checks transformers makes (its wording) and what goes wrong when they fail:
  * rope/scaling-invalid-value (error): factor < 1 or not a number, attention_factor ≤ 0, a llama3
  *   low/high frequency factor or original length that is not a number;
- * rope/yarn-beta-order (error): beta_fast ≤ beta_slow inverts YaRN's ramp;
- * rope/llama3-freq-order (error): high_freq_factor ≤ low_freq_factor divides by zero or inverts bands;
- * rope/llama3-original-context (error): original_max_position_embeddings ≥ max_position_embeddings;
+ * rope/yarn-beta-order (warning): beta_fast < beta_slow inverts YaRN's ramp; transformers only warns,
+ *   and equal values (Kimi-K2 ships beta_fast = beta_slow = 1) run correctly, so they are not flagged;
+ * rope/llama3-freq-order (warning): high_freq_factor < low_freq_factor inverts the bands; transformers
+ *   only warns, and equal values (Llama-4 ships low = high = 1) leave the medium band empty and run;
+ * rope/llama3-original-context (warning): original_max_position_embeddings ≥ max_position_embeddings
+ *   (transformers warns; the scaling then never leaves the original range);
  * rope/longrope-factor-length (error): short/long_factor length ≠ rotary dim / 2 (shape error at load).
  */
 import type { Finding } from '../service/types';
@@ -51,11 +54,11 @@ export const scalingValuesRule: Rule = {
         }
         const bf = numParam(s, 'beta_fast') ?? 32;
         const bs = numParam(s, 'beta_slow') ?? 1;
-        if (bf <= bs) {
+        if (bf < bs) {
           const fast = p['beta_fast'], slow = p['beta_slow'];
           const fixes = fast?.node && slow?.node ? [{ title: `Swap them: beta_fast ${bs}, beta_slow ${bf}`, kind: 'other' as const, preferred: true,
             edits: [...ctx.editor.set(pathTo(fast.node), bs), ...ctx.editor.set(pathTo(slow.node), bf)] }] : [];
-          out.push(finding(BETA_ORDER, 'error', `\`${name}\`'s beta_fast field must be greater than beta_slow, got beta_fast=${bf} (defaults to 32 if None) and beta_slow=${bs} (defaults to 1 if None)`,
+          out.push(finding(BETA_ORDER, 'warning', `\`${name}\`'s beta_fast (${bf}${p['beta_fast'] ? '' : ', the default'}) is below beta_slow (${bs}${p['beta_slow'] ? '' : ', the default'}): transformers only warns and builds YaRN's ramp inverted, interpolating the fast dimensions and keeping the slow ones.`,
             rangeFor(ctx.doc, fast, slow, s.node), fixes));
         }
       }
@@ -65,9 +68,9 @@ export const scalingValuesRule: Rule = {
           if (v && v.value !== null && typeof v.value !== 'number') out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${shownAny(v.value)}`, rangeFor(ctx.doc, v)));
         }
         const lo = numParam(s, 'low_freq_factor'), hi = numParam(s, 'high_freq_factor');
-        if (lo !== undefined && hi !== undefined && hi <= lo) {
+        if (lo !== undefined && hi !== undefined && hi < lo) {
           const lp = p['low_freq_factor'], hp = p['high_freq_factor'];
-          out.push(finding(LLAMA3_FREQ_ORDER, 'error', `\`${name}\`'s high_freq_factor field must be greater than low_freq_factor, got high_freq_factor=${hi} and low_freq_factor=${lo}`,
+          out.push(finding(LLAMA3_FREQ_ORDER, 'warning', `\`${name}\`'s high_freq_factor (${hi}) is below low_freq_factor (${lo}): transformers only warns and inverts llama3's frequency bands (the smooth band runs the wrong way).`,
             rangeFor(ctx.doc, hp), [{ title: `Swap them: low_freq_factor ${hi}, high_freq_factor ${lo}`, kind: 'other', preferred: true,
               edits: [...ctx.editor.set(pathTo(lp.node!), float(hi)), ...ctx.editor.set(pathTo(hp.node!), float(lo))] }]));
         }
@@ -77,7 +80,7 @@ export const scalingValuesRule: Rule = {
           if (typeof o !== 'number' || !Number.isInteger(o)) {
             out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s original_max_position_embeddings field must be an integer, got ${shownAny(o)}`, rangeFor(ctx.doc, op)));
           } else if (rope && o >= rope.contextLength.value) {
-            out.push(finding(LLAMA3_ORIGINAL, 'error', `\`${name}\`'s original_max_position_embeddings field must be less than max_position_embeddings, got ${o} and max_position_embeddings=${rope.contextLength.value}`, rangeFor(ctx.doc, op)));
+            out.push(finding(LLAMA3_ORIGINAL, 'warning', `\`${name}\`'s original_max_position_embeddings field must be less than max_position_embeddings, got ${o} and max_position_embeddings=${rope.contextLength.value}`, rangeFor(ctx.doc, op)));
           }
         }
       }

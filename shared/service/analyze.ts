@@ -9,7 +9,7 @@ import type { ParsedDocument } from '../document/configNode';
 import type { BoundOracle, FileAnalysis, Finding, Severity, TrainingDescription } from './types';
 import type { RopeType, TransformersVariant } from '../rope/spec';
 import type { Located, ModelRope } from '../config/modelRope';
-import { describeScaling, isModelConfig, readModelRope } from '../config/modelConfig';
+import { describeScaling, isModelConfig, readModelConfig } from '../config/modelConfig';
 import { readTrainingConfig, TrainingConfig } from '../config/training';
 import { LLAMA_FACTORY_SCALINGS } from '../config/trainers/llamaFactory';
 import { BaseModelResolver, ResolvedBaseModel, catalogResolver } from '../config/resolve';
@@ -71,7 +71,10 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   const base = { oracle: opts.oracle, variant: opts.variant ?? 'v5', pending: [] as FileAnalysis['pendingBounds'], editor: new DocumentEditor(doc), doc };
 
   if (isModelConfig(doc)) {
-    const rope = safe(() => readModelRope(doc));
+    const reading = safe(() => readModelConfig(doc));
+    // No rotary embedding at all: say so once; no base is invented, no rule runs.
+    if (reading?.noRope) return { ...OTHER(), kind: 'model-config', noRope: reading.noRope, document: doc };
+    const rope = reading?.rope;
     if (!rope) return { ...OTHER(), kind: 'model-config', document: doc };
     const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope };
     return { kind: 'model-config', rope, training: null, diagnostics: runRules(ctx), pendingBounds: dedupe(base.pending), document: doc };
@@ -150,6 +153,10 @@ export function effectiveModel(t: TrainingConfig, resolved: ResolvedBaseModel): 
   if (r.originalContextLength) out.originalContextLength = detach(r.originalContextLength, from);
   if (r.scaling) out.scaling = { type: r.scaling.type, key: r.scaling.key, rawType: r.scaling.rawType && detach(r.scaling.rawType, from), params: Object.fromEntries(Object.entries(r.scaling.params).map(([k, v]) => [k, detach(v, from)])) };
   if (r.slidingWindow) out.slidingWindow = detach(r.slidingWindow, from);
+  // What is known of the base model itself travels with it (its nodes stay in its own file).
+  if (r.trainedContext) out.trainedContext = { value: r.trainedContext.value, source: r.trainedContext.source };
+  if (r.identity) out.identity = r.identity;
+  if (r.shipped) out.shipped = r.shipped;
   applyOverrides(out, t);
   if (t.scalingByName) {
     // LLaMA-Factory: factor = ceil(cutoff_len / mpe), original = mpe, new mpe = mpe × factor.

@@ -12,14 +12,34 @@ export interface JsonRope {
   originalContextLength: number | null;
   scaling: ({ type: string } & Record<string, unknown>) | null;
   partialRotaryFactor: number | null;
+  /** Every distinct attention group (advice.md): base, rotary dim and reach per layer type. */
+  groups: JsonGroup[];
+  trainedContext: { value: number; source: string } | null;
+  identity: { id: string; via: string; candidates?: string[] } | null;
+}
+
+export interface JsonGroup {
+  layerType: string;
+  layers: number | null;
+  base: number | null;
+  /** null when a class default applies (or the layers have no RoPE). */
+  baseKey: string | null;
+  rotaryDim: number | null;
+  /** null for full attention. */
+  window: number | null;
+  reach: number;
+  /** For NoPE layers: why they have no rotary embedding. */
+  noRope?: string;
 }
 
 export interface JsonFileReport {
   path: string;
   kind: FileAnalysis['kind'];
   rope: JsonRope | null;
+  /** Set when the model has no rotary position embedding: why. */
+  noRope?: string;
   training: FileAnalysis['training'];
-  diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits'] }[] }[];
+  diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[] }[];
 }
 
 /** Unknown values (NaN: the base model was not found) are null in JSON. */
@@ -44,7 +64,24 @@ export function ropeToJson(r: ModelRope): JsonRope {
     originalContextLength: r.originalContextLength?.value ?? null,
     scaling,
     partialRotaryFactor: known(r.partialRotaryFactor.value),
+    groups: (r.groups ?? []).map(groupToJson),
+    trainedContext: r.trainedContext ? { value: r.trainedContext.value, source: r.trainedContext.source } : null,
+    identity: r.identity ? { ...r.identity } : null,
   };
+}
+
+function groupToJson(g: NonNullable<ModelRope['groups']>[number]): JsonGroup {
+  const out: JsonGroup = {
+    layerType: g.layerType,
+    layers: g.layers,
+    base: g.base ? known(g.base.value) : null,
+    baseKey: g.base?.key ?? null,
+    rotaryDim: g.rotaryDim ? known(g.rotaryDim.value) : null,
+    window: g.window ? g.window.value : null,
+    reach: g.reach,
+  };
+  if (g.noRope) out.noRope = g.noRope;
+  return out;
 }
 
 export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
@@ -52,13 +89,14 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
     path,
     kind: a.kind,
     rope: a.rope ? ropeToJson(a.rope) : null,
+    ...(a.noRope ? { noRope: a.noRope } : {}),
     training: a.training,
     diagnostics: a.diagnostics.map((d) => ({
       code: d.code,
       severity: d.severity,
       message: d.message,
       range: d.range,
-      fixes: d.fixes.map((f) => ({ title: f.title, edits: f.edits })),
+      fixes: d.fixes.map((f) => ({ title: f.title, edits: f.edits, ...(f.verdict ? { verdict: f.verdict } : {}) })),
     })),
   };
 }

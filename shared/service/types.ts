@@ -18,7 +18,14 @@ export interface Fix {
   /** The one fix an editor may apply unasked (fixAll) or show first. */
   preferred?: boolean;
   edits: TextEdit[];
+  /**
+   * For rewrites that extend a context: the generalised bound of the effective frequencies at the
+   * target length (advice.md): the first failing relative distance, or null when it holds.
+   */
+  verdict?: FixVerdict;
 }
+
+export interface FixVerdict { lmax: number | null; length: number }
 
 export interface Finding {
   code: string;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { strict as assert } from 'node:assert';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -20,11 +21,21 @@ describe('rope-lens check (built CLI)', function () {
   });
 
   it('exit 1 on an error finding, printed as path:line:col severity code message (1-based)', () => {
-    const f = join(fixtures, 'configs/llama3-bad-bands.json');
+    const f = join(fixtures, 'configs/llama-2-linear-inverted-factor.oneline.json');
     const r = cli(f);
     assert.equal(r.status, 1);
-    // "high_freq_factor": 1.0 is on line 10, its value at column 25.
-    assert.ok(r.stdout.split('\n').includes(`${f}:10:25 error rope/llama3-freq-order \`rope_scaling\`'s high_freq_factor field must be greater than low_freq_factor, got high_freq_factor=1 and low_freq_factor=4`), r.stdout);
+    const line = r.stdout.split('\n').find((l) => l.includes(' error rope/scaling-invalid-value '));
+    assert.ok(line, r.stdout);
+    // One-line file: the factor's value is on line 1, at the column of `0.25`.
+    const col = readFileSync(f, 'utf8').indexOf('0.25') + 1;
+    assert.ok(line!.startsWith(`${f}:1:${col} error rope/scaling-invalid-value `), line);
+  });
+
+  it('a strictly inverted llama3 band is a warning (transformers only warns): exit 0', () => {
+    const f = join(fixtures, 'configs/llama3-bad-bands.json');
+    const r = cli(f);
+    assert.equal(r.status, 0, r.stdout);
+    assert.ok(r.stdout.split('\n').some((l) => l.startsWith(`${f}:10:25 warning rope/llama3-freq-order `)), r.stdout);
   });
 
   it('exit 2 on a missing path and on no arguments', () => {
@@ -44,7 +55,7 @@ describe('rope-lens check (built CLI)', function () {
     const ax = byName('axolotl-llama2-16k-no-scaling.yaml');
     assert.equal(ax.kind, 'training-config');
     assert.deepEqual(ax.training, { tool: 'axolotl', resolvedFrom: 'catalog:meta-llama/Llama-2-7b-hf', sequenceLength: 16384, baseModel: 'NousResearch/Llama-2-7b-hf' });
-    assert.deepEqual(Object.keys(ax.rope).sort(), ['base', 'baseKey', 'contextKey', 'contextLength', 'headDim', 'originalContextLength', 'partialRotaryFactor', 'rotaryDim', 'scaling'].sort());
+    assert.deepEqual(Object.keys(ax.rope).sort(), ['base', 'baseKey', 'contextKey', 'contextLength', 'groups', 'headDim', 'identity', 'originalContextLength', 'partialRotaryFactor', 'rotaryDim', 'scaling', 'trainedContext'].sort());
     assert.equal(ax.rope.base, 10000);
     assert.equal(ax.rope.contextLength, 4096);
     const d = ax.diagnostics[0];

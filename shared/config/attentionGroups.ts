@@ -1,0 +1,191 @@
+/**
+ * Attention groups: layers that share a base, a rotary dimension and a reach. Hybrid models
+ * alternate sliding-window (or chunked) layers with full-attention layers, often with a different
+ * base per kind, and some layers use no rotary embedding at all (NoPE). Su's bound is over the
+ * relative distances a layer sees, so a sliding layer is judged at its window, not the context.
+ *
+ * Layer layouts, as transformers' config classes derive them:
+ *  - `layer_types` (v5 and newer v4 configs) is authoritative when present;
+ *  - Gemma-2: every other layer slides (i even); Gemma-3: `sliding_window_pattern` N (default 6),
+ *    layer i slides unless (i + 1) % N == 0; EXAONE-4 / Cohere2: a pattern string like "LLLG" or a
+ *    number, and their full-attention layers skip RoPE ("global NoPE");
+ *  - ModernBERT: layer i is global when i % global_attn_every_n_layers == 0, local layers see
+ *    `local_attention` tokens with `local_rope_theta`;
+ *  - Llama-4 / SmolLM3: `no_rope_layers[i] == 1` means layer i uses RoPE (default: every 4th layer
+ *    is NoPE); Llama-4's RoPE layers attend in chunks of `attention_chunk_size`;
+ *  - Qwen2/3: `use_sliding_window: false` switches windows off; when on, layers from
+ *    `max_window_layers` slide;
+ *  - Mistral-7B-v0.1 and others: a `sliding_window` with no layer pattern slides every layer.
+ */
+import type { ConfigNode } from '../document/configNode';
+import { child } from '../document/configNode';
+import type { AttentionGroup, Located, ModelRope, ScalingDescription } from './modelRope';
+import { describeScaling } from './modelConfig';
+import { keyPathOf, locatedNumber, noted, numberOf, stringOf } from './modelValues';
+
+/** Key lookup over the language-model scope, then the root (see modelConfig's Scopes). */
+export interface ScopeLookup {
+  number(key: string): Located<number> | undefined;
+  node(key: string): ConfigNode | undefined;
+  boolean(key: string): Located<boolean> | undefined;
+}
+
+type Kind = 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'nope';
+
+interface Layout {
+  /** One kind per layer, when the number of layers is known. */
+  kinds?: Kind[];
+  /** Kinds present when the count is unknown. */
+  present: Set<Kind>;
+}
+
+const NOPE_FULL_TYPES = new Set(['exaone4', 'cohere2']);
+
+/** The layer kinds of a model, as its config class lays them out. */
+function layout(s: ScopeLookup, modelType: string | undefined, window: Located<number> | undefined): Layout {
+  const n = s.number('num_hidden_layers')?.value;
+  const count = n !== undefined && Number.isInteger(n) && n > 0 && n <= 10000 ? n : undefined;
+  const fromKinds = (kinds: Kind[]): Layout => ({ kinds, present: new Set(kinds) });
+  const perLayer = (f: (i: number) => Kind, fallback: Kind[]): Layout =>
+    count ? fromKinds(Array.from({ length: count }, (_, i) => f(i))) : { present: new Set(fallback) };
+
+  const types = s.node('layer_types');
+  if (types?.kind === 'array' && types.children?.length) {
+    const kinds = types.children.map((c) => {
+      const t = (stringOf(c) ?? '').toLowerCase();
+      return t.includes('chunk') ? 'chunked_attention' : t.includes('sliding') || t.includes('local') ? 'sliding_attention' : 'full_attention';
+    }) as Kind[];
+    return fromKinds(kinds);
+  }
+  const t = modelType ?? '';
+  if (t === 'modernbert') {
+    const every = s.number('global_attn_every_n_layers')?.value ?? 3;
+    return perLayer((i) => (i % every === 0 ? 'full_attention' : 'sliding_attention'), ['full_attention', 'sliding_attention']);
+  }
+  const noRope = s.node('no_rope_layers');
+  if (t.startsWith('llama4') || t === 'smollm3' || (noRope?.kind === 'array' && noRope.children?.length)) {
+    const interval = s.number('no_rope_layer_interval')?.value ?? 4;
+    const flags = noRope?.kind === 'array' && noRope.children?.length ? noRope.children.map((c) => numberOf(c) ?? 1) : undefined;
+    const usesRope = (i: number) => (flags ? flags[i] !== 0 : (i + 1) % interval !== 0);
+    const ropeKind: Kind = s.number('attention_chunk_size') ? 'chunked_attention' : window ? 'sliding_attention' : 'full_attention';
+    if (flags) return fromKinds(flags.map((_, i) => (usesRope(i) ? ropeKind : 'nope')));
+    return perLayer((i) => (usesRope(i) ? ropeKind : 'nope'), [ropeKind, 'nope']);
+  }
+  if (!window) return perLayer(() => 'full_attention', ['full_attention']);
+  if (t === 'gemma2') return perLayer((i) => (i % 2 === 0 ? 'sliding_attention' : 'full_attention'), ['sliding_attention', 'full_attention']);
+  const pattern = s.node('sliding_window_pattern');
+  const patternText = stringOf(pattern);
+  const full: Kind = NOPE_FULL_TYPES.has(t) ? 'nope' : 'full_attention';
+  if (patternText && /^[LG]+$/i.test(patternText)) {
+    const p = patternText.toUpperCase();
+    return perLayer((i) => (p[i % p.length] === 'L' ? 'sliding_attention' : full), ['sliding_attention', full]);
+  }
+  const every = numberOf(pattern) ?? (t.startsWith('gemma3') ? 6 : t === 'cohere2' ? 4 : undefined);
+  if (every !== undefined && every >= 1) {
+    return perLayer((i) => ((i + 1) % every !== 0 ? 'sliding_attention' : full), ['sliding_attention', full]);
+  }
+  if (t === 'qwen2' || t === 'qwen3' || t === 'qwen2_moe' || t === 'qwen3_moe') {
+    const from = s.number('max_window_layers')?.value ?? 0;
+    return perLayer((i) => (i >= from ? 'sliding_attention' : 'full_attention'), ['sliding_attention', 'full_attention']);
+  }
+  return perLayer(() => 'sliding_attention', ['sliding_attention']);
+}
+
+/** The sliding window in force, or undefined when windows are off. */
+export function slidingWindowOf(s: ScopeLookup, modelType: string | undefined): Located<number> | undefined {
+  if (s.boolean('use_sliding_window')?.value === false) return undefined;
+  if (modelType === 'modernbert') return s.number('local_attention');
+  const w = s.number('sliding_window') ?? s.number('sliding_window_size');
+  return w && w.value > 0 ? w : undefined;
+}
+
+export interface GroupInputs {
+  scopes: ScopeLookup;
+  modelType: string | undefined;
+  /** The full-attention base and rotary dim the reader resolved, and the context. */
+  base: Located<number>;
+  rotaryDim: Located<number>;
+  headDim: Located<number>;
+  contextLength: Located<number>;
+  /** v5 per-layer-type `rope_parameters`, when the config has them. */
+  perLayerTypeParams?: ConfigNode;
+}
+
+const NOPE_REASON: Record<string, string> = {
+  exaone4: 'EXAONE-4 full-attention layers use no position encoding (global NoPE)',
+  cohere2: 'Cohere2 full-attention layers use no position encoding (global NoPE)',
+};
+
+/** Every distinct attention group, the full-attention (or first RoPE) group first. */
+export function readAttentionGroups(g: GroupInputs): AttentionGroup[] {
+  const { scopes: s, modelType } = g;
+  const window = slidingWindowOf(s, modelType);
+  const chunk = s.number('attention_chunk_size');
+  const lay = layout(s, modelType, window);
+  const counts = new Map<Kind, number>();
+  for (const k of lay.kinds ?? []) counts.set(k, (counts.get(k) ?? 0) + 1);
+  const kinds = lay.kinds ? [...counts.keys()] : [...lay.present];
+  const order: Kind[] = ['full_attention', 'chunked_attention', 'sliding_attention', 'nope'];
+  kinds.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const context = g.contextLength.value;
+
+  return kinds.map((kind): AttentionGroup => {
+    const layers = lay.kinds ? counts.get(kind)! : null;
+    if (kind === 'nope') {
+      const reason = NOPE_REASON[modelType ?? ''] ?? 'no_rope_layers marks these layers as NoPE (no position encoding)';
+      return { layerType: 'full_attention', layers, base: null, rotaryDim: null, noRope: reason, reach: context };
+    }
+    const limit = kind === 'sliding_attention' ? window : kind === 'chunked_attention' ? chunk : undefined;
+    const params = perTypeParams(g.perLayerTypeParams, kind);
+    const base = groupBase(g, kind, params);
+    const rotaryDim = groupRotaryDim(g, kind, params);
+    const group: AttentionGroup = { layerType: kind, layers, base, rotaryDim, reach: limit ? Math.min(context, limit.value) : context };
+    if (limit) group.window = limit;
+    if (params) group.scaling = describeScaling(params);
+    return group;
+  });
+}
+
+function perTypeParams(perLayer: ConfigNode | undefined, kind: Kind): ConfigNode | undefined {
+  const n = child(perLayer, kind);
+  return n?.kind === 'object' ? n : undefined;
+}
+
+function groupBase(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): Located<number> {
+  const own = locatedNumber(params, 'rope_theta');
+  if (own) return own;
+  if (kind === 'full_attention' || kind === 'chunked_attention') return g.base;
+  const s = g.scopes;
+  const local = s.number('rope_local_base_freq') ?? s.number('local_rope_theta') ?? s.number('swa_rope_theta') ?? s.number('sliding_rope_theta');
+  if (local) return local;
+  if (g.modelType === 'gemma3' || g.modelType === 'gemma3_text') return noted(10000, 'default rope_local_base_freq 10,000 (not in the file; Gemma-3 sliding layers)');
+  if (g.modelType === 'modernbert') return noted(10000, 'default local_rope_theta 10,000 (not in the file; ModernBERT local layers)');
+  return g.base;
+}
+
+function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): Located<number> {
+  // Gemma-4: full-attention layers have their own (wider) head, `global_head_dim`.
+  const globalHead = kind === 'full_attention' ? g.scopes.number('global_head_dim') : undefined;
+  const prf = locatedNumber(params, 'partial_rotary_factor');
+  const type = stringOf(child(params, 'rope_type'));
+  const head = globalHead ?? g.headDim;
+  if (type === 'proportional') {
+    // Exponents over the whole head; the rotated pairs are counted by the frequency core.
+    return { ...head, note: `proportional RoPE over ${head.key ?? 'head_dim'} ${head.value}${prf ? ` (${prf.value} of it rotates)` : ''}` };
+  }
+  if (prf) return { ...prf, value: Math.trunc(head.value * prf.value), note: `int(${head.key ?? 'head_dim'} ${head.value} × ${keyPathOf(prf.node!)} ${prf.value})` };
+  if (globalHead) return globalHead;
+  return g.rotaryDim;
+}
+
+/** Groups that rotate (NoPE groups have no base). */
+export function ropeGroups(rope: ModelRope): (AttentionGroup & { base: Located<number>; rotaryDim: Located<number> })[] {
+  return (rope.groups ?? []).filter((x): x is AttentionGroup & { base: Located<number>; rotaryDim: Located<number> } => x.base !== null && x.rotaryDim !== null);
+}
+
+/** The scaling a group runs with: its own per-type object, else the model's (Gemma-3 sliding layers: none). */
+export function groupScaling(rope: ModelRope, group: AttentionGroup): ScalingDescription | undefined {
+  if (group.scaling) return group.scaling;
+  const localDefault = group.layerType === 'sliding_attention' && (rope.modelType === 'gemma3' || rope.modelType === 'gemma3_text' || rope.modelType === 'modernbert');
+  return localDefault ? undefined : rope.scaling;
+}

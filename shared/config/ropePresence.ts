@@ -1,0 +1,85 @@
+/**
+ * Does this model rotate its queries and keys at all? Decided from the model type and the config's
+ * own position keys, never by assuming a default base: BERT-style encoders, T5, GPT-2, ALiBi models,
+ * vision towers and state-space models have no rotary embedding, and a RoPE finding on them is noise.
+ * Encoders that do use RoPE (ModernBERT, nomic-bert, RoFormer, ESM with `rotary`) stay RoPE.
+ */
+import type { ConfigNode } from '../document/configNode';
+import { child } from '../document/configNode';
+import { booleanOf, numberOf, stringOf } from './modelValues';
+
+/** model_type → why it has no rotary embedding (transformers' modeling code for that type). */
+const NO_ROPE_TYPES: Record<string, string> = {
+  bert: 'learned absolute position embeddings (BERT)',
+  roberta: 'learned absolute position embeddings (RoBERTa)',
+  'xlm-roberta': 'learned absolute position embeddings (XLM-RoBERTa)',
+  xlm_roberta: 'learned absolute position embeddings (XLM-RoBERTa)',
+  distilbert: 'learned absolute position embeddings (DistilBERT)',
+  albert: 'learned absolute position embeddings (ALBERT)',
+  electra: 'learned absolute position embeddings (ELECTRA)',
+  camembert: 'learned absolute position embeddings (CamemBERT)',
+  deberta: 'disentangled relative position attention (DeBERTa)',
+  'deberta-v2': 'disentangled relative position attention (DeBERTa-v2)',
+  t5: 'relative position buckets (T5)',
+  mt5: 'relative position buckets (mT5)',
+  umt5: 'relative position buckets (UMT5)',
+  longt5: 'relative position buckets (LongT5)',
+  bart: 'learned absolute position embeddings (BART)',
+  mbart: 'learned absolute position embeddings (mBART)',
+  pegasus: 'sinusoidal absolute position embeddings (Pegasus)',
+  marian: 'sinusoidal absolute position embeddings (Marian)',
+  gpt2: 'learned absolute position embeddings (GPT-2)',
+  gpt_bigcode: 'learned absolute position embeddings (GPT-BigCode / StarCoder 1)',
+  opt: 'learned absolute position embeddings (OPT)',
+  bloom: 'ALiBi attention biases (BLOOM)',
+  mpt: 'ALiBi attention biases (MPT)',
+  whisper: 'sinusoidal and learned absolute position embeddings (Whisper)',
+  clip: 'learned absolute position embeddings (CLIP)',
+  clip_vision_model: 'learned absolute position embeddings (CLIP vision tower)',
+  clip_text_model: 'learned absolute position embeddings (CLIP text tower)',
+  siglip: 'learned absolute position embeddings (SigLIP)',
+  siglip_vision_model: 'learned absolute position embeddings (SigLIP vision tower)',
+  vit: 'learned absolute position embeddings (ViT)',
+  dinov2: 'learned absolute position embeddings (DINOv2)',
+  mamba: 'a state-space model: no attention, no position encoding (Mamba)',
+  mamba2: 'a state-space model: no attention, no position encoding (Mamba-2)',
+  falcon_mamba: 'a state-space model: no attention, no position encoding (Falcon-Mamba)',
+  rwkv: 'a recurrent model: no attention, no position encoding (RWKV)',
+  jamba: 'a Mamba/attention hybrid whose attention layers use no position encoding (Jamba)',
+};
+
+/** Types whose rotary embedding is not announced by a `rope_*` key but is always there. */
+const ROPE_ENCODERS = new Set(['modernbert', 'nomic_bert', 'roformer']);
+
+/**
+ * The reason a model config has no rotary embedding, or undefined when it has one. `scopes` are the
+ * language-model scope first, then the root (multimodal wrappers keep the LLM under text_config).
+ */
+export function noRopeReason(scopes: readonly ConfigNode[], modelType: string | undefined): string | undefined {
+  const get = (key: string): ConfigNode | undefined => {
+    for (const s of scopes) {
+      const n = child(s, key);
+      if (n && n.kind !== 'null') return n;
+    }
+    return undefined;
+  };
+  const t = modelType?.toLowerCase();
+  if (t && ROPE_ENCODERS.has(t)) return undefined;
+  // An explicit position_embedding_type wins over the model type (ESM and nomic write `rotary`).
+  const pet = stringOf(get('position_embedding_type'))?.toLowerCase();
+  if (pet === 'rotary' || pet === 'rope') return undefined;
+  if (pet === 'absolute') return 'position_embedding_type "absolute": learned absolute position embeddings';
+  if (pet === 'relative_key' || pet === 'relative_key_query') return `position_embedding_type "${pet}": relative position embeddings in attention`;
+  if (pet === 'nope' || pet === 'none') return `position_embedding_type "${pet}": no position encoding in attention`;
+  if (booleanOf(get('alibi')) === true) return 'alibi: true (ALiBi attention biases)';
+  if (booleanOf(child(get('attn_config'), 'alibi')) === true) return 'attn_config.alibi: true (ALiBi attention biases)';
+  // Baichuan-13B and Baichuan2-13B share model_type "baichuan" with the 7B models but use ALiBi
+  // (their remote code: 13B → BaichuanAttention with ALiBi, 7B → rotary); 13B is hidden_size 5120.
+  if (t === 'baichuan' && numberOf(get('hidden_size')) === 5120) return 'ALiBi attention biases (Baichuan 13B remote code)';
+  if (t && NO_ROPE_TYPES[t]) {
+    // Falcon-style flags can still switch RoPE back on for a type listed here; none of the listed ones do.
+    return NO_ROPE_TYPES[t];
+  }
+  if (get('relative_attention_num_buckets')) return 'relative_attention_num_buckets: T5-style relative position buckets';
+  return undefined;
+}

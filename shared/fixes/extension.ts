@@ -1,0 +1,116 @@
+/**
+ * The quick fixes for a context extended beyond the trained context T (advice.md, situation 3),
+ * with s = C / T from the trained context, never an invented one:
+ *   NTK-aware base b·s^(d/(d−2)) (always offered), YaRN {s, T}, linear {s}, llama3 {s, 1, 4, T}
+ *   (Llama family), dynamic {s} with max_position_embeddings back at T (inference only), and
+ *   Gradient's law base b^(ln(C/2π)/ln(T/2π)) for training at C.
+ * Each fix carries its verdict: the generalised bound of its effective frequencies over the
+ * target's reach (first failing distance, or null), and the preferred fix is the best verdict
+ * with the smallest change.
+ */
+import type { Fix, FixKind, FixVerdict } from '../service/types';
+import type { KeyPath } from './documentEditor';
+import type { RopeSpec, TransformersVariant } from '../rope/spec';
+import { computeFrequencies } from '../rope/invFreq';
+import { gradientThetaBase, ntkAwareBase } from '../rope/seedMethods';
+import { firstNegative } from '../bstar/fb';
+import { RopeTarget, dynamicFix, factorValue, fmtPlain, linearFix, llama3Fix, yarnFix } from './rewrites';
+import { fmt } from '../rules/context';
+
+export interface ExtensionInput {
+  target: RopeTarget;
+  base: number;
+  /** Rotary dimension of the group being extended. */
+  dim: number;
+  trained: number;
+  /** The length the file asks for. */
+  length: number;
+  /** Largest relative distance the layers see at that length (the window for sliding layers). */
+  reach: number;
+  llamaFamily: boolean;
+  variant: TransformersVariant;
+  /** Where max_position_embeddings is written, for dynamic NTK (model configs only). */
+  contextPath?: KeyPath;
+  /** Which rewrite the user prefers (`ropeLens.preferredRewrite`), or auto. */
+  preferred?: FixKind | 'auto';
+}
+
+/** Verdicts above this length are not computed as you type (the scan is linear in the length). */
+export const MAX_VERDICT_LENGTH = 1 << 21;
+
+/** How much of the file a rewrite changes: fewer keys is a smaller change. */
+const CHANGE_COST: Record<string, number> = { ntk: 1, 'raise-base': 1.5, linear: 2, yarn: 3, dynamic: 3.5, llama3: 5 };
+
+export function extensionFixes(x: ExtensionInput): Fix[] {
+  const s = x.length / x.trained;
+  if (!(s > 1) || !Number.isFinite(s)) return [];
+  const factor = factorValue(s);
+  const out: { fix: Fix; spec: RopeSpec; seqLen?: number }[] = [];
+  const add = (fix: Fix | undefined, spec: RopeSpec, seqLen?: number) => { if (fix) out.push({ fix, spec, seqLen }); };
+  const common = { base: x.base, rotaryDim: x.dim, maxPositionEmbeddings: x.length };
+
+  if (x.target.basePath) {
+    const ntk = ntkAwareBase(x.base, s, x.dim);
+    add({ title: `Apply NTK scaling: ${x.target.baseName} ${fmtPlain(x.base)} → ${fmtPlain(ntk)} (s = ${fmt(s)}, d = ${x.dim})`, kind: 'ntk', edits: x.target.editor.set(x.target.basePath, ntk) },
+      { ...common, ropeType: 'default', base: ntk });
+  }
+  add(yarnFix(x.target, factor, x.trained), { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: x.trained });
+  add(linearFix(x.target, factor), { ...common, ropeType: 'linear', factor });
+  if (x.llamaFamily) {
+    add(llama3Fix(x.target, factor, x.trained), { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: x.trained });
+  }
+  if (x.contextPath) {
+    // transformers starts dynamic NTK at max_position_embeddings: it goes back to T.
+    const dyn = dynamicFix(x.target, factor);
+    if (dyn) {
+      add({ ...dyn, title: `${dyn.title}, max_position_embeddings back to ${x.trained}`, edits: [...dyn.edits, ...x.target.editor.set(x.contextPath, x.trained)] },
+        { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: x.trained }, x.length);
+    }
+  }
+  if (x.target.basePath && x.trained > 2 * Math.PI) {
+    const g = gradientThetaBase(x.base, x.trained, x.length);
+    add({ title: `Raise ${x.target.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(g)}`, kind: 'raise-base', edits: x.target.editor.set(x.target.basePath, g) },
+      { ...common, ropeType: 'default', base: g });
+  }
+
+  const fixes = out.map(({ fix, spec, seqLen }) => {
+    const verdict = verdictOf(spec, x.reach, x.variant, seqLen);
+    return verdict ? { ...fix, title: `${fix.title} — ${verdictText(verdict)}`, verdict } : fix;
+  });
+  markPreferred(fixes, x.preferred);
+  return fixes;
+}
+
+/** "meets the bound at 65,536" / "holds to 40,960 of 65,536". */
+export function verdictText(v: FixVerdict): string {
+  return v.lmax === null ? `meets the bound at ${fmt(v.length)}` : `holds to ${fmt(v.lmax)} of ${fmt(v.length)}`;
+}
+
+const verdictCache = new Map<string, FixVerdict | undefined>();
+
+/** The generalised bound Σ cos(m·θᵢ′) ≥ 0 for m < length over a rewrite's effective frequencies. */
+export function verdictOf(spec: RopeSpec, length: number, variant: TransformersVariant, seqLen?: number): FixVerdict | undefined {
+  if (!(length >= 2) || length > MAX_VERDICT_LENGTH) return undefined;
+  const key = JSON.stringify([spec, length, variant, seqLen]);
+  if (verdictCache.has(key)) return verdictCache.get(key);
+  let verdict: FixVerdict | undefined;
+  try {
+    const theta = computeFrequencies(spec, { variant, seqLen: seqLen ?? length }).invFreq;
+    const hit = firstNegative(theta, 0, length);
+    verdict = { lmax: hit ? hit.m : null, length };
+  } catch {
+    verdict = undefined; // a spec the core refuses gets no verdict, not a crash
+  }
+  if (verdictCache.size > 256) verdictCache.clear();
+  verdictCache.set(key, verdict);
+  return verdict;
+}
+
+/** Best verdict first (holds, else holds furthest), then the smallest change; a user preference wins when offered. */
+function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined): void {
+  if (!fixes.length) return;
+  const score = (f: Fix) => (f.verdict ? (f.verdict.lmax === null ? Infinity : f.verdict.lmax) : -1);
+  const ranked = [...fixes].sort((a, b) => score(b) - score(a) || (CHANGE_COST[a.kind] ?? 9) - (CHANGE_COST[b.kind] ?? 9));
+  const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
+  (wanted ?? ranked[0]).preferred = true;
+}

@@ -1,0 +1,43 @@
+/**
+ * rope/context-extended (warning): a model config whose context was raised beyond the context the
+ * checkpoint was trained at, with no RoPE scaling and the base it shipped with — the classic silent
+ * mistake (advice.md, situation 3). Positions beyond T are extrapolated. Anchored on the context
+ * key; the fixes rescale from the trained context (see fixes/extension.ts).
+ */
+import type { Finding } from '../service/types';
+import { Rule, finding, fmt, pathTo, rangeFor } from './context';
+import { situationOf } from './situation';
+import { modelTarget } from './targets';
+import { extensionFixes } from '../fixes/extension';
+import { ropeGroups } from '../config/attentionGroups';
+import { isLlamaFamily } from './families';
+
+export const CONTEXT_EXTENDED = 'rope/context-extended';
+
+export const contextExtendedRule: Rule = {
+  codes: [CONTEXT_EXTENDED],
+  check(ctx) {
+    const rope = ctx.model;
+    if (ctx.fileKind !== 'model-config' || !rope) return [];
+    const sit = situationOf(rope);
+    if (!sit.extended) return [];
+    const C = sit.length;
+    const T = sit.trained;
+    const group = ropeGroups(rope)[0];
+    const dim = group?.rotaryDim.value ?? rope.rotaryDim.value;
+    // The widest reach any rotary layer has: the context for full attention, the window when every layer slides.
+    const reach = Math.max(0, ...ropeGroups(rope).map((g) => g.reach));
+    const key = rope.contextLength.key ?? 'max_position_embeddings';
+    const trainedFrom = sit.trainedSource.startsWith('catalog:') ? ` (${sit.trainedSource.slice('catalog:'.length)}, per the catalog)` : sit.trainedSource.startsWith('config:') ? ` (${sit.trainedSource.slice('config:'.length)})` : '';
+    const message = `${key} ${fmt(C)} is beyond the ${fmt(T)} tokens this checkpoint was trained at${trainedFrom}, and no RoPE scaling is set: `
+      + `positions past ${fmt(T)} are extrapolated, which degrades the model silently. Scale RoPE by s = ${fmt(C / T)} (or set ${key} back to ${fmt(T)}).`;
+    const target = modelTarget(ctx, rope);
+    const fixes = extensionFixes({
+      target, base: rope.base.value, dim, trained: T, length: C, reach: reach > 0 ? reach : C,
+      llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant,
+      contextPath: rope.contextLength.node ? pathTo(rope.contextLength.node) : undefined,
+    });
+    const f: Finding = finding(CONTEXT_EXTENDED, 'warning', message, rangeFor(ctx.doc, rope.contextLength, rope.base), fixes);
+    return [f];
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * Which situation of advice.md a model is in, from its trained context T, the context C the file
+ * asks for, and what the checkpoint shipped with:
+ *  - stock: the config as shipped (even when the vendor declares a context above T), or C ≤ T;
+ *  - extended: C above T (and above the shipped context) with no scaling and the shipped base;
+ *  - scaled: a length-scaling type is set (judged on its coherence and effective frequencies).
+ */
+import type { ModelRope } from '../config/modelRope';
+import { trainedContextOf } from '../config/trainedContext';
+
+export interface Situation {
+  trained: number;
+  trainedSource: string;
+  length: number;
+  scaled: boolean;
+  stock: boolean;
+  /** The user changed the base away from what the checkpoint shipped with. */
+  baseChanged: boolean;
+  extended: boolean;
+}
+
+/** Scaling types that change frequencies with length ('default' and multimodal sections do not). */
+export function isLengthScaled(rope: ModelRope): boolean {
+  const t = rope.scaling?.type;
+  return t !== undefined && t !== 'default' && t !== 'proportional';
+}
+
+export function situationOf(rope: ModelRope): Situation {
+  const tc = trainedContextOf(rope);
+  const C = rope.contextLength.value;
+  const scaled = isLengthScaled(rope);
+  const shipped = rope.shipped;
+  const sameBase = !shipped?.base || Math.abs(rope.base.value - shipped.base) <= 1e-9 * shipped.base;
+  const shippedType = shipped?.scalingType ?? 'default';
+  const asShipped = !!shipped && shipped.contextLength === C && sameBase && (rope.scaling?.type ?? 'default') === shippedType;
+  const stock = asShipped || !(C > tc.value);
+  const baseChanged = !!shipped?.base && !sameBase;
+  const beyondShipped = !shipped?.contextLength || C > shipped.contextLength;
+  return {
+    trained: tc.value, trainedSource: tc.source, length: C, scaled, stock, baseChanged,
+    extended: !stock && !scaled && !baseChanged && beyondShipped,
+  };
+}

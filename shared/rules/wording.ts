@@ -1,0 +1,13 @@
+/** How findings name values: written keys as written, class defaults as defaults (advice.md). */
+import type { Located } from '../config/modelRope';
+import { fmt } from './context';
+
+/**
+ * "rope_theta 500,000" for a value in the file; "default rope_theta 10,000 (not in the file)" for a
+ * class default; with the layer type when a model has several groups.
+ */
+export function baseLabel(base: Located<number>, layerType?: string): string {
+  const where = layerType ? ` of the ${layerType.replace('_', ' ')} layers` : '';
+  if (base.key) return `${base.key} ${fmt(base.value)}${where}`;
+  return `default rope_theta ${fmt(base.value)}${where} (not in the file)`;
+}
