@@ -10,7 +10,7 @@ import type { ConfigNode } from '../shared/document/configNode';
 import type { ModelRope, Located } from '../shared/config/modelRope';
 import type { BoundOracle, FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
-import { ropeFacts, sci, grouped } from './ropeFacts';
+import { ropeFacts, sci, grouped } from '../shared/service/ropeFacts';
 
 export const OPEN_INSPECTOR_COMMAND = 'ropeLens.openInspector';
 

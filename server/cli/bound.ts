@@ -6,7 +6,7 @@
  * Lengths accept k/M suffixes with 1k = 1024 (as in seed 001). Exit 0 whenever the answer was computed.
  */
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
-import { BoundEngine, Backend } from '../../shared/bstar/engine';
+import { BoundEngine, Backend } from '../../shared/node/engine';
 import { bstarChain } from '../../shared/bstar/index';
 import { checkHeadDim } from '../../shared/bstar/validate';
 

@@ -3,12 +3,12 @@
  * gathered from the analysis (ModelRope), the bound oracle and the frequency core. Nothing is
  * decided here; it only collects and formats.
  */
-import type { ModelRope } from '../shared/config/modelRope';
-import { toRopeSpec } from '../shared/config/modelConfig';
-import { criticalDimension } from '../shared/rope/analysis';
-import type { RopeSpec, TransformersVariant, RopeType } from '../shared/rope/spec';
-import { computeFrequencies } from '../shared/rope/invFreq';
-import type { BoundOracle } from '../shared/service/types';
+import type { ModelRope } from '../config/modelRope';
+import { toRopeSpec } from '../config/modelConfig';
+import { criticalDimension } from '../rope/analysis';
+import type { RopeSpec, TransformersVariant, RopeType } from '../rope/spec';
+import { computeFrequencies } from '../rope/invFreq';
+import type { BoundOracle } from './types';
 
 export interface RopeFacts {
   base: number;
