@@ -5,7 +5,7 @@
  * to which length the base holds and b*; a base above b* can still be invalid, and a valid base
  * (lmax = null) never gets this finding.
  */
-import type { Fix, Finding } from '../service/types';
+import type { Fix, Finding } from '../core/findings';
 import type { ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, pathTo, rangeFor } from './context';
 import { boundable, bstarOf, judgedLength, lmaxOf } from './bound';

@@ -5,7 +5,7 @@
  * llama3 for Llama models, the NTK-aware base, a raised base; for a model defined in the YAML,
  * the context itself.
  */
-import type { Fix, Finding } from '../service/types';
+import type { Fix, Finding } from '../core/findings';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor } from './context';
 import { trainingTarget } from './targets';
 import { linearFix, llama3Fix, ntkFix, raiseBaseFix, yarnFix } from '../fixes/rewrites';

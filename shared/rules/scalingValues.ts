@@ -7,7 +7,7 @@
  * rope/llama3-original-context (error): original_max_position_embeddings ≥ max_position_embeddings;
  * rope/longrope-factor-length (error): short/long_factor length ≠ rotary dim / 2 (shape error at load).
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import { Rule, finding, fmt, numParam, pathTo, rangeFor, scalingKeyName, shownAny } from './context';
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';

@@ -56,15 +56,4 @@ function validBoundInput(base: number, d: number, L: number): boolean {
   return Number.isFinite(base) && base > 1 && Number.isInteger(d) && d >= 2 && d % 2 === 0 && Number.isInteger(L) && L >= 1;
 }
 
-/** 629978.3 → "6.30e5"; small integers stay plain. */
-export function sci(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  if (Math.abs(x) < 1e4 && Number.isInteger(x)) return String(x);
-  if (Math.abs(x) < 1e4) return x.toPrecision(4);
-  return x.toExponential(2).replace('e+', 'e');
-}
-
-/** 131072 → "131,072". */
-export function grouped(n: number): string {
-  return Number.isInteger(n) ? n.toLocaleString('en-US') : String(n);
-}
+export { sci, grouped } from '../core/format';
