@@ -21,7 +21,7 @@ const nodeEntries = [
   ['client/extension.ts', 'dist/extension.js'],
   ['server/server.ts', 'dist/server.js'],
   ['server/cli/main.ts', 'dist/cli.js'],
-  ['shared/bstar/worker.ts', 'dist/bstarWorker.js'],
+  ['shared/node/worker.ts', 'dist/bstarWorker.js'],
   ['test/bench/main.ts', 'dist/bench.js'],
 ];
 const browserEntries = [

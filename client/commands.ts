@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   CHECK_AS_MODEL_CONFIG_METHOD, CheckAsModelConfigResult, DESCRIBE_COMMAND, DESCRIBE_METHOD, DescribeResult,
-} from '../shared/protocol';
+} from '../shared/protocol/messages';
 
 function targetUri(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;

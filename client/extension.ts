@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
-import { BOUND_STATUS_METHOD, BoundStatusParams, SERVER_NODE_FLAGS } from '../shared/protocol';
+import { BOUND_STATUS_METHOD, BoundStatusParams, SERVER_NODE_FLAGS } from '../shared/protocol/messages';
 import { BoundStatusItem } from './status';
 import { registerServerCommands } from './commands';
 import { registerInspector } from './inspector/panel';

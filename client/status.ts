@@ -1,6 +1,6 @@
 /** Status-bar item shown while the server computes a bound (`ropeLens/boundStatus`). */
 import * as vscode from 'vscode';
-import type { BoundStatusParams } from '../shared/protocol';
+import type { BoundStatusParams } from '../shared/protocol/messages';
 
 export class BoundStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('ropeLens.boundStatus', vscode.StatusBarAlignment.Right, 100);

@@ -4,7 +4,7 @@
  * and nothing was asked for a while, the worker is stopped (it holds tens of MB of sweep buffers
  * and its own V8 heap); the answers stay cached here, and the next question starts a fresh worker.
  */
-import { BoundEngine } from '../shared/bstar/engine';
+import { BoundEngine } from '../shared/node/engine';
 import type { BoundComputer } from './boundOracle';
 import type { BoundBackend } from './settings';
 

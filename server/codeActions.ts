@@ -8,7 +8,7 @@ import {
   CodeAction, CodeActionKind, CodeActionParams, Diagnostic, TextDocumentEdit, WorkspaceEdit, TextEdit,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FIX_ALL_KIND } from '../shared/protocol';
+import { FIX_ALL_KIND } from '../shared/protocol/messages';
 import type { FileAnalysis, Finding, Fix } from '../shared/service/types';
 import type { Range, Position } from '../shared/document/positions';
 import type { ClientSupport } from './context';

@@ -3,7 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ModelRope, Located, ScalingDescription } from '../shared/config/modelRope';
 import type { FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
-import type { DescribeResult, DescribedValue, DescribedRope } from '../shared/protocol';
+import type { DescribeResult, DescribedValue, DescribedRope } from '../shared/protocol/messages';
 import type { CachedBoundOracle } from './boundOracle';
 import { toRopeSpec } from '../shared/config/modelConfig';
 

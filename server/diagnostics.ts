@@ -3,7 +3,7 @@ import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIAGNOSTIC_SOURCE, RULES_DOC_PATH } from '../shared/protocol';
+import { DIAGNOSTIC_SOURCE, RULES_DOC_PATH } from '../shared/protocol/messages';
 import type { Finding, FileAnalysis, Severity } from '../shared/service/types';
 import type { RopeLensSettings } from './settings';
 

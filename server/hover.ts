@@ -10,7 +10,8 @@ import type { ConfigNode } from '../shared/document/configNode';
 import type { ModelRope, Located } from '../shared/config/modelRope';
 import type { BoundOracle, FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
-import { ropeFacts, sci, grouped } from './ropeFacts';
+import { ropeFacts } from '../shared/service/ropeFacts';
+import { sci, grouped } from '../shared/core/format';
 
 export const OPEN_INSPECTOR_COMMAND = 'ropeLens.openInspector';
 

@@ -7,7 +7,8 @@ import { CodeLens, InlayHint, InlayHintKind } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { BoundOracle, FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
-import { ropeFacts, sci, grouped } from './ropeFacts';
+import { ropeFacts } from '../shared/service/ropeFacts';
+import { sci, grouped } from '../shared/core/format';
 import { OPEN_INSPECTOR_COMMAND } from './hover';
 
 function hintText(analysis: FileAnalysis, oracle: BoundOracle, variant: TransformersVariant): string | undefined {

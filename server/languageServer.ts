@@ -11,7 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   BoundStatusParams, CHECK_AS_MODEL_CONFIG_METHOD, CheckAsModelConfigParams, CheckAsModelConfigResult,
   DESCRIBE_METHOD, DescribeParams, DescribeResult, FIX_ALL_KIND,
-} from '../shared/protocol';
+} from '../shared/protocol/messages';
 import { AnalysisCache } from './documents';
 import { CachedBoundOracle, BoundComputer } from './boundOracle';
 import { createBoundComputer } from './boundComputer';

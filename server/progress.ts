@@ -3,7 +3,7 @@
  * supports it) plus the `ropeLens/boundStatus` notification the VS Code status-bar item listens to.
  */
 import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver';
-import { BOUND_STATUS_METHOD, BoundStatusParams } from '../shared/protocol';
+import { BOUND_STATUS_METHOD, BoundStatusParams } from '../shared/protocol/messages';
 import type { BoundActivity } from './boundOracle';
 
 export class BoundProgress {

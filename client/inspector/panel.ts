@@ -16,8 +16,8 @@ import { applicableRewrites, fixForControls } from '../../shared/inspector/apply
 import { makeNonce, renderInspectorHtml } from '../../shared/inspector/html';
 import { parsePageMessage, parseState } from '../../shared/inspector/messages';
 import type { HostMessage, InspectorControls, InspectorData } from '../../shared/inspector/types';
-import { BoundEngine } from '../../shared/bstar/engine';
-import { RopeError } from '../../shared/errors';
+import { BoundEngine } from '../../shared/node/engine';
+import { RopeError } from '../../shared/core/errors';
 
 export const INSPECTOR_VIEW_TYPE = 'ropeLens.inspector';
 export const OPEN_INSPECTOR_COMMAND = 'ropeLens.openInspector';

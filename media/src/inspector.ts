@@ -15,7 +15,7 @@ import { REWRITE_LABELS } from '../../shared/inspector/types';
 import type { InspectorInput } from '../../shared/inspector/build';
 import { buildInspectorData } from '../../shared/inspector/build';
 import { ChartSpec, fbChart, rewritesChart, validityChart, wavelengthChart } from './inspector/charts';
-import { fmtCompact, fmtFixed, fmtInt } from './inspector/format';
+import { fmtCompact, fmtFixed, fmtInt } from '../../shared/core/format';
 import { readPalette, watchTheme } from './inspector/theme';
 import { gpuValidityControl, lastGpuCheck } from './inspector/gpuValidity';
 import { h } from './dom';

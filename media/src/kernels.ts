@@ -14,7 +14,7 @@ import { runBenchmarks, BenchRun, CaseResult } from '../../shared/kernelBench/ru
 import { allCases, benchConfig, GpuChoice } from '../../shared/kernelBench/cases';
 import type { BenchHostMessage, BenchPageMessage } from '../../shared/kernelBench/messages';
 import { readPalette, watchTheme } from './inspector/theme';
-import { fmtCompact } from './inspector/format';
+import { fmtCompact } from '../../shared/core/format';
 import { h } from './dom';
 
 interface VsCodeApi { postMessage(m: BenchPageMessage): void; setState(s: unknown): void; getState(): unknown }

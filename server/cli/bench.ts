@@ -10,7 +10,7 @@ import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { BenchRun, runBenchmarks } from '../../shared/kernelBench/runner';
 import { allCases, benchConfig, GpuChoice, KernelBenchConfig, SIZES } from '../../shared/kernelBench/cases';
 import { formatRun } from '../../shared/kernelBench/format';
-import { probeGpu } from '../../shared/bstar/gpuProbe';
+import { probeGpu } from '../../shared/node/gpuProbe';
 
 const USAGE = 'usage: rope-lens bench --kernels [--size small|medium|large] [--head-dim D] [--repeats N] [--warmup N] [--json]';
 

@@ -5,8 +5,9 @@
  *   bound --table [--head-dim 128] [--json]
  * Lengths accept k/M suffixes with 1k = 1024 (as in seed 001). Exit 0 whenever the answer was computed.
  */
+import { boundFigure } from '../../shared/core/format';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
-import { BoundEngine, Backend } from '../../shared/bstar/engine';
+import { BoundEngine, Backend } from '../../shared/node/engine';
 import { bstarChain } from '../../shared/bstar/index';
 import { checkHeadDim } from '../../shared/bstar/validate';
 
@@ -39,7 +40,7 @@ function parseNumber(text: string, what: string): number {
   return v;
 }
 
-const fmt = (x: number) => (Math.abs(x) >= 1e7 ? x.toExponential(6) : x.toPrecision(8));
+const fmt = boundFigure;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const a = parseCliArgs({

@@ -10,7 +10,7 @@ import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } f
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
-import { createNodeResolver } from '../../shared/config/resolveNode';
+import { createNodeResolver } from '../../shared/node/resolveNode';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { formatOf, parseDocumentText } from '../../shared/document/parse';
+import { precise } from '../../shared/core/format';
 import { readModelRope, toRopeSpec } from '../../shared/config/modelConfig';
 import { ModelRope } from '../../shared/config/modelRope';
 import { computeFrequencies, DEFAULT_VARIANT } from '../../shared/rope/invFreq';
@@ -87,9 +88,7 @@ export function freqsReport(rope: ModelRope, spec: RopeSpec, f: RopeFrequencies)
   };
 }
 
-function fmt(x: number): string {
-  return Math.abs(x) >= 1e6 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(6) : x.toPrecision(7).replace(/\.?0+$/, '');
-}
+const fmt = (x: number): string => precise(x, 7);
 
 function table(rope: ModelRope, r: FreqsReport, f: RopeFrequencies, a: FreqsArgs): string {
   const src = (l: { key?: string; note?: string }) => (l.key ? ` (${l.key})` : l.note ? ` (${l.note})` : '');

@@ -3,7 +3,7 @@
  * readable line on stderr and an exit code; no stack trace reaches the user.
  */
 import { CliIO, processIO, EXIT_USAGE, UsageError } from './io';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 
 type Command = { summary: string; load: () => Promise<{ run(argv: string[], io: CliIO): Promise<number> }> };
 

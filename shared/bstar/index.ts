@@ -3,13 +3,13 @@
  * lmax (first failing m for a base), bstar (exact smallest valid base, certified) and threshold.
  * Node-only pieces (worker threads, cache) live in ./engine.
  */
-import { BLOCK, TOLERANCE, firstNegativeFast, thetas } from './fb';
+import { BLOCK, TOLERANCE, firstNegativeFast, thetas } from '../rope/fb';
 import { Cancellable, SweepResult, WitnessScreen, sweepBstar } from './sweep';
 import { ThresholdResult, estimateThreshold } from './threshold';
 import { checkBase, checkHeadDim, checkLength } from './validate';
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 
-export { TOLERANCE, fDirect } from './fb';
+export { TOLERANCE, fDirect } from '../rope/fb';
 export { MAX_LENGTH } from './validate';
 export type { ThresholdResult } from './threshold';
 export type { WitnessScreen } from './sweep';

@@ -8,7 +8,7 @@
  * m that failed the previous candidates are tried first (`witnessCache`), so most candidates are
  * rejected by a handful of cosines instead of a scan. Both make the baseline faster, never slower.
  */
-import { BLOCK, fAt, firstNegative, thetas } from './fb';
+import { BLOCK, fAt, firstNegative, thetas } from '../rope/fb';
 
 export function suGridBstar(length: number, headDim: number, opts: { witnessCache?: boolean } = {}): { bstar: number; candidates: number; scans: number } {
   const useCache = opts.witnessCache ?? true;

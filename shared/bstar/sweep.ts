@@ -15,8 +15,8 @@
  * V_L ⊆ V_L' for L' < L, so b*(L') ≤ b*(L): the sweep for L is chained through L/2^k, each link
  * starting at the previous answer and inheriting its witness pool.
  */
-import { RopeError } from '../errors';
-import { BLOCK, Derivatives, TOLERANCE, safeStep, cos2Of, evalBlockApprox, fAt, searchApprox, fDirect, fWithDerivatives, scanMin, thetas } from './fb';
+import { RopeError } from '../core/errors';
+import { BLOCK, Derivatives, TOLERANCE, safeStep, cos2Of, evalBlockApprox, fAt, searchApprox, fDirect, fWithDerivatives, scanMin, thetas } from '../rope/fb';
 
 export interface Cancellable { aborted: boolean }
 

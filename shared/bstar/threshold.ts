@@ -11,7 +11,7 @@
  *   points. Invalid bases between grid points can be missed, so it can be low by up to one
  *   refinement step or miss a narrow invalid stretch higher up.
  */
-import { TOLERANCE, allAtLeast, thetas } from './fb';
+import { TOLERANCE, allAtLeast, thetas } from '../rope/fb';
 import { Cancellable, throwIfAborted } from './sweep';
 
 export interface ThresholdResult {

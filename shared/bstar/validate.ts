@@ -1,5 +1,5 @@
 /** Input checks shared by every b* entry point: bad input is a RopeError, never NaN or a hang. */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 
 /** Largest length the engine accepts: 2^24 (one float64 scan of it is ~2 s; beyond, answers would take minutes). */
 export const MAX_LENGTH = 1 << 24;

@@ -5,7 +5,7 @@
  * configs (package.json, tsconfig, tokenizer files, training YAML, CI files) and yields nothing.
  */
 import { ConfigNode, ParsedDocument, child } from '../document/configNode';
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant } from '../rope/spec';
 import { GEMMA3_LOCAL_BASE, familyDefaultBase, familyDefaultContext, usesLocalBase } from './families';
 import type { Located, ModelRope, ScalingDescription } from './modelRope';

@@ -4,7 +4,7 @@
  *   2. the Hugging Face cache: $HF_HUB_CACHE or $HF_HOME/hub or ~/.cache/huggingface/hub,
  *      models--ORG--NAME/snapshots/<rev>/config.json;
  *   3. the built-in catalog of popular models (real values, each with its source).
- * Pure: file access goes through an injected FileReader (resolveNode.ts provides the Node one).
+ * Pure: file access goes through an injected FileReader (shared/node/resolveNode.ts provides the Node one).
  */
 import { parseJsonDocument } from '../document/parseJson';
 import type { ModelRope } from './modelRope';

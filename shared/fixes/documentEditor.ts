@@ -5,7 +5,7 @@
  * the style of the surrounding map (block, flow, JSON-like flow) are kept.
  */
 import { ConfigNode, ParsedDocument, child, nodeAt } from '../document/configNode';
-import type { TextEdit } from '../service/types';
+import type { TextEdit } from '../core/findings';
 import { OffsetEdit, minimizeEdit, toTextEdits } from './textEdits';
 import {
   Layout, PlainObject, PlainValue, detectEol, detectIndentUnit, isPlainObject,

@@ -8,14 +8,14 @@
  * target's reach (first failing distance, or null), and the preferred fix is the best verdict
  * with the smallest change.
  */
-import type { Fix, FixKind, FixVerdict } from '../service/types';
+import type { Fix, FixKind, FixVerdict } from '../core/findings';
 import type { KeyPath } from './documentEditor';
 import type { RopeSpec, TransformersVariant } from '../rope/spec';
 import { computeFrequencies } from '../rope/invFreq';
 import { gradientThetaBase, ntkAwareBase } from '../rope/seedMethods';
-import { firstNegative } from '../bstar/fb';
-import { RopeTarget, dynamicFix, factorValue, fmtPlain, linearFix, llama3Fix, yarnFix } from './rewrites';
-import { fmt } from '../rules/context';
+import { firstNegative } from '../rope/fb';
+import { RopeTarget, dynamicFix, factorValue, linearFix, llama3Fix, yarnFix } from './rewrites';
+import { fmt, fmtPlain } from '../core/format';
 
 export interface ExtensionInput {
   target: RopeTarget;

@@ -3,11 +3,11 @@
  * block, linear (PI), dynamic, a llama3 block, and raising the base. A RopeTarget says where in
  * this document the base and the scaling object live (or would be written).
  */
-import type { Fix } from '../service/types';
+import type { Fix } from '../core/findings';
 import type { DocumentEditor, KeyPath } from './documentEditor';
 import { PlainObject, float } from './render';
 import { ntkAwareBase } from '../rope/seedMethods';
-import { fmt } from '../rules/context';
+import { fmt, fmtPlain } from '../core/format';
 
 /**
  * Keys a scaling rewrite owns: they describe the scaling being replaced and would contradict the
@@ -118,7 +118,5 @@ export function llama3Fix(t: RopeTarget, factor: number, original: number): Fix 
     `Add llama3 scaling (factor ${f}, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings ${original})`);
 }
 
-/** Plain number for titles (no thousands separators: it is what gets written). */
-export function fmtPlain(n: number): string {
-  return Number.isInteger(n) ? String(n) : String(roundBase(n));
-}
+/** Plain number for titles (shared/core/format). */
+export { fmtPlain };

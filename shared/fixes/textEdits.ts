@@ -3,7 +3,7 @@
  * TextEdits. Applying edits is needed by the fix verifier and by tests; it follows LSP rules:
  * every edit refers to the original text and edits must not overlap.
  */
-import type { TextEdit } from '../service/types';
+import type { TextEdit } from '../core/findings';
 import type { LineIndex } from '../document/positions';
 
 export interface OffsetEdit { offset: number; length: number; newText: string }

@@ -12,7 +12,7 @@
  * `mode: 'cpu'` (tests) or a headless-gl context. Pure: no Node imports; gpu.js types only.
  */
 import type { GPU, IGPUKernelSettings, IKernelRunShortcut } from 'gpu.js';
-import { BLOCK, TOLERANCE, evalBlock, thetas } from '../bstar/fb';
+import { BLOCK, TOLERANCE, evalBlock, thetas } from '../rope/fb';
 
 /**
  * Chunks whose float32 minimum is below this are checked in float64. Measured kernel error: ~5e-6 in

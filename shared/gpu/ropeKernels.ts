@@ -8,7 +8,7 @@
  * gpu.js kernel, a plain TypeScript loop on float32 data, and a float64 reference.
  * Works in Node and in the webview bundle (gpu.js resolves to its browser build there).
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 
 export type RopeLayout = 'rotate-half' | 'interleaved';
 export const ROPE_LAYOUTS: readonly RopeLayout[] = ['rotate-half', 'interleaved'];

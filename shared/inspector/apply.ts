@@ -5,7 +5,7 @@
  */
 import { pathOf, type ParsedDocument } from '../document/configNode';
 import type { ModelRope } from '../config/modelRope';
-import type { Fix } from '../service/types';
+import type { Fix } from '../core/findings';
 import { DocumentEditor } from '../fixes/documentEditor';
 import { dynamicFix, linearFix, llama3Fix, ntkFix, raiseBaseFix, roundBase, yarnFix } from '../fixes/rewrites';
 import { modelTarget } from '../rules/targets';

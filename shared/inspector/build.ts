@@ -4,13 +4,13 @@
  * call the same function. Every frequency comes from the shared RoPE core (computeFrequencies and
  * the seed methods); every f_b(m) value from the b* engine's float64 scans.
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import type { RopeFrequencies, RopeSpec, RopeType } from '../rope/spec';
 import { computeFrequencies, defaultInvFreq } from '../rope/invFreq';
 import type { TransformersVariant } from '../rope/spec';
 import { ntkAwareBase, gradientThetaBase, ntkByPartsInvFreq } from '../rope/seedMethods';
 import { wavelengths as wavelengthsOf, criticalDimension } from '../rope/analysis';
-import { BLOCK, TOLERANCE, evalBlock, firstNegative } from '../bstar/fb';
+import { BLOCK, TOLERANCE, evalBlock, firstNegative } from '../rope/fb';
 import {
   FbCurve, InspectorControls, InspectorData, REWRITE_LABELS, RewriteCurve, RewriteMethod,
 } from './types';

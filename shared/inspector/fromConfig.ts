@@ -3,7 +3,7 @@
  * settings (any family layout, JSON or YAML), and this module only picks the lengths the Inspector
  * compares (original training context and default target).
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import type { ParsedDocument } from '../document/configNode';
 import { formatOf, parseDocumentText } from '../document/parse';
 import { readModelRope, toRopeSpec } from '../config/modelConfig';

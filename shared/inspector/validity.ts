@@ -6,7 +6,7 @@
  * engine, are passed in and drawn as markers.
  */
 import { defaultInvFreq } from '../rope/invFreq';
-import { firstNegative } from '../bstar/fb';
+import { firstNegative } from '../rope/fb';
 import type { ValidityScan } from './types';
 
 export interface ValidityOptions {

@@ -4,9 +4,9 @@
  * against a float64 reference. Shared by `rope-lens bench --kernels`, `npm run bench` and the
  * webview; the caller supplies the gpu.js instance(s) it has.
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { defaultInvFreq } from '../rope/invFreq';
-import { BLOCK, evalBlock } from '../bstar/fb';
+import { BLOCK, evalBlock } from '../rope/fb';
 import {
   GpuLike, RopeLayout, RopeShape, ROPE_LAYOUTS, RopeKernel, applyRopeReference, applyRopeTs, checkShape, createRopeKernel,
   elementsOf, maxAbsError, randomTensor, ropeTables,

@@ -1,12 +1,8 @@
 /** Text table of a benchmark run (CLI and `npm run bench`). */
 import type { BenchRun, CaseResult } from './runner';
+import { significant } from '../core/format';
 
-function num(v: number | null | undefined, digits = 3): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e6 || a < 1e-3)) return v.toExponential(2);
-  return Number(v.toPrecision(digits)).toString();
-}
+const num = significant;
 
 export function resultRow(r: CaseResult): string[] {
   return [

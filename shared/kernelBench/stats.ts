@@ -1,5 +1,5 @@
 /** Order statistics for benchmark samples (pure). */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 
 /** Linear-interpolated quantile (q in [0, 1]) of unsorted samples, as numpy's default. */
 export function quantile(samples: readonly number[], q: number): number {

@@ -3,7 +3,7 @@
  * a context, Liu et al.'s critical dimension, and f_b(m) = Σᵢ cos(m·θᵢ) (the quantity whose first
  * negative value bounds the usable context, Men et al. 2024).
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { checkBase, checkLength, checkRotaryDim } from './validate';
 
 type Freqs = ArrayLike<number>;

@@ -14,7 +14,7 @@
  * v5 is the default because it is what transformers ships now and the only generation that reads
  * DeepSeek-style mscale keys; v4 reproduces older pinned deployments.
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { RopeFrequencies, RopeSpec, TransformersVariant } from './spec';
 import {
   checkBase, checkCommon, checkFactor, checkFactorList, checkLength, checkNumber, checkRotaryDim,

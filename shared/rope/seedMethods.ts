@@ -3,7 +3,7 @@
  * base b, rotary dimension d, scale s = L'/L and lengths. Pair index i runs 0 … d/2 − 1 with
  * θᵢ = b^(−2i/d); Su's texts count digits m = i + 1.
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { defaultInvFreq } from './invFreq';
 import { checkBase, checkFactor, checkLength, checkNumber, checkRotaryDim } from './validate';
 

@@ -2,7 +2,7 @@
  * Input checks shared by the frequency core: every bad number becomes a RopeError with a message
  * naming the field and the value, so nothing downstream ever computes with NaN or Infinity.
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { ROPE_TYPES, RopeSpec } from './spec';
 
 /** A finite base > 0 (and ≠ 1, where log(base) would vanish). */

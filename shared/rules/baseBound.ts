@@ -13,7 +13,7 @@
  *    chosen before training, so below the bound is a warning, and the fix is the smallest base
  *    whose ±10% neighbourhood is valid (never b* itself, which sits on a narrow island).
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import type { AttentionGroup, Located, ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
 import { boundable, bstarOf, judgedLength, lmaxOf } from './bound';

@@ -8,7 +8,7 @@ import type { Range } from '../document/positions';
 import type { Located, ModelRope, ScalingDescription } from '../config/modelRope';
 import type { TrainingConfig } from '../config/training';
 import type { ResolvedBaseModel } from '../config/resolve';
-import type { BoundOracle, FileAnalysis, Finding, Severity } from '../service/types';
+import type { BoundOracle, Finding, PendingBound, Severity } from '../core/findings';
 import type { TransformersVariant } from '../rope/spec';
 import { DocumentEditor } from '../fixes/documentEditor';
 
@@ -23,7 +23,7 @@ export interface RuleContext {
   effective?: ModelRope;
   oracle: BoundOracle;
   variant: TransformersVariant;
-  pending: FileAnalysis['pendingBounds'];
+  pending: PendingBound[];
   editor: DocumentEditor;
 }
 
@@ -59,12 +59,9 @@ export function scalingRange(doc: ParsedDocument, s: ScalingDescription): Range 
   return s.node ? keyRange(doc, s.node) : START;
 }
 
-/** Numbers for messages: 10000 → "10,000", 40889.94 → "40,889.94". */
-export function fmt(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  if (Math.abs(n) >= 1e15) return n.toExponential(3);
-  return n.toLocaleString('en-US', { maximumFractionDigits: 2 });
-}
+/** Numbers for messages (one formatter for the whole tool: shared/core/format). */
+export { fmt } from '../core/format';
+import { fmt } from '../core/format';
 
 /**
  * A value the user wrote, for a message: quoted and cut to 60 characters. Words that would read as

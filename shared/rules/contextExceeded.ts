@@ -6,7 +6,7 @@
  * Fixes are situation 3's, from T, in the trainer's own keys (fixes/extension.ts); for a model
  * defined in the YAML, the context itself.
  */
-import type { Fix, Finding } from '../service/types';
+import type { Fix, Finding } from '../core/findings';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor } from './context';
 import { trainingTarget } from './targets';
 import { extensionFixes } from '../fixes/extension';

@@ -13,7 +13,7 @@ import { child } from '../document/configNode';
 import type { Located, ModelRope } from '../config/modelRope';
 import { keyPathOf, numberOf } from '../config/modelValues';
 import { MAX_HEAD_DIM } from '../bstar/validate';
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import { Rule, RuleContext, finding, fmt, keyRangeOf, rangeFor } from './context';
 
 export const INVALID_VALUE = 'rope/invalid-value';

@@ -5,7 +5,7 @@
  * rope/factor-mismatch (YaRN): factor ≠ max_position_embeddings / original (transformers warns;
  * vLLM derives the served length as original × factor).
  */
-import type { Fix, Finding } from '../service/types';
+import type { Fix, Finding } from '../core/findings';
 import type { ModelRope, ScalingDescription } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor, scalingKeyName, scalingRange } from './context';
 import { scalingsInDocument } from './scalingTargets';

@@ -4,7 +4,7 @@
  * not listed: transformers fills them in (see rope/original-context-missing).
  * rope/scaling-unknown-key (hint): transformers warns "Unrecognized keys in `rope_scaling`…".
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import type { RopeType } from '../rope/spec';
 import { Rule, finding, keyRangeOf, pathTo, scalingKeyName, scalingRange, shown } from './context';
 import { scalingsInDocument } from './scalingTargets';

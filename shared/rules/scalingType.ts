@@ -5,7 +5,7 @@
  * a scaling object without any type.
  * rope/vllm-only-type: a type only vLLM implements (transformers raises at model init).
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import { Rule, finding, keyRangeOf, pathTo, rangeFor, scalingKeyName, scalingRange, shown } from './context';
 import { scalingsInDocument } from './scalingTargets';
 

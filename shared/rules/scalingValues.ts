@@ -10,7 +10,7 @@
  *   (transformers warns; the scaling then never leaves the original range);
  * rope/longrope-factor-length (error): short/long_factor length ≠ rotary dim / 2 (shape error at load).
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import { Rule, finding, fmt, numParam, pathTo, rangeFor, scalingKeyName, shownAny } from './context';
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';

@@ -6,7 +6,7 @@
  * turns the requested scaling off.
  * training/base-model-unresolved (hint): the base model's config could not be found offline.
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor, shown } from './context';
 import { toPlain } from '../document/configNode';
 import { UNKNOWN_TYPE } from './scalingType';

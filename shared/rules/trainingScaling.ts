@@ -4,7 +4,7 @@
  * training/stacked-scaling (warning): the YAML sets a scaling on a base model that already has
  * one (e.g. llama3 or YaRN); the new dict replaces the native one and drops its parameters.
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import { Rule, finding, fmt, numParam, rangeFor } from './context';
 import { trainingTarget } from './targets';
 import { yarnFix } from '../fixes/rewrites';

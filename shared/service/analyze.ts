@@ -7,12 +7,11 @@
 import { formatOf, parseDocumentText, DocumentFormat } from '../document/parse';
 import type { ParsedDocument } from '../document/configNode';
 import type { BoundOracle, FileAnalysis, Finding, Severity, TrainingDescription } from './types';
-import type { RopeType, TransformersVariant } from '../rope/spec';
-import type { Located, ModelRope } from '../config/modelRope';
-import { describeScaling, isModelConfig, readModelConfig } from '../config/modelConfig';
-import { readTrainingConfig, TrainingConfig } from '../config/training';
-import { LLAMA_FACTORY_SCALINGS } from '../config/trainers/llamaFactory';
-import { BaseModelResolver, ResolvedBaseModel, catalogResolver } from '../config/resolve';
+import type { TransformersVariant } from '../rope/spec';
+import { isModelConfig, readModelConfig } from '../config/modelConfig';
+import { readTrainingConfig } from '../config/training';
+import { effectiveModel, overridesOnly } from '../config/effectiveModel';
+import { BaseModelResolver, catalogResolver } from '../config/resolve';
 import type { RuleContext } from '../rules/context';
 import { RULES } from '../rules/index';
 import { DocumentEditor } from '../fixes/documentEditor';
@@ -131,85 +130,6 @@ function safe<T>(f: () => T): T | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Values from the base model's file lose their nodes (they point into another document). */
-function detach<T>(l: Located<T>, from: string): Located<T> {
-  return { value: l.value, key: l.key, note: l.note ?? `from ${from}` };
-}
-
-/** The base model as the trainer will configure it: its config with the YAML's RoPE overrides. */
-export function effectiveModel(t: TrainingConfig, resolved: ResolvedBaseModel): ModelRope {
-  const r = resolved.rope;
-  const from = resolved.from;
-  const out: ModelRope = {
-    base: detach(r.base, from),
-    headDim: detach(r.headDim, from),
-    rotaryDim: detach(r.rotaryDim, from),
-    partialRotaryFactor: detach(r.partialRotaryFactor, from),
-    contextLength: detach(r.contextLength, from),
-  };
-  if (r.modelType) out.modelType = r.modelType;
-  if (r.originalContextLength) out.originalContextLength = detach(r.originalContextLength, from);
-  if (r.scaling) out.scaling = { type: r.scaling.type, key: r.scaling.key, rawType: r.scaling.rawType && detach(r.scaling.rawType, from), params: Object.fromEntries(Object.entries(r.scaling.params).map(([k, v]) => [k, detach(v, from)])) };
-  if (r.slidingWindow) out.slidingWindow = detach(r.slidingWindow, from);
-  // What is known of the base model itself travels with it (its nodes stay in its own file).
-  if (r.trainedContext) out.trainedContext = { value: r.trainedContext.value, source: r.trainedContext.source };
-  if (r.identity) out.identity = r.identity;
-  if (r.shipped) out.shipped = r.shipped;
-  applyOverrides(out, t);
-  if (t.scalingByName) {
-    // LLaMA-Factory: factor = ceil(cutoff_len / mpe), original = mpe, new mpe = mpe × factor.
-    const mpe = r.contextLength.value;
-    const L = t.sequenceLength?.value ?? 0;
-    const type = t.scalingByName.value.trim().toLowerCase();
-    if (L > mpe && LLAMA_FACTORY_SCALINGS.includes(type)) {
-      const factor = Math.ceil(L / mpe);
-      out.scaling = {
-        type: type as RopeType,
-        key: 'rope_scaling', rawType: t.scalingByName,
-        params: {
-          rope_type: t.scalingByName,
-          factor: { value: factor, note: `LLaMA-Factory: ceil(${L} / ${mpe})` },
-          original_max_position_embeddings: { value: mpe, note: 'LLaMA-Factory: the model\'s max_position_embeddings' },
-        },
-      };
-      out.originalContextLength = { value: mpe, note: 'LLaMA-Factory: the model\'s max_position_embeddings' };
-      out.contextLength = { value: mpe * factor, note: `LLaMA-Factory: max_position_embeddings × ${factor}` };
-    }
-  }
-  return out;
-}
-
-/** The YAML's RoPE overrides (and axolotl's deprecated top-level scaling, which is what the user meant). */
-function applyOverrides(out: ModelRope, t: TrainingConfig): void {
-  const o = t.overrides;
-  if (o.base) out.base = o.base;
-  if (o.contextLength) out.contextLength = o.contextLength;
-  if (o.scalingCleared) { delete out.scaling; delete out.originalContextLength; }
-  const scaling = o.scaling ?? (t.deprecatedScaling?.kind === 'object' ? describeScaling(t.deprecatedScaling) : undefined);
-  if (scaling) {
-    out.scaling = scaling;
-    const orig = scaling.params['original_max_position_embeddings'];
-    if (orig && typeof orig.value === 'number') out.originalContextLength = orig as Located<number>;
-    else delete out.originalContextLength;
-  }
-}
-
-/**
- * The base model is unknown but the YAML sets RoPE keys itself: report what it sets; the unknown
- * values are NaN (null in JSON) and every rule skips them.
- */
-function overridesOnly(t: TrainingConfig): ModelRope | undefined {
-  const o = t.overrides;
-  if (!o.base && !o.contextLength && !o.scaling && t.deprecatedScaling?.kind !== 'object') return undefined;
-  const unknown = (what: string): Located<number> => ({ value: NaN, note: `${what}: base model not found offline` });
-  const out: ModelRope = {
-    base: unknown('rope_theta'), headDim: unknown('head_dim'), rotaryDim: unknown('rotary dim'),
-    partialRotaryFactor: unknown('partial_rotary_factor'), contextLength: unknown('max_position_embeddings'),
-  };
-  applyOverrides(out, t);
-  return out;
 }
 
 function dedupe(p: FileAnalysis['pendingBounds']): FileAnalysis['pendingBounds'] {

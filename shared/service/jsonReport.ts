@@ -1,8 +1,14 @@
 /** The CLI's `--json` shape (see README): plain values, 0-based LSP ranges. */
 import type { ModelRope } from '../config/modelRope';
 import type { FileAnalysis, Finding } from './types';
+import { toPlain, type Plain } from '../config/wire';
 
-export interface JsonRope {
+const RESHAPED: ReadonlySet<string> = new Set<Reshaped>(['base', 'headDim', 'rotaryDim', 'partialRotaryFactor', 'contextLength', 'originalContextLength', 'scaling', 'groups', 'trainedContext', 'identity']);
+
+/** ModelRope fields the report writes in its own, historical form (users and tests rely on these keys). */
+type Reshaped = 'base' | 'headDim' | 'rotaryDim' | 'partialRotaryFactor' | 'contextLength' | 'originalContextLength' | 'scaling' | 'groups' | 'trainedContext' | 'identity';
+
+export interface JsonRopeCore {
   base: number | null;
   baseKey: string | null;
   rotaryDim: number | null;
@@ -32,11 +38,14 @@ export interface JsonGroup {
   noRope?: string;
 }
 
+/** The rope in `--json`: the core keys above, plus every other ModelRope field with located values unwrapped. */
+export type JsonRope = JsonRopeCore & { [K in Exclude<keyof ModelRope, Reshaped>]?: Plain<ModelRope[K]> };
+
 export interface JsonFileReport {
   path: string;
   kind: FileAnalysis['kind'];
   rope: JsonRope | null;
-  /** Set when the model has no rotary position embedding: why. */
+  /** A model config without rotary embeddings: why. */
   noRope?: string;
   training: FileAnalysis['training'];
   diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[] }[];
@@ -54,7 +63,10 @@ export function ropeToJson(r: ModelRope): JsonRope {
       scaling[k] = v.value;
     }
   }
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) if (!RESHAPED.has(k) && v !== undefined) rest[k] = toPlain(v);
   return {
+    ...(rest as Omit<JsonRope, keyof JsonRopeCore>),
     base: known(r.base.value),
     baseKey: r.base.key ?? null,
     rotaryDim: known(r.rotaryDim.value),
@@ -89,7 +101,7 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
     path,
     kind: a.kind,
     rope: a.rope ? ropeToJson(a.rope) : null,
-    ...(a.noRope ? { noRope: a.noRope } : {}),
+    ...(a.noRope !== undefined ? { noRope: a.noRope } : {}),
     training: a.training,
     diagnostics: a.diagnostics.map((d) => ({
       code: d.code,

@@ -1,50 +1,12 @@
 /**
- * The analysis service's contract: a pure function of a document's text that the CLI, the
- * language server and the Inspector all call. Nothing here imports VS Code or LSP packages;
- * ranges and edits use LSP's shapes so the server can pass them through unchanged.
+ * The analysis service's result: what a document is and what was found in it. Findings and fixes
+ * are defined below the service (shared/core/findings) and re-exported here for the front-ends.
  */
-import type { Range } from '../document/positions';
 import type { ModelRope } from '../config/modelRope';
+import type { PendingBound } from '../core/findings';
 
-export type Severity = 'error' | 'warning' | 'information' | 'hint';
-
-export interface TextEdit { range: Range; newText: string }
-
-export type FixKind = 'ntk' | 'yarn' | 'linear' | 'dynamic' | 'llama3' | 'raise-base' | 'other';
-
-export interface Fix {
-  title: string;
-  kind: FixKind;
-  /** The one fix an editor may apply unasked (fixAll) or show first. */
-  preferred?: boolean;
-  edits: TextEdit[];
-  /**
-   * For rewrites that extend a context: the generalised bound of the effective frequencies at the
-   * target length (advice.md): the first failing relative distance, or null when it holds.
-   */
-  verdict?: FixVerdict;
-}
-
-export interface FixVerdict { lmax: number | null; length: number }
-
-export interface Finding {
-  code: string;
-  severity: Severity;
-  message: string;
-  range: Range;
-  related?: { range: Range; message: string }[];
-  fixes: Fix[];
-}
-
-/** Answers about the base bound; the server's implementation may not know yet (undefined). */
-export interface BoundOracle {
-  /** First m < L with f_b(m) < 0, null if none; undefined while not computed. */
-  lmax(base: number, headDim: number, length: number): number | null | undefined;
-  /** Exact b*(L, d); undefined while not computed. */
-  bstar(length: number, headDim: number): number | undefined;
-  /** Smallest base above which every base is valid for L; undefined while not computed. */
-  threshold(length: number, headDim: number): number | undefined;
-}
+export type { Severity, TextEdit, FixKind, Fix, FixVerdict, Finding, BoundOracle, PendingBound } from '../core/findings';
+import type { Finding } from '../core/findings';
 
 export interface TrainingDescription {
   tool: string;
@@ -62,5 +24,5 @@ export interface FileAnalysis {
   training: TrainingDescription | null;
   diagnostics: Finding[];
   /** Bound questions the oracle could not answer yet; the server computes them and re-runs. */
-  pendingBounds: { length: number; headDim: number; base?: number }[];
+  pendingBounds: PendingBound[];
 }

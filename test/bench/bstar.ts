@@ -7,7 +7,7 @@
 import { BenchReport } from './report';
 import { bstar, lmax } from '../../shared/bstar/index';
 import { suGridBstar } from '../../shared/bstar/suGrid';
-import { probeGpu } from '../../shared/bstar/gpuProbe';
+import { probeGpu } from '../../shared/node/gpuProbe';
 
 interface Timing<T> { value: T; wall: number; cpu: number }
 

@@ -17,10 +17,10 @@ import { LspHarness } from '../integration/lspHarness';
 import { hostileInputs } from '../integration/hostileInputs';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
-import { BoundEngine } from '../../shared/bstar/engine';
+import { BoundEngine } from '../../shared/node/engine';
 import { DEFAULT_SETTINGS } from '../../server/settings';
 import { WORKER_IDLE_MS } from '../../server/boundComputer';
-import { SERVER_NODE_FLAGS } from '../../shared/protocol';
+import { SERVER_NODE_FLAGS } from '../../shared/protocol/messages';
 
 const ROOT = process.cwd();
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus', 'models');

@@ -13,7 +13,7 @@ import {
   InitializeResult,
 } from 'vscode-languageserver-protocol/node';
 import { LspHarness, BUILT, applyEdits, BASE_CAPABILITIES } from './lspHarness';
-import { DESCRIBE_METHOD, DescribeResult, CHECK_AS_MODEL_CONFIG_METHOD, FIX_ALL_KIND } from '../../shared/protocol';
+import { DESCRIBE_METHOD, DescribeResult, CHECK_AS_MODEL_CONFIG_METHOD, FIX_ALL_KIND } from '../../shared/protocol/messages';
 
 const FIX = join(__dirname, 'fixtures');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');

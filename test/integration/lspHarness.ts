@@ -15,7 +15,7 @@ import {
   WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport, Diagnostic, TextEdit,
   DiagnosticRefreshRequest, InlayHintRefreshRequest, InitializeResult,
 } from 'vscode-languageserver-protocol/node';
-import { BOUND_STATUS_METHOD, BoundStatusParams } from '../../shared/protocol';
+import { BOUND_STATUS_METHOD, BoundStatusParams } from '../../shared/protocol/messages';
 
 /** The repo root: two levels above this file, or the working directory when bundled into dist/ (the bench). */
 export const ROOT = existsSync(join(__dirname, '..', '..', 'package.json')) ? join(__dirname, '..', '..') : process.cwd();

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { bstar, lmax, threshold, fDirect, TOLERANCE, MAX_LENGTH } from '../../shared/bstar/index';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 import { suGridBstar } from '../../shared/bstar/suGrid';
 
 /** min over m < L of f_b(m), by direct cosines (independent of the engine's recurrence). */

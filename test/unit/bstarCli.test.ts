@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { run, parseLength, PUBLISHED_TABLE } from '../../server/cli/bound';
 import { UsageError } from '../../server/cli/io';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 import { bstar, lmax } from '../../shared/bstar/index';
 
 function capture() {

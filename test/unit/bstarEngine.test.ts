@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { BoundEngine } from '../../shared/bstar/engine';
+import { BoundEngine } from '../../shared/node/engine';
 import { bstar as bstarSync, lmax as lmaxSync, fDirect } from '../../shared/bstar/index';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 
 const isCode = (code: string) => (e: unknown) => e instanceof RopeError && e.code === code;
 
@@ -16,7 +16,7 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
     // Build the worker from source so the test does not depend on a previous `npm run build`.
     dir = mkdtempSync(join(tmpdir(), 'bstar-worker-'));
     const workerScript = join(dir, 'bstarWorker.js');
-    buildSync({ entryPoints: ['shared/bstar/worker.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: workerScript, logLevel: 'error' });
+    buildSync({ entryPoints: ['shared/node/worker.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: workerScript, logLevel: 'error' });
     engine = new BoundEngine({ workerScript, cacheSize: 4 });
   });
   after(async () => {

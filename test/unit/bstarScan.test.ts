@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { BLOCK, TOLERANCE, allAtLeast, firstNegative, firstNegativeFast, scanMin, thetas, evalBlock, fDirect } from '../../shared/bstar/fb';
+import { BLOCK, TOLERANCE, allAtLeast, firstNegative, firstNegativeFast, scanMin, thetas, evalBlock, fDirect } from '../../shared/rope/fb';
 import { bstar } from '../../shared/bstar/index';
 
 // The fast scans trust interpolated values only when they clear the tolerance by a proven error bound;

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { GPU } from 'gpu.js';
 import { createFbScreen, SCREEN_MARGIN, chunkSize } from '../../shared/gpu/fbKernel';
 import { lmax, bstar } from '../../shared/bstar/index';
-import { evalBlock, fDirect, thetas } from '../../shared/bstar/fb';
+import { evalBlock, fDirect, thetas } from '../../shared/rope/fb';
 
 describe('gpu.js f_b screen (run in gpu.js cpu mode)', () => {
   const gpu = new GPU({ mode: 'cpu' });

@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { BoundEngine } from '../../shared/bstar/engine';
+import { BoundEngine } from '../../shared/node/engine';
 import { bstar as bstarSync, lmax as lmaxSync } from '../../shared/bstar/index';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 import { createBoundComputer } from '../../server/boundComputer';
-import { defaultWorkerScript } from '../../shared/bstar/engine';
+import { defaultWorkerScript } from '../../shared/node/engine';
 import { existsSync } from 'node:fs';
 
 describe('hostile bound requests (BoundEngine)', function () {
@@ -24,7 +24,7 @@ describe('hostile bound requests (BoundEngine)', function () {
     // Built from source so the test does not depend on an earlier `npm run build`.
     dir = mkdtempSync(join(tmpdir(), 'hostile-bstar-'));
     const workerScript = join(dir, 'bstarWorker.js');
-    buildSync({ entryPoints: ['shared/bstar/worker.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: workerScript, logLevel: 'error' });
+    buildSync({ entryPoints: ['shared/node/worker.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: workerScript, logLevel: 'error' });
     engine = new BoundEngine({ workerScript });
   });
   after(async () => {

@@ -11,7 +11,7 @@ import { inspectorInputFromText } from '../../shared/inspector/fromConfig';
 import { parsePageMessage, parseState, MAX_TARGET_LENGTH } from '../../shared/inspector/messages';
 import { contentSecurityPolicy, jsonForScript, renderInspectorHtml } from '../../shared/inspector/html';
 import { validityScan } from '../../shared/inspector/validity';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 
 const FIX = join(__dirname, '..', 'fixtures', 'inspector');
 const load = (f: string): InspectorInput => inspectorInputFromText(readFileSync(join(FIX, f), 'utf8'), join(FIX, f));

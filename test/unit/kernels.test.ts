@@ -13,7 +13,7 @@ import { defaultInvFreq } from '../../shared/rope/invFreq';
 import { quantile, summarize } from '../../shared/kernelBench/stats';
 import { BenchCase, memcpyCase, runBenchmarks } from '../../shared/kernelBench/runner';
 import { benchConfig, fbCases, fbMinDirect, gpuFbScan, ropeCases } from '../../shared/kernelBench/cases';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 import { parseBenchPageMessage } from '../../shared/kernelBench/messages';
 
 const shape: RopeShape = { tokens: 7, heads: 3, headDim: 16, rotaryDim: 12 };

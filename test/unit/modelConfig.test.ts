@@ -7,7 +7,7 @@ import { valueRange } from '../../shared/document/configNode';
 import { isModelConfig, readModelRope, toRopeSpec, variantRopeSpec } from '../../shared/config/modelConfig';
 import { computeFrequencies } from '../../shared/rope/invFreq';
 import { ModelRope } from '../../shared/config/modelRope';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 
 const FIX = join(__dirname, '..', 'fixtures', 'models');
 const load = (name: string) => parseJsonDocument(readFileSync(join(FIX, name), 'utf8'));

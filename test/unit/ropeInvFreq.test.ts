@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { computeFrequencies, defaultInvFreq, yarnCorrectionRange } from '../../shared/rope/invFreq';
 import { RopeSpec } from '../../shared/rope/spec';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 
 /** |a − b| ≤ tol·|b| (relative), element-wise. */
 function close(actual: number, expected: number, tol = 1e-12, what = ''): void {

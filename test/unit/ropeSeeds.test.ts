@@ -5,7 +5,7 @@ import {
 } from '../../shared/rope/seedMethods';
 import { criticalDimension, fb, fbCurve, periodFractionSeen, rotationsWithin, wavelengths } from '../../shared/rope/analysis';
 import { defaultInvFreq } from '../../shared/rope/invFreq';
-import { RopeError } from '../../shared/errors';
+import { RopeError } from '../../shared/core/errors';
 
 function close(actual: number, expected: number, tol = 1e-12, what = ''): void {
   const err = Math.abs(actual - expected) / Math.max(Math.abs(expected), 1e-300);

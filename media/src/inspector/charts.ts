@@ -4,7 +4,7 @@
  */
 import uPlot from 'uplot';
 import type { InspectorData, RewriteCurve } from '../../../shared/inspector/types';
-import { fmtCompact, fmtFixed, fmtInt } from './format';
+import { fmtCompact, fmtFixed, fmtInt } from '../../../shared/core/format';
 import { Palette, withAlpha } from './theme';
 
 export interface Marker { x: number; label: string; color: string; dash?: number[] }

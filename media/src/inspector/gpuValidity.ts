@@ -7,7 +7,7 @@
 import { GPU } from 'gpu.js';
 import { createFbScreen } from '../../../shared/gpu/fbKernel';
 import type { ValidityScan } from '../../../shared/inspector/types';
-import { fmtCompact } from './format';
+import { fmtCompact } from '../../../shared/core/format';
 
 export interface GpuCheckResult { kernel: string; agree: number; total: number; disagree: number[]; checkedChunks: number; ms: number }
 

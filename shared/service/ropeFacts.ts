@@ -3,12 +3,12 @@
  * gathered from the analysis (ModelRope), the bound oracle and the frequency core. Nothing is
  * decided here; it only collects and formats.
  */
-import type { ModelRope } from '../shared/config/modelRope';
-import { toRopeSpec } from '../shared/config/modelConfig';
-import { criticalDimension } from '../shared/rope/analysis';
-import type { RopeSpec, TransformersVariant, RopeType } from '../shared/rope/spec';
-import { computeFrequencies } from '../shared/rope/invFreq';
-import type { BoundOracle } from '../shared/service/types';
+import type { ModelRope } from '../config/modelRope';
+import { toRopeSpec } from '../config/modelConfig';
+import { criticalDimension } from '../rope/analysis';
+import type { RopeSpec, TransformersVariant, RopeType } from '../rope/spec';
+import { computeFrequencies } from '../rope/invFreq';
+import type { BoundOracle } from './types';
 
 export interface RopeFacts {
   base: number;
@@ -56,15 +56,4 @@ function validBoundInput(base: number, d: number, L: number): boolean {
   return Number.isFinite(base) && base > 1 && Number.isInteger(d) && d >= 2 && d % 2 === 0 && Number.isInteger(L) && L >= 1;
 }
 
-/** 629978.3 → "6.30e5"; small integers stay plain. */
-export function sci(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  if (Math.abs(x) < 1e4 && Number.isInteger(x)) return String(x);
-  if (Math.abs(x) < 1e4) return x.toPrecision(4);
-  return x.toExponential(2).replace('e+', 'e');
-}
-
-/** 131072 → "131,072". */
-export function grouped(n: number): string {
-  return Number.isInteger(n) ? n.toLocaleString('en-US') : String(n);
-}
+export { sci, grouped } from '../core/format';

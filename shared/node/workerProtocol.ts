@@ -1,5 +1,5 @@
 /** Messages between BoundEngine (main thread) and the b* worker (dist/bstarWorker.js). */
-import type { BstarResult, ThresholdResult } from './index';
+import type { BstarResult, ThresholdResult } from '../bstar/index';
 
 export type JobRequest =
   | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number; backend: 'cpu' | 'gpu' }

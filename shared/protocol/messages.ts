@@ -6,8 +6,8 @@
  * Inside the extension, other parts (the Inspector) reach the server through the command
  * `ropeLens.describeDocument` (see DESCRIBE_COMMAND) instead of holding the LanguageClient.
  */
-import type { Range } from './document/positions';
-import type { RopeSpec, TransformersVariant } from './rope/spec';
+import type { Range } from '../document/positions';
+import type { RopeSpec, TransformersVariant } from '../rope/spec';
 
 /** Where the rule docs live; `#<code>` anchors per rule. */
 export const RULES_DOC_PATH = 'docs/rules.md';

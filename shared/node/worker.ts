@@ -4,10 +4,10 @@
  * between batches, so a cancelled job stops within one block of work.
  */
 import { parentPort } from 'node:worker_threads';
-import { bstar, lmax } from './index';
-import { estimateThreshold } from './threshold';
-import { RopeError } from '../errors';
-import type { JobValue, WorkerMessage, WorkerRequest } from './protocol';
+import { bstar, lmax } from '../bstar/index';
+import { estimateThreshold } from '../bstar/threshold';
+import { RopeError } from '../core/errors';
+import type { JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
 import { openGpuScreen } from './gpuProbe';
 import type { FbScreen } from '../gpu/fbKernel';
 

@@ -5,7 +5,7 @@
  * context that is a software rasterizer (llvmpipe, SwiftShader) is reported as such, because the
  * float64 CPU sweep beats it.
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { createFbScreen, FbScreen } from '../gpu/fbKernel';
 
 export interface GpuProbe { available: boolean; software: boolean; kernel: string; renderer: string; reason: string }

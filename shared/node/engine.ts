@@ -6,10 +6,10 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RopeError, RopeErrorCode } from '../errors';
-import type { BstarResult, ThresholdResult } from './index';
-import type { JobRequest, JobValue, WorkerMessage, WorkerRequest } from './protocol';
-import { checkBase, checkHeadDim, checkLength } from './validate';
+import { RopeError, RopeErrorCode } from '../core/errors';
+import type { BstarResult, ThresholdResult } from '../bstar/index';
+import type { JobRequest, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
+import { checkBase, checkHeadDim, checkLength } from '../bstar/validate';
 import { Lru } from './lru';
 import { probeGpu, GpuProbe } from './gpuProbe';
 

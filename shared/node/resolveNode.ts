@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BaseModelResolver, FileReader, createResolver } from './resolve';
+import { BaseModelResolver, FileReader, createResolver } from '../config/resolve';
 
 /** Config files larger than this are not model configs; do not read them whole. */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;

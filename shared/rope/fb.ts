@@ -9,7 +9,7 @@
  * twice a complex-rotation recurrence.
  */
 
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 
 /** Values of f at or above −TOLERANCE count as non-negative (float64 reference tolerance). */
 export const TOLERANCE = 1e-7;

@@ -1,0 +1,49 @@
+/**
+ * The bottom of the analysis: what a finding and a fix are, and the bound questions rules may ask.
+ * Every layer above (fixes, rules, service, protocol) speaks these types; nothing here imports
+ * anything. Ranges and edits use LSP's shapes so the server passes them through unchanged.
+ */
+import type { Range } from '../document/positions';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+export interface TextEdit { range: Range; newText: string }
+
+export type FixKind = 'ntk' | 'yarn' | 'linear' | 'dynamic' | 'llama3' | 'raise-base' | 'other';
+
+export interface Fix {
+  title: string;
+  kind: FixKind;
+  /** The one fix an editor may apply unasked (fixAll) or show first. */
+  preferred?: boolean;
+  edits: TextEdit[];
+  /**
+   * For rewrites that extend a context: the generalised bound of the effective frequencies at the
+   * target length (advice.md): the first failing relative distance, or null when it holds.
+   */
+  verdict?: FixVerdict;
+}
+
+export interface FixVerdict { lmax: number | null; length: number }
+
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  range: Range;
+  related?: { range: Range; message: string }[];
+  fixes: Fix[];
+}
+
+/** Answers about the base bound; the server's implementation may not know yet (undefined). */
+export interface BoundOracle {
+  /** First m < L with f_b(m) < 0, null if none; undefined while not computed. */
+  lmax(base: number, headDim: number, length: number): number | null | undefined;
+  /** Exact b*(L, d); undefined while not computed. */
+  bstar(length: number, headDim: number): number | undefined;
+  /** Smallest base above which every base is valid for L; undefined while not computed. */
+  threshold(length: number, headDim: number): number | undefined;
+}
+
+/** A bound question the oracle could not answer yet (base set: an L_max question, which decides findings). */
+export interface PendingBound { length: number; headDim: number; base?: number }
