@@ -24,7 +24,10 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 function setting(o: PlanOption): string {
   if (o.ropeTheta !== undefined) return `rope_theta ${fmt(Math.round(o.ropeTheta * 100) / 100)}`;
-  if (o.ropeScaling) return Object.entries(o.ropeScaling).filter(([k]) => k !== 'rope_type').map(([k, v]) => `${k} ${v}`).join(', ');
+  if (o.ropeScaling) {
+    const short: Record<string, string> = { original_max_position_embeddings: 'original', low_freq_factor: 'low', high_freq_factor: 'high' };
+    return Object.entries(o.ropeScaling).filter(([k]) => k !== 'rope_type').map(([k, v]) => `${short[k] ?? k} ${v}`).join(', ');
+  }
   if (o.perDimensionFactors) {
     const f = o.perDimensionFactors;
     return `per-dim factors ${f[0].toFixed(3)} … ${f[f.length - 1].toFixed(3)}`;
@@ -42,12 +45,12 @@ export function planText(plan: Plan): string {
   for (const n of plan.notes) lines.push(`note: ${n}`);
   plan.stages.forEach((st, k) => {
     lines.push('', `stage ${k + 1}: ${fmt(st.length)} tokens (s = ${+st.factor.toFixed(4)})`);
-    lines.push(`  ${'method'.padEnd(32)} ${'setting'.padEnd(58)} ${'bound at L'.padEnd(24)} crit  attn   change`);
+    lines.push(`  ${'method'.padEnd(44)} ${'setting'.padEnd(44)} ${'bound at L'.padEnd(18)} crit  attn   change`);
     for (const o of st.options) {
       const mark = o.method === st.recommended ? '*' : ' ';
       const bound = o.meetsBound ? 'meets' : `holds to ${fmt(o.lmax)}`;
       const tags = [!o.expressible ? 'no config key' : '', !o.trainable ? 'inference only' : ''].filter(Boolean).join(', ');
-      lines.push(`${mark} ${(o.label + (tags ? ` (${tags})` : '')).padEnd(32)} ${setting(o).padEnd(58)} ${bound.padEnd(24)} ${String(o.criticalDim).padStart(4)}  ${o.attentionFactor.toFixed(3)}  ${o.change.toFixed(3)}`);
+      lines.push(`${mark} ${(o.label + (tags ? ` (${tags})` : '')).padEnd(44)} ${setting(o).padEnd(44)} ${bound.padEnd(18)} ${String(o.criticalDim).padStart(4)}  ${o.attentionFactor.toFixed(3)}  ${o.change.toFixed(3)}`);
     }
     lines.push(`  recommended: ${st.recommended ?? 'none'}: ${st.recommendedReason}`);
     for (const t of Object.keys({ ...st.snippets, ...st.snippetNotes }) as Trainer[]) {
