@@ -45,6 +45,26 @@ export function lmax(base: number, headDim: number, length: number, opts: { sign
   return hit ? hit.m : null;
 }
 
+/**
+ * The generalised bound over any set of frequencies (effective inv_freq after scaling, per-dimension
+ * factors, …): the first m < L with Σᵢ cos(m·θᵢ) < −TOLERANCE, or null when it holds for every m < L.
+ * Same float64 scan as lmax (certified block approximation, exact re-check of every candidate); the
+ * frequencies are sorted fastest first because the approximation treats the tail as the slow ones.
+ */
+export function lmaxOfFrequencies(invFreq: ArrayLike<number>, length: number, opts: { signal?: AbortSignal | Cancellable } = {}): number | null {
+  checkLength(length);
+  if (invFreq.length === 0) throw new RopeError('invalid-dimension', 'the frequency set is empty');
+  const theta = Float64Array.from(invFreq);
+  for (let i = 0; i < theta.length; i++) {
+    if (!Number.isFinite(theta[i]) || theta[i] < 0) {
+      throw new RopeError('invalid-parameter', `frequency ${i} must be a finite number ≥ 0, got ${String(theta[i])}`);
+    }
+  }
+  theta.sort().reverse();
+  const hit = firstNegativeFast(theta, 0, length, TOLERANCE, new Float64Array(BLOCK), opts.signal);
+  return hit ? hit.m : null;
+}
+
 /** Exact b*(L, d) by a certified sweep (see sweep.ts). */
 export function bstar(length: number, headDim: number, opts: BstarOptions = {}): BstarResult {
   checkLength(length);

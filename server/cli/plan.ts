@@ -1,0 +1,94 @@
+/**
+ * `rope-lens plan --model <path|id> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--json]`:
+ * a context-extension plan (shared/planner) as a table per stage or one JSON object.
+ */
+import { resolve as resolvePath } from 'node:path';
+import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
+import { buildPlan, planJson } from '../../shared/planner/plan';
+import { loadPlanModel } from '../../shared/planner/modelSource';
+import { nodeFileReader, createNodeResolver } from '../../shared/config/resolveNode';
+import { Plan, PlanOption, TRAINERS, Trainer } from '../../shared/planner/types';
+
+const USAGE = 'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--json]';
+
+function length(raw: string, what: string): number {
+  const t = raw.trim().replace(/_/g, '').toLowerCase();
+  const m = /^(\d+)(k|m)?$/.exec(t);
+  if (!m) throw new UsageError(`${what} must be a positive integer (1024-based k/m suffixes allowed), got '${raw}'`);
+  const n = Number(m[1]) * (m[2] === 'k' ? 1024 : m[2] === 'm' ? 1048576 : 1);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what} must be a positive integer, got '${raw}'`);
+  return n;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function setting(o: PlanOption): string {
+  if (o.ropeTheta !== undefined) return `rope_theta ${fmt(Math.round(o.ropeTheta * 100) / 100)}`;
+  if (o.ropeScaling) {
+    const short: Record<string, string> = { original_max_position_embeddings: 'original', low_freq_factor: 'low', high_freq_factor: 'high' };
+    return Object.entries(o.ropeScaling).filter(([k]) => k !== 'rope_type').map(([k, v]) => `${short[k] ?? k} ${v}`).join(', ');
+  }
+  if (o.perDimensionFactors) {
+    const f = o.perDimensionFactors;
+    return `per-dim factors ${f[0].toFixed(3)} … ${f[f.length - 1].toFixed(3)}`;
+  }
+  return 'as configured';
+}
+
+export function planText(plan: Plan): string {
+  const lines = [
+    `model:            ${plan.model} (${plan.from})`,
+    `rope:             base ${fmt(plan.base)}, rotary dim ${plan.rotaryDim}${plan.shippedScaling ? `, ships ${plan.shippedScaling} scaling` : ''}, context ${fmt(plan.shippedContext)}`,
+    `trained context:  ${fmt(plan.trainedContext)} (${plan.trainedContextSource}); critical dim ${plan.criticalDimAtTrained}`,
+    `target:           ${fmt(plan.target)} in ${plan.stages.length} stage${plan.stages.length > 1 ? 's' : ''}: ${plan.stages.map((s) => fmt(s.length)).join(' → ')}`,
+  ];
+  for (const n of plan.notes) lines.push(`note: ${n}`);
+  plan.stages.forEach((st, k) => {
+    lines.push('', `stage ${k + 1}: ${fmt(st.length)} tokens (s = ${+st.factor.toFixed(4)})`);
+    lines.push(`  ${'method'.padEnd(44)} ${'setting'.padEnd(44)} ${'bound at L'.padEnd(18)} crit  attn   change`);
+    for (const o of st.options) {
+      const mark = o.method === st.recommended ? '*' : ' ';
+      const bound = o.meetsBound ? 'meets' : `holds to ${fmt(o.lmax)}`;
+      const tags = [!o.expressible ? 'no config key' : '', !o.trainable ? 'inference only' : ''].filter(Boolean).join(', ');
+      lines.push(`${mark} ${(o.label + (tags ? ` (${tags})` : '')).padEnd(44)} ${setting(o).padEnd(44)} ${bound.padEnd(18)} ${String(o.criticalDim).padStart(4)}  ${o.attentionFactor.toFixed(3)}  ${o.change.toFixed(3)}`);
+    }
+    lines.push(`  recommended: ${st.recommended ?? 'none'}: ${st.recommendedReason}`);
+    for (const t of Object.keys({ ...st.snippets, ...st.snippetNotes }) as Trainer[]) {
+      lines.push(`  --- ${t} ---`);
+      if (st.snippetNotes[t]) lines.push(`  # ${st.snippetNotes[t]}`);
+      if (st.snippets[t]) lines.push(...st.snippets[t]!.trimEnd().split('\n').map((l) => `  ${l}`));
+    }
+  });
+  lines.push('', '* recommended. bound: Σ cos(m·θ′) ≥ 0 for every m < L on the effective frequencies; crit: Liu et al.\'s critical dimension at L; change: mean |ln θ′/θ|.');
+  return lines.join('\n');
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      model: { type: 'string' },
+      target: { type: 'string' },
+      stages: { type: 'string' },
+      trainer: { type: 'string', multiple: true },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }, USAGE);
+  if (values.help) { io.out(USAGE); return EXIT_OK; }
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
+  if (!values.model) throw new UsageError(`--model is required\n${USAGE}`);
+  const trainers = (values.trainer ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  for (const t of trainers) if (!TRAINERS.includes(t as Trainer)) throw new UsageError(`--trainer must be one of ${TRAINERS.join(', ')}, got '${t}'`);
+  const stages = values.stages !== undefined ? values.stages.split(',').map((s) => length(s, '--stages')) : undefined;
+  const model = loadPlanModel(values.model, nodeFileReader, createNodeResolver(), resolvePath('.'));
+  let target = values.target !== undefined ? length(values.target, '--target') : undefined;
+  if (target === undefined) {
+    if (model.trainingLength === undefined) throw new UsageError(`--target is required (the model's trained context is given by its config)\n${USAGE}`);
+    target = model.trainingLength;
+  }
+  const plan = buildPlan(model, { target, stages, trainers: trainers as Trainer[] });
+  io.out(values.json ? JSON.stringify(planJson(plan), null, 2) : planText(plan));
+  return EXIT_OK;
+}

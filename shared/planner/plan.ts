@@ -1,0 +1,90 @@
+/**
+ * The context-extension planner: for a model (its RoPE, trained context T) and a target, the stages,
+ * every candidate setting per stage with its verdict on the generalised bound, a recommendation with
+ * its reason, and trainer YAML fragments. Pure and synchronous (float64 scans only).
+ */
+import { RopeError } from '../errors';
+import type { ModelRope } from '../config/modelRope';
+import { toRopeSpec } from '../config/modelConfig';
+import { criticalDimension } from '../rope/analysis';
+import { trainedContextOf } from './trainedContext';
+import { planStages, stagedGradientBases, stagedNtkAwareBases } from './stages';
+import { PlanModelFacts, stageOptions } from './options';
+import { rankOptions, recommend } from './recommend';
+import { stageSnippets } from './snippets';
+import { Plan, PlanStage, TRAINERS, Trainer } from './types';
+
+export interface PlanModel {
+  /** The model as the user named it (hub id or path). */
+  label: string;
+  /** Where its config was read. */
+  from: string;
+  rope: ModelRope;
+  /** Raw config values (for torchtune's builder arguments), when known. */
+  config?: Record<string, unknown>;
+}
+
+export interface PlanRequest {
+  target: number;
+  stages?: readonly number[];
+  trainers?: readonly Trainer[];
+}
+
+function usable(n: number): boolean {
+  return Number.isFinite(n) && n > 0;
+}
+
+export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
+  const rope = model.rope;
+  const base = rope.base.value, d = rope.rotaryDim.value;
+  if (!usable(base) || base <= 1) throw new RopeError('invalid-base', `${model.label}: no usable rope_theta (${String(base)})`);
+  if (!Number.isInteger(d) || d < 4 || d % 2) throw new RopeError('invalid-dimension', `${model.label}: rotary dimension ${String(d)} cannot be planned (needs an even number ≥ 4)`);
+  const tc = trainedContextOf(rope);
+  const T = tc.value;
+  if (!Number.isInteger(T) || T < 8) throw new RopeError('invalid-length', `${model.label}: trained context ${String(T)} is not usable`);
+  const lengths = planStages(T, req.target, req.stages);
+  const spec = toRopeSpec(rope);
+  const shippedScaling = spec.ropeType !== 'default' ? spec.ropeType : undefined;
+  const facts: PlanModelFacts = { base, rotaryDim: d, trained: T, modelType: rope.modelType, shippedSpec: spec, shippedContext: rope.contextLength.value };
+  const ntk = stagedNtkAwareBases(base, T, lengths, d);
+  const grad = stagedGradientBases(base, T, lengths);
+  const trainers = req.trainers?.length ? req.trainers : TRAINERS;
+  const notes: string[] = [];
+  if (rope.slidingWindow?.value) notes.push(`Layers with a sliding window of ${rope.slidingWindow.value} never see distances beyond it; the plan judges the full-attention frequencies.`);
+  if (shippedScaling) notes.push(`The model ships ${shippedScaling} scaling; every option below is computed on its unscaled base ${base} relative to T = ${T}, and replaces that scaling.`);
+  if (tc.source.startsWith('assumed:')) notes.push(`Trained context ${T} assumed from max_position_embeddings (no original_max_position_embeddings or catalog record).`);
+
+  const stages: PlanStage[] = lengths.map((L, k) => {
+    const options = stageOptions(facts, { length: L, ntkAwareBase: ntk[k], gradientBase: grad[k] });
+    const rec = recommend(options, L, facts.shippedContext, !!shippedScaling);
+    const ranked = rankOptions(options, L, facts.shippedContext, !!shippedScaling);
+    const sn = stageSnippets({
+      length: L, trained: T, base, rotaryDim: d, modelType: rope.modelType, shippedContext: facts.shippedContext,
+      shippedScaling, config: model.config, ranked, options,
+    }, trainers);
+    return { length: L, factor: L / T, options, recommended: rec.method, recommendedReason: rec.reason, snippets: sn.snippets, snippetNotes: sn.notes };
+  });
+  return {
+    model: model.label,
+    from: model.from,
+    modelType: rope.modelType,
+    base,
+    rotaryDim: d,
+    trainedContext: T,
+    trainedContextSource: tc.source,
+    shippedContext: facts.shippedContext,
+    ...(shippedScaling ? { shippedScaling } : {}),
+    target: req.target,
+    criticalDimAtTrained: criticalDimension(base, d, T),
+    stages,
+    notes,
+  };
+}
+
+/** The plan as `rope-lens plan --json` prints it: wavelengths left out. */
+export function planJson(plan: Plan): unknown {
+  return {
+    ...plan,
+    stages: plan.stages.map((s) => ({ ...s, options: s.options.map(({ wavelengths: _w, ...o }) => o) })),
+  };
+}

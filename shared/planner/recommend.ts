@@ -1,0 +1,51 @@
+/**
+ * The recommendation for one stage: among the options a trainer can write and train with, the one
+ * that meets the bound at the stage length and moves the trained frequencies least (mean |ln θ′/θ|
+ * over pairs); ties go to the option more trainers can write. Keeping the shipped config counts only
+ * where the config already declares the stage length. When nothing qualifies, the reason says why.
+ */
+import type { PlanMethod, PlanOption } from './types';
+
+export interface Recommendation { method: PlanMethod | null; reason: string }
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function eligible(o: PlanOption, L: number, shippedContext: number): boolean {
+  if (!o.meetsBound || !o.expressible || !o.trainable) return false;
+  return o.method !== 'as-shipped' || L <= shippedContext;
+}
+
+/**
+ * Eligible options, smallest change first. A model that ships its own scaling (llama3, YaRN…) ranks
+ * new scaling dicts last: they replace the native one (training/stacked-scaling), a base does not.
+ */
+export function rankOptions(options: readonly PlanOption[], L: number, shippedContext: number, shipsScaling = false): PlanOption[] {
+  const replaces = (o: PlanOption) => (shipsScaling && o.ropeScaling ? 1 : 0);
+  return options
+    .filter((o) => eligible(o, L, shippedContext))
+    .sort((a, b) => replaces(a) - replaces(b) || a.change - b.change || b.trainers.length - a.trainers.length);
+}
+
+export function recommend(options: readonly PlanOption[], L: number, shippedContext: number, shipsScaling = false): Recommendation {
+  const ranked = rankOptions(options, L, shippedContext, shipsScaling);
+  const best = ranked[0];
+  if (best) {
+    const next = ranked[1];
+    const what = best.method === 'as-shipped'
+      ? `the config as shipped already declares ${fmt(shippedContext)} tokens and its frequencies meet the bound at ${fmt(L)}`
+      : `${best.label} meets the bound at ${fmt(L)} with the smallest change to the trained frequencies (mean |ln θ′/θ| = ${best.change.toFixed(3)})`;
+    const replaced = shipsScaling && best.ropeScaling ? '; it replaces the model\'s own scaling' : '';
+    const runnerUp = next ? `; next: ${next.label} (${next.change.toFixed(3)})` : '';
+    const writers = best.trainers.length ? `; written by ${best.trainers.join(', ')}` : '';
+    return { method: best.method, reason: `${what}${writers}${replaced}${runnerUp}.` };
+  }
+  const usable = options.filter((o) => o.expressible && o.trainable && o.method !== 'as-shipped');
+  const closest = usable.slice().sort((a, b) => b.lmax - a.lmax)[0];
+  const perDim = options.filter((o) => !o.expressible && o.meetsBound).map((o) => o.label);
+  const parts = [`No option a trainer can write meets the bound at ${fmt(L)}`];
+  if (closest) parts.push(`the closest, ${closest.label}, holds to ${fmt(closest.lmax)} of ${fmt(L)}`);
+  if (!options.some((o) => o.method === 'robust-base')) parts.push('no round base up to the search limit is valid with a ±10% margin at this length');
+  if (perDim.length) parts.push(`${perDim.join(' and ')} would, but no config key expresses per-dimension factors`);
+  parts.push('use shorter stages or a larger rotary dimension');
+  return { method: null, reason: parts.join('; ') + '.' };
+}
