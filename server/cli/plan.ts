@@ -6,7 +6,7 @@ import { resolve as resolvePath } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { buildPlan, planJson } from '../../shared/planner/plan';
 import { loadPlanModel } from '../../shared/planner/modelSource';
-import { nodeFileReader, createNodeResolver } from '../../shared/config/resolveNode';
+import { nodeFileReader, createNodeResolver } from '../../shared/node/resolveNode';
 import { Plan, PlanOption, TRAINERS, Trainer } from '../../shared/planner/types';
 
 const USAGE = 'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--json]';

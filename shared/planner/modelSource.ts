@@ -3,7 +3,7 @@
  * (its base model, resolved offline as `check` does), or a hub id (Hugging Face cache, then the
  * built-in catalog). Pure: files come through the injected FileReader and resolver.
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { formatOf, parseDocumentText } from '../document/parse';
 import { toPlain } from '../document/configNode';
 import { isModelConfig, readModelRope } from '../config/modelConfig';

@@ -3,11 +3,11 @@
  * every candidate setting per stage with its verdict on the generalised bound, a recommendation with
  * its reason, and trainer YAML fragments. Pure and synchronous (float64 scans only).
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import type { ModelRope } from '../config/modelRope';
 import { toRopeSpec } from '../config/modelConfig';
 import { criticalDimension } from '../rope/analysis';
-import { trainedContextOf } from './trainedContext';
+import { trainedContextOf } from '../config/trainedContext';
 import { planStages, stagedGradientBases, stagedNtkAwareBases } from './stages';
 import { PlanModelFacts, stageOptions } from './options';
 import { rankOptions, recommend } from './recommend';

@@ -3,7 +3,7 @@
  * (65k → 262k → 1048k, each stage's base derived from the previous one). Both laws telescope:
  * the staged value equals the one-step formula from the original base and T (tested to 1e-9).
  */
-import { RopeError } from '../errors';
+import { RopeError } from '../core/errors';
 import { gradientThetaBase, ntkAwareBase } from '../rope/seedMethods';
 import { MAX_LENGTH } from '../bstar/validate';
 
