@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { formatOf, parseDocumentText } from '../../shared/document/parse';
 import { precise } from '../../shared/core/format';
-import { readModelRope, toRopeSpec } from '../../shared/config/modelConfig';
+import { readModelConfig, toRopeSpec } from '../../shared/config/modelConfig';
+import { groupScaling, ropeGroups } from '../../shared/config/attentionGroups';
 import { ModelRope } from '../../shared/config/modelRope';
 import { computeFrequencies, DEFAULT_VARIANT } from '../../shared/rope/invFreq';
 import { rotationsWithin, wavelengths } from '../../shared/rope/analysis';
@@ -23,6 +24,20 @@ export interface FreqsReport {
   wavelengths: number[];
   contextLength: number;
   originalContextLength: number | null;
+  /** Every attention group with RoPE, its frequencies as transformers computes them for those layers. */
+  groups: FreqsGroup[];
+}
+
+export interface FreqsGroup {
+  layerType: string;
+  layers: number | null;
+  ropeType: string;
+  base: number;
+  rotaryDim: number;
+  window: number | null;
+  reach: number;
+  invFreq: number[];
+  attentionFactor: number;
 }
 
 interface FreqsArgs { path: string; seqLen?: number; variant: TransformersVariant; json: boolean }
@@ -55,7 +70,7 @@ function parse(argv: string[]): FreqsArgs | 'help' {
 }
 
 /** Reads and parses the file; every failure is one UsageError line. */
-function readRope(path: string): ModelRope {
+function readRope(path: string): ModelRope | { noRope: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -69,14 +84,24 @@ function readRope(path: string): ModelRope {
     const where = p ? doc.lines.positionAt(p.offset) : undefined;
     throw new UsageError(`'${path}' is not valid ${doc.format.toUpperCase()}${p && where ? ` (line ${where.line + 1}, column ${where.character + 1}: ${p.message})` : ''}`);
   }
-  const rope = readModelRope(doc);
+  const reading = readModelConfig(doc, { filePath: path });
+  if (reading?.noRope) return { noRope: reading.noRope };
+  const rope = reading?.rope;
   if (!rope) throw new UsageError(`'${path}' does not look like a model config (no model_type, attention or RoPE keys)`);
   return rope;
 }
 
 /** The JSON report for a model config (exported for the tests and other front-ends). */
-export function freqsReport(rope: ModelRope, spec: RopeSpec, f: RopeFrequencies): FreqsReport {
+export function freqsReport(rope: ModelRope, spec: RopeSpec, f: RopeFrequencies, opts: { seqLen?: number; variant?: TransformersVariant } = {}): FreqsReport {
   return {
+    groups: ropeGroups(rope).map((g) => {
+      const gs = toRopeSpec({ ...rope, base: g.base, rotaryDim: g.rotaryDim, scaling: groupScaling(rope, g) });
+      const gf = computeFrequencies(gs, opts);
+      return {
+        layerType: g.layerType, layers: g.layers, ropeType: gs.ropeType, base: gs.base, rotaryDim: gs.rotaryDim,
+        window: g.window?.value ?? null, reach: g.reach, invFreq: Array.from(gf.invFreq), attentionFactor: gf.attentionFactor,
+      };
+    }),
     ropeType: spec.ropeType,
     rotaryDim: spec.rotaryDim,
     base: spec.base,
@@ -120,9 +145,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return EXIT_OK;
   }
   const rope = readRope(args.path);
+  if ('noRope' in rope) {
+    // Not an error: the model simply has no rotary embedding (check says the same).
+    io.out(args.json ? JSON.stringify({ noRope: rope.noRope }) : `no rotary position embedding: ${rope.noRope}`);
+    return EXIT_OK;
+  }
   const spec = toRopeSpec(rope, { variant: args.variant });
   const f = computeFrequencies(spec, { seqLen: args.seqLen, variant: args.variant });
-  const report = freqsReport(rope, spec, f);
+  const report = freqsReport(rope, spec, f, { seqLen: args.seqLen, variant: args.variant });
   io.out(args.json ? JSON.stringify(report) : table(rope, report, f, args));
   return EXIT_OK;
 }

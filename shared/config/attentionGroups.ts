@@ -140,6 +140,8 @@ export function readAttentionGroups(g: GroupInputs): AttentionGroup[] {
     const base = groupBase(g, kind, params);
     const rotaryDim = groupRotaryDim(g, kind, params);
     const group: AttentionGroup = { layerType: kind, layers, base, rotaryDim, reach: limit ? Math.min(context, limit.value) : context };
+    const globalHead = kind === 'full_attention' ? s.number('global_head_dim') : undefined;
+    if (globalHead) group.headDim = globalHead;
     if (limit) group.window = limit;
     if (params) group.scaling = describeScaling(params);
     return group;
@@ -170,11 +172,19 @@ function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefin
   const type = stringOf(child(params, 'rope_type'));
   const head = globalHead ?? g.headDim;
   if (type === 'proportional') {
-    // Exponents over the whole head; the rotated pairs are counted by the frequency core.
-    return { ...head, note: `proportional RoPE over ${head.key ?? 'head_dim'} ${head.value}${prf ? ` (${prf.value} of it rotates)` : ''}` };
+    // int(partial_rotary_factor × head // 2) pairs rotate (exponents over the whole head); the rest stay still.
+    const f = prf?.value ?? 1;
+    const rotated = 2 * Math.floor((f * head.value) / 2);
+    return { ...(prf ?? head), value: rotated, note: `proportional RoPE: ${rotated} of ${head.key ?? 'head_dim'} ${head.value} channels rotate (partial_rotary_factor ${f})` };
   }
   if (prf) return { ...prf, value: Math.trunc(head.value * prf.value), note: `int(${head.key ?? 'head_dim'} ${head.value} × ${keyPathOf(prf.node!)} ${prf.value})` };
   if (globalHead) return globalHead;
+  // A per-type entry without its own factor: the model-wide one (the reader's rotary dim may carry the
+  // full-attention entry's factor, which other layer types do not share).
+  if (params && g.perLayerTypeParams) {
+    const shared = g.scopes.number('partial_rotary_factor');
+    return shared ? { ...shared, value: Math.trunc(g.headDim.value * shared.value) } : g.headDim;
+  }
   return g.rotaryDim;
 }
 

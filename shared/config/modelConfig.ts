@@ -137,10 +137,15 @@ export function describeScaling(node: ConfigNode): ScalingDescription {
   return desc;
 }
 
-/** True for v5 per-layer-type rope_parameters: a non-empty object whose values are all objects. */
+/**
+ * True for v5 per-layer-type rope_parameters: objects keyed by layer type. Gemma-4 configs also
+ * carry top-level scalars beside them (`"rope_theta": null, "rope_type": "default"`), which
+ * transformers ignores once per-type entries exist.
+ */
 function isPerLayerType(node: ConfigNode): boolean {
   const kids = node.children ?? [];
-  return kids.length > 0 && kids.every((c) => c.kind === 'object');
+  const objects = kids.filter((c) => c.kind === 'object');
+  return objects.length > 0 && (objects.length === kids.length || objects.some((c) => /attention$/.test(c.key ?? '')));
 }
 
 /** The scaling object transformers v5 honours: a non-empty `rope_scaling` first, else `rope_parameters`. */
@@ -228,6 +233,11 @@ function resolveContext(scopes: Scopes, modelType: string | undefined): Located<
   return noted(fallback.value, `${fallback.note} (none of ${CONTEXT_KEYS.join(', ')})`);
 }
 
+export interface ReadOptions {
+  /** The file's path: a Hugging Face cache layout (models--org--name/snapshots/…) tells which model it is. */
+  filePath?: string;
+}
+
 /** A model config as the reader sees it: its RoPE, or why it has none. */
 export type ModelReading = { rope: ModelRope; noRope?: undefined } | { rope?: undefined; noRope: string };
 
@@ -237,7 +247,7 @@ export function readModelRope(doc: ParsedDocument): ModelRope | undefined {
 }
 
 /** Reads a model config: its RoPE description, or the reason it has no rotary embedding; undefined when `doc` is not a model config. */
-export function readModelConfig(doc: ParsedDocument): ModelReading | undefined {
+export function readModelConfig(doc: ParsedDocument, opts: ReadOptions = {}): ModelReading | undefined {
   if (!isModelConfig(doc)) return undefined;
   const root = doc.root!;
   const primary = primaryScope(root);
@@ -298,6 +308,7 @@ function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
   // The top-level base and rotary dim are the full-attention group's (Gemma-4: its global head).
   const main = rope.groups.find((g) => g.base !== null);
   if (main?.rotaryDim && main.layerType === 'full_attention') rope.rotaryDim = main.rotaryDim;
+  if (main?.headDim && main.layerType === 'full_attention') rope.headDim = main.headDim;
   const trained = statedTrainedContext(rope, modelType === 'qwen' ? scopes.number('seq_length') : undefined);
   if (trained) rope.trainedContext = trained;
   return rope;
@@ -341,7 +352,7 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
   set('lowFreqFactor', numParam(s, 'low_freq_factor'));
   set('highFreqFactor', numParam(s, 'high_freq_factor'));
   set('shortFactor', listParam(s, 'short_factor'));
-  if (s?.type === 'proportional') set('partialRotaryFactor', numParam(s, 'partial_rotary_factor'));
+  if (s?.type === 'proportional') set('headDim', rope.groups?.find((g) => g.layerType === 'full_attention')?.headDim?.value ?? rope.headDim.value);
   set('longFactor', listParam(s, 'long_factor'));
   return spec;
 }

@@ -74,6 +74,8 @@ export interface AttentionGroup {
   /** null for layers without rotary embedding (NoPE layers of EXAONE-4, Cohere2, Llama-4, SmolLM3). */
   base: Located<number> | null;
   rotaryDim: Located<number> | null;
+  /** The head width of these layers when it differs from head_dim (Gemma-4 full layers: global_head_dim). */
+  headDim?: Located<number>;
   /** Why these layers have no rotary embedding, for NoPE groups. */
   noRope?: string;
   /** Sliding window or attention chunk; undefined for full attention. */

@@ -8,9 +8,10 @@ import { checkBase, checkLength, checkRotaryDim } from './validate';
 
 type Freqs = ArrayLike<number>;
 
+/** θ = 0 is allowed: proportional RoPE (Gemma-4) leaves pairs unrotated (an infinite wavelength). */
 function checkFreq(theta: number, i: number): number {
-  if (!Number.isFinite(theta) || theta <= 0) {
-    throw new RopeError('invalid-parameter', `inv_freq[${i}] must be a finite number > 0, got ${String(theta)}`);
+  if (!Number.isFinite(theta) || theta < 0) {
+    throw new RopeError('invalid-parameter', `inv_freq[${i}] must be a finite number ≥ 0, got ${String(theta)}`);
   }
   return theta;
 }

@@ -76,12 +76,11 @@ export function computeFrequencies(spec: RopeSpec, opts: FrequencyOptions = {}):
  * pairs rotate with exponents over the whole head_dim, the rest get inv_freq 0; all divided by factor.
  */
 function proportional(spec: RopeSpec): RopeFrequencies {
-  const headDim = spec.rotaryDim;
-  const prf = spec.partialRotaryFactor ?? 1;
+  const headDim = spec.headDim ?? spec.rotaryDim;
+  const angles = Math.floor(spec.rotaryDim / 2);
   const factor = spec.factor ?? 1;
   checkFactor(factor);
-  const angles = Math.floor((prf * headDim) / 2);
-  const out = new Float64Array(headDim / 2);
+  const out = new Float64Array(Math.floor(headDim / 2));
   for (let i = 0; i < out.length; i++) out[i] = i < angles ? 1.0 / Math.pow(spec.base, (2 * i) / headDim) / factor : 0;
   return { invFreq: out, attentionFactor: 1.0, effectiveFactor: factor };
 }

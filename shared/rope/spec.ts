@@ -26,11 +26,11 @@ export interface RopeSpec {
   topLevelOriginalMaxPositionEmbeddings?: number;
   factor?: number;
   /**
-   * proportional (transformers v5, Gemma-4): `rotaryDim` is then the whole head (the width the
-   * exponents are laid on) and only the first floor(partialRotaryFactor × rotaryDim / 2) pairs rotate;
-   * the other pairs get frequency 0.
+   * proportional (transformers v5, Gemma-4): the head width the exponents are laid on; `rotaryDim`
+   * channels (rotaryDim / 2 pairs) rotate and the other headDim / 2 − rotaryDim / 2 pairs get
+   * frequency 0, as transformers returns them.
    */
-  partialRotaryFactor?: number;
+  headDim?: number;
   // yarn
   attentionFactor?: number;
   betaFast?: number;

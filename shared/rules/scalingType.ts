@@ -45,7 +45,7 @@ export const scalingTypeRule: Rule = {
       if (VLLM_ONLY.has(t)) {
         out.push(finding(VLLM_ONLY_TYPE, 'warning', `rope_type ${shown(raw)} is implemented by vLLM only; transformers raises when it builds the rotary embedding.`, rangeFor(ctx.doc, s.rawType)));
       } else {
-        out.push(finding(UNKNOWN_TYPE, 'error', `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope and llama3.`, rangeFor(ctx.doc, s.rawType)));
+        out.push(finding(UNKNOWN_TYPE, 'error', `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope, llama3 and (v5) proportional; it refuses this config at load.`, rangeFor(ctx.doc, s.rawType)));
       }
     }
     return out;
