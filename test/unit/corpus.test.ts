@@ -102,7 +102,8 @@ function scalingOf(file: string): { scope: Dict; dict: Dict | null } {
   const rs = (scope.rope_scaling ?? root.rope_scaling) as Dict | null | undefined;
   const rp = (scope.rope_parameters ?? root.rope_parameters) as Dict | null | undefined;
   let dict: Dict | null = rs && Object.keys(rs).length ? rs : rp && Object.keys(rp).length ? rp : null;
-  if (dict && Object.values(dict).every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) dict = (dict.full_attention as Dict) ?? null;
+  const isDict = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (dict && (Object.values(dict).every(isDict) || isDict(dict.full_attention))) dict = (dict.full_attention as Dict) ?? null;
   return { scope, dict };
 }
 
@@ -167,6 +168,14 @@ function referenceFrequencies(file: string, e: ModelExpect): { invFreq: number[]
       const attention = num(dict!.attention_factor) ?? (f <= 1 ? 1 : Math.sqrt(1 + Math.log(f) / Math.log(original)));
       const short = dict!.short_factor as number[];
       return { invFreq: plain.map((t, i) => t / short[i]), attention };
+    }
+    case 'proportional': {
+      // v5: int(prf × head // 2) pairs rotate with exponents over the whole head; the rest are 0.
+      const head = e.headDim;
+      const f = num(dict!.factor) ?? 1;
+      const angles = Math.floor((num(dict!.partial_rotary_factor) ?? 1) * head / 2);
+      const out = Array.from({ length: head / 2 }, (_, i) => (i < angles ? 1 / Math.pow(base, (2 * i) / head) / f : 0));
+      return { invFreq: out, attention: 1 };
     }
     default:
       throw new Error(`${file}: no reference formula for rope type '${rawType}'`);

@@ -27,7 +27,7 @@ describe('rope-lens freqs (spawned CLI)', function () {
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1);
     const j = JSON.parse(lines[0]);
-    assert.deepEqual(Object.keys(j).sort(), ['attentionFactor', 'base', 'contextLength', 'invFreq', 'originalContextLength', 'ropeType', 'rotaryDim', 'wavelengths']);
+    assert.deepEqual(Object.keys(j).sort(), ['attentionFactor', 'base', 'contextLength', 'groups', 'invFreq', 'originalContextLength', 'ropeType', 'rotaryDim', 'wavelengths']);
     assert.equal(j.ropeType, 'llama3');
     assert.equal(j.rotaryDim, 128);
     assert.equal(j.base, 500000);

@@ -115,7 +115,9 @@ describe('frequency analyses', () => {
     const seen = periodFractionSeen(inv, 4096);
     assert.equal(seen[0], 1);
     close(seen[2], (4096 * 1e-5) / (2 * Math.PI), 1e-15, 'partial period');
-    assert.throws(() => wavelengths([1, 0]), isRope('invalid-parameter'));
+    assert.throws(() => wavelengths([1, -1]), isRope('invalid-parameter'));
+    // An unrotated pair (proportional RoPE) has an infinite wavelength.
+    assert.equal(wavelengths([1, 0])[1], Infinity);
     assert.throws(() => rotationsWithin(inv, NaN), isRope('invalid-length'));
   });
 
