@@ -4,7 +4,7 @@
  * keeps the shared state (documents, settings, analyses, bound oracle).
  */
 import {
-  CancellationToken, CodeActionKind, Connection, DidChangeConfigurationNotification, InitializeParams,
+  CancellationToken, CodeActionKind, CodeActionTriggerKind, Connection, DidChangeConfigurationNotification, InitializeParams,
   InitializeResult, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -39,6 +39,9 @@ export interface ServerOptions {
 }
 
 const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+
+/** Rounds of "wait for the bound engine to go idle, re-analyse" before an explicit code-action answer. */
+export const MAX_SETTLE_ROUNDS = 4;
 
 /** Lets a `$/cancelRequest` that arrived with the request be seen, then runs `fn` between two token checks. */
 async function runSafe<T>(token: CancellationToken, fn: () => T | Promise<T>): Promise<T> {
@@ -174,7 +177,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }));
 
   connection.onCodeAction((params, token) => runSafe(token, async () => {
-    const a = await analysisOf(params.textDocument.uri);
+    let a = await analysisOf(params.textDocument.uri);
+    // An explicit Ctrl+. (or fix-all) answers once the bound findings' fixes exist, instead of
+    // "no code actions" while the worker is still computing; the lightbulb's automatic requests
+    // answer at once. Each round waits for the engine to go idle; a few rounds cover the follow-up
+    // questions an answer raises (b* after L_max, the fixes' own checks).
+    const explicit = params.context.triggerKind === CodeActionTriggerKind.Invoked || (params.context.only ?? []).some((k) => FIX_ALL_KIND.startsWith(k));
+    for (let round = 0; explicit && a && a.analysis.pendingBounds.length > 0 && oracle.pending > 0 && round < MAX_SETTLE_ROUNDS; round++) {
+      await oracle.idle();
+      if (token.isCancellationRequested) throw cancelled();
+      a = await analysisOf(params.textDocument.uri);
+    }
     return a ? codeActionsFor(a.doc, a.analysis, params, a.settings, support, ctx.docsBase) : [];
   }));
 
