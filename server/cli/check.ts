@@ -7,10 +7,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
-import { createRopeLensService } from '../../shared/service/service';
-import { createSyncOracle } from '../../shared/service/syncOracle';
+import { cliService } from './service';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
-import { createNodeResolver } from '../../shared/node/resolveNode';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
@@ -35,7 +33,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
-  const service = createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant, log });
+  const service = cliService(variant, log);
   const reports: JsonFileReport[] = [];
   let errors = 0, warnings = 0, others = 0;
   for (const file of files) {

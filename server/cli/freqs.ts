@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { formatOf, parseDocumentText } from '../../shared/document/parse';
 import { precise } from '../../shared/core/format';
+import { cliService } from './service';
+import type { JsonRopeCore } from '../../shared/service/jsonReport';
 import { readModelRope, toRopeSpec } from '../../shared/config/modelConfig';
 import { ModelRope } from '../../shared/config/modelRope';
 import { computeFrequencies, DEFAULT_VARIANT } from '../../shared/rope/invFreq';
@@ -14,16 +16,15 @@ import { RopeFrequencies, RopeSpec, TransformersVariant } from '../../shared/rop
 
 const USAGE = 'usage: rope-lens freqs <config.json> [--seq-len N] [--variant v4|v5] [--json]';
 
-export interface FreqsReport {
-  ropeType: string;
-  rotaryDim: number;
-  base: number;
-  invFreq: number[];
-  attentionFactor: number;
-  wavelengths: number[];
-  contextLength: number;
-  originalContextLength: number | null;
-}
+/**
+ * `freqs --json`: the spec's numbers, the frequencies as transformers computes them (typed arrays as
+ * plain arrays) and the context keys as `check --json` prints them — derived, not copied.
+ */
+export type FreqsReport =
+  Pick<RopeSpec, 'ropeType' | 'rotaryDim' | 'base'>
+  & { [K in 'invFreq' | 'attentionFactor']: RopeFrequencies[K] extends Float64Array ? number[] : RopeFrequencies[K] }
+  & { wavelengths: number[] }
+  & { contextLength: number; originalContextLength: JsonRopeCore['originalContextLength'] };
 
 interface FreqsArgs { path: string; seqLen?: number; variant: TransformersVariant; json: boolean }
 
@@ -55,7 +56,7 @@ function parse(argv: string[]): FreqsArgs | 'help' {
 }
 
 /** Reads and parses the file; every failure is one UsageError line. */
-function readRope(path: string): ModelRope {
+function readRope(path: string, variant: TransformersVariant): ModelRope {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -69,7 +70,8 @@ function readRope(path: string): ModelRope {
     const where = p ? doc.lines.positionAt(p.offset) : undefined;
     throw new UsageError(`'${path}' is not valid ${doc.format.toUpperCase()}${p && where ? ` (line ${where.line + 1}, column ${where.character + 1}: ${p.message})` : ''}`);
   }
-  const rope = readModelRope(doc);
+  // Through the CLI's service, as `check` and `inspect` read it (a training YAML: its base model).
+  const rope = cliService(variant).describe(text, { fileName: path, asModelConfig: true }).rope;
   if (!rope) throw new UsageError(`'${path}' does not look like a model config (no model_type, attention or RoPE keys)`);
   return rope;
 }
@@ -119,7 +121,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(USAGE);
     return EXIT_OK;
   }
-  const rope = readRope(args.path);
+  const rope = readRope(args.path, args.variant);
   const spec = toRopeSpec(rope, { variant: args.variant });
   const f = computeFrequencies(spec, { seqLen: args.seqLen, variant: args.variant });
   const report = freqsReport(rope, spec, f);

@@ -15,15 +15,7 @@ import type { InspectorControls } from '../../shared/inspector/types';
 import type { BuildOptions, InspectorInput } from '../../shared/inspector/build';
 import { defaultControls } from '../../shared/inspector/build';
 import { bstar as exactBstar, threshold as exactThreshold } from '../../shared/bstar/index';
-import { createRopeLensService, type RopeLensService } from '../../shared/service/service';
-import { createSyncOracle } from '../../shared/service/syncOracle';
-import { createNodeResolver } from '../../shared/node/resolveNode';
-import type { TransformersVariant } from '../../shared/rope/spec';
-
-/** The CLI's service: the same resolver as `check` (local folders, the HF cache, the catalog). */
-export function cliService(variant: TransformersVariant = 'v5'): RopeLensService {
-  return createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant });
-}
+import { cliService } from './service';
 
 /** Longest target for which the export computes the exact b* (a few seconds at 128k on one core). */
 export const EXACT_BSTAR_MAX_LENGTH = 262144;

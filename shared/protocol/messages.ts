@@ -36,9 +36,6 @@ export interface DescribeParams {
   waitForBounds?: boolean;
 }
 
-/** A located value as it crosses the wire: the tree node replaced by its range. */
-export type DescribedValue<T> = Wire<import('../config/modelRope').Located<T>>;
-
 /** The document's RoPE description: ModelRope with every node replaced by its range. */
 export type DescribedRope = Wire<ModelRope>;
 
