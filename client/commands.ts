@@ -5,9 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import {
-  CHECK_AS_MODEL_CONFIG_METHOD, CheckAsModelConfigResult, DESCRIBE_COMMAND, DESCRIBE_METHOD, DescribeResult,
-} from '../shared/protocol/messages';
+import { CheckAsModelConfigRequest, DescribeRequest, DescribeResult } from '../shared/protocol/messages';
+import { COMMANDS } from '../shared/protocol/commands';
 
 function targetUri(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
@@ -17,23 +16,23 @@ function targetUri(arg: unknown): vscode.Uri | undefined {
 
 export function registerServerCommands(context: vscode.ExtensionContext, client: LanguageClient, ready: Promise<void>): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('ropeLens.checkAsModelConfig', async (arg?: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.checkAsModelConfig, async (arg?: unknown) => {
       const uri = targetUri(arg);
       if (!uri) {
         void vscode.window.showWarningMessage('RoPE Lens: open a JSON or YAML file first.');
         return undefined;
       }
       await ready;
-      const r = await client.sendRequest<CheckAsModelConfigResult>(CHECK_AS_MODEL_CONFIG_METHOD, { uri: uri.toString() });
+      const r = await client.sendRequest(CheckAsModelConfigRequest, { uri: uri.toString() });
       void vscode.window.setStatusBarMessage(
         r.findings ? `RoPE Lens: ${r.findings} finding(s) in this file` : 'RoPE Lens: no RoPE findings in this file', 4000);
       return r;
     }),
-    vscode.commands.registerCommand(DESCRIBE_COMMAND, async (arg?: unknown, waitForBounds?: boolean): Promise<DescribeResult | null> => {
+    vscode.commands.registerCommand(COMMANDS.describeDocument, async (arg?: unknown, waitForBounds?: boolean): Promise<DescribeResult | null> => {
       const uri = targetUri(arg);
       if (!uri) return null;
       await ready;
-      return client.sendRequest<DescribeResult | null>(DESCRIBE_METHOD, { uri: uri.toString(), waitForBounds: waitForBounds === true });
+      return client.sendRequest(DescribeRequest, { uri: uri.toString(), waitForBounds: waitForBounds === true });
     }),
   );
 }

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
-import { BOUND_STATUS_METHOD, BoundStatusParams, SERVER_NODE_FLAGS } from '../shared/protocol/messages';
+import { BoundStatusNotification, InspectorDataRequest, InspectorFixRequest, SERVER_NODE_FLAGS } from '../shared/protocol/messages';
+import { COMMANDS } from '../shared/protocol/commands';
 import { BoundStatusItem } from './status';
 import { registerServerCommands } from './commands';
 import { registerInspector } from './inspector/panel';
@@ -38,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     // Hovers carry a command link to the Inspector; trust exactly that command.
-    markdown: { isTrusted: { enabledCommands: ['ropeLens.openInspector'] }, supportHtml: false },
+    markdown: { isTrusted: { enabledCommands: [COMMANDS.openInspector] }, supportHtml: false },
     diagnosticCollectionName: 'rope-lens',
   };
   client = new LanguageClient('ropeLens', 'RoPE Lens', serverOptions, clientOptions);
@@ -47,14 +48,18 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
   context.subscriptions.push(status);
   const ready = client.start().then(() => {
     stats.serverReadyMs = performance.now() - t0;
-    context.subscriptions.push(client!.onNotification(BOUND_STATUS_METHOD, (s: BoundStatusParams) => status.update(s)));
+    context.subscriptions.push(client!.onNotification(BoundStatusNotification, (s) => status.update(s)));
   });
   ready.catch((e) => void vscode.window.showErrorMessage(`RoPE Lens: the language server did not start: ${(e as Error)?.message ?? e}`));
 
   registerServerCommands(context, client, ready);
-  registerInspector(context);
+  const c = client;
+  registerInspector(context, {
+    data: async (params) => { await ready; return c.sendRequest(InspectorDataRequest, params); },
+    fix: async (params) => { await ready; return c.sendRequest(InspectorFixRequest, params); },
+  });
   registerKernelBench(context);
-  context.subscriptions.push(vscode.commands.registerCommand('ropeLens.activationStats', async (waitForServer?: boolean) => {
+  context.subscriptions.push(vscode.commands.registerCommand(COMMANDS.activationStats, async (waitForServer?: boolean) => {
     if (waitForServer) await ready.catch(() => undefined);
     return { ...stats };
   }));

@@ -1,13 +1,14 @@
 /** Status-bar item shown while the server computes a bound (`ropeLens/boundStatus`). */
 import * as vscode from 'vscode';
 import type { BoundStatusParams } from '../shared/protocol/messages';
+import { COMMANDS, STATUS_ITEM_ID } from '../shared/protocol/commands';
 
 export class BoundStatusItem implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('ropeLens.boundStatus', vscode.StatusBarAlignment.Right, 100);
+  private readonly item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
 
   constructor() {
     this.item.name = 'RoPE Lens bound computation';
-    this.item.command = 'ropeLens.openInspector';
+    this.item.command = COMMANDS.openInspector;
   }
 
   update(s: BoundStatusParams): void {

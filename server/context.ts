@@ -4,6 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisCache } from './documents';
 import type { CachedBoundOracle } from './boundOracle';
 import type { SettingsStore } from './settings';
+import type { RopeLensService } from '../shared/service/service';
 
 export interface ClientSupport {
   /** textDocument/diagnostic (pull) instead of publishDiagnostics (push). */
@@ -25,6 +26,8 @@ export interface ServerContext {
   settings: SettingsStore;
   cache: AnalysisCache;
   oracle: CachedBoundOracle;
+  /** The analysis service every feature reads through. */
+  service: RopeLensService;
   docsBase: string;
   support: ClientSupport;
 }

@@ -1,40 +1,15 @@
-/** `ropeLens/describe`: a document's RoPE description in a form that crosses the wire (no tree nodes). */
+/** `ropeLens/describe`: a document's RoPE description in a form that crosses the wire (nodes → ranges). */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ModelRope, Located, ScalingDescription } from '../shared/config/modelRope';
+import type { ModelRope } from '../shared/config/modelRope';
 import type { FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
-import type { DescribeResult, DescribedValue, DescribedRope } from '../shared/protocol/messages';
+import type { DescribeResult, DescribedRope } from '../shared/protocol/messages';
+import { toWire } from '../shared/config/wire';
 import type { CachedBoundOracle } from './boundOracle';
 import { toRopeSpec } from '../shared/config/modelConfig';
 
-function described<T>(doc: TextDocument, l: Located<T>): DescribedValue<T> {
-  const out: DescribedValue<T> = { value: l.value };
-  if (l.key !== undefined) out.key = l.key;
-  if (l.note !== undefined) out.note = l.note;
-  if (l.node) out.range = { start: doc.positionAt(l.node.offset), end: doc.positionAt(l.node.offset + l.node.length) };
-  return out;
-}
-
-function describedScaling(doc: TextDocument, s: ScalingDescription): NonNullable<DescribedRope['scaling']> {
-  const params: Record<string, DescribedValue<unknown>> = {};
-  for (const [k, v] of Object.entries(s.params)) params[k] = described(doc, v);
-  return { key: s.key, type: s.type, rawType: s.rawType && described(doc, s.rawType), params };
-}
-
 export function describeRope(doc: TextDocument, rope: ModelRope): DescribedRope {
-  const opt = <T>(l: Located<T> | undefined) => (l ? described(doc, l) : undefined);
-  return {
-    modelType: rope.modelType,
-    base: described(doc, rope.base),
-    headDim: described(doc, rope.headDim),
-    rotaryDim: described(doc, rope.rotaryDim),
-    partialRotaryFactor: described(doc, rope.partialRotaryFactor),
-    contextLength: described(doc, rope.contextLength),
-    originalContextLength: opt(rope.originalContextLength),
-    slidingWindow: opt(rope.slidingWindow),
-    scaling: rope.scaling && describedScaling(doc, rope.scaling),
-    layerVariants: rope.layerVariants?.map((v) => ({ layerType: v.layerType, base: described(doc, v.base) })),
-  };
+  return toWire(rope, (n) => ({ start: doc.positionAt(n.offset), end: doc.positionAt(n.offset + n.length) }));
 }
 
 export function describe(doc: TextDocument, analysis: FileAnalysis, oracle: CachedBoundOracle, variant: TransformersVariant): DescribeResult {
@@ -52,7 +27,7 @@ export function describe(doc: TextDocument, analysis: FileAnalysis, oracle: Cach
   }
   let spec = null;
   try { spec = rope ? toRopeSpec(rope, { variant }) : null; } catch { spec = null; }
-  return {
+  const result: DescribeResult = {
     uri: doc.uri,
     version: doc.version,
     kind: analysis.kind,
@@ -63,7 +38,10 @@ export function describe(doc: TextDocument, analysis: FileAnalysis, oracle: Cach
     bounds,
     findings: analysis.diagnostics.map((f) => ({
       code: f.code, severity: f.severity, message: f.message, range: f.range,
+      ...(f.related ? { related: f.related } : {}),
       fixes: f.fixes.map((x) => ({ title: x.title, kind: x.kind, preferred: x.preferred === true })),
     })),
   };
+  if (analysis.noRope !== undefined) result.noRope = analysis.noRope;
+  return result;
 }

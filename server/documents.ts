@@ -5,9 +5,9 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileNameOf } from './uri';
-import { analyze } from './analysis';
 import type { CachedBoundOracle } from './boundOracle';
 import type { RopeLensSettings } from './settings';
+import type { RopeLensService } from '../shared/service/service';
 import type { FileAnalysis } from '../shared/service/types';
 import { sniff } from '../shared/service/sniff';
 import { NOT_ANALYSED } from '../shared/service/analyze';
@@ -30,7 +30,7 @@ export class AnalysisCache {
   /** Analyses run so far (tests and the bench read it to prove parse-once). */
   runs = 0;
 
-  constructor(private readonly oracle: CachedBoundOracle) {}
+  constructor(private readonly service: RopeLensService, private readonly oracle: CachedBoundOracle) {}
 
   get(doc: TextDocument, settings: RopeLensSettings): FileAnalysis {
     const forced = this.forced.has(doc.uri);
@@ -65,12 +65,12 @@ export class AnalysisCache {
     this.runs++;
     const text = doc.getText();
     if (!forced && text.length > MAX_SNIFF_BYTES) return tooLarge(text, fileNameOf(doc.uri), doc.languageId, settings);
-    return analyze(text, {
+    if (!settings.enable) return { kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] };
+    return this.service.analyze(text, {
       fileName: fileNameOf(doc.uri),
       languageId: doc.languageId,
-      settings,
-      oracle: this.oracle,
-      forceModelConfig: forced,
+      asModelConfig: forced,
+      settings: { variant: settings.transformersVersion, severity: settings.severity, preferredRewrite: settings.preferredRewrite },
     });
   }
 }

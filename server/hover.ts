@@ -13,7 +13,9 @@ import type { TransformersVariant } from '../shared/rope/spec';
 import { ropeFacts } from '../shared/service/ropeFacts';
 import { sci, grouped } from '../shared/core/format';
 
-export const OPEN_INSPECTOR_COMMAND = 'ropeLens.openInspector';
+import { COMMANDS } from '../shared/protocol/commands';
+
+export const OPEN_INSPECTOR_COMMAND = COMMANDS.openInspector;
 
 interface Target { node: ConfigNode; label: string }
 

@@ -4,18 +4,22 @@
  * keeps the shared state (documents, settings, analyses, bound oracle).
  */
 import {
-  CancellationToken, CodeActionKind, Connection, DidChangeConfigurationNotification, InitializeParams,
+  CancellationToken, CodeActionKind, CodeActionTriggerKind, Connection, DidChangeConfigurationNotification, InitializeParams,
   InitializeResult, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  BoundStatusParams, CHECK_AS_MODEL_CONFIG_METHOD, CheckAsModelConfigParams, CheckAsModelConfigResult,
-  DESCRIBE_METHOD, DescribeParams, DescribeResult, FIX_ALL_KIND,
+  BoundStatusParams, CheckAsModelConfigRequest, DescribeRequest, DescribeResult, FIX_ALL_KIND,
+  InspectorDataRequest, InspectorFixRequest,
 } from '../shared/protocol/messages';
+import { SETTINGS_SECTION } from '../shared/protocol/settings';
+import { createRopeLensService, type RopeLensService } from '../shared/service/service';
+import { createNodeResolver } from '../shared/node/resolveNode';
+import { inspectorData, inspectorFix } from './inspector';
 import { AnalysisCache } from './documents';
 import { CachedBoundOracle, BoundComputer } from './boundOracle';
 import { createBoundComputer } from './boundComputer';
-import { SettingsStore, BoundBackend } from './settings';
+import { SettingsStore, BoundBackend, normalizeSettings } from './settings';
 import { Validator } from './validation';
 import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
@@ -30,9 +34,14 @@ export interface ServerOptions {
   boundComputer?: (backend: BoundBackend) => BoundComputer;
   /** Observer for bound activity (tests); the client is told through `ropeLens/boundStatus` anyway. */
   onBoundStatus?: (s: BoundStatusParams) => void;
+  /** Where swallowed errors go; default: the client's output channel (window/logMessage). */
+  log?: (line: string) => void;
 }
 
 const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+
+/** Rounds of "wait for the bound engine to go idle, re-analyse" before an explicit code-action answer. */
+export const MAX_SETTLE_ROUNDS = 4;
 
 /** Lets a `$/cancelRequest` that arrived with the request be seen, then runs `fn` between two token checks. */
 async function runSafe<T>(token: CancellationToken, fn: () => T | Promise<T>): Promise<T> {
@@ -45,7 +54,8 @@ async function runSafe<T>(token: CancellationToken, fn: () => T | Promise<T>): P
 
 export function startServer(connection: Connection, options: ServerOptions = {}): ServerContext {
   const documents = new TextDocuments(TextDocument);
-  const settings = new SettingsStore(connection);
+  const log = options.log ?? ((line: string) => connection.console.error(line));
+  const settings = new SettingsStore(connection, log);
   const makeComputer = options.boundComputer ?? createBoundComputer;
   let backend: BoundBackend = 'auto';
   const support: ClientSupport = {
@@ -70,8 +80,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     },
     (a) => { progress.update(a); options.onBoundStatus?.(a); },
   );
-  const cache = new AnalysisCache(oracle);
-  const ctx: ServerContext = { connection, documents, settings, cache, oracle, docsBase: rulesDocBase(), support };
+  // The one service of this window: the same resolver as the CLI (local folders, the HF cache, the
+  // catalog), the window's bound oracle; settings come per document.
+  const service: RopeLensService = createRopeLensService({ oracle, resolver: createNodeResolver(), log });
+  const cache = new AnalysisCache(service, oracle);
+  const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support };
   const validator = new Validator(ctx);
   const known = new Set<string>();
 
@@ -117,9 +130,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   async function applyBackend(): Promise<void> {
     let wanted: BoundBackend = settings.peek('').boundBackend;
     if (support.configuration) {
-      const raw = await connection.workspace.getConfiguration('ropeLens').catch(() => undefined) as { bound?: { backend?: unknown } } | undefined;
-      const b = raw?.bound?.backend;
-      if (b === 'auto' || b === 'gpu' || b === 'cpu') wanted = b;
+      const raw = await connection.workspace.getConfiguration(SETTINGS_SECTION).catch((e) => { log(`settings: ${(e as Error)?.message ?? e}`); return undefined; });
+      wanted = normalizeSettings(raw).boundBackend;
     }
     if (wanted !== backend) {
       backend = wanted;
@@ -165,7 +177,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }));
 
   connection.onCodeAction((params, token) => runSafe(token, async () => {
-    const a = await analysisOf(params.textDocument.uri);
+    let a = await analysisOf(params.textDocument.uri);
+    // An explicit Ctrl+. (or fix-all) answers once the bound findings' fixes exist, instead of
+    // "no code actions" while the worker is still computing; the lightbulb's automatic requests
+    // answer at once. Each round waits for the engine to go idle; a few rounds cover the follow-up
+    // questions an answer raises (b* after L_max, the fixes' own checks).
+    const explicit = params.context.triggerKind === CodeActionTriggerKind.Invoked || (params.context.only ?? []).some((k) => FIX_ALL_KIND.startsWith(k));
+    for (let round = 0; explicit && a && a.analysis.pendingBounds.length > 0 && oracle.pending > 0 && round < MAX_SETTLE_ROUNDS; round++) {
+      await oracle.idle();
+      if (token.isCancellationRequested) throw cancelled();
+      a = await analysisOf(params.textDocument.uri);
+    }
     return a ? codeActionsFor(a.doc, a.analysis, params, a.settings, support, ctx.docsBase) : [];
   }));
 
@@ -181,7 +203,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return codeLensesFor(a.doc, a.analysis, oracle, a.settings.transformersVersion);
   }));
 
-  connection.onRequest(DESCRIBE_METHOD, async (params: DescribeParams, token: CancellationToken): Promise<DescribeResult | null> => {
+  connection.onRequest(DescribeRequest, async (params, token): Promise<DescribeResult | null> => {
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'describe: params.uri must be a string');
     return runSafe(token, async () => {
       let a = await analysisOf(params.uri);
@@ -206,12 +228,28 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     });
   });
 
-  connection.onRequest(CHECK_AS_MODEL_CONFIG_METHOD, async (params: CheckAsModelConfigParams): Promise<CheckAsModelConfigResult> => {
+  connection.onRequest(CheckAsModelConfigRequest, async (params) => {
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'checkAsModelConfig: params.uri must be a string');
     cache.force(params.uri);
     validator.schedule(params.uri, true);
     const a = await analysisOf(params.uri);
     return { kind: a?.analysis.kind ?? 'other', findings: a?.analysis.diagnostics.length ?? 0 };
+  });
+
+  connection.onRequest(InspectorDataRequest, async (params, token) => {
+    if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'inspector/data: params.uri must be a string');
+    const a = await analysisOf(params.uri);
+    if (!a) return { ok: false, message: `${params.uri} is not open` };
+    const r = await inspectorData(a.doc, params, service, oracle, a.settings);
+    if (token.isCancellationRequested) throw cancelled();
+    return r;
+  });
+
+  connection.onRequest(InspectorFixRequest, async (params) => {
+    if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'inspector/fix: params.uri must be a string');
+    const a = await analysisOf(params.uri);
+    if (!a) return { ok: false, message: `${params.uri} is not open` };
+    return inspectorFix(a.doc, params, service, a.settings);
   });
 
   connection.onShutdown(async () => {

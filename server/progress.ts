@@ -3,7 +3,7 @@
  * supports it) plus the `ropeLens/boundStatus` notification the VS Code status-bar item listens to.
  */
 import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver';
-import { BOUND_STATUS_METHOD, BoundStatusParams } from '../shared/protocol/messages';
+import { BoundStatusNotification, BoundStatusParams } from '../shared/protocol/messages';
 import type { BoundActivity } from './boundOracle';
 
 export class BoundProgress {
@@ -13,7 +13,7 @@ export class BoundProgress {
 
   update(a: BoundActivity): void {
     const status: BoundStatusParams = { pending: a.pending, label: a.label };
-    void this.connection.sendNotification(BOUND_STATUS_METHOD, status).catch(() => undefined);
+    void this.connection.sendNotification(BoundStatusNotification, status).catch(() => undefined);
     if (!this.workDoneProgress()) return;
     if (a.pending > 0 && !this.reporter) {
       this.reporter = this.connection.window.createWorkDoneProgress().then(

@@ -5,14 +5,15 @@
  * untrusted workspaces (it runs generated GPU code and loads the benchmark bundle).
  */
 import * as vscode from 'vscode';
-import { runNodeKernelBench } from '../../server/cli/bench';
+import { runNodeKernelBench } from '../../shared/node/kernelBench';
+import { COMMANDS, VIEW_TYPES } from '../../shared/protocol/commands';
 import type { BenchRun } from '../../shared/kernelBench/runner';
 import type { BenchHostMessage } from '../../shared/kernelBench/messages';
 import { parseBenchPageMessage } from '../../shared/kernelBench/messages';
 import { contentSecurityPolicy, escapeHtml, makeNonce } from '../../shared/inspector/html';
 
-export const KERNEL_BENCH_COMMAND = 'ropeLens.runKernelBenchmarks';
-const VIEW_TYPE = 'ropeLens.kernelBench';
+export const KERNEL_BENCH_COMMAND = COMMANDS.runKernelBenchmarks;
+const VIEW_TYPE = VIEW_TYPES.kernelBench;
 
 type Size = 'small' | 'medium';
 

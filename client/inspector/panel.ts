@@ -1,45 +1,27 @@
 /**
- * The RoPE Inspector webview panel: one panel per config document. The extension computes the
- * data with the shared builder (and exact b* through the b* engine's worker), the page only draws.
+ * The RoPE Inspector webview panel: one panel per config document. The language server computes the
+ * data (ropeLens/inspector/data, exact b* from its one bound engine), the page only draws.
  * Security: strict CSP with a nonce and webview.cspSource, scripts limited to dist/media, every
  * message from the page validated before anything happens. State (document and controls) is kept by
  * the page and restored by a WebviewPanelSerializer, so no retainContextWhenHidden is needed.
  */
 import * as vscode from 'vscode';
-import { parseDocumentText, formatOf } from '../../shared/document/parse';
-import type { ParsedDocument } from '../../shared/document/configNode';
-import { readModelRope } from '../../shared/config/modelConfig';
-import type { ModelRope } from '../../shared/config/modelRope';
-import { BuildOptions, buildInspectorData, defaultControls, InspectorInput } from '../../shared/inspector/build';
-import { inspectorInputFromDocument, inspectorInputFromRope } from '../../shared/inspector/fromConfig';
-import { applicableRewrites, fixForControls } from '../../shared/inspector/apply';
 import { makeNonce, renderInspectorHtml } from '../../shared/inspector/html';
 import { parsePageMessage, parseState } from '../../shared/inspector/messages';
 import type { HostMessage, InspectorControls, InspectorData } from '../../shared/inspector/types';
-import { BoundEngine } from '../../shared/node/engine';
-import { RopeError } from '../../shared/core/errors';
+import type { InspectorDataParams, InspectorDataResult, InspectorFixParams, InspectorFixResult } from '../../shared/protocol/messages';
+import { COMMANDS, VIEW_TYPES } from '../../shared/protocol/commands';
 
-export const INSPECTOR_VIEW_TYPE = 'ropeLens.inspector';
-export const OPEN_INSPECTOR_COMMAND = 'ropeLens.openInspector';
-/** Longest length for which the panel asks the b* engine for the exact b* (seconds at 128k). */
-const EXACT_MAX_LENGTH = 262144;
+export const INSPECTOR_VIEW_TYPE = VIEW_TYPES.inspector;
+export const OPEN_INSPECTOR_COMMAND = COMMANDS.openInspector;
 
-/** rope is set for model configs (Apply writes those); training configs are shown read-only. */
-interface Loaded { doc: ParsedDocument; rope: ModelRope | undefined; input: InspectorInput }
-
-function languageOrName(d: vscode.TextDocument): string {
-  return formatOf(d.languageId) ? d.languageId : d.fileName;
-}
-
-/** Reads the document (unsaved edits included) as the Inspector's input. Throws RopeError. */
-function load(d: vscode.TextDocument): Loaded {
-  const format = formatOf(languageOrName(d)) ?? formatOf(d.fileName);
-  if (!format) throw new RopeError('parse-error', `${vscode.workspace.asRelativePath(d.uri)} is not a JSON or YAML file`);
-  const doc = parseDocumentText(d.getText(), format);
-  const rope = readModelRope(doc);
-  const label = vscode.workspace.asRelativePath(d.uri);
-  const input = rope ? inspectorInputFromRope(rope, label, d.uri.toString()) : inspectorInputFromDocument(doc, label, d.uri.toString());
-  return { doc, rope, input };
+/**
+ * The language server computes the panel's data and Apply edits (typed requests): it owns the
+ * window's one bound engine and the document's settings, so the panel shows what hovers show.
+ */
+export interface InspectorServer {
+  data(params: InspectorDataParams): Promise<InspectorDataResult>;
+  fix(params: InspectorFixParams): Promise<InspectorFixResult>;
 }
 
 class InspectorPanel {
@@ -74,29 +56,23 @@ class InspectorPanel {
     void this.panel.webview.postMessage(msg);
   }
 
-  /** Builds the data; exact b* comes from the engine's cache now, or later by `refineExact`. */
-  private build(l: Loaded, controls: InspectorControls | undefined): InspectorData {
-    const c = controls ?? defaultControls(l.input);
-    const L = c.targetLength;
-    const d = l.input.spec.rotaryDim;
-    const opts: BuildOptions = {};
-    const b = this.host.engine.peekBstar(L, d);
-    const t = this.host.engine.peekThreshold(L, d);
-    if (b) opts.exact = { bstar: b.bstar, threshold: t?.threshold, note: t ? 'b* exact (certified float64 sweep); threshold from the b* engine.' : 'b* exact (certified float64 sweep).' };
-    const input = { ...l.input, applicable: l.rope ? applicableRewrites(l.doc, l.rope, L) : [] };
-    return buildInspectorData(input, c, opts);
+  /** Asks the server for the data; when the exact b* is still computing, asks again once it is in. */
+  private async fetch(controls: InspectorControls | undefined): Promise<InspectorData> {
+    const d = await this.document();
+    const r = await this.host.server.data({ uri: d.uri.toString(), controls, label: vscode.workspace.asRelativePath(d.uri) });
+    if (!r.ok) throw new Error(r.message);
+    if (r.exactPending) this.refineExact(r.data.controls);
+    return r.data;
   }
 
   /** First render: the whole page with the data embedded (no round trip before the plots show). */
   async render(): Promise<void> {
     const webview = this.panel.webview;
     try {
-      const l = load(await this.document());
-      this.data = this.build(l, this.controls);
+      this.data = await this.fetch(this.controls);
       this.controls = this.data.controls;
-      this.panel.title = `RoPE Inspector · ${l.input.label.split('/').pop()}`;
+      this.panel.title = `RoPE Inspector · ${this.data.source.label.split('/').pop()}`;
       webview.html = this.host.html(webview, this.data);
-      this.refineExact(l);
     } catch (e) {
       webview.html = this.host.html(webview, undefined);
       this.post({ type: 'error', message: messageOf(e) });
@@ -106,29 +82,28 @@ class InspectorPanel {
   /** Recomputes after a control change or a document edit and sends the data to the page. */
   private async update(controls?: InspectorControls): Promise<void> {
     try {
-      const l = load(await this.document());
-      this.data = this.build(l, controls ?? this.controls);
+      this.data = await this.fetch(controls ?? this.controls);
       this.controls = this.data.controls;
       this.post({ type: 'data', data: this.data });
-      this.refineExact(l);
     } catch (e) {
       this.post({ type: 'error', message: messageOf(e) });
     }
   }
 
-  /** Asks the b* engine (worker thread, cached) for exact b* and threshold, then redraws. */
-  private refineExact(l: Loaded): void {
-    const c = this.controls;
-    if (!c) return;
-    const L = c.targetLength;
-    const d = l.input.spec.rotaryDim;
-    if (L > EXACT_MAX_LENGTH || this.host.engine.peekThreshold(L, d)) return;
+  /** The server is computing the exact b* and threshold: wait for them, then redraw. */
+  private refineExact(c: InspectorControls): void {
     this.exactJob?.abort();
     const job = new AbortController();
     this.exactJob = job;
+    const L = c.targetLength;
     this.post({ type: 'busy', what: `Computing the exact b* for ${L.toLocaleString('en-US')} tokens…` });
-    this.host.engine.threshold(L, d, { signal: job.signal }).then(
-      () => { if (!job.signal.aborted && this.controls?.targetLength === L) void this.update(); },
+    void this.document().then((d) => this.host.server.data({ uri: d.uri.toString(), controls: c, waitForExact: true, label: vscode.workspace.asRelativePath(d.uri) })).then(
+      (r) => {
+        if (job.signal.aborted || this.controls?.targetLength !== L) return;
+        if (!r.ok) { this.post({ type: 'busy', what: `Exact b* unavailable: ${r.message} (grid estimate shown)` }); return; }
+        this.data = r.data;
+        this.post({ type: 'data', data: r.data });
+      },
       (e) => { if (!job.signal.aborted) this.post({ type: 'busy', what: `Exact b* unavailable: ${messageOf(e)} (grid estimate shown)` }); },
     );
   }
@@ -162,18 +137,17 @@ class InspectorPanel {
     }
   }
 
-  /** The quick fix's edit for the chosen rewrite, applied to the live document. */
+  /** The quick fix's edit for the chosen rewrite (computed by the server), applied to the live document. */
   private async apply(c: InspectorControls): Promise<void> {
     try {
       const d = await this.document();
-      const l = load(d);
-      if (!l.rope) {
-        this.post({ type: 'applied', ok: false, message: 'Apply writes model configs; for a training config, apply the rewrite in its base model config or use the quick fixes.' });
+      const fix = await this.host.server.fix({ uri: d.uri.toString(), controls: c });
+      if (!fix.ok) {
+        this.post({ type: 'applied', ok: false, message: fix.message });
         return;
       }
-      const fix = fixForControls(l.doc, l.rope, c);
-      if (!fix || fix.edits.length === 0) {
-        this.post({ type: 'applied', ok: false, message: `No edit writes “${c.method}” at ${c.targetLength} tokens into this file.` });
+      if (fix.version !== d.version) {
+        this.post({ type: 'applied', ok: false, message: 'The document changed while the edit was computed; try again.' });
         return;
       }
       const edit = new vscode.WorkspaceEdit();
@@ -218,16 +192,11 @@ function messageOf(e: unknown): string {
 
 class InspectorHost {
   private readonly panels = new Map<string, InspectorPanel>();
-  readonly engine = new BoundEngine();
   private readonly output: vscode.OutputChannel;
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(private readonly context: vscode.ExtensionContext, readonly server: InspectorServer) {
     this.output = vscode.window.createOutputChannel('RoPE Lens Inspector');
-    context.subscriptions.push(this.output, { dispose: () => this.disposeEngine() });
-  }
-
-  private disposeEngine(): void {
-    void this.engine.dispose();
+    context.subscriptions.push(this.output);
   }
 
   log(line: string): void {
@@ -266,8 +235,11 @@ class InspectorHost {
       return;
     }
     try {
-      const l = load(await vscode.workspace.openTextDocument(uri));
-      const controls = target !== undefined ? { ...defaultControls(l.input), targetLength: target } : undefined;
+      const doc = await vscode.workspace.openTextDocument(uri);
+      // Fails early (no empty panel) when the server cannot read the document as a config.
+      const first = await this.server.data({ uri: doc.uri.toString(), controls: target !== undefined ? { targetLength: target } : undefined });
+      if (!first.ok) throw new Error(first.message);
+      const controls = first.data.controls;
       const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, 'RoPE Inspector', vscode.ViewColumn.Beside, this.webviewOptions());
       const p = new InspectorPanel(panel, uri, this, controls);
       this.panels.set(uri.toString(), p);
@@ -313,8 +285,8 @@ function readTarget(options: unknown): number | undefined {
 }
 
 /** Registers the command `ropeLens.openInspector` ([uri], [{target}]) and the panel serializer. */
-export function registerInspector(context: vscode.ExtensionContext): void {
-  const host = new InspectorHost(context);
+export function registerInspector(context: vscode.ExtensionContext, server: InspectorServer): void {
+  const host = new InspectorHost(context, server);
   context.subscriptions.push(
     vscode.commands.registerCommand(OPEN_INSPECTOR_COMMAND, (arg?: unknown, options?: unknown) => host.open(arg, options)),
     vscode.window.registerWebviewPanelSerializer(INSPECTOR_VIEW_TYPE, {

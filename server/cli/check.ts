@@ -7,18 +7,16 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
-import { analyzeText } from '../../shared/service/analyze';
-import { createSyncOracle } from '../../shared/service/syncOracle';
+import { cliService } from './service';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
-import { createNodeResolver } from '../../shared/node/resolveNode';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseCliArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const parsed = parseCliArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   if (parsed.values.help) {
-    io.out('usage: rope-lens check <files or folders…> [--json] [--variant v4|v5]');
+    io.out('usage: rope-lens check <files or folders…> [--json] [--variant v4|v5] [--verbose]');
     return EXIT_OK;
   }
   const variant = parsed.values.variant ?? 'v5';
@@ -33,8 +31,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     else files.push(...found);
   }
 
-  const oracle = createSyncOracle();
-  const resolver = createNodeResolver();
+  // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
+  const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
+  const service = cliService(variant, log);
   const reports: JsonFileReport[] = [];
   let errors = 0, warnings = 0, others = 0;
   for (const file of files) {
@@ -46,7 +45,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       unreadable = true;
       continue;
     }
-    const analysis = analyzeText(text, { fileName: resolve(file), oracle, resolver, variant });
+    const analysis = service.analyze(text, { fileName: resolve(file) });
     for (const d of analysis.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;

@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { formatOf, parseDocumentText } from '../../shared/document/parse';
 import { precise } from '../../shared/core/format';
-import { readModelConfig, toRopeSpec } from '../../shared/config/modelConfig';
+import { cliService } from './service';
+import type { JsonRopeCore } from '../../shared/service/jsonReport';
+import { toRopeSpec } from '../../shared/config/modelConfig';
 import { groupScaling, ropeGroups } from '../../shared/config/attentionGroups';
 import { ModelRope } from '../../shared/config/modelRope';
 import { computeFrequencies, DEFAULT_VARIANT } from '../../shared/rope/invFreq';
@@ -15,19 +17,18 @@ import { RopeFrequencies, RopeSpec, TransformersVariant } from '../../shared/rop
 
 const USAGE = 'usage: rope-lens freqs <config.json> [--seq-len N] [--variant v4|v5] [--json]';
 
-export interface FreqsReport {
-  ropeType: string;
-  rotaryDim: number;
-  base: number;
-  invFreq: number[];
-  attentionFactor: number;
-  wavelengths: number[];
-  contextLength: number;
-  originalContextLength: number | null;
-  /** Every attention group with RoPE, its frequencies as transformers computes them for those layers. */
-  groups: FreqsGroup[];
-}
+/**
+ * `freqs --json`: the spec's numbers, the frequencies as transformers computes them (typed arrays as
+ * plain arrays) and the context keys as `check --json` prints them — derived, not copied.
+ */
+export type FreqsReport =
+  Pick<RopeSpec, 'ropeType' | 'rotaryDim' | 'base'>
+  & { [K in 'invFreq' | 'attentionFactor']: RopeFrequencies[K] extends Float64Array ? number[] : RopeFrequencies[K] }
+  & { wavelengths: number[] }
+  & { contextLength: number; originalContextLength: JsonRopeCore['originalContextLength'] }
+  & { groups: FreqsGroup[] };
 
+/** Every attention group with RoPE, its frequencies as transformers computes them for those layers. */
 export interface FreqsGroup {
   layerType: string;
   layers: number | null;
@@ -70,7 +71,7 @@ function parse(argv: string[]): FreqsArgs | 'help' {
 }
 
 /** Reads and parses the file; every failure is one UsageError line. */
-function readRope(path: string): ModelRope | { noRope: string } {
+function readRope(path: string, variant: TransformersVariant): ModelRope | { noRope: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -84,9 +85,10 @@ function readRope(path: string): ModelRope | { noRope: string } {
     const where = p ? doc.lines.positionAt(p.offset) : undefined;
     throw new UsageError(`'${path}' is not valid ${doc.format.toUpperCase()}${p && where ? ` (line ${where.line + 1}, column ${where.character + 1}: ${p.message})` : ''}`);
   }
-  const reading = readModelConfig(doc, { filePath: path });
-  if (reading?.noRope) return { noRope: reading.noRope };
-  const rope = reading?.rope;
+  // Through the CLI's service, as `check` and `inspect` read it (a training YAML: its base model).
+  const described = cliService(variant).describe(text, { fileName: path, asModelConfig: true });
+  if (described.noRope) return { noRope: described.noRope };
+  const rope = described.rope;
   if (!rope) throw new UsageError(`'${path}' does not look like a model config (no model_type, attention or RoPE keys)`);
   return rope;
 }
@@ -144,7 +146,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(USAGE);
     return EXIT_OK;
   }
-  const rope = readRope(args.path);
+  const rope = readRope(args.path, args.variant);
   if ('noRope' in rope) {
     // Not an error: the model simply has no rotary embedding (check says the same).
     io.out(args.json ? JSON.stringify({ noRope: rope.noRope }) : `no rotary position embedding: ${rope.noRope}`);

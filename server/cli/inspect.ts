@@ -15,6 +15,7 @@ import type { InspectorControls } from '../../shared/inspector/types';
 import type { BuildOptions, InspectorInput } from '../../shared/inspector/build';
 import { defaultControls } from '../../shared/inspector/build';
 import { bstar as exactBstar, threshold as exactThreshold } from '../../shared/bstar/index';
+import { cliService } from './service';
 
 /** Longest target for which the export computes the exact b* (a few seconds at 128k on one core). */
 export const EXACT_BSTAR_MAX_LENGTH = 262144;
@@ -31,7 +32,7 @@ export function exactBounds(input: InspectorInput, controls: Partial<InspectorCo
   return { bstar: b.bstar, threshold: t.threshold, note: `b* is exact (certified float64 sweep); the threshold is the b* engine's ${t.guarantee}` };
 }
 
-const USAGE = 'usage: rope-lens inspect <config> [--target N] [--method M] [--base B] (--html out.html | --json)';
+const USAGE = 'usage: rope-lens inspect <config> [--target N] [--method M] [--base B] [--variant v4|v5] (--html out.html | --json)';
 
 /** dist/media next to dist/cli.js, or the repo's dist/media when run from source. */
 export function findMediaDir(): string {
@@ -48,9 +49,9 @@ function intOption(v: string | undefined, what: string): number | undefined {
 }
 
 /** The standalone page for one config: same bundle as the webview, everything inlined. */
-export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir()): string {
+export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir(), service = cliService()): string {
   const text = readFileSync(configPath, 'utf8');
-  const input = inspectorInputFromText(text, configPath);
+  const input = inspectorInputFromText(text, configPath, undefined, service);
   const data = buildInspectorData(input, controls, { exact: exactBounds(input, controls) });
   return renderInspectorHtml(
     {
@@ -71,6 +72,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       base: { type: 'string' },
       html: { type: 'string' },
       json: { type: 'boolean' },
+      variant: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }, USAGE);
@@ -81,8 +83,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const configPath = resolve(positionals[0]);
   if (!existsSync(configPath)) throw new UsageError(`${positionals[0]}: no such file`);
 
+  const variant = values.variant ?? 'v5';
+  if (variant !== 'v4' && variant !== 'v5') throw new UsageError(`--variant must be v4 or v5, got '${variant}'`);
+  const service = cliService(variant);
   const text = readFileSync(configPath, 'utf8');
-  const input = inspectorInputFromText(text, configPath);
+  const input = inspectorInputFromText(text, configPath, undefined, service);
   const partial: Partial<InspectorControls> = {};
   const target = intOption(values.target, '--target');
   if (values.method !== undefined && !isRewriteMethod(values.method)) {
@@ -104,7 +109,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify(buildInspectorData(input, partial, { exact: exactBounds(input, partial) }), null, 2));
   }
   if (values.html) {
-    const html = standaloneHtml(configPath, partial);
+    const html = standaloneHtml(configPath, partial, findMediaDir(), service);
     writeFileSync(values.html, html);
     if (!values.json) io.out(`wrote ${values.html} (${(html.length / 1024).toFixed(0)} KB): open it in any browser, it works offline`);
   }

@@ -20,11 +20,3 @@ export class RopeError extends Error {
     this.name = 'RopeError';
   }
 }
-
-/** Throws a RopeError unless `value` is a finite number. */
-export function requireFinite(value: number, what: string, code: RopeErrorCode = 'invalid-parameter'): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new RopeError(code, `${what} must be a finite number, got ${String(value)}`);
-  }
-  return value;
-}

@@ -3,7 +3,7 @@
  * Every layer above (fixes, rules, service, protocol) speaks these types; nothing here imports
  * anything. Ranges and edits use LSP's shapes so the server passes them through unchanged.
  */
-import type { Range } from '../document/positions';
+import type { Range } from './range';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 

@@ -1,6 +1,6 @@
-/** LSP-style positions (0-based line and UTF-16 character), independent of any editor API. */
-export interface Position { line: number; character: number }
-export interface Range { start: Position; end: Position }
+/** LSP-style positions (defined in shared/core/range, below every layer that reports findings). */
+import type { Position, Range } from '../core/range';
+export type { Position, Range };
 
 /** Maps offsets to positions for one text; built once per document version. */
 export class LineIndex {

@@ -14,15 +14,16 @@ import { gradientThetaBase } from '../rope/seedMethods';
 import { originalLengthOf } from './fromConfig';
 import type { InspectorControls, RewriteMethod } from './types';
 import { REWRITE_METHODS } from './types';
+import type { TransformersVariant } from '../rope/spec';
 
 /** The minimal rule context the fix targets need (no bound oracle: these fixes take no bound). */
-function contextFor(doc: ParsedDocument, rope: ModelRope): RuleContext {
+function contextFor(doc: ParsedDocument, rope: ModelRope, variant: TransformersVariant): RuleContext {
   return {
     doc,
     fileKind: 'model-config',
     model: rope,
     oracle: { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined },
-    variant: 'v5',
+    variant,
     pending: [],
     editor: new DocumentEditor(doc),
   };
@@ -36,8 +37,8 @@ function contextFor(doc: ParsedDocument, rope: ModelRope): RuleContext {
  * else records the new length) it also raises max_position_embeddings to the target. Linear and
  * dynamic keep it: vLLM multiplies it by the factor, and dynamic starts scaling past it.
  */
-export function inspectorFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod, targetLength: number): Fix | undefined {
-  const fix = rewriteFix(doc, rope, method, targetLength);
+export function inspectorFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod, targetLength: number, variant: TransformersVariant = 'v5'): Fix | undefined {
+  const fix = rewriteFix(doc, rope, method, targetLength, variant);
   if (!fix || !RAISES_CONTEXT.has(method)) return fix;
   return withContext(fix, doc, rope, targetLength);
 }
@@ -54,8 +55,8 @@ function withContext(fix: Fix, doc: ParsedDocument, rope: ModelRope, targetLengt
   return { ...fix, title: `${fix.title}; ${key.split('.').pop()} ${rope.contextLength.value} → ${targetLength}`, edits: [...fix.edits, ...edits] };
 }
 
-function rewriteFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod, targetLength: number): Fix | undefined {
-  const target = modelTarget(contextFor(doc, rope), rope);
+function rewriteFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod, targetLength: number, variant: TransformersVariant): Fix | undefined {
+  const target = modelTarget(contextFor(doc, rope, variant), rope);
   const L0 = originalLengthOf(rope);
   const factor = targetLength / L0;
   const base = rope.base.value;
@@ -79,15 +80,15 @@ function rewriteFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod,
 }
 
 /** Every rewrite this document can take at `targetLength`, with the quick fix's title. */
-export function applicableRewrites(doc: ParsedDocument, rope: ModelRope, targetLength: number): { method: RewriteMethod; title: string }[] {
+export function applicableRewrites(doc: ParsedDocument, rope: ModelRope, targetLength: number, variant: TransformersVariant = 'v5'): { method: RewriteMethod; title: string }[] {
   const out: { method: RewriteMethod; title: string }[] = [];
   for (const m of REWRITE_METHODS) {
-    const f = inspectorFix(doc, rope, m, targetLength);
+    const f = inspectorFix(doc, rope, m, targetLength, variant);
     if (f && f.edits.length > 0) out.push({ method: m, title: f.title });
   }
   return out;
 }
 
-export function fixForControls(doc: ParsedDocument, rope: ModelRope, c: InspectorControls): Fix | undefined {
-  return inspectorFix(doc, rope, c.method, c.targetLength);
+export function fixForControls(doc: ParsedDocument, rope: ModelRope, c: InspectorControls, variant: TransformersVariant = 'v5'): Fix | undefined {
+  return inspectorFix(doc, rope, c.method, c.targetLength, variant);
 }

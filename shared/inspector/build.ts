@@ -34,6 +34,8 @@ export interface InspectorInput {
   notes?: string[];
   /** The target the file itself implies (a training config's sequence length). */
   defaultTargetLength?: number;
+  /** transformers generation for the rewrites' frequencies (the user's ropeLens.transformersVersion). */
+  variant?: TransformersVariant;
 }
 
 export interface BuildOptions {
@@ -210,7 +212,8 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
   const original = computeFrequencies({ ropeType: 'default', base: s.base, rotaryDim: s.rotaryDim, maxPositionEmbeddings: L0 });
   const wl = wavelengthsOf(original.invFreq);
   const methods: RewriteMethod[] = ['configured', 'pi', 'ntk', 'ntk-by-parts', 'yarn', 'llama3', 'dynamic', 'longrope', 'gradient'];
-  const rewrites = methods.map((m) => rewriteCurve(m, input, target, factor, opts.variant));
+  const variant = opts.variant ?? input.variant;
+  const rewrites = methods.map((m) => rewriteCurve(m, input, target, factor, variant));
   // Liu et al.'s d_extra counts channels; the plots index pairs (channel 2i, 2i+1 → pair i).
   const cdChannels = criticalDimension(s.base, s.rotaryDim, L0);
   const cd = cdChannels / 2;

@@ -5,19 +5,21 @@
  */
 import { RopeError } from '../core/errors';
 import type { ParsedDocument } from '../document/configNode';
-import { formatOf, parseDocumentText } from '../document/parse';
-import { readModelRope, toRopeSpec } from '../config/modelConfig';
+import { formatOf } from '../document/parse';
+import { toRopeSpec } from '../config/modelConfig';
 import type { ModelRope } from '../config/modelRope';
+import type { TransformersVariant } from '../rope/spec';
 import type { InspectorInput } from './build';
-import { analyzeOnce } from '../service/analyze';
+import type { FileAnalysis } from '../service/types';
+import { createRopeLensService, type RopeLensService } from '../service/service';
 
 /** The training context of the unscaled model: original_max_position_embeddings, else the context. */
 export function originalLengthOf(rope: ModelRope): number {
   return rope.originalContextLength?.value ?? rope.contextLength.value;
 }
 
-export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: string): InspectorInput {
-  const spec = toRopeSpec(rope);
+export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: string, variant?: TransformersVariant): InspectorInput {
+  const spec = toRopeSpec(rope, { variant });
   const originalLength = originalLengthOf(rope);
   const warnings: string[] = [];
   // A scaled config whose max_position_embeddings was left at the original value (Qwen2.5's
@@ -32,39 +34,37 @@ export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: str
     ['base', rope.base], ['head dim', rope.headDim], ['rotary dim', rope.rotaryDim], ['context', rope.contextLength],
   ];
   for (const [what, n] of named) if (n?.note) notes.push(`${what}: ${n.note}`);
-  return { label, uri, modelType: rope.modelType, spec, headDim: rope.headDim.value, originalLength, warnings, notes };
+  const input: InspectorInput = { label, uri, modelType: rope.modelType, spec, headDim: rope.headDim.value, originalLength, warnings, notes };
+  if (variant) input.variant = variant;
+  return input;
 }
 
-export function inspectorInputFromDocument(doc: ParsedDocument, label: string, uri?: string): InspectorInput {
-  const rope = readModelRope(doc);
-  if (rope) return inspectorInputFromRope(rope, label, uri);
-  const training = trainingInput(doc.text, label, uri);
-  if (training) return training;
+/**
+ * The Inspector's input from the service's description of a document (read with `asModelConfig`,
+ * as the Inspector is opened on purpose): a model config as written, or a training config's
+ * base model with the YAML's overrides, the target being the training sequence length.
+ * Training configs are read-only: the Inspector's Apply writes model configs only.
+ */
+export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?: string, variant?: TransformersVariant): InspectorInput {
+  if (a.rope && a.kind === 'model-config') return inspectorInputFromRope(a.rope, label, uri, variant);
+  if (a.rope && a.kind === 'training-config') {
+    const input = inspectorInputFromRope(a.rope, label, uri, variant);
+    const t = a.training;
+    input.label = `${label} (training${t?.baseModel ? `, base model ${t.baseModel}` : ''})`;
+    if (t?.sequenceLength && t.sequenceLength >= 16) input.defaultTargetLength = t.sequenceLength;
+    input.notes = [...(input.notes ?? []), `Base model from ${t?.resolvedFrom ?? 'the training config'}; the target is the training sequence length.`];
+    return input;
+  }
+  if (a.noRope) throw new RopeError('invalid-parameter', `${label} has no rotary position embedding: ${a.noRope}`);
   throw new RopeError('invalid-parameter', `${label} is neither a model config (model_type or architectures with rope_theta, rope_scaling or max_position_embeddings) nor a training config whose base model is known`);
 }
 
 const NO_ORACLE = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
 
-/**
- * A training YAML (axolotl, LLaMA-Factory, torchtune, …): the analysis service resolves its base
- * model offline and applies the YAML's overrides; the target is the training sequence length.
- * Read-only: the Inspector's Apply writes model configs only.
- */
-function trainingInput(text: string, label: string, uri?: string): InspectorInput | undefined {
-  const a = analyzeOnce(text, { fileName: label, oracle: NO_ORACLE, verifyFixes: false });
-  if (a.kind !== 'training-config' || !a.rope) return undefined;
-  const input = inspectorInputFromRope(a.rope, label, uri);
-  const t = a.training;
-  input.label = `${label} (training${t?.baseModel ? `, base model ${t.baseModel}` : ''})`;
-  if (t?.sequenceLength && t.sequenceLength >= 16) input.defaultTargetLength = t.sequenceLength;
-  input.notes = [...(input.notes ?? []), `Base model from ${t?.resolvedFrom ?? 'the training config'}; the target is the training sequence length.`];
-  return input;
-}
-
-export function inspectorInputFromText(text: string, fileName: string, uri?: string): InspectorInput {
-  const format = formatOf(fileName);
-  if (!format) throw new RopeError('parse-error', `${fileName}: not a .json or .yaml file`);
-  const doc = parseDocumentText(text, format);
+/** File text → Inspector input, through the given service (the CLI's, with its resolver and variant). */
+export function inspectorInputFromText(text: string, fileName: string, uri?: string, service: RopeLensService = createRopeLensService({ oracle: NO_ORACLE })): InspectorInput {
+  if (!formatOf(fileName)) throw new RopeError('parse-error', `${fileName}: not a .json or .yaml file`);
   const label = fileName.split(/[\\/]/).slice(-2).join('/');
-  return inspectorInputFromDocument(doc, label, uri);
+  const a = service.describe(text, { fileName, asModelConfig: true });
+  return inspectorInputFromAnalysis(a, label, uri, service.defaults.variant);
 }

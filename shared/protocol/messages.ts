@@ -1,13 +1,19 @@
 /**
- * Custom messages between the RoPE Lens language server and its clients (the VS Code extension,
- * the Inspector panel). Plain method names and payload types only, so this module stays free of
- * LSP imports; each side wraps them in `RequestType`/`NotificationType` itself.
+ * The messages between the RoPE Lens language server and its clients (the VS Code extension, the
+ * Inspector panel, the test harness), as typed RequestType/NotificationType values that both
+ * sides use. Payloads derive from the core types (Wire<ModelRope>, Finding, InspectorData), so a
+ * field added there crosses the wire without a hand-written copy.
  *
- * Inside the extension, other parts (the Inspector) reach the server through the command
- * `ropeLens.describeDocument` (see DESCRIBE_COMMAND) instead of holding the LanguageClient.
+ * Node and LSP only: the webview bundles never import this module (the layering test checks it).
  */
-import type { Range } from '../document/positions';
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { RopeSpec, TransformersVariant } from '../rope/spec';
+import type { ModelRope } from '../config/modelRope';
+import type { Wire } from '../config/wire';
+import type { Finding, Fix } from '../core/findings';
+import type { FileAnalysis, TrainingDescription } from '../service/types';
+import type { InspectorControls, InspectorData } from '../inspector/types';
+import { COMMANDS } from './commands';
 
 /** Where the rule docs live; `#<code>` anchors per rule. */
 export const RULES_DOC_PATH = 'docs/rules.md';
@@ -22,7 +28,7 @@ export const FIX_ALL_KIND = 'source.fixAll.ropeLens';
 
 export const DESCRIBE_METHOD = 'ropeLens/describe';
 /** Command the extension registers; `executeCommand(DESCRIBE_COMMAND, uri?)` → DescribeResult | null. */
-export const DESCRIBE_COMMAND = 'ropeLens.describeDocument';
+export const DESCRIBE_COMMAND = COMMANDS.describeDocument;
 
 export interface DescribeParams {
   uri: string;
@@ -30,61 +36,36 @@ export interface DescribeParams {
   waitForBounds?: boolean;
 }
 
-/** A value of the config with where it was read (no tree nodes: they do not serialize). */
-export interface DescribedValue<T> {
-  value: T;
-  /** Key path as written, e.g. `rope_scaling.factor`. */
-  key?: string;
-  /** Default or derived: why this value. */
-  note?: string;
-  range?: Range;
-}
+/** The document's RoPE description: ModelRope with every node replaced by its range. */
+export type DescribedRope = Wire<ModelRope>;
 
-export interface DescribedRope {
-  modelType?: string;
-  base: DescribedValue<number>;
-  headDim: DescribedValue<number>;
-  rotaryDim: DescribedValue<number>;
-  partialRotaryFactor: DescribedValue<number>;
-  contextLength: DescribedValue<number>;
-  originalContextLength?: DescribedValue<number>;
-  slidingWindow?: DescribedValue<number>;
-  scaling?: {
-    key?: string;
-    type?: string;
-    rawType?: DescribedValue<string>;
-    params: Record<string, DescribedValue<unknown>>;
-  };
-  layerVariants?: { layerType: string; base: DescribedValue<number> }[];
-}
-
-export interface DescribedFinding {
-  code: string;
-  severity: 'error' | 'warning' | 'information' | 'hint';
-  message: string;
-  range: Range;
-  fixes: { title: string; kind: string; preferred: boolean }[];
-}
+/** A finding without its edits (the client asks for code actions when it wants them). */
+export type DescribedFinding = Omit<Finding, 'fixes'> & { fixes: (Pick<Fix, 'title' | 'kind'> & { preferred: boolean })[] };
 
 export interface DescribeResult {
   uri: string;
   version: number;
-  kind: 'model-config' | 'training-config' | 'other';
+  kind: FileAnalysis['kind'];
+  /** A model config without rotary embeddings: why. */
+  noRope?: string;
   variant: TransformersVariant;
   rope: DescribedRope | null;
   /** What the frequency math needs, when the document has a readable RoPE setup. */
   spec: RopeSpec | null;
-  training: { tool: string; sequenceLength?: number; baseModel?: string; resolvedFrom: string | null } | null;
+  training: TrainingDescription | null;
   /** b*, threshold and L_max for the document's (context, rotary dim, base); null while not computed. */
   bounds: { length: number; headDim: number; base: number; bstar: number | null; threshold: number | null; lmax: number | null | 'pending' } | null;
   findings: DescribedFinding[];
 }
 
+export const DescribeRequest = new RequestType<DescribeParams, DescribeResult | null, void>(DESCRIBE_METHOD);
+
 // ---- ropeLens/checkAsModelConfig: treat a file as a model config regardless of sniffing ----
 
 export const CHECK_AS_MODEL_CONFIG_METHOD = 'ropeLens/checkAsModelConfig';
 export interface CheckAsModelConfigParams { uri: string }
-export interface CheckAsModelConfigResult { kind: 'model-config' | 'training-config' | 'other'; findings: number }
+export interface CheckAsModelConfigResult { kind: FileAnalysis['kind']; findings: number }
+export const CheckAsModelConfigRequest = new RequestType<CheckAsModelConfigParams, CheckAsModelConfigResult, void>(CHECK_AS_MODEL_CONFIG_METHOD);
 
 // ---- ropeLens/boundStatus: server → client while bounds compute (status-bar item) ----
 
@@ -95,6 +76,34 @@ export interface BoundStatusParams {
   /** e.g. "b*(131072, 128)". */
   label?: string;
 }
+export const BoundStatusNotification = new NotificationType<BoundStatusParams>(BOUND_STATUS_METHOD);
+
+// ---- ropeLens/inspector/*: the Inspector panel's data and Apply edits, computed by the server ----
+
+export interface InspectorDataParams {
+  uri: string;
+  /** The page's controls; missing ones take the document's defaults. */
+  controls?: Partial<InspectorControls>;
+  /** Title of the panel's source (the workspace-relative path); default: the file's last two path parts. */
+  label?: string;
+  /** Wait for the exact b* and threshold of the target (the server's bound engine) before answering. */
+  waitForExact?: boolean;
+}
+
+export type InspectorDataResult =
+  | { ok: true; version: number; data: InspectorData; /** The exact b* for this target is still computing. */ exactPending: boolean }
+  | { ok: false; message: string };
+
+export const INSPECTOR_DATA_METHOD = 'ropeLens/inspector/data';
+export const InspectorDataRequest = new RequestType<InspectorDataParams, InspectorDataResult, void>(INSPECTOR_DATA_METHOD);
+
+export interface InspectorFixParams { uri: string; controls: InspectorControls }
+export type InspectorFixResult =
+  | { ok: true; version: number; title: string; edits: Fix['edits'] }
+  | { ok: false; message: string };
+
+export const INSPECTOR_FIX_METHOD = 'ropeLens/inspector/fix';
+export const InspectorFixRequest = new RequestType<InspectorFixParams, InspectorFixResult, void>(INSPECTOR_FIX_METHOD);
 
 /** Node flags for the language-server process (the VS Code client and the server bench use them). */
 export const SERVER_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--expose-gc'];

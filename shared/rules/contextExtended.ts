@@ -4,7 +4,7 @@
  * mistake (advice.md, situation 3). Positions beyond T are extrapolated. Anchored on the context
  * key; the fixes rescale from the trained context (see fixes/extension.ts).
  */
-import type { Finding } from '../service/types';
+import type { Finding } from '../core/findings';
 import { Rule, finding, fmt, pathTo, rangeFor } from './context';
 import { situationOf } from './situation';
 import { modelTarget } from './targets';

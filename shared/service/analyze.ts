@@ -6,7 +6,7 @@
  */
 import { formatOf, parseDocumentText, DocumentFormat } from '../document/parse';
 import type { ParsedDocument } from '../document/configNode';
-import type { BoundOracle, FileAnalysis, Finding, Severity, TrainingDescription } from './types';
+import type { BoundOracle, FileAnalysis, Finding, FixKind, Severity, TrainingDescription } from './types';
 import type { TransformersVariant } from '../rope/spec';
 import { isModelConfig, readModelConfig } from '../config/modelConfig';
 import { readTrainingConfig } from '../config/training';
@@ -29,6 +29,15 @@ export interface AnalyzeOptions {
   severityOverrides?: Record<string, Severity | 'off' | string>;
   /** Re-analyse each fix's result and drop fixes that do not remove their finding (default: for texts up to 64 KB). */
   verifyFixes?: boolean;
+  /**
+   * "Check this file as a model config": skip the sniffer (names never configs, no RoPE keys) and
+   * read the document as a model config first, whatever its name.
+   */
+  asModelConfig?: boolean;
+  /** Which rewrite to mark preferred where a finding offers it; 'auto' keeps the analysis' own choice. */
+  preferredRewrite?: 'auto' | FixKind;
+  /** Where errors the analysis swallows to keep answering are reported (server output, CLI --verbose). */
+  log?: (message: string) => void;
 }
 
 /** Above this size fixes are not re-verified by default (see analyzeText). */
@@ -43,6 +52,9 @@ export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
   const verify = opts.verifyFixes ?? text.length <= VERIFY_FIXES_MAX_CHARS;
   if (verify && analysis.diagnostics.some((d) => d.fixes.length)) verifyFixes(text, analysis, opts);
   applySeverity(analysis, opts.severityOverrides);
+  if (opts.preferredRewrite && opts.preferredRewrite !== 'auto') {
+    for (const f of analysis.diagnostics) preferKind(f, opts.preferredRewrite);
+  }
   return analysis;
 }
 
@@ -50,39 +62,46 @@ export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
 export function analyzeOnce(text: string, opts: AnalyzeOptions): FileAnalysis & { document?: ParsedDocument } {
   try {
     return analyzeUnguarded(text, opts);
-  } catch {
-    // Any file, however odd, yields an answer: nothing known rather than a crash.
+  } catch (e) {
+    // Any file, however odd, yields an answer: nothing known rather than a crash (and a log line).
+    opts.log?.(`analysis of ${opts.fileName} failed: ${describeError(e)}`);
     return OTHER();
   }
 }
 
 function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { document?: ParsedDocument } {
   const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
-  if (!format || sniff(text, opts.fileName, format) === 'other') return OTHER();
+  const asModel = opts.asModelConfig === true;
+  if (!format || (!asModel && sniff(text, opts.fileName, format) === 'other')) return OTHER();
+  const safe = <T>(what: string, f: () => T): T | undefined => guarded(what, f, opts);
   let doc: ParsedDocument;
   try {
     doc = parseDocumentText(text, format);
-  } catch {
+  } catch (e) {
+    opts.log?.(`parsing ${opts.fileName} failed: ${describeError(e)}`);
     return OTHER();
   }
   if (!doc.root && doc.problems.length) return notAnalysed(doc);
   if (!doc.root || doc.root.kind !== 'object') return OTHER();
   const base = { oracle: opts.oracle, variant: opts.variant ?? 'v5', pending: [] as FileAnalysis['pendingBounds'], editor: new DocumentEditor(doc), doc };
 
-  if (isModelConfig(doc)) {
-    const reading = safe(() => readModelConfig(doc));
+  if (asModel || isModelConfig(doc)) {
+    const reading = safe('reading the model config', () => readModelConfig(doc, { filePath: opts.fileName }));
     // No rotary embedding at all: say so once; no base is invented, no rule runs.
     if (reading?.noRope) return { ...OTHER(), kind: 'model-config', noRope: reading.noRope, document: doc };
     const rope = reading?.rope;
-    if (!rope) return { ...OTHER(), kind: 'model-config', document: doc };
-    const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope };
-    return { kind: 'model-config', rope, training: null, diagnostics: runRules(ctx), pendingBounds: dedupe(base.pending), document: doc };
+    if (rope) {
+      const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope };
+      return { kind: 'model-config', rope, training: null, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupe(base.pending), document: doc };
+    }
+    // Asked to read it as a model config but no RoPE setting is there: classify it as usual.
+    if (!asModel) return { ...OTHER(), kind: 'model-config', document: doc };
   }
-  const training = safe(() => readTrainingConfig(doc));
+  const training = safe('reading the training config', () => readTrainingConfig(doc));
   if (!training) return OTHER();
   const resolver = opts.resolver ?? catalogResolver;
   const refs = [...training.baseModelCandidates, ...(training.baseModel ? [training.baseModel.value] : [])];
-  const resolved = training.ownModel ? undefined : safe(() => resolver.resolve(refs, opts.fileName));
+  const resolved = training.ownModel ? undefined : safe('resolving the base model', () => resolver.resolve(refs, opts.fileName));
   const effective = training.ownModel ?? (resolved ? effectiveModel(training, resolved) : overridesOnly(training));
   const ctx: RuleContext = { ...base, fileKind: 'training-config', training, resolved, effective, model: training.ownModel };
   const description: TrainingDescription = {
@@ -92,7 +111,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   if (training.sequenceLength) description.sequenceLength = training.sequenceLength.value;
   const ref = training.baseModel?.value ?? training.baseModelCandidates[0];
   if (ref) description.baseModel = ref;
-  return { kind: 'training-config', rope: effective ?? null, training: description, diagnostics: runRules(ctx), pendingBounds: dedupe(base.pending), document: doc };
+  return { kind: 'training-config', rope: effective ?? null, training: description, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupe(base.pending), document: doc };
 }
 
 export const NOT_ANALYSED = 'parse/not-analysed';
@@ -112,24 +131,36 @@ function notAnalysed(doc: ParsedDocument): FileAnalysis {
   };
 }
 
-function runRules(ctx: RuleContext): Finding[] {
+function runRules(ctx: RuleContext, log: AnalyzeOptions['log']): Finding[] {
   const out: Finding[] = [];
   for (const rule of RULES) {
     try {
       out.push(...rule.check(ctx));
-    } catch {
-      // A rule that trips over an odd value must not take the others down.
+    } catch (e) {
+      // A rule that trips over an odd value must not take the others down; say which one did.
+      log?.(`rule ${rule.codes.join('/')} failed on ${ctx.doc.format} document: ${describeError(e)}`);
     }
   }
   return out;
 }
 
-function safe<T>(f: () => T): T | undefined {
+function guarded<T>(what: string, f: () => T, opts: AnalyzeOptions): T | undefined {
   try {
     return f();
-  } catch {
+  } catch (e) {
+    opts.log?.(`${what} in ${opts.fileName} failed: ${describeError(e)}`);
     return undefined;
   }
+}
+
+function describeError(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? e.message) : String(e);
+}
+
+/** Marks the fix of the user's preferred kind as preferred, when the finding offers one. */
+function preferKind(finding: Finding, kind: FixKind): void {
+  if (!finding.fixes.some((x) => x.kind === kind)) return;
+  for (const fix of finding.fixes) fix.preferred = fix.kind === kind;
 }
 
 function dedupe(p: FileAnalysis['pendingBounds']): FileAnalysis['pendingBounds'] {

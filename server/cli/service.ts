@@ -1,0 +1,9 @@
+/** The CLI's analysis service: a synchronous bound oracle and the file-system resolver (local folders, the HF cache, the catalog). */
+import { createRopeLensService, type RopeLensService } from '../../shared/service/service';
+import { createSyncOracle } from '../../shared/service/syncOracle';
+import { createNodeResolver } from '../../shared/node/resolveNode';
+import type { TransformersVariant } from '../../shared/rope/spec';
+
+export function cliService(variant: TransformersVariant = 'v5', log?: (line: string) => void): RopeLensService {
+  return createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant, log });
+}

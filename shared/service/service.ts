@@ -1,0 +1,104 @@
+/**
+ * The RoPE Lens service: configured once per front-end (the language server, the CLI, the
+ * Inspector's host), it owns parsing, the model and training readers, the rules, the fixes and the
+ * bound oracle. Front-ends pass a document and, where settings are per resource, the settings that
+ * apply to it; they never assemble the pipeline themselves, so they cannot disagree.
+ * (In the spirit of vscode-json-languageservice's getLanguageService.)
+ */
+import type { BaseModelResolver } from '../config/resolve';
+import { catalogResolver } from '../config/resolve';
+import type { ModelRope } from '../config/modelRope';
+import type { TransformersVariant } from '../rope/spec';
+import type { BoundOracle, FileAnalysis, FixKind, Severity } from './types';
+import { analyzeOnce, analyzeText } from './analyze';
+import { ropeFacts, type RopeFacts } from './ropeFacts';
+import type { ParsedDocument } from '../document/configNode';
+
+/** What a user may set per document (the editor's `ropeLens.*` settings, the CLI's flags). */
+export interface AnalysisSettings {
+  /** transformers generation whose formulas apply where they differ. */
+  variant: TransformersVariant;
+  /** Per rule code: a severity, or 'off' to drop the finding. */
+  severity: Record<string, Severity | 'off'>;
+  /** The rewrite the fixes mark preferred when a finding offers it. */
+  preferredRewrite: 'auto' | FixKind;
+}
+
+export const DEFAULT_ANALYSIS_SETTINGS: AnalysisSettings = { variant: 'v5', severity: {}, preferredRewrite: 'auto' };
+
+export interface RopeLensServiceOptions extends Partial<AnalysisSettings> {
+  /** Bound answers: synchronous in the CLI, cached and computed off-thread in the server. */
+  oracle: BoundOracle;
+  /** Offline base-model lookup for training configs (folders, HF cache, catalog); default: catalog only. */
+  resolver?: BaseModelResolver;
+  /** Errors swallowed to keep answering go here (server output channel, CLI --verbose). */
+  log?: (message: string) => void;
+  /** Re-check fixes by re-analysing (default: texts up to 64 KB). */
+  verifyFixes?: boolean;
+}
+
+/** One document to analyse. */
+export interface DocumentInput {
+  fileName: string;
+  languageId?: string;
+  /** "Check this file as a model config": past the sniffer, whatever the file is called. */
+  asModelConfig?: boolean;
+  /** Settings for this document (per-resource settings), over the service's defaults. */
+  settings?: Partial<AnalysisSettings>;
+}
+
+export interface RopeLensService {
+  readonly oracle: BoundOracle;
+  readonly resolver: BaseModelResolver;
+  /** Settings used where a document brings none. */
+  readonly defaults: AnalysisSettings;
+  /** Findings with verified fixes, severities and the preferred rewrite applied. */
+  analyze(text: string, input: DocumentInput): FileAnalysis;
+  /** The description alone, with the parsed tree (no fix verification, no settings applied). */
+  describe(text: string, input: DocumentInput): FileAnalysis & { document?: ParsedDocument };
+  /** The numbers hovers, hints, `describe` and the Inspector show for a RoPE setup. */
+  facts(rope: ModelRope, settings?: Partial<AnalysisSettings>): RopeFacts;
+  /** Settings with the service's defaults filled in. */
+  settingsFor(settings?: Partial<AnalysisSettings>): AnalysisSettings;
+}
+
+export function createRopeLensService(options: RopeLensServiceOptions): RopeLensService {
+  const defaults: AnalysisSettings = {
+    variant: options.variant ?? DEFAULT_ANALYSIS_SETTINGS.variant,
+    severity: options.severity ?? {},
+    preferredRewrite: options.preferredRewrite ?? DEFAULT_ANALYSIS_SETTINGS.preferredRewrite,
+  };
+  const resolver = options.resolver ?? catalogResolver;
+  const settingsFor = (s?: Partial<AnalysisSettings>): AnalysisSettings => ({ ...defaults, ...s });
+  return {
+    oracle: options.oracle,
+    resolver,
+    defaults,
+    settingsFor,
+    analyze(text, input) {
+      const s = settingsFor(input.settings);
+      return analyzeText(text, {
+        fileName: input.fileName,
+        languageId: input.languageId,
+        asModelConfig: input.asModelConfig,
+        variant: s.variant,
+        severityOverrides: s.severity,
+        preferredRewrite: s.preferredRewrite,
+        oracle: options.oracle,
+        resolver,
+        log: options.log,
+        verifyFixes: options.verifyFixes,
+      });
+    },
+    describe(text, input) {
+      const s = settingsFor(input.settings);
+      return analyzeOnce(text, {
+        fileName: input.fileName, languageId: input.languageId, asModelConfig: input.asModelConfig,
+        variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
+      });
+    },
+    facts(rope, settings) {
+      return ropeFacts(rope, options.oracle, settingsFor(settings).variant);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The layering of shared/, as data: each row is a layer, bottom first; a module may import from its
+ * own folder and from folders in rows below, never from a row above or a sibling in its own row.
+ * A new top-level folder under shared/ must be added here (the test says so), in the row that
+ * matches what it imports. `npm test` checks every import (test/architecture/layers.test.ts).
+ */
+export interface Layer {
+  folders: string[];
+  /** What the row holds (printed in violations). */
+  role: string;
+}
+
+export const LAYERS: Layer[] = [
+  { folders: ['core'], role: 'findings and fix types, number formatting, errors' },
+  { folders: ['document', 'rope'], role: 'positioned parse trees; RoPE math (inv_freq, f_b primitives)' },
+  { folders: ['bstar', 'gpu'], role: 'exact bounds on the CPU; gpu.js kernels (neither imports the other)' },
+  { folders: ['config'], role: 'model and training config readers, resolver, catalog, wire shapes' },
+  { folders: ['gguf'], role: 'GGUF metadata → the config model' },
+  { folders: ['fixes'], role: 'text edits for rewrites (never imports rules)' },
+  { folders: ['rules'], role: 'one module per finding' },
+  { folders: ['planner', 'serving'], role: 'pure planning and serving-config analyses above rules and fixes' },
+  { folders: ['service'], role: 'the analysis service: pipeline, oracle, facts' },
+  { folders: ['inspector', 'kernelBench'], role: 'webview data and page protocols' },
+  { folders: ['protocol'], role: 'LSP messages, commands and settings shared by client and server (Node/LSP only)' },
+  { folders: ['node'], role: 'Node-only: worker threads, file system, GPU probe (never bundled for a webview)' },
+];
+
+/** Only these shared/ folders may import Node built-ins. */
+export const NODE_ONLY_FOLDERS = ['node'];
+
+/** Folders a webview bundle (media/src) may reach; everything they import must stay inside them. */
+export const WEBVIEW_FOLDERS = ['core', 'document', 'rope', 'bstar', 'gpu', 'config', 'inspector', 'kernelBench'];
+
+/** Packages the webview bundles may import. */
+export const WEBVIEW_PACKAGES = ['uplot', 'gpu.js', 'jsonc-parser', 'yaml'];

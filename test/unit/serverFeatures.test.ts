@@ -1,0 +1,107 @@
+/**
+ * Server features in process (as vscode-json-languageservice and yaml-language-server test theirs):
+ * hover, code actions (explicit Ctrl+. waiting for the bound finding's fixes, source.fixAll,
+ * preferredRewrite), inlay hints and code lenses by setting, and bad settings logged.
+ */
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CodeAction, CodeActionRequest, CodeActionTriggerKind, CodeLensRequest, HoverRequest, InlayHintRequest, MarkupContent,
+} from 'vscode-languageserver-protocol/node';
+import { startInProcess, InProcess } from './server/inProcess';
+import { FIX_ALL_KIND } from '../../shared/protocol/messages';
+
+const FIX = join(__dirname, '..');
+const LLAMA3_32K = readFileSync(join(FIX, 'integration', 'fixtures', 'llama3-8b-32k.json'), 'utf8');
+const DEEPSEEK = readFileSync(join(FIX, 'fixtures', 'models', 'deepseek-v3.json'), 'utf8');
+
+function positionOf(text: string, needle: string) {
+  const off = text.indexOf(needle) + 1;
+  const before = text.slice(0, off);
+  return { line: before.split('\n').length - 1, character: off - (before.lastIndexOf('\n') + 1) };
+}
+const WHOLE = { start: { line: 0, character: 0 }, end: { line: 10000, character: 0 } };
+const actions = (r: unknown) => (r as CodeAction[] | null) ?? [];
+
+describe('server features (in process)', function () {
+  this.timeout(60000);
+  let h: InProcess;
+  beforeEach(async () => { h = await startInProcess({ validation: { delay: 0 } }); });
+  afterEach(() => h.dispose());
+
+  it('an explicit Ctrl+. waits for the bound finding and answers with its fixes; the lightbulb does not wait', async () => {
+    const uri = 'file:///ws/a/config.json';
+    await h.open(uri, LLAMA3_32K);
+    const at = { start: positionOf(LLAMA3_32K, '500000'), end: positionOf(LLAMA3_32K, '500000') }; // the cursor on the value, as F8 puts it
+    // Automatic request before any bound is answered: nothing to fix yet, answered at once.
+    const auto = actions(await h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: at, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Automatic } }));
+    assert.deepEqual(auto, []);
+    assert.ok(h.computer.queued > 0, `the bound is still computing (asked ${h.computer.asked}, logs: ${h.logs.join(' | ')})`);
+    // Explicit request while the engine is busy: answered once the answers are in.
+    const asked = h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: at, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] } });
+    const invoked = actions(await h.settle(asked));
+    const titles = invoked.map((a) => a.title);
+    assert.ok(titles.some((t) => /Apply NTK scaling/.test(t)), `titles: ${titles.join(' / ')}; asked ${h.computer.asked}, queued ${h.computer.queued}`);
+    assert.ok(invoked.filter((a) => a.isPreferred).length <= 1, 'at most one preferred fix');
+  });
+
+  it('source.fixAll applies only unambiguous fixes; preferredRewrite picks the one Ctrl+. and fix-all use', async () => {
+    const uri = 'file:///ws/b/config.json';
+    await h.open(uri, LLAMA3_32K);
+    const fixAll = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], only: [FIX_ALL_KIND] } })));
+    const quickFixes = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] } })));
+    // Several rewrites fit and none is marked preferred: fix-all leaves the choice to the user.
+    assert.equal((await quickFixes()).filter((a) => a.isPreferred).length, 0);
+    assert.deepEqual(await fixAll(), []);
+
+    await h.setSettings({ validation: { delay: 0 }, preferredRewrite: 'yarn' });
+    const preferred = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);
+    assert.equal(preferred.length, 1);
+    assert.match(preferred[0], /YaRN/);
+    const all = await fixAll();
+    assert.equal(all.length, 1);
+    assert.equal(all[0].kind, FIX_ALL_KIND);
+    const change = all[0].edit?.documentChanges?.[0];
+    assert.ok(change && 'edits' in change);
+    assert.ok(change.edits.some((e) => /"rope_type": "yarn"/.test(e.newText)), JSON.stringify(change.edits));
+  });
+
+  it('hover follows ropeLens.transformersVersion (YaRN attention factor differs between v4 and v5)', async () => {
+    const uri = 'file:///ws/ds/config.json';
+    await h.open(uri, DEEPSEEK);
+    const hoverFactor = async () => {
+      const hov = await h.client.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(DEEPSEEK, '"rope_theta"') });
+      return /attention factor \| ([\d.]+) \(transformers (v\d)\)/.exec((hov?.contents as MarkupContent).value)?.slice(1);
+    };
+    const v5 = await hoverFactor();
+    await h.setSettings({ validation: { delay: 0 }, transformersVersion: 'v4' });
+    const v4 = await hoverFactor();
+    assert.equal(v5?.[1], 'v5');
+    assert.equal(v4?.[1], 'v4');
+    assert.notEqual(v4?.[0], v5?.[0]);
+  });
+
+  it('inlay hints or code lenses beside rope_theta, by ropeLens.hints', async () => {
+    const uri = 'file:///ws/c/config.json';
+    await h.open(uri, LLAMA3_32K);
+    const range = WHOLE;
+    const hints = await h.settle(h.client.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range }));
+    assert.equal(hints?.length, 1);
+    assert.match(String(hints![0].label), /b\* (≈|computing)/);
+    assert.deepEqual(await h.client.sendRequest(CodeLensRequest.type, { textDocument: { uri } }), []);
+    await h.setSettings({ validation: { delay: 0 }, hints: 'codeLens' });
+    const lenses = await h.client.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+    assert.equal(lenses?.length, 1);
+    assert.equal(lenses![0].command?.command, 'ropeLens.openInspector');
+    assert.deepEqual(await h.client.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range }), []);
+  });
+
+  it('a setting the server cannot use is logged, not silently dropped', async () => {
+    await h.setSettings({ transformersVersion: 'v6' });
+    const uri = 'file:///ws/d/config.json';
+    await h.open(uri, LLAMA3_32K);
+    await h.client.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(LLAMA3_32K, '"rope_theta"') });
+    assert.ok(h.logs.some((l) => /ropeLens\.transformersVersion/.test(l)), h.logs.join('\n'));
+  });
+});
