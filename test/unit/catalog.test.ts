@@ -59,6 +59,8 @@ const REAL_COPIES: Record<string, string[]> = {
   'THUDM/chatglm3-6b': ['chatglm3-6b.json'],
   'THUDM/glm-4-9b': ['glm-4-9b.json'],
   'openai/gpt-oss-20b': ['gpt-oss-20b.json'],
+  'openai/gpt-oss-120b': ['gpt-oss-120b.json'],
+  'Qwen/Qwen3-4B-Instruct-2507': ['qwen3-4b-instruct-2507.json'],
   'EleutherAI/pythia-410m': ['pythia-410m.json'],
   '01-ai/Yi-6B-200K': ['yi-6b-200k.json'],
   'internlm/internlm2-7b': ['internlm2-7b.json'],
