@@ -94,7 +94,8 @@ describe('catalog cross-checked against the real-config corpus', () => {
       const cat = readModelRope(parseJsonDocument(catalogConfigText(e)))!;
       assert.deepEqual(fields(cat), fields(real), `${e.id} vs ${file}`);
     }
-    assert.ok(n >= 25, `${n} entries verified against the corpus`);
+    // Most corpus models are sourced from their corpus file itself (catalog.test.ts compares those key by key).
+    assert.ok(n >= 5, `${n} entries verified against the corpus`);
   });
 
   it('Phi-3-mini-128k: longrope lists of rotary dim / 2 = 48 entries, long factors rising from 1.07 to 64.76', () => {

@@ -1,0 +1,177 @@
+/**
+ * Which public model a config is, and what that tells about it: the context it was trained at and
+ * what it shipped with (advice.md, "trained context T", order 2). Pure: works on plain objects and
+ * strings, the caller reads the file.
+ *
+ * Order: `_name_or_path`, the Hugging Face cache path, a training config's base model, then a
+ * fingerprint of architecture values that matches one catalog entry (or several that agree on T).
+ */
+import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
+import type { ModelIdentity } from './modelRope';
+
+/** Architecture values that tell models apart; max_position_embeddings is deliberately absent (users raise it). */
+export interface Fingerprint {
+  modelType?: string;
+  hiddenSize?: number;
+  numHiddenLayers?: number;
+  numAttentionHeads?: number;
+  numKeyValueHeads?: number;
+  intermediateSize?: number;
+  vocabSize?: number;
+  ropeTheta?: number;
+  /** Normalized scaling type (`su` → `longrope`); `default` when the scope has no scaling block. */
+  scalingType?: string;
+}
+
+export interface IdentityMatch {
+  identity: ModelIdentity;
+  /** The matching catalog entries, the identity's first. */
+  entries: CatalogEntry[];
+  /** `source` is `catalog:<id>`; the entry's own `trainedContext.source` says where the number is stated. */
+  trainedContext: { value: number; source: string };
+  /** What the identified model's config.json shipped with (its language-model scope). */
+  shipped: { contextLength?: number; base?: number; scalingType?: string };
+}
+
+export interface IdentifyInput {
+  /** `_name_or_path` of the config file. */
+  nameOrPath?: string;
+  /** Path of the config file (Hugging Face cache layout is recognised). */
+  filePath?: string;
+  /** A training config's base model (hub id or path). */
+  baseModel?: string;
+  fingerprint?: Fingerprint;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const firstNum = (o: Record<string, unknown>, keys: string[]): number | undefined => {
+  for (const k of keys) {
+    const v = num(o[k]);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+};
+
+/** Keys under which multimodal configs nest their language model. */
+const LANGUAGE_SCOPES = ['text_config', 'language_config', 'llm_config'];
+
+/** The language-model scope of a config: its `text_config` (or similar) when it has one, else the root. */
+export function languageScope(config: Record<string, unknown>): Record<string, unknown> {
+  for (const k of LANGUAGE_SCOPES) {
+    const v = config[k];
+    if (isObject(v) && (v['hidden_size'] !== undefined || v['num_hidden_layers'] !== undefined)) return v;
+  }
+  return config;
+}
+
+function scalingBlock(scope: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (isObject(scope['rope_scaling'])) return scope['rope_scaling'];
+  const p = scope['rope_parameters'];
+  // v5 per-layer-type form: {full_attention: {...}, sliding_attention: {...}}; the full-attention block decides.
+  if (isObject(p)) return isObject(p['full_attention']) ? p['full_attention'] : p;
+  return undefined;
+}
+
+function normalizeScalingType(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || raw === '') return undefined;
+  const t = raw.toLowerCase();
+  return t === 'su' ? 'longrope' : t;
+}
+
+/** The fingerprint of one config scope (root, or the `text_config` of a multimodal config). */
+export function fingerprintOf(scope: Record<string, unknown>): Fingerprint {
+  const fp: Fingerprint = {};
+  if (typeof scope['model_type'] === 'string') fp.modelType = scope['model_type'];
+  // Family spellings: GPT-2/BigCode (n_*), ChatGLM (num_layers, multi_query_group_num, ffn_hidden_size), DBRX/MPT (d_model, n_heads), T5.
+  fp.hiddenSize = firstNum(scope, ['hidden_size', 'n_embd', 'd_model']);
+  fp.numHiddenLayers = firstNum(scope, ['num_hidden_layers', 'n_layer', 'num_layers', 'n_layers']);
+  fp.numAttentionHeads = firstNum(scope, ['num_attention_heads', 'n_head', 'num_heads', 'n_heads']);
+  fp.numKeyValueHeads = firstNum(scope, ['num_key_value_heads', 'multi_query_group_num', 'num_kv_heads']);
+  fp.intermediateSize = firstNum(scope, ['intermediate_size', 'ffn_hidden_size', 'n_inner', 'd_ff']);
+  fp.vocabSize = firstNum(scope, ['vocab_size', 'padded_vocab_size']);
+  const scaling = scalingBlock(scope);
+  const attn = isObject(scope['attn_config']) ? scope['attn_config'] : {};
+  fp.ropeTheta = num(scope['rope_theta']) ?? num(scaling?.['rope_theta']) ?? num(scope['rotary_emb_base']) ?? num(scope['global_rope_theta']) ?? num(attn['rope_theta']);
+  // A scaling block whose type is `default` (v5 writes one for every model) is no scaling.
+  fp.scalingType = normalizeScalingType(scaling?.['rope_type'] ?? scaling?.['type']) ?? 'default';
+  for (const k of Object.keys(fp) as (keyof Fingerprint)[]) if (fp[k] === undefined) delete fp[k];
+  return fp;
+}
+
+const ARCH_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads', 'numKeyValueHeads', 'intermediateSize', 'vocabSize'];
+const ROPE_FIELDS: (keyof Fingerprint)[] = ['ropeTheta', 'scalingType'];
+/** Without these on the input, a fingerprint says too little to name a model. */
+const REQUIRED_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads'];
+
+/** Every field both sides have is equal (numbers exactly); the required fields must be on both sides. */
+function fingerprintsMatch(input: Fingerprint, entry: Fingerprint, fields: (keyof Fingerprint)[]): boolean {
+  if (REQUIRED_FIELDS.some((f) => entry[f] === undefined)) return false;
+  return fields.every((f) => input[f] === undefined || entry[f] === undefined || input[f] === entry[f]);
+}
+
+const ENTRY_FINGERPRINTS = new Map<CatalogEntry, Fingerprint>(CATALOG.map((e) => [e, fingerprintOf(languageScope(e.config))]));
+
+/** The entry's shipped context, base and scaling type (language-model scope). */
+export function shippedOf(e: CatalogEntry): IdentityMatch['shipped'] {
+  const scope = languageScope(e.config);
+  const fp = ENTRY_FINGERPRINTS.get(e) ?? fingerprintOf(scope);
+  const shipped: IdentityMatch['shipped'] = {};
+  const ctx = firstNum(scope, ['max_position_embeddings', 'seq_length', 'n_positions', 'max_seq_len']);
+  if (ctx !== undefined) shipped.contextLength = ctx;
+  if (!e.noRope && fp.ropeTheta !== undefined) shipped.base = fp.ropeTheta;
+  if (!e.noRope && fp.scalingType !== undefined) shipped.scalingType = fp.scalingType;
+  return shipped;
+}
+
+function matchOf(entries: CatalogEntry[], via: ModelIdentity['via'], withCandidates: boolean): IdentityMatch {
+  const first = entries[0];
+  const identity: ModelIdentity = { id: first.id, via };
+  if (withCandidates) {
+    const names = entries.flatMap(namesOf);
+    if (names.length > 1) identity.candidates = names;
+  }
+  return {
+    identity,
+    entries,
+    trainedContext: { value: first.trainedContext.value, source: `catalog:${first.id}` },
+    shipped: shippedOf(first),
+  };
+}
+
+/** `…/models--org--name/snapshots/<rev>/config.json` → `org/name`. */
+export function hubIdFromCachePath(filePath: string): string | undefined {
+  const m = /(?:^|[\\/])models--([^\\/]+?)--([^\\/]+)[\\/]snapshots[\\/]/.exec(filePath);
+  return m ? `${m[1]}/${m[2]}` : undefined;
+}
+
+function byFingerprint(fp: Fingerprint): IdentityMatch | undefined {
+  if (REQUIRED_FIELDS.some((f) => fp[f] === undefined)) return undefined;
+  const decide = (fields: (keyof Fingerprint)[]): IdentityMatch | 'ambiguous' | undefined => {
+    const hits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, fields));
+    if (hits.length === 0) return undefined;
+    const ts = new Set(hits.map((e) => e.trainedContext.value));
+    return ts.size === 1 ? matchOf(hits, 'fingerprint', true) : 'ambiguous';
+  };
+  const full = decide([...ARCH_FIELDS, ...ROPE_FIELDS]);
+  if (full !== undefined) return full === 'ambiguous' ? undefined : full;
+  // Second pass without rope_theta and the scaling type: a user who added scaling (or changed the
+  // base) to extend a known model still has its architecture. Accepted only when every model with
+  // that architecture agrees on T; otherwise the changed RoPE values leave the identity open.
+  const archOnly = decide(ARCH_FIELDS);
+  return archOnly === 'ambiguous' ? undefined : archOnly;
+}
+
+/** Identifies a config's model from the strongest evidence available; undefined when none decides. */
+export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
+  const named = (ref: string | undefined, via: ModelIdentity['via']): IdentityMatch | undefined => {
+    if (!ref || ref.trim() === '') return undefined;
+    const e = findCatalogEntryStrict(ref);
+    return e ? matchOf([e], via, false) : undefined;
+  };
+  const fromCache = input.filePath ? hubIdFromCachePath(input.filePath) : undefined;
+  return named(input.nameOrPath, '_name_or_path')
+    ?? named(fromCache, 'path')
+    ?? named(input.baseModel, 'base_model')
+    ?? (input.fingerprint ? byFingerprint(input.fingerprint) : undefined);
+}
