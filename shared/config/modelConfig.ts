@@ -15,6 +15,7 @@ import {
 import { noRopeReason } from './ropePresence';
 import { readAttentionGroups } from './attentionGroups';
 import { statedTrainedContext } from './trainedContext';
+import { applyIdentity } from './applyIdentity';
 
 /** Keys that only a model config has (any one of them, with no non-model marker, makes a model config). */
 const MODEL_KEYS = [
@@ -236,6 +237,8 @@ function resolveContext(scopes: Scopes, modelType: string | undefined): Located<
 export interface ReadOptions {
   /** The file's path: a Hugging Face cache layout (models--org--name/snapshots/…) tells which model it is. */
   filePath?: string;
+  /** The reference a training config named this model by (its base_model), when it was resolved from one. */
+  baseModel?: string;
 }
 
 /** A model config as the reader sees it: its RoPE, or why it has none. */
@@ -255,7 +258,9 @@ export function readModelConfig(doc: ParsedDocument, opts: ReadOptions = {}): Mo
   const modelType = stringOf(child(primary, 'model_type')) ?? stringOf(child(root, 'model_type'));
   const noRope = noRopeReason(scopes.list, modelType);
   if (noRope) return { noRope };
-  return { rope: readRope(scopes, modelType) };
+  const rope = readRope(scopes, modelType);
+  applyIdentity(rope, { root, nameOrPath: stringOf(child(root, '_name_or_path')), filePath: opts.filePath, baseModel: opts.baseModel });
+  return { rope };
 }
 
 function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {

@@ -8,7 +8,7 @@
  */
 import { parseJsonDocument } from '../document/parseJson';
 import type { ModelRope } from './modelRope';
-import { readModelRope } from './modelConfig';
+import { readModelConfig } from './modelConfig';
 import { catalogConfigText, findCatalogEntry } from './catalog';
 
 export interface FileReader {
@@ -72,13 +72,13 @@ function resolveOne(ref: string, fromFile: string, opts: ResolverOptions): Resol
   }
   const entry = findCatalogEntry(r);
   if (!entry) return undefined;
-  const rope = ropeOfConfigText(catalogConfigText(entry));
+  const rope = ropeOfConfigText(catalogConfigText(entry), undefined, entry.id);
   return rope ? { ref: r, rope, from: `catalog:${entry.id}`, source: entry.source } : undefined;
 }
 
-function ropeOfConfigText(text: string): ModelRope | undefined {
+function ropeOfConfigText(text: string, filePath?: string, baseModel?: string): ModelRope | undefined {
   try {
-    return readModelRope(parseJsonDocument(text));
+    return readModelConfig(parseJsonDocument(text), { filePath, baseModel })?.rope;
   } catch {
     return undefined;
   }
@@ -95,7 +95,7 @@ function fromLocalPath(ref: string, fromFile: string, reader: FileReader): Resol
   for (const p of candidates) {
     const text = reader.readText(p);
     if (text === undefined) continue;
-    const rope = ropeOfConfigText(text);
+    const rope = ropeOfConfigText(text, p, ref);
     if (rope) return { ref, rope, from: p };
   }
   return undefined;
@@ -112,7 +112,7 @@ function fromHubCache(id: string, hubCache: string, reader: FileReader): Resolve
     const p = joinPath(snapshots, rev, 'config.json');
     const text = reader.readText(p);
     if (text === undefined) continue;
-    const rope = ropeOfConfigText(text);
+    const rope = ropeOfConfigText(text, p, id);
     if (rope) return { ref: id, rope, from: `hf-cache:${p}` };
   }
   return undefined;

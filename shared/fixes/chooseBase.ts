@@ -10,6 +10,7 @@ export type LmaxFn = (base: number) => number | null | undefined;
 const NEIGHBOURHOOD = [0.9, 0.95, 1, 1.05, 1.1];
 const STEP = 1.25;
 const MAX_TRIES = 60;
+const LOOKAHEAD = 12;
 
 /** Rounds up to two significant digits: 231,643 → 240,000. */
 export function roundUpNice(x: number): number {
@@ -25,14 +26,19 @@ export function roundUpNice(x: number): number {
  */
 export function chooseValidBase(start: number, lmax: LmaxFn): number | undefined {
   let candidate = roundUpNice(Math.max(start, 2));
+  // While an earlier candidate is still unknown, later ones are asked too (up to LOOKAHEAD of them),
+  // so an asynchronous oracle answers the whole ladder in one round instead of one rung per round.
+  let unknownSince = -1;
   for (let i = 0; i < MAX_TRIES && Number.isFinite(candidate); i++) {
-    let ok = true;
+    let state: 'valid' | 'invalid' | 'unknown' = 'valid';
     for (const k of NEIGHBOURHOOD) {
       const r = lmax(candidate * k);
-      if (r === undefined) return undefined;
-      if (r !== null) { ok = false; break; }
+      if (r === undefined) state = 'unknown';
+      else if (r !== null) { state = 'invalid'; break; }
     }
-    if (ok) return candidate;
+    if (state === 'valid' && unknownSince < 0) return candidate;
+    if (state === 'unknown' && unknownSince < 0) unknownSince = i;
+    if (unknownSince >= 0 && (state === 'valid' || i - unknownSince >= LOOKAHEAD)) return undefined;
     candidate = roundUpNice(candidate * STEP);
   }
   return undefined;

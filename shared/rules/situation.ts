@@ -7,6 +7,7 @@
  */
 import type { ModelRope } from '../config/modelRope';
 import { trainedContextOf } from '../config/trainedContext';
+import { familyDefaultBase } from '../config/families';
 
 export interface Situation {
   trained: number;
@@ -30,11 +31,13 @@ export function situationOf(rope: ModelRope): Situation {
   const C = rope.contextLength.value;
   const scaled = isLengthScaled(rope);
   const shipped = rope.shipped;
-  const sameBase = !shipped?.base || Math.abs(rope.base.value - shipped.base) <= 1e-9 * shipped.base;
+  // A shipped config without rope_theta ran on its class default.
+  const shippedBase = shipped ? shipped.base ?? familyDefaultBase(rope.modelType).value : undefined;
+  const sameBase = shippedBase === undefined || Math.abs(rope.base.value - shippedBase) <= 1e-9 * shippedBase;
   const shippedType = shipped?.scalingType ?? 'default';
   const asShipped = !!shipped && shipped.contextLength === C && sameBase && (rope.scaling?.type ?? 'default') === shippedType;
   const stock = asShipped || !(C > tc.value);
-  const baseChanged = !!shipped?.base && !sameBase;
+  const baseChanged = shippedBase !== undefined && !sameBase;
   const beyondShipped = !shipped?.contextLength || C > shipped.contextLength;
   return {
     trained: tc.value, trainedSource: tc.source, length: C, scaled, stock, baseChanged,

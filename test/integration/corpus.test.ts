@@ -357,7 +357,7 @@ describe('real-config corpus conformance (rope-lens check / freqs)', function ()
       const j = JSON.parse(r.stdout) as { invFreq: number[]; attentionFactor: number; rotaryDim: number };
       const ref = referenceFrequencies(f, e);
       if (j.invFreq.length !== ref.invFreq.length) { bad.push(`${f}: ${j.invFreq.length} frequencies, expected ${ref.invFreq.length}`); continue; }
-      const worst = Math.max(...ref.invFreq.map((x, i) => Math.abs(j.invFreq[i] - x) / Math.abs(x)));
+      const worst = Math.max(...ref.invFreq.map((x, i) => (x === 0 ? Math.abs(j.invFreq[i]) : Math.abs(j.invFreq[i] - x) / Math.abs(x))));
       if (!(worst <= REL_TOL)) bad.push(`${f}: inv_freq off by ${worst.toExponential(2)} relative`);
       const attErr = Math.abs(j.attentionFactor - ref.attention) / Math.abs(ref.attention);
       if (!(attErr <= REL_TOL)) bad.push(`${f}: attention factor ${j.attentionFactor}, expected ${ref.attention}`);

@@ -4,6 +4,7 @@
  * numbers (Llama-2's rope_theta 10000 stretched to 16,384 positions is the textbook case for NTK
  * scaling), not from the server's output.
  */
+import { DiagnosticSeverity } from 'vscode-languageserver-protocol';
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,9 +61,10 @@ describe('language server over stdio (protocol)', function () {
     await h.open(uri, LLAMA);
     // The bound finding follows the others once L_max is computed off-thread.
     const diags = await h.until(() => [...h.published].reverse().find((p) => p.uri === uri && p.diagnostics.length)?.diagnostics,
-      'Llama-2 base 10000 at 16,384 positions to be flagged', 20000);
-    assert.ok(diags.some((d) => d.code === 'rope/base-below-bound' && d.range.start.line === posOf(LLAMA, '"rope_theta"').line),
-      'the bound finding sits on rope_theta');
+      'Llama-2 raised to 16,384 positions to be flagged', 20000);
+    // Llama-2-7B (fingerprint) was trained at 4,096: the raised context is the finding, on its key.
+    assert.ok(diags.some((d) => d.code === 'rope/context-extended' && d.severity === DiagnosticSeverity.Warning && d.range.start.line === posOf(LLAMA, '"max_position_embeddings"').line),
+      'the context-extended warning sits on max_position_embeddings');
     for (const d of diags) {
       assert.equal(d.source, 'rope-lens');
       assert.equal(typeof d.code, 'string');

@@ -14,6 +14,8 @@ import { FIX_ALL_KIND } from '../../shared/protocol/messages';
 
 const FIX = join(__dirname, '..');
 const LLAMA3_32K = readFileSync(join(FIX, 'integration', 'fixtures', 'llama3-8b-32k.json'), 'utf8');
+// A fine-tuning YAML that sets its own base: judged at its training length, its fix needs the bound engine.
+const THETA_OVERRIDE = readFileSync(join(FIX, 'fixtures', 'training', 'axolotl-llama3-theta-override.crlf.yaml'), 'utf8');
 const DEEPSEEK = readFileSync(join(FIX, 'fixtures', 'models', 'deepseek-v3.json'), 'utf8');
 
 function positionOf(text: string, needle: string) {
@@ -31,9 +33,9 @@ describe('server features (in process)', function () {
   afterEach(() => h.dispose());
 
   it('an explicit Ctrl+. waits for the bound finding and answers with its fixes; the lightbulb does not wait', async () => {
-    const uri = 'file:///ws/a/config.json';
-    await h.open(uri, LLAMA3_32K);
-    const at = { start: positionOf(LLAMA3_32K, '500000'), end: positionOf(LLAMA3_32K, '500000') }; // the cursor on the value, as F8 puts it
+    const uri = 'file:///ws/a/train.yaml';
+    await h.open(uri, THETA_OVERRIDE, 'yaml');
+    const at = { start: positionOf(THETA_OVERRIDE, '500_000'), end: positionOf(THETA_OVERRIDE, '500_000') }; // the cursor on the value, as F8 puts it
     // Automatic request before any bound is answered: nothing to fix yet, answered at once.
     const auto = actions(await h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: at, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Automatic } }));
     assert.deepEqual(auto, []);
@@ -42,18 +44,19 @@ describe('server features (in process)', function () {
     const asked = h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: at, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] } });
     const invoked = actions(await h.settle(asked));
     const titles = invoked.map((a) => a.title);
-    assert.ok(titles.some((t) => /Apply NTK scaling/.test(t)), `titles: ${titles.join(' / ')}; asked ${h.computer.asked}, queued ${h.computer.queued}`);
+    assert.ok(titles.some((t) => /Raise rope_theta to/.test(t)), `titles: ${titles.join(' / ')}; asked ${h.computer.asked}, queued ${h.computer.queued}`);
     assert.ok(invoked.filter((a) => a.isPreferred).length <= 1, 'at most one preferred fix');
   });
 
-  it('source.fixAll applies only unambiguous fixes; preferredRewrite picks the one Ctrl+. and fix-all use', async () => {
+  it('source.fixAll applies the preferred rewrite (best verdict, smallest change); preferredRewrite picks another', async () => {
     const uri = 'file:///ws/b/config.json';
     await h.open(uri, LLAMA3_32K);
     const fixAll = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], only: [FIX_ALL_KIND] } })));
     const quickFixes = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] } })));
-    // Several rewrites fit and none is marked preferred: fix-all leaves the choice to the user.
-    assert.equal((await quickFixes()).filter((a) => a.isPreferred).length, 0);
-    assert.deepEqual(await fixAll(), []);
+    // Llama-3-8B raised to 32,768: every rewrite meets the bound, so the smallest change (NTK) is preferred.
+    const auto = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);
+    assert.equal(auto.length, 1);
+    assert.match(auto[0], /^Apply NTK scaling: rope_theta 500000 → 2044497\.12/);
 
     await h.setSettings({ validation: { delay: 0 }, preferredRewrite: 'yarn' });
     const preferred = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);

@@ -1,0 +1,30 @@
+/**
+ * Ties a RoPE description to the public model it is (identity.ts) and takes from the catalog what
+ * the file cannot say: the trained context T when the config does not state it, and what the
+ * checkpoint shipped with (to tell a stock config from an edited one). T falls back to
+ * max_position_embeddings, marked as an assumption, never to another number.
+ */
+import type { ConfigNode } from '../document/configNode';
+import type { ModelRope } from './modelRope';
+import { fingerprintOf, identifyModel, languageScope } from './identity';
+import { paramValue } from './modelValues';
+import { assumedTrainedContext } from './trainedContext';
+
+export interface IdentityEvidence {
+  /** The config's root, for the fingerprint. */
+  root?: ConfigNode;
+  nameOrPath?: string;
+  filePath?: string;
+  /** A training config's base model reference. */
+  baseModel?: string;
+}
+
+export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void {
+  const plain = evidence.root ? paramValue(evidence.root) : undefined;
+  const fingerprint = plain && typeof plain === 'object' && !Array.isArray(plain) ? fingerprintOf(languageScope(plain as Record<string, unknown>)) : undefined;
+  const match = identifyModel({ nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint });
+  rope.identity = match ? match.identity : null;
+  if (match) rope.shipped = match.shipped;
+  // The order of advice.md: what the file states, then the catalog, then max_position_embeddings.
+  if (!rope.trainedContext) rope.trainedContext = match ? { ...match.trainedContext } : assumedTrainedContext(rope);
+}
