@@ -22,7 +22,7 @@ export interface IdentityEvidence {
 export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void {
   const plain = evidence.root ? paramValue(evidence.root) : undefined;
   const fingerprint = plain && typeof plain === 'object' && !Array.isArray(plain) ? fingerprintOf(languageScope(plain as Record<string, unknown>)) : undefined;
-  const match = identifyModel({ nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint });
+  const match = identifyModel({ nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint, contextLength: rope.contextLength.value });
   rope.identity = match ? match.identity : null;
   if (match) rope.shipped = match.shipped;
   // The order of advice.md: what the file states, then the catalog, then max_position_embeddings.

@@ -41,6 +41,9 @@ export interface IdentifyInput {
   /** A training config's base model (hub id or path). */
   baseModel?: string;
   fingerprint?: Fingerprint;
+  /** The context the config declares: among fingerprint candidates that agree on T, the one that
+   *  shipped this context names the model (Qwen2-7B shipped 32,768, Qwen2.5-7B 131,072). */
+  contextLength?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -145,13 +148,16 @@ export function hubIdFromCachePath(filePath: string): string | undefined {
   return m ? `${m[1]}/${m[2]}` : undefined;
 }
 
-function byFingerprint(fp: Fingerprint): IdentityMatch | undefined {
+function byFingerprint(fp: Fingerprint, contextLength?: number): IdentityMatch | undefined {
   if (REQUIRED_FIELDS.some((f) => fp[f] === undefined)) return undefined;
   const decide = (fields: (keyof Fingerprint)[]): IdentityMatch | 'ambiguous' | undefined => {
     const hits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, fields));
     if (hits.length === 0) return undefined;
     const ts = new Set(hits.map((e) => e.trainedContext.value));
-    return ts.size === 1 ? matchOf(hits, 'fingerprint', true) : 'ambiguous';
+    if (ts.size !== 1) return 'ambiguous';
+    const shipsThisContext = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
+    const ordered = [...hits.filter(shipsThisContext), ...hits.filter((e) => !shipsThisContext(e))];
+    return matchOf(ordered, 'fingerprint', true);
   };
   const full = decide([...ARCH_FIELDS, ...ROPE_FIELDS]);
   if (full !== undefined) return full === 'ambiguous' ? undefined : full;
@@ -173,5 +179,5 @@ export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
   return named(input.nameOrPath, '_name_or_path')
     ?? named(fromCache, 'path')
     ?? named(input.baseModel, 'base_model')
-    ?? (input.fingerprint ? byFingerprint(input.fingerprint) : undefined);
+    ?? (input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength) : undefined);
 }

@@ -36,7 +36,9 @@ export const originalContextRule: Rule = {
       out.push(finding(FACTOR_MISMATCH, implicit === 1 ? 'information' : 'warning',
         `The explicitly set RoPE scaling factor (${name}['factor'] = ${factor}) does not match the ratio implicitly set by other parameters (max_position_embeddings / original_max_position_embeddings = ${mpe} / ${original} = ${fmt(implicit)}).`
         + (implicit === 1 ? ` Servers derive the context as original × factor = ${fmt(original * factor)}; transformers only warns.` : ''),
-        rangeFor(ctx.doc, s.params['factor']), mismatchFixes(ctx, rope!, s, factor, original, implicit)));
+        // implicit 1 is the vendors' own recipe (Qwen: add yarn to the shipped config): it runs as
+        // meant, so the finding informs and offers no edit.
+        rangeFor(ctx.doc, s.params['factor']), implicit === 1 ? [] : mismatchFixes(ctx, rope!, s, factor, original, implicit)));
     }
     return out;
   },
@@ -73,7 +75,7 @@ function mismatchFixes(ctx: RuleContext, rope: ModelRope, s: ScalingDescription,
   const fixes: Fix[] = [];
   const mpeNode = rope.contextLength.node;
   const extended = Math.round(original * factor);
-  if (mpeNode) fixes.push({ title: `Set max_position_embeddings to ${extended} (original × factor)`, kind: 'other', preferred: implicit === 1, edits: ctx.editor.set(pathTo(mpeNode), extended) });
+  if (mpeNode) fixes.push({ title: `Set max_position_embeddings to ${extended} (original × factor)`, kind: 'other', edits: ctx.editor.set(pathTo(mpeNode), extended) });
   const fNode = s.params['factor']?.node;
   if (fNode && implicit > 1) fixes.push({ title: `Set factor to ${fmt(implicit)} (max_position_embeddings / original)`, kind: 'other', edits: ctx.editor.set(pathTo(fNode), float(implicit)) });
   return fixes;

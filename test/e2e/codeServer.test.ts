@@ -18,7 +18,8 @@ import { CHROMIUM, ROOT, hasCodeServer } from './tools';
 
 const FIXTURES = join(ROOT, 'test', 'integration', 'fixtures');
 const ARTIFACTS = join(ROOT, 'test', 'artifacts', 'code-server');
-/** The UI scenario's config: a base whose NTK-aware rewrite is valid for the stretched context. */
+/** The UI scenario's config: Llama-3-8B with max_position_embeddings raised from 8,192 to 32,768 and
+ *  no scaling (rope/context-extended on the context key), whose NTK-aware rewrite meets the bound. */
 export const NTK_FIXTURE = 'llama3-8b-32k.json';
 
 function skipUnlessReady(ctx: Mocha.Context): void {
@@ -109,7 +110,7 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       await screenshot(page, ARTIFACTS, '02-squiggle.png');
 
       await page.keyboard.press('Control+Shift+M');
-      const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'rope_theta' }).first();
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'max_position_embeddings' }).first();
       await row.waitFor({ timeout: 30000 });
       const label = await row.getAttribute('aria-label');
       assert.match(label ?? '', /rope-lens/, `Problems entry: ${label}`);

@@ -321,6 +321,18 @@ describe('real-config corpus conformance (rope-lens check / freqs)', function ()
     console.log(`    ${flagged} model configs flagged below the bound, all confirmed invalid by brute force; ${missed} invalid ones not flagged`);
   });
 
+  it('official model configs run as shipped: no error or warning, and no rewrite fix on information', () => {
+    // advice.md: a stock checkpoint below the bound is information at most, with no rewrite fix.
+    const loud: string[] = [];
+    for (const f of modelFiles) {
+      for (const d of reports.get(f)!.diagnostics) {
+        if (d.severity === 'error' || d.severity === 'warning') loud.push(`${f}: ${d.severity} ${d.code}: ${d.message}`);
+        else if ((d.fixes ?? []).length) loud.push(`${f}: ${d.severity} ${d.code} offers ${d.fixes!.map((x) => x.title).join(' / ')}`);
+      }
+    }
+    assert.deepEqual(loud, []);
+  });
+
   it('every offered fix, applied, parses and removes its finding', () => {
     const variants: { name: string; source: string; code: string; before: number; title: string }[] = [];
     const dir = join(tmp, 'fixed');

@@ -92,6 +92,18 @@ describe('model identity', () => {
     assert.ok(m.identity.candidates!.includes('meta-llama/Llama-3.3-70B-Instruct'), m.identity.candidates!.join(', '));
   });
 
+  it('by fingerprint: twins that agree on T but shipped different contexts are told apart by the declared context', () => {
+    // Qwen2-7B-Instruct shipped 32,768 and Qwen2.5-7B 131,072 with the same architecture and base;
+    // the stock Qwen2.5-7B config must be recognised as shipped, not as Qwen2 with a raised context.
+    const qwen25 = real('qwen2.5-7b.json');
+    const m = identifyModel({ fingerprint: fpOf(qwen25), contextLength: qwen25.max_position_embeddings as number })!;
+    assert.equal(m.identity.id, 'Qwen/Qwen2.5-7B');
+    assert.equal(m.shipped.contextLength, 131072);
+    assert.equal(m.trainedContext.value, 32768);
+    const asQwen2 = identifyModel({ fingerprint: fpOf(qwen25), contextLength: 32768 })!;
+    assert.equal(asQwen2.shipped.contextLength, 32768);
+  });
+
   it('by fingerprint: candidates that disagree on T give no identity', () => {
     // Qwen3-4B (T 32,768) and its 2507 releases (T 262,144) share the architecture; only rope_theta tells them apart.
     const base = { ...findCatalogEntry('Qwen/Qwen3-4B')!.config };

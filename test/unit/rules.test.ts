@@ -53,6 +53,20 @@ describe('rules', () => {
     assert.equal(d.fixes.find((f) => f.preferred)!.verdict!.lmax ?? Infinity, best);
   });
 
+  it('yarn factor against max_position_embeddings / original: the vendor recipe informs without an edit, a real mismatch warns with fixes', () => {
+    // Qwen2.5-7B-Instruct as its model card says to run it: yarn factor 4 over 32,768 added to the shipped config.
+    const qwen = analyze('../fixtures/corpus/models/qwen2.5-7b-instruct-yarn.json');
+    const info = qwen.diagnostics.find((d) => d.code === 'rope/factor-mismatch')!;
+    assert.equal(info.severity, 'information');
+    assert.match(info.message, /original × factor = 131,072/);
+    assert.deepEqual(info.fixes, []);
+    // Context 65,536 over original 32,768 is 2, but the factor says 4: the user meant one of them.
+    const text = readFileSync(join(fixtures, 'corpus/models/qwen2.5-7b-instruct-yarn.json'), 'utf8').replace('"max_position_embeddings": 32768', '"max_position_embeddings": 65536');
+    const mismatch = analyzeText(text, { fileName: 'config.json', oracle, verifyFixes: true }).diagnostics.find((d) => d.code === 'rope/factor-mismatch')!;
+    assert.equal(mismatch.severity, 'warning');
+    assert.deepEqual(mismatch.fixes.map((f) => f.title), ['Set max_position_embeddings to 131072 (original × factor)', 'Set factor to 2 (max_position_embeddings / original)']);
+  });
+
   it('scaling checks in transformers\' terms', () => {
     assert.deepEqual(codes(analyze('configs/qwen2.5-type-conflict.json')).filter((c) => c !== 'rope/base-below-bound'), ['rope/type-conflict']);
     assert.deepEqual(codes(analyze('configs/llama3-bad-bands.json')), ['rope/llama3-freq-order', 'rope/llama3-original-context']);
