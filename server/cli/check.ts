@@ -11,8 +11,9 @@ import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
 import { createNodeResolver } from '../../shared/config/resolveNode';
+import { checkGguf, GgufFileReport } from './checkGguf';
 
-const EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
+const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -35,9 +36,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   const oracle = createSyncOracle();
   const resolver = createNodeResolver();
-  const reports: JsonFileReport[] = [];
+  const reports: (JsonFileReport | GgufFileReport)[] = [];
   let errors = 0, warnings = 0, others = 0;
   for (const file of files) {
+    if (/\.gguf$/i.test(file)) {
+      const g = await checkGguf(file, oracle, variant, io);
+      if (!g) { unreadable = true; continue; }
+      for (const d of g.diagnostics) {
+        if (d.severity === 'error') errors++;
+        else if (d.severity === 'warning') warnings++;
+        else others++;
+        if (!parsed.values.json) io.out(`${file}: ${d.severity} ${d.code} ${d.message}${d.key ? ` [${d.key}]` : ''}`);
+      }
+      reports.push(g.report);
+      continue;
+    }
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
