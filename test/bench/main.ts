@@ -1,14 +1,15 @@
 /**
  * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
- * `--only bstar|server|kernels` runs one suite; `--json FILE` also writes the rows as JSON.
+ * `--only bstar|server|kernels|gguf` runs one suite; `--json FILE` also writes the rows as JSON.
  */
 import { writeFileSync } from 'node:fs';
 import { BenchReport } from './report';
 import * as bstar from './bstar';
 import * as server from './server';
 import * as kernels from './kernels';
+import * as gguf from './gguf';
 
-const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = { bstar, server, kernels };
+const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = { bstar, server, kernels, gguf };
 
 async function main() {
   const args = process.argv.slice(2);
