@@ -69,7 +69,7 @@ export interface DescribedFinding {
 export interface DescribeResult {
   uri: string;
   version: number;
-  kind: 'model-config' | 'training-config' | 'other';
+  kind: 'model-config' | 'training-config' | 'serving-config' | 'other';
   variant: TransformersVariant;
   rope: DescribedRope | null;
   /** What the frequency math needs, when the document has a readable RoPE setup. */
@@ -84,7 +84,7 @@ export interface DescribeResult {
 
 export const CHECK_AS_MODEL_CONFIG_METHOD = 'ropeLens/checkAsModelConfig';
 export interface CheckAsModelConfigParams { uri: string }
-export interface CheckAsModelConfigResult { kind: 'model-config' | 'training-config' | 'other'; findings: number }
+export interface CheckAsModelConfigResult { kind: 'model-config' | 'training-config' | 'serving-config' | 'other'; findings: number }
 
 // ---- ropeLens/boundStatus: server → client while bounds compute (status-bar item) ----
 

@@ -18,6 +18,7 @@ import { RULES } from '../rules/index';
 import { DocumentEditor } from '../fixes/documentEditor';
 import { applyTextEdits } from '../fixes/textEdits';
 import { sniff } from './sniff';
+import { analyzeServingConfig } from './analyzeServing';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -76,6 +77,8 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope };
     return { kind: 'model-config', rope, training: null, diagnostics: runRules(ctx), pendingBounds: dedupe(base.pending), document: doc };
   }
+  const serving = safe(() => analyzeServingConfig(doc, { fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver }));
+  if (serving) return serving;
   const training = safe(() => readTrainingConfig(doc));
   if (!training) return OTHER();
   const resolver = opts.resolver ?? catalogResolver;

@@ -19,6 +19,7 @@ export interface JsonFileReport {
   kind: FileAnalysis['kind'];
   rope: JsonRope | null;
   training: FileAnalysis['training'];
+  serving?: FileAnalysis['serving'];
   diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits'] }[] }[];
 }
 
@@ -53,6 +54,7 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
     kind: a.kind,
     rope: a.rope ? ropeToJson(a.rope) : null,
     training: a.training,
+    ...(a.serving ? { serving: a.serving } : {}),
     diagnostics: a.diagnostics.map((d) => ({
       code: d.code,
       severity: d.severity,

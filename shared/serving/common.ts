@@ -127,7 +127,7 @@ export function factsOfObject(rope: ModelRope, params: Record<string, unknown>, 
 }
 
 /** Keys whose values engines parse as floats: written `4.0`, as the engines' own docs do. */
-const FLOAT_KEYS = new Set(['factor', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'low_freq_factor', 'high_freq_factor', 'rope_theta', 'extrapolation_factor']);
+export const FLOAT_KEYS: ReadonlySet<string> = new Set(['factor', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'low_freq_factor', 'high_freq_factor', 'rope_theta', 'extrapolation_factor']);
 
 /** Compact JSON with float keys written as floats (`"factor":4.0`). */
 export function jsonText(value: unknown, key?: string): string {
