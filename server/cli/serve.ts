@@ -14,9 +14,8 @@ import { contextKeysOf } from '../../shared/serving/contextKeys';
 import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
 import { shellCommand } from '../../shared/serving/shell';
 import { grouped } from '../../shared/serving/common';
-import { ggufToConfig, ggufConfigText } from '../../shared/gguf/metadata';
+import { ggufRope } from '../../shared/gguf/analyze';
 import { isGgufFile, readGgufMetadata } from '../../shared/gguf/readNode';
-import { parseJsonDocument } from '../../shared/document/parseJson';
 
 const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--json]';
 
@@ -78,9 +77,9 @@ async function load(path: string): Promise<Loaded> {
     } catch (e) {
       throw new UsageError(`'${path}': ${(e as Error).message}`);
     }
-    const g = ggufToConfig(metadata);
-    const rope = g && readModelRope(parseJsonDocument(ggufConfigText(g)));
-    if (!g || !rope) throw new UsageError(`'${path}' is a GGUF without a model architecture (general.architecture)`);
+    const read = ggufRope(metadata);
+    if (!read) throw new UsageError(`'${path}' is a GGUF without a model architecture (general.architecture)`);
+    const { config: g, rope } = read;
     const ctx = g.config['max_position_embeddings'];
     return { rope, model: g.hubRef ?? path, gguf: path, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
   }
@@ -101,7 +100,7 @@ async function load(path: string): Promise<Loaded> {
 }
 
 function text(plan: ServingPlan): string {
-  const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} from the config; serving ${grouped(plan.context)}`];
+  const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} without overrides; serves ${grouped(plan.context)}`];
   for (const n of plan.notes) lines.push(`# ${n}`);
   lines.push(shellCommand(plan));
   return lines.join('\n');

@@ -5,7 +5,7 @@
  */
 import { analyzeText } from '../service/analyze';
 import type { BoundOracle, Finding } from '../service/types';
-import type { ModelRope } from '../config/modelRope';
+import type { Located, ModelRope } from '../config/modelRope';
 import type { TransformersVariant } from '../rope/spec';
 import { readModelRope } from '../config/modelConfig';
 import { parseJsonDocument } from '../document/parseJson';
@@ -47,7 +47,7 @@ export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; varian
   }
   const text = ggufConfigText(g);
   const analysis = analyzeText(text, { fileName: 'config.json', oracle: opts.oracle, variant: opts.variant, verifyFixes: false });
-  const rope = analysis.rope ?? readModelRope(parseJsonDocument(text)) ?? null;
+  const rope = withGgufKeys(g, analysis.rope ?? readModelRope(parseJsonDocument(text)));
   const diagnostics: GgufFinding[] = analysis.diagnostics
     .filter((d) => !(g.scalingType === 'longrope' && LONGROPE_TENSOR_CODES.has(d.code)))
     .map((d) => ({ code: d.code, severity: d.severity, message: d.message, key: ggufKeyAtLine(g, d.range.start.line) ?? null }));
@@ -58,6 +58,32 @@ export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; varian
     gguf: { architecture: g.arch, name: g.name ?? null, hubRef: g.hubRef ?? null, scalingType: g.scalingType ?? null },
     diagnostics,
   };
+}
+
+/** The RoPE description of a GGUF header: keys named as in the GGUF, the trained context from the catalog when the model is known. */
+export function ggufRope(m: GgufMetadata): { config: GgufConfig; rope: ModelRope } | undefined {
+  const g = ggufToConfig(m);
+  const rope = g && withGgufKeys(g, readModelRope(parseJsonDocument(ggufConfigText(g))));
+  return g && rope ? { config: g, rope } : undefined;
+}
+
+function withGgufKeys(g: GgufConfig, rope: ModelRope | undefined): ModelRope | null {
+  if (!rope) return null;
+  const rename = <T>(l: Located<T> | undefined): Located<T> | undefined => (l && l.key && g.keyOf[l.key] ? { ...l, key: g.keyOf[l.key] } : l);
+  const out: ModelRope = { ...rope, base: rename(rope.base)!, contextLength: rename(rope.contextLength)!, headDim: rename(rope.headDim)!, rotaryDim: rename(rope.rotaryDim)! };
+  if (rope.originalContextLength) out.originalContextLength = rename(rope.originalContextLength);
+  const trained = catalogTrainedContext(g);
+  if (trained && !rope.trainedContext) out.trainedContext = { value: trained.value, source: `catalog:${trained.id}` };
+  return out;
+}
+
+/** The trained context of the model a GGUF names (general.* → hub id → catalog), when known and unscaled there. */
+function catalogTrainedContext(g: GgufConfig): { value: number; id: string } | undefined {
+  if (!g.hubRef) return undefined;
+  const entry = findCatalogEntry(g.hubRef);
+  const stock = entry && readModelRope(parseJsonDocument(catalogConfigText(entry)));
+  if (!entry || !stock) return undefined;
+  return { value: stock.originalContextLength?.value ?? stock.contextLength.value, id: entry.id };
 }
 
 /**
