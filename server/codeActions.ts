@@ -14,6 +14,7 @@ import type { Range, Position } from '../shared/document/positions';
 import type { ClientSupport } from './context';
 import { toDiagnostic } from './diagnostics';
 import type { RopeLensSettings } from './settings';
+import { SERVING_SOURCE_KIND, servingSourceActions } from './servingActions';
 
 export function codeActionsFor(
   doc: TextDocument, analysis: FileAnalysis, params: CodeActionParams, settings: RopeLensSettings,
@@ -46,6 +47,7 @@ export function codeActionsFor(
       out.push({ title: 'Fix all RoPE Lens findings with a preferred fix', kind: FIX_ALL_KIND, edit: workspaceEdit(doc, edits, support) });
     }
   }
+  if ((only?.length ?? 0) > 0 && wants(SERVING_SOURCE_KIND)) out.push(...servingSourceActions(doc, analysis, support.createFiles === true));
   return out;
 }
 

@@ -15,6 +15,8 @@ export interface ClientSupport {
   workDoneProgress: boolean;
   /** Versioned `documentChanges` in workspace edits (rejected by the client when stale). */
   documentChanges: boolean;
+  /** CreateFile resource operations in workspace edits (the serving source actions write new files). */
+  createFiles?: boolean;
   configuration: boolean;
   dynamicConfiguration: boolean;
   relatedInformation: boolean;

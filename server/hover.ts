@@ -12,6 +12,7 @@ import type { BoundOracle, FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
 import { ropeFacts } from '../shared/service/ropeFacts';
 import { sci, grouped } from '../shared/core/format';
+import { servingHover } from './servingActions';
 
 import { COMMANDS } from '../shared/protocol/commands';
 
@@ -34,6 +35,13 @@ function targets(rope: ModelRope): Target[] {
   for (const [key, p] of Object.entries(rope.scaling?.params ?? {})) add(p, `scaling parameter \`${key}\``);
   for (const v of rope.layerVariants ?? []) add(v.base, `RoPE base for ${v.layerType} layers`);
   return out;
+}
+
+/** The serving section, on the scaling block and the context length (where a user decides how to serve). */
+function servingSectionFor(doc: TextDocument, analysis: FileAnalysis, rope: ModelRope, node: ConfigNode): string {
+  if (node !== rope.scaling?.node && node !== rope.contextLength.node) return '';
+  const section = servingHover(doc, analysis);
+  return section ? `\n\n---\n\n${section}` : '';
 }
 
 function contains(node: ConfigNode, offset: number): 'key' | 'value' | undefined {
@@ -72,7 +80,7 @@ export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Pos
     ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
     '',
     `[Open RoPE Inspector](command:${OPEN_INSPECTOR_COMMAND}?${args})`,
-  ].join('\n');
+  ].join('\n') + servingSectionFor(doc, analysis, rope, hit.node);
   const node = hit.node;
   const start = contains(node, offset) === 'key' && node.keyOffset !== undefined ? node.keyOffset : node.offset;
   const length = contains(node, offset) === 'key' ? node.keyLength ?? 0 : node.length;

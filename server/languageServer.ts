@@ -23,6 +23,7 @@ import { SettingsStore, BoundBackend, normalizeSettings } from './settings';
 import { Validator } from './validation';
 import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
+import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
 import { describe } from './describe';
 import { BoundProgress } from './progress';
@@ -96,6 +97,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     support.codeLensRefresh = !!caps.workspace?.codeLens?.refreshSupport;
     support.workDoneProgress = !!caps.window?.workDoneProgress;
     support.documentChanges = !!caps.workspace?.workspaceEdit?.documentChanges;
+    support.createFiles = support.documentChanges && !!caps.workspace?.workspaceEdit?.resourceOperations?.includes('create');
     support.configuration = !!caps.workspace?.configuration;
     support.dynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     support.relatedInformation = !!caps.textDocument?.publishDiagnostics?.relatedInformation;
@@ -107,7 +109,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, SERVING_SOURCE_KIND], resolveProvider: false },
         inlayHintProvider: { resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
       },

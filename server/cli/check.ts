@@ -1,5 +1,6 @@
 /**
- * `rope-lens check <files or folders…> [--json]`: lints model configs and training YAML.
+ * `rope-lens check <files or folders…> [--json]`: lints model configs, training and serving YAML,
+ * and GGUF headers.
  * Human output: `path:line:col severity code message` (1-based, like other linters), a summary
  * on stderr. `--json`: {"files":[…]} with 0-based LSP ranges. Exit 1 if any error finding,
  * 2 on usage errors or unreadable paths, else 0.
@@ -9,8 +10,9 @@ import { join, resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
+import { checkGguf, GgufFileReport } from './checkGguf';
 
-const EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
+const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -34,9 +36,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
   const service = cliService(variant, log);
-  const reports: JsonFileReport[] = [];
+  const reports: (JsonFileReport | GgufFileReport)[] = [];
   let errors = 0, warnings = 0, others = 0;
   for (const file of files) {
+    if (/\.gguf$/i.test(file)) {
+      const g = await checkGguf(file, service, io);
+      if (!g) { unreadable = true; continue; }
+      for (const d of g.diagnostics) {
+        if (d.severity === 'error') errors++;
+        else if (d.severity === 'warning') warnings++;
+        else others++;
+        if (!parsed.values.json) io.out(`${file}: ${d.severity} ${d.code} ${d.message}${d.key ? ` [${d.key}]` : ''}`);
+      }
+      reports.push(g.report);
+      continue;
+    }
     let text: string;
     try {
       text = readFileSync(file, 'utf8');

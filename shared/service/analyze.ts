@@ -17,6 +17,7 @@ import { RULES } from '../rules/index';
 import { DocumentEditor } from '../fixes/documentEditor';
 import { applyTextEdits } from '../fixes/textEdits';
 import { sniff } from './sniff';
+import { analyzeServingConfig } from './analyzeServing';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -97,6 +98,8 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     // Asked to read it as a model config but no RoPE setting is there: classify it as usual.
     if (!asModel) return { ...OTHER(), kind: 'model-config', document: doc };
   }
+  const serving = safe('reading the serving config', () => analyzeServingConfig(doc, { fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver }));
+  if (serving) return serving;
   const training = safe('reading the training config', () => readTrainingConfig(doc));
   if (!training) return OTHER();
   const resolver = opts.resolver ?? catalogResolver;

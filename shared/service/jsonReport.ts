@@ -48,6 +48,7 @@ export interface JsonFileReport {
   /** A model config without rotary embeddings: why. */
   noRope?: string;
   training: FileAnalysis['training'];
+  serving?: FileAnalysis['serving'];
   diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[] }[];
 }
 
@@ -103,6 +104,7 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
     rope: a.rope ? ropeToJson(a.rope) : null,
     ...(a.noRope !== undefined ? { noRope: a.noRope } : {}),
     training: a.training,
+    ...(a.serving ? { serving: a.serving } : {}),
     diagnostics: a.diagnostics.map((d) => ({
       code: d.code,
       severity: d.severity,

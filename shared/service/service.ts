@@ -13,6 +13,8 @@ import type { BoundOracle, FileAnalysis, FixKind, Severity } from './types';
 import { analyzeOnce, analyzeText } from './analyze';
 import { ropeFacts, type RopeFacts } from './ropeFacts';
 import type { ParsedDocument } from '../document/configNode';
+import type { GgufMetadata } from '../gguf/metadata';
+import { analyzeGguf, type GgufAnalysis } from './analyzeGguf';
 
 /** What a user may set per document (the editor's `ropeLens.*` settings, the CLI's flags). */
 export interface AnalysisSettings {
@@ -56,6 +58,8 @@ export interface RopeLensService {
   analyze(text: string, input: DocumentInput): FileAnalysis;
   /** The description alone, with the parsed tree (no fix verification, no settings applied). */
   describe(text: string, input: DocumentInput): FileAnalysis & { document?: ParsedDocument };
+  /** A GGUF file's header metadata, judged like the config it was converted from. */
+  analyzeGguf(metadata: GgufMetadata, settings?: Partial<AnalysisSettings>): GgufAnalysis;
   /** The numbers hovers, hints, `describe` and the Inspector show for a RoPE setup. */
   facts(rope: ModelRope, settings?: Partial<AnalysisSettings>): RopeFacts;
   /** Settings with the service's defaults filled in. */
@@ -96,6 +100,9 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         fileName: input.fileName, languageId: input.languageId, asModelConfig: input.asModelConfig,
         variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
       });
+    },
+    analyzeGguf(metadata, settings) {
+      return analyzeGguf(metadata, { oracle: options.oracle, variant: settingsFor(settings).variant, log: options.log });
     },
     facts(rope, settings) {
       return ropeFacts(rope, options.oracle, settingsFor(settings).variant);

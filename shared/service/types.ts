@@ -17,11 +17,13 @@ export interface TrainingDescription {
 }
 
 export interface FileAnalysis {
-  kind: 'model-config' | 'training-config' | 'other';
+  kind: 'model-config' | 'training-config' | 'serving-config' | 'other';
   rope: ModelRope | null;
   /** A model config with no rotary position embedding at all: why (absolute positions, T5 buckets, …). */
   noRope?: string;
   training: TrainingDescription | null;
+  /** A serving config (vLLM YAML): the model, where it was found, max-model-len and vLLM's derived length. */
+  serving?: import('./analyzeServing').ServingDescription;
   diagnostics: Finding[];
   /** Bound questions the oracle could not answer yet; the server computes them and re-runs. */
   pendingBounds: PendingBound[];

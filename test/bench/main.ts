@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
- * `--only bstar|server|kernels|plan` runs one suite; `--json FILE` also writes the rows as JSON.
+ * `--only bstar|server|kernels|plan|gguf` runs one suite; `--json FILE` also writes the rows as JSON.
  */
 import { writeFileSync } from 'node:fs';
 import { BenchReport } from './report';
@@ -8,8 +8,9 @@ import * as bstar from './bstar';
 import * as server from './server';
 import * as kernels from './kernels';
 import * as plan from './plan';
+import * as gguf from './gguf';
 
-const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = { bstar, server, kernels, plan };
+const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = { bstar, server, kernels, plan, gguf };
 
 async function main() {
   const args = process.argv.slice(2);

@@ -119,7 +119,9 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       // Wait for the state the quick fix needs, not for time: the server's bound work has settled
       // (its status-bar item is gone), so the finding's fixes exist and no re-publication is about
       // to change the markers under the cursor (which made Ctrl+. answer "No code actions available").
-      await page.locator('.statusbar-item', { hasText: 'RoPE Lens:' }).waitFor({ state: 'hidden', timeout: 60000 });
+      // Two items may say so at once (the work-done progress and our own status item): wait for both.
+      await page.waitForFunction(() => !Array.from(document.querySelectorAll('.statusbar-item'))
+        .some((e) => (e.textContent ?? '').includes('RoPE Lens:') && (e as HTMLElement).offsetParent !== null), undefined, { timeout: 60000 });
       const menu = page.locator('.action-widget');
       const ntk = menu.locator('.monaco-list-row', { hasText: /Apply NTK scaling/ }).first();
       const noActions = page.locator('.monaco-editor-overlaymessage', { hasText: /No code actions/i });

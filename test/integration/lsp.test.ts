@@ -50,7 +50,7 @@ describe('language server over stdio (protocol)', function () {
     const fresh = h.initResult;
     assert.equal((fresh.capabilities.textDocumentSync as { change: number }).change, TextDocumentSyncKind.Incremental);
     assert.equal(fresh.capabilities.hoverProvider, true);
-    assert.deepEqual((fresh.capabilities.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, ['quickfix', FIX_ALL_KIND]);
+    assert.deepEqual((fresh.capabilities.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, ['quickfix', FIX_ALL_KIND, 'source.ropeLens.serving']);
     assert.equal(fresh.capabilities.diagnosticProvider, undefined);
     const pull = await startAndInit({ ...BASE_CAPABILITIES, textDocument: { ...BASE_CAPABILITIES.textDocument, diagnostic: {} } });
     assert.ok(pull.capabilities.diagnosticProvider, 'a client that can pull gets a diagnosticProvider');

@@ -24,6 +24,8 @@ const ROPE_KEYS = new Set([
   // other families' context keys, and GPT-NeoX's hyphenated spellings
   'max_seq_len', 'max_sequence_length', 'n_positions', 'max-position-embeddings', 'seq-length',
   'rotary-emb-base', 'rotary-pct',
+  // vLLM serving configs: the context option, the override that carries the scaling, the removed options
+  'max-model-len', 'max_model_len', 'hf-overrides', 'hf_overrides', 'rope-scaling', 'rope-theta',
 ]);
 
 /** Paths (dotted) whose values differ between two plain trees, down to the first differing level. */

@@ -1,0 +1,117 @@
+/**
+ * `rope-lens serve <config.json | folder | model.gguf> [--engine vllm|sglang|llama.cpp|tgi|ollama]
+ * [--context N] [--json]`: the maximum context each engine derives from the config, and the command
+ * (arguments, environment, override JSON) that serves the model at N with the config's scaling.
+ * Text output is a shell script: notes as comments, then the command line.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
+import type { ModelRope } from '../../shared/config/modelRope';
+import { hubIdFromCachePath } from '../../shared/config/identity';
+import { contextKeysOf } from '../../shared/serving/contextKeys';
+import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
+import { shellCommand } from '../../shared/serving/shell';
+import { grouped } from '../../shared/serving/common';
+import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
+import { cliService } from './service';
+import type { RopeLensService } from '../../shared/service/service';
+
+const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--json]';
+
+interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean }
+
+/** 131072, 131_072, 128k (×1024). */
+export function parseContext(raw: string): number {
+  const s = raw.trim().replace(/_/g, '').toLowerCase();
+  const m = /^(\d+)(k?)$/.exec(s);
+  const n = m ? Number(m[1]) * (m[2] ? 1024 : 1) : NaN;
+  if (!m || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--context must be a positive integer (e.g. 131072 or 128k), got '${raw}'`);
+  return n;
+}
+
+function parse(argv: string[]): ServeArgs | 'help' {
+  const { values, positionals } = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      engine: { type: 'string' },
+      context: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }, USAGE, { oneLine: true });
+  if (values.help) return 'help';
+  if (positionals.length !== 1) throw new UsageError(`expected exactly one config, folder or GGUF file, got ${positionals.length}; ${USAGE}`);
+  let engines: EngineName[] = [...ENGINE_NAMES];
+  if (values.engine !== undefined) {
+    const e = values.engine.trim().toLowerCase().replace(/^llamacpp$|^llama-cpp$/, 'llama.cpp') as EngineName;
+    if (!ENGINE_NAMES.includes(e)) throw new UsageError(`--engine must be one of ${ENGINE_NAMES.join(', ')}, got '${values.engine}'`);
+    engines = [e];
+  }
+  const args: ServeArgs = { path: positionals[0], engines, json: values.json ?? false };
+  if (values.context !== undefined) args.context = parseContext(values.context);
+  return args;
+}
+
+interface Loaded { rope: ModelRope; model: string; gguf?: string; contextKeys: Record<string, number> }
+
+/** The model's RoPE, read by the same service as `check` (identity, trained context, groups). */
+async function load(path: string, service: RopeLensService): Promise<Loaded> {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    throw new UsageError(`cannot read '${path}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const file = st.isDirectory() ? join(path, 'config.json') : path;
+  if (!st.isDirectory() && (path.toLowerCase().endsWith('.gguf') || isGgufFile(path))) {
+    let metadata;
+    try {
+      metadata = await readGgufMetadata(path);
+    } catch (e) {
+      throw new UsageError(`'${path}': ${(e as Error).message}`);
+    }
+    const a = service.analyzeGguf(metadata);
+    if (!a.rope || !a.config) throw new UsageError(`'${path}' is a GGUF without a model architecture (general.architecture)`);
+    const ctx = a.config['max_position_embeddings'];
+    return { rope: a.rope, model: a.gguf.hubRef ?? path, gguf: path, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read '${file}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const abs = resolve(file);
+  const described = service.describe(text, { fileName: abs, asModelConfig: true });
+  const doc = described.document;
+  if (!doc?.root || doc.problems.length > 0) throw new UsageError(`'${file}' is not valid ${(doc?.format ?? 'json').toUpperCase()}`);
+  if (described.noRope) throw new UsageError(`'${file}' has no rotary position embedding (${described.noRope}): there is no RoPE to serve`);
+  const rope = described.rope;
+  if (!rope) throw new UsageError(`'${file}' does not look like a model config (no model_type, attention or RoPE keys)`);
+  const folder = st.isDirectory() ? path : dirname(path);
+  const model = rope.identity?.id ?? hubIdFromCachePath(abs) ?? (folder === '.' ? `.${sep}` : folder);
+  return { rope, model, contextKeys: contextKeysOf(doc) };
+}
+
+function text(plan: ServingPlan): string {
+  const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} without overrides; serves ${grouped(plan.context)}`];
+  for (const n of plan.notes) lines.push(`# ${n}`);
+  lines.push(shellCommand(plan));
+  return lines.join('\n');
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const args = parse(argv);
+  if (args === 'help') {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  const loaded = await load(args.path, cliService());
+  const input = servingInput(loaded.rope, { model: loaded.model, gguf: loaded.gguf, contextKeys: loaded.contextKeys, context: args.context });
+  const plans = args.engines.map((e) => servingPlan(e, input));
+  if (args.json) io.out(JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2));
+  else io.out(plans.map(text).join('\n\n'));
+  return EXIT_OK;
+}

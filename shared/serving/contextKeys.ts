@@ -1,0 +1,31 @@
+/**
+ * Every context-length key a config writes, read from its language-model scope (the root, or
+ * text_config/llm_config/… as vLLM's and SGLang's get_hf_text_config pick), for the engines'
+ * own key lists.
+ */
+import { child, ConfigNode, ParsedDocument } from '../document/configNode';
+
+const KEYS = [
+  'max_position_embeddings', 'n_positions', 'max_seq_len', 'seq_length', 'model_max_length', 'max_target_positions',
+  'max_sequence_length', 'max_seq_length', 'seq_len', 'n_ctx', 'max_length',
+];
+const NESTED = ['text_config', 'llm_config', 'language_config', 'text_model'];
+
+function numbers(node: ConfigNode | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of KEYS) {
+    const c = child(node, k);
+    if (c?.kind === 'number' && typeof c.value === 'number' && Number.isFinite(c.value)) out[k] = c.value;
+  }
+  return out;
+}
+
+export function contextKeysOf(doc: ParsedDocument): Record<string, number> {
+  const root = doc.root;
+  if (!root || root.kind !== 'object') return {};
+  for (const k of NESTED) {
+    const nested = child(root, k);
+    if (nested?.kind === 'object' && child(nested, 'num_attention_heads')) return numbers(nested);
+  }
+  return numbers(root);
+}

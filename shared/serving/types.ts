@@ -1,0 +1,44 @@
+/**
+ * The serving model's contract: what each inference engine derives from a model's RoPE
+ * description and what it must be told to run the model at a given context.
+ * Pure data; no engine module reads files or knows about editors.
+ */
+import type { ModelRope } from '../config/modelRope';
+
+export type EngineName = 'vllm' | 'sglang' | 'llama.cpp' | 'tgi' | 'ollama';
+export const ENGINE_NAMES: readonly EngineName[] = ['vllm', 'sglang', 'llama.cpp', 'tgi', 'ollama'];
+
+export interface ServingInput {
+  rope: ModelRope;
+  /** The length the checkpoint was trained at (see `trainedContextOf`). */
+  trainedContext: number;
+  /** The context to serve; default: the longest the config's own settings support. */
+  context?: number;
+  /** How the command names the model: a hub id or a folder (vLLM, SGLang, TGI). */
+  model?: string;
+  /** The GGUF file llama.cpp loads, when the input is one. */
+  gguf?: string;
+  /**
+   * Every context-length key the config writes (`max_position_embeddings`, `seq_length`,
+   * `model_max_length`, …) where the caller knows them: engines take the min or the first of
+   * different lists. Without it, `rope.contextLength` stands for all of them.
+   */
+  contextKeys?: Readonly<Record<string, number>>;
+}
+
+/** One engine's answer: the shape of `rope-lens serve --json`. */
+export interface ServingPlan {
+  engine: EngineName;
+  /** The maximum context the engine derives from the config without overrides (or GGUF header). */
+  derivedMaxLen: number;
+  /** The context the command serves. */
+  context: number;
+  /** The command line, program first, one argument per entry (unquoted). */
+  args: string[];
+  /** Environment variables the command needs. */
+  env: Record<string, string>;
+  /** The config override the command passes (vLLM `--hf-overrides`, SGLang `--json-model-override-args`), or null. */
+  overrides: Record<string, unknown> | null;
+  /** What the engine will do that the flags cannot say: limits, unsupported scaling, caps. */
+  notes: string[];
+}

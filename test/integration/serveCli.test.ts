@@ -1,0 +1,109 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ggufHeader, writeGguf, qwen25InstructMetadata, u32, str, f32 } from '../gguf/writeGguf';
+
+const ROOT = join(__dirname, '..', '..');
+const MODELS = join(ROOT, 'test', 'fixtures', 'models');
+
+function cli(...args: string[]) {
+  return spawnSync(process.execPath, [join(ROOT, 'bin', 'rope-lens.js'), ...args], { encoding: 'utf8', cwd: ROOT });
+}
+
+describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
+  this.timeout(120000);
+  let tmp: string;
+  before(() => {
+    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    tmp = mkdtempSync(join(tmpdir(), 'rope-lens-serve-'));
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('--json prints the documented object for one engine', () => {
+    const r = cli('serve', join(MODELS, 'qwen2.5-7b-instruct-yarn.json'), '--engine', 'llama.cpp', '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(j).sort(), ['args', 'context', 'derivedMaxLen', 'engine', 'env', 'notes', 'overrides']);
+    assert.equal(j.engine, 'llama.cpp');
+    assert.equal(j.derivedMaxLen, 32768);
+    assert.equal(j.context, 131072);
+    const i = j.args.indexOf('--rope-scaling');
+    assert.deepEqual(j.args.slice(i, i + 6), ['--rope-scaling', 'yarn', '--rope-scale', '4', '--yarn-orig-ctx', '32768']);
+  });
+
+  it('--context and a folder: vLLM gets the override and the env only where it would refuse', () => {
+    const dir = join(tmp, 'Qwen2.5-7B-Instruct');
+    mkdirSync(dir);
+    const c = JSON.parse(readFileSync(join(MODELS, 'qwen2.5-7b-instruct-yarn.json'), 'utf8'));
+    delete c.rope_scaling;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(c));
+    const j = JSON.parse(cli('serve', dir, '--engine', 'vllm', '--context', '128k', '--json').stdout);
+    assert.equal(j.context, 131072);
+    assert.equal(j.derivedMaxLen, 32768);
+    assert.deepEqual(j.overrides, { rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } });
+    assert.deepEqual(j.env, {});
+    const far = JSON.parse(cli('serve', dir, '--engine', 'vllm', '--context', '262144', '--json').stdout);
+    assert.deepEqual(far.overrides.rope_scaling.factor, 8);
+    assert.deepEqual(far.env, {});
+  });
+
+  it('text output is a shell script: comments, then the command line', () => {
+    const r = cli('serve', join(MODELS, 'llama-3.1-8b.json'), '--engine', 'vllm', '--context', '262144');
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.ok(lines.slice(0, -1).every((l) => l.startsWith('# ')));
+    assert.match(lines[lines.length - 1], /^VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve \S+ --max-model-len 262144$/);
+    const all = cli('serve', join(MODELS, 'llama-3.1-8b.json'));
+    for (const e of ['vllm', 'sglang', 'llama.cpp', 'tgi', 'ollama']) assert.match(all.stdout, new RegExp(`^# ${e.replace('.', '\\.')}: derives`, 'm'));
+  });
+
+  it('usage errors exit 2 with one line', () => {
+    for (const args of [['serve'], ['serve', join(MODELS, 'llama-3.1-8b.json'), '--engine', 'trt'], ['serve', join(MODELS, 'llama-3.1-8b.json'), '--context', '-5'], ['serve', join(tmp, 'missing.json')]]) {
+      const r = cli(...args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^rope-lens serve: /);
+    }
+  });
+
+  it('serve reads a GGUF header: llama.cpp derives its context_length, -m is the file', () => {
+    const p = join(tmp, 'qwen2.5-7b-instruct-q4_k_m.gguf');
+    writeGguf(p, ggufHeader(qwen25InstructMetadata()));
+    const j = JSON.parse(cli('serve', p, '--engine', 'llama.cpp', '--context', '131072', '--json').stdout);
+    assert.equal(j.derivedMaxLen, 32768);
+    assert.deepEqual(j.args.slice(0, 3), ['llama-server', '-m', p]);
+    assert.ok(j.args.includes('qwen2.context_length=int:131072'));
+  });
+
+  it('check model.gguf --json: kind gguf, the rope shape of a config, findings by key; exit codes as for configs', () => {
+    const p = join(tmp, 'raised.gguf');
+    writeGguf(p, ggufHeader({ ...qwen25InstructMetadata(), 'qwen2.context_length': u32(131072) }), 3 * 1024 ** 3);
+    const r = cli('check', p, '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const f = JSON.parse(r.stdout).files[0];
+    assert.equal(f.kind, 'gguf');
+    assert.deepEqual(Object.keys(f.rope).sort(), ['base', 'baseKey', 'contextKey', 'contextLength', 'groups', 'headDim', 'identity', 'modelType', 'originalContextLength', 'partialRotaryFactor', 'rotaryDim', 'scaling', 'shipped', 'trainedContext']);
+    assert.equal(f.rope.base, 1000000);
+    assert.equal(f.rope.contextLength, 131072);
+    const w = f.diagnostics.find((d: { code: string }) => d.code === 'gguf/context-beyond-trained');
+    assert.equal(w.key, 'qwen2.context_length');
+    assert.match(w.message, /32,768 Qwen\/Qwen2\.5-7B-Instruct was trained at/);
+    // One finding for one fact: the config rule's wording is replaced, not repeated.
+    assert.ok(!f.diagnostics.some((d: { code: string }) => d.code === 'rope/context-extended'), JSON.stringify(f.diagnostics));
+    const human = cli('check', p);
+    assert.match(human.stdout, /raised\.gguf: warning gguf\/context-beyond-trained .*\[qwen2\.context_length\]/);
+
+    const yarn = join(tmp, 'yarn.gguf');
+    writeGguf(yarn, ggufHeader({ ...qwen25InstructMetadata(), 'qwen2.rope.scaling.type': str('yarn'), 'qwen2.rope.scaling.factor': f32(4), 'qwen2.rope.scaling.original_context_length': u32(32768) }));
+    const y = JSON.parse(cli('check', yarn, '--json').stdout).files[0];
+    assert.deepEqual(y.rope.scaling, { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 });
+
+    const bad = join(tmp, 'broken.gguf');
+    writeFileSync(bad, 'not a gguf');
+    const b = cli('check', bad);
+    assert.equal(b.status, 2);
+    assert.match(b.stderr, /broken\.gguf: not a readable GGUF file/);
+  });
+});
