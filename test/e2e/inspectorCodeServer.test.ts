@@ -26,11 +26,19 @@ function inspectorFrame(page: Page): FrameLocator {
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 30000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 45000 });
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  // The palette lists the commands known when it opens; on a busy machine the extension's
+  // contributions may land just after, so a palette without the row is closed and opened again.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ timeout: 30000 });
+    await input.fill(`>${title}`);
+    const found = await row.waitFor({ timeout: 15000 }).then(() => true, () => false);
+    if (found) break;
+    if (attempt === 4) throw new Error(`the command palette never listed '${title}'`);
+    await page.keyboard.press('Escape');
+  }
   await page.keyboard.press('Enter');
 }
 
