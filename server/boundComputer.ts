@@ -28,7 +28,7 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
     }
   };
   return {
-    bstar: (length, headDim) => track(async () => (await engine.bstar(length, headDim, { backend })).bstar),
+    bstar: (length, headDim, onProgress) => track(async () => (await engine.bstar(length, headDim, { backend, onProgress })).bstar),
     threshold: (length, headDim) => track(async () => (await engine.threshold(length, headDim, { backend })).threshold),
     lmax: (base, headDim, length) => track(async () => (await engine.lmax(base, headDim, length, { backend })).lmax),
     dispose: () => { if (idleTimer) clearTimeout(idleTimer); return engine.dispose(); },

@@ -9,7 +9,8 @@ import type { BoundOracle } from '../shared/service/types';
 
 /** The asynchronous engine behind the oracle (the b* engine, or a test double). */
 export interface BoundComputer {
-  bstar(length: number, headDim: number): Promise<number>;
+  /** `onProgress` (optional) receives the fraction done, an estimate in [0, 1]. */
+  bstar(length: number, headDim: number, onProgress?: (fraction: number) => void): Promise<number>;
   threshold(length: number, headDim: number): Promise<number>;
   lmax(base: number, headDim: number, length: number): Promise<number | null>;
   dispose?(): void | Promise<void>;
@@ -23,6 +24,8 @@ export interface BoundActivity {
   pending: number;
   /** The question being answered, e.g. `b*(131072, 128)`. */
   label?: string;
+  /** How far the labelled computation is (an estimate in [0, 1]), when it reports it. */
+  fraction?: number;
 }
 
 export class CachedBoundOracle implements BoundOracle {
@@ -51,7 +54,8 @@ export class CachedBoundOracle implements BoundOracle {
   }
 
   bstar(length: number, headDim: number): number | undefined {
-    return this.ask(`b*(${length}, ${headDim})`, () => this.computer.bstar(length, headDim)) ?? undefined;
+    const key = `b*(${length}, ${headDim})`;
+    return this.ask(key, () => this.computer.bstar(length, headDim, (f) => this.progress(key, f))) ?? undefined;
   }
 
   threshold(length: number, headDim: number): number | undefined {
@@ -96,6 +100,10 @@ export class CachedBoundOracle implements BoundOracle {
     }
     if (!this.inFlight.has(key)) this.start(key, compute);
     return undefined;
+  }
+
+  private progress(key: string, fraction: number): void {
+    if (this.inFlight.has(key)) this.onActivity({ pending: this.inFlight.size, label: readableKey(key), fraction });
   }
 
   private start(key: string, compute: () => Promise<Answer>): void {

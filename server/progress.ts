@@ -12,16 +12,22 @@ export class BoundProgress {
   constructor(private readonly connection: Connection, private readonly workDoneProgress: () => boolean) {}
 
   update(a: BoundActivity): void {
-    const status: BoundStatusParams = { pending: a.pending, label: a.label };
-    void this.connection.sendNotification(BoundStatusNotification, status).catch(() => undefined);
+    // Fractions only move the work-done bar; the status item changes when the queue does.
+    if (a.fraction === undefined) {
+      const status: BoundStatusParams = { pending: a.pending, label: a.label };
+      void this.connection.sendNotification(BoundStatusNotification, status).catch(() => undefined);
+    }
     if (!this.workDoneProgress()) return;
     if (a.pending > 0 && !this.reporter) {
       this.reporter = this.connection.window.createWorkDoneProgress().then(
-        (r) => { r.begin('RoPE Lens', undefined, `computing ${a.label ?? 'bounds'}`, false); return r; },
+        // Begun with a percentage so that clients honour the fractions b* jobs report later.
+        (r) => { r.begin('RoPE Lens', 0, `computing ${a.label ?? 'bounds'}`, false); return r; },
         () => undefined,
       );
     } else if (a.pending > 0 && this.reporter) {
-      void this.reporter.then((r) => r?.report(`computing ${a.label ?? 'bounds'} (${a.pending} queued)`));
+      const message = `computing ${a.label ?? 'bounds'} (${a.pending} queued)`;
+      const percent = a.fraction === undefined ? undefined : Math.max(0, Math.min(100, Math.floor(100 * a.fraction)));
+      void this.reporter.then((r) => (percent === undefined ? r?.report(message) : r?.report(percent, message)));
     } else if (a.pending === 0 && this.reporter) {
       const r = this.reporter;
       this.reporter = undefined;

@@ -1,6 +1,6 @@
 /**
  * `rope-lens bound`: exact b*(L, d), the validity of a given base, or the seed-001 table.
- *   bound --length L --head-dim d [--backend auto|gpu|cpu] [--json]
+ *   bound --length L --head-dim d [--threshold] [--backend auto|gpu|cpu] [--json]
  *   bound --base B --length L --head-dim d [--json]
  *   bound --table [--head-dim 128] [--json]
  * Lengths accept k/M suffixes with 1k = 1024 (as in seed 001). Exit 0 whenever the answer was computed.
@@ -12,7 +12,7 @@ import { bstarChain } from '../../shared/bstar/index';
 import { checkHeadDim } from '../../shared/bstar/validate';
 
 const USAGE = [
-  'usage: rope-lens bound --length L --head-dim d [--backend auto|gpu|cpu] [--json]',
+  'usage: rope-lens bound --length L --head-dim d [--threshold] [--backend auto|gpu|cpu] [--json]',
   '       rope-lens bound --base B --length L --head-dim d [--json]',
   '       rope-lens bound --table [--head-dim 128] [--json]',
 ].join('\n');
@@ -51,6 +51,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       base: { type: 'string' },
       backend: { type: 'string' },
       table: { type: 'boolean', default: false },
+      threshold: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -58,7 +59,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (a.help) { io.out(USAGE); return EXIT_OK; }
 
   if (a.table) {
-    if (a.length !== undefined || a.base !== undefined) throw new UsageError(`--table takes only --head-dim and --json\n${USAGE}`);
+    if (a.length !== undefined || a.base !== undefined || a.threshold) throw new UsageError(`--table takes only --head-dim and --json\n${USAGE}`);
     return table(a['head-dim'] === undefined ? 128 : parseLength(a['head-dim'], '--head-dim'), a.json, io);
   }
   if (a.length === undefined || a['head-dim'] === undefined) throw new UsageError(`--length and --head-dim are required\n${USAGE}`);
@@ -72,6 +73,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const t0 = Date.now();
     if (a.base !== undefined) {
       if (a.backend !== undefined) throw new UsageError(`--backend applies to the --length/--head-dim form only\n${USAGE}`);
+      if (a.threshold) throw new UsageError(`--threshold applies to the --length/--head-dim form (--base always prints it)\n${USAGE}`);
       const base = parseNumber(a.base, '--base');
       const { lmax } = await engine.lmax(base, headDim, length);
       const t = await engine.threshold(length, headDim);
@@ -87,11 +89,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       }
       return EXIT_OK;
     }
-    const r = await engine.bstar(length, headDim, { backend });
-    const t = await engine.threshold(length, headDim, { backend });
+    const progress = progressLine(io, `b*(${length}, ${headDim})`);
+    const r = await engine.bstar(length, headDim, { backend, onProgress: progress });
+    // The threshold scans a grid of bases over all m < L: it costs as much as b* again, so only on request.
+    const t = a.threshold ? await engine.threshold(length, headDim, { backend }) : undefined;
+    io.status?.('');
     const w = r.witness;
     const out = {
-      length, headDim, bstar: r.bstar, threshold: t.threshold,
+      length, headDim, bstar: r.bstar, ...(t ? { threshold: t.threshold } : {}),
       witness: w ? { m: w.m, f: w.f, base: w.base } : null,
       backend: r.backend, ms: Date.now() - t0,
     };
@@ -100,14 +105,28 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       io.out(`b*(L = ${length}, d = ${headDim}) = ${fmt(r.bstar)}   (exact, float64; f ≥ −1e-7 counts as non-negative)`);
       io.out(`  certificate: min over m < L of f at b* = ${r.certificate.minF.toExponential(3)} (m = ${r.certificate.argminM})`);
       if (w) io.out(`  witness: base ${fmt(w.base)} (b*·(1 − ${((r.bstar - w.base) / r.bstar).toExponential(1)})) fails at m = ${w.m} (f = ${w.f.toExponential(3)})`);
-      io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
+      if (t) io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
+      else io.out('  every base valid above: run with --threshold (an estimate from a 2% grid of bases)');
       io.out('  note: b* is the left end of a narrow valid island; bases just above b* are mostly invalid again');
       io.out(`  backend: ${r.backend}, ${out.ms} ms`);
     }
     return EXIT_OK;
   } finally {
+    io.status?.('');
     await engine.dispose();
   }
+}
+
+/** A `[ 42%] computing b*(…)` status line on a terminal, at most every 100 ms; undefined when there is none. */
+function progressLine(io: CliIO, label: string): ((fraction: number) => void) | undefined {
+  if (!io.status) return undefined;
+  let last = 0;
+  return (fraction) => {
+    const now = Date.now();
+    if (now - last < 100 && fraction < 1) return;
+    last = now;
+    io.status!(`[${(100 * fraction).toFixed(0).padStart(3)}%] computing ${label} (an estimate: the sweep's end is not known in advance)`);
+  };
 }
 
 function table(headDim: number, json: boolean, io: CliIO): number {

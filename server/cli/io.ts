@@ -4,6 +4,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
+  /** A transient status line (progress of a long computation); '' clears it. Absent where nobody watches (stderr not a TTY). */
+  status?(text: string): void;
 }
 
 // A closed pipe (`rope-lens … | head`) is a normal way for a reader to stop: exit quietly.
@@ -16,6 +18,8 @@ for (const stream of [process.stdout, process.stderr]) {
 export const processIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  // Rewrites one stderr line in place (carriage return + erase line), only on a terminal.
+  status: process.stderr.isTTY ? (t) => process.stderr.write(`\r\x1b[K${t}`) : undefined,
 };
 
 /** 0: clean; 1: findings of error severity; 2: usage error or unreadable input. */

@@ -16,7 +16,8 @@
  * starting at the previous answer and inheriting its witness pool.
  */
 import { RopeError } from '../core/errors';
-import { BLOCK, Derivatives, TOLERANCE, safeStep, cos2Of, evalBlockApprox, fAt, searchApprox, fDirect, fWithDerivatives, scanMin, thetas } from '../rope/fb';
+import { JetStepper } from './jetStep';
+import { SEARCH_SLOW_PHASE, scanMinCertified, BLOCK, TOLERANCE, cos2Of, evalBlockApprox, fAt, searchApprox, fDirect, thetas } from '../rope/fb';
 
 export interface Cancellable { aborted: boolean }
 
@@ -43,7 +44,7 @@ export interface SweepResult {
   certificate: { minF: number; argminM: number };
   /** A base just below b* that is invalid, with m such that f_base(m) < 0 (direct float64). */
   witness: { base: number; m: number; f: number } | null;
-  /** Work done: certified steps, witness scans, witnesses found near earlier ones / in the pool. */
+  /** Work done: certified steps, witness scans, witnesses found near earlier ones, steps that kept the last witness. */
   stats: { steps: number; scans: number; nearHits: number; poolHits: number };
   /** Every link of the chain: b*(L_k) for L_k = ceil(L/2^k) when no lowerBound was given. */
   links?: { length: number; bstar: number }[];
@@ -57,6 +58,16 @@ const CHAIN_PER_OCTAVE = 1;
 /** Recent witnesses whose ±NEAR_RADIUS windows are searched before a scan (new witnesses mostly appear there). */
 const RECENT_MAX = 8;
 const NEAR_RADIUS = 96;
+const NEAR_PER_WINDOW = 3;
+/** Granularity of the heat map that orders witness scans (finer = less work per scan hit). */
+const SEARCH_BLOCK = 1024;
+/** Approximate values below this are checked exactly. */
+const APPROX_MARGIN = 0.05;
+/** Confirmed witnesses compared per event (the one with the longest certified step wins). */
+const CANDIDATES = 1;
+/** Progress is reported every PROGRESS_EVERY + 1 steps (a power of two minus one), as 1 − e^(−ln(b/start)/PROGRESS_SCALE). */
+const PROGRESS_EVERY = 1023;
+const PROGRESS_SCALE = Math.log(4);
 /** Each new witness adds HEAT_GROWTH× more heat than the one before: exponential forgetting, no decay pass. */
 const HEAT_GROWTH = 1.03;
 
@@ -67,27 +78,73 @@ function remember(recent: number[], m: number): void {
   if (recent.length > RECENT_MAX) recent.length = RECENT_MAX;
 }
 
-/** Most negative m within ±NEAR_RADIUS of a recent witness (most recent first), or −1. */
-function searchNear(th: Float64Array, cos2: Float64Array, length: number, recent: number[], buf: Float64Array): number {
+/**
+ * Witness candidates near recent witnesses (most recent first): in each ±NEAR_RADIUS window, the
+ * NEAR_PER_WINDOW smallest approximate values below APPROX_MARGIN go to `consider` (which checks
+ * them exactly). Stops once `enough()` says so.
+ */
+function gatherNear(
+  th: Float64Array, cos2: Float64Array, length: number, recent: number[], buf: Float64Array,
+  consider: (m: number) => void, enough: () => boolean,
+): void {
+  const picks = [-1, -1, -1];
   for (const c of recent) {
     if (c >= length) continue;
     const m0 = Math.max(0, c - NEAR_RADIUS);
     const cnt = Math.min(length, c + NEAR_RADIUS + 1) - m0;
-    evalBlockApprox(th, m0, cnt, buf, cos2);
-    let bk = -1, bf = Infinity;
-    for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
-    if (!(bf < 0.05)) continue;
-    // The window's smallest approximate value, confirmed with direct cosines.
-    if (fAt(th, m0 + bk) < -TOLERANCE) { remember(recent, m0 + bk); return m0 + bk; }
+    evalBlockApprox(th, m0, cnt, buf, cos2, SEARCH_SLOW_PHASE);
+    picks.fill(-1);
+    for (let k = 0; k < cnt; k++) {
+      const v = buf[k];
+      if (!(v < APPROX_MARGIN)) continue;
+      // Keep the NEAR_PER_WINDOW smallest (insertion into a tiny sorted list).
+      let at = NEAR_PER_WINDOW;
+      while (at > 0 && (picks[at - 1] < 0 || buf[picks[at - 1]] > v)) at--;
+      if (at >= NEAR_PER_WINDOW) continue;
+      for (let q = NEAR_PER_WINDOW - 1; q > at; q--) picks[q] = picks[q - 1];
+      picks[at] = k;
+    }
+    for (let q = 0; q < NEAR_PER_WINDOW && picks[q] >= 0; q++) consider(m0 + picks[q]);
+    if (enough()) return;
   }
-  return -1;
 }
 
-/** Block indices by descending heat, ties top-down (large m first). */
-function heatOrder(heat: Float64Array, order: Int32Array): void {
-  const idx = Array.from(order);
-  idx.sort((a, b) => heat[b] - heat[a] || b - a);
-  order.set(idx);
+/**
+ * Blocks of m ordered by heat (witnesses found there, later ones weighing HEAT_GROWTH× more:
+ * exponential forgetting without a decay pass), ties top-down. Heat only grows, so one hit moves
+ * its block forward by swaps; no sort per scan.
+ */
+class HeatOrder {
+  readonly order: Int32Array;
+  private readonly heat: Float64Array;
+  private readonly pos: Int32Array;
+  private weight = 1;
+  constructor(nBlocks: number) {
+    this.heat = new Float64Array(nBlocks);
+    this.order = new Int32Array(nBlocks);
+    this.pos = new Int32Array(nBlocks);
+    for (let q = 0; q < nBlocks; q++) { this.order[q] = nBlocks - 1 - q; this.pos[nBlocks - 1 - q] = q; }
+  }
+  hit(block: number): void {
+    const { heat, order, pos } = this;
+    heat[block] += this.weight;
+    this.weight *= HEAT_GROWTH;
+    if (this.weight > 1e100) {
+      for (let j = 0; j < heat.length; j++) heat[j] /= this.weight;
+      this.weight = 1;
+    }
+    let q = pos[block];
+    const h = heat[block];
+    while (q > 0) {
+      const o = order[q - 1];
+      if (heat[o] > h || (heat[o] === h && o > block)) break;
+      order[q] = o;
+      pos[o] = q;
+      q--;
+    }
+    order[q] = block;
+    pos[block] = q;
+  }
 }
 
 export function throwIfAborted(signal: Cancellable | undefined): void {
@@ -105,75 +162,87 @@ function toFront(pool: number[], m: number): void {
  * One link of the chain: the smallest valid base ≥ start for length L. Witness search order, cheapest
  * first: the witness used last, the other pool entries, windows around recent witnesses, a full scan.
  */
-export function sweepFrom(length: number, headDim: number, start: number, pool: number[], signal?: Cancellable, screen?: WitnessScreen): SweepResult {
+export function sweepFrom(
+  length: number, headDim: number, start: number, pool: number[], signal?: Cancellable, screen?: WitnessScreen,
+  onProgress?: (fraction: number) => void,
+): SweepResult {
   const buf = new Float64Array(BLOCK);
+  const jet = new JetStepper();
   const target = -TOLERANCE / 2;
   let b = start;
   let steps = 0, scans = 0, nearHits = 0, poolHits = 0;
   let last: { base: number; m: number } | null = null;
   // Witness counts per block of m: scans visit the blocks that produced witnesses before first.
-  const nBlocks = Math.ceil(length / BLOCK);
-  const heat = new Float64Array(nBlocks);
-  const order = new Int32Array(nBlocks);
-  let heatWeight = 1;
-  for (let j = 0; j < nBlocks; j++) order[j] = nBlocks - 1 - j;
+  const nBlocks = Math.ceil(length / SEARCH_BLOCK);
+  const heat = new HeatOrder(nBlocks);
   const recent: number[] = pool.slice(0, RECENT_MAX);
+
+  const lnStart = Math.log(start);
   for (;;) {
     throwIfAborted(signal);
+    // The end is unknown (b*(L)/b*(L/2) ranges from 1 to ~15): an estimate that rises with ln b
+    // and reaches 1 only when the link ends.
+    if (onProgress && (steps & PROGRESS_EVERY) === 0) onProgress(1 - Math.exp(-(Math.log(b) - lnStart) / PROGRESS_SCALE));
     if (!(b < MAX_BASE)) throw new RopeError('unsupported-length', `b* exceeds ${MAX_BASE} for L = ${length}, d = ${headDim}`);
     const th = thetas(b, headDim);
     let m = -1;
-    let fd: Derivatives | null = null;
+    let sj = 0;
     if (pool.length > 0 && pool[0] < length) {
-      fd = fWithDerivatives(b, th, pool[0]);
-      if (fd.f < -TOLERANCE) m = pool[0];
-    }
-    for (let j = 1; m < 0 && j < pool.length; j++) {
-      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) { m = pool[j]; poolHits++; }
+      sj = jet.step(th, pool[0], target);
+      if (jet.f < -TOLERANCE) { m = pool[0]; poolHits++; }
     }
     if (m < 0) {
-      const cos2 = cos2Of(th);
-      m = searchNear(th, cos2, length, recent, buf);
-      if (m >= 0) nearHits++;
-      if (m < 0) {
-        scans++;
-        // A cheap approximate search finds most witnesses; only when it finds none does the exact
-        // scan run, which either finds one or certifies b.
-        heatOrder(heat, order);
-        let found = -1;
-        if (screen) {
-          const w = screen(b, length);
-          if (w >= 0 && w < length && fAt(th, w) < -TOLERANCE) found = w;
-        } else {
-          found = searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, order);
+      // The witness ran out: compare several confirmed witnesses and keep the one whose certified
+      // step reaches furthest (steps differ by 10× between witnesses at the same base).
+      let best = -1, bestStep = -1, confirmed = 0;
+      const tried = new Set<number>();
+      const consider = (c: number) => {
+        if (c >= length || tried.has(c)) return;
+        tried.add(c);
+        if (!(fAt(th, c) < -TOLERANCE)) return;
+        const st = jet.step(th, c, target);
+        if (!(jet.f < -TOLERANCE)) return;
+        confirmed++;
+        if (st > bestStep) { bestStep = st; best = c; }
+      };
+      const enough = () => confirmed >= CANDIDATES;
+      if (!enough()) {
+        const cos2 = cos2Of(th);
+        const before = best;
+        gatherNear(th, cos2, length, recent, buf, consider, enough);
+        if (best >= 0 && best !== before) nearHits++;
+        if (best < 0) {
+          scans++;
+          // A cheap approximate search finds most witnesses; only when it finds none does the exact
+          // scan run, which either finds one or certifies b.
+          let found = -1;
+          if (screen) {
+            const w = screen(b, length);
+            if (w >= 0 && w < length && fAt(th, w) < -TOLERANCE) found = w;
+          } else {
+            found = searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, heat.order, SEARCH_BLOCK);
+          }
+          const hit = found >= 0 ? { m: found, f: -Infinity } : scanMinCertified(th, 0, length, TOLERANCE, buf, signal);
+          if (hit.f >= -TOLERANCE) {
+            return {
+              bstar: b,
+              certificate: { minF: hit.f, argminM: hit.m },
+              witness: witnessBelow(b, headDim, last),
+              stats: { steps, scans, nearHits, poolHits },
+            };
+          }
+          consider(hit.m);
+          if (best < 0) { best = hit.m; bestStep = 0; }
         }
-        const hit = found >= 0 ? { m: found, f: -Infinity } : scanMin(th, 0, length, TOLERANCE, buf, cos2, signal);
-        if (hit.f >= -TOLERANCE) {
-          return {
-            bstar: b,
-            certificate: { minF: hit.f, argminM: hit.m },
-            witness: witnessBelow(b, headDim, last),
-            stats: { steps, scans, nearHits, poolHits },
-          };
-        }
-        m = hit.m;
-        remember(recent, m);
       }
-    }
-    if (pool[0] !== m) {
-      // Later witnesses weigh more (geometric growth = exponential forgetting without a decay pass).
-      heat[Math.floor(m / BLOCK)] += heatWeight;
-      heatWeight *= HEAT_GROWTH;
-      if (heatWeight > 1e100) {
-        for (let j = 0; j < nBlocks; j++) heat[j] /= heatWeight;
-        heatWeight = 1;
-      }
+      m = best;
+      sj = bestStep;
+      remember(recent, m);
+      heat.hit(Math.floor(m / SEARCH_BLOCK));
       toFront(pool, m);
-      fd = fWithDerivatives(b, th, m);
     }
-    const delta = safeStep(fd!, target);
     last = { base: b, m };
-    const next = b + delta;
+    const next = b * Math.exp(sj);
     b = next > b ? next : b * (1 + 4 * Number.EPSILON);
     steps++;
   }
@@ -215,8 +284,8 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
   const pool = opts.pool ?? [];
   const lowerBound = Math.max(1, opts.lowerBound ?? 1);
   const chain = chainLengths(length);
-  // Work per link grows roughly like L·log L; weight progress by that.
-  const weights = chain.map((l) => l * Math.log2(l + 2));
+  // Measured: each doubling of L costs ~4–8× the link before it (the last link is ~80% of the time).
+  const weights = chain.map((l) => l * l * Math.log2(l + 2));
   const total = weights.reduce((a, b) => a + b, 0);
   let done = 0;
   let res: SweepResult | null = null;
@@ -224,7 +293,9 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
   const links: { length: number; bstar: number }[] = [];
   for (let k = 0; k < chain.length; k++) {
     const prev: SweepResult | null = res;
-    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal, opts.screen);
+    const before = done;
+    const within = opts.onProgress ? (f: number) => opts.onProgress!((before + weights[k] * f) / total) : undefined;
+    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal, opts.screen, within);
     // A link that starts on a valid base keeps the previous link's witness (its m < L too).
     if (!res.witness && prev) res.witness = prev.witness;
     stats.steps += res.stats.steps;

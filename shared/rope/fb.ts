@@ -170,9 +170,9 @@ export function evalBlock(theta: Float64Array, m0: number, count: number, out: F
  * middle and end and interpolated quadratically (error ≲ 1e-3 each). Roughly halves the cost at
  * large b. Never used for a certificate.
  */
-export function evalBlockApprox(theta: Float64Array, m0: number, count: number, out: Float64Array, cos2: Float64Array): number {
+export function evalBlockApprox(theta: Float64Array, m0: number, count: number, out: Float64Array, cos2: Float64Array, slowPhase = SLOW_PHASE): number {
   let nFast = theta.length;
-  while (nFast > 0 && theta[nFast - 1] * count < SLOW_PHASE) nFast--;
+  while (nFast > 0 && theta[nFast - 1] * count < slowPhase) nFast--;
   evalBlock(theta, m0, count, out, cos2, nFast);
   if (nFast === theta.length) return 0;
   const h = (count - 1) / 2;
@@ -231,6 +231,8 @@ export function firstNegativeFast(theta: Float64Array, from: number, to: number,
 }
 
 const SLOW_PHASE = 0.25;
+/** Searches confirm every hit exactly, so they can interpolate more components (coarser, cheaper). */
+export const SEARCH_SLOW_PHASE = 1.2;
 /** Approximate values below this are checked exactly (well above the interpolation error). */
 const APPROX_MARGIN = 0.05;
 
@@ -240,18 +242,18 @@ const APPROX_MARGIN = 0.05;
  */
 export function searchApprox(
   theta: Float64Array, from: number, to: number, tol: number, buf: Float64Array, cos2: Float64Array, signal?: { aborted: boolean },
-  order?: ArrayLike<number>,
+  order?: ArrayLike<number>, block = BLOCK,
 ): number {
-  // Blocks are [j·BLOCK, (j+1)·BLOCK) ∩ [from, to), visited in `order` (block indices) or top-down.
-  const first = Math.floor(from / BLOCK), last = Math.ceil(to / BLOCK) - 1;
+  // Blocks are [j·block, (j+1)·block) ∩ [from, to), visited in `order` (block indices) or top-down.
+  const first = Math.floor(from / block), last = Math.ceil(to / block) - 1;
   const count = last - first + 1;
   for (let q = 0; q < count; q++) {
     if (signal?.aborted) throw cancelled();
     const j = order ? order[q] : last - q;
-    const m0 = Math.max(from, j * BLOCK);
-    const cnt = Math.min(to, (j + 1) * BLOCK) - m0;
+    const m0 = Math.max(from, j * block);
+    const cnt = Math.min(to, (j + 1) * block) - m0;
     if (cnt <= 0) continue;
-    evalBlockApprox(theta, m0, cnt, buf, cos2);
+    evalBlockApprox(theta, m0, cnt, buf, cos2, SEARCH_SLOW_PHASE);
     // The block's smallest value first (the deepest witness gives the longest step), then the rest.
     let bk = 0;
     for (let k = 1; k < cnt; k++) if (buf[k] < buf[bk]) bk = k;
@@ -302,6 +304,38 @@ export function scanMin(
     let bk = -1, bf = best.f;
     for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
     if (bk >= 0) best = { m: m0 + bk, f: bf };
+    if (best.f < -tol) return best;
+  }
+  return best;
+}
+
+/**
+ * scanMin's answer (the exact minimum over [from, to), or the first block's value below −tol) at
+ * evalBlockApprox speed: a value is evaluated with direct cosines only when its approximation,
+ * lowered by the block's proven error bound, could be below the smallest exact value so far (or
+ * below −tol). Every other m provably lies above both, so the minimum and the verdict are exact.
+ */
+export function scanMinCertified(
+  theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK), signal?: { aborted: boolean },
+): ScanHit {
+  const cos2 = cos2Of(theta);
+  let best: ScanHit = { m: from, f: Infinity };
+  for (let hi = to; hi > from; hi -= BLOCK) {
+    if (signal?.aborted && ((to - hi) / BLOCK) % CHECK_EVERY === 0) throw cancelled();
+    const m0 = Math.max(from, hi - BLOCK);
+    const cnt = hi - m0;
+    const err = evalBlockApprox(theta, m0, cnt, buf, cos2) + ROUNDING_MARGIN;
+    // The block's approximate argmin first, so `best` is tight before the rest are screened.
+    let kmin = 0;
+    for (let k = 1; k < cnt; k++) if (buf[k] < buf[kmin]) kmin = k;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = pass === 0 ? kmin : 0; k < (pass === 0 ? kmin + 1 : cnt); k++) {
+        if (pass === 1 && k === kmin) continue;
+        if (!(buf[k] - err < best.f)) continue;
+        const f = fAt(theta, m0 + k);
+        if (f < best.f) best = { m: m0 + k, f };
+      }
+    }
     if (best.f < -tol) return best;
   }
   return best;

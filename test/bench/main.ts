@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
- * `--only bstar|server|kernels|plan|gguf` runs one suite; `--json FILE` also writes the rows as JSON.
+ * `--only bstar|bstar-long|server|kernels|plan|gguf` runs one suite; `--json FILE` also writes the rows as JSON;
+ * `--quick` leaves out b* at 2^24 (the long suite alone takes a few minutes).
  */
 import { writeFileSync } from 'node:fs';
 import { BenchReport } from './report';
@@ -10,12 +11,15 @@ import * as kernels from './kernels';
 import * as plan from './plan';
 import * as gguf from './gguf';
 
-const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = { bstar, server, kernels, plan, gguf };
 
 async function main() {
   const args = process.argv.slice(2);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
+  const quick = args.includes('--quick');
+  const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = {
+    bstar, 'bstar-long': { runBench: (r) => bstar.runLongBench(r, quick) }, server, kernels, plan, gguf,
+  };
   const report = new BenchReport();
   for (const [name, suite] of Object.entries(SUITES)) {
     if (only && only !== name) continue;

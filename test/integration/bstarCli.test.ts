@@ -12,7 +12,7 @@ function capture() {
 describe('rope-lens bound', () => {
   it('--length --head-dim --json: exactly the documented keys, exact b*, a real witness', async () => {
     const c = capture();
-    assert.equal(await run(['--length', '2k', '--head-dim', '128', '--json'], c.io), 0);
+    assert.equal(await run(['--length', '2k', '--head-dim', '128', '--threshold', '--json'], c.io), 0);
     const j = JSON.parse(c.out.join(''));
     assert.deepEqual(Object.keys(j).sort(), ['backend', 'bstar', 'headDim', 'length', 'ms', 'threshold', 'witness'].sort());
     assert.equal(j.length, 2048);
@@ -21,6 +21,26 @@ describe('rope-lens bound', () => {
     assert.ok(j.threshold >= j.bstar);
     assert.deepEqual(Object.keys(j.witness).sort(), ['base', 'f', 'm']);
     assert.ok(j.witness.base < j.bstar && j.witness.f < 0);
+  });
+
+  it('without --threshold the threshold is neither computed nor printed (it costs as much as b* again)', async () => {
+    const c = capture();
+    assert.equal(await run(['--length', '2k', '--head-dim', '128', '--json'], c.io), 0);
+    const j = JSON.parse(c.out.join(''));
+    assert.deepEqual(Object.keys(j).sort(), ['backend', 'bstar', 'headDim', 'length', 'ms', 'witness'].sort());
+    const h = capture();
+    await run(['--length', '2k', '--head-dim', '128'], h.io);
+    assert.match(h.out.join('\n'), /run with --threshold/);
+    await assert.rejects(run(['--base', '5e5', '--length', '2k', '--head-dim', '128', '--threshold'], capture().io), UsageError);
+  });
+
+  it('a terminal gets a progress line on the status channel, cleared at the end; other outputs get none', async () => {
+    const status: string[] = [];
+    const c = capture();
+    await run(['--length', '8k', '--head-dim', '128'], { ...c.io, status: (t: string) => status.push(t) });
+    assert.ok(status.some((t) => /^\[\s*\d+%\] computing b\*\(8192, 128\)/.test(t)), status.join(' | '));
+    assert.equal(status[status.length - 1], '');
+    assert.ok(!c.err.some((t) => /%\]/.test(t)), 'no progress on plain stderr');
   });
 
   it('--base: validity and lmax with the documented keys', async () => {

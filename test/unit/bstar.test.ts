@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { bstar, lmax, threshold, fDirect, TOLERANCE, MAX_LENGTH } from '../../shared/bstar/index';
 import { RopeError } from '../../shared/core/errors';
 import { suGridBstar } from '../../shared/bstar/suGrid';
+import { checkBstarClaim } from '../support/bstarReference';
 
 /** min over m < L of f_b(m), by direct cosines (independent of the engine's recurrence). */
 function directMin(base: number, d: number, L: number): { f: number; m: number } {
@@ -173,4 +174,18 @@ describe('bstar: independent consistency checks for d = 64, 96, 256', () => {
       for (let k = 1; k <= 50; k++) assert.notEqual(lmax(r.bstar * (1 - k * 2e-6), d, L), null);
     });
   }
+});
+
+describe('bstar at 2^20 against an independent direct scan (test/support/bstarReference)', function () {
+  this.timeout(60000);
+  it('b*(2^20, 128): min f over all m < L at b* ≥ −1e-7 by Math.pow/Math.cos, an invalid base 1e-6 below, and the float64 reference value', () => {
+    const L = 1 << 20;
+    const r = bstar(L, 128);
+    assert.ok(rel(r.bstar, 6.537496e7) < 1e-6, `b* = ${r.bstar}`);
+    const check = checkBstarClaim(r.bstar, 128, L);
+    assert.ok(check.minAt.f >= -TOLERANCE, `direct min ${check.minAt.f} at m = ${check.minAt.m}`);
+    assert.ok(Math.abs(check.minAt.f - r.certificate.minF) < 1e-8, `certificate ${r.certificate.minF} vs direct ${check.minAt.f}`);
+    assert.ok(check.below.witness, `no m < L with f < −1e-7 at ${check.below.base}`);
+    assert.ok(check.holds);
+  });
 });
