@@ -33,13 +33,23 @@ export interface ExtensionInput {
   contextPath?: KeyPath;
   /** Which rewrite the user prefers (`ropeLens.preferredRewrite`), or auto. */
   preferred?: FixKind | 'auto';
+  /** The file trains at the length (a fine-tuning config) rather than runs a checkpoint as is. */
+  training: boolean;
 }
 
 /** Verdicts above this length are not computed as you type (the scan is linear in the length). */
 export const MAX_VERDICT_LENGTH = 1 << 21;
 
-/** How much of the file a rewrite changes: fewer keys is a smaller change. */
-const CHANGE_COST: Record<string, number> = { ntk: 1, 'raise-base': 1.5, linear: 2, yarn: 3, dynamic: 3.5, llama3: 5 };
+/**
+ * Among rewrites with the same verdict, which to prefer. Training at the length: fewer keys is a
+ * smaller change, and dynamic NTK (a different base per sequence length) is not for training.
+ * Running a checkpoint as is: the training-free methods first; Gradient's law is a base to train
+ * with, and linear interpolation without fine-tuning blurs nearby positions.
+ */
+const CHANGE_COST: Record<'training' | 'inference', Record<string, number>> = {
+  training: { ntk: 1, 'raise-base': 1.5, linear: 2, yarn: 3, llama3: 5, dynamic: 10 },
+  inference: { ntk: 1, yarn: 2, llama3: 2.5, dynamic: 3, linear: 4, 'raise-base': 10 },
+};
 
 export function extensionFixes(x: ExtensionInput): Fix[] {
   const s = x.length / x.trained;
@@ -77,7 +87,7 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
     const verdict = verdictOf(spec, x.reach, x.variant, seqLen);
     return verdict ? { ...fix, title: `${fix.title} — ${verdictText(verdict)}`, verdict } : fix;
   });
-  markPreferred(fixes, x.preferred);
+  markPreferred(fixes, x.preferred, CHANGE_COST[x.training ? 'training' : 'inference']);
   return fixes;
 }
 
@@ -107,10 +117,10 @@ export function verdictOf(spec: RopeSpec, length: number, variant: TransformersV
 }
 
 /** Best verdict first (holds, else holds furthest), then the smallest change; a user preference wins when offered. */
-function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined): void {
+function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined, cost: Record<string, number>): void {
   if (!fixes.length) return;
   const score = (f: Fix) => (f.verdict ? (f.verdict.lmax === null ? Infinity : f.verdict.lmax) : -1);
-  const ranked = [...fixes].sort((a, b) => score(b) - score(a) || (CHANGE_COST[a.kind] ?? 9) - (CHANGE_COST[b.kind] ?? 9));
+  const ranked = [...fixes].sort((a, b) => score(b) - score(a) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9));
   const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
   (wanted ?? ranked[0]).preferred = true;
 }

@@ -67,6 +67,6 @@ function fixesFor(ctx: RuleContext, L: number, T: number): Fix[] {
   if (!Number.isFinite(base) || !Number.isFinite(dim)) return [];
   return extensionFixes({
     target: trainingTarget(ctx), base, dim, trained: T, length: L, reach: L,
-    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant,
+    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant, training: true,
   });
 }

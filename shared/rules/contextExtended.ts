@@ -36,6 +36,7 @@ export const contextExtendedRule: Rule = {
       target, base: rope.base.value, dim, trained: T, length: C, reach: reach > 0 ? reach : C,
       llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant,
       contextPath: rope.contextLength.node ? pathTo(rope.contextLength.node) : undefined,
+      training: false,
     });
     const f: Finding = finding(CONTEXT_EXTENDED, 'warning', message, rangeFor(ctx.doc, rope.contextLength, rope.base), fixes);
     return [f];

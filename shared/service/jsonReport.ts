@@ -49,7 +49,7 @@ export interface JsonFileReport {
   noRope?: string;
   training: FileAnalysis['training'];
   serving?: FileAnalysis['serving'];
-  diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[] }[];
+  diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; kind: Finding['fixes'][number]['kind']; preferred: boolean; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[] }[];
 }
 
 /** Unknown values (NaN: the base model was not found) are null in JSON. */
@@ -110,7 +110,7 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
       severity: d.severity,
       message: d.message,
       range: d.range,
-      fixes: d.fixes.map((f) => ({ title: f.title, edits: f.edits, ...(f.verdict ? { verdict: f.verdict } : {}) })),
+      fixes: d.fixes.map((f) => ({ title: f.title, kind: f.kind, preferred: f.preferred === true, edits: f.edits, ...(f.verdict ? { verdict: f.verdict } : {}) })),
     })),
   };
 }

@@ -63,7 +63,7 @@ describe('rope-lens check (built CLI)', function () {
     const d = ax.diagnostics[0];
     assert.deepEqual(Object.keys(d).sort(), ['code', 'fixes', 'message', 'range', 'severity']);
     assert.deepEqual(d.range, { start: { line: 11, character: 14 }, end: { line: 11, character: 19 } });
-    assert.deepEqual(Object.keys(d.fixes[0]).sort(), ['edits', 'title', 'verdict']);
+    assert.deepEqual(Object.keys(d.fixes[0]).sort(), ['edits', 'kind', 'preferred', 'title', 'verdict']);
     assert.equal(d.fixes[0].verdict.length, 16384);
     const lf = byName('llamafactory-qwen2_5-yarn-dict.yaml');
     assert.deepEqual(lf.rope.scaling, { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 });

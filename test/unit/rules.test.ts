@@ -8,6 +8,7 @@ import { parseDocumentText, formatOf } from '../../shared/document/parse';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
 import type { FileAnalysis } from '../../shared/service/types';
+import { findCatalogEntry } from '../../shared/config/catalog';
 
 const oracle = createSyncOracle();
 const fixtures = join(__dirname, '../fixtures');
@@ -51,6 +52,23 @@ describe('rules', () => {
     const best = Math.max(...d.fixes.map((f) => f.verdict!.lmax ?? Infinity));
     assert.equal(d.fixes.filter((f) => f.preferred).length, 1);
     assert.equal(d.fixes.find((f) => f.preferred)!.verdict!.lmax ?? Infinity, best);
+  });
+
+  it('Llama-3-70B raised from 8,192 to 65,536 without scaling: a warning with s = 8, and a training-free fix preferred', () => {
+    const config = { ...findCatalogEntry('meta-llama/Meta-Llama-3-70B')!.config, max_position_embeddings: 65536 };
+    const a = analyzeText(JSON.stringify(config, null, 2), { fileName: 'config.json', oracle, verifyFixes: true });
+    const d = a.diagnostics.find((x) => x.code === 'rope/context-extended')!;
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /beyond the 8,192 tokens this checkpoint was trained at/);
+    assert.ok(d.fixes.some((f) => f.kind === 'ntk' && /s = 8, d = 128/.test(f.title)), 'Apply NTK scaling is always offered');
+    const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
+    assert.match(yarn.title, /factor 8, original_max_position_embeddings 8192/);
+    // Every rewrite but NTK meets the bound at 65,536; running the checkpoint as is, the preferred one
+    // is a training-free method, not Gradient's base (a base to train with).
+    const preferred = d.fixes.filter((f) => f.preferred);
+    assert.equal(preferred.length, 1);
+    assert.equal(preferred[0].kind, 'yarn');
+    assert.equal(preferred[0].verdict?.lmax, null);
   });
 
   it('yarn factor against max_position_embeddings / original: the vendor recipe informs without an edit, a real mismatch warns with fixes', () => {
