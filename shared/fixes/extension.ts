@@ -5,8 +5,7 @@
  *   (Llama family), dynamic {s} with max_position_embeddings back at T (inference only), and
  *   Gradient's law base b^(ln(C/2π)/ln(T/2π)) for training at C.
  * Each fix carries its verdict: the generalised bound of its effective frequencies over the
- * target's reach (first failing distance, or null), and the preferred fix is the best verdict
- * with the smallest change.
+ * target's reach (first failing distance, or null); markPreferred says which one is preferred.
  */
 import type { Fix, FixKind, FixVerdict } from '../core/findings';
 import type { KeyPath } from './documentEditor';
@@ -41,14 +40,16 @@ export interface ExtensionInput {
 export const MAX_VERDICT_LENGTH = 1 << 21;
 
 /**
- * Among rewrites with the same verdict, which to prefer. Training at the length: fewer keys is a
- * smaller change, and dynamic NTK (a different base per sequence length) is not for training.
- * Running a checkpoint as is: the training-free methods first; Gradient's law is a base to train
- * with, and linear interpolation without fine-tuning blurs nearby positions.
+ * Which rewrite to prefer. Training at the length (the paper's setting): the verdict first (meets
+ * the bound, else holds furthest), then the smallest edit; dynamic NTK (a base per sequence length)
+ * is not for training. Running a checkpoint as is: whether the bound is met, then the
+ * training-free methods in the order practitioners use them (YaRN, the NTK-aware base, llama3,
+ * dynamic); linear interpolation without fine-tuning blurs nearby positions, and Gradient's law is
+ * a base to train with, so neither is preferred over them.
  */
 const CHANGE_COST: Record<'training' | 'inference', Record<string, number>> = {
   training: { ntk: 1, 'raise-base': 1.5, linear: 2, yarn: 3, llama3: 5, dynamic: 10 },
-  inference: { ntk: 1, yarn: 2, llama3: 2.5, dynamic: 3, linear: 4, 'raise-base': 10 },
+  inference: { yarn: 1, ntk: 2, llama3: 2.5, dynamic: 3, linear: 4, 'raise-base': 10 },
 };
 
 export function extensionFixes(x: ExtensionInput): Fix[] {
@@ -83,11 +84,19 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
       { ...common, ropeType: 'default', base: g });
   }
 
-  const fixes = out.map(({ fix, spec, seqLen }) => {
+  return judgedRewrites(out, x);
+}
+
+/** A rewrite with the frequencies it makes (and the running length, for dynamic NTK). */
+export interface RewriteCandidate { fix: Fix; spec: RopeSpec; seqLen?: number }
+
+/** Each rewrite's verdict at the reach, in its title, and the preferred one marked (also for callers that write elsewhere, e.g. vLLM overrides). */
+export function judgedRewrites(candidates: RewriteCandidate[], x: Pick<ExtensionInput, 'reach' | 'variant' | 'preferred' | 'training'>): Fix[] {
+  const fixes = candidates.map(({ fix, spec, seqLen }) => {
     const verdict = verdictOf(spec, x.reach, x.variant, seqLen);
     return verdict ? { ...fix, title: `${fix.title} — ${verdictText(verdict)}`, verdict } : fix;
   });
-  markPreferred(fixes, x.preferred, CHANGE_COST[x.training ? 'training' : 'inference']);
+  markPreferred(fixes, x.preferred, x.training);
   return fixes;
 }
 
@@ -116,10 +125,12 @@ export function verdictOf(spec: RopeSpec, length: number, variant: TransformersV
   return verdict;
 }
 
-/** Best verdict first (holds, else holds furthest), then the smallest change; a user preference wins when offered. */
-function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined, cost: Record<string, number>): void {
+/** Ranks by verdict (how far it holds when training; whether it meets the bound when not), then by use; a user preference wins when offered. */
+function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined, training: boolean): void {
   if (!fixes.length) return;
-  const score = (f: Fix) => (f.verdict ? (f.verdict.lmax === null ? Infinity : f.verdict.lmax) : -1);
+  const cost = CHANGE_COST[training ? 'training' : 'inference'];
+  const reach = (f: Fix) => (f.verdict ? (f.verdict.lmax === null ? Infinity : f.verdict.lmax) : -1);
+  const score = training ? reach : (f: Fix) => (f.verdict?.lmax === null ? 1 : 0);
   const ranked = [...fixes].sort((a, b) => score(b) - score(a) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9));
   const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
   (wanted ?? ranked[0]).preferred = true;

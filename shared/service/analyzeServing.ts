@@ -101,14 +101,15 @@ function yamlValue(obj: Record<string, unknown>): PlainObject {
 }
 
 export function analyzeServingConfig(
-  doc: ParsedDocument, opts: { fileName: string; resolver: BaseModelResolver },
+  doc: ParsedDocument, opts: { fileName: string; resolver: BaseModelResolver; log?: (message: string) => void },
 ): (FileAnalysis & { document: ParsedDocument }) | undefined {
   const serving = readVllmServingConfig(doc);
   if (!serving) return undefined;
   let resolved: ResolvedBaseModel | undefined;
   try {
     resolved = opts.resolver.resolve([serving.model.value], opts.fileName);
-  } catch {
+  } catch (e) {
+    opts.log?.(`resolving ${serving.model.value}: ${(e as Error).message}`);
     resolved = undefined;
   }
   const editor = new DocumentEditor(doc);
@@ -118,7 +119,12 @@ export function analyzeServingConfig(
     if (hf?.isString) return editor.set([hfKey], jsonText({ ...hf.value, [key]: value }));
     return editor.set([hfKey, key], typeof value === 'number' ? floatIf(key, value) : yamlValue(value));
   };
-  const ctx: ServingRuleContext = { doc, editor, serving, setOverride };
+  const setOverrides = (values: Record<string, unknown>): TextEdit[] => {
+    const hf = serving.hfOverrides;
+    if (hf?.isString) return editor.set([hfKey], jsonText({ ...hf.value, ...values }));
+    return editor.setObject([hfKey], yamlValue(values), Object.keys(hf?.value ?? {}));
+  };
+  const ctx: ServingRuleContext = { doc, editor, serving, setOverride, setOverrides };
   if (resolved) {
     const { rope, facts } = effectiveModel(serving, resolved);
     ctx.resolved = resolved;
@@ -131,8 +137,9 @@ export function analyzeServingConfig(
   for (const rule of SERVING_RULES) {
     try {
       diagnostics.push(...rule.check(ctx));
-    } catch {
-      // One rule tripping over an odd value must not take the others down.
+    } catch (e) {
+      // One rule tripping over an odd value must not take the others down; say so where logs go.
+      opts.log?.(`rule ${rule.codes.join('/')} failed: ${(e as Error).message}`);
     }
   }
   const description: ServingDescription = {

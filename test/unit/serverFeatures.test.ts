@@ -48,26 +48,27 @@ describe('server features (in process)', function () {
     assert.ok(invoked.filter((a) => a.isPreferred).length <= 1, 'at most one preferred fix');
   });
 
-  it('source.fixAll applies the preferred rewrite (best verdict, smallest change); preferredRewrite picks another', async () => {
+  it('source.fixAll applies the preferred rewrite (meets the bound, training-free); preferredRewrite picks another', async () => {
     const uri = 'file:///ws/b/config.json';
     await h.open(uri, LLAMA3_32K);
     const fixAll = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], only: [FIX_ALL_KIND] } })));
     const quickFixes = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] } })));
-    // Llama-3-8B raised to 32,768: every rewrite meets the bound, so the smallest change (NTK) is preferred.
+    // Llama-3-8B raised to 32,768 in a model config: every rewrite meets the bound, and running the
+    // checkpoint as is, YaRN ranks first among the training-free methods.
     const auto = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);
     assert.equal(auto.length, 1);
-    assert.match(auto[0], /^Apply NTK scaling: rope_theta 500000 → 2044497\.12/);
+    assert.match(auto[0], /^Add YaRN scaling \(factor 4, original_max_position_embeddings 8192\) — meets the bound at 32,768$/);
 
-    await h.setSettings({ validation: { delay: 0 }, preferredRewrite: 'yarn' });
+    await h.setSettings({ validation: { delay: 0 }, preferredRewrite: 'ntk' });
     const preferred = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);
     assert.equal(preferred.length, 1);
-    assert.match(preferred[0], /YaRN/);
+    assert.match(preferred[0], /^Apply NTK scaling: rope_theta 500000 → 2044497\.12/);
     const all = await fixAll();
     assert.equal(all.length, 1);
     assert.equal(all[0].kind, FIX_ALL_KIND);
     const change = all[0].edit?.documentChanges?.[0];
     assert.ok(change && 'edits' in change);
-    assert.ok(change.edits.some((e) => /"rope_type": "yarn"/.test(e.newText)), JSON.stringify(change.edits));
+    assert.deepEqual(change.edits.map((e) => e.newText), ['2044497.121624311']);
   });
 
   it('hover follows ropeLens.transformersVersion (YaRN attention factor differs between v4 and v5)', async () => {

@@ -37,13 +37,21 @@ describe('vLLM serving configs (vllm serve --config)', () => {
     const d = a.diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
     assert.equal(d.severity, 'error');
     assert.deepEqual(d.range.start, { line: 2, character: 15 });
-    assert.deepEqual(d.fixes.map((f) => f.kind), ['yarn', 'linear', 'dynamic', 'other']);
-    assert.equal(d.fixes[0].title, 'Add YaRN to hf-overrides (factor 4, original 32768)');
+    // advice.md situation 3 in override form: NTK always offered, each rewrite with its verdict at 131,072.
+    assert.deepEqual(d.fixes.map((f) => f.kind), ['ntk', 'yarn', 'linear', 'dynamic', 'other']);
+    assert.match(d.fixes[0].title, /^Apply NTK scaling in hf-overrides: rope_theta 1000000 → 4088994\.24 \(s = 4, d = 128\), max_position_embeddings 131072 — holds to [\d,]+ of 131,072$/);
+    assert.match(d.fixes[1].title, /^Add YaRN to hf-overrides \(factor 4, original 32768\) — holds to [\d,]+ of 131,072$/);
+    // Serving runs the checkpoint as is: none of the rewrites meets the bound, so the training-free
+    // method vendors recommend (Qwen: YaRN ×4) is preferred, not the one that holds furthest.
+    assert.deepEqual(d.fixes.filter((f) => f.preferred).map((f) => f.kind), ['yarn']);
+    // The NTK override also lifts max_position_embeddings, so vLLM derives 131,072 and accepts the file.
+    const ntkFixed = applyTextEdits(text, new LineIndex(text), d.fixes[0].edits);
+    assert.ok(!analyze(ntkFixed).diagnostics.some((x) => x.code === 'vllm/max-model-len-exceeds'), ntkFixed);
     const fixed = applyPreferred(text, 'vllm/max-model-len-exceeds');
     assert.match(fixed, /\nhf-overrides:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4\.0\n    original_max_position_embeddings: 32768\n/);
     assert.match(fixed, /^# vllm serve --config/, 'comment kept');
     assert.deepEqual(analyze(fixed).diagnostics, []);
-    const lowered = applyTextEdits(text, new LineIndex(text), d.fixes[3].edits);
+    const lowered = applyTextEdits(text, new LineIndex(text), d.fixes[4].edits);
     assert.match(lowered, /max-model-len: 32768/);
   });
 

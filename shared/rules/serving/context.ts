@@ -25,6 +25,8 @@ export interface ServingRuleContext {
   trained?: number;
   /** Writes `hf-overrides.<key>` = value in the file's own form (mapping or JSON string). */
   setOverride(key: string, value: Record<string, unknown> | number): TextEdit[];
+  /** Writes several `hf-overrides` keys in one edit, keeping the others. */
+  setOverrides(values: Record<string, unknown>): TextEdit[];
 }
 
 export interface ServingRule {

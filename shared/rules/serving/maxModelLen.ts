@@ -5,13 +5,18 @@
  * environment sets VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
  * vllm/context-beyond-trained (warning): accepted by vLLM, but beyond the trained context with no
  * RoPE scaling in effect, so positions past it are extrapolated.
- * Fixes (advice.md situation 3, in override form): YaRN {factor C/T, original T} (preferred),
- * linear, dynamic, llama3 for Llama models; and, for the error, max-model-len lowered to the derived length.
+ * Fixes (advice.md situation 3, in override form, each with its verdict): NTK-aware rope_theta,
+ * YaRN {factor C/T, original T}, linear, dynamic, llama3 for Llama models; and, for the error,
+ * max-model-len lowered to the derived length.
  */
 import type { Fix, Finding } from '../../core/findings';
 import { finding, fmt, rangeFor } from '../context';
 import type { ServingRule, ServingRuleContext } from './context';
 import { VLLM_LONG_ENV } from '../../serving/vllm';
+import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
+import { factorValue } from '../../fixes/rewrites';
+import { ntkAwareBase } from '../../rope/seedMethods';
+import { fmtPlain } from '../../core/format';
 
 export const MAX_LEN_EXCEEDS = 'vllm/max-model-len-exceeds';
 export const SERVING_BEYOND_TRAINED = 'vllm/context-beyond-trained';
@@ -44,22 +49,41 @@ function lowerFix(ctx: ServingRuleContext, derived: number): Fix {
   return { title: `Set max-model-len to ${derived}`, kind: 'other', edits: ctx.editor.set([ctx.serving.maxModelLen!.key ?? 'max-model-len'], derived) };
 }
 
-/** The scaling fixes, only when the model has none to extend (a scaled model is not rescaled). */
+/**
+ * advice.md situation 3 in override form, only when the model has no scaling to extend (a scaled
+ * model is not rescaled): NTK-aware rope_theta, YaRN, linear, dynamic, llama3 for Llama models,
+ * each with its verdict at the served length; the preferred one is ranked as for a model config
+ * run as is. Overrides that do not move vLLM's derived length also set max_position_embeddings.
+ */
 function extensionFixes(ctx: ServingRuleContext, C: number): Fix[] {
   const T = ctx.trained!;
+  const rope = ctx.effective!;
   if (ctx.facts!.type !== 'none' || !(C > T)) return [];
   const s = C / T;
-  const fixes: Fix[] = [
-    { title: `Add YaRN to hf-overrides (factor ${fmt(s)}, original ${T})`, kind: 'yarn', preferred: true, edits: ctx.setOverride('rope_scaling', { rope_type: 'yarn', factor: s, original_max_position_embeddings: T }) },
-    { title: `Add linear scaling to hf-overrides (factor ${fmt(s)})`, kind: 'linear', edits: ctx.setOverride('rope_scaling', { rope_type: 'linear', factor: s }) },
-    { title: `Add dynamic NTK scaling to hf-overrides (factor ${fmt(s)})`, kind: 'dynamic', edits: ctx.setOverride('rope_scaling', { rope_type: 'dynamic', factor: s }) },
-  ];
-  if (ctx.effective!.modelType === 'llama') {
-    // vLLM derives llama3 models' length from max_position_embeddings alone, so it moves with the scaling.
-    fixes.push({
-      title: `Add Llama-3 scaling to hf-overrides (factor ${fmt(s)}, original ${T})`, kind: 'llama3',
-      edits: ctx.setOverride('rope_scaling', { rope_type: 'llama3', factor: s, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T }),
-    });
+  const factor = factorValue(s);
+  const base = rope.base.value, dim = rope.rotaryDim.value;
+  const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
+  const candidates: RewriteCandidate[] = [];
+  const add = (title: string, kind: Fix['kind'], values: Record<string, unknown>, spec: RewriteCandidate['spec'], seqLen?: number) => {
+    const edits = ctx.setOverrides(values);
+    if (edits.length) candidates.push({ fix: { title, kind, edits }, spec, seqLen });
+  };
+  if (Number.isFinite(base) && Number.isFinite(dim)) {
+    const ntk = ntkAwareBase(base, s, dim);
+    add(`Apply NTK scaling in hf-overrides: rope_theta ${fmtPlain(base)} → ${fmtPlain(ntk)} (s = ${fmt(s)}, d = ${dim}), max_position_embeddings ${C}`, 'ntk',
+      { rope_theta: ntk, max_position_embeddings: C }, { ...common, ropeType: 'default', base: ntk });
   }
-  return fixes.filter((f) => f.edits.length > 0);
+  add(`Add YaRN to hf-overrides (factor ${fmt(factor)}, original ${T})`, 'yarn',
+    { rope_scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: T } }, { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
+  add(`Add linear scaling to hf-overrides (factor ${fmt(factor)})`, 'linear',
+    { rope_scaling: { rope_type: 'linear', factor } }, { ...common, ropeType: 'linear', factor });
+  add(`Add dynamic NTK scaling to hf-overrides (factor ${fmt(factor)})`, 'dynamic',
+    { rope_scaling: { rope_type: 'dynamic', factor } }, { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: T }, C);
+  if (rope.modelType === 'llama') {
+    // vLLM derives llama3 models' length from max_position_embeddings alone, so it moves with the scaling.
+    add(`Add Llama-3 scaling to hf-overrides (factor ${fmt(factor)}, original ${T})`, 'llama3',
+      { rope_scaling: { rope_type: 'llama3', factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T }, max_position_embeddings: C },
+      { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: T });
+  }
+  return judgedRewrites(candidates, { reach: C, variant: 'v5', training: false });
 }
