@@ -110,11 +110,12 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       // The declared context follows the extension (transformers checks factor = mpe / original).
       assert.equal(cfg.max_position_embeddings, 16384);
 
-      // Reload the workbench: the serializer brings the panel back with its data. The web workbench
-      // stores its editor layout asynchronously; give it a moment so a loaded machine does not
-      // reload before the panel is recorded.
-      await page.waitForTimeout(2000);
-      await page.reload();
+      // Reload the workbench as a user does (Developer: Reload Window): unlike a browser reload it
+      // runs the shutdown lifecycle, which flushes the stored editor layout before the page goes, so
+      // the serializer finds the panel whatever the machine's load. Then wait for the new page.
+      const reloaded = page.waitForEvent('load', { timeout: 120000 });
+      await runCommand(page, 'Developer: Reload Window');
+      await reloaded;
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
       try {
         await inspectorFrame(page).locator('#chart-wavelengths canvas').first().waitFor({ timeout: 120000 });

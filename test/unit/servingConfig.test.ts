@@ -112,6 +112,13 @@ describe('vLLM serving configs (vllm serve --config)', () => {
     assert.equal(parseLength('1M'), 1048576);
   });
 
+  it('an unreadable rope_type in hf-overrides is described, not echoed (fuzz counterexample)', () => {
+    const a = analyze('model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling:\n    rope_type: ya_max_position_embeddings: 32768\n');
+    const d = a.diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
+    assert.match(d.message, /a rope_type vLLM cannot read/);
+    assert.doesNotMatch(d.message, /undefined|\[object/);
+  });
+
   it('training and other YAML are not taken for serving configs', () => {
     assert.notEqual(analyze('base_model: Qwen/Qwen2.5-7B\nsequence_len: 65536\nmax-model-len: 4\n').kind, 'serving-config');
     assert.equal(analyze('model: foo\nname: bar\n').kind, 'other');

@@ -32,7 +32,7 @@ export const maxModelLenRule: ServingRule = {
     const from = ctx.resolved ? ` from ${ctx.serving.model.value}` : '';
     const out: Finding[] = [];
     if (C > derived) {
-      const basis = unscaled ? 'max_position_embeddings, no RoPE scaling' : `${facts.type} scaling`;
+      const basis = unscaled ? 'max_position_embeddings, no RoPE scaling' : facts.type ? `${facts.type} scaling` : unknownType(facts.rawType);
       out.push(finding(MAX_LEN_EXCEEDS, 'error',
         `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${VLLM_LONG_ENV}=1, and positions past ${fmt(derived)} are extrapolated.`,
         rangeFor(ctx.doc, len), [...extensionFixes(ctx, C), lowerFix(ctx, derived)]));
@@ -44,6 +44,11 @@ export const maxModelLenRule: ServingRule = {
     return out;
   },
 };
+
+/** A scaling type no engine knows, described without echoing a value that is not a plain name. */
+function unknownType(raw: unknown): string {
+  return typeof raw === 'string' && /^[\w.-]+$/.test(raw) ? `rope_type '${raw}', which vLLM does not know` : 'a rope_type vLLM cannot read';
+}
 
 function lowerFix(ctx: ServingRuleContext, derived: number): Fix {
   return { title: `Set max-model-len to ${derived}`, kind: 'other', edits: ctx.editor.set([ctx.serving.maxModelLen!.key ?? 'max-model-len'], derived) };
