@@ -4,33 +4,12 @@
  * `131072`, `131_072`, `128k` (1024-based), as `rope-lens plan` does.
  */
 import * as vscode from 'vscode';
-import { parseContextLength, parseStageList } from '../../shared/planner/lengthInput';
+import { parseContextLength, parseStageList, stagesProblem, targetProblem } from '../../shared/planner/lengthInput';
 import { parsePlanRequest } from '../../shared/inspector/messages';
 import type { PlanViewRequest } from '../../shared/inspector/planTypes';
 import type { PlanDefaults } from '../../shared/protocol/messages';
 
 const grouped = (n: number) => n.toLocaleString('en-US');
-
-/** Why `raw` is not a usable target for a model trained at `trained`, or undefined. */
-export function targetProblem(raw: string, trained: number): string | undefined {
-  const r = parseContextLength(raw);
-  if (!r.ok) return r.reason;
-  if (r.value <= trained) return `${grouped(r.value)} does not exceed the trained context ${grouped(trained)}: nothing to extend`;
-  return parsePlanRequest({ target: r.value }).ok ? undefined : `${grouped(r.value)} is beyond the longest length RoPE Lens plans`;
-}
-
-/** Why `raw` is not a usable stage list before `target`, or undefined. */
-export function stagesProblem(raw: string, trained: number, target: number): string | undefined {
-  const r = parseStageList(raw);
-  if (!r.ok) return r.reason;
-  let prev = trained;
-  for (const l of r.value) {
-    if (l <= prev) return `stages must increase from the trained context ${grouped(trained)}; ${grouped(l)} does not`;
-    if (l >= target) return `each stage must be shorter than the target ${grouped(target)}`;
-    prev = l;
-  }
-  return undefined;
-}
 
 export async function askPlanRequest(d: PlanDefaults): Promise<PlanViewRequest | undefined> {
   const T = d.trainedContext;

@@ -3,6 +3,10 @@
  * 1024-based, as context lengths are quoted). One parser for the CLI's flags and the editor's
  * input box, so both accept the same spellings.
  */
+import { MAX_LENGTH } from '../bstar/validate';
+
+const grouped = (n: number) => n.toLocaleString('en-US');
+
 export type ParsedLength = { ok: true; value: number } | { ok: false; reason: string };
 
 export function parseContextLength(raw: string): ParsedLength {
@@ -24,4 +28,26 @@ export function parseStageList(raw: string): { ok: true; value: number[] } | { o
     out.push(r.value);
   }
   return { ok: true, value: out };
+}
+
+/** Why `raw` is not a usable plan target for a model trained at `trained` (an input box's message), or undefined. */
+export function targetProblem(raw: string, trained: number): string | undefined {
+  const r = parseContextLength(raw);
+  if (!r.ok) return r.reason;
+  if (r.value <= trained) return `${grouped(r.value)} does not exceed the trained context ${grouped(trained)}: nothing to extend`;
+  if (r.value > MAX_LENGTH) return `${grouped(r.value)} is beyond the longest length RoPE Lens plans (${grouped(MAX_LENGTH)})`;
+  return undefined;
+}
+
+/** Why `raw` is not a usable list of stages between `trained` and `target`, or undefined. */
+export function stagesProblem(raw: string, trained: number, target: number): string | undefined {
+  const r = parseStageList(raw);
+  if (!r.ok) return r.reason;
+  let prev = trained;
+  for (const l of r.value) {
+    if (l <= prev) return `stages must increase from the trained context ${grouped(trained)}; ${grouped(l)} does not`;
+    if (l >= target) return `each stage must be shorter than the target ${grouped(target)}`;
+    prev = l;
+  }
+  return undefined;
 }
