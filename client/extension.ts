@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
-import { BoundStatusNotification, InspectorDataRequest, InspectorFixRequest, SERVER_NODE_FLAGS } from '../shared/protocol/messages';
+import {
+  BoundStatusNotification, InspectorDataRequest, InspectorFixRequest, PlanRequest, PlanWriteStageRequest, SERVER_NODE_FLAGS,
+} from '../shared/protocol/messages';
 import { COMMANDS } from '../shared/protocol/commands';
 import { BoundStatusItem } from './status';
 import { registerServerCommands } from './commands';
@@ -39,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     // Hovers carry a command link to the Inspector; trust exactly that command.
-    markdown: { isTrusted: { enabledCommands: [COMMANDS.openInspector] }, supportHtml: false },
+    markdown: { isTrusted: { enabledCommands: [COMMANDS.openInspector, COMMANDS.planContextExtension] }, supportHtml: false },
     diagnosticCollectionName: 'rope-lens',
   };
   client = new LanguageClient('ropeLens', 'RoPE Lens', serverOptions, clientOptions);
@@ -57,6 +59,8 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
   registerInspector(context, {
     data: async (params) => { await ready; return c.sendRequest(InspectorDataRequest, params); },
     fix: async (params) => { await ready; return c.sendRequest(InspectorFixRequest, params); },
+    plan: async (params) => { await ready; return c.sendRequest(PlanRequest, params); },
+    writeStage: async (params) => { await ready; return c.sendRequest(PlanWriteStageRequest, params); },
   });
   registerKernelBench(context);
   context.subscriptions.push(vscode.commands.registerCommand(COMMANDS.activationStats, async (waitForServer?: boolean) => {

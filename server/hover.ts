@@ -79,7 +79,7 @@ export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Pos
     '|---|---|',
     ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
     '',
-    `[Open RoPE Inspector](command:${OPEN_INSPECTOR_COMMAND}?${args})`,
+    `[Open RoPE Inspector](command:${OPEN_INSPECTOR_COMMAND}?${args}) · [Plan context extension…](command:${COMMANDS.planContextExtension}?${args})`,
   ].join('\n') + servingSectionFor(doc, analysis, rope, hit.node);
   const node = hit.node;
   const start = contains(node, offset) === 'key' && node.keyOffset !== undefined ? node.keyOffset : node.offset;

@@ -10,12 +10,13 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   BoundStatusParams, CheckAsModelConfigRequest, DescribeRequest, DescribeResult, FIX_ALL_KIND,
-  InspectorDataRequest, InspectorFixRequest,
+  InspectorDataRequest, InspectorFixRequest, PlanRequest, PlanWriteStageRequest,
 } from '../shared/protocol/messages';
 import { SETTINGS_SECTION } from '../shared/protocol/settings';
 import { createRopeLensService, type RopeLensService } from '../shared/service/service';
 import { createNodeResolver } from '../shared/node/resolveNode';
 import { inspectorData, inspectorFix } from './inspector';
+import { planForDocument, planWriteStage } from './plan';
 import { AnalysisCache } from './documents';
 import { CachedBoundOracle, BoundComputer } from './boundOracle';
 import { createBoundComputer } from './boundComputer';
@@ -252,6 +253,22 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const a = await analysisOf(params.uri);
     if (!a) return { ok: false, message: `${params.uri} is not open` };
     return inspectorFix(a.doc, params, service, a.settings);
+  });
+
+  connection.onRequest(PlanRequest, async (params, token) => {
+    if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'plan: params.uri must be a string');
+    return runSafe(token, () => {
+      const doc = documents.get(params.uri);
+      return doc ? planForDocument(doc, params, service) : { ok: false as const, message: `${params.uri} is not open` };
+    });
+  });
+
+  connection.onRequest(PlanWriteStageRequest, async (params, token) => {
+    if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'plan/writeStage: params.uri must be a string');
+    return runSafe(token, () => {
+      const doc = documents.get(params.uri);
+      return doc ? planWriteStage(doc, params, service) : { ok: false as const, message: `${params.uri} is not open` };
+    });
   });
 
   connection.onShutdown(async () => {

@@ -9,8 +9,13 @@ import * as vscode from 'vscode';
 import { makeNonce, renderInspectorHtml } from '../../shared/inspector/html';
 import { parsePageMessage, parseState } from '../../shared/inspector/messages';
 import type { HostMessage, InspectorControls, InspectorData } from '../../shared/inspector/types';
-import type { InspectorDataParams, InspectorDataResult, InspectorFixParams, InspectorFixResult } from '../../shared/protocol/messages';
+import type { PlanViewData, PlanViewRequest } from '../../shared/inspector/planTypes';
+import type {
+  InspectorDataParams, InspectorDataResult, InspectorFixParams, InspectorFixResult, PlanParams, PlanResult,
+  PlanWriteStageParams, PlanWriteStageResult,
+} from '../../shared/protocol/messages';
 import { COMMANDS, VIEW_TYPES } from '../../shared/protocol/commands';
+import { askPlanRequest, readPlanOptions } from './planInput';
 
 export const INSPECTOR_VIEW_TYPE = VIEW_TYPES.inspector;
 export const OPEN_INSPECTOR_COMMAND = COMMANDS.openInspector;
@@ -22,11 +27,18 @@ export const OPEN_INSPECTOR_COMMAND = COMMANDS.openInspector;
 export interface InspectorServer {
   data(params: InspectorDataParams): Promise<InspectorDataResult>;
   fix(params: InspectorFixParams): Promise<InspectorFixResult>;
+  /** The context-extension plan (defaults only without a target). */
+  plan(params: PlanParams): Promise<PlanResult>;
+  writeStage(params: PlanWriteStageParams): Promise<PlanWriteStageResult>;
 }
 
 class InspectorPanel {
   private controls: InspectorControls | undefined;
   private data: InspectorData | undefined;
+  /** The plan on show (the page's plan view), asked again after edits and reloads. */
+  planRequest: PlanViewRequest | undefined;
+  private planView: PlanViewData | undefined;
+  private loaded = false;
   private exactJob: AbortController | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -65,17 +77,76 @@ class InspectorPanel {
     return r.data;
   }
 
-  /** First render: the whole page with the data embedded (no round trip before the plots show). */
+  /** The plan for `planRequest`, computed by the server. */
+  private async fetchPlan(req: PlanViewRequest): Promise<PlanViewData> {
+    const d = await this.document();
+    const r = await this.host.server.plan({ uri: d.uri.toString(), target: req.target, stages: req.stages, label: vscode.workspace.asRelativePath(d.uri) });
+    if (!r.ok) throw new Error(r.message);
+    if (!r.view) throw new Error('the server answered no plan');
+    return r.view;
+  }
+
+  /** First render: the whole page with the data (and the plan, when one is on show) embedded. */
   async render(): Promise<void> {
     const webview = this.panel.webview;
+    let error: string | undefined;
     try {
       this.data = await this.fetch(this.controls);
       this.controls = this.data.controls;
       this.panel.title = `RoPE Inspector · ${this.data.source.label.split('/').pop()}`;
-      webview.html = this.host.html(webview, this.data);
     } catch (e) {
-      webview.html = this.host.html(webview, undefined);
-      this.post({ type: 'error', message: messageOf(e) });
+      this.data = undefined;
+      error = messageOf(e);
+    }
+    if (this.planRequest) {
+      try {
+        this.planView = await this.fetchPlan(this.planRequest);
+        this.panel.title = `RoPE Plan · ${this.planView.source.label.split('/').pop()}`;
+        error = undefined; // the plan view is what the page shows
+      } catch (e) {
+        error = `Plan: ${messageOf(e)}`;
+      }
+    }
+    webview.html = this.host.html(webview, this.data, this.planRequest ? this.planView : undefined);
+    this.loaded = true;
+    if (error) this.post({ type: 'error', message: error });
+  }
+
+  /** Shows the plan for `req` in this panel's plan view. */
+  async showPlan(req: PlanViewRequest): Promise<void> {
+    this.planRequest = req;
+    this.panel.reveal();
+    if (!this.loaded) { await this.render(); return; }
+    await this.updatePlan();
+  }
+
+  private async updatePlan(): Promise<void> {
+    if (!this.planRequest) return;
+    try {
+      this.planView = await this.fetchPlan(this.planRequest);
+      this.post({ type: 'plan', plan: this.planView });
+    } catch (e) {
+      this.post({ type: 'error', message: `Plan: ${messageOf(e)}` });
+    }
+  }
+
+  /** "Write this stage into <file>": the server's edits for the stage, applied as one undoable edit. */
+  private async writeStage(stage: number): Promise<void> {
+    const req = this.planRequest;
+    if (!req) { this.post({ type: 'applied', ok: false, message: 'No plan on show.' }); return; }
+    try {
+      const d = await this.document();
+      const r = await this.host.server.writeStage({ uri: d.uri.toString(), target: req.target, stages: req.stages, stage });
+      if (!r.ok) { this.post({ type: 'applied', ok: false, message: r.message }); return; }
+      if (r.version !== d.version) { this.post({ type: 'applied', ok: false, message: 'The document changed while the edit was computed; try again.' }); return; }
+      const edit = new vscode.WorkspaceEdit();
+      for (const e of r.edits) {
+        edit.replace(d.uri, new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character), e.newText);
+      }
+      const ok = await vscode.workspace.applyEdit(edit);
+      this.post({ type: 'applied', ok, message: ok ? `${r.title}: done. Undo reverts it; save the file to keep it.` : 'The editor refused the edit (is the file read-only?).' });
+    } catch (e) {
+      this.post({ type: 'applied', ok: false, message: messageOf(e) });
     }
   }
 
@@ -110,7 +181,7 @@ class InspectorPanel {
 
   private scheduleRefresh(): void {
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => void this.update(), 400);
+    this.refreshTimer = setTimeout(() => { void this.update(); void this.updatePlan(); }, 400);
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -133,6 +204,9 @@ class InspectorPanel {
         return;
       case 'export-json':
         await this.exportJson();
+        return;
+      case 'plan-write':
+        await this.writeStage(msg.stage);
         return;
     }
   }
@@ -211,14 +285,14 @@ class InspectorHost {
     return { enableScripts: true, localResourceRoots: [this.mediaRoot()], enableCommandUris: false };
   }
 
-  html(webview: vscode.Webview, data: InspectorData | undefined): string {
+  html(webview: vscode.Webview, data: InspectorData | undefined, plan?: PlanViewData): string {
     const media = this.mediaRoot();
     return renderInspectorHtml(
       {
         script: { src: webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.js')).toString() },
         style: { href: webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.css')).toString() },
       },
-      { nonce: makeNonce(), cspSource: webview.cspSource, title: 'RoPE Inspector', data, standalone: false },
+      { nonce: makeNonce(), cspSource: webview.cspSource, title: 'RoPE Inspector', data, plan, standalone: false },
     );
   }
 
@@ -249,6 +323,23 @@ class InspectorHost {
     }
   }
 
+  /**
+   * The plan view for `uri` (a new panel, or the document's open one). Fails early, with the
+   * server's reason, when no plan can be made, so no empty panel opens.
+   */
+  async openPlan(uri: vscode.Uri, req: PlanViewRequest): Promise<void> {
+    const existing = this.panels.get(uri.toString());
+    if (existing) { await existing.showPlan(req); return; }
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const first = await this.server.plan({ uri: doc.uri.toString(), target: req.target, stages: req.stages });
+    if (!first.ok) throw new Error(first.message);
+    const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, 'RoPE Plan', vscode.ViewColumn.Beside, this.webviewOptions());
+    const p = new InspectorPanel(panel, uri, this);
+    p.planRequest = req;
+    this.panels.set(uri.toString(), p);
+    await p.render();
+  }
+
   /** Serializer: the page's saved state names the document and controls; everything is rebuilt. */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const s = parseState(state);
@@ -260,6 +351,7 @@ class InspectorHost {
     }
     const uri = vscode.Uri.parse(s.uri, true);
     const p = new InspectorPanel(panel, uri, this, s.controls);
+    if (s.view === 'plan') p.planRequest = s.plan;
     this.panels.set(uri.toString(), p);
     await p.render();
   }
@@ -284,13 +376,39 @@ function readTarget(options: unknown): number | undefined {
   return typeof t === 'number' && Number.isInteger(t) && t >= 16 && t <= 4_194_304 ? t : undefined;
 }
 
-/** Registers the command `ropeLens.openInspector` ([uri], [{target}]) and the panel serializer. */
+/**
+ * Registers the commands `ropeLens.openInspector` ([uri], [{target}]) and
+ * `ropeLens.planContextExtension` ([uri], [{target, stages}]) and the panel serializer.
+ */
 export function registerInspector(context: vscode.ExtensionContext, server: InspectorServer): void {
   const host = new InspectorHost(context, server);
   context.subscriptions.push(
     vscode.commands.registerCommand(OPEN_INSPECTOR_COMMAND, (arg?: unknown, options?: unknown) => host.open(arg, options)),
+    vscode.commands.registerCommand(COMMANDS.planContextExtension, (arg?: unknown, options?: unknown) => planContextExtension(host, resolveUri(arg), options)),
     vscode.window.registerWebviewPanelSerializer(INSPECTOR_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => host.restore(panel, state),
     }),
   );
+}
+
+/** "Plan context extension…": the target (and optional stages) from input boxes, then the plan view. */
+async function planContextExtension(host: InspectorHost, uri: vscode.Uri | undefined, options: unknown): Promise<void> {
+  if (!uri) {
+    void vscode.window.showInformationMessage('RoPE Lens: open a model config or a training YAML first.');
+    return;
+  }
+  try {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const given = readPlanOptions(options);
+    let req = given;
+    if (!req) {
+      const d = await host.server.plan({ uri: doc.uri.toString() });
+      if (!d.ok) throw new Error(d.message);
+      req = await askPlanRequest(d.defaults);
+      if (!req) return; // cancelled
+    }
+    await host.openPlan(uri, req);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`RoPE Lens plan: ${messageOf(e)}`);
+  }
 }

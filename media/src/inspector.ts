@@ -19,6 +19,8 @@ import { fmtCompact, fmtFixed, fmtInt } from '../../shared/core/format';
 import { readPalette, watchTheme } from './inspector/theme';
 import { gpuValidityControl, lastGpuCheck } from './inspector/gpuValidity';
 import { h } from './dom';
+import type { PlanViewData } from '../../shared/inspector/planTypes';
+import { renderPlanView, type PlanChartProbe } from './inspector/planView';
 
 interface VsCodeApi {
   postMessage(msg: PageMessage): void;
@@ -27,11 +29,12 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-interface EmbeddedPayload { data?: InspectorData; input?: InspectorInput }
+interface EmbeddedPayload { data?: InspectorData; input?: InspectorInput; plan?: PlanViewData }
 
 /** What the Chromium tests read back: which charts exist and whether drawing finished. */
-interface PageProbe { rendered: number; charts: { id: string; series: string[]; axes: string[] }[]; errors: string[]; theme: string; gpuCheck: typeof lastGpuCheck }
-const probe: PageProbe = { rendered: 0, charts: [], errors: [], theme: '', gpuCheck: lastGpuCheck };
+interface PlanProbe { rendered: number; stages: { length: number; recommended: string | null; rows: { method: string; recommended: boolean }[] }[]; charts: PlanChartProbe[] }
+interface PageProbe { rendered: number; charts: { id: string; series: string[]; axes: string[] }[]; errors: string[]; theme: string; gpuCheck: typeof lastGpuCheck; view: string; plan: PlanProbe }
+const probe: PageProbe = { rendered: 0, charts: [], errors: [], theme: '', gpuCheck: lastGpuCheck, view: 'inspector', plan: { rendered: 0, stages: [], charts: [] } };
 (window as unknown as { __ropeLens: PageProbe }).__ropeLens = probe;
 
 const vscode: VsCodeApi | undefined = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;
@@ -49,6 +52,9 @@ function readPayload(): EmbeddedPayload {
 
 const payload = readPayload();
 let current: InspectorData | undefined = payload.data;
+let currentPlan: PlanViewData | undefined = payload.plan;
+let view: 'inspector' | 'plan' = payload.plan ? 'plan' : 'inspector';
+let planPlots: uPlot[] = [];
 const hiddenRewrites = new Set<string>();
 let plots: uPlot[] = [];
 
@@ -64,14 +70,16 @@ const factorOut = h('span', { class: 'rl-factor' });
 const baseIn = h('input', { id: 'rl-base', type: 'number', min: '1', step: 'any', 'aria-label': 'Base (rope_theta) for f_b(m)' });
 const applyBtn = h('button', { id: 'rl-apply', type: 'button', title: 'Write this rewrite into the config (the same edit as the quick fix)' }, 'Apply to config');
 const exportBtn = h('button', { id: 'rl-export', type: 'button', class: 'secondary' }, 'Export JSON');
+const planBtn = h('button', { id: 'rl-show-plan', type: 'button', class: 'secondary', hidden: '' }, 'Show plan');
 const controls = h('form', { class: 'rl-controls', autocomplete: 'off' },
   h('label', {}, 'Method ', methodSel),
   h('label', {}, 'Target length ', targetIn, ' ', factorOut),
   h('label', {}, 'Base for f_b ', baseIn),
-  applyBtn, exportBtn);
+  applyBtn, exportBtn, planBtn);
 const chartsBox = h('main', { class: 'rl-charts' });
 const tableBox = h('section', { class: 'rl-table' });
-app.append(header, controls, status, chartsBox, tableBox);
+const planBox = h('div', { class: 'rl-plan', id: 'rl-plan', hidden: '' });
+app.append(header, controls, status, chartsBox, tableBox, planBox);
 if (!vscode) {
   applyBtn.hidden = true;
   exportBtn.hidden = true;
@@ -140,8 +148,8 @@ function renderTable(d: InspectorData): void {
   tableBox.replaceChildren(h('h2', {}, 'Rewrites at the target length'), h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)));
 }
 
-function chartWidth(): number {
-  return Math.max(320, Math.min(1100, chartsBox.clientWidth - 24));
+function chartWidth(box: HTMLElement = chartsBox): number {
+  return Math.max(320, Math.min(1100, box.clientWidth - 24));
 }
 
 function renderCharts(d: InspectorData): void {
@@ -192,12 +200,52 @@ function render(d: InspectorData): void {
     renderControls(d);
     renderCharts(d);
     renderTable(d);
-    vscode?.setState({ uri: d.source.uri, controls: d.controls });
+    saveState();
   } catch (e) {
     probe.errors.push((e as Error).message);
     setStatus(`Could not draw the plots: ${(e as Error).message}`, 'error');
   }
 }
+
+/* ---------- plan view ---------- */
+
+function saveState(): void {
+  const uri = current?.source.uri ?? currentPlan?.source.uri;
+  vscode?.setState({ uri, ...(current ? { controls: current.controls } : {}), view, ...(currentPlan ? { plan: currentPlan.request } : {}) });
+}
+
+function renderPlan(p: PlanViewData): void {
+  for (const x of planPlots) x.destroy();
+  try {
+    const r = renderPlanView(planBox, p, readPalette(), chartWidth(planBox), {
+      write: (stage) => { vscode?.postMessage({ type: 'plan-write', stage }); setStatus('Writing the stage…'); },
+      back: () => showView('inspector'),
+    });
+    planPlots = r.plots;
+    probe.plan = {
+      rendered: probe.plan.rendered + 1,
+      stages: p.stages.map((s) => ({ length: s.length, recommended: s.recommended, rows: s.rows.map((x) => ({ method: x.method, recommended: x.recommended })) })),
+      charts: r.charts,
+    };
+  } catch (e) {
+    probe.errors.push((e as Error).message);
+    setStatus(`Could not draw the plan: ${(e as Error).message}`, 'error');
+  }
+}
+
+/** Switches between the Inspector and the plan view; the choice survives a reload (page state). */
+function showView(v: 'inspector' | 'plan'): void {
+  view = v === 'plan' && currentPlan ? 'plan' : 'inspector';
+  probe.view = view;
+  for (const el of [header, controls, chartsBox, tableBox]) el.hidden = view === 'plan';
+  planBox.hidden = view !== 'plan';
+  planBtn.hidden = !currentPlan || view === 'plan';
+  if (view === 'plan') renderPlan(currentPlan!);
+  else if (current) renderCharts(current);
+  saveState();
+}
+
+planBtn.addEventListener('click', () => showView('plan'));
 
 /* ---------- data source ---------- */
 
@@ -263,6 +311,7 @@ window.addEventListener('message', (ev: MessageEvent) => {
     case 'busy': if (!stickyStatus) setStatus(msg.what); break;
     case 'error': setStatus(msg.message, 'error'); break;
     case 'applied': setStatus(msg.message, msg.ok ? 'info' : 'error', true); break;
+    case 'plan': currentPlan = msg.plan; showView('plan'); clearTransientStatus(); break;
   }
 });
 
@@ -272,10 +321,16 @@ window.addEventListener('resize', () => {
   resizeTimer = setTimeout(() => {
     const w = chartWidth();
     for (const p of plots) p.setSize({ width: w, height: 300 });
+    const pw = chartWidth(planBox);
+    for (const p of planPlots) p.setSize({ width: pw, height: 280 });
   }, 100);
 });
-watchTheme(() => { if (current) renderCharts(current); });
+watchTheme(() => {
+  if (view === 'plan' && currentPlan) renderPlan(currentPlan);
+  else if (current) renderCharts(current);
+});
 
 if (current) render(current);
-else setStatus(vscode ? 'Waiting for data…' : 'No data embedded in this page.', vscode ? 'info' : 'error');
+if (currentPlan) showView('plan');
+if (!current && !currentPlan) setStatus(vscode ? 'Waiting for data…' : 'No data embedded in this page.', vscode ? 'info' : 'error');
 vscode?.postMessage({ type: 'ready' });

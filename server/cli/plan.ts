@@ -6,18 +6,16 @@ import { resolve as resolvePath } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { buildPlan, planJson } from '../../shared/planner/plan';
 import { loadPlanModel } from '../../shared/planner/modelSource';
+import { parseContextLength } from '../../shared/planner/lengthInput';
 import { nodeFileReader, createNodeResolver } from '../../shared/node/resolveNode';
 import { Plan, PlanOption, TRAINERS, Trainer } from '../../shared/planner/types';
 
 const USAGE = 'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--json]';
 
 function length(raw: string, what: string): number {
-  const t = raw.trim().replace(/_/g, '').toLowerCase();
-  const m = /^(\d+)(k|m)?$/.exec(t);
-  if (!m) throw new UsageError(`${what} must be a positive integer (1024-based k/m suffixes allowed), got '${raw}'`);
-  const n = Number(m[1]) * (m[2] === 'k' ? 1024 : m[2] === 'm' ? 1048576 : 1);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what} must be a positive integer, got '${raw}'`);
-  return n;
+  const r = parseContextLength(raw);
+  if (!r.ok) throw new UsageError(`${what}: ${r.reason}`);
+  return r.value;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -5,6 +5,7 @@
  * nonce-tagged script and style (plus the webview's own origin for the linked files).
  */
 import type { InspectorData } from './types';
+import type { PlanViewData } from './planTypes';
 import type { InspectorInput } from './build';
 
 export interface PageAssets {
@@ -21,6 +22,8 @@ export interface PageOptions {
   data?: InspectorData;
   /** Embedded only in the standalone export, so its controls can recompute in the page. */
   input?: InspectorInput;
+  /** The plan view's data: the page opens on the plan view. */
+  plan?: PlanViewData;
   standalone: boolean;
 }
 
@@ -73,7 +76,7 @@ export function renderInspectorHtml(assets: PageAssets, o: PageOptions): string 
   const script = 'src' in assets.script
     ? `<script nonce="${nonce}" src="${escapeHtml(assets.script.src)}"></script>`
     : `<script nonce="${nonce}">${safeInlineScript(assets.script.inline)}</script>`;
-  const payload = o.data || o.input ? `<script type="application/json" id="rope-lens-data">${jsonForScript({ data: o.data, input: o.input })}</script>` : '';
+  const payload = o.data || o.input || o.plan ? `<script type="application/json" id="rope-lens-data">${jsonForScript({ data: o.data, input: o.input, plan: o.plan })}</script>` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -4,6 +4,7 @@
  * number[] so the object survives postMessage, JSON and the HTML export unchanged.
  */
 import type { RopeType } from '../rope/spec';
+import type { PlanViewData, PlanViewRequest } from './planTypes';
 
 /** The rewrites the Inspector compares; `configured` is the file's own rope_scaling. */
 export type RewriteMethod =
@@ -130,17 +131,24 @@ export type HostMessage =
   | { type: 'data'; data: InspectorData }
   | { type: 'busy'; what: string }
   | { type: 'error'; message: string }
-  | { type: 'applied'; ok: boolean; message: string };
+  | { type: 'applied'; ok: boolean; message: string }
+  /** The context-extension plan (computed by the server): the page switches to its plan view. */
+  | { type: 'plan'; plan: PlanViewData };
 
 /** Page → extension. */
 export type PageMessage =
   | { type: 'ready' }
   | { type: 'update'; controls: InspectorControls }
   | { type: 'apply'; controls: InspectorControls }
-  | { type: 'export-json' };
+  | { type: 'export-json' }
+  /** "Write this stage into <file>" (0-based stage of the plan on show). */
+  | { type: 'plan-write'; stage: number };
 
 /** The state the page keeps with setState and the serializer restores. */
 export interface InspectorState {
   uri?: string;
   controls?: InspectorControls;
+  /** Which view the page shows; the plan view is asked again from `plan` after a reload. */
+  view?: 'inspector' | 'plan';
+  plan?: PlanViewRequest;
 }

@@ -7,7 +7,7 @@ import { RopeError } from '../core/errors';
 import { formatOf, parseDocumentText } from '../document/parse';
 import { toPlain } from '../document/configNode';
 import { isModelConfig, readModelRope } from '../config/modelConfig';
-import { readTrainingConfig } from '../config/training';
+import { readTrainingConfig, type TrainingTool } from '../config/training';
 import type { BaseModelResolver, FileReader } from '../config/resolve';
 import { joinPath } from '../config/resolve';
 import { catalogConfigText, findCatalogEntry } from '../config/catalog';
@@ -16,6 +16,8 @@ import type { PlanModel } from './plan';
 export interface LoadedPlanModel extends PlanModel {
   /** A training YAML's sequence length: the default target. */
   trainingLength?: number;
+  /** The trainer of a training YAML the model came from. */
+  tool?: TrainingTool;
 }
 
 function plainConfig(text: string): Record<string, unknown> | undefined {
@@ -66,8 +68,19 @@ function fromTrainingYaml(text: string, path: string, label: string, reader: Fil
   if (!hit) throw new RopeError('invalid-parameter', `${label}: base model ${refs[0] ?? '(none)'} was not found offline (local path, Hugging Face cache, built-in catalog)`);
   return {
     label: hit.ref, from: hit.from, rope: hit.rope, config: rawConfigOf(hit.from, reader),
+    tool: t.tool,
     ...(t.sequenceLength ? { trainingLength: t.sequenceLength.value } : {}),
   };
+}
+
+/**
+ * A document's own text (an editor buffer, saved or not) as a plan model: a model config, or a
+ * training YAML whose base model is resolved offline relative to `path`, as `rope-lens check` does.
+ */
+export function loadPlanModelFromText(
+  text: string, path: string, format: 'json' | 'yaml', reader: FileReader, resolver: BaseModelResolver, label = path,
+): LoadedPlanModel {
+  return format === 'yaml' ? fromTrainingYaml(text, path, label, reader, resolver) : fromConfigText(text, path, label);
 }
 
 export function loadPlanModel(ref: string, reader: FileReader, resolver: BaseModelResolver, cwd = '.'): LoadedPlanModel {

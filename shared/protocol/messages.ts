@@ -13,6 +13,7 @@ import type { Wire } from '../config/wire';
 import type { Finding, Fix } from '../core/findings';
 import type { FileAnalysis, TrainingDescription } from '../service/types';
 import type { InspectorControls, InspectorData } from '../inspector/types';
+import type { PlanTrainer, PlanViewData } from '../inspector/planTypes';
 import { COMMANDS } from './commands';
 
 /** Where the rule docs live; `#<code>` anchors per rule. */
@@ -104,6 +105,53 @@ export type InspectorFixResult =
 
 export const INSPECTOR_FIX_METHOD = 'ropeLens/inspector/fix';
 export const InspectorFixRequest = new RequestType<InspectorFixParams, InspectorFixResult, void>(INSPECTOR_FIX_METHOD);
+
+// ---- ropeLens/plan: the context-extension plan for a document, computed by the server ----
+
+export interface PlanParams {
+  uri: string;
+  /** Target context; absent: answer the defaults only (what the input box proposes). */
+  target?: number;
+  /** Stage lengths before the target (increasing). */
+  stages?: number[];
+  /** Title of the source (workspace-relative path); default: the file's last two path parts. */
+  label?: string;
+}
+
+export interface PlanDefaults {
+  /** The model the plan extends (hub id or path) and where its config was read. */
+  model: string;
+  from: string;
+  trainedContext: number;
+  /** A training YAML's sequence length. */
+  trainingLength?: number;
+  /** The input box's default: the training length when it is beyond T, else 4 × T. */
+  target: number;
+  /** The open file is this trainer's YAML, so a stage can be written into it. */
+  trainer?: PlanTrainer;
+}
+
+export type PlanResult =
+  | { ok: true; version: number; defaults: PlanDefaults; view?: PlanViewData }
+  | { ok: false; message: string };
+
+export const PLAN_METHOD = 'ropeLens/plan';
+export const PlanRequest = new RequestType<PlanParams, PlanResult, void>(PLAN_METHOD);
+
+export interface PlanWriteStageParams {
+  uri: string;
+  target: number;
+  stages?: number[];
+  /** 0-based stage index. */
+  stage: number;
+}
+
+export type PlanWriteStageResult =
+  | { ok: true; version: number; title: string; edits: Fix['edits'] }
+  | { ok: false; message: string };
+
+export const PLAN_WRITE_STAGE_METHOD = 'ropeLens/plan/writeStage';
+export const PlanWriteStageRequest = new RequestType<PlanWriteStageParams, PlanWriteStageResult, void>(PLAN_WRITE_STAGE_METHOD);
 
 /** Node flags for the language-server process (the VS Code client and the server bench use them). */
 export const SERVER_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--expose-gc'];

@@ -134,6 +134,52 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
     }
   });
 
+  it('plan: command palette → Plan context extension… → 65536 → the plan view marks a recommended row per stage', async function () {
+    if (!hasCodeServer() || !CHROMIUM || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js'))) { console.log('      skipped: code-server, chromium or dist/ missing'); this.skip(); }
+    const d = makeDirs('rope-lens-plan-');
+    let run: CodeServerRun | undefined;
+    let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+    try {
+      const ws = join(d.dir, 'ws');
+      mkdirSync(ws, { recursive: true });
+      copyFileSync(FIXTURE, join(ws, 'config.json'));
+      run = await startCodeServer(d, ws);
+      browser = await launchBrowser(join(d.dir, 'profile'));
+      const page = browser.pages()[0] ?? await browser.newPage();
+      const csp: string[] = [];
+      page.on('console', (m) => { if (/Content Security Policy|Refused to/.test(m.text())) csp.push(m.text()); });
+      await page.goto(devUrl(run, ws));
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+      await page.getByRole('treeitem', { name: 'config.json' }).click();
+      await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30000 });
+      await runCommand(page, 'RoPE Lens: Plan context extension…');
+      // Input box 1: the target, proposed as 4 × the trained 4,096; type 65536.
+      const input = page.locator('.quick-input-widget input');
+      await page.locator('.quick-input-widget', { hasText: 'Target context' }).waitFor({ timeout: 30000 });
+      assert.equal(await input.inputValue(), '16384');
+      await input.fill('65536');
+      await page.keyboard.press('Enter');
+      // Input box 2: stages (empty: one stage).
+      await page.locator('.quick-input-widget', { hasText: 'Optional stages' }).waitFor({ timeout: 30000 });
+      await page.keyboard.press('Enter');
+      const frame = inspectorFrame(page);
+      const marked = frame.locator('#plan-stage-0 tr.rl-recommended');
+      await marked.first().waitFor({ timeout: 60000 });
+      assert.equal(await marked.count(), 1);
+      assert.match((await marked.textContent()) ?? '', /recommended/);
+      await frame.locator('#chart-plan-0 canvas').first().waitFor({ timeout: 30000 });
+      assert.match((await frame.locator('.rl-plan .rl-summary').textContent()) ?? '', /trained 4,096 → target 65,536/);
+      // The plan view replaces the Inspector's charts (not drawn below them).
+      assert.equal(await frame.locator('#chart-wavelengths').isVisible(), false);
+      await screenshot(page, ARTIFACTS, '20-plan.png');
+      assert.deepEqual(csp, [], 'CSP violations in the webview');
+    } finally {
+      await browser?.close().catch(() => undefined);
+      await stopCodeServer(run);
+      cleanup(d.dir);
+    }
+  });
+
   it('kernel benchmarks: command palette → size → Node run with progress → webview runs WebGL2 → table', async function () {
     if (!hasCodeServer() || !CHROMIUM || !existsSync(join(ROOT, 'dist', 'media', 'kernels.js'))) { console.log('      skipped: code-server, chromium or dist/ missing'); this.skip(); }
     const d = makeDirs('rope-lens-kbench-');

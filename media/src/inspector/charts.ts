@@ -54,7 +54,7 @@ function markersPlugin(markers: Marker[], shades: Shade[], pal: Palette): uPlot.
   };
 }
 
-function axis(pal: Palette, label: string, values: uPlot.Axis.Values, size?: number): uPlot.Axis {
+export function axis(pal: Palette, label: string, values: uPlot.Axis.Values, size?: number): uPlot.Axis {
   const a: uPlot.Axis = {
     label,
     stroke: pal.fg,
@@ -69,21 +69,21 @@ function axis(pal: Palette, label: string, values: uPlot.Axis.Values, size?: num
   return a;
 }
 
-const NO_POINTS = { show: false };
+export const NO_POINTS = { show: false };
 /** Pair indices are integers: tick steps of whole pairs only. */
-const PAIR_INCRS = [1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 256];
+export const PAIR_INCRS = [1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 256];
 
 // uPlot hands null for ticks its log filter leaves unlabelled.
 const tickText = (v: number | null): string => (v === null || !Number.isFinite(v) ? '' : fmtCompact(v));
 /** Log axes: label the powers of ten only, so minor ticks stay unlabelled. */
-const logValues: uPlot.Axis.Values = (_u, splits) => splits.map((v) => {
+export const logValues: uPlot.Axis.Values = (_u, splits) => splits.map((v) => {
   if (v === null || !(v > 0)) return '';
   const e = Math.log10(v);
   return Math.abs(e - Math.round(e)) < 1e-9 ? fmtCompact(v) : '';
 });
-const linValues: uPlot.Axis.Values = (_u, splits) => splits.map(tickText);
+export const linValues: uPlot.Axis.Values = (_u, splits) => splits.map(tickText);
 
-function constant(n: number, v: number): number[] {
+export function constant(n: number, v: number): number[] {
   return new Array<number>(n).fill(v);
 }
 
