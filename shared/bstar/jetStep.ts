@@ -13,6 +13,8 @@
  * the step is several times longer for the same trig cost (d/2 cos and sin).
  */
 
+import { cosPhase, sinPhase } from '../rope/trig';
+
 /** Order of the remainder term (the Taylor polynomial has degree K − 1); step() unrolls K = 10. */
 export const JET_ORDER = 10;
 const K = JET_ORDER;
@@ -47,14 +49,14 @@ export class JetStepper {
     // Σ α^k cos φ (k even) and Σ α^k sin φ (k odd), the remainder Σ α^K and the curvature Σ α·β/2,
     // in locals (K = 10 unrolled: this loop is a third of the sweep's time at long L).
     let s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0, s9 = 0;
-    let rem = 0, curv = 0, f = Math.cos(m * theta[0]); // θ_0 = 1 for every base: constant in s
+    let rem = 0, curv = 0, f = cosPhase(m * theta[0]); // θ_0 = 1 for every base: constant in s
     const invW = W > 0 ? 1 / W : 0;
     for (let i = 1; i < n; i++) {
       const phi = m * theta[i];
-      const c = Math.cos(phi);
+      const c = cosPhase(phi);
       f += c;
       if (W === 0) continue;
-      const sn = Math.sin(phi);
+      const sn = sinPhase(phi);
       const a = (2 * i) / d;
       const alpha = a * phi * invW;
       curv += alpha * a * invW;
