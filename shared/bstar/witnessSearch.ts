@@ -23,6 +23,10 @@ const EXPLORE_FACTOR = 2;
 /** Blocks whose last-seen minimum is below LOW_KEEP are remembered, at most LOW_MAX of them. */
 const LOW_KEEP = 3;
 const LOW_MAX = 512;
+/** Buckets of the last-seen minimum for the full-scan order (values below BUCKET_FROM share the first). */
+const BUCKET_FROM = -2;
+const BUCKETS_PER_UNIT = 4;
+const N_BUCKETS = 1 + 4 * 24;
 /** Each new witness adds HEAT_GROWTH× more heat than the one before: exponential forgetting, no decay pass. */
 const HEAT_GROWTH = 1.03;
 
@@ -111,7 +115,7 @@ export class WitnessSearch {
         if (this.low.length === 0) continue;
         low = this.low.slice().sort((x, y) => lastMin[x] - lastMin[y]);
         seq = low; to = low.length;
-      } else { seq = order; from = hot; to = this.nBlocks; }
+      } else { seq = this.byLastMin(); to = seq.length; }
       for (let q = from; q < to; q++) {
         if ((visits & 63) === 63) throwIfAborted(signal);
         const j = seq[q];
@@ -130,6 +134,27 @@ export class WitnessSearch {
       }
     }
     return first;
+  }
+
+  /**
+   * Every block, those never evaluated first, then by last-seen minimum in buckets of 1/BUCKETS_PER_UNIT
+   * (heat order within a bucket): a counting sort, O(blocks), run only by scans that got this far.
+   */
+  private byLastMin(): Int32Array {
+    const { lastMin, nBlocks } = this;
+    const order = this.heat.order;
+    const key = (j: number) => {
+      const v = lastMin[j];
+      if (Number.isNaN(v)) return 0;
+      const b = 1 + Math.floor((v - BUCKET_FROM) * BUCKETS_PER_UNIT);
+      return b < 1 ? 1 : b >= N_BUCKETS ? N_BUCKETS - 1 : b;
+    };
+    const start = new Int32Array(N_BUCKETS + 1);
+    for (let j = 0; j < nBlocks; j++) start[key(j) + 1]++;
+    for (let b = 0; b < N_BUCKETS; b++) start[b + 1] += start[b];
+    const out = new Int32Array(nBlocks);
+    for (let q = 0; q < nBlocks; q++) { const j = order[q]; out[start[key(j)]++] = j; }
+    return out;
   }
 
   /** Evaluate block j once per scan: a confirmed witness in it, or −1; updates its last-seen minimum. */
