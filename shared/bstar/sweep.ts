@@ -7,9 +7,11 @@
  * (fWithDerivatives), a Taylor upper bound stays below −TOLERANCE/2 on [b, b+Δ) (safeStep), so that
  * whole interval is invalid and is skipped at once. Witnesses are looked for, cheapest first: the
  * witness just used, a small pool, windows of ±96 around the 8 most recent witnesses (new ones
- * mostly appear there), then a scan of all m < L that visits first the blocks of m that produced
- * witnesses recently. Searches use an approximate evaluation and confirm every hit with direct
- * cosines; only when none is found does an exact scan run. If that scan finds no value below
+ * mostly appear there), then a search over blocks of all m < L (witnessSearch.ts: blocks that
+ * produced witnesses recently, then blocks that were low when last seen, then the rest; when a
+ * witness was dear to find, a few more are collected and the one with the longest step wins).
+ * Searches use an approximate evaluation and confirm every hit with direct cosines; only when none
+ * is found does an exact scan run. If that scan finds no value below
  * −TOLERANCE, b is the answer: every base below it was ruled out by a witness.
  *
  * V_L ⊆ V_L' for L' < L, so b*(L') ≤ b*(L): the sweep for L is chained through L/2^k, each link
@@ -17,9 +19,13 @@
  */
 import { RopeError } from '../core/errors';
 import { JetStepper } from './jetStep';
-import { SEARCH_SLOW_PHASE, scanMinCertified, BLOCK, TOLERANCE, cos2Of, evalBlockApprox, fAt, searchApprox, fDirect, thetas } from '../rope/fb';
+import { SEARCH_SLOW_PHASE, scanMinCertified, BLOCK, TOLERANCE, cos2Of, evalBlockApprox, fAt, fDirect, thetas } from '../rope/fb';
 
-export interface Cancellable { aborted: boolean }
+import { Cancellable, throwIfAborted } from './cancel';
+import { WitnessSearch } from './witnessSearch';
+
+export type { Cancellable } from './cancel';
+export { throwIfAborted } from './cancel';
 
 export interface SweepOptions {
   onProgress?(fraction: number): void;
@@ -68,8 +74,6 @@ const CANDIDATES = 1;
 /** Progress is reported every PROGRESS_EVERY + 1 steps (a power of two minus one), as 1 − e^(−ln(b/start)/PROGRESS_SCALE). */
 const PROGRESS_EVERY = 1023;
 const PROGRESS_SCALE = Math.log(4);
-/** Each new witness adds HEAT_GROWTH× more heat than the one before: exponential forgetting, no decay pass. */
-const HEAT_GROWTH = 1.03;
 
 function remember(recent: number[], m: number): void {
   const at = recent.indexOf(m);
@@ -109,48 +113,6 @@ function gatherNear(
   }
 }
 
-/**
- * Blocks of m ordered by heat (witnesses found there, later ones weighing HEAT_GROWTH× more:
- * exponential forgetting without a decay pass), ties top-down. Heat only grows, so one hit moves
- * its block forward by swaps; no sort per scan.
- */
-class HeatOrder {
-  readonly order: Int32Array;
-  private readonly heat: Float64Array;
-  private readonly pos: Int32Array;
-  private weight = 1;
-  constructor(nBlocks: number) {
-    this.heat = new Float64Array(nBlocks);
-    this.order = new Int32Array(nBlocks);
-    this.pos = new Int32Array(nBlocks);
-    for (let q = 0; q < nBlocks; q++) { this.order[q] = nBlocks - 1 - q; this.pos[nBlocks - 1 - q] = q; }
-  }
-  hit(block: number): void {
-    const { heat, order, pos } = this;
-    heat[block] += this.weight;
-    this.weight *= HEAT_GROWTH;
-    if (this.weight > 1e100) {
-      for (let j = 0; j < heat.length; j++) heat[j] /= this.weight;
-      this.weight = 1;
-    }
-    let q = pos[block];
-    const h = heat[block];
-    while (q > 0) {
-      const o = order[q - 1];
-      if (heat[o] > h || (heat[o] === h && o > block)) break;
-      order[q] = o;
-      pos[o] = q;
-      q--;
-    }
-    order[q] = block;
-    pos[block] = q;
-  }
-}
-
-export function throwIfAborted(signal: Cancellable | undefined): void {
-  if (signal?.aborted) throw new RopeError('cancelled', 'b* computation was cancelled');
-}
-
 function toFront(pool: number[], m: number): void {
   const at = pool.indexOf(m);
   if (at >= 0) pool.splice(at, 1);
@@ -172,9 +134,8 @@ export function sweepFrom(
   let b = start;
   let steps = 0, scans = 0, nearHits = 0, poolHits = 0;
   let last: { base: number; m: number } | null = null;
-  // Witness counts per block of m: scans visit the blocks that produced witnesses before first.
-  const nBlocks = Math.ceil(length / SEARCH_BLOCK);
-  const heat = new HeatOrder(nBlocks);
+  // Scans visit first the blocks of m that produced witnesses or were low recently.
+  const search = new WitnessSearch(length, SEARCH_BLOCK);
   const recent: number[] = pool.slice(0, RECENT_MAX);
 
   const lnStart = Math.log(start);
@@ -220,7 +181,9 @@ export function sweepFrom(
             const w = screen(b, length);
             if (w >= 0 && w < length && fAt(th, w) < -TOLERANCE) found = w;
           } else {
-            found = searchApprox(th, 0, length, TOLERANCE, buf, cos2, signal, heat.order, SEARCH_BLOCK);
+            found = search.find(th, cos2, buf, signal, consider);
+            if (found >= 0) consider(found);
+            if (best >= 0) found = best;
           }
           const hit = found >= 0 ? { m: found, f: -Infinity } : scanMinCertified(th, 0, length, TOLERANCE, buf, signal);
           if (hit.f >= -TOLERANCE) {
@@ -238,7 +201,7 @@ export function sweepFrom(
       m = best;
       sj = bestStep;
       remember(recent, m);
-      heat.hit(Math.floor(m / SEARCH_BLOCK));
+      search.hit(m);
       toFront(pool, m);
     }
     last = { base: b, m };

@@ -12,7 +12,7 @@
  *   refinement step or miss a narrow invalid stretch higher up.
  */
 import { TOLERANCE, allAtLeast, thetas } from '../rope/fb';
-import { Cancellable, throwIfAborted } from './sweep';
+import { Cancellable, throwIfAborted } from './cancel';
 
 export interface ThresholdResult {
   threshold: number;
