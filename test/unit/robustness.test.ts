@@ -3,7 +3,8 @@ import { checkInvariants } from '../fuzz/harness';
 import { serviceProperties } from '../fuzz/properties';
 
 describe('robustness: property tests over mutated real configs (fast run)', () => {
-  serviceProperties(300);
+  // A fixed seed keeps npm test deterministic; `npm run fuzz` explores random seeds (FUZZ_SEED to replay).
+  serviceProperties(300, Number(process.env.FUZZ_SEED ?? 20261124));
 });
 
 describe('robustness: counterexamples found by npm run fuzz', () => {
@@ -15,6 +16,11 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
       model_name_or_path: 'longrope',
     }, null, 2);
     checkInvariants(text, 'config.json');
+  });
+
+  it('vLLM serving YAML: a model written "NaN" and an unreadable rope_type are described, not echoed', () => {
+    checkInvariants('model: "NaN"\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling\\~?: &a \n    rope_type: yarn\n    factor: 4.0\n\nzz: *a', 'train.yaml');
+    checkInvariants('model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling:\n    rope_type: ya_max_position_embeddings: 32768\n', 'train.yaml');
   });
 
   it('LLaMA-Factory rope_scaling outside its enum is refused with a message, not echoed', () => {

@@ -29,7 +29,8 @@ export const maxModelLenRule: ServingRule = {
     if (!len || derived === undefined || trained === undefined || !facts || !effective) return [];
     const C = len.value;
     const unscaled = facts.type === 'none';
-    const from = ctx.resolved ? ` from ${ctx.serving.model.value}` : '';
+    const model = modelName(ctx.serving.model.value);
+    const from = ctx.resolved ? ` from ${model}` : '';
     const out: Finding[] = [];
     if (C > derived) {
       const basis = unscaled ? 'max_position_embeddings, no RoPE scaling' : facts.type ? `${facts.type} scaling` : unknownType(facts.rawType);
@@ -38,12 +39,17 @@ export const maxModelLenRule: ServingRule = {
         rangeFor(ctx.doc, len), [...extensionFixes(ctx, C), lowerFix(ctx, derived)]));
     } else if (unscaled && C > trained) {
       out.push(finding(SERVING_BEYOND_TRAINED, 'warning',
-        `max-model-len ${fmt(C)} is beyond the ${fmt(trained)} tokens ${ctx.serving.model.value} was trained at and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(trained)}.`,
+        `max-model-len ${fmt(C)} is beyond the ${fmt(trained)} tokens ${model} was trained at and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(trained)}.`,
         rangeFor(ctx.doc, len), extensionFixes(ctx, C)));
     }
     return out;
   },
 };
+
+/** The model as written, unless what is written reads like a computation bug (then described). */
+function modelName(v: string): string {
+  return /NaN|undefined|\[object/.test(v) ? 'the model written there' : v;
+}
 
 /** A scaling type no engine knows, described without echoing a value that is not a plain name. */
 function unknownType(raw: unknown): string {

@@ -2,7 +2,7 @@
  * serving/model-unresolved (information): the `model` of a serving config is neither a local
  * folder, nor in the Hugging Face cache, nor in the catalog, so its derived length is unknown.
  */
-import { finding, rangeFor } from '../context';
+import { finding, rangeFor, shown } from '../context';
 import type { ServingRule } from './context';
 
 export const SERVING_MODEL_UNRESOLVED = 'serving/model-unresolved';
@@ -12,7 +12,7 @@ export const unresolvedRule: ServingRule = {
   check(ctx) {
     if (ctx.resolved) return [];
     return [finding(SERVING_MODEL_UNRESOLVED, 'information',
-      `Model ${JSON.stringify(ctx.serving.model.value)} was not found offline (local folder, Hugging Face cache, built-in catalog): max-model-len cannot be checked against the length vLLM derives.`,
+      `Model ${shown(ctx.serving.model.value)} was not found offline (local folder, Hugging Face cache, built-in catalog): max-model-len cannot be checked against the length vLLM derives.`,
       rangeFor(ctx.doc, ctx.serving.model))];
   },
 };
