@@ -8,7 +8,7 @@
  * whole interval is invalid and is skipped at once. Witnesses are looked for, cheapest first: the
  * witness just used, a small pool, windows of ±96 around the 8 most recent witnesses (new ones
  * mostly appear there), then a search over blocks of all m < L (witnessSearch.ts: blocks that
- * produced witnesses recently, then blocks that were low when last seen, then the rest; when a
+ * produced witnesses recently, then every block by its last-seen minimum; when a
  * witness was dear to find, a few more are collected and the one with the longest step wins).
  * Searches use an approximate evaluation and confirm every hit with direct cosines; only when none
  * is found does an exact scan run. If that scan finds no value below

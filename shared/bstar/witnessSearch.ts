@@ -3,30 +3,27 @@
  * f_b(m) < −TOLERANCE, confirmed with direct cosines. It proves nothing when it finds none (the
  * sweep then runs the certified scan), so its order is a heuristic and only its speed is at stake.
  *
- * Order of blocks of m: first the few hottest (blocks that produced witnesses recently), then the
- * blocks whose smallest value was lowest when last evaluated, then every other block by heat. The
- * second tier matters at long L: when the track of minima the sweep was following dies, a plain
- * heat-ordered scan can visit hundreds of blocks; the low regions of f drift only slowly with b
- * (the slow components set where many phases can align), so a block that was low a few witnesses
- * ago is the likeliest to hold the next one.
+ * Order of blocks of m: first the few hottest (blocks that produced witnesses recently), then every
+ * block by the smallest value it had when last evaluated (never-evaluated blocks first). The second
+ * tier matters at long L: when the track of minima the sweep was following dies, witnesses can be
+ * rare ("deserts" near valid islands), and a heat-ordered scan visited ~1,200 blocks per desert scan
+ * at L = 2^24; the low regions of f drift only slowly with b (the slow components set where many
+ * phases can align), so a block that was low a few witnesses ago is the likeliest to hold the next.
  */
 import { SEARCH_SLOW_PHASE, TOLERANCE, evalBlockApprox, fAt } from '../rope/fb';
 import { Cancellable, throwIfAborted } from './cancel';
 
 /** Approximate values below this are checked exactly (well above the interpolation error). */
 const APPROX_MARGIN = 0.05;
-/** Hottest blocks visited before the low-block tier. */
+/** Hottest blocks visited before every block by last-seen minimum. */
 const HOT_FIRST = 4;
 /** A first witness that took at least EXPLORE_AFTER blocks makes the search go on to EXPLORE_FACTOR× as many. */
 const EXPLORE_AFTER = 16;
 const EXPLORE_FACTOR = 2;
-/** Blocks whose last-seen minimum is below LOW_KEEP are remembered, at most LOW_MAX of them. */
-const LOW_KEEP = 3;
-const LOW_MAX = 512;
 /** Buckets of the last-seen minimum for the full-scan order (values below BUCKET_FROM share the first). */
 const BUCKET_FROM = -2;
 const BUCKETS_PER_UNIT = 4;
-const N_BUCKETS = 1 + 4 * 24;
+const N_BUCKETS = 1 + BUCKETS_PER_UNIT * 24; // minima from BUCKET_FROM to BUCKET_FROM + 24; higher ones share the last
 /** Each new witness adds HEAT_GROWTH× more heat than the one before: exponential forgetting, no decay pass. */
 const HEAT_GROWTH = 1.03;
 
@@ -74,9 +71,6 @@ export class WitnessSearch {
   private readonly nBlocks: number;
   /** Last-seen approximate minimum per block (NaN: never evaluated). */
   private readonly lastMin: Float64Array;
-  /** Blocks remembered as low (each at most once: inLow marks membership). */
-  private low: number[] = [];
-  private readonly inLow: Uint8Array;
   private readonly stamp: Int32Array;
   private scan = 0;
 
@@ -84,7 +78,6 @@ export class WitnessSearch {
     this.nBlocks = Math.ceil(length / block);
     this.heat = new HeatOrder(this.nBlocks);
     this.lastMin = new Float64Array(this.nBlocks).fill(NaN);
-    this.inLow = new Uint8Array(this.nBlocks);
     this.stamp = new Int32Array(this.nBlocks);
   }
 
@@ -103,20 +96,12 @@ export class WitnessSearch {
     this.scan++;
     const order = this.heat.order;
     const hot = Math.min(HOT_FIRST, this.nBlocks);
-    const lastMin = this.lastMin;
-    // Lowest first; visiting a block refreshes its minimum, so the list is re-sorted each scan.
-    let low: number[] | null = null;
     let first = -1, visits = 0, stopAt = Infinity;
-    const tiers = 3;
-    for (let tier = 0; tier < tiers; tier++) {
-      let seq: ArrayLike<number>, from = 0, to: number;
-      if (tier === 0) { seq = order; to = hot; }
-      else if (tier === 1) {
-        if (this.low.length === 0) continue;
-        low = this.low.slice().sort((x, y) => lastMin[x] - lastMin[y]);
-        seq = low; to = low.length;
-      } else { seq = this.byLastMin(); to = seq.length; }
-      for (let q = from; q < to; q++) {
+    for (let tier = 0; tier < 2; tier++) {
+      // The full order is built only by scans that get past the hottest blocks (about half).
+      const seq = tier === 0 ? order : this.byLastMin();
+      const to = tier === 0 ? hot : seq.length;
+      for (let q = 0; q < to; q++) {
         if ((visits & 63) === 63) throwIfAborted(signal);
         const j = seq[q];
         if (this.stamp[j] === this.scan) continue;
@@ -165,7 +150,7 @@ export class WitnessSearch {
     evalBlockApprox(theta, m0, cnt, buf, cos2, SEARCH_SLOW_PHASE);
     let bk = 0;
     for (let k = 1; k < cnt; k++) if (buf[k] < buf[bk]) bk = k;
-    this.remember(j, buf[bk]);
+    this.lastMin[j] = buf[bk];
     if (buf[bk] >= APPROX_MARGIN) return -1;
     // The block's smallest value first (the deepest witness gives the longest step), then the rest.
     if (fAt(theta, m0 + bk) < -TOLERANCE) return m0 + bk;
@@ -173,25 +158,5 @@ export class WitnessSearch {
       if (k !== bk && buf[k] < APPROX_MARGIN && fAt(theta, m0 + k) < -TOLERANCE) return m0 + k;
     }
     return -1;
-  }
-
-  private remember(j: number, min: number): void {
-    this.lastMin[j] = min;
-    if (min >= LOW_KEEP) {
-      if (this.inLow[j]) { this.inLow[j] = 0; this.low.splice(this.low.indexOf(j), 1); }
-      return;
-    }
-    if (this.inLow[j]) return;
-    if (this.low.length >= LOW_MAX) {
-      // Drop the highest remembered block to make room (only if this one is lower).
-      let worst = 0;
-      for (let q = 1; q < this.low.length; q++) if (this.lastMin[this.low[q]] > this.lastMin[this.low[worst]]) worst = q;
-      if (!(this.lastMin[this.low[worst]] > min)) return;
-      this.inLow[this.low[worst]] = 0;
-      this.low[worst] = j;
-    } else {
-      this.low.push(j);
-    }
-    this.inLow[j] = 1;
   }
 }

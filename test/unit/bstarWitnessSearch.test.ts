@@ -6,7 +6,7 @@ import { bstar } from '../../shared/bstar/index';
 // The witness search proves nothing by itself (the sweep certifies with an exact scan), but what it
 // returns must be a real witness, it must visit every block before giving up, and its orders must
 // do what the sweep relies on.
-describe('witness search (blocks by heat, then last-seen low blocks)', () => {
+describe("witness search (blocks by heat, then by last-seen minimum)", () => {
   const buf = new Float64Array(BLOCK);
 
   it('returns an m with f < −1e-7 by direct cosines on invalid bases, and the more-witnesses are real and distinct', () => {
