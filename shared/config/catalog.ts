@@ -67,16 +67,7 @@ function normalizeRef(ref: string): string[] {
  * or a re-upload of a known model under another org (unsloth/…, TheBloke/…).
  */
 export function findCatalogEntry(ref: string): CatalogEntry | undefined {
-  const parts = normalizeRef(ref);
-  if (parts.length === 0) return undefined;
-  const direct = BY_ID.get(parts.join('/'));
-  if (direct) return direct;
-  if (parts.length >= 2) {
-    const tail = BY_ID.get(parts.slice(-2).join('/'));
-    if (tail) return tail;
-  }
-  const name = parts[parts.length - 1].replace(COPY_SUFFIXES, '');
-  return BY_NAME.get(name);
+  return lookup(ref, false);
 }
 
 /**
@@ -84,6 +75,11 @@ export function findCatalogEntry(ref: string): CatalogEntry | undefined {
  * entry has that name (for deciding a config's identity, where a wrong guess misleads).
  */
 export function findCatalogEntryStrict(ref: string): CatalogEntry | undefined {
+  return lookup(ref, true);
+}
+
+/** Hub id, then ORG/NAME at the end of a path, then the bare name (unambiguous only, when strict). */
+function lookup(ref: string, strict: boolean): CatalogEntry | undefined {
   const parts = normalizeRef(ref);
   if (parts.length === 0) return undefined;
   const direct = BY_ID.get(parts.join('/'));
@@ -93,7 +89,7 @@ export function findCatalogEntryStrict(ref: string): CatalogEntry | undefined {
     if (tail) return tail;
   }
   const name = parts[parts.length - 1].replace(COPY_SUFFIXES, '');
-  return AMBIGUOUS_NAMES.has(name) ? undefined : BY_NAME.get(name);
+  return strict && AMBIGUOUS_NAMES.has(name) ? undefined : BY_NAME.get(name);
 }
 
 /** The entry as config.json text (what the config reader parses). */
