@@ -17,14 +17,43 @@ export interface TrainingDescription {
 }
 
 export interface FileAnalysis {
-  kind: 'model-config' | 'training-config' | 'serving-config' | 'other';
+  kind: 'model-config' | 'training-config' | 'serving-config' | 'launch' | 'other';
   rope: ModelRope | null;
   /** A model config with no rotary position embedding at all: why (absolute positions, T5 buckets, …). */
   noRope?: string;
   training: TrainingDescription | null;
   /** A serving config (vLLM YAML): the model, where it was found, max-model-len and vLLM's derived length. */
   serving?: import('./analyzeServing').ServingDescription;
+  /** A launch file (shell script, Dockerfile, compose, Kubernetes, Modelfile): what each invocation asks for. */
+  launches?: LaunchDescription[];
   diagnostics: Finding[];
   /** Bound questions the oracle could not answer yet; the server computes them and re-runs. */
   pendingBounds: PendingBound[];
+}
+
+/** One invocation read from a launch file, as `check --json` prints it (0-based LSP range). */
+export interface LaunchDescription {
+  /** `vllm`, `sglang`, `llama.cpp`, `tgi`, `ollama`, `llamafactory`, `swift`, `axolotl`, `torchtune`, `generic-trainer`. */
+  program: string;
+  role: 'serving' | 'training';
+  /** Where in the file: shell, dockerfile, compose, kubernetes, modelfile. */
+  source: string;
+  /** The model as written (after variables), or null when none is named. */
+  model: string | null;
+  /** Where the model's config came from (a path, `hf-cache:…`, `catalog:…`), or null when unresolved. */
+  resolvedFrom: string | null;
+  /** The requested context length as the program parses it, and the option it came from. */
+  requestedLength: number | null;
+  lengthOption: string | null;
+  /** The length the engine derives for the model with the command's overrides (serving), or null. */
+  derivedMaxLen: number | null;
+  trainedContext: number | null;
+  /** RoPE options as written: canonical name → value. */
+  ropeOptions: Record<string, string>;
+  /** The JSON override as parsed, or null. */
+  overrides: Record<string, unknown> | null;
+  /** Environment variables that matter to the engine (name → value). */
+  env: Record<string, string>;
+  range: import('../core/range').Range;
+  notes: string[];
 }

@@ -1,0 +1,88 @@
+/**
+ * The launch-file contract: what the document adapters (shell, Dockerfile, compose, Kubernetes,
+ * Modelfile) hand to the engine modules. Adapters know no engine; engine modules know no file
+ * format. Every value keeps the exact source span of the token it came from, so findings land on
+ * the user's own token and fixes edit it in place (quoting and layout kept).
+ */
+import type { Range } from '../core/range';
+
+/** How a token was written: fixes re-quote a new value the same way. */
+export type QuoteStyle = 'none' | 'single' | 'double' | 'ansi-c' | 'mixed';
+
+/** A variable a token's value passed through (`$MODEL` assigned on line 3, a `${LEN:-4096}` default). */
+export interface VariableTrace {
+  name: string;
+  /** Where the value was assigned; absent when it came from a default or the environment. */
+  assignedAt?: Range;
+  /** `${VAR:-default}` with VAR unset in the file: the default was used (said so in findings). */
+  defaulted?: boolean;
+}
+
+export interface Token {
+  /** The value the program receives (quotes removed, variables and `$(( ))` expanded where known). */
+  value: string;
+  /** The source text of the token, exactly as written. */
+  raw: string;
+  /** Span of the token in the document (offset/length into the document text, and LSP range). */
+  offset: number;
+  length: number;
+  range: Range;
+  quote: QuoteStyle;
+  /** False when part of the value is not known statically (a command substitution, an unset variable). */
+  known: boolean;
+  /** Variables the value came through, outermost first. */
+  via?: VariableTrace[];
+}
+
+/** One start of a program: argv with positions, and the environment it runs with. */
+export interface Invocation {
+  /**
+   * argv[0] is the program as the engine modules match it, after wrappers are peeled
+   * (`env A=1 vllm`, `exec`, `nohup`, `CUDA_VISIBLE_DEVICES=0 python -m …`, `docker run … <image> args`,
+   * a shell function that wraps the binary). Later entries are the arguments, one token each.
+   */
+  argv: Token[];
+  /**
+   * Environment in effect for this command, by name: prefix assignments, `export`s earlier in the
+   * script, Dockerfile `ENV`, compose `environment:`, Kubernetes `env:`, `docker run -e`.
+   */
+  env: Record<string, Token>;
+  /** Where the invocation was found. */
+  source: 'shell' | 'dockerfile' | 'compose' | 'kubernetes' | 'modelfile';
+  /** Span of the whole command (first to last token), for hovers and for inserting new flags. */
+  range: Range;
+  offset: number;
+  length: number;
+  /**
+   * How new arguments are appended so the command keeps its layout: the text to insert at
+   * `appendAt` before a new `--flag value` (e.g. ` ` on one line, ` \\\n    ` in a continued
+   * command, `, ` inside an exec-form JSON array). Absent when no safe place exists.
+   */
+  append?: { offset: number; range: Range; separator: string; form: 'shell' | 'json-array' | 'yaml-list' };
+  /** The container image that runs it (`docker run IMAGE`, compose `image:`, k8s `image:`, Dockerfile `FROM`). */
+  image?: Token;
+  /** Facts the adapter wants said alongside findings: "through function serve()", "default of ${LEN:-…}". */
+  notes: string[];
+}
+
+/** An Ollama Modelfile: no argv, but the same questions (which model, what context). */
+export interface ModelfileLaunch {
+  source: 'modelfile';
+  /** `FROM <model or path or gguf>` */
+  from?: Token;
+  /** `PARAMETER <name> <value>` by name (last wins, as Ollama does). */
+  parameters: Record<string, { name: Token; value: Token }>;
+  /** Span of the whole file's instructions, for hovers. */
+  range: Range;
+  /** Where a new `PARAMETER` line goes (after the last PARAMETER, else after FROM). */
+  appendAt?: { offset: number; range: Range };
+}
+
+/** Everything one file launches, in document order. */
+export interface LaunchFile {
+  format: 'shell' | 'dockerfile' | 'compose' | 'kubernetes' | 'modelfile';
+  invocations: Invocation[];
+  modelfile?: ModelfileLaunch;
+  /** Problems the adapter met and survived (an unterminated quote, a file too large to parse whole). */
+  problems: { message: string; range: Range }[];
+}
