@@ -43,6 +43,13 @@ export interface Invocation {
    */
   argv: Token[];
   /**
+   * `program`: argv[0] is the program. `image`: argv holds only the arguments given to the
+   * entrypoint of `image` (`docker run IMAGE args…`, compose `command:` under `image:`, a Dockerfile
+   * `CMD` under `FROM IMAGE` with no `ENTRYPOINT`, Kubernetes `args:` without `command:`); the engine
+   * modules know which entrypoint each image has.
+   */
+  entrypoint: 'program' | 'image';
+  /**
    * Environment in effect for this command, by name: prefix assignments, `export`s earlier in the
    * script, Dockerfile `ENV`, compose `environment:`, Kubernetes `env:`, `docker run -e`.
    */
@@ -85,4 +92,13 @@ export interface LaunchFile {
   modelfile?: ModelfileLaunch;
   /** Problems the adapter met and survived (an unterminated quote, a file too large to parse whole). */
   problems: { message: string; range: Range }[];
+}
+
+/**
+ * The shell grammar, injected: shared/ stays pure and synchronous, the Node layer loads the
+ * tree-sitter-bash WASM once (shared/node/shellParser.ts) and hands the parser to the service.
+ */
+export interface ShellParser {
+  /** A tree-sitter tree of `text` (web-tree-sitter's Parser.parse). */
+  parse(text: string): import('web-tree-sitter').Tree | null;
 }
