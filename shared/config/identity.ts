@@ -4,7 +4,9 @@
  * strings, the caller reads the file.
  *
  * Order: `_name_or_path`, the Hugging Face cache path, a training config's base model, then a
- * fingerprint of architecture values that matches one catalog entry (or several that agree on T).
+ * fingerprint of architecture and RoPE values that matches one catalog entry (or several that
+ * agree on T). Architecture alone never names a model: a fine-tune that changed rope_theta, the
+ * scaling or the context is a derivative (`derivativeOf`), judged on its own values.
  */
 import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
 import type { ModelIdentity } from './modelRope';
@@ -21,6 +23,8 @@ export interface Fingerprint {
   ropeTheta?: number;
   /** Normalized scaling type (`su` → `longrope`); `default` when the scope has no scaling block. */
   scalingType?: string;
+  /** The scaling block's factor, when it has one. */
+  scalingFactor?: number;
 }
 
 export interface IdentityMatch {
@@ -31,6 +35,17 @@ export interface IdentityMatch {
   trainedContext: { value: number; source: string };
   /** What the identified model's config.json shipped with (its language-model scope). */
   shipped: { contextLength?: number; base?: number; scalingType?: string };
+}
+
+/** A file with the architecture of catalog models but RoPE values of its own. */
+export interface DerivativeMatch {
+  /** The models it has the architecture of (ids and aliases). */
+  candidates: string[];
+  /** What the first of them was trained at (`catalog:<id>`): not the derivative's T. */
+  trainedContext: { value: number; source: string };
+  shipped: IdentityMatch['shipped'];
+  /** Its RoPE values that differ from that model's, worded (`rope_theta 283,461,213 (shipped 500,000)`). */
+  differences: string[];
 }
 
 export interface IdentifyInput {
@@ -98,12 +113,12 @@ export function fingerprintOf(scope: Record<string, unknown>): Fingerprint {
   fp.ropeTheta = num(scope['rope_theta']) ?? num(scaling?.['rope_theta']) ?? num(scope['rotary_emb_base']) ?? num(scope['global_rope_theta']) ?? num(attn['rope_theta']);
   // A scaling block whose type is `default` (v5 writes one for every model) is no scaling.
   fp.scalingType = normalizeScalingType(scaling?.['rope_type'] ?? scaling?.['type']) ?? 'default';
+  if (fp.scalingType !== 'default') fp.scalingFactor = num(scaling?.['factor']);
   for (const k of Object.keys(fp) as (keyof Fingerprint)[]) if (fp[k] === undefined) delete fp[k];
   return fp;
 }
 
 const ARCH_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads', 'numKeyValueHeads', 'intermediateSize', 'vocabSize'];
-const ROPE_FIELDS: (keyof Fingerprint)[] = ['ropeTheta', 'scalingType'];
 /** Without these on the input, a fingerprint says too little to name a model. */
 const REQUIRED_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads'];
 
@@ -148,24 +163,63 @@ export function hubIdFromCachePath(filePath: string): string | undefined {
   return m ? `${m[1]}/${m[2]}` : undefined;
 }
 
-function byFingerprint(fp: Fingerprint, contextLength?: number): IdentityMatch | undefined {
+/** How a fingerprint compares with the catalog: one model (or twins agreeing on T), a derivative of one, or nothing. */
+type FingerprintVerdict = { match: IdentityMatch } | { derivative: DerivativeMatch } | undefined;
+
+/**
+ * A fingerprint names a model only when its RoPE values agree too: rope_theta, the scaling type and
+ * factor, and max_position_embeddings where every candidate shipped the same one. A file that has
+ * the architecture of known models but other RoPE values is a derivative (a fine-tune that raised
+ * the base or the context, a scaled copy): it is judged on its own values (advice.md, rule 3), and
+ * the models it derives from are kept only to say so.
+ */
+function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerdict {
   if (REQUIRED_FIELDS.some((f) => fp[f] === undefined)) return undefined;
-  const decide = (fields: (keyof Fingerprint)[]): IdentityMatch | 'ambiguous' | undefined => {
-    const hits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, fields));
-    if (hits.length === 0) return undefined;
-    const ts = new Set(hits.map((e) => e.trainedContext.value));
-    if (ts.size !== 1) return 'ambiguous';
+  const archHits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, ARCH_FIELDS));
+  if (archHits.length === 0) return undefined;
+  const ropeHits = archHits.filter((e) => ropeDifferences(fp, contextLength, e, archHits).length === 0);
+  if (ropeHits.length > 0) {
+    const ts = new Set(ropeHits.map((e) => e.trainedContext.value));
+    if (ts.size !== 1) return undefined;
     const shipsThisContext = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
-    const ordered = [...hits.filter(shipsThisContext), ...hits.filter((e) => !shipsThisContext(e))];
-    return matchOf(ordered, 'fingerprint', true);
+    const ordered = [...ropeHits.filter(shipsThisContext), ...ropeHits.filter((e) => !shipsThisContext(e))];
+    return { match: matchOf(ordered, 'fingerprint', true) };
+  }
+  const closest = archHits[0];
+  return {
+    derivative: {
+      candidates: archHits.flatMap(namesOf),
+      trainedContext: { value: closest.trainedContext.value, source: `catalog:${closest.id}` },
+      shipped: shippedOf(closest),
+      differences: ropeDifferences(fp, contextLength, closest, archHits),
+    },
   };
-  const full = decide([...ARCH_FIELDS, ...ROPE_FIELDS]);
-  if (full !== undefined) return full === 'ambiguous' ? undefined : full;
-  // Second pass without rope_theta and the scaling type: a user who added scaling (or changed the
-  // base) to extend a known model still has its architecture. Accepted only when every model with
-  // that architecture agrees on T; otherwise the changed RoPE values leave the identity open.
-  const archOnly = decide(ARCH_FIELDS);
-  return archOnly === 'ambiguous' ? undefined : archOnly;
+}
+
+/**
+ * The RoPE values of a file that differ from what a catalog entry shipped, worded for a message
+ * (`rope_theta 283,461,213 (shipped 500,000)`). max_position_embeddings counts only when every
+ * model with this architecture shipped the same one (Qwen2 and Qwen2.5 share one and shipped
+ * 32,768 and 131,072: there the context alone does not tell a derivative).
+ */
+function ropeDifferences(fp: Fingerprint, contextLength: number | undefined, e: CatalogEntry, family: CatalogEntry[]): string[] {
+  const shipped = ENTRY_FINGERPRINTS.get(e)!;
+  const out: string[] = [];
+  const n = (v: number) => v.toLocaleString('en-US');
+  if (fp.ropeTheta !== undefined && shipped.ropeTheta !== undefined && fp.ropeTheta !== shipped.ropeTheta) {
+    out.push(`rope_theta ${n(fp.ropeTheta)} (shipped ${n(shipped.ropeTheta)})`);
+  }
+  if (fp.scalingType !== undefined && shipped.scalingType !== undefined && fp.scalingType !== shipped.scalingType) {
+    out.push(`scaling ${fp.scalingType === 'default' ? 'none' : fp.scalingType} (shipped ${shipped.scalingType === 'default' ? 'none' : shipped.scalingType})`);
+  } else if (fp.scalingFactor !== undefined && shipped.scalingFactor !== undefined && fp.scalingFactor !== shipped.scalingFactor) {
+    out.push(`scaling factor ${n(fp.scalingFactor)} (shipped ${n(shipped.scalingFactor)})`);
+  }
+  const contexts = new Set(family.map((f) => shippedOf(f).contextLength));
+  const familyContext = contexts.size === 1 ? [...contexts][0] : undefined;
+  if (contextLength !== undefined && familyContext !== undefined && contextLength !== familyContext) {
+    out.push(`max_position_embeddings ${n(contextLength)} (shipped ${n(familyContext)})`);
+  }
+  return out;
 }
 
 /** Identifies a config's model from the strongest evidence available; undefined when none decides. */
@@ -179,5 +233,21 @@ export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
   return named(input.nameOrPath, '_name_or_path')
     ?? named(fromCache, 'path')
     ?? named(input.baseModel, 'base_model')
-    ?? (input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength) : undefined);
+    ?? fingerprintMatch(input);
+}
+
+function fingerprintMatch(input: IdentifyInput): IdentityMatch | undefined {
+  const v = input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength) : undefined;
+  return v && 'match' in v ? v.match : undefined;
+}
+
+/**
+ * The catalog models a file has the architecture of but whose RoPE values it does not share: a
+ * derivative, judged on its own values. Undefined when the file names a model, matches one, or
+ * has no known architecture.
+ */
+export function derivativeOf(input: IdentifyInput): DerivativeMatch | undefined {
+  if (!input.fingerprint || identifyModel(input)) return undefined;
+  const v = byFingerprint(input.fingerprint, input.contextLength);
+  return v && 'derivative' in v ? v.derivative : undefined;
 }

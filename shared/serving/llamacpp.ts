@@ -15,7 +15,7 @@
  *    is capped with "the slot context (…) exceeds the training context of the model (…) - capping".
  */
 import type { ServingInput, ServingPlan } from './types';
-import { ScalingFacts, argNumber, grouped, lengthKeys, scalingFacts, targetContext } from './common';
+import { ScalingFacts, argNumber, extensionFrom, grouped, lengthKeys, reachNotes, scalingFacts, staticYarnNote, targetContext } from './common';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
 
@@ -85,12 +85,16 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   let { flags, notes: scalingNotes } = llamaCppScalingFlags(facts, input.trainedContext);
   notes.push(...scalingNotes);
   let extended = flags.length > 0;
-  if (facts.type === 'none' && context > input.trainedContext) {
-    const s = context / input.trainedContext;
-    flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(s), '--yarn-orig-ctx', String(input.trainedContext)];
+  const from = extensionFrom(input, facts, context);
+  if (from !== undefined) {
+    const s = context / from;
+    flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(s), '--yarn-orig-ctx', String(from)];
     extended = true;
-    notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
+    notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from)} it was trained to: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
   }
+  const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp');
+  if (yarn) notes.push(yarn);
+  notes.push(...reachNotes(input, facts, context, 'llama.cpp', nCtxTrain));
   if (!input.gguf) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
   const args = ['llama-server', '-m', input.gguf ?? 'model.gguf', '-c', String(context), ...flags];
   if (context > nCtxTrain) {

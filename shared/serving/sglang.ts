@@ -13,8 +13,8 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import {
-  ScalingFacts, argNumber, extendedScaling, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
-  modernScaling, overrideAt, scalingFacts, targetContext,
+  ScalingFacts, argNumber, extendedScaling, extensionFrom, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
+  modernScaling, overrideAt, reachNotes, scalingFacts, staticYarnNote, targetContext,
 } from './common';
 
 const LENGTH_KEYS = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
@@ -45,13 +45,17 @@ export function sglangPlan(input: ServingInput): ServingPlan {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
   } else if (facts.type === 'none') {
-    scaling = extendedScaling(facts, input.trainedContext, context);
-    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}: the override adds YaRN factor ${argNumber(context / input.trainedContext)} (the preferred fix).`);
+    const from = extensionFrom(input, facts, context);
+    scaling = extendedScaling(facts, from, context);
+    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from!)} it was trained to: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix).`);
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(`${facts.type} scaling is read from the model's config.json.`);
   } else {
     notes.push(`RoPE type '${facts.rawType}' is passed through from config.json; SGLang's length rule ignores it.`);
   }
+  const yarn = staticYarnNote(facts, input.trainedContext, context, 'SGLang');
+  if (yarn) notes.push(yarn);
+  notes.push(...reachNotes(input, facts, context, 'SGLang', derivedMaxLen));
   const overrides = scaling ? overrideAt(facts.keyPath, scaling) : null;
   const after = scaling ? sglangDerivedContext(input, factsOfObject(input.rope, scaling, facts.keyPath)) : derivedMaxLen;
   const env: Record<string, string> = {};

@@ -11,7 +11,7 @@
  *    and attn_factor 1 fixed, whatever the config says), su/longrope, llama3.
  */
 import type { ServingInput, ServingPlan } from './types';
-import { argNumber, grouped, lengthKeys, modelRef, scalingFacts, targetContext } from './common';
+import { argNumber, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
@@ -45,17 +45,20 @@ export function tgiPlan(input: ServingInput): ServingPlan {
     case 'longrope':
       notes.push(`${facts.type} scaling is read from config.json by TGI's rotary layer.`);
       break;
-    case 'none':
-      if (context > input.trainedContext) {
-        const s = context / input.trainedContext;
+    case 'none': {
+      const from = extensionFrom(input, facts, context);
+      if (from !== undefined) {
+        const s = context / from;
         flags.push('--rope-scaling', 'dynamic', '--rope-factor', argNumber(s));
         extended = true;
-        notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
+        notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from)} it was trained to. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
       }
       break;
+    }
     default:
       notes.push(`TGI raises NotImplementedError for RoPE type '${facts.rawType}'.`);
   }
+  notes.push(...reachNotes(input, facts, context, 'TGI', Math.max(derivedMaxLen, context)));
   if (context > derivedMaxLen) {
     notes.push(`${grouped(context)} is above the ${grouped(derivedMaxLen)} TGI's launcher reads from max_position_embeddings; the launcher does not check it${extended ? '' : ', and positions past it are extrapolated'}.`);
   }

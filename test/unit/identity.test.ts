@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprintOf, hubIdFromCachePath, identifyModel, languageScope } from '../../shared/config/identity';
+import { derivativeOf, fingerprintOf, hubIdFromCachePath, identifyModel, languageScope } from '../../shared/config/identity';
 import { findCatalogEntry } from '../../shared/config/catalog';
 
 const CORPUS = join(__dirname, '../fixtures/corpus/models');
@@ -85,11 +85,12 @@ describe('model identity', () => {
     assert.equal(m.shipped.contextLength, 8192);
   });
 
-  it('by fingerprint: added scaling falls back to the architecture alone when every match agrees on T', () => {
+  it('by fingerprint: added scaling is not the stock model; the file is a derivative judged on its own values', () => {
     const yarn = { ...findCatalogEntry('meta-llama/Meta-Llama-3-70B')!.config, rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 8192 } };
-    const m = identifyModel({ fingerprint: fpOf(yarn) })!;
-    assert.equal(m.trainedContext.value, 8192);
-    assert.ok(m.identity.candidates!.includes('meta-llama/Llama-3.3-70B-Instruct'), m.identity.candidates!.join(', '));
+    assert.equal(identifyModel({ fingerprint: fpOf(yarn) }), undefined);
+    const d = derivativeOf({ fingerprint: fpOf(yarn) })!;
+    assert.ok(d.candidates.includes('meta-llama/Meta-Llama-3-70B'), d.candidates.join(', '));
+    assert.deepEqual(d.differences, ['scaling yarn (shipped none)']);
   });
 
   it('by fingerprint: twins that agree on T but shipped different contexts are told apart by the declared context', () => {
