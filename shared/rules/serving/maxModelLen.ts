@@ -3,8 +3,12 @@
  * with the file's overrides — vLLM raises "User-specified max_model_len (…) is greater than the
  * derived max_model_len (…)" (vllm/config/model.py::_get_and_verify_max_len) unless the
  * environment sets VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
- * vllm/context-beyond-trained (warning): accepted by vLLM, but beyond the trained context with no
- * RoPE scaling in effect, so positions past it are extrapolated.
+ * vllm/context-beyond-trained (warning): accepted by vLLM, but beyond what the model reaches: past
+ * the trained context with no RoPE scaling in effect (and some RoPE layer without a window that
+ * keeps it within), or past what its own scaling reaches (a linear model whose
+ * max_position_embeddings already includes the factor: vLLM multiplies it again).
+ * vllm/static-yarn-within-trained (information): YaRN on while max-model-len stays within the
+ * original context; vLLM applies YaRN at every length (serving/common.ts, staticYarnNote).
  * Fixes (advice.md situation 3, in override form, each with its verdict): NTK-aware rope_theta,
  * YaRN {factor C/T, original T}, linear, dynamic, llama3 for Llama models; and, for the error,
  * max-model-len lowered to the derived length.
@@ -12,7 +16,8 @@
 import type { Fix, Finding } from '../../core/findings';
 import { finding, fmt, rangeFor } from '../context';
 import type { ServingRule, ServingRuleContext } from './context';
-import { VLLM_LONG_ENV } from '../../serving/vllm';
+import { VLLM_LONG_ENV, vllmBaseLength, vllmSlidingWindow } from '../../serving/vllm';
+import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
 import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
 import { factorValue } from '../../fixes/rewrites';
 import { ntkAwareBase } from '../../rope/seedMethods';
@@ -20,9 +25,10 @@ import { fmtPlain } from '../../core/format';
 
 export const MAX_LEN_EXCEEDS = 'vllm/max-model-len-exceeds';
 export const SERVING_BEYOND_TRAINED = 'vllm/context-beyond-trained';
+export const SERVING_STATIC_YARN = 'vllm/static-yarn-within-trained';
 
 export const maxModelLenRule: ServingRule = {
-  codes: [MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED],
+  codes: [MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED, SERVING_STATIC_YARN],
   check(ctx) {
     const len = ctx.serving.maxModelLen;
     const { derived, trained, facts, effective } = ctx;
@@ -31,20 +37,50 @@ export const maxModelLenRule: ServingRule = {
     const unscaled = facts.type === 'none';
     const model = modelName(ctx.serving.model.value);
     const from = ctx.resolved ? ` from ${model}` : '';
+    const windowsOff = ctx.serving.disableSlidingWindow?.value === true;
+    const reach = modelReach(effective, trained);
     const out: Finding[] = [];
     if (C > derived) {
-      const basis = unscaled ? 'max_position_embeddings, no RoPE scaling' : facts.type ? `${facts.type} scaling` : unknownType(facts.rawType);
+      const capped = derivedBase(ctx) < vllmBaseLength({ rope: effective, trainedContext: trained }).value;
+      const basis = capped ? `disable-sliding-window caps it at the sliding window ${fmt(derivedBase(ctx))}`
+        : unscaled ? 'max_position_embeddings, no RoPE scaling' : facts.type ? `${facts.type} scaling` : unknownType(facts.rawType);
       out.push(finding(MAX_LEN_EXCEEDS, 'error',
         `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${VLLM_LONG_ENV}=1, and positions past ${fmt(derived)} are extrapolated.`,
         rangeFor(ctx.doc, len), [...extensionFixes(ctx, C), lowerFix(ctx, derived)]));
-    } else if (unscaled && C > trained) {
+    } else if (unscaled) {
+      // The windows decide the reach: a layer with a 4,096 window never sees a farther distance,
+      // unless disable-sliding-window turns them off (then every layer attends in full).
+      const T = reach.unscaledFrom ?? trained;
+      const seen = windowsOff ? C : ropeReachAt(effective, C);
+      if (C > T && seen > T) {
+        out.push(finding(SERVING_BEYOND_TRAINED, 'warning',
+          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained to and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(effective)}`,
+          rangeFor(ctx.doc, len), extensionFixes(ctx, C)));
+      }
+    } else if (C > reach.value) {
+      // Accepted (within vLLM's derived length) but past what the model's own scaling reaches:
+      // vLLM multiplies a linear model's max_position_embeddings by the factor again.
       out.push(finding(SERVING_BEYOND_TRAINED, 'warning',
-        `max-model-len ${fmt(C)} is beyond the ${fmt(trained)} tokens ${model} was trained at and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(trained)}.`,
-        rangeFor(ctx.doc, len), extensionFixes(ctx, C)));
+        `max-model-len ${fmt(C)} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}): vLLM accepts up to ${fmt(derived)}, its own derived length, but positions past ${fmt(reach.value)} were never trained.`,
+        rangeFor(ctx.doc, len), [lowerFix(ctx, reach.value)]));
+    }
+    const original = facts.original ?? trained;
+    if (facts.type === 'yarn' && (facts.factor ?? 1) > 1 && C <= original) {
+      out.push(finding(SERVING_STATIC_YARN, 'information',
+        `YaRN factor ${fmt(facts.factor!)} is on while max-model-len ${fmt(C)} stays within the ${fmt(original)} tokens ${model} was trained at: vLLM applies YaRN at every length (static scaling), so short inputs lose some quality for no gain. Leave the scaling out unless inputs go past ${fmt(original)}.`,
+        rangeFor(ctx.doc, len)));
     }
     return out;
   },
 };
+
+/** vLLM's length before the rope factor (the window, when disable-sliding-window capped it). */
+function derivedBase(ctx: ServingRuleContext): number {
+  const input = { rope: ctx.effective!, trainedContext: ctx.trained! };
+  const window = vllmSlidingWindow(input);
+  const base = vllmBaseLength(input).value;
+  return ctx.serving.disableSlidingWindow?.value && window !== undefined && window < base ? window : base;
+}
 
 /** The model as written, unless what is written reads like a computation bug (then described). */
 function modelName(v: string): string {
@@ -67,9 +103,12 @@ function lowerFix(ctx: ServingRuleContext, derived: number): Fix {
  * run as is. Overrides that do not move vLLM's derived length also set max_position_embeddings.
  */
 function extensionFixes(ctx: ServingRuleContext, C: number): Fix[] {
-  const T = ctx.trained!;
   const rope = ctx.effective!;
-  if (ctx.facts!.type !== 'none' || !(C > T)) return [];
+  // From the model's own reach (its own values may already extend it), and only where some RoPE
+  // layer would see past it (windows keep the others within).
+  const T = modelReach(rope, ctx.trained!).unscaledFrom ?? ctx.trained!;
+  const seen = ctx.serving.disableSlidingWindow?.value ? C : ropeReachAt(rope, C);
+  if (ctx.facts!.type !== 'none' || !(C > T) || !(seen > T)) return [];
   const s = C / T;
   const factor = factorValue(s);
   const base = rope.base.value, dim = rope.rotaryDim.value;
