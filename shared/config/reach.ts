@@ -9,8 +9,9 @@
  *    scaling was trained with it, and its max_position_embeddings already includes the factor
  *    (togethercomputer/LLaMA-2-7B-32K: 4,096 × 8 = 32,768), so it reaches max(T, mpe); a linear
  *    factor added to a known model reaches T × factor; a derivative whose max_position_embeddings
- *    is already past its base model's T includes the factor too. Dynamic: T × factor. llama3,
- *    longrope: max_position_embeddings as the vendor ships it.
+ *    is already past its base model's T includes the factor too. Dynamic: T × factor. llama3:
+ *    max_position_embeddings as the vendor ships it, or original × factor when larger (a block
+ *    added by hand). longrope: max_position_embeddings.
  *  - `ropeReachAt`: the longest relative distance any RoPE layer sees at a context C. A layer with
  *    a sliding window (or attention chunk) never sees a distance beyond it (attentionGroups.ts), so
  *    a model whose every RoPE layer is windowed at 4,096 sees at most 4,096 whatever C is: there is
@@ -75,6 +76,14 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
         return { value: mpe, basis: `max_position_embeddings ${n(mpe)}, which already includes linear ×${f} (its base model was trained at ${n(base)})` };
       }
       return { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × linear factor ${f}` };
+    }
+    case 'llama3': {
+      // Vendors ship max_position_embeddings at the extended length (Llama-3.1: 131,072 from 8,192
+      // × 8 by wavelength bands); a llama3 block added to a model whose context was left alone
+      // reaches original × factor.
+      const o = originalOf(rope);
+      const extended = o !== undefined && f ? Math.floor(o * f) : 0;
+      return extended > mpe ? { value: extended, basis: `llama3 original ${n(o!)} × factor ${f}` } : { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
     }
     case 'dynamic':
       return f ? { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × dynamic factor ${f}` } : { value: trained, basis: `trained at ${n(trained)}` };
