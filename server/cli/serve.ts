@@ -12,12 +12,16 @@ import { hubIdFromCachePath } from '../../shared/config/identity';
 import { contextKeysOf } from '../../shared/serving/contextKeys';
 import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
 import { shellCommand } from '../../shared/serving/shell';
-import { grouped } from '../../shared/serving/common';
+import { grouped, supportedContext } from '../../shared/serving/common';
 import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
+import { createNodeResolver, nodeFileReader } from '../../shared/node/resolveNode';
+import { looksLikeHubId } from '../../shared/config/resolve';
+import { findCatalogEntry } from '../../shared/config/catalog';
+import { rawConfigOf } from '../../shared/planner/modelSource';
 import { cliService } from './service';
 import type { RopeLensService } from '../../shared/service/service';
 
-const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--json]';
+const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf | hub id> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--json]';
 
 interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean }
 
@@ -56,13 +60,20 @@ function parse(argv: string[]): ServeArgs | 'help' {
 
 interface Loaded { rope: ModelRope; model: string; gguf?: string; contextKeys: Record<string, number> }
 
-/** The model's RoPE, read by the same service as `check` (identity, trained context, groups). */
+/**
+ * The model's RoPE, read by the same service as `check` (identity, trained context, groups). The
+ * command names the model as the user did: a local folder or file by its path (a Hugging Face
+ * cache snapshot by the hub id its folder names), a hub id as given. Never an identity the
+ * fingerprint guessed: that would download and serve another model.
+ */
 async function load(path: string, service: RopeLensService): Promise<Loaded> {
   let st;
   try {
     st = statSync(path);
   } catch (e) {
-    throw new UsageError(`cannot read '${path}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    const byId = fromHubId(path);
+    if (byId) return byId;
+    throw new UsageError(`cannot read '${path}' (${(e as NodeJS.ErrnoException).code ?? 'error'}), and it is not a model found offline (Hugging Face cache or built-in catalog)`);
   }
   const file = st.isDirectory() ? join(path, 'config.json') : path;
   if (!st.isDirectory() && (path.toLowerCase().endsWith('.gguf') || isGgufFile(path))) {
@@ -75,7 +86,8 @@ async function load(path: string, service: RopeLensService): Promise<Loaded> {
     const a = service.analyzeGguf(metadata);
     if (!a.rope || !a.config) throw new UsageError(`'${path}' is a GGUF without a model architecture (general.architecture)`);
     const ctx = a.config['max_position_embeddings'];
-    return { rope: a.rope, model: a.gguf.hubRef ?? path, gguf: path, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
+    // general.name says which model the file is (its trained context); the file is what is served.
+    return { rope: a.rope, model: path, gguf: path, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
   }
   let text: string;
   try {
@@ -91,12 +103,31 @@ async function load(path: string, service: RopeLensService): Promise<Loaded> {
   const rope = described.rope;
   if (!rope) throw new UsageError(`'${file}' does not look like a model config (no model_type, attention or RoPE keys)`);
   const folder = st.isDirectory() ? path : dirname(path);
-  const model = rope.identity?.id ?? hubIdFromCachePath(abs) ?? (folder === '.' ? `.${sep}` : folder);
+  const model = hubIdFromCachePath(abs) ?? (folder === '.' ? `.${sep}` : folder);
   return { rope, model, contextKeys: contextKeysOf(doc) };
 }
 
-function text(plan: ServingPlan): string {
-  const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} without overrides; serves ${grouped(plan.context)}`];
+/** A hub id (or a catalog name) that is not a local path: the Hugging Face cache, then the catalog, as `plan` resolves it. */
+function fromHubId(ref: string): Loaded | undefined {
+  if (!looksLikeHubId(ref) && !findCatalogEntry(ref)) return undefined;
+  const hit = createNodeResolver().resolve([ref], join(process.cwd(), 'serve'));
+  if (!hit) return undefined;
+  const raw = rawConfigOf(hit.from, nodeFileReader);
+  const contextKeys: Record<string, number> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) if (CONTEXT_KEYS.has(k) && typeof v === 'number' && Number.isFinite(v)) contextKeys[k] = v;
+  // A catalog entry that omits the context (Gemma-3's text_config) runs on the class default the
+  // reader used, which the engines see too (transformers fills it in).
+  if (Object.keys(contextKeys).length === 0) contextKeys['max_position_embeddings'] = hit.rope.contextLength.value;
+  return { rope: hit.rope, model: ref, contextKeys };
+}
+
+/** The length keys engines read (serving/contextKeys.ts reads the same from a parsed document). */
+const CONTEXT_KEYS = new Set(['max_position_embeddings', 'n_positions', 'max_seq_len', 'seq_length', 'model_max_length', 'max_target_positions', 'max_sequence_length', 'max_seq_length', 'seq_len', 'n_ctx', 'max_length']);
+
+/** The first line quotes the engine's derived length as what it accepts, beside what the model reaches. */
+function text(plan: ServingPlan, reach: number): string {
+  const model = reach !== plan.derivedMaxLen ? ` (what it accepts; the model reaches ${grouped(reach)})` : '';
+  const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} without overrides${model}; serves ${grouped(plan.context)}`];
   for (const n of plan.notes) lines.push(`# ${n}`);
   lines.push(shellCommand(plan));
   return lines.join('\n');
@@ -112,6 +143,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const input = servingInput(loaded.rope, { model: loaded.model, gguf: loaded.gguf, contextKeys: loaded.contextKeys, context: args.context });
   const plans = args.engines.map((e) => servingPlan(e, input));
   if (args.json) io.out(JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2));
-  else io.out(plans.map(text).join('\n\n'));
+  else {
+    const reach = supportedContext(input.rope, input.trainedContext);
+    io.out(plans.map((p) => text(p, reach)).join('\n\n'));
+  }
   return EXIT_OK;
 }

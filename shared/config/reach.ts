@@ -17,7 +17,7 @@
  *    a model whose every RoPE layer is windowed at 4,096 sees at most 4,096 whatever C is: there is
  *    nothing for a scaling to extend.
  */
-import type { ModelRope } from './modelRope';
+import type { DerivativeOf, ModelRope } from './modelRope';
 import { trainedContextOf } from './trainedContext';
 
 export interface ModelReach {
@@ -106,9 +106,15 @@ export function everyRopeLayerWindow(rope: ModelRope): number | undefined {
   return Math.max(...groups.map((g) => g.window!.value));
 }
 
+/** "its rope_theta 283,461,213 (shipped 500,000) differs" / "… and … differ", for a derivative's messages. */
+export function differencesText(d: DerivativeOf): string {
+  const list = d.differences.length > 1 ? `${d.differences.slice(0, -1).join(', ')} and ${d.differences[d.differences.length - 1]}` : d.differences[0] ?? '';
+  return `its ${list} ${d.differences.length > 1 ? 'differ' : 'differs'}`;
+}
+
 /** Why the model was judged on its own values, for messages: empty unless it is a derivative. */
 export function derivativeNote(rope: ModelRope): string {
   const d = rope.derivativeOf;
   if (!d || d.differences.length === 0) return '';
-  return ` Its architecture is ${d.candidates[0]}'s but its ${d.differences.join(', ')} differ: judged as a derivative on its own values, not as ${d.candidates[0]} (trained at ${n(d.baseTrainedContext)}).`;
+  return ` Its architecture is ${d.candidates[0]}'s but ${differencesText(d)}: judged as a derivative on its own values, not as ${d.candidates[0]} (trained at ${n(d.baseTrainedContext)}).`;
 }

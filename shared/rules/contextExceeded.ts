@@ -13,7 +13,7 @@ import { trainingTarget } from './targets';
 import { extensionFixes } from '../fixes/extension';
 import { trainedContextOf } from '../config/trainedContext';
 import { isLlamaFamily } from './families';
-import { modelReach, ropeReachAt } from '../config/reach';
+import { derivativeNote, differencesText, modelReach, ropeReachAt } from '../config/reach';
 
 export const CONTEXT_EXCEEDED = 'training/context-exceeded';
 
@@ -50,14 +50,14 @@ export const contextExceededRule: Rule = {
     const beyond = T < mpe
       ? `beyond the ${fmt(T)} tokens the model was trained at (${trainedSourceText(trained.source, rope)}; it declares ${fmt(mpe)})`
       : `beyond the model's context of ${fmt(mpe)} (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''})`;
-    const message = `Training at ${fmt(L)} tokens is ${beyond} and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.`;
+    const message = `Training at ${fmt(L)} tokens is ${beyond} and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.${T < mpe ? '' : derivativeNote(rope)}`;
     return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T))];
   },
 };
 
 function trainedSourceText(source: string, rope?: ModelRope): string {
   if (source.startsWith('catalog:')) return `per the catalog entry ${source.slice('catalog:'.length)}`;
-  if (rope?.derivativeOf) return `its own max_position_embeddings: a derivative of ${rope.derivativeOf.candidates[0]} whose ${rope.derivativeOf.differences.join(', ')} differ`;
+  if (rope?.derivativeOf) return `its own max_position_embeddings: a derivative of ${rope.derivativeOf.candidates[0]}, ${differencesText(rope.derivativeOf)}`;
   if (source.startsWith('config:')) return `its ${source.slice('config:'.length)}`;
   return 'its max_position_embeddings';
 }
