@@ -8,10 +8,11 @@
  *    original × factor. Linear: the factor is counted once — a checkpoint that shipped linear
  *    scaling was trained with it, and its max_position_embeddings already includes the factor
  *    (togethercomputer/LLaMA-2-7B-32K: 4,096 × 8 = 32,768), so it reaches max(T, mpe); a linear
- *    factor added to a known model reaches T × factor; a derivative whose max_position_embeddings
- *    is already past its base model's T includes the factor too. Dynamic: T × factor. llama3:
- *    max_position_embeddings as the vendor ships it, or original × factor when larger (a block
- *    added by hand). longrope: max_position_embeddings.
+ *    factor added to a known model reaches T × factor; a derivative that kept its base model's
+ *    context reaches mpe × factor; otherwise max_position_embeddings is taken as including the
+ *    factor. Dynamic: T × factor. llama3: max_position_embeddings as the vendor ships it, or
+ *    original × factor when larger and the block was added to a model that shipped none.
+ *    longrope: max_position_embeddings.
  *  - `ropeReachAt`: the longest relative distance any RoPE layer sees at a context C. A layer with
  *    a sliding window (or attention chunk) never sees a distance beyond it (attentionGroups.ts), so
  *    a model whose every RoPE layer is windowed at 4,096 sees at most 4,096 whatever C is: there is
@@ -71,18 +72,22 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
         const value = Math.max(trained, mpe);
         return { value, basis: `shipped with linear ×${f}, trained to ${n(value)} (max_position_embeddings already includes the factor)` };
       }
+      if (rope.identity) return { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × linear factor ${f}` };
+      // No identity: a derivative of a known model includes the factor when its context is already
+      // past that model's T (LongChat-style), not when it kept it (Vicuna-v1.5-16k: 4,096 × 4);
+      // with nothing known, max_position_embeddings is taken as including it, as the checkpoints
+      // that ship linear scaling do, so no factor is counted twice.
       const base = rope.derivativeOf?.baseTrainedContext;
-      if (!rope.identity && base !== undefined && mpe > base) {
-        return { value: mpe, basis: `max_position_embeddings ${n(mpe)}, which already includes linear ×${f} (its base model was trained at ${n(base)})` };
-      }
-      return { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × linear factor ${f}` };
+      if (base !== undefined && mpe <= base) return { value: Math.floor(mpe * f), basis: `max_position_embeddings ${n(mpe)} × linear factor ${f} (its base model was trained at ${n(base)})` };
+      return { value: mpe, basis: `max_position_embeddings ${n(mpe)}, taken as already including linear ×${f}` };
     }
     case 'llama3': {
-      // Vendors ship max_position_embeddings at the extended length (Llama-3.1: 131,072 from 8,192
-      // × 8 by wavelength bands); a llama3 block added to a model whose context was left alone
-      // reaches original × factor.
+      // Vendors ship max_position_embeddings at the extended length, which is not original ×
+      // factor (Llama-3.2: 131,072 from 8,192 × 32; EXAONE-3.5: 32,768 from 8,192 × 8). Only a
+      // llama3 block added to a model that did not ship one reaches original × factor.
       const o = originalOf(rope);
-      const extended = o !== undefined && f ? Math.floor(o * f) : 0;
+      const added = rope.shipped !== undefined && rope.shipped.scalingType !== 'llama3';
+      const extended = added && o !== undefined && f ? Math.floor(o * f) : 0;
       return extended > mpe ? { value: extended, basis: `llama3 original ${n(o!)} × factor ${f}` } : { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
     }
     case 'dynamic':

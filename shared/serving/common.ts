@@ -49,10 +49,13 @@ export function scalingFacts(rope: ModelRope, scaling: ScalingDescription | unde
 
 /**
  * The longest context the config's own settings support: the model's reach (config/reach.ts),
- * each scaling factor counted once. Not what an engine derives: vLLM multiplies a linear model's
+ * each scaling factor counted once; without scaling, the context it declares. Not what an engine derives: vLLM multiplies a linear model's
  * max_position_embeddings by the factor even when it already includes it.
  */
 export function supportedContext(rope: ModelRope, trained: number): number {
+  // Without scaling, the context the config declares (a vendor's claim above T is stock); the
+  // plan then says what it takes to serve it.
+  if (scalingFacts(rope).type === 'none') return Math.max(rope.contextLength.value, modelReach(rope, trained).value);
   return modelReach(rope, trained).value;
 }
 
