@@ -83,7 +83,7 @@ async function load(path: string, service: RopeLensService): Promise<Loaded> {
     } catch (e) {
       throw new UsageError(`'${path}': ${(e as Error).message}`);
     }
-    const a = service.analyzeGguf(metadata);
+    const a = service.analyzeGguf(metadata, undefined, path);
     if (!a.rope || !a.config) throw new UsageError(`'${path}' is a GGUF without a model architecture (general.architecture)`);
     const ctx = a.config['max_position_embeddings'];
     // general.name says which model the file is (its trained context); the file is what is served.
