@@ -1,0 +1,35 @@
+/**
+ * The launch readers as one table: each engine module reads its own grammar
+ * (`read<Engine>Launch`, in the delimited section at the end of each module); this file only
+ * tries them in turn. An invocation no engine recognises is not a serving launch.
+ */
+import type { Invocation, ModelfileLaunch } from '../launch/types';
+import type { LaunchRequest } from '../launch/request';
+import type { EngineName } from './types';
+import { readVllmLaunch } from './vllm';
+import { readSglangLaunch } from './sglang';
+import { readLlamaCppLaunch } from './llamacpp';
+import { readTgiLaunch } from './tgi';
+import { readOllamaLaunch, readOllamaModelfile } from './ollama';
+
+export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> = {
+  vllm: readVllmLaunch,
+  sglang: readSglangLaunch,
+  'llama.cpp': readLlamaCppLaunch,
+  tgi: readTgiLaunch,
+  ollama: readOllamaLaunch,
+};
+
+/** The serving request this invocation makes, read by the engine it launches; undefined when none does. */
+export function readServingLaunch(inv: Invocation): LaunchRequest | undefined {
+  for (const read of Object.values(LAUNCH_READERS)) {
+    const req = read(inv);
+    if (req) return req;
+  }
+  return undefined;
+}
+
+export { readOllamaModelfile };
+export function readModelfileLaunch(mf: ModelfileLaunch): LaunchRequest {
+  return readOllamaModelfile(mf);
+}
