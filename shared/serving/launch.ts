@@ -33,3 +33,30 @@ export { readOllamaModelfile };
 export function readModelfileLaunch(mf: ModelfileLaunch): LaunchRequest {
   return readOllamaModelfile(mf);
 }
+
+import type { ServingInput } from './types';
+import type { LaunchEffect } from './launchModel';
+import { vllmLaunchEffect } from './vllm';
+import { sglangLaunchEffect } from './sglang';
+import { llamaCppLaunchEffect } from './llamacpp';
+import { tgiLaunchEffect } from './tgi';
+import { ollamaLaunchEffect } from './ollama';
+export type { LaunchEffect } from './launchModel';
+
+const EFFECTS: Record<EngineName, (req: LaunchRequest, input: ServingInput) => LaunchEffect> = {
+  vllm: vllmLaunchEffect,
+  sglang: sglangLaunchEffect,
+  'llama.cpp': llamaCppLaunchEffect,
+  tgi: tgiLaunchEffect,
+  ollama: ollamaLaunchEffect,
+};
+
+/** The engine a request's `program` names, when it is a serving engine. */
+export function engineOf(req: LaunchRequest): EngineName | undefined {
+  return (Object.keys(LAUNCH_READERS) as EngineName[]).find((e) => e === req.program);
+}
+
+/** What the engine builds and derives for this command, given the resolved model. */
+export function launchEffect(engine: EngineName, req: LaunchRequest, input: ServingInput): LaunchEffect {
+  return EFFECTS[engine](req, input);
+}

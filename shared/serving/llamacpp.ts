@@ -125,6 +125,9 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
 import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import type { LaunchEffect } from './launchModel';
+import { withScaling } from './launchModel';
+import type { ModelRope } from '../config/modelRope';
 
 const LLAMA_SPECS: OptionSpec[] = [
   { name: 'model', flags: ['-m', '--model'], takesValue: true },
@@ -237,5 +240,57 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
     }
   }
   return req;
+}
+/**
+ * What llama.cpp runs for this command. The GGUF carries the scaling its conversion wrote (yarn and
+ * linear with their factor and original; dynamic dropped; llama3/longrope baked into tensors). The
+ * flags replace it: `--rope-scaling` the type (else the GGUF's, else linear), `--rope-scale N` the
+ * factor (`--rope-freq-scale F` = 1/F), `--yarn-orig-ctx` the original (0 = the GGUF's training
+ * context), `--rope-freq-base` the base. llama-server caps each slot at the GGUF's context_length
+ * unless `--override-kv <arch>.context_length=int:N` raises it.
+ */
+export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const notes: string[] = [];
+  const own = scalingFacts(input.rope);
+  const ggufFacts: ScalingFacts = own.type === 'dynamic' ? { ...own, type: 'none' } : own;
+  const num = (name: string): number | undefined => {
+    const v = req.rope[name]?.value?.value;
+    const n = v === undefined ? NaN : Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  };
+  let rope: ModelRope = input.rope;
+  let facts = ggufFacts;
+  const base = num('rope-freq-base');
+  if (base !== undefined && base > 0) rope = { ...rope, base: { value: base, key: '--rope-freq-base', note: 'command line' } };
+  const typeFlag = req.rope['rope-scaling']?.value?.value;
+  const scale = num('rope-scale');
+  const freqScale = num('rope-freq-scale');
+  const factor = scale !== undefined && scale > 0 ? scale : freqScale !== undefined && freqScale > 0 ? 1 / freqScale : undefined;
+  const orig = num('yarn-orig-ctx');
+  const flagged = typeFlag !== undefined || factor !== undefined || (orig !== undefined && orig > 0);
+  let fromCommand = false;
+  if (flagged) {
+    const ggufType = ggufFacts.type === 'yarn' || ggufFacts.type === 'linear' ? ggufFacts.type : undefined;
+    const type = typeFlag === 'none' || typeFlag === 'linear' || typeFlag === 'yarn' ? typeFlag : ggufType ?? 'linear';
+    if (type === 'none') {
+      facts = { type: 'none', params: {}, keyPath: 'rope_scaling' };
+      rope = { ...rope, scaling: undefined };
+    } else {
+      const f = factor ?? ggufFacts.factor ?? 1;
+      const params: Record<string, unknown> = { rope_type: type, factor: f };
+      if (type === 'yarn') params['original_max_position_embeddings'] = orig && orig > 0 ? orig : ggufFacts.original ?? llamaCppTrainContext(input);
+      const w = withScaling(rope, params, 'command line');
+      rope = w.rope;
+      facts = w.facts;
+      fromCommand = true;
+      if (f === 1) notes.push(`${type} scaling with factor 1 changes nothing.`);
+    }
+  }
+  let derived = llamaCppTrainContext(input);
+  const kv = req.rope['override-kv']?.value?.value;
+  const m = kv ? /\.context_length=int:(\d+)$/.exec(kv) : null;
+  if (m) derived = Number(m[1]);
+  const basis = m ? '--override-kv context_length' : `the GGUF's context_length (max_position_embeddings at conversion)`;
+  return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes };
 }
 // ==== end of launch grammar (h-engines) ====================================================

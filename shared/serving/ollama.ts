@@ -54,6 +54,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
 import type { Invocation, ModelfileLaunch } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import { imageRepo, programName } from './argv';
+import type { LaunchEffect } from './launchModel';
 
 export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
   const argv = inv.argv;
@@ -101,5 +102,11 @@ export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
     }
   }
   return req;
+}
+/** What Ollama runs: the GGUF as converted (no RoPE option of its own); num_ctx clamped to its context_length. */
+export function ollamaLaunchEffect(_req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const own = scalingFacts(input.rope);
+  const facts = own.type === 'dynamic' ? { ...own, type: 'none' as const } : own;
+  return { rope: input.rope, facts, derived: llamaCppTrainContext(input), basis: 'the GGUF\'s context_length', scalingFromCommand: false, replacesModelScaling: false, notes: [] };
 }
 // ==== end of launch grammar (h-engines) ====================================================

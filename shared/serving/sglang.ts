@@ -87,6 +87,8 @@ import type { LaunchRequest } from '../launch/request';
 import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
 import { parseLength } from '../config/serving/vllmYaml';
 import { foreignProblem } from './vllm';
+import type { LaunchEffect } from './launchModel';
+import { scalingWords, withOverrides } from './launchModel';
 
 const SGLANG_SPECS: OptionSpec[] = [
   { name: 'model-path', flags: ['--model-path', '--model'], takesValue: true },
@@ -169,5 +171,19 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
     }
   }
   return req;
+}
+/** What SGLang builds for this command: the override merged into the config, then its length rule. */
+export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const ov = req.overrides?.value;
+  const { rope, facts, scaling } = withOverrides(input.rope, ov, 'json-model-override-args');
+  const keys: Record<string, number> = { ...lengthKeys(input) };
+  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
+  const ignoresFactor = facts.type !== 'none' && ('original_max_position_embeddings' in facts.params || facts.params['rope_type'] === 'llama3');
+  const basis = facts.type === 'none' ? 'the config\'s context length, no RoPE scaling'
+    : ignoresFactor ? `the config's context length (SGLang ignores the factor of a scaling that has original_max_position_embeddings or is llama3)`
+    : `the config's context length × ${scalingWords(facts)}`;
+  const model = scalingFacts(input.rope);
+  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes: [] };
 }
 // ==== end of launch grammar (h-engines) ====================================================

@@ -80,6 +80,8 @@ export function tgiPlan(input: ServingInput): ServingPlan {
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
 import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import type { LaunchEffect } from './launchModel';
+import { withScaling } from './launchModel';
 
 const TGI_SPECS: OptionSpec[] = [
   { name: 'model-id', flags: ['--model-id'], takesValue: true },
@@ -155,5 +157,26 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
     }
   }
   return req;
+}
+/**
+ * What TGI runs for this command: `--rope-scaling`/`--rope-factor` (or ROPE_SCALING/ROPE_FACTOR)
+ * reach the shards and replace config.json's rope_scaling; otherwise the rotary layer reads
+ * config.json's own. The launcher's length is max_position_embeddings with no factor.
+ */
+export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const own = scalingFacts(input.rope);
+  const type = req.rope['rope-scaling']?.value?.value;
+  const f = Number(req.rope['rope-factor']?.value?.value);
+  const factor = Number.isFinite(f) && f > 0 ? f : undefined;
+  let rope = input.rope;
+  let facts = own;
+  let fromCommand = false;
+  if (type === 'linear' || type === 'dynamic' || factor !== undefined) {
+    const w = withScaling(rope, { rope_type: type === 'dynamic' ? 'dynamic' : 'linear', factor: factor ?? 1 }, 'command line');
+    rope = w.rope;
+    facts = w.facts;
+    fromCommand = true;
+  }
+  return { rope, facts, derived: tgiDerivedMaxLen(input), basis: 'max_position_embeddings (TGI applies no factor)', scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && own.type !== 'none', notes: [] };
 }
 // ==== end of launch grammar (h-engines) ====================================================

@@ -104,6 +104,8 @@ import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
 import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
 import { parseLengthOrAuto } from '../config/serving/vllmYaml';
+import type { LaunchEffect } from './launchModel';
+import { scalingWords, withOverrides } from './launchModel';
 
 const VLLM_SPECS: OptionSpec[] = [
   { name: 'model', flags: ['--model'], takesValue: true },
@@ -229,5 +231,29 @@ export function foreignProblem(engine: string, flag: Token, name: string, replac
   };
   if (replacement) p.replacement = replacement;
   return p;
+}
+/**
+ * What vLLM builds for this command: the model with `--hf-overrides` applied (config.update, then
+ * patch_rope_parameters: a legacy `type` reads as rope_type), `--disable-sliding-window` capping the
+ * base length at the window, and `_get_and_verify_max_len` on the result.
+ */
+export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const ov = req.overrides?.value;
+  const { rope, facts, scaling } = withOverrides(input.rope, ov, 'hf-overrides');
+  const keys: Record<string, number> = { ...lengthKeys(input) };
+  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  const notes: string[] = [];
+  const window = input.rope.slidingWindow?.value;
+  if (req.rope['disable-sliding-window'] && typeof window === 'number' && window > 0) {
+    const base = vllmBaseLength({ ...input, contextKeys: keys }).value;
+    if (window < base) {
+      for (const k of Object.keys(keys)) keys[k] = Math.min(keys[k], window);
+      notes.push(`--disable-sliding-window caps vLLM's length at the sliding window (${grouped(window)}) before any RoPE factor.`);
+    }
+  }
+  const derived = vllmDerivedMaxLen({ ...input, rope, contextKeys: keys }, facts);
+  const basis = facts.type === 'none' ? `${vllmBaseLength({ ...input, contextKeys: keys }).key}, no RoPE scaling` : `${scalingWords(facts)}`;
+  const model = scalingFacts(input.rope);
+  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes };
 }
 // ==== end of launch grammar (h-engines) ====================================================
