@@ -104,7 +104,10 @@ function lowerFix(x: VllmLengthInput): Fix {
  * its verdict at the served length; the preferred one as for a checkpoint run as is. Overrides
  * that do not move the derived length also set max_position_embeddings.
  */
-export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName'>): Fix[] {
+export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName'> & {
+  /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
+  yarnSetsLength?: boolean;
+}): Fix[] {
   const T = x.trained;
   const C = x.length;
   const rope = x.effective;
@@ -124,8 +127,9 @@ export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trai
     add(`Apply NTK scaling in ${name}: rope_theta ${fmtPlain(base)} → ${fmtPlain(ntk)} (s = ${fmt(s)}, d = ${dim}), max_position_embeddings ${C}`, 'ntk',
       { rope_theta: ntk, max_position_embeddings: C }, { ...common, ropeType: 'default', base: ntk });
   }
-  add(`Add YaRN to ${name} (factor ${fmt(factor)}, original ${T})`, 'yarn',
-    { rope_scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: T } }, { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
+  add(`Add YaRN to ${name} (factor ${fmt(factor)}, original ${T}${x.yarnSetsLength ? `, max_position_embeddings ${C}` : ''})`, 'yarn',
+    { rope_scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: T }, ...(x.yarnSetsLength ? { max_position_embeddings: C } : {}) },
+    { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
   add(`Add linear scaling to ${name} (factor ${fmt(factor)})`, 'linear',
     { rope_scaling: { rope_type: 'linear', factor } }, { ...common, ropeType: 'linear', factor });
   add(`Add dynamic NTK scaling to ${name} (factor ${fmt(factor)})`, 'dynamic',
