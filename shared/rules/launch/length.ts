@@ -74,6 +74,8 @@ export const lengthRule: LaunchRule = {
         const quote = `"User-specified context_length (${C}) is greater than the derived context_length (${D})"`;
         const past = covered ? `the ${effect.facts.type} scaling in effect covers ${fmt(C)}` : `positions past ${fmt(D)} are extrapolated`;
         if (allowed) {
+          // The README's recommended setup: the override's scaling covers it, the variable lets SGLang use it.
+          if (covered) return [];
           return [finding(LENGTH_EXCEEDS_DERIVED, 'warning',
             `${label} ${fmt(C)} is above the ${fmt(D)} SGLang derives from ${m} (${effect.basis}): with ${SGLANG_LONG_ENV}=${env} SGLang only warns (${quote}) and runs; ${past}.`,
             range, covered ? [] : [...extensionFixes(ctx, C), ...lower])];

@@ -142,3 +142,20 @@ export function modelfileOf(text: string): ModelfileLaunch {
   mf.appendAt = { offset: lastEnd, range: lines.rangeOf(lastEnd, 0) };
   return mf;
 }
+
+/**
+ * A shell script as a LaunchFile: every line that is not blank or a comment starts a command
+ * (backslash-continued lines belong to it). Enough for tests; the real adapter is tree-sitter-bash.
+ */
+export function shellFileOf(text: string): import('../../../shared/launch/types').LaunchFile {
+  const invocations: Invocation[] = [];
+  let offset = 0;
+  let continued = false;
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (!continued && trimmed && !trimmed.startsWith('#')) invocations.push(invocationOf(text, { at: offset + line.indexOf(trimmed) }));
+    continued = line.endsWith('\\');
+    offset += line.length + 1;
+  }
+  return { format: 'shell', invocations, problems: [] };
+}
