@@ -233,12 +233,30 @@ export function foreignProblem(engine: string, flag: Token, name: string, replac
   return p;
 }
 /**
+ * What the removed `--rope-scaling`/`--rope-theta` meant (the launch fails on them, but the rest of
+ * the command is judged as if they had been written the modern way, as the --config YAML path does).
+ */
+function removedMeaning(req: LaunchRequest): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  const sc = req.rope['rope-scaling']?.value?.value;
+  if (sc !== undefined) {
+    try {
+      const v = JSON.parse(sc);
+      if (v && typeof v === 'object' && !Array.isArray(v)) out['rope_scaling'] = v;
+    } catch { /* not JSON: nothing meant */ }
+  }
+  const th = Number(req.rope['rope-theta']?.value?.value);
+  if (req.rope['rope-theta'] && Number.isFinite(th)) out['rope_theta'] = th;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
  * What vLLM builds for this command: the model with `--hf-overrides` applied (config.update, then
  * patch_rope_parameters: a legacy `type` reads as rope_type), `--disable-sliding-window` capping the
  * base length at the window, and `_get_and_verify_max_len` on the result.
  */
 export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
-  const ov = req.overrides?.value;
+  const ov = req.overrides?.value ?? removedMeaning(req);
   const { rope, facts, scaling } = withOverrides(input.rope, ov, 'hf-overrides');
   const keys: Record<string, number> = { ...lengthKeys(input) };
   if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;

@@ -17,7 +17,7 @@ import { LaunchRuleContext, LaunchRule, overrideWriter, tokenRange } from './con
 import { ignoredOverrideKeys, renameKey } from '../../serving/argv';
 import { jsonText, modernScaling } from '../../serving/common';
 import { combineEdits } from '../../fixes/launchEdits';
-import { REMOVED_OPTION } from '../serving/removedOption';
+import { REMOVED_OPTION, removedOptionMessage } from '../serving/removedOption';
 
 export const FOREIGN_FLAG = 'launch/foreign-flag';
 export const MISSPELLED_FLAG = 'launch/misspelled-flag';
@@ -37,7 +37,8 @@ export const grammarRule: LaunchRule = {
     for (const p of ctx.request.problems) {
       const range = tokenRange(p.token, ctx.commandRange);
       if (p.kind === 'removed' && ctx.engine === 'vllm') {
-        out.push(finding(REMOVED_OPTION, p.severity, p.message, range, vllmRemovedFixes(ctx, p)));
+        const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
+        out.push(finding(REMOVED_OPTION, p.severity, removedOptionMessage(name), range, vllmRemovedFixes(ctx, p)));
         continue;
       }
       if (p.kind === 'ignored-key') {
