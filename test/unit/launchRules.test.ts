@@ -263,3 +263,14 @@ describe('launch rules: models and files', () => {
     assert.deepEqual(a.launches.map((l) => l.program), ['vllm', 'generic-trainer']);
   });
 });
+
+describe('launch rules: documented', () => {
+  it('every launch code has its section in docs/rules.md', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { LAUNCH_RULE_CODES } = await import('../../shared/rules/launch/index');
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'rules.md'), 'utf8');
+    for (const code of LAUNCH_RULE_CODES) assert.match(doc, new RegExp(`^## ${code.replace('/', '\\/')}$`, 'm'), code);
+    assert.ok(LAUNCH_RULE_CODES.length >= 12);
+  });
+});
