@@ -7,6 +7,9 @@ import { catalogResolver } from '../../shared/config/resolve';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
 import type { Finding } from '../../shared/core/findings';
+import { LAUNCH_RULE_CODES } from '../../shared/rules/launch/index';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const oracle = createSyncOracle();
 const opts = { fileName: '/tmp/launch/serve.sh', resolver: catalogResolver, oracle, variant: 'v5' as const };
@@ -265,10 +268,7 @@ describe('launch rules: models and files', () => {
 });
 
 describe('launch rules: documented', () => {
-  it('every launch code has its section in docs/rules.md', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { LAUNCH_RULE_CODES } = await import('../../shared/rules/launch/index');
+  it('every launch code has its section in docs/rules.md', () => {
     const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'rules.md'), 'utf8');
     for (const code of LAUNCH_RULE_CODES) assert.match(doc, new RegExp(`^## ${code.replace('/', '\\/')}$`, 'm'), code);
     assert.ok(LAUNCH_RULE_CODES.length >= 12);
