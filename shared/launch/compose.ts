@@ -11,7 +11,7 @@ import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
-import { docOffset, quoteOfScalar, scalarText, valueMap, type ValueMap } from './yamlScalar';
+import { docOffset, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
 
 /** Compose interpolation: the host environment is unknown, `$$` is a literal `$`. */
 const interpolate = (s: string) => substitute(s, () => undefined);
@@ -70,7 +70,12 @@ function commandTokens(node: YamlNode | null | undefined, doc: LineMap, problems
   const whole = { offset: node.range[0], length: node.range[1] - node.range[0] };
   const tokens = split.words.map((w) => {
     const span = map ? { offset: docOffset(map, w.start), length: docOffset(map, w.end - 1) + 1 - docOffset(map, w.start) } : whole;
-    return makeToken(doc, { ...span, value: w.value, quote: w.quote, known: v.known, via: v.via.length ? v.via : undefined });
+    const t = makeToken(doc, { ...span, value: w.value, quote: w.quote, known: v.known, via: v.via.length ? v.via : undefined });
+    // A word written plainly or quoted whole (no escapes) maps back, so a `bash -c` script in it can be read.
+    const raw = v.value.slice(w.start, w.end);
+    const inner = raw === w.value ? w.start : raw.length >= 2 && raw.slice(1, -1) === w.value && /^["']/.test(raw) ? w.start + 1 : -1;
+    if (map && inner >= 0) maps.set(t, subMap(map, inner, w.value.length));
+    return t;
   });
   const last = tokens[tokens.length - 1];
   const append = map && last ? { offset: last.offset + last.length, range: doc.range(last.offset + last.length, 0), separator: ' ', form: 'shell' as const } : undefined;

@@ -6,6 +6,7 @@
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import type { Range } from '../core/range';
 import { readShellSpans } from './shell';
+import { throughShellC } from './shellC';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
@@ -91,7 +92,9 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   const last = stages[stages.length - 1];
   const invocations: Invocation[] = [];
   if (last && (last.entrypoint || last.cmd)) {
-    const inv = combine(last, doc, shell, problems);
+    const combined = combine(last, doc, shell, problems);
+    // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
+    const inv = combined && throughShellC(combined, doc, (t) => (t.raw.slice(1, -1) === t.value ? [{ valueStart: 0, docStart: t.offset + 1 }] : undefined), shell);
     if (inv && isLaunchInvocation(inv)) invocations.push(inv);
   }
   return { format: 'dockerfile', invocations, problems };
@@ -102,7 +105,14 @@ function startCommand(ins: JSONInstruction, doc: LineMap, spanOfRange: (r: Range
   const open = ins.getOpeningBracket();
   const close = ins.getClosingBracket();
   if (open && close) {
-    const tokens = strings.map((s) => makeToken(doc, { ...spanOfRange(s.getRange()), value: s.getJSONValue(), quote: 'double' }));
+    // Decoded with JSON.parse: dockerfile-ast 0.7's getJSONValue() drops the spaces inside a string.
+    const tokens = strings.map((s) => {
+      const span = spanOfRange(s.getRange());
+      const raw = doc.text.slice(span.offset, span.offset + span.length);
+      let value: string;
+      try { value = JSON.parse(raw.replace(/\\\r?\n[ \t]*/g, '')); } catch { value = s.getJSONValue(); }
+      return makeToken(doc, { ...span, value: String(value), quote: 'double' });
+    });
     let append: Invocation['append'];
     const lastTok = tokens[tokens.length - 1];
     if (lastTok) {

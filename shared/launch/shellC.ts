@@ -23,9 +23,11 @@ function scriptIndex(argv: Token[]): number {
   return -1;
 }
 
-/** The launch inside `sh -c SCRIPT`, or the invocation unchanged. */
+/**
+ * The launch inside `sh -c SCRIPT`, or the invocation unchanged. Also for an image's arguments:
+ * whoever passes `sh -c …` as CMD means it as the program (an image entrypoint would not run it).
+ */
 export function throughShellC(inv: Invocation, doc: LineMap, mapOf: ValueMapOf, parser: ShellParser | undefined): Invocation {
-  if (inv.entrypoint !== 'program') return inv;
   const at = scriptIndex(inv.argv);
   if (at < 0) return inv;
   const script = inv.argv[at];

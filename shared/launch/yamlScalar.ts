@@ -77,5 +77,12 @@ export function docOffset(map: ValueMap, i: number): number {
   return map[k].docStart + (i - map[k].valueStart);
 }
 
+/** The map of a substring [from, from + length) of the value, re-based at 0. */
+export function subMap(map: ValueMap, from: number, length: number): ValueMap {
+  const out: ValueMap = [{ valueStart: 0, docStart: docOffset(map, from) }];
+  for (const p of map) if (p.valueStart > from && p.valueStart < from + length) out.push({ valueStart: p.valueStart - from, docStart: p.docStart });
+  return out;
+}
+
 export const asScalar = (n: unknown): Scalar | undefined => (isScalar(n) ? n : undefined);
 export const seqItems = (n: unknown): YamlNode[] => (isSeq(n) ? (n.items as YamlNode[]) : []);
