@@ -60,22 +60,28 @@ function commandTokens(node: YamlNode | null | undefined, doc: LineMap, problems
     return { tokens, append: listAppend(node, doc, tokens) };
   }
   if (!isScalar(node) || !node.range) return undefined;
+  // Split as written, then interpolate word by word: compose interpolates first, but splitting the
+  // written text keeps each word's exact span (they differ only when a default holds a space).
   const raw = scalarText(doc, node);
-  const v = interpolate(raw);
-  const split = splitLikeCompose(v.value);
-  if (split.error) problems.push({ message: split.error, range: doc.range(node.range[0], node.range[1] - node.range[0]) });
-  if (split.stoppedAt !== undefined) problems.push({ message: 'compose stops reading the command at an unquoted ; & | < or >: the rest is not run', range: doc.range(node.range[0], node.range[1] - node.range[0]) });
-  // Exact spans only when interpolation changed nothing and the scalar maps back to its source.
-  const map = v.value === raw ? valueMap(doc, node) : undefined;
-  const whole = { offset: node.range[0], length: node.range[1] - node.range[0] };
-  const tokens = split.words.map((w) => {
-    const span = map ? { offset: docOffset(map, w.start), length: docOffset(map, w.end - 1) + 1 - docOffset(map, w.start) } : whole;
-    const t = makeToken(doc, { ...span, value: w.value, quote: w.quote, known: v.known, via: v.via.length ? v.via : undefined });
+  const split = splitLikeCompose(raw);
+  const whole = doc.range(node.range[0], node.range[1] - node.range[0]);
+  if (split.error) problems.push({ message: split.error, range: whole });
+  if (split.stoppedAt !== undefined) problems.push({ message: 'compose stops reading the command at an unquoted ; & | < or >: the rest is not run', range: whole });
+  const map = valueMap(doc, node);
+  const wholeSpan = { offset: node.range[0], length: node.range[1] - node.range[0] };
+  const tokens = split.words.flatMap((w) => {
+    const v = interpolate(w.value);
+    const span = map ? { offset: docOffset(map, w.start), length: docOffset(map, w.end - 1) + 1 - docOffset(map, w.start) } : wholeSpan;
+    const t = makeToken(doc, { ...span, value: v.value, quote: w.quote, known: v.known, via: v.via.length ? v.via : undefined });
     // A word written plainly or quoted whole (no escapes) maps back, so a `bash -c` script in it can be read.
-    const raw = v.value.slice(w.start, w.end);
-    const inner = raw === w.value ? w.start : raw.length >= 2 && raw.slice(1, -1) === w.value && /^["']/.test(raw) ? w.start + 1 : -1;
-    if (map && inner >= 0) maps.set(t, subMap(map, inner, w.value.length));
-    return t;
+    const text = raw.slice(w.start, w.end);
+    const inner = text === w.value ? w.start : text.length >= 2 && text.slice(1, -1) === w.value && /^["']/.test(text) ? w.start + 1 : -1;
+    if (map && inner >= 0 && v.value === w.value) maps.set(t, subMap(map, inner, w.value.length));
+    // An unquoted `${ARGS}` holding several words is split after interpolation, as compose would.
+    if (w.quote === 'none' && v.value !== w.value && /\s/.test(v.value.trim())) {
+      return v.value.trim().split(/\s+/).map((part) => ({ ...t, value: part }));
+    }
+    return [t];
   });
   const last = tokens[tokens.length - 1];
   const append = map && last ? { offset: last.offset + last.length, range: doc.range(last.offset + last.length, 0), separator: ' ', form: 'shell' as const } : undefined;

@@ -138,14 +138,26 @@ export class WordEvaluator {
     let opIdx = -1;
     for (let i = nameIdx + 1; i < kids.length; i++) if (n.fieldNameForChild(i) === 'operator') { opIdx = i; break; }
     const op = opIdx >= 0 ? kids[opIdx].type : undefined;
-    const cur = this.lookup(nameNode, scope, q);
+    const found = this.lookup(nameNode, scope, q);
+    // A variable the file sets from something unknown reads as its own reference (`$POD_INDEX`).
+    const cur = found && !found.known ? { ...this.unknown(n, q, found.via), value: found.value || n.text } : found;
     if (lengthOf) return cur && cur.known ? { ...cur, value: String([...cur.value].length) } : this.unknown(n, q, cur?.via);
     if (op === undefined) {
       if (nameIdx + 2 < kids.length) return this.unknown(n, q, cur?.via); // something we do not model
       return cur ?? this.unknown(n, q, [{ name: nameNode.text }]);
     }
     const rest = kids.slice(opIdx + 1).filter((c) => c.type !== '}');
-    const alt = () => (rest.length ? this.withGaps(n, scope, rest[0].startIndex, rest[rest.length - 1].endIndex, quoted) : this.lit('', q));
+    // The default/alternative word: its nodes evaluated in order, text between them literal.
+    const alt = () => {
+      const parts: Piece[] = [];
+      let pos = rest.length ? rest[0].startIndex : 0;
+      for (const c of rest) {
+        if (c.startIndex > pos) parts.push(this.lit(this.src.parsed.slice(pos, c.startIndex), q));
+        parts.push(this.word(c, scope, quoted));
+        pos = c.endIndex;
+      }
+      return parts.length ? this.join(parts) : this.lit('', q);
+    };
     const isSet = cur !== undefined;
     const isNull = !cur || (cur.known && cur.value === '');
     const name = nameNode.text;
