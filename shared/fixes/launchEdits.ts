@@ -8,6 +8,7 @@
 import type { TextEdit } from '../core/findings';
 import type { Invocation, Token } from '../launch/types';
 import { LineIndex } from '../document/positions';
+import type { Range } from '../core/range';
 
 export type ArgForm = 'shell' | 'json-array' | 'yaml-list';
 
@@ -53,10 +54,30 @@ export class LaunchEditor {
     return !!tok && tok.offset >= 0 && tok.offset + tok.length <= this.text.length && this.text.slice(tok.offset, tok.offset + tok.length) === tok.raw && tok.known;
   }
 
-  /** Replace a token's value, keeping its quote style. */
+  /**
+   * Replace a token's value, keeping its quote style. A token that is only a variable (`"$LEN"`,
+   * `${LEN:-4096}`) is changed where its value was written: the assignment, or the default word.
+   */
   replaceValue(tok: Token, value: string, form: ArgForm = 'shell'): TextEdit[] {
     if (!this.editable(tok)) return [];
+    const at = this.variableSource(tok);
+    if (at) return [{ range: at.range, newText: quoteLike({ ...tok, quote: at.quote }, value, 'shell') }];
     return [{ range: this.lines.rangeOf(tok.offset, tok.length), newText: quoteLike(tok, value, form) }];
+  }
+
+  /** Where a variable-only token's value was written in this file (innermost assignment or default first). */
+  private variableSource(tok: Token): { range: Range; quote: Token['quote'] } | undefined {
+    if (!tok.via?.length || !/^"?\$\{?[A-Za-z_][A-Za-z0-9_]*(:?[-=][^}]*)?\}?"?$/.test(tok.raw)) return undefined;
+    for (let i = tok.via.length - 1; i >= 0; i--) {
+      const v = tok.via[i];
+      const span = v.assignedAt ?? (v.defaulted ? v.defaultAt : undefined);
+      if (!span) continue;
+      const s = this.lines.offsetAt(span.start), e = this.lines.offsetAt(span.end);
+      const raw = this.text.slice(s, e);
+      const quote: Token['quote'] = /^'.*'$/s.test(raw) ? 'single' : /^".*"$/s.test(raw) ? 'double' : /^\$'/.test(raw) ? 'ansi-c' : /['"]/.test(raw) ? 'mixed' : 'none';
+      return { range: span, quote };
+    }
+    return undefined;
   }
 
   /** Replace the flag part of a token (`--max-model-len` in `--max-model-len=32768` or alone). */

@@ -207,18 +207,38 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
     const u = lastUse(r, name);
     if (u) req.rope[name] = u;
   }
+  const image = inv.image;
+  const pinned = image ? vllmImageVersion(image.value) : undefined;
   for (const name of ['rope-scaling', 'rope-theta']) {
     const u = lastUse(r, name);
-    if (u) req.problems.push({ token: u.flag, kind: 'removed', severity: 'error', message: `vLLM removed the ${name} option (PR #28006, v0.11.1): this command fails with "unrecognized arguments". Pass the value through hf-overrides.${name.replace('-', '_')} instead.` });
+    if (!u) continue;
+    if (pinned && versionBefore(pinned, [0, 11, 1])) {
+      // The pinned release still reads it (advice.md: a loud refusal is an error only where that reader runs).
+      req.problems.push({ token: u.flag, kind: 'removed', severity: 'warning', message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${pinned.join('.')} still reads it, but a newer image stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.` });
+    } else {
+      req.problems.push({ token: u.flag, kind: 'removed', severity: 'error', message: `vLLM removed the ${name} option (PR #28006, v0.11.1): this command fails with "unrecognized arguments". Pass the value through hf-overrides.${name.replace('-', '_')} instead.` });
+    }
   }
   for (const u of r.unknown) {
     if (!(u.name in VLLM_FOREIGN)) continue;
     const replacement = VLLM_FOREIGN[u.name];
     req.problems.push(foreignProblem('vllm', u.flag, u.name, replacement, u.value));
   }
-  const image = inv.image && inv.entrypoint === 'image' ? inv.image : undefined;
-  if (image && imageRepo(image.value).tag) req.version = image;
+  if (image && pinned) req.version = image;
   return req;
+}
+
+/** The release an image tag pins (`v0.10.1`, `0.10.1-cu128`), when it names one. */
+export function vllmImageVersion(image: string): number[] | undefined {
+  const { repo, tag } = imageRepo(image);
+  if (!VLLM_IMAGES.includes(repo) || !tag) return undefined;
+  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(tag);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
+}
+
+function versionBefore(v: number[], ref: number[]): boolean {
+  for (let i = 0; i < ref.length; i++) if ((v[i] ?? 0) !== ref[i]) return (v[i] ?? 0) < ref[i];
+  return false;
 }
 
 /** argparse's refusal of an option it does not know (the value goes with it in the message). */

@@ -38,7 +38,8 @@ export const grammarRule: LaunchRule = {
       const range = tokenRange(p.token, ctx.commandRange);
       if (p.kind === 'removed' && ctx.engine === 'vllm') {
         const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
-        out.push(finding(REMOVED_OPTION, p.severity, removedOptionMessage(name), range, vllmRemovedFixes(ctx, p)));
+        // Unpinned (or a release without the option): the YAML's words; a pinned older release says so.
+        out.push(finding(REMOVED_OPTION, p.severity, p.severity === 'error' ? removedOptionMessage(name) : p.message, range, vllmRemovedFixes(ctx, p)));
         continue;
       }
       if (p.kind === 'ignored-key') {
