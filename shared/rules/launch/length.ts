@@ -99,22 +99,22 @@ export const lengthRule: LaunchRule = {
           }
           fixes.push(...extensionFixes(ctx, C, { liftCap: true }), ...lower);
           return [finding(LENGTH_EXCEEDS_DERIVED, 'warning',
-            `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} (${m}): llama-server caps each slot there ("the slot context (…) exceeds the training context of the model (${D}) - capping") and serves ${fmt(D)}, not ${fmt(C)}.${covered ? ` The ${effect.facts.type} scaling in effect covers ${fmt(C)}: --override-kv raises the cap.` : ''}`,
+            `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} for ${m}: llama-server caps each slot there ("the slot context (…) exceeds the training context of the model (${D}) - capping") and serves ${fmt(D)}, not ${fmt(C)}.${covered ? ` The ${effect.facts.type} scaling in effect covers ${fmt(C)}: --override-kv raises the cap.` : ''}`,
             range, fixes)];
         }
         return [finding(LENGTH_EXCEEDS_DERIVED, 'warning',
-          `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} (${m}): llama.cpp runs it and only warns "n_ctx_seq (${C}) > n_ctx_train (${D}) -- possible training context overflow"${covered ? '' : `; positions past ${fmt(D)} are extrapolated`}.`,
+          `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} for ${m}: llama.cpp runs it and only warns "n_ctx_seq (${C}) > n_ctx_train (${D}) -- possible training context overflow"${covered ? '' : `; positions past ${fmt(D)} are extrapolated`}.`,
           range, covered ? lower : [...extensionFixes(ctx, C), ...lower])];
       }
       case 'tgi': {
         if (covered) return [];
         return [finding(LENGTH_EXCEEDS_DERIVED, 'warning',
-          `${label} ${fmt(C)} is above the ${fmt(D)} TGI's launcher reads from ${m}'s max_position_embeddings; the launcher does not check it, and with ${effect.facts.type === 'none' ? 'no RoPE scaling' : 'this scaling'} positions past ${fmt(D)} are extrapolated.`,
+          `${label} ${fmt(C)} is above the ${fmt(D)} TGI's launcher reads from the max_position_embeddings of ${m}; the launcher does not check it, and with ${effect.facts.type === 'none' ? 'no RoPE scaling' : 'this scaling'} positions past ${fmt(D)} are extrapolated.`,
           range, [...extensionFixes(ctx, C), ...lower])];
       }
       case 'ollama':
         return [finding(LENGTH_EXCEEDS_DERIVED, 'warning',
-          `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} (${m}): Ollama clamps it to ${fmt(D)} ("requested context size too large for model"); serving ${fmt(C)} needs a GGUF converted with that context (and YaRN scaling, which Ollama has no option for).`,
+          `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} for ${m}: Ollama clamps it to ${fmt(D)} ("requested context size too large for model"); serving ${fmt(C)} needs a GGUF converted with that context (and YaRN scaling, which Ollama has no option for).`,
           range, lower.map((f) => ({ ...f, preferred: true })))];
       default:
         return [];
