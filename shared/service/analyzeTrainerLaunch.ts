@@ -20,6 +20,7 @@ import { trainedContextOf } from '../config/trainedContext';
 import { RULES } from '../rules/index';
 import type { RuleContext } from '../rules/context';
 import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
+import { CONTEXT_EXCEEDED } from '../rules/contextExceeded';
 import { CommandLineEditor, isWritable } from '../fixes/commandLineEditor';
 import type { LaunchDescription } from './types';
 
@@ -89,11 +90,18 @@ function onCommandLine(launch: TrainerLaunch, f: Finding): Finding {
   const fixes = f.fixes.filter((x) => isWritable(x.edits));
   if (fixes.length && !fixes.some((x) => x.preferred)) preferBest(fixes);
   let message = f.message;
-  if (had && !fixes.length && launch.fixElsewhere) message += ` ${launch.fixElsewhere}`;
+  // No fix survives (or none could be built for this trainer): say where the setting goes instead.
+  if (!fixes.length && launch.fixElsewhere && (had || f.code === CONTEXT_EXCEEDED)) message += ` ${launch.fixElsewhere}`;
   if (launch.generic) message += ` (read generically: ${launch.generic}'s own argument names are not known to RoPE Lens)`;
   // A launch line names a model to train: not finding it offline is worth saying, as information.
   const severity = f.code === BASE_UNRESOLVED ? 'information' : f.severity;
-  return { ...f, severity, message, fixes };
+  // A rule that found no node for its value points at the start of the file: point at the command instead.
+  const range = isStart(f.range) ? launch.invocation.argv[0].range : f.range;
+  return { ...f, severity, message, fixes, range };
+}
+
+function isStart(r: Finding['range']): boolean {
+  return r.start.line === 0 && r.start.character === 0 && r.end.line === 0 && r.end.character === 0;
 }
 
 /** The preferred fix was one the command cannot express: prefer the remaining one that holds furthest. */
@@ -123,7 +131,7 @@ function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined
     program: launch.program,
     role: 'training',
     source: inv.source,
-    model: r.model?.value ?? t.baseModel?.value ?? null,
+    model: t.baseModel?.value ?? r.model?.value ?? null,
     resolvedFrom: resolved?.from ?? null,
     requestedLength: r.length?.value ?? t.sequenceLength?.value ?? null,
     lengthOption: lengthFlag ? lengthFlag.replace(/=.*$/, '') : null,

@@ -61,7 +61,7 @@ export function readGenericLaunch(l: Launched, inv: Invocation, lines: LineIndex
   if (megatron) t.scalingKeyPath = ['rope_scaling'];
   const launch: TrainerLaunch = {
     program: 'generic-trainer', invocation: inv, training: t, doc: b.doc(), options: b.options, request, generic: script,
-    fixElsewhere: `${script}'s options are not known to RoPE Lens: set RoPE scaling where ${script} builds the model config.`,
+    fixElsewhere: `Set RoPE scaling where ${script} builds the model config.`,
     writer: {
       jsonKeys: [],
       // New options only where the grammar is known (Megatron); elsewhere only existing values are changed.

@@ -62,8 +62,10 @@ export function readSwiftLaunch(l: Launched, inv: Invocation, lines: LineIndex):
   }
   const launch: TrainerLaunch = {
     program: 'swift', invocation: inv, training: t, doc: b.doc(), options: b.options, request,
-    writer: { jsonKeys: ['rope_scaling'], write: (key, value) => [`--${key}`, value] },
+    // 2.x takes only a type name (its factor derived from max_length): a JSON rewrite would be refused.
+    writer: { jsonKeys: legacy ? [] : ['rope_scaling'], write: (key, value) => [`--${key}`, value] },
   };
+  if (legacy) launch.fixElsewhere = "ms-swift 2.x's --rope_scaling takes only linear or dynamic (factor ceil(max_length / max_position_embeddings)); YaRN or an explicit factor needs ms-swift 3 (--rope_scaling with a JSON object).";
   if (byName) {
     const name = byName.value.trim().toLowerCase();
     const allowed = legacy ? NAMES_2X : NAMES_3X;
@@ -89,7 +91,8 @@ function settleScaling(
   const name = x.byName?.value.trim().toLowerCase();
   if (name !== undefined && !(x.legacy ? NAMES_2X : NAMES_3X).includes(name)) return;
   const params: Record<string, Located<unknown>> = json ? { ...json.params } : { rope_type: x.byName! };
-  const scaling: ScalingDescription = json ? { ...json, params } : { type: name as ScalingDescription['type'], key: 'rope_scaling', rawType: x.byName, params };
+  // The name's own token stands for the scaling object: findings about it point there, a removal deletes the option.
+  const scaling: ScalingDescription = json ? { ...json, params } : { type: name as ScalingDescription['type'], key: 'rope_scaling', rawType: x.byName, node: x.byName!.node, params };
   t.overrides.scaling = scaling;
   if (!r) return;
   const mpe = r.contextLength.value;
@@ -105,7 +108,9 @@ function settleScaling(
   const original = typeof params['original_max_position_embeddings']?.value === 'number' ? params['original_max_position_embeddings'].value as number
     : typeof nativeOrig === 'number' ? nativeOrig
       : typeof nativeFactor === 'number' && nativeFactor > 0 ? Math.floor(mpe / nativeFactor) : mpe;
-  params['original_max_position_embeddings'] ??= { value: original, note: "ms-swift: the model's own context" };
+  // ms-swift writes the original length into every dict; only YaRN reads it (transformers warns on it for the others).
+  const type = scaling.type;
+  if (type === 'yarn' || type === 'llama3') params['original_max_position_embeddings'] ??= { value: original, note: "ms-swift: the model's own context" };
   if (params['factor'] === undefined) {
     if (!x.maxModelLen) {
       const tok = x.scalingOpt!.value ?? x.scalingOpt!.flag;
