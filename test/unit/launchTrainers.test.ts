@@ -173,6 +173,32 @@ describe('training launches: LLaMA-Factory', () => {
   });
 });
 
+describe('training launches: LLaMA-Factory, an option in the other parser\'s form', () => {
+  it('after a YAML, --cutoff_len 32768 is refused (OmegaConf makes it keys of its own); the fix writes cutoff_len=32768', () => {
+    const text = 'llamafactory-cli train cfg.yaml --cutoff_len 32768 rope_scaling=yarn';
+    const d = only(text, TRAINER_OPTION_REFUSED);
+    assert.equal(at(text, d), '--cutoff_len 32768');
+    assert.equal(apply(text, d.fixes[0]), 'llamafactory-cli train cfg.yaml cutoff_len=32768 rope_scaling=yarn');
+  });
+
+  it('without a YAML, a bare cutoff_len=32768 is refused by HfArgumentParser; the fix writes --cutoff_len 32768', () => {
+    const text = 'llamafactory-cli train --stage sft --model_name_or_path meta-llama/Meta-Llama-3-8B cutoff_len=32768';
+    const d = only(text, TRAINER_OPTION_REFUSED);
+    assert.equal(apply(text, d.fixes[0]), text.replace('cutoff_len=32768', '--cutoff_len 32768'));
+    // Once fixed, the length is read and judged.
+    assert.deepEqual(codes(apply(text, d.fixes[0])), ['training/context-exceeded']);
+  });
+});
+
+describe('training launches: layout', () => {
+  it('a CRLF script: the appended option continues the command with CRLF and the same indentation', () => {
+    const text = 'swift sft \\\r\n  --model Qwen/Qwen2.5-7B-Instruct \\\r\n  --max_length 131072\r\necho done\r\n';
+    const d = only(text, 'training/context-exceeded');
+    const out = apply(text, d.fixes.find((f) => f.kind === 'linear')!);
+    assert.equal(out, text.replace('131072\r\n', `131072 \\\r\n  --rope_scaling '{"rope_type":"linear","factor":4.0}'\r\n`));
+  });
+});
+
 describe('training launches: axolotl', () => {
   it('axolotl train cfg.yml --sequence-len: judged; fixes belong in the YAML, and the finding says so', () => {
     const text = 'axolotl train examples/llama-2/lora.yml --base-model meta-llama/Llama-2-7b-hf --sequence-len 16384';

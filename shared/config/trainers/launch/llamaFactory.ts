@@ -12,7 +12,8 @@ import type { Invocation } from '../../../launch/types';
 import type { LineIndex } from '../../../document/positions';
 import type { TrainingConfig } from '../../training';
 import { LLAMA_FACTORY_DEFAULT_CUTOFF } from '../llamaFactory';
-import { lastOf, readOptions, truthy } from './argv';
+import { ArgOption, lastOf, normalized, readOptions, truthy } from './argv';
+import type { GrammarProblem } from '../../../launch/request';
 import { LaunchDocBuilder } from './launchDoc';
 import type { Launched } from './launchers';
 import type { TrainerLaunch } from './types';
@@ -21,11 +22,12 @@ import { emptyRequest, numberOption, optionUse, setLength, stringOption } from '
 export function readLlamaFactoryLaunch(l: Launched, inv: Invocation, lines: LineIndex): TrainerLaunch | undefined {
   const first = l.args[0];
   const configFile = first && /\.(ya?ml|json)$/i.test(first.value) ? first : undefined;
-  const { options } = readOptions(configFile ? l.args.slice(1) : l.args, { dotlist: !!configFile });
-  // After a config file only `key=value` is read by OmegaConf; before none, only `--key value`.
+  const { options } = readOptions(configFile ? l.args.slice(1) : l.args, { dotlist: true });
+  // After a config file only `key=value` is read by OmegaConf; without one, only `--key value`.
   const usable = options.filter((o) => (configFile ? o.form === 'key=value' : o.form !== 'key=value'));
   const b = new LaunchDocBuilder(lines, inv);
   const request = emptyRequest('llamafactory', inv);
+  for (const o of options.filter((x) => !usable.includes(x))) request.problems.push(wrongForm(o, lines, !!configFile));
   const modelOpt = lastOf(usable, 'model_name_or_path');
   const model = stringOption(b, 'model_name_or_path', modelOpt);
   const cutoffOpt = lastOf(usable, 'cutoff_len');
@@ -60,4 +62,24 @@ export function readLlamaFactoryLaunch(l: Launched, inv: Invocation, lines: Line
       write: (key, value) => (configFile ? [`${key}=${value}`] : [`--${key}`, value]),
     },
   };
+}
+
+/**
+ * An option in the form the other parser would read. After a YAML, OmegaConf's merge_with_dotlist
+ * makes `--cutoff_len` and `32768` keys of their own (value None) and parse_dict refuses them ("Some
+ * keys are not used by the HfArgumentParser"); without a YAML, HfArgumentParser refuses a bare
+ * `cutoff_len=32768` ("Some specified arguments are not used by the HfArgumentParser"). The
+ * replacement spans the whole option (flag and value).
+ */
+function wrongForm(o: ArgOption, lines: LineIndex, afterYaml: boolean): GrammarProblem {
+  const last = o.value ?? o.flag;
+  const offset = o.flag.offset, length = last.offset + last.length - offset;
+  const raw = lines.text.slice(offset, offset + length);
+  const token = { ...o.flag, value: raw, raw, offset, length, range: lines.rangeOf(offset, length) };
+  const key = normalized(o.name);
+  const replacement = afterYaml ? `${key}=${o.form === 'flag' ? 'true' : o.text ?? ''}` : `--${key} ${o.text ?? ''}`;
+  const message = afterYaml
+    ? `After a config file LLaMA-Factory reads only key=value overrides (OmegaConf.from_cli): ${raw} becomes keys of its own and HfArgumentParser refuses them ("Some keys are not used by the HfArgumentParser").`
+    : `Without a config file LLaMA-Factory passes the arguments to HfArgumentParser, which refuses ${raw} ("Some specified arguments are not used by the HfArgumentParser"); write --${key}.`;
+  return { token, kind: 'bad-value', severity: 'error', message, replacement: /^[\w@%+=:,./-]+( [\w@%+=:,./-]+)?$/.test(replacement) ? replacement : undefined };
 }
