@@ -13,7 +13,8 @@
 import type { TextEdit } from '../core/findings';
 import type { ConfigNode } from '../document/configNode';
 import { nodeAt } from '../document/configNode';
-import type { QuoteStyle } from '../launch/types';
+import type { QuoteStyle, Token } from '../launch/types';
+import type { LineIndex } from '../document/positions';
 import type { TrainerLaunch } from '../config/trainers/launch/types';
 import type { ConfigEditor, KeyPath } from './configEditor';
 import { FloatValue, PlainObject, PlainValue, float, isPlainObject, jsonScalar } from './render';
@@ -119,6 +120,10 @@ export class CommandLineEditor implements ConfigEditor {
     return jsonScalar(v);
   }
 
+  private assignment(tok: Token, value: string): OffsetEdit | undefined {
+    return assignmentEdit(this.launch.doc.text, this.launch.doc.lines, tok, value);
+  }
+
   /** Replaces option `key`'s value, or appends the option in the trainer's spelling. */
   private write(key: string, text: string): OffsetEdit {
     const o = this.launch.options.get(key);
@@ -126,7 +131,8 @@ export class CommandLineEditor implements ConfigEditor {
     if (o) {
       if (o.form === 'flag') throw new Unwritable();
       const tok = o.value!;
-      if (o.form === 'flag-value') return { offset: tok.offset, length: tok.length, newText: quoteAs(text, tok.quote, json) };
+      if (!tok.known) throw new Unwritable(); // part of the value is not in the file (a command substitution)
+      if (o.form === 'flag-value') return this.assignment(tok, text) ?? { offset: tok.offset, length: tok.length, newText: quoteAs(text, tok.quote, json) };
       if (o.valueOffset !== tok.offset) return { offset: o.valueOffset, length: o.valueLength, newText: quoteAs(text, 'none', json) };
       const prefix = tok.value.slice(0, tok.value.indexOf('=') + 1);
       return { offset: tok.offset, length: tok.length, newText: quoteAs(prefix + text, tok.quote, json) };
@@ -137,6 +143,20 @@ export class CommandLineEditor implements ConfigEditor {
     const rendered = at.form === 'shell' ? words.map((w) => quoteAs(w, 'none', false)).join(' ') : words.map((w) => JSON.stringify(w)).join(at.separator);
     return { offset: at.offset, length: 0, newText: at.separator + rendered };
   }
+}
+
+/**
+ * A value that came through a variable (`--max_length $MAX_LEN`, `MAX_LEN=131072` above) is changed
+ * where it is assigned, so the variable keeps working for the rest of the script; only when the
+ * assignment is a plain literal of that value (a default or a computed value is replaced in place).
+ */
+function assignmentEdit(text: string, lines: LineIndex, tok: Token, value: string): OffsetEdit | undefined {
+  const trace = tok.via?.[tok.via.length - 1];
+  if (!trace?.assignedAt || trace.defaulted) return undefined;
+  const offset = lines.offsetAt(trace.assignedAt.start);
+  const raw = text.slice(offset, lines.offsetAt(trace.assignedAt.end));
+  const quote: QuoteStyle | undefined = raw === tok.value ? 'none' : raw === `'${tok.value}'` ? 'single' : raw === `"${tok.value}"` ? 'double' : undefined;
+  return quote ? { offset, length: raw.length, newText: quoteAs(value, quote, false) } : undefined;
 }
 
 /** Several options appended at one point become one insertion, in order. */

@@ -25,7 +25,8 @@ const READERS: Record<TrainerProgram, Reader> = {
 
 /** The training run an invocation starts, read in its trainer's grammar; undefined for anything else. */
 export function readTrainerLaunch(inv: Invocation, lines: LineIndex): TrainerLaunch | undefined {
-  if (inv.entrypoint !== 'program') return undefined;
+  // In `image` mode argv is what the image's entrypoint receives. Trainer images (ms-swift, axolotl,
+  // LLaMA-Factory) run their CMD as the whole command, so a trainer program there is still one.
   const l = recognise(inv.argv);
   if (!l) return undefined;
   const launch = READERS[l.program](l, inv, lines);
