@@ -102,7 +102,7 @@ export class CommandLineEditor implements ConfigEditor {
     if (w.jsonKeys.includes(key)) return [this.write(key, compactJson(value))];
     const pairs = w.scaling?.(unwrap(value) as Record<string, unknown>);
     if (!pairs) throw new Unwritable();
-    return pairs.map(([k, v]) => this.write(k, v ?? ''));
+    return pairs.flatMap(([k, v]) => (v === null ? this.writeFlag(k) : this.write(k, v)));
   }
 
   /** Rewrites the JSON object held by option `key` (starting from {} when the command lacks it). */
@@ -137,7 +137,17 @@ export class CommandLineEditor implements ConfigEditor {
       const prefix = tok.value.slice(0, tok.value.indexOf('=') + 1);
       return { offset: tok.offset, length: tok.length, newText: quoteAs(prefix + text, tok.quote, json) };
     }
-    const words = text === '' ? this.launch.writer.write(key, '')?.slice(0, 1) : this.launch.writer.write(key, text);
+    return this.append(this.launch.writer.write(key, text));
+  }
+
+  /** A flag without a value (`--use-rope-scaling`): present already, or appended. */
+  private writeFlag(key: string): OffsetEdit[] | OffsetEdit {
+    if (this.launch.options.get(key)?.form === 'flag') return [];
+    return this.append(this.launch.writer.write(key, '')?.slice(0, 1));
+  }
+
+  /** New argument words at the invocation's append point, with its separator. */
+  private append(words: string[] | undefined): OffsetEdit {
     const at = this.launch.invocation.append;
     if (!words || !at) throw new Unwritable();
     const rendered = at.form === 'shell' ? words.map((w) => quoteAs(w, 'none', false)).join(' ') : words.map((w) => JSON.stringify(w)).join(at.separator);

@@ -307,6 +307,19 @@ describe('training launches: what is not a training launch', () => {
     assert.deepEqual(r.diagnostics, []);
   });
 
+  it('an evaluation run is not a training run, even with a length and a model (lm_eval under accelerate)', () => {
+    assert.deepEqual(run('accelerate launch -m lm_eval --model hf --model_args pretrained=meta-llama/Llama-2-7b-hf --max_length 16384').launches, []);
+  });
+
+  it('LLaMA-Factory\'s own src/train.py under torchrun is read in its grammar (--cutoff_len), not generically', () => {
+    const text = 'torchrun --nproc_per_node 8 src/train.py --stage sft --do_train --model_name_or_path meta-llama/Meta-Llama-3-8B --finetuning_type lora --cutoff_len 32768';
+    const r = run(text);
+    assert.equal(r.launches[0].program, 'llamafactory');
+    const d = only(text, 'training/context-exceeded');
+    assert.doesNotMatch(d.message, READ_GENERICALLY);
+    assert.ok(d.fixes.some((f) => apply(text, f) === `${text} --rope_scaling yarn`));
+  });
+
   it('several launches in one script: each is described, in order', () => {
     const text = 'swift sft --model Qwen/Qwen2.5-7B-Instruct --max_length 8192\naxolotl train cfg.yml\n';
     assert.deepEqual(run(text).launches.map((l) => l.program), ['swift', 'axolotl']);

@@ -31,6 +31,8 @@ const BASE = ['rope_theta', 'rotary_base', 'rope_base', 'rotary_emb_base'];
 const MODEL = ['model_name_or_path', 'model', 'base_model', 'model_path', 'pretrained_model_name_or_path'];
 const MEGATRON = ['num_layers', 'hidden_size', 'num_attention_heads', 'tensor_model_parallel_size', 'pipeline_model_parallel_size',
   'position_embedding_type', 'use_rotary_position_embeddings', 'max_position_embeddings', 'rotary_seq_len_interpolation_factor'];
+/** Scripts and modules that train, by name (train.py, finetune.py, sft.py, pretrain_gpt.py, run_clm.py, trl's dpo…). */
+const TRAINING_NAME = /train|tun(e|ing)|sft|dpo|orpo|kto|ppo|grpo|rlhf|run_clm/i;
 /** Megatron's store_true flags (so the next token is not read as their value). */
 const BOOLEANS = new Set(['use_rotary_position_embeddings', 'use_rope_scaling', 'rotary_interleaved', 'bf16', 'fp16', 'swiglu',
   'group_query_attention', 'disable_bias_linear', 'untie_embeddings_and_output_weights', 'use_flash_attn', 'use_mcore_models',
@@ -42,7 +44,9 @@ export function readGenericLaunch(l: Launched, inv: Invocation, lines: LineIndex
   const pick = (names: string[]) => lastOf(options, ...names);
   const lengthOpt = pick(LENGTH), baseOpt = pick(BASE), modelOpt = pick(MODEL);
   const megatron = /(^|\/)pretrain_\w+\.py$/.test(l.entry.value) || options.some((o) => MEGATRON.includes(normalized(o.name)));
-  if (!lengthOpt && !baseOpt && !modelOpt && !megatron) return undefined;
+  // Only what trains: a training length on a script or module named for training (`lm_eval --model hf
+  // --max_length 4096` evaluates), or Megatron's own flags.
+  if (!megatron && !(lengthOpt && TRAINING_NAME.test(l.entry.value.replace(/^.*\//, '')))) return undefined;
   const script = l.entry.value.replace(/^.*\//, '');
   const b = new LaunchDocBuilder(lines, inv);
   const request = emptyRequest('generic-trainer', inv);

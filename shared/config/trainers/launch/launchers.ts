@@ -104,14 +104,23 @@ function target(entry: Token, args: Token[], isModule: boolean, via: string[]): 
     if (v === 'torch.distributed.run' || v === 'torch.distributed.launch') return launcher('torchrun', args, [...via, `python -m ${v}`]);
     if (v === 'accelerate.commands.launch') return launcher('accelerate', args, [...via, 'accelerate launch']);
     if (v === 'deepspeed.launcher.runner') return launcher('deepspeed', args, [...via, 'deepspeed']);
-    return { program: 'generic-trainer', args, entry, via };
+    return { program: looksLikeLlamaFactory(args) ? 'llamafactory' : 'generic-trainer', args, entry, via };
   }
   const path = v.replace(/\\/g, '/');
   if (/(^|\/)llamafactory\/launcher\.py$/i.test(path) || /llama[-_]?factory\/src\/train\.py$/i.test(path)) return { program: 'llamafactory', args, entry, via };
   if (/(^|\/)swift\/cli\/(sft|pt|rlhf)\.py$/.test(path)) return { program: 'swift', args, entry, via };
   if (/(^|\/)axolotl\/cli\/train\.py$/.test(path)) return { program: 'axolotl', args, entry, via };
-  if (/\.py$/.test(path)) return { program: 'generic-trainer', args, entry, via };
+  if (/\.py$/.test(path)) return { program: looksLikeLlamaFactory(args) ? 'llamafactory' : 'generic-trainer', args, entry, via };
   return undefined;
+}
+
+/**
+ * LLaMA-Factory's own src/train.py, wherever the checkout sits: its arguments use keys only
+ * LLaMA-Factory has (`--cutoff_len`, or `--stage` with `--finetuning_type`).
+ */
+function looksLikeLlamaFactory(args: Token[]): boolean {
+  const flags = new Set(args.filter((a) => a.value.startsWith('--')).map((a) => normalized(a.value.replace(/^--/, '').replace(/=.*$/, ''))));
+  return flags.has('cutoff_len') || (flags.has('stage') && flags.has('finetuning_type'));
 }
 
 /** `tune run [torchrun options] <recipe> --config <cfg> key=value…`: torchrun options precede the recipe. */
