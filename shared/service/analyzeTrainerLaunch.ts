@@ -8,7 +8,7 @@
  * the setting goes instead).
  */
 import type { LaunchFile } from '../launch/types';
-import type { GrammarProblem } from '../launch/request';
+import type { GrammarProblem, OptionUse } from '../launch/request';
 import type { BoundOracle, Finding, Fix, PendingBound } from '../core/findings';
 import type { TransformersVariant } from '../rope/spec';
 import type { BaseModelResolver, ResolvedBaseModel } from '../config/resolve';
@@ -137,12 +137,19 @@ function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined
     lengthOption: lengthFlag ? lengthFlag.replace(/=.*$/, '') : null,
     derivedMaxLen: null,
     trainedContext: Number.isFinite(trained) ? trained : null,
-    ropeOptions: Object.fromEntries(Object.entries(r.rope).map(([k, u]) => [k, u.value && u.value !== u.flag ? u.value.value : (u.flag.value.includes('=') ? u.flag.value.slice(u.flag.value.indexOf('=') + 1) : 'true')])),
+    ropeOptions: Object.fromEntries(Object.entries(r.rope).map(([k, u]) => [k, optionText(u)])),
     overrides: null,
     env: {},
     range: inv.range,
     notes: [...inv.notes, ...r.notes],
   };
+}
+
+/** An option's value as the program receives it: `--k v`, `--k=v`, `k=v`, or a bare flag (true). */
+function optionText(u: OptionUse): string {
+  if (u.value && u.value !== u.flag) return u.value.value;
+  const eq = u.flag.value.indexOf('=');
+  return eq >= 0 ? u.flag.value.slice(eq + 1) : 'true';
 }
 
 function dedupe(p: PendingBound[]): PendingBound[] {
