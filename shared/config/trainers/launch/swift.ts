@@ -71,7 +71,9 @@ export function readSwiftLaunch(l: Launched, inv: Invocation, lines: LineIndex):
     const allowed = legacy ? NAMES_2X : NAMES_3X;
     if (!allowed.includes(name)) {
       request.problems.push({ token: scalingOpt!.value ?? scalingOpt!.flag, kind: 'bad-value', severity: 'error',
-        message: `ms-swift ${legacy ? '2.x' : '3.x'} accepts --rope_scaling ${allowed.join(', ')} or a JSON object, got '${byName.value}': it stops before training.` });
+        message: legacy
+          ? `ms-swift 2.x accepts --rope_scaling linear or dynamic (argparse choices), got '${byName.value}': it stops before training.`
+          : `ms-swift 3.x accepts --rope_scaling linear, dynamic, yarn or a JSON object, got '${byName.value}': it stops before training (an assertion in _init_rope_scaling).` });
     }
   }
   launch.complete = (resolved) => settleScaling(launch, { byName, legacy, maxModelLen, length, scalingOpt }, resolved);
