@@ -2,11 +2,12 @@
  * Which trainer an invocation starts, once launchers are peeled: `accelerate launch`, `torchrun`,
  * `python -m torch.distributed.run`, `deepspeed` and `python` skip their own options to find the
  * script (or module) and its arguments. Launcher options that take no value are listed, so
- * `--multi_gpu train.py` does not read `train.py` as the value of `--multi_gpu`:
- *   accelerate: accelerate/commands/launch.py::launch_command_parser (store_true options);
- *   torchrun:   torch/distributed/run.py::get_args_parser (--standalone, --no-python, -m, --run-path);
- *   deepspeed:  deepspeed/launcher/runner.py::parse_args (--no_python, --module, --no_local_rank, …);
- *   python:     the interpreter's own switches (-u, -O, -B, …; -W/-X take a value; -m, -c).
+ * `--multi_gpu train.py` does not read `train.py` as the value of `--multi_gpu`. These lists are
+ * from the launchers' documented store_true options and were NOT checked against their sources in
+ * this round (accelerate/commands/launch.py::launch_command_parser, torch/distributed/run.py::
+ * get_args_parser, deepspeed/launcher/runner.py::parse_args): a boolean missing here makes the
+ * script look like that flag's value, and the launch is then not read (never misread).
+ *   python: the interpreter's own switches (-u, -O, -B, …; -W/-X take a value; -m, -c).
  * Trainer entry points:
  *   llamafactory-cli / lmf train (LLaMA-Factory setup.py::get_console_scripts → llamafactory.cli:main),
  *   its src/train.py and llamafactory/launcher.py (what the CLI hands to torchrun);

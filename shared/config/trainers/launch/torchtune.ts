@@ -1,6 +1,8 @@
 /**
  * `tune run [torchrun options] <recipe> --config <cfg> key=value …` (torchtune): the recipe's
- * config/_parse.py::parse reads `--config` with TuneRecipeArgumentParser and merges the rest as an
+ * config/_parse.py::parse reads `--config` with TuneRecipeArgumentParser (its `--config` option and
+ * `tune run`'s torchrun options before the recipe are from torchtune's docs, not re-read this round)
+ * and merges the rest as an
  * OmegaConf dotlist (config/_utils.py::_merge_yaml_and_cli_args): `tokenizer.max_seq_len=8192`,
  * `model=torchtune.models.…` (short for `model._component_=…`), `checkpointer.checkpoint_dir=…`,
  * `~key` to delete. Keys as the YAML reader (config/trainers/torchtune.ts) reads them; builders fix
