@@ -6,7 +6,7 @@
  * from the launchers' documented store_true options and were NOT checked against their sources in
  * this round (accelerate/commands/launch.py::launch_command_parser, torch/distributed/run.py::
  * get_args_parser, deepspeed/launcher/runner.py::parse_args): a boolean missing here makes the
- * script look like that flag's value, and the launch is then not read (never misread).
+ * script look like that flag's value, and the launch is then usually not read at all.
  *   python: the interpreter's own switches (-u, -O, -B, …; -W/-X take a value; -m, -c).
  * Trainer entry points:
  *   llamafactory-cli / lmf train (LLaMA-Factory setup.py::get_console_scripts → llamafactory.cli:main),
