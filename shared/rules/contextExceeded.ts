@@ -38,7 +38,7 @@ export const contextExceededRule: Rule = {
       if (t.scalingByName || !factor || s?.type === 'dynamic' || (s?.type !== 'linear' && !original)) return [];
       const reach = modelReach(rope);
       if (L <= Math.max(reach.value, s?.type === 'linear' ? 0 : mpe)) return [];
-      return [finding(CONTEXT_EXCEEDED, 'warning', `Training at ${fmt(L)} tokens exceeds what the ${s?.type} scaling covers: ${fmt(reach.value)} (${reach.basis}).`, rangeFor(ctx.doc, seq))];
+      return [finding(CONTEXT_EXCEEDED, 'warning', `Training at ${fmt(L)} tokens exceeds what the ${s?.type} scaling covers (${fmt(reach.value)}: ${reach.basis}).`, rangeFor(ctx.doc, seq))];
     }
     if (t.overrides.base) return [];
     const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
