@@ -13,7 +13,8 @@ import type { LaunchRequest } from '../launch/request';
 import type { Range } from '../core/range';
 import type { BaseModelResolver, ResolvedBaseModel } from '../config/resolve';
 import type { TransformersVariant } from '../rope/spec';
-import type { BoundOracle, FileAnalysis, Finding, LaunchDescription } from './types';
+import type { BoundOracle, FileAnalysis, Finding, LaunchDescription, PendingBound } from './types';
+import { analyzeTrainerLaunches } from './analyzeTrainerLaunch';
 import type { EngineName } from '../serving/types';
 import { engineOf, launchEffect, readModelfileLaunch, readServingLaunch } from '../serving/launch';
 import { detached, scalingWords } from '../serving/launchModel';
@@ -41,10 +42,14 @@ export interface LaunchAnalysisOptions {
 }
 
 /** A reader for launches other than serving engines (training launchers): its launches and findings. */
-export type LaunchAnalyzer = (file: LaunchFile, text: string, opts: LaunchAnalysisOptions) => { launches: LaunchDescription[]; diagnostics: Finding[] };
+export type LaunchAnalyzer = (file: LaunchFile, text: string, opts: LaunchAnalysisOptions) => { launches: LaunchDescription[]; diagnostics: Finding[]; pendingBounds?: PendingBound[] };
 
-/** Analyzers every launch file goes through besides the serving engines (the training launchers register here). */
-export const TRAINER_LAUNCH_ANALYZERS: LaunchAnalyzer[] = [];
+/**
+ * Analyzers every launch file goes through besides the serving engines: the training launchers
+ * (swift, llamafactory-cli, axolotl, torchtune, accelerate/torchrun/deepspeed scripts). They see
+ * only the invocations no serving engine claimed, so `python -m vllm…` is never a "training script".
+ */
+export const TRAINER_LAUNCH_ANALYZERS: readonly LaunchAnalyzer[] = [analyzeTrainerLaunches];
 
 /** A hover for each judged launch: where it is and what the engine will do with it. */
 export interface LaunchHover { range: Range; markdown: string }
@@ -172,10 +177,12 @@ export function analyzeLaunchFile(file: LaunchFile, text: string, opts: LaunchAn
 function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisOptions): LaunchFileAnalysis {
   const editor = new LaunchEditor(text);
   const requests: LaunchRequest[] = [];
+  const unclaimed: Invocation[] = [];
   for (const inv of file.invocations) {
     try {
       const req = readServingLaunch(inv);
       if (req) requests.push(req);
+      else unclaimed.push(inv);
     } catch (e) {
       opts.log?.(`reading a launch in ${opts.fileName} failed: ${(e as Error).message}`);
     }
@@ -190,16 +197,22 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     diagnostics.push(...j.diagnostics);
     launchHovers.push(j.hover);
   }
+  const pendingBounds: PendingBound[] = [];
+  const rest: LaunchFile = { ...file, invocations: unclaimed, modelfile: undefined };
   for (const analyzer of [...TRAINER_LAUNCH_ANALYZERS, ...(opts.trainerAnalyzers ?? [])]) {
+    if (!rest.invocations.length) break;
     try {
-      const r = analyzer(file, text, opts);
+      const r = analyzer(rest, text, opts);
       launches.push(...r.launches);
       diagnostics.push(...r.diagnostics);
+      pendingBounds.push(...(r.pendingBounds ?? []));
     } catch (e) {
       opts.log?.(`a training-launch analyzer failed on ${opts.fileName}: ${(e as Error).message}`);
     }
   }
-  return { kind: 'launch', rope: null, training: null, launches, launchHovers, diagnostics, pendingBounds: [] };
+  // Launches in file order, whichever reader claimed them.
+  launches.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return { kind: 'launch', rope: null, training: null, launches, launchHovers, diagnostics, pendingBounds };
 }
 
 /** Keeps only fixes that, applied and re-read, leave the file a launch file with fewer findings of that code. */

@@ -15,6 +15,7 @@ import { ropeFacts, type RopeFacts } from './ropeFacts';
 import type { ParsedDocument } from '../document/configNode';
 import type { GgufMetadata } from '../gguf/metadata';
 import { analyzeGguf, type GgufAnalysis } from './analyzeGguf';
+import type { ShellParser } from '../launch/types';
 
 /** What a user may set per document (the editor's `ropeLens.*` settings, the CLI's flags). */
 export interface AnalysisSettings {
@@ -37,6 +38,11 @@ export interface RopeLensServiceOptions extends Partial<AnalysisSettings> {
   log?: (message: string) => void;
   /** Re-check fixes by re-analysing (default: texts up to 64 KB). */
   verifyFixes?: boolean;
+  /**
+   * The shell grammar for launch scripts, loaded asynchronously by the Node layer
+   * (shared/node/shellParser.ts); a getter, so a server can start before it has loaded.
+   */
+  shellParser?: () => ShellParser | undefined;
 }
 
 /** One document to analyse. */
@@ -93,6 +99,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         resolver,
         log: options.log,
         verifyFixes: options.verifyFixes,
+        shellParser: options.shellParser?.(),
       });
     },
     describe(text, input) {
@@ -100,6 +107,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
       return analyzeOnce(text, {
         fileName: input.fileName, languageId: input.languageId, asModelConfig: input.asModelConfig,
         variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
+        shellParser: options.shellParser?.(),
       });
     },
     analyzeGguf(metadata, settings, fileName) {

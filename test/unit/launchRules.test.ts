@@ -257,12 +257,14 @@ describe('launch rules: models and files', () => {
     assert.match(a.launchHovers[2].markdown, /scaling in effect \| no RoPE scaling/);
   });
 
-  it('training-launch analyzers plug in and add their launches', () => {
-    const text = 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\n';
+  it('training-launch analyzers plug in and see only the invocations no engine claimed', () => {
+    const text = 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\nmy-trainer --steps 10\n';
+    const seen: string[] = [];
     const a = analyzeLaunchFile(shellFileOf(text), text, {
       ...opts,
-      trainerAnalyzers: [(file) => ({ launches: file.invocations.map((inv) => ({ program: 'generic-trainer', role: 'training' as const, source: 'shell', model: null, resolvedFrom: null, requestedLength: null, lengthOption: null, derivedMaxLen: null, trainedContext: null, ropeOptions: {}, overrides: null, env: {}, range: inv.range, notes: [] })), diagnostics: [] })],
+      trainerAnalyzers: [(file) => ({ launches: file.invocations.map((inv) => { seen.push(inv.argv[0].value); return { program: 'generic-trainer', role: 'training' as const, source: 'shell', model: null, resolvedFrom: null, requestedLength: null, lengthOption: null, derivedMaxLen: null, trainedContext: null, ropeOptions: {}, overrides: null, env: {}, range: inv.range, notes: [] }; }), diagnostics: [] })],
     });
+    assert.deepEqual(seen, ['my-trainer']);
     assert.deepEqual(a.launches.map((l) => l.program), ['vllm', 'generic-trainer']);
   });
 });
