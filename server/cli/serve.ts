@@ -115,9 +115,6 @@ function fromHubId(ref: string): Loaded | undefined {
   const raw = rawConfigOf(hit.from, nodeFileReader);
   const contextKeys: Record<string, number> = {};
   for (const [k, v] of Object.entries(raw ?? {})) if (CONTEXT_KEYS.has(k) && typeof v === 'number' && Number.isFinite(v)) contextKeys[k] = v;
-  // A catalog entry that omits the context (Gemma-3's text_config) runs on the class default the
-  // reader used, which the engines see too (transformers fills it in).
-  if (Object.keys(contextKeys).length === 0) contextKeys['max_position_embeddings'] = hit.rope.contextLength.value;
   return { rope: hit.rope, model: ref, contextKeys };
 }
 

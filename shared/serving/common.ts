@@ -198,8 +198,12 @@ export function grouped(n: number): string {
 export function lengthKeys(input: ServingInput): Record<string, number> {
   if (input.contextKeys && Object.keys(input.contextKeys).length) return { ...input.contextKeys };
   const c = input.rope.contextLength;
-  // A length the reader had to default (no key in the file) is not one the engines see.
-  if (!c.key && !c.node) return {};
+  if (!c.key && !c.node) {
+    // No key in the file. A known config class's default (Gemma3TextConfig's 131,072) is an
+    // attribute of the loaded config, which vLLM and SGLang read with getattr like any other; a
+    // length the reader merely assumed is not one the engines see.
+    return /default max_position_embeddings/.test(c.note ?? '') ? { max_position_embeddings: c.value } : {};
+  }
   const leaf = (c.key ?? 'max_position_embeddings').split('.').pop()!;
   return { [leaf]: c.value };
 }

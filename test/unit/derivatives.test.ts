@@ -106,6 +106,12 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
     assert.ok(between.notes.some((n) => /65,536 is beyond the 32,768 tokens the model reaches .*vLLM accepts up to 262,144/.test(n)), between.notes.join('\n'));
   });
 
+  it('Gemma-3 27B (text_config without max_position_embeddings): vLLM reads the class default 131,072, not 2,048', () => {
+    const { rope, contextKeys } = ropeOf(json(join(FIXTURES, 'corpus', 'models', 'gemma-3-27b-it-multimodal.json')));
+    assert.equal(vllmDerivedMaxLen(servingInput(rope, { contextKeys })), 131072);
+    assert.equal(servingPlan('vllm', servingInput(rope, { model: 'x', contextKeys })).context, 131072);
+  });
+
   it('a Llama-2 derivative that kept 4,096 and added linear ×4 (Vicuna-v1.5-16k style) reaches 16,384', () => {
     const llama2 = json(join(FIXTURES, 'corpus', 'models', 'llama-2-7b-hf.json'));
     const { rope } = ropeOf({ ...without(llama2, '_name_or_path'), rope_scaling: { type: 'linear', factor: 4.0 } });
