@@ -68,21 +68,25 @@ export function targetContext(input: ServingInput, _facts?: ScalingFacts): numbe
  * The length a new scaling extends from at `context`, when the model has none and some RoPE
  * layer would see a distance beyond its reach; undefined when nothing needs extending (a scaled
  * model is never rescaled; a model whose own values already reach `context` gets nothing stacked;
- * layers that all attend within a window never see past it).
+ * layers that all attend within a window never see past it — where the engine honours the
+ * window: `windows` false for an engine whose attention for this model ignores it).
  */
-export function extensionFrom(input: ServingInput, facts: ScalingFacts, context: number): number | undefined {
+export function extensionFrom(input: ServingInput, facts: ScalingFacts, context: number, windows = true): number | undefined {
   if (facts.type !== 'none') return undefined;
   const from = modelReach(input.rope, input.trainedContext).unscaledFrom ?? input.trainedContext;
   if (!(from > 0) || !(context > from)) return undefined;
-  return ropeReachAt(input.rope, context) > from ? from : undefined;
+  return (windows ? ropeReachAt(input.rope, context) : context) > from ? from : undefined;
 }
 
 /** Notes every engine shares about the model's reach at `context` (windows, a reach below what the engine accepts). */
-export function reachNotes(input: ServingInput, facts: ScalingFacts, context: number, engine: string, accepts: number): string[] {
+export function reachNotes(input: ServingInput, facts: ScalingFacts, context: number, engine: string, accepts: number, windows = true): string[] {
   const notes: string[] = [];
   const reach = modelReach(input.rope, input.trainedContext);
   const window = everyRopeLayerWindow(input.rope);
-  if (facts.type === 'none' && context > reach.value && window !== undefined && window <= reach.value) {
+  if (!windows && window !== undefined && facts.type === 'none' && context > reach.value) {
+    notes.push(`${engine} runs this model's attention without its ${grouped(window)}-token sliding window: every layer sees distances up to ${grouped(context)}.`);
+  }
+  if (windows && facts.type === 'none' && context > reach.value && window !== undefined && window <= reach.value) {
     notes.push(`Every RoPE layer attends within a ${grouped(window)}-token sliding window, so no layer sees a distance beyond ${grouped(window)} at ${grouped(context)}: no RoPE scaling is needed (it would only change what the windows see).`);
   }
   if (facts.type !== 'none' && context > reach.value && context <= accepts) {

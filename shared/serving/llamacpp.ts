@@ -28,6 +28,15 @@ const ARCH: Record<string, string> = {
   falcon: 'falcon', gpt_neox: 'gptneox', qwen: 'qwen', minicpm: 'minicpm', baichuan: 'baichuan',
 };
 
+/**
+ * Whether llama.cpp applies the model's sliding window: src/llama-model.cpp::load_hparams reads
+ * the sliding-window key per architecture (Gemma-2/3, Cohere2, gpt-oss, …); LLM_ARCH_LLAMA, which
+ * Mistral and Mixtral convert to, reads none, so their layers attend in full.
+ */
+export function llamaCppHonoursWindows(modelType: string | undefined): boolean {
+  return llamaCppArch(modelType) !== 'llama';
+}
+
 /** The GGUF architecture for a config (a GGUF read back keeps its own `general.architecture`). */
 export function llamaCppArch(modelType: string | undefined): string | undefined {
   if (!modelType) return undefined;
@@ -85,7 +94,8 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   let { flags, notes: scalingNotes } = llamaCppScalingFlags(facts, input.trainedContext);
   notes.push(...scalingNotes);
   let extended = flags.length > 0;
-  const from = extensionFrom(input, facts, context);
+  const windows = llamaCppHonoursWindows(input.rope.modelType);
+  const from = extensionFrom(input, facts, context, windows);
   if (from !== undefined) {
     const s = context / from;
     flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(s), '--yarn-orig-ctx', String(from)];
@@ -94,7 +104,7 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   }
   const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp');
   if (yarn) notes.push(yarn);
-  notes.push(...reachNotes(input, facts, context, 'llama.cpp', nCtxTrain));
+  notes.push(...reachNotes(input, facts, context, 'llama.cpp', nCtxTrain, windows));
   if (!input.gguf) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
   const args = ['llama-server', '-m', input.gguf ?? 'model.gguf', '-c', String(context), ...flags];
   if (context > nCtxTrain) {

@@ -9,7 +9,7 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import { extensionFrom, grouped, reachNotes, scalingFacts, targetContext } from './common';
-import { llamaCppTrainContext } from './llamacpp';
+import { llamaCppHonoursWindows, llamaCppTrainContext } from './llamacpp';
 
 export const OLLAMA_CONTEXT_ENV = 'OLLAMA_CONTEXT_LENGTH';
 
@@ -32,14 +32,14 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
       notes.push(`${facts.type} scaling comes from tensors the GGUF conversion writes; Ollama has nothing to set.`);
       break;
     case 'none': {
-      const from = extensionFrom(input, facts, context);
+      const from = extensionFrom(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
       if (from !== undefined) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from)} it was trained to: Ollama gives no scaling at all, so convert from a config with rope_scaling yarn {factor ${context / from}, original ${from}} or serve with llama.cpp's flags.`);
       break;
     }
     default:
       notes.push(`RoPE type '${facts.rawType}' is not one GGUF conversion writes.`);
   }
-  notes.push(...reachNotes(input, facts, context, 'Ollama', derivedMaxLen));
+  notes.push(...reachNotes(input, facts, context, 'Ollama', derivedMaxLen, llamaCppHonoursWindows(input.rope.modelType)));
   if (context > derivedMaxLen) {
     notes.push(`Ollama clamps num_ctx to the GGUF's context_length (${grouped(derivedMaxLen)}) with "requested context size too large for model": ${grouped(context)} needs a GGUF converted from a config whose max_position_embeddings is ${context}. The command asks for ${grouped(served)}.`);
   }

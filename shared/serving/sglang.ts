@@ -22,6 +22,15 @@ const DEFAULT_LEN = 2048;
 
 export const SGLANG_LONG_ENV = 'SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN';
 
+/**
+ * Whether SGLang's attention for this model honours its sliding window. Its Llama-family code
+ * (python/sglang/srt/models/llama.py, which Mistral reuses) builds RadixAttention with no
+ * sliding_window_size, so Mistral-7B-v0.1's 4,096 window is not applied: every layer attends in full.
+ */
+export function sglangHonoursWindows(modelType: string | undefined): boolean {
+  return !['llama', 'mistral', 'mixtral'].includes(modelType ?? '');
+}
+
 export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = scalingFacts(input.rope)): number {
   const keys = lengthKeys(input);
   const key = LENGTH_KEYS.find((k) => typeof keys[k] === 'number');
@@ -45,7 +54,7 @@ export function sglangPlan(input: ServingInput): ServingPlan {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
   } else if (facts.type === 'none') {
-    const from = extensionFrom(input, facts, context);
+    const from = extensionFrom(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     scaling = extendedScaling(facts, from, context);
     if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from!)} it was trained to: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix).`);
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
@@ -55,7 +64,7 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   }
   const yarn = staticYarnNote(facts, input.trainedContext, context, 'SGLang');
   if (yarn) notes.push(yarn);
-  notes.push(...reachNotes(input, facts, context, 'SGLang', derivedMaxLen));
+  notes.push(...reachNotes(input, facts, context, 'SGLang', derivedMaxLen, sglangHonoursWindows(input.rope.modelType)));
   const overrides = scaling ? overrideAt(facts.keyPath, scaling) : null;
   const after = scaling ? sglangDerivedContext(input, factsOfObject(input.rope, scaling, facts.keyPath)) : derivedMaxLen;
   const env: Record<string, string> = {};

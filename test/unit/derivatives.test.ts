@@ -120,14 +120,20 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
     assert.equal(modelReach(rope).value, 16384);
   });
 
-  it('Mistral-7B-v0.1 (a 4,096 window on every layer): no layer sees past 4,096, no engine adds YaRN', () => {
+  it('Mistral-7B-v0.1 (a 4,096 window on every layer): where the engine applies the window, no YaRN; where it does not, YaRN', () => {
     const { rope, contextKeys } = ropeOf(json(MISTRAL));
     assert.equal(ropeReachAt(rope, 32768), 4096);
-    for (const engine of ['vllm', 'sglang', 'llama.cpp', 'tgi', 'ollama'] as const) {
+    for (const engine of ['vllm', 'tgi'] as const) {
       const p = servingPlan(engine, servingInput(rope, { model: 'x', contextKeys, context: 32768 }));
       assert.equal(p.overrides, null, engine);
       assert.ok(!p.args.some((a) => /yarn|dynamic/.test(a)), `${engine}: ${p.args.join(' ')}`);
-      assert.ok(p.notes.some((n) => /sliding window/.test(n)), `${engine}: ${p.notes.join('\n')}`);
+      assert.ok(p.notes.some((n) => /attends within a 4,096-token sliding window/.test(n)), `${engine}: ${p.notes.join('\n')}`);
+    }
+    // SGLang's Llama/Mistral attention and llama.cpp's LLM_ARCH_LLAMA take no window: every layer sees 32,768.
+    for (const engine of ['sglang', 'llama.cpp'] as const) {
+      const p = servingPlan(engine, servingInput(rope, { model: 'x', contextKeys, context: 32768 }));
+      assert.ok(p.args.some((a) => /yarn/.test(a)), `${engine}: ${p.args.join(' ')}`);
+      assert.ok(p.notes.some((n) => /without its 4,096-token sliding window/.test(n)), `${engine}: ${p.notes.join('\n')}`);
     }
     // With the windows off the full-attention layers would see 32,768: --disable-sliding-window caps vLLM at the window.
     assert.equal(vllmDerivedMaxLen(servingInput(rope, { contextKeys }), undefined, { disableSlidingWindow: true }), 4096);
