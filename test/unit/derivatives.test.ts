@@ -26,6 +26,8 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { createNodeResolver, nodeFileReader } from '../../shared/node/resolveNode';
 import { buildPlan } from '../../shared/planner/plan';
 import { loadPlanModel } from '../../shared/planner/modelSource';
+import { loadShellParser } from '../../shared/node/shellParser';
+import type { ShellParser } from '../../shared/launch/types';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const GRADIENT = join(FIXTURES, 'models', 'derivatives', 'llama-3-8b-instruct-262k', 'config.json');
@@ -158,7 +160,9 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
 
 describe('serving and training configs judged by the reach', () => {
   let tmp: string;
-  before(() => {
+  let shellParser: ShellParser | undefined;
+  before(async () => {
+    shellParser = await loadShellParser();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-derivatives-'));
     for (const [name, file] of [['llama-2-7b-32k', LLAMA2_32K], ['mistral-7b', MISTRAL], ['qwen-yarn', QWEN_YARN], ['gradient-262k', GRADIENT]]) {
       mkdirSync(join(tmp, name));
@@ -166,7 +170,7 @@ describe('serving and training configs judged by the reach', () => {
     }
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
-  const analyze = (name: string, text: string) => analyzeText(text, { fileName: join(tmp, name), oracle, resolver: createNodeResolver() });
+  const analyze = (name: string, text: string) => analyzeText(text, { fileName: join(tmp, name), oracle, resolver: createNodeResolver(), shellParser });
   const codes = (a: { diagnostics: { code: string; severity: string }[] }) => a.diagnostics.map((d) => `${d.severity} ${d.code}`);
 
   it('vLLM YAML on LLaMA-2-7B-32K: 32,768 clean, 65,536 a warning (accepted, not trained), 300,000 an error', () => {
@@ -192,6 +196,18 @@ describe('serving and training configs judged by the reach', () => {
 
   it('vLLM YAML on the gradient derivative at 262,144: clean (its own context)', () => {
     assert.deepEqual(codes(analyze('h.yaml', 'model: ./gradient-262k\nmax-model-len: 262144\n')), []);
+  });
+
+  it('launch commands: the 262k derivative at its own context is clean; Mistral under SGLang (no window applied) is not', () => {
+    const own = analyze('serve.sh', '#!/bin/sh\npython -m sglang.launch_server --model-path ./gradient-262k --context-length 262144\n');
+    assert.equal(own.kind, 'launch');
+    assert.deepEqual(codes(own).filter((c) => !c.startsWith('information')), []);
+    const vllm = analyze('serve2.sh', '#!/bin/sh\nvllm serve ./gradient-262k --max-model-len 262144\n');
+    assert.deepEqual(codes(vllm).filter((c) => !c.startsWith('information')), []);
+    const mistral = analyze('serve3.sh', '#!/bin/sh\npython -m sglang.launch_server --model-path ./mistral-7b --context-length 32768\n');
+    assert.ok(codes(mistral).includes('warning launch/beyond-trained'), codes(mistral).join(', '));
+    const mistralVllm = analyze('serve4.sh', '#!/bin/sh\nvllm serve ./mistral-7b --max-model-len 32768\n');
+    assert.deepEqual(codes(mistralVllm).filter((c) => !c.startsWith('information')), []);
   });
 
   it('axolotl at 65,536 on LLaMA-2-7B-32K: beyond what its linear scaling reaches (counted once)', () => {
