@@ -78,6 +78,11 @@ export function extensionFrom(input: ServingInput, facts: ScalingFacts, context:
   return (windows ? ropeReachAt(input.rope, context) : context) > from ? from : undefined;
 }
 
+/** "beyond its trained context of 32,768", or of what its own values reach when they extend it (a fine-tune's own rope_theta). */
+export function beyondFrom(from: number, trained: number): string {
+  return from === trained ? `beyond its trained context of ${grouped(from)}` : `beyond the ${grouped(from)} its own values reach (trained context ${grouped(trained)})`;
+}
+
 /** Notes every engine shares about the model's reach at `context` (windows, a reach below what the engine accepts). */
 export function reachNotes(input: ServingInput, facts: ScalingFacts, context: number, engine: string, accepts: number, windows = true): string[] {
   const notes: string[] = [];

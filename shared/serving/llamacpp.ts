@@ -15,7 +15,7 @@
  *    is capped with "the slot context (…) exceeds the training context of the model (…) - capping".
  */
 import type { ServingInput, ServingPlan } from './types';
-import { ScalingFacts, argNumber, extensionFrom, grouped, lengthKeys, reachNotes, scalingFacts, staticYarnNote, targetContext } from './common';
+import { ScalingFacts, argNumber, extensionFrom, grouped, lengthKeys, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
 
@@ -100,7 +100,7 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
     const s = context / from;
     flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(s), '--yarn-orig-ctx', String(from)];
     extended = true;
-    notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from)} it was trained to: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
+    notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
   }
   const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp');
   if (yarn) notes.push(yarn);

@@ -8,7 +8,7 @@
  * whatever rope.scaling.* the GGUF carries from conversion (see llamacpp.ts).
  */
 import type { ServingInput, ServingPlan } from './types';
-import { extensionFrom, grouped, reachNotes, scalingFacts, targetContext } from './common';
+import { extensionFrom, grouped, reachNotes, scalingFacts, targetContext, beyondFrom } from './common';
 import { llamaCppHonoursWindows, llamaCppTrainContext } from './llamacpp';
 
 export const OLLAMA_CONTEXT_ENV = 'OLLAMA_CONTEXT_LENGTH';
@@ -33,7 +33,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
       break;
     case 'none': {
       const from = extensionFrom(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
-      if (from !== undefined) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from)} it was trained to: Ollama gives no scaling at all, so convert from a config with rope_scaling yarn {factor ${context / from}, original ${from}} or serve with llama.cpp's flags.`);
+      if (from !== undefined) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: Ollama gives no scaling at all, so convert from a config with rope_scaling yarn {factor ${context / from}, original ${from}} or serve with llama.cpp's flags.`);
       break;
     }
     default:

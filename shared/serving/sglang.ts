@@ -14,8 +14,7 @@
 import type { ServingInput, ServingPlan } from './types';
 import {
   ScalingFacts, argNumber, extendedScaling, extensionFrom, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
-  modernScaling, overrideAt, reachNotes, scalingFacts, staticYarnNote, targetContext,
-} from './common';
+  modernScaling, overrideAt, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
 
 const LENGTH_KEYS = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
 const DEFAULT_LEN = 2048;
@@ -56,7 +55,7 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   } else if (facts.type === 'none') {
     const from = extensionFrom(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     scaling = extendedScaling(facts, from, context);
-    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from!)} it was trained to: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix).`);
+    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from!, input.trainedContext)}: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix).`);
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(`${facts.type} scaling is read from the model's config.json.`);
   } else {

@@ -11,7 +11,7 @@
  *    and attn_factor 1 fixed, whatever the config says), su/longrope, llama3.
  */
 import type { ServingInput, ServingPlan } from './types';
-import { argNumber, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext } from './common';
+import { argNumber, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext, beyondFrom } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
@@ -51,7 +51,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
         const s = context / from;
         flags.push('--rope-scaling', 'dynamic', '--rope-factor', argNumber(s));
         extended = true;
-        notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from)} it was trained to. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
+        notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
       }
       break;
     }

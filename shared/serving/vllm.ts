@@ -22,8 +22,7 @@
 import type { ServingInput, ServingPlan } from './types';
 import {
   ScalingFacts, argNumber, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef, modernScaling,
-  overrideAt, extendedScaling, extensionFrom, reachNotes, scalingFacts, staticYarnNote, targetContext,
-} from './common';
+  overrideAt, extendedScaling, extensionFrom, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
 import { derivativeNote } from '../config/reach';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'n_positions', 'max_seq_len', 'seq_length', 'model_max_length', 'max_target_positions', 'max_sequence_length', 'max_seq_length', 'seq_len'];
@@ -81,7 +80,7 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   } else if (facts.type === 'none') {
     const from = extensionFrom(input, facts, context);
     scaling = extendedScaling(facts, from, context);
-    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond the ${grouped(from!)} it was trained to: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix; static YaRN costs some quality on short inputs).${derivativeNote(input.rope)}`);
+    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from!, input.trainedContext)}: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix; static YaRN costs some quality on short inputs).${derivativeNote(input.rope)}`);
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(`${facts.type} scaling is read from the model's config.json; vLLM's derived length is max_position_embeddings (it does not multiply by factor for ${facts.type}).`);
     if (facts.type === 'longrope') notes.push(`Without --max-model-len vLLM serves longrope models at original_max_position_embeddings (${grouped(facts.original ?? input.trainedContext)}), so the flag is needed for the long context.`);
