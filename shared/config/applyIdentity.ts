@@ -33,6 +33,7 @@ export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void
   const derivative = match ? undefined : derivativeOf(input);
   if (derivative) {
     rope.derivativeOf = { candidates: derivative.candidates, baseTrainedContext: derivative.trainedContext.value, differences: derivative.differences };
+    if (derivative.unscaledTrainedContext !== undefined) rope.derivativeOf.unscaledTrainedContext = derivative.unscaledTrainedContext;
   }
   // The order of advice.md: what the file states, then the catalog, then max_position_embeddings.
   if (!rope.trainedContext) rope.trainedContext = match ? { ...match.trainedContext } : assumedTrainedContext(rope);

@@ -6,7 +6,8 @@
  * Order: `_name_or_path`, the Hugging Face cache path, a training config's base model, then a
  * fingerprint of architecture and RoPE values that matches one catalog entry (or several that
  * agree on T). Architecture alone never names a model: a fine-tune that changed rope_theta, the
- * scaling or the context is a derivative (`derivativeOf`), judged on its own values.
+ * scaling or the context is a derivative (`derivativeOf`), judged on its own values; and a
+ * `_name_or_path` naming a hub model the catalog does not know wins over any fingerprint.
  */
 import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
 import type { ModelIdentity } from './modelRope';
@@ -46,6 +47,8 @@ export interface DerivativeMatch {
   shipped: IdentityMatch['shipped'];
   /** Its RoPE values that differ from that model's, worded (`rope_theta 283,461,213 (shipped 500,000)`). */
   differences: string[];
+  /** What the closest model of the architecture that shipped no scaling was trained at (Llama-2-7B: 4,096). */
+  unscaledTrainedContext?: number;
 }
 
 export interface IdentifyInput {
@@ -185,13 +188,21 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
     const ordered = [...ropeHits.filter(shipsThisContext), ...ropeHits.filter((e) => !shipsThisContext(e))];
     return { match: matchOf(ordered, 'fingerprint', true) };
   }
-  const closest = archHits[0];
+  // The closest model, named first: the fewest differing values, then the same scaling type (a
+  // linear model's factor changed is closer to the linear one), then catalog order.
+  const otherType = (e: CatalogEntry) => (ENTRY_FINGERPRINTS.get(e)!.scalingType === fp.scalingType ? 0 : 1);
+  const ranked = archHits
+    .map((e, i) => ({ e, i, d: ropeDifferences(fp, contextLength, e, archHits) }))
+    .sort((a, b) => a.d.length - b.d.length || otherType(a.e) - otherType(b.e) || a.i - b.i);
+  const closest = ranked[0];
+  const unscaled = ranked.find((r) => ENTRY_FINGERPRINTS.get(r.e)!.scalingType === 'default')?.e;
   return {
     derivative: {
-      candidates: archHits.flatMap(namesOf),
-      trainedContext: { value: closest.trainedContext.value, source: `catalog:${closest.id}` },
-      shipped: shippedOf(closest),
-      differences: ropeDifferences(fp, contextLength, closest, archHits),
+      candidates: ranked.flatMap((r) => namesOf(r.e)),
+      trainedContext: { value: closest.e.trainedContext.value, source: `catalog:${closest.e.id}` },
+      shipped: shippedOf(closest.e),
+      differences: closest.d,
+      ...(unscaled ? { unscaledTrainedContext: unscaled.trainedContext.value } : {}),
     },
   };
 }
@@ -199,8 +210,9 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
 /**
  * The RoPE values of a file that differ from what a catalog entry shipped, worded for a message
  * (`rope_theta 283,461,213 (shipped 500,000)`). max_position_embeddings counts only when every
- * model with this architecture shipped the same one (Qwen2 and Qwen2.5 share one and shipped
- * 32,768 and 131,072: there the context alone does not tell a derivative).
+ * model of the architecture `family` shipped the same one (Gemma-7B: 8,192). Where the family
+ * shipped several (Llama-3-70B 8,192, Llama-3.1/3.3-70B 131,072; Qwen2 and Qwen2.5), a raised
+ * context alone does not make a derivative: it stays the classic mistake of advice.md situation 3.
  */
 function ropeDifferences(fp: Fingerprint, contextLength: number | undefined, e: CatalogEntry, family: CatalogEntry[]): string[] {
   const shipped = ENTRY_FINGERPRINTS.get(e)!;
@@ -237,8 +249,20 @@ export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
 }
 
 function fingerprintMatch(input: IdentifyInput): IdentityMatch | undefined {
+  if (namesAnotherModel(input.nameOrPath)) return undefined;
   const v = input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength) : undefined;
   return v && 'match' in v ? v.match : undefined;
+}
+
+/**
+ * `_name_or_path` is a hub id (ORG/NAME, not a path) that no catalog entry answers to: the file
+ * says which model it is (lmsys/longchat-7b-16k, gradientai/…), so no fingerprint may name another.
+ * A local path says nothing about the model and leaves the fingerprint its say.
+ */
+function namesAnotherModel(nameOrPath: string | undefined): boolean {
+  const ref = nameOrPath?.trim();
+  if (!ref || !/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(ref)) return false;
+  return findCatalogEntryStrict(ref) === undefined;
 }
 
 /**

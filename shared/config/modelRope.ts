@@ -116,6 +116,8 @@ export interface DerivativeOf {
   baseTrainedContext: number;
   /** Its RoPE values that differ, worded (`rope_theta 283,461,213 (shipped 500,000)`). */
   differences: string[];
+  /** What the architecture's model without scaling was trained at, when the catalog has one (Llama-2-7B: 4,096). */
+  unscaledTrainedContext?: number;
 }
 
 /** The RoPE values a public checkpoint's config.json shipped with. */

@@ -77,8 +77,8 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       // past that model's T (LongChat-style), not when it kept it (Vicuna-v1.5-16k: 4,096 × 4);
       // with nothing known, max_position_embeddings is taken as including it, as the checkpoints
       // that ship linear scaling do, so no factor is counted twice.
-      const base = rope.derivativeOf?.baseTrainedContext;
-      if (base !== undefined && mpe <= base) return { value: Math.floor(mpe * f), basis: `max_position_embeddings ${n(mpe)} × linear factor ${f} (its base model was trained at ${n(base)})` };
+      const base = rope.derivativeOf?.unscaledTrainedContext;
+      if (base !== undefined && mpe <= base) return { value: Math.floor(mpe * f), basis: `max_position_embeddings ${n(mpe)} × linear factor ${f} (the unscaled model of its architecture was trained at ${n(base)})` };
       return { value: mpe, basis: `max_position_embeddings ${n(mpe)}, taken as already including linear ×${f}` };
     }
     case 'llama3': {

@@ -51,6 +51,7 @@ describe('derivatives keep their own identity', () => {
     assert.equal(rope.identity, null);
     assert.equal(rope.derivativeOf?.candidates[0], 'meta-llama/Meta-Llama-3-8B');
     assert.deepEqual(rope.derivativeOf?.differences, ['rope_theta 283,461,213 (shipped 500,000)']);
+    assert.deepEqual(rope.derivativeOf?.candidates.slice(0, 2), ['meta-llama/Meta-Llama-3-8B', 'meta-llama/Meta-Llama-3-8B-Instruct']);
     assert.equal(rope.derivativeOf?.baseTrainedContext, 8192);
     assert.equal(rope.trainedContext?.value, 262144);
     assert.equal(rope.trainedContext?.source, 'assumed:max_position_embeddings');
@@ -82,6 +83,17 @@ describe('derivatives keep their own identity', () => {
     assert.equal(plan.trainedContext, 262144);
     assert.equal(plan.stages[0].factor, 2);
     assert.ok(plan.notes.some((n) => /derivative on its own values/.test(n)), plan.notes.join('\n'));
+  });
+
+  it('a _name_or_path naming a hub model the catalog does not know wins over the fingerprint (LongChat-style linear ×8 at 16,384)', () => {
+    const llama2 = without(json(join(FIXTURES, 'corpus', 'models', 'llama-2-7b-hf.json')), '_name_or_path');
+    const longchat = { ...llama2, _name_or_path: 'lmsys/longchat-7b-16k', max_position_embeddings: 16384, rope_scaling: { type: 'linear', factor: 8.0 } };
+    const named = ropeOf(longchat).rope;
+    assert.equal(named.identity, null, 'not LLaMA-2-7B-32K, whose RoPE values it shares');
+    assert.equal(modelReach(named).value, 16384);
+    // A local path says nothing about the model: the fingerprint keeps its say.
+    const local = ropeOf({ ...longchat, _name_or_path: '/data/ckpt/checkpoint-500' }).rope;
+    assert.equal(local.identity?.via, 'fingerprint');
   });
 
   it('official configs keep their identity: LLaMA-2-7B-32K by name and by fingerprint alone', () => {
@@ -118,7 +130,7 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
     const llama2 = json(join(FIXTURES, 'corpus', 'models', 'llama-2-7b-hf.json'));
     const { rope } = ropeOf({ ...without(llama2, '_name_or_path'), rope_scaling: { type: 'linear', factor: 4.0 } });
     assert.equal(rope.identity, null);
-    assert.equal(rope.derivativeOf?.baseTrainedContext, 4096);
+    assert.equal(rope.derivativeOf?.unscaledTrainedContext, 4096);
     assert.equal(modelReach(rope).value, 16384);
   });
 

@@ -93,6 +93,23 @@ describe('model identity', () => {
     assert.deepEqual(d.differences, ['scaling yarn (shipped none)']);
   });
 
+  it('by fingerprint: a context other than the one a family shipped (Gemma-7B: 8,192 only) makes a derivative', () => {
+    const gemma = real('gemma-7b.json');
+    assert.equal(identifyModel({ fingerprint: fpOf(gemma), contextLength: 8192 })?.identity.id, 'google/gemma-7b');
+    assert.equal(identifyModel({ fingerprint: fpOf(gemma), contextLength: 32768 }), undefined);
+    assert.deepEqual(derivativeOf({ fingerprint: fpOf(gemma), contextLength: 32768 })?.differences, ['max_position_embeddings 32,768 (shipped 8,192)']);
+    // A raised rope_theta alone is a derivative too; the scaling factor counts (LLaMA-2-7B-32K ships linear ×8).
+    assert.equal(identifyModel({ fingerprint: fpOf({ ...gemma, rope_theta: 1000000 }), contextLength: 8192 }), undefined);
+    const l32k = real('llama-2-7b-32k-linear.json');
+    assert.equal(identifyModel({ fingerprint: fpOf(l32k), contextLength: 32768 })?.identity.id, 'togethercomputer/LLaMA-2-7B-32K');
+    const x4 = { ...l32k, rope_scaling: { type: 'linear', factor: 4.0 } };
+    assert.equal(identifyModel({ fingerprint: fpOf(x4), contextLength: 32768 }), undefined);
+    // The closest model is the one with the fewest differing values: the linear one, by its factor.
+    const d = derivativeOf({ fingerprint: fpOf(x4), contextLength: 32768 })!;
+    assert.equal(d.candidates[0], 'togethercomputer/LLaMA-2-7B-32K');
+    assert.deepEqual(d.differences, ['scaling factor 4 (shipped 8)']);
+  });
+
   it('by fingerprint: twins that agree on T but shipped different contexts are told apart by the declared context', () => {
     // Qwen2-7B-Instruct shipped 32,768 and Qwen2.5-7B 131,072 with the same architecture and base;
     // the stock Qwen2.5-7B config must be recognised as shipped, not as Qwen2 with a raised context.
