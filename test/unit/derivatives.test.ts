@@ -96,6 +96,15 @@ describe('derivatives keep their own identity', () => {
     assert.equal(local.identity?.via, 'fingerprint');
   });
 
+  it('check on a derivative says so: Gemma-7B with its context at 32,768 (the family shipped 8,192 only)', () => {
+    const gemma = { ...without(json(join(FIXTURES, 'corpus', 'models', 'gemma-7b.json')), '_name_or_path'), max_position_embeddings: 32768 };
+    const a = analyzeText(JSON.stringify(gemma, null, 2), { fileName: 'config.json', oracle });
+    assert.equal(a.rope?.identity, null);
+    const d = a.diagnostics.find((x) => x.code === 'rope/base-below-bound')!;
+    assert.equal(d.severity, 'information');
+    assert.match(d.message, /judged as a derivative on its own values, not as google\/gemma-7b \(trained at 8,192\)/);
+  });
+
   it('official configs keep their identity: LLaMA-2-7B-32K by name and by fingerprint alone', () => {
     const named = ropeOf(json(LLAMA2_32K)).rope;
     assert.equal(named.identity?.id, 'togethercomputer/LLaMA-2-7B-32K');
