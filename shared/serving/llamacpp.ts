@@ -208,10 +208,17 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   if (model?.value) req.model = model.value;
   const ctx = get('ctx-size');
   if (ctx?.value) {
-    const v = /^\s*[+-]?\d+\s*$/.test(ctx.value.value) ? Number(ctx.value.value) : NaN;
-    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${JSON.stringify(ctx.value.value)} is not a whole number of tokens (no k suffixes).` });
-    else if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
-    else req.length = { value: v, option: ctx };
+    // std::stoi: leading blanks, a sign, digits; whatever follows is silently dropped (`32k` → 32).
+    const m = /^\s*([+-]?\d+)/.exec(ctx.value.value);
+    const v = m ? Number(m[1]) : NaN;
+    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${JSON.stringify(ctx.value.value)} is not a number and it stops with "error while handling argument".` });
+    else {
+      if (m![0].length !== ctx.value.value.length && ctx.value.value.slice(m![0].length).trim() !== '') {
+        req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'warning', message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${JSON.stringify(ctx.value.value)} is read as ${v} tokens (no k suffixes).`, replacement: String(v) });
+      }
+      if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
+      else req.length = { value: v, option: ctx };
+    }
   }
   for (const name of [...LLAMA_ROPE_OPTIONS, 'parallel']) {
     const u = get(name);

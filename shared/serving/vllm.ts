@@ -155,10 +155,14 @@ function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boole
 export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
   const where = vllmArgsStart(inv);
   if (!where) return undefined;
-  const r = readArgv(inv.argv, where.start, VLLM_SPECS, { equals: true, underscores: true });
+  // `vllm serve MODEL …`: the word right after serve is the model (read before the options, so an
+  // unknown boolean flag later on cannot be mistaken for taking it as a value).
+  const first = inv.argv[where.start];
+  const leading = where.positionalModel && first && !first.value.startsWith('-') ? first : undefined;
+  const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, { equals: true, underscores: true });
   const req: LaunchRequest = { program: 'vllm', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
   const modelOpt = lastUse(r, 'model');
-  const positional = where.positionalModel ? r.positionals[0] : undefined;
+  const positional = leading ?? (where.positionalModel ? r.positionals[0] : undefined);
   const model = positional ?? modelOpt?.value;
   if (model) req.model = model;
   if (!model && lastUse(r, 'served-model-name')) req.notes.push('--served-model-name names the model in the API only; the weights come from the positional model or --model, and none is given.');
