@@ -214,7 +214,7 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
     if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${JSON.stringify(ctx.value.value)} is not a number and it stops with "error while handling argument".` });
     else {
       if (m![0].length !== ctx.value.value.length && ctx.value.value.slice(m![0].length).trim() !== '') {
-        req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'warning', message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${JSON.stringify(ctx.value.value)} is read as ${v} tokens (no k suffixes).`, replacement: String(v) });
+        req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'warning', message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${JSON.stringify(ctx.value.value)} is read as ${v} tokens (no k suffixes).` });
       }
       if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
       else req.length = { value: v, option: ctx };
