@@ -182,6 +182,14 @@ describe('launch rules: the engine\'s grammar', () => {
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
+  it('a removed --rope-scaling next to an existing --hf-overrides: merged into it, the option removed with its line', () => {
+    const text = `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n  --hf-overrides '{"rope_theta":1000000}' \\\n  --rope-scaling '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' \\\n  --max-model-len 131072\n`;
+    const d = only(text, 'vllm/removed-option');
+    const fixed = apply(text, d);
+    assert.equal(fixed, `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n  --hf-overrides '{"rope_theta":1000000.0,"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}' \\\n  --max-model-len 131072\n`);
+    assert.deepEqual(analyze(fixed).diagnostics, []);
+  });
+
   it('a hyphenated override key is silently ignored: warning, renamed by the fix', () => {
     const text = `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '{"rope-scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`;
     const d = only(text, 'launch/override-key-ignored');
