@@ -161,8 +161,10 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
 }
 /**
  * What TGI runs for this command: `--rope-scaling`/`--rope-factor` (or ROPE_SCALING/ROPE_FACTOR)
- * reach the shards and replace config.json's rope_scaling; otherwise the rotary layer reads
- * config.json's own. The launcher's length is max_position_embeddings with no factor.
+ * reach the shards as ROPE_SCALING/ROPE_FACTOR, and `server/text_generation_server/layers/rotary.py::
+ * _get_rope_config` then uses {"type", "factor"} from them instead of config.json's rope_scaling;
+ * otherwise the rotary layer reads config.json's own. The launcher's length is
+ * max_position_embeddings with no factor.
  */
 export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const own = scalingFacts(input.rope);
