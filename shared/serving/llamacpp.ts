@@ -125,6 +125,7 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
 import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { withScaling } from './launchModel';
 import type { ModelRope } from '../config/modelRope';
@@ -208,10 +209,17 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   if (model?.value) req.model = model.value;
   const ctx = get('ctx-size');
   if (ctx?.value) {
-    const v = /^\s*[+-]?\d+\s*$/.test(ctx.value.value) ? Number(ctx.value.value) : NaN;
-    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${JSON.stringify(ctx.value.value)} is not a whole number of tokens (no k suffixes).` });
-    else if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
-    else req.length = { value: v, option: ctx };
+    // std::stoi: leading blanks, a sign, digits; whatever follows is silently dropped (`32k` → 32).
+    const m = /^\s*([+-]?\d+)/.exec(ctx.value.value);
+    const v = m ? Number(m[1]) : NaN;
+    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${shownValue(ctx.value.value)} is not a number and it stops with "error while handling argument".` });
+    else {
+      if (m![0].length !== ctx.value.value.length && ctx.value.value.slice(m![0].length).trim() !== '') {
+        req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'warning', message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${shownValue(ctx.value.value)} is read as ${v} tokens (no k suffixes).` });
+      }
+      if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
+      else req.length = { value: v, option: ctx };
+    }
   }
   for (const name of [...LLAMA_ROPE_OPTIONS, 'parallel']) {
     const u = get(name);
@@ -221,7 +229,7 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   if (kv.length) req.rope['override-kv'] = kv[kv.length - 1];
   const st = req.rope['rope-scaling']?.value;
   if (st && !['none', 'linear', 'yarn'].includes(st.value)) {
-    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `llama.cpp's --rope-scaling takes none, linear or yarn: ${JSON.stringify(st.value)} stops it with "invalid value".` });
+    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `llama.cpp's --rope-scaling takes none, linear or yarn: ${shownValue(st.value)} stops it with "invalid value".` });
   }
   for (const u of r.unknown) {
     const replacement = LLAMA_FOREIGN[u.name];

@@ -54,6 +54,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
 import type { Invocation, ModelfileLaunch } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import { imageRepo, programName } from './argv';
+import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 
 export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
@@ -92,7 +93,7 @@ export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
   if (p) {
     const v = /^\s*\d+\s*$/.test(p.value.value) ? Number(p.value.value) : NaN;
     if (Number.isFinite(v)) req.length = { value: v, option: { name: 'num_ctx', flag: p.name, value: p.value } };
-    else req.problems.push({ token: p.value, kind: 'bad-value', severity: 'error', message: `PARAMETER num_ctx takes a whole number of tokens: ${JSON.stringify(p.value.value)} makes \`ollama create\` fail.` });
+    else req.problems.push({ token: p.value, kind: 'bad-value', severity: 'error', message: `PARAMETER num_ctx takes a whole number of tokens: ${shownValue(p.value.value)} makes \`ollama create\` fail.` });
   }
   for (const name of ['rope_frequency_base', 'rope_frequency_scale']) {
     const q = mf.parameters[name];

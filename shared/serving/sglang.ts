@@ -85,6 +85,7 @@ export function sglangPlan(input: ServingInput): ServingPlan {
 import type { Invocation } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { shownValue } from './argv';
 import { parseLength } from '../config/serving/vllmYaml';
 import { foreignProblem } from './vllm';
 import type { LaunchEffect } from './launchModel';
@@ -146,7 +147,7 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
   if (len?.value) {
     const v = parseLength(len.value.value);
     if (Number.isFinite(v)) req.length = { value: v, option: len };
-    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `SGLang cannot read ${JSON.stringify(len.value.value)} as --context-length: argparse refuses the command.` });
+    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `SGLang cannot read ${shownValue(len.value.value)} as --context-length: argparse refuses the command.` });
   }
   const ov = lastUse(r, 'json-model-override-args');
   if (ov) {

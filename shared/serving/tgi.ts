@@ -80,6 +80,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
 import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { withScaling } from './launchModel';
 
@@ -129,7 +130,7 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
   if (total?.value) {
     const v = /^\s*\d+\s*$/.test(total.value.value) ? Number(total.value.value) : NaN;
     if (Number.isFinite(v)) req.length = { value: v, option: total };
-    else req.problems.push({ token: total.value, kind: 'bad-value', severity: 'error', message: `TGI reads --max-total-tokens as an unsigned integer: ${JSON.stringify(total.value.value)} stops the launcher.` });
+    else req.problems.push({ token: total.value, kind: 'bad-value', severity: 'error', message: `TGI reads --max-total-tokens as an unsigned integer: ${shownValue(total.value.value)} stops the launcher.` });
   }
   const input = get('max-input-tokens');
   if (input) req.rope['max-input-tokens'] = input;
@@ -142,7 +143,7 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
   }
   const st = req.rope['rope-scaling']?.value;
   if (st && !['linear', 'dynamic'].includes(st.value)) {
-    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `TGI's --rope-scaling takes linear or dynamic only (clap stops on ${JSON.stringify(st.value)}); YaRN is read from config.json's rope_scaling.` });
+    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `TGI's --rope-scaling takes linear or dynamic only (clap stops on ${shownValue(st.value)}); YaRN is read from config.json's rope_scaling.` });
   }
   for (const u of r.unknown) {
     const us = u.name.replace(/_/g, '-');
@@ -160,8 +161,10 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
 }
 /**
  * What TGI runs for this command: `--rope-scaling`/`--rope-factor` (or ROPE_SCALING/ROPE_FACTOR)
- * reach the shards and replace config.json's rope_scaling; otherwise the rotary layer reads
- * config.json's own. The launcher's length is max_position_embeddings with no factor.
+ * reach the shards as ROPE_SCALING/ROPE_FACTOR, and `server/text_generation_server/layers/rotary.py::
+ * _get_rope_config` then uses {"type", "factor"} from them instead of config.json's rope_scaling;
+ * otherwise the rotary layer reads config.json's own. The launcher's length is
+ * max_position_embeddings with no factor.
  */
 export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const own = scalingFacts(input.rope);

@@ -103,6 +103,7 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
 import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { shownValue } from './argv';
 import { parseLengthOrAuto } from '../config/serving/vllmYaml';
 import type { LaunchEffect } from './launchModel';
 import { scalingWords, withOverrides } from './launchModel';
@@ -155,10 +156,14 @@ function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boole
 export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
   const where = vllmArgsStart(inv);
   if (!where) return undefined;
-  const r = readArgv(inv.argv, where.start, VLLM_SPECS, { equals: true, underscores: true });
+  // `vllm serve MODEL …`: the word right after serve is the model (read before the options, so an
+  // unknown boolean flag later on cannot be mistaken for taking it as a value).
+  const first = inv.argv[where.start];
+  const leading = where.positionalModel && first && !first.value.startsWith('-') ? first : undefined;
+  const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, { equals: true, underscores: true });
   const req: LaunchRequest = { program: 'vllm', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
   const modelOpt = lastUse(r, 'model');
-  const positional = where.positionalModel ? r.positionals[0] : undefined;
+  const positional = leading ?? (where.positionalModel ? r.positionals[0] : undefined);
   const model = positional ?? modelOpt?.value;
   if (model) req.model = model;
   if (!model && lastUse(r, 'served-model-name')) req.notes.push('--served-model-name names the model in the API only; the weights come from the positional model or --model, and none is given.');
@@ -169,7 +174,7 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
     const v = parseLengthOrAuto(len.value.value);
     if (v === 'auto') req.notes.push(`--max-model-len ${len.value.value} lets vLLM choose the length (the derived one, or what fits in memory).`);
     else if (Number.isFinite(v)) req.length = { value: v, option: len };
-    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `vLLM cannot read ${JSON.stringify(len.value.value)} as a length (human_readable_int takes 32768, 32k = 32,000, 32K = 32,768; no decimals with K/M/G): argparse refuses the command.` });
+    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `vLLM cannot read ${shownValue(len.value.value)} as a length (human_readable_int takes 32768, 32k = 32,000, 32K = 32,768; no decimals with K/M/G): argparse refuses the command.` });
   }
 
   const hf = lastUse(r, 'hf-overrides');
@@ -243,7 +248,7 @@ function versionBefore(v: number[], ref: number[]): boolean {
 
 /** argparse's refusal of an option it does not know (the value goes with it in the message). */
 export function foreignProblem(engine: string, flag: Token, name: string, replacement: string | undefined, value?: Token): GrammarProblem {
-  const shown = value ? `${name} ${value.value}` : name;
+  const shown = value && !/NaN|undefined|Infinity|\[object/.test(value.value) && value.value.length <= 60 ? `${name} ${value.value}` : name;
   const label = engine === 'vllm' ? 'vLLM' : engine === 'sglang' ? 'SGLang' : engine;
   const p: GrammarProblem = {
     token: flag, kind: 'foreign', severity: 'error',
