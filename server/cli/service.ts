@@ -3,7 +3,8 @@ import { createRopeLensService, type RopeLensService } from '../../shared/servic
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { createNodeResolver } from '../../shared/node/resolveNode';
 import type { TransformersVariant } from '../../shared/rope/spec';
+import type { BaseModelResolver } from '../../shared/config/resolve';
 
-export function cliService(variant: TransformersVariant = 'v5', log?: (line: string) => void): RopeLensService {
-  return createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant, log });
+export function cliService(variant: TransformersVariant = 'v5', log?: (line: string) => void, resolver: BaseModelResolver = createNodeResolver()): RopeLensService {
+  return createRopeLensService({ oracle: createSyncOracle(), resolver, variant, log });
 }
