@@ -119,7 +119,7 @@ export async function modelArg(arg: string, ctx: HubContext, readText: (path: st
     return entry ? { kind: 'model', ref, text: catalogConfigText(entry), from: fromPhrase(hit) } : undefined;
   };
   let found = lookup();
-  if (!found && (await fetchMissing([ref], ctx))) found = lookup();
+  if (!found && ctx.enabled && (await fetchMissing([ref], ctx))) found = lookup();
   if (!found) {
     throw new UsageError(ctx.enabled
       ? `'${ref}' could not be resolved (see the line above)`

@@ -9,6 +9,9 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import type { ModelRope } from '../../shared/config/modelRope';
 import { hubIdFromCachePath } from '../../shared/config/identity';
+import { HUB_OPTION, ResolvedModelArg, hubContext, modelArg } from './hub';
+import { parseHubRef } from '../../shared/config/resolve';
+import { nodeFileReader } from '../../shared/node/resolveNode';
 import { contextKeysOf } from '../../shared/serving/contextKeys';
 import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
 import { shellCommand } from '../../shared/serving/shell';
@@ -17,9 +20,9 @@ import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
 import { cliService } from './service';
 import type { RopeLensService } from '../../shared/service/service';
 
-const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--json]';
+const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf | hub id[@revision]> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--hub] [--json]';
 
-interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean }
+interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean; hub?: boolean }
 
 /** 131072, 131_072, 128k (×1024). */
 export function parseContext(raw: string): number {
@@ -39,6 +42,7 @@ function parse(argv: string[]): ServeArgs | 'help' {
       context: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      ...HUB_OPTION,
     },
   }, USAGE, { oneLine: true });
   if (values.help) return 'help';
@@ -49,7 +53,7 @@ function parse(argv: string[]): ServeArgs | 'help' {
     if (!ENGINE_NAMES.includes(e)) throw new UsageError(`--engine must be one of ${ENGINE_NAMES.join(', ')}, got '${values.engine}'`);
     engines = [e];
   }
-  const args: ServeArgs = { path: positionals[0], engines, json: values.json ?? false };
+  const args: ServeArgs = { path: positionals[0], engines, json: values.json ?? false, hub: values.hub };
   if (values.context !== undefined) args.context = parseContext(values.context);
   return args;
 }
@@ -57,7 +61,14 @@ function parse(argv: string[]): ServeArgs | 'help' {
 interface Loaded { rope: ModelRope; model: string; gguf?: string; contextKeys: Record<string, number> }
 
 /** The model's RoPE, read by the same service as `check` (identity, trained context, groups). */
-async function load(path: string, service: RopeLensService): Promise<Loaded> {
+async function load(path: string, service: RopeLensService, resolved?: ResolvedModelArg): Promise<Loaded> {
+  if (resolved) {
+    // A model id: the launch command names the id itself, as the engine would download it.
+    const described = service.describe(resolved.text, { fileName: resolved.path ?? `${resolved.ref}/config.json`, asModelConfig: true });
+    if (described.noRope) throw new UsageError(`${resolved.ref} has no rotary position embedding (${described.noRope}): there is no RoPE to serve`);
+    if (!described.rope || !described.document?.root) throw new UsageError(`${resolved.ref}: its config.json does not look like a model config`);
+    return { rope: described.rope, model: parseHubRef(resolved.ref)?.id ?? resolved.ref, contextKeys: contextKeysOf(described.document) };
+  }
   let st;
   try {
     st = statSync(path);
@@ -108,7 +119,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(USAGE);
     return EXIT_OK;
   }
-  const loaded = await load(args.path, cliService());
+  const arg = await modelArg(args.path, hubContext(args.hub, io), nodeFileReader.readText);
+  const loaded = await load(arg.kind === 'path' ? arg.path : arg.ref, cliService(), arg.kind === 'model' ? arg : undefined);
   const input = servingInput(loaded.rope, { model: loaded.model, gguf: loaded.gguf, contextKeys: loaded.contextKeys, context: args.context });
   const plans = args.engines.map((e) => servingPlan(e, input));
   if (args.json) io.out(JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2));

@@ -109,7 +109,8 @@ export function parseHubRef(ref: string): HubRef | undefined {
   const id = at < 0 ? ref : ref.slice(0, at);
   const revision = at < 0 ? undefined : ref.slice(at + 1);
   if (!/^[A-Za-z0-9][\w.\-]*\/[\w.\-]+$/.test(id) || id.endsWith('.json') || id.includes('..')) return undefined;
-  if (revision !== undefined && !/^[\w.\-\/]+$/.test(revision)) return undefined;
+  // A revision names a file under refs/: no empty, `.` or `..` segments (nothing outside that folder).
+  if (revision !== undefined && (!/^[\w.\-\/]+$/.test(revision) || revision.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) return undefined;
   return revision === undefined ? { id } : { id, revision };
 }
 
@@ -145,9 +146,13 @@ function fromHubCache(hub: HubRef, hubCache: string, reader: FileReader): Resolv
     const commit = COMMIT_ID.test(revision) ? revision : reader.readText(joinPath(dir, 'refs', revision))?.trim();
     ordered = commit && revs.includes(commit) ? [commit] : [];
   } else {
-    // Prefer the revision `refs/main` points at; else any snapshot that has a config.json.
+    // The revision `refs/main` points at; else any snapshot that has a config.json, except those
+    // another branch or tag names (`org/name` means main, not a branch fetched as `org/name@v2`).
     const main = reader.readText(joinPath(dir, 'refs/main'))?.trim();
-    ordered = main && revs.includes(main) ? [main, ...revs.filter((r) => r !== main)] : revs.slice().sort();
+    const otherRefs = new Set((reader.listDir(joinPath(dir, 'refs')) ?? []).filter((n) => n !== 'main')
+      .map((n) => reader.readText(joinPath(dir, 'refs', n))?.trim()).filter((c): c is string => !!c));
+    const rest = revs.filter((r) => r !== main && !otherRefs.has(r)).sort();
+    ordered = main && revs.includes(main) ? [main, ...rest] : rest;
   }
   for (const rev of ordered) {
     const p = joinPath(snapshots, rev, 'config.json');

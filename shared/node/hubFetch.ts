@@ -105,7 +105,7 @@ export function boundedFetch(s: Pick<HubSettings, 'timeoutMs' | 'attempts'>, log
         const resp = await fetch(input, { ...init, signal });
         if ((resp.status === 429 || resp.status >= 500) && attempt < s.attempts) {
           await resp.body?.cancel();
-          log?.(`${resp.status} from ${String(input)}; retrying (${attempt}/${s.attempts})`);
+          log?.(`${resp.status} from ${shortUrl(input)}; retrying (${attempt}/${s.attempts})`);
           await sleep(250 * 2 ** (attempt - 1));
           continue;
         }
@@ -113,7 +113,7 @@ export function boundedFetch(s: Pick<HubSettings, 'timeoutMs' | 'attempts'>, log
       } catch (e) {
         lastError = signal.aborted ? new TimeoutError(`no answer within ${s.timeoutMs / 1000} s`) : e;
         if (attempt < s.attempts) {
-          log?.(`${(lastError as Error).message} (${String(input)}); retrying (${attempt}/${s.attempts})`);
+          log?.(`${(lastError as Error).message} (${shortUrl(input)}); retrying (${attempt}/${s.attempts})`);
           await sleep(250 * 2 ** (attempt - 1));
         }
       }
@@ -121,6 +121,9 @@ export function boundedFetch(s: Pick<HubSettings, 'timeoutMs' | 'attempts'>, log
     throw lastError;
   };
 }
+
+/** A request URL without its query, for log lines. */
+const shortUrl = (input: Parameters<typeof fetch>[0]) => String(input instanceof Request ? input.url : input).split('?')[0];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -235,7 +238,7 @@ export async function fetchModels(refs: readonly string[], s: HubSettings = hubS
 
 /** Where a model came from, for the CLI's provenance line. */
 export function describeResult(r: HubResult): string {
-  if (!r.ok) return `${r.ref}: ${r.message}`;
+  if (!r.ok) return r.message;
   const short = r.commit.slice(0, 12);
   return r.via === 'hub'
     ? `${r.ref}: Hub revision ${r.revision} (commit ${short}), saved to ${r.configPath}`
