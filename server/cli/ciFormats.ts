@@ -49,7 +49,7 @@ export function readRuleDocs(dir: string = __dirname): Map<string, RuleDoc> {
     if (!/^[a-z.\-]+\/[a-z0-9.\-]+$/.test(code)) continue;
     const markdown = s.slice(nl + 1).trim();
     const firstParagraph = markdown.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ');
-    const sentence = /^(.+?[.:])(\s|$)/.exec(firstParagraph)?.[1] ?? firstParagraph;
+    const sentence = /^(.+?\.)(\s|$)/.exec(firstParagraph)?.[1] ?? firstParagraph;
     out.set(code, { code, summary: plain(sentence), markdown });
   }
   return out;
