@@ -25,7 +25,8 @@ function sarifValidator() {
   ajv.addFormat('uri', (s: string) => { try { return !!new URL(s).protocol; } catch { return false; } });
   ajv.addFormat('uri-reference', (s: string) => { try { return !!new URL(s, 'file:///base/'); } catch { return false; } });
   ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /T/.test(s));
-  return ajv.compile({ $id: id, ...rest });
+  const validate = ajv.compile({ $id: id, ...rest });
+  return Object.assign((data: unknown): boolean => validate(data), { get errors() { return validate.errors; } });
 }
 
 /** Text offsets of each line start (\r\n, \r and \n end lines, as LSP counts them). */
@@ -61,7 +62,7 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
     const sarif = check([...inputs, '--format', 'sarif']);
     const text = check(inputs);
     assert.equal(sarif.status, text.status);
-    const log = JSON.parse(sarif.stdout);
+    const log: any = JSON.parse(sarif.stdout);
     const validate = sarifValidator();
     assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
     assert.equal(log.version, '2.1.0');
