@@ -20,8 +20,9 @@ import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
 import { checkGguf, GgufFileReport } from './checkGguf';
 import type { Severity } from '../../shared/core/findings';
 import type { FileAnalysis } from '../../shared/service/types';
-import { HUB_OPTION, fetchMissing, hubContext, recordingResolver } from './hub';
+import { HUB_OPTION, fetchMissing, hubContext } from './hub';
 import { createNodeResolver } from '../../shared/node/resolveNode';
+import { recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
@@ -72,7 +73,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
 
   // Pass 1, offline: every file, remembering which ones named a Hub model the resolver did not find.
-  const recorder = recordingResolver();
+  const recorder = recordingResolver(createNodeResolver());
   let service = cliService(variant, log, recorder);
   const analyses = new Map<string, FileAnalysis>();
   const missed: string[] = [];

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { CliIO } from './io';
 import { UsageError } from './io';
-import { BaseModelResolver, ResolvedBaseModel, parseHubRef } from '../../shared/config/resolve';
+import { BaseModelResolver, ResolvedBaseModel, parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { createNodeResolver } from '../../shared/node/resolveNode';
 import { catalogConfigText, findCatalogEntry } from '../../shared/config/catalog';
 import { HubSettings, describeResult, fetchModels, hubSettings } from '../../shared/node/hubFetch';
@@ -29,24 +29,6 @@ export interface HubContext {
 export function hubContext(flag: boolean | undefined, io: CliIO, env: NodeJS.ProcessEnv = process.env): HubContext {
   const envOn = ['1', 'true', 'yes', 'on'].includes((env.ROPE_LENS_HUB ?? '').trim().toLowerCase());
   return { enabled: flag === true || envOn, settings: hubSettings(env), io, said: new Set() };
-}
-
-/** A resolver that remembers the Hub references it could not resolve offline. */
-export interface RecordingResolver extends BaseModelResolver {
-  misses: Set<string>;
-}
-
-export function recordingResolver(inner: BaseModelResolver = createNodeResolver()): RecordingResolver {
-  const misses = new Set<string>();
-  return {
-    misses,
-    resolve(refs, fromFile) {
-      const hit = inner.resolve(refs, fromFile);
-      if (!hit) for (const r of refs) if (parseHubRef(r.trim())) misses.add(r.trim());
-      return hit;
-    },
-    reset: () => inner.reset?.(),
-  };
 }
 
 /**
@@ -71,7 +53,7 @@ export async function fetchMissing(refs: Iterable<string>, ctx: HubContext): Pro
  * fetching brought some into the cache, runs it again with a fresh resolver.
  */
 export async function withHub<T>(ctx: HubContext, work: (resolver: BaseModelResolver) => T | Promise<T>): Promise<T> {
-  const first = recordingResolver();
+  const first = recordingResolver(createNodeResolver());
   let result: T | undefined;
   let error: unknown;
   try {

@@ -60,6 +60,46 @@ export function createResolver(opts: ResolverOptions = {}): BaseModelResolver {
   };
 }
 
+/**
+ * A resolver that remembers, per requesting file, the Hub references it could not resolve: what a
+ * front-end fetches from the Hub (asynchronously) before analysing again.
+ */
+export interface RecordingResolver extends BaseModelResolver {
+  /** Every Hub reference missed so far. */
+  readonly misses: ReadonlySet<string>;
+  /** The references missed for one file since the last call (and forgets them). */
+  takeMisses(fromFile: string): string[];
+}
+
+export function recordingResolver(inner: BaseModelResolver): RecordingResolver {
+  const misses = new Set<string>();
+  const byFile = new Map<string, Set<string>>();
+  return {
+    misses,
+    resolve(refs, fromFile) {
+      const hit = inner.resolve(refs, fromFile);
+      if (!hit) {
+        for (const raw of refs) {
+          const r = raw.trim();
+          if (!parseHubRef(r)) continue;
+          misses.add(r);
+          if (!byFile.has(fromFile)) byFile.set(fromFile, new Set());
+          byFile.get(fromFile)!.add(r);
+        }
+      }
+      return hit;
+    },
+    takeMisses(fromFile) {
+      const found = [...(byFile.get(fromFile) ?? [])];
+      byFile.delete(fromFile);
+      return found;
+    },
+    reset() {
+      inner.reset?.();
+    },
+  };
+}
+
 /** The catalog alone: what the pure analysis uses when no resolver is injected. */
 export const catalogResolver: BaseModelResolver = createResolver();
 
