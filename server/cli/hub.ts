@@ -61,6 +61,11 @@ export async function withHub<T>(ctx: HubContext, work: (resolver: BaseModelReso
   } catch (e) {
     error = e;
   }
+  if (first.misses.size && !ctx.enabled && error instanceof Error) {
+    // Keep the failure one line: the hint joins the error instead of a line of its own.
+    error.message += ' (--hub or ROPE_LENS_HUB=1 fetches it from the Hub)';
+    first.misses.forEach((r) => ctx.said.add(r));
+  }
   if (first.misses.size && (await fetchMissing(first.misses, ctx))) return work(createNodeResolver());
   if (error !== undefined) throw error;
   return result as T;
