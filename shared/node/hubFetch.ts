@@ -18,11 +18,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
-import { downloadFileToCacheDir, modelInfo, HubApiError } from '@huggingface/hub';
+import { downloadFileToCacheDir, modelInfo, HubApiError, HUB_URL } from '@huggingface/hub';
 import { COMMIT_ID, HubRef, hubCacheRepoDir, parseHubRef } from '../config/resolve';
 import { hubCacheDir, nodeFileReader } from './resolveNode';
-
-const DEFAULT_ENDPOINT = 'https://huggingface.co';
 
 export interface HubSettings {
   endpoint: string;
@@ -54,7 +52,8 @@ export function hubSettings(env: NodeJS.ProcessEnv = process.env): HubSettings {
   }
   const timeout = Number(env.ROPE_LENS_HUB_TIMEOUT_MS);
   return {
-    endpoint: (env.HF_ENDPOINT?.trim() || DEFAULT_ENDPOINT).replace(/\/+$/, ''),
+    // HF_ENDPOINT (a mirror), else the client library's own address of the Hub.
+    endpoint: (env.HF_ENDPOINT?.trim() || HUB_URL).replace(/\/+$/, ''),
     token,
     tokenSource,
     offline: truthy(env.HF_HUB_OFFLINE) || truthy(env.TRANSFORMERS_OFFLINE),
