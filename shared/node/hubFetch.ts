@@ -21,6 +21,8 @@ import { homedir } from 'node:os';
 import { downloadFileToCacheDir, modelInfo, HubApiError, HUB_URL } from '@huggingface/hub';
 import { COMMIT_ID, HubRef, hubCacheRepoDir, parseHubRef } from '../config/resolve';
 import { hubCacheDir, nodeFileReader } from './resolveNode';
+import { gguf } from '@huggingface/gguf';
+import type { GgufMetadata } from '../gguf/metadata';
 
 export interface HubSettings {
   endpoint: string;
@@ -242,4 +244,43 @@ export function describeResult(r: HubResult): string {
   return r.via === 'hub'
     ? `${r.ref}: Hub revision ${r.revision} (commit ${short}), saved to ${r.configPath}`
     : `${r.ref}: Hugging Face cache, revision ${r.revision} (commit ${short}), ${r.configPath}`;
+}
+
+export interface GgufHubSuccess {
+  ok: true;
+  ref: string;
+  id: string;
+  revision: string;
+  commit: string;
+  /** The repository file whose header was read. */
+  file: string;
+  metadata: GgufMetadata;
+}
+
+/**
+ * A GGUF repository (no config.json): the header metadata of one of its .gguf files, read with
+ * range requests (a few MB at most, never the weights). Not cached (the cache layout holds whole
+ * files), so it needs the network. Prefers a Q4_K_M quantization, then the first file by name;
+ * every quantization of a model carries the same RoPE metadata.
+ */
+export async function fetchGgufHeader(ref: string, s: HubSettings = hubSettings(), log?: (line: string) => void): Promise<GgufHubSuccess | HubFailure> {
+  const hub = parseHubRef(ref.trim());
+  if (!hub) return { ok: false, ref, kind: 'error', message: `'${ref}' is not a Hub model id (org/name or org/name@revision)` };
+  if (s.offline) return { ok: false, ref, kind: 'offline', message: `${ref}: a GGUF header is read from the Hub (it is not cached) and HF_HUB_OFFLINE is set` };
+  const revision = hub.revision ?? 'main';
+  const fetch = boundedFetch(s, log);
+  const auth = s.token ? { Authorization: `Bearer ${s.token}` } : undefined;
+  try {
+    const info = await modelInfo({ hubUrl: s.endpoint, fetch, ...(s.token ? { accessToken: s.token } : {}), name: hub.id, revision, additionalFields: ['sha', 'filePaths'] });
+    const files = (info.filePaths ?? []).filter((f) => /\.gguf$/i.test(f)).sort();
+    // A split model's header is in its first shard.
+    const firsts = files.filter((f) => !/-\d{5}-of-\d{5}\.gguf$/i.test(f) || /-00001-of-\d{5}\.gguf$/i.test(f));
+    const file = firsts.find((f) => /q4_k_m/i.test(f)) ?? firsts[0];
+    if (!file || !info.sha) return { ok: false, ref, kind: 'no-config', message: `${hub.id}@${revision} has neither a config.json nor a .gguf file` };
+    const url = `${s.endpoint}/${hub.id}/resolve/${info.sha}/${file.split('/').map(encodeURIComponent).join('/')}`;
+    const { metadata } = await gguf(url, { fetch, ...(auth ? { additionalFetchHeaders: auth } : {}) });
+    return { ok: true, ref, id: hub.id, revision, commit: info.sha, file, metadata: metadata as unknown as GgufMetadata };
+  } catch (e) {
+    return { ok: false, ref, ...explain(e, hub, s) };
+  }
 }

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeHub, fakeCommitOf, startFakeHub } from '../support/fakeHub';
+import { ggufHeader, qwen25InstructMetadata } from '../gguf/writeGguf';
 
 const root = join(__dirname, '../..');
 const corpus = (name: string) => readFileSync(join(root, 'test/fixtures/corpus/models', name), 'utf8');
@@ -45,6 +46,8 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
       'acme/slow-once': { revisions: { main: { 'config.json': QWEN3 } }, slowMs: 3000, slowTimes: 1 },
       'acme/never-answers': { revisions: { main: { 'config.json': QWEN3 } }, slowMs: 30_000 },
       'acme/moved': { revisions: { main: { 'config.json': QWEN3 } }, redirect: true },
+      // A GGUF repository: no config.json, two quantizations of Qwen2.5-7B-Instruct's header.
+      'acme/house-model-GGUF': { revisions: { main: { 'README.md': '# GGUF', 'qwen2.5-7b-instruct-q8_0.gguf': ggufHeader(qwen25InstructMetadata()), 'qwen2.5-7b-instruct-q4_k_m.gguf': ggufHeader(qwen25InstructMetadata()) } } },
     });
   });
   after(async () => { await hub?.close(); });
@@ -169,5 +172,21 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     assert.ok(hub.requests.some((q) => q.startsWith('GET /cdn/acme/moved/')), 'the redirect target was fetched');
     const commit = fakeCommitOf('acme/moved', 'main');
     assert.deepEqual(readdirSync(join(cache, 'models--acme--moved', 'snapshots')), [commit]);
+  });
+
+  it('serve a GGUF repository: the header of its Q4_K_M file, read with range requests; llama-server fetches it itself', async () => {
+    const r = await cli(['serve', 'acme/house-model-GGUF', '--hub', '--engine', 'llama.cpp', '--context', '131072', '--json'], env, work);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /acme\/house-model-GGUF: no config\.json; read the GGUF header of qwen2\.5-7b-instruct-q4_k_m\.gguf/);
+    const plan = JSON.parse(r.stdout);
+    // The header's qwen2.context_length is what llama.cpp derives.
+    assert.equal(plan.derivedMaxLen, 32768);
+    assert.deepEqual(plan.args.slice(0, 5), ['llama-server', '--hf-repo', 'acme/house-model-GGUF', '--hf-file', 'qwen2.5-7b-instruct-q4_k_m.gguf']);
+    assert.ok(hub.requests.some((q) => q === 'GET /acme/house-model-GGUF/resolve/' + fakeCommitOf('acme/house-model-GGUF', 'main') + '/qwen2.5-7b-instruct-q4_k_m.gguf'));
+    // Without --hub nothing is asked.
+    const before = hub.requests.length;
+    const off = await cli(['serve', 'acme/house-model-GGUF', '--engine', 'llama.cpp'], env, work);
+    assert.equal(off.status, 2);
+    assert.equal(hub.requests.length, before);
   });
 });

@@ -13,8 +13,8 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeRepo {
-  /** Branch or tag → files at that revision (path → text). `main` is required. */
-  revisions: Record<string, Record<string, string>>;
+  /** Branch or tag → files at that revision (path → text or bytes). `main` is required. */
+  revisions: Record<string, Record<string, string | Buffer>>;
   /** 'gated': 401 without a token, 403 with a token other than `grantedToken`. */
   access?: 'public' | 'gated';
   grantedToken?: string;
@@ -33,7 +33,10 @@ export interface FakeHub {
 }
 
 /** The git blob id of a text (what the Hub reports as a small file's oid). */
-const gitOid = (text: string) => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
+const gitOid = (content: string | Buffer) => {
+  const bytes = Buffer.from(content);
+  return createHash('sha1').update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes])).digest('hex');
+};
 /** A stable 40-hex commit id per repository and revision. */
 const commitOf = (repo: string, rev: string) => createHash('sha1').update(`${repo}@${rev}`).digest('hex');
 
@@ -42,7 +45,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
   const slowSeen = new Map<string, number>();
   const pending = new Set<ServerResponse>();
 
-  const revisionOf = (repo: FakeRepo, id: string, rev: string): { commit: string; files: Record<string, string> } | undefined => {
+  const revisionOf = (repo: FakeRepo, id: string, rev: string): { commit: string; files: Record<string, string | Buffer> } | undefined => {
     for (const [name, files] of Object.entries(repo.revisions)) {
       const commit = commitOf(id, name);
       if (rev === name || rev === commit) return { commit, files };
@@ -106,7 +109,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
       }
       // Only the paths asked for that exist, as the Hub answers.
       return json(res, 200, Object.entries(at.files).filter(([p]) => asked.includes(p)).map(([p, text]) => ({
-        type: 'file', path: p, oid: gitOid(text), size: Buffer.byteLength(text),
+        type: 'file', path: p, oid: gitOid(text), size: Buffer.from(text).length,
         lastCommit: { id: at.commit, title: 'Upload', date: '2025-01-01T00:00:00.000Z' },
       })));
     }
@@ -118,7 +121,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
       return res.end();
     }
     const body = Buffer.from(text);
-    const headers = { 'Content-Type': 'text/plain; charset=utf-8', ETag: `"${gitOid(text)}"`, 'X-Repo-Commit': at.commit, 'Accept-Ranges': 'bytes' };
+    const headers = { 'Content-Type': typeof text === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream', ETag: `"${gitOid(text)}"`, 'X-Repo-Commit': at.commit, 'Accept-Ranges': 'bytes' };
     const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
     if (range) {
       const start = Number(range[1]);
