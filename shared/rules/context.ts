@@ -10,7 +10,7 @@ import type { TrainingConfig } from '../config/training';
 import type { ResolvedBaseModel } from '../config/resolve';
 import type { BoundOracle, Finding, PendingBound, Severity } from '../core/findings';
 import type { TransformersVariant } from '../rope/spec';
-import { DocumentEditor } from '../fixes/documentEditor';
+import type { ConfigEditor } from '../fixes/configEditor';
 
 export interface RuleContext {
   doc: ParsedDocument;
@@ -24,7 +24,8 @@ export interface RuleContext {
   oracle: BoundOracle;
   variant: TransformersVariant;
   pending: PendingBound[];
-  editor: DocumentEditor;
+  /** The document's editor: YAML/JSON, or a command line's options (fixes/commandLineEditor). */
+  editor: ConfigEditor;
 }
 
 export interface Rule {
