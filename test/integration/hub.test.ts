@@ -10,6 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeHub, fakeCommitOf, startFakeHub } from '../support/fakeHub';
 import { ggufHeader, qwen25InstructMetadata } from '../gguf/writeGguf';
+import { readLaunchFile } from '../../shared/launch/index';
+import { loadShellParser } from '../../shared/node/shellParser';
+import { analyzeLaunchFile } from '../../shared/service/analyzeLaunch';
+import { createSyncOracle } from '../../shared/service/syncOracle';
+import { recordingResolver } from '../../shared/config/resolve';
+import { createNodeResolver } from '../../shared/node/resolveNode';
+import { fetchModels, hubSettings } from '../../shared/node/hubFetch';
 
 const root = join(__dirname, '../..');
 const corpus = (name: string) => readFileSync(join(root, 'test/fixtures/corpus/models', name), 'utf8');
@@ -188,5 +195,27 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     const off = await cli(['serve', 'acme/house-model-GGUF', '--engine', 'llama.cpp'], env, work);
     assert.equal(off.status, 2);
     assert.equal(hub.requests.length, before);
+  });
+
+  it('a launch command\'s model: missed by the analysis, fetched, found on the next analysis (in process)', async () => {
+    const shell = await loadShellParser();
+    const fileName = join(work, 'serve.sh');
+    const text = 'vllm serve acme/llama3-ft --max-model-len 65536\n';
+    const launch = readLaunchFile(text, fileName, { shell })!;
+    assert.ok(launch, 'serve.sh reads as a launch file');
+    const hubEnv = { ...process.env, ...env };
+    const resolver = recordingResolver(createNodeResolver(hubEnv));
+    const analyze = () => analyzeLaunchFile(launch, text, { fileName, resolver, oracle: createSyncOracle(), variant: 'v5' });
+    const offline = analyze();
+    assert.deepEqual(resolver.takeMisses(fileName), ['acme/llama3-ft']);
+    const [fetched] = await fetchModels(['acme/llama3-ft'], hubSettings(hubEnv));
+    assert.ok(fetched.ok, fetched.ok ? '' : fetched.message);
+    resolver.reset!();
+    const online = analyze();
+    assert.deepEqual(resolver.takeMisses(fileName), []);
+    // Known now: Llama-3-8B's 8,192 tokens, so a 65,536 max-model-len is judged; offline it could not be.
+    const said = (a: typeof online) => a.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n');
+    assert.match(said(online), /8,192/);
+    assert.doesNotMatch(said(offline), /8,192/);
   });
 });
