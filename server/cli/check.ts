@@ -20,9 +20,9 @@ import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
 import { checkGguf, GgufFileReport } from './checkGguf';
 import type { Severity } from '../../shared/core/findings';
 import type { FileAnalysis } from '../../shared/service/types';
-import { HUB_OPTION, fetchMissing, hubContext } from './hub';
+import { HUB_OPTION, fetchMissing, fromPhrase, hubContext } from './hub';
 import { createNodeResolver } from '../../shared/node/resolveNode';
-import { recordingResolver } from '../../shared/config/resolve';
+import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
@@ -93,9 +93,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // Those models from the Hub (with the opt-in), then pass 2 over the files that needed them.
   const hub = hubContext(parsed.values.hub, io);
+  let resolver = recorder;
   if (recorder.misses.size && (await fetchMissing(recorder.misses, hub))) {
-    service = cliService(variant, log, createNodeResolver());
+    resolver = recordingResolver(createNodeResolver());
+    service = cliService(variant, log, resolver);
     for (const file of missed) analyses.set(file, service.analyze(readFileSync(file, 'utf8'), { fileName: resolve(file) }));
+  }
+  // With the Hub enabled, every model the run used says where it came from (fetched ones said so above).
+  if (hub.enabled) {
+    for (const hit of resolver.hits.values()) {
+      if (!hub.said.has(hit.ref) && parseHubRef(hit.ref)) io.err(`rope-lens: ${hit.ref}: ${fromPhrase(hit)}`);
+      hub.said.add(hit.ref);
+    }
   }
 
   const reports: (JsonFileReport | GgufFileReport)[] = [];

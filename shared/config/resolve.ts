@@ -67,18 +67,23 @@ export function createResolver(opts: ResolverOptions = {}): BaseModelResolver {
 export interface RecordingResolver extends BaseModelResolver {
   /** Every Hub reference missed so far. */
   readonly misses: ReadonlySet<string>;
+  /** Every reference resolved so far, with where it came from. */
+  readonly hits: ReadonlyMap<string, ResolvedBaseModel>;
   /** The references missed for one file since the last call (and forgets them). */
   takeMisses(fromFile: string): string[];
 }
 
 export function recordingResolver(inner: BaseModelResolver): RecordingResolver {
   const misses = new Set<string>();
+  const hits = new Map<string, ResolvedBaseModel>();
   const byFile = new Map<string, Set<string>>();
   return {
     misses,
+    hits,
     resolve(refs, fromFile) {
       const hit = inner.resolve(refs, fromFile);
-      if (!hit) {
+      if (hit) hits.set(hit.ref, hit);
+      else {
         for (const raw of refs) {
           const r = raw.trim();
           if (!parseHubRef(r)) continue;

@@ -100,6 +100,12 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     const offline = await cli(['check', 'train.yaml', '--hub'], { ...env, HF_HUB_OFFLINE: '1' }, work);
     assert.equal(hub.requests.length, before, 'HF_HUB_OFFLINE=1 still made a request');
     assert.equal(offline.stdout, r.stdout);
+    assert.match(offline.stderr, new RegExp(`acme/llama3-ft: Hugging Face cache, commit ${commit.slice(0, 12)}`));
+    // A catalog model is answered offline even with --hub, and says so.
+    writeFileSync(join(work, 'catalog.yaml'), 'base_model: meta-llama/Meta-Llama-3-8B\nsequence_len: 8192\n');
+    const catalog = await cli(['check', 'catalog.yaml', '--hub'], env, work);
+    assert.match(catalog.stderr, /meta-llama\/Meta-Llama-3-8B: built-in catalog \(meta-llama\/Meta-Llama-3-8B/);
+    assert.equal(hub.requests.length, before);
     // Without --hub the offline resolver reads the same cache.
     const plain = await cli(['check', 'train.yaml'], env, work);
     assert.equal(plain.stdout, r.stdout);
