@@ -143,6 +143,21 @@ function cachedSnapshot(hub: HubRef, cacheDir: string): { commit: string; config
  * downloaded (unless offline). Never throws.
  */
 export async function fetchModel(ref: string, s: HubSettings = hubSettings(), log?: (line: string) => void): Promise<HubResult> {
+  // Each request is bounded, but a download the library cannot finish (a failed answer to its final
+  // GET leaves its stream open) would wait forever: the whole fetch has a deadline too.
+  const deadlineMs = s.timeoutMs * (s.attempts + 1) * 3;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<HubResult>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, ref, kind: 'timeout', message: `${ref}: the download from ${s.endpoint} did not finish within ${Math.round(deadlineMs / 1000)} s` }), deadlineMs);
+  });
+  try {
+    return await Promise.race([fetchModelOnce(ref, s, log), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchModelOnce(ref: string, s: HubSettings, log?: (line: string) => void): Promise<HubResult> {
   const hub = parseHubRef(ref.trim());
   if (!hub) return { ok: false, ref, kind: 'error', message: `'${ref}' is not a Hub model id (org/name or org/name@revision)` };
   const revision = hub.revision ?? 'main';

@@ -53,6 +53,7 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
       'acme/slow-once': { revisions: { main: { 'config.json': QWEN3 } }, slowMs: 3000, slowTimes: 1 },
       'acme/never-answers': { revisions: { main: { 'config.json': QWEN3 } }, slowMs: 30_000 },
       'acme/moved': { revisions: { main: { 'config.json': QWEN3 } }, redirect: true },
+      'acme/broken-download': { revisions: { main: { 'config.json': QWEN3 } }, brokenDownload: true },
       // A GGUF repository: no config.json, two quantizations of Qwen2.5-7B-Instruct's header.
       'acme/house-model-GGUF': { revisions: { main: { 'README.md': '# GGUF', 'qwen2.5-7b-instruct-q8_0.gguf': ggufHeader(qwen25InstructMetadata()), 'qwen2.5-7b-instruct-q4_k_m.gguf': ggufHeader(qwen25InstructMetadata()) } } },
     });
@@ -177,6 +178,15 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     assert.match(dead.stderr, /acme\/never-answers: http:\/\/127\.0\.0\.1:\d+ gave no answer within 0\.8 s after 3 attempts/);
     // 3 attempts × 0.8 s + backoff 0.25 + 0.5 s, plus start-up: well under the 30 s the server would hold the line.
     assert.ok(dead.ms < 15_000, `took ${dead.ms} ms`);
+  });
+
+  it('a download that fails after its probe succeeded: retried, then one clear error, not a hang', async () => {
+    const r = await cli(['freqs', 'acme/broken-download', '--hub'], { ...env, ROPE_LENS_HUB_TIMEOUT_MS: '300' }, work);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /500 from .*retrying \(2\/3\)/);
+    // The library's own error, or our deadline's if its stream never ends: either way one line naming the model.
+    assert.match(r.stderr, /rope-lens: hub: acme\/broken-download: (Internal Error|the download from .* did not finish)/);
+    assert.ok(r.ms < 15_000, `took ${r.ms} ms`);
   });
 
   it('follows the redirects the Hub answers downloads with', async () => {

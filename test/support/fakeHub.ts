@@ -23,6 +23,8 @@ export interface FakeRepo {
   slowTimes?: number;
   /** Answer every file download with a 307 to another URL on this server (as the Hub does for CDN and renamed repos). */
   redirect?: boolean;
+  /** Answer 500 to whole-file downloads (Range probes still succeed): a download that fails half-way. */
+  brokenDownload?: boolean;
 }
 
 export interface FakeHub {
@@ -120,6 +122,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
       res.writeHead(307, { Location: `/cdn/${id}/${at.commit}/${file}` });
       return res.end();
     }
+    if (repo.brokenDownload && !req.headers.range) return json(res, 500, { error: 'Internal Error' });
     const body = Buffer.from(text);
     const headers = { 'Content-Type': typeof text === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream', ETag: `"${gitOid(text)}"`, 'X-Repo-Commit': at.commit, 'Accept-Ranges': 'bytes' };
     const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
