@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { HubFetchedNotification, HubPermissionParams, HubPermissionRequest, HubPermissionResult } from '../shared/protocol/messages';
 import { SETTINGS_SECTION, normalizeSettings } from '../shared/protocol/settings';
+import { hubDecision } from '../shared/protocol/hubPermission';
 
 /** workspaceState key of the user's answer to the first prompt in this workspace. */
 export const HUB_ANSWER_KEY = 'ropeLens.hub.answer';
@@ -15,12 +16,9 @@ const ALLOW = 'Allow in This Workspace';
 const NEVER = 'Never in This Workspace';
 
 export async function hubPermission(context: vscode.ExtensionContext, params: HubPermissionParams): Promise<HubPermissionResult> {
-  if (!vscode.workspace.isTrusted) return { allow: false };
   const mode = normalizeSettings({ 'hub.allowNetwork': vscode.workspace.getConfiguration(SETTINGS_SECTION).get('hub.allowNetwork') }).hubAllowNetwork;
-  if (mode === 'never') return { allow: false };
-  if (mode === 'always') return { allow: true };
-  const remembered = context.workspaceState.get<'allow' | 'never'>(HUB_ANSWER_KEY);
-  if (remembered) return { allow: remembered === 'allow' };
+  const decision = hubDecision({ trusted: vscode.workspace.isTrusted, mode, remembered: context.workspaceState.get<'allow' | 'never'>(HUB_ANSWER_KEY) });
+  if (decision !== 'ask') return { allow: decision === 'allow' };
   const models = params.refs.length === 1 ? params.refs[0] : `${params.refs.length} models (${params.refs.join(', ')})`;
   const pick = await vscode.window.showInformationMessage(
     `RoPE Lens: ${models} is not in the Hugging Face cache or the built-in catalog. Fetch its config.json from ${params.endpoint} into the Hugging Face cache?`,

@@ -9,14 +9,14 @@
  * The fetch (shared/node/hubFetch.ts) writes the standard HF cache; when something landed, the
  * resolver forgets its answers and every open document is validated again.
  */
-import type { Connection } from 'vscode-languageserver';
+import { MessageType, ShowMessageNotification, type Connection } from 'vscode-languageserver';
 import type { RecordingResolver } from '../shared/config/resolve';
 import { HubFetchedNotification, HubPermissionRequest } from '../shared/protocol/messages';
 import type { RopeLensSettings } from '../shared/protocol/settings';
 import { HubResult, HubSettings, describeResult, fetchModels, hubSettings } from '../shared/node/hubFetch';
 
 export interface HubFetcherDeps {
-  connection: Pick<Connection, 'sendRequest' | 'sendNotification'> & { window: Pick<Connection['window'], 'showWarningMessage'> };
+  connection: Pick<Connection, 'sendRequest' | 'sendNotification'>;
   resolver: RecordingResolver;
   settingsOf(uri: string): Promise<RopeLensSettings>;
   /** Whether the client answers `ropeLens/hub/permission` (its initializationOptions said so). */
@@ -76,7 +76,8 @@ export class HubFetcher {
     const results: HubResult[] = await fetchModels(refs, hub, (line) => this.deps.log(`hub: ${line}`));
     for (const r of results) {
       this.deps.log(`hub: ${describeResult(r)}`);
-      if (!r.ok) void this.deps.connection.window.showWarningMessage(`RoPE Lens: ${r.message}`);
+      // A notification (not window/showMessageRequest), which every LSP client shows.
+      if (!r.ok) void this.deps.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `RoPE Lens: ${r.message}` });
     }
     void this.deps.connection.sendNotification(HubFetchedNotification, {
       results: results.map((r) => ({ ref: r.ref, ok: r.ok, message: describeResult(r) })),

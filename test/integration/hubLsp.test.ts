@@ -37,17 +37,19 @@ describe('language server: base models from the Hub (local server via HF_ENDPOIN
   });
 
   /** A server with an empty HF cache pointed at the stand-in; `answer` is the client's reply to the permission request (none: not declared). */
-  async function start(allowNetwork: string, answer?: boolean) {
+  async function start(allowNetwork: string, answer?: boolean, yaml = YAML) {
     const env = { ...process.env, HOME: tmp, HF_HUB_CACHE: join(tmp, 'hub'), HF_ENDPOINT: hub.url, HF_TOKEN: '', HF_HUB_OFFLINE: '' };
     h = await LspHarness.start({ env, settings: { hub: { allowNetwork } }, ...(answer !== undefined ? { initializationOptions: { hubPermission: true } } : {}) });
     const asked: HubPermissionParams[] = [];
     const fetched: HubFetchedParams[] = [];
+    const shown: string[] = [];
+    h.conn.onNotification('window/showMessage', (p: { message: string }) => { shown.push(p.message); });
     h.conn.onRequest(HUB_PERMISSION_METHOD, (p: HubPermissionParams) => { asked.push(p); return { allow: answer === true }; });
     h.conn.onNotification(HUB_FETCHED_METHOD, (p: HubFetchedParams) => { fetched.push(p); });
     const uri = pathToFileURL(join(tmp, 'train.yaml')).toString();
-    await h.open(uri, YAML, 'yaml');
+    await h.open(uri, yaml, 'yaml');
     const first = await h.diagnosticsFor(uri, 1);
-    return { h, uri, asked, fetched, first };
+    return { h, uri, asked, fetched, first, shown };
   }
 
   const codes = (ds: { code?: string | number }[]) => ds.map((d) => d.code);
@@ -98,5 +100,16 @@ describe('language server: base models from the Hub (local server via HF_ENDPOIN
     await online.h.until(() => online.fetched.length > 0, 'the fetched notification', 20_000);
     assert.ok(online.fetched[0].results[0].ok);
     assert.equal(online.asked.length, 0);
+  });
+
+  it('a model the Hub does not have: a warning message says so, the server keeps serving the document', async () => {
+    const { h, uri, fetched, shown } = await start('always', undefined, 'base_model: acme/not-there\nsequence_len: 32768\n');
+    await h.until(() => fetched.length > 0 && shown.length > 0, 'the failure message', 20_000);
+    assert.equal(fetched[0].results[0].ok, false);
+    assert.match(shown[0], /RoPE Lens: acme\/not-there was not found on http:\/\/127\.0\.0\.1:\d+ \(404\)/);
+    // Still alive and answering: an edit is validated as before.
+    await h.change(uri, 2, [{ text: 'base_model: acme/not-there\nsequence_len: 4096\n' }]);
+    const after = await h.diagnosticsFor(uri, 2);
+    assert.ok(codes(after).includes('training/base-model-unresolved'));
   });
 });
