@@ -10,7 +10,7 @@
  * with GitHub's escaping (data: % CR LF; properties additionally : and ,).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../shared/core/findings';
 import type { Range } from '../../shared/core/range';
@@ -55,6 +55,9 @@ export function readRuleDocs(dir: string = __dirname): Map<string, RuleDoc> {
   return out;
 }
 
+/** Code scanning keeps rule descriptions to 1,024 characters. */
+const brief = (text: string) => (text.length <= 1000 ? text : `${text.slice(0, 999)}…`);
+
 /** Markdown emphasis and code marks dropped, for SARIF's plain-text fields. */
 const plain = (md: string) => md.replace(/\*\*(.+?)\*\*/g, '$1').replace(/`([^`]+)`/g, '$1');
 
@@ -97,8 +100,8 @@ export function toSarif(reports: readonly FileReport[], opts: SarifOptions = {})
     return {
       id: code,
       name: code.split('/').pop()!.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
-      shortDescription: { text: summary },
-      fullDescription: { text: plain(doc?.markdown.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ') ?? summary) },
+      shortDescription: { text: brief(summary) },
+      fullDescription: { text: brief(plain(doc?.markdown.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ') ?? summary)) },
       help: { text: `${plain(doc?.markdown ?? summary)}\n\n${helpUri}`, markdown: `${doc?.markdown ?? summary}\n\n[${code} in docs/rules.md](${helpUri})` },
       helpUri,
     };
@@ -153,11 +156,16 @@ export function escapeGithubProperty(s: string): string {
 
 const GITHUB_COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', information: 'notice', hint: 'notice' };
 
-/** One workflow command per finding (`::error file=…,line=…,col=…::…`), paths as given. */
-export function toGithub(reports: readonly FileReport[]): string[] {
+/**
+ * One workflow command per finding (`::error file=…,line=…,col=…::…`). Paths inside the working
+ * directory (the workspace, in a workflow) are written relative to it, as annotations need.
+ */
+export function toGithub(reports: readonly FileReport[], baseDir = '.'): string[] {
+  const base = resolve(baseDir);
   const lines: string[] = [];
   for (const report of reports) {
-    const file = report.path.split(sep).join('/');
+    const rel = relative(base, resolve(report.path));
+    const file = (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : report.path).split(sep).join('/');
     for (const d of report.diagnostics) {
       const props: [string, string | number][] = [['file', file]];
       if ('range' in d && d.range) {

@@ -139,6 +139,9 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
     for (const l of lines) assert.match(l, /^::(error|warning|notice) file=examples\/[^,]+,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=RoPE Lens [a-z.\-]+\/[a-z0-9.\-]+::\S/);
     const first = text.stdout.split('\n')[0].match(/^(.+?):(\d+):(\d+) /)!;
     assert.ok(lines.some((l) => l.includes(`file=${first[1]},line=${first[2]},col=${first[3]},`)));
+    // An absolute path inside the working directory (the workspace) is annotated relative to it.
+    const abs = check([join(root, 'examples'), '--format', 'github']);
+    assert.deepEqual(abs.stdout, r.stdout);
     assert.equal(escapeGithubData('50% done\r\nnext'), '50%25 done%0D%0Anext');
     assert.equal(escapeGithubProperty('a:b,c%'), 'a%3Ab%2Cc%25');
   });
