@@ -87,9 +87,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       unreadable = true;
       continue;
     }
-    const before = recorder.misses.size;
     analyses.set(file, service.analyze(text, { fileName: resolve(file) }));
-    if (recorder.misses.size > before) missed.push(file);
+    if (recorder.takeMisses(resolve(file)).length) missed.push(file);
   }
   // Those models from the Hub (with the opt-in), then pass 2 over the files that needed them.
   const hub = hubContext(parsed.values.hub, io);

@@ -66,6 +66,8 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     // An empty HOME: no token file, no user cache; the timeout is short so slow answers are tested quickly.
     env = { HOME: work, HF_ENDPOINT: hub.url, HF_HUB_CACHE: cache, ROPE_LENS_HUB_TIMEOUT_MS: '800' };
     writeFileSync(join(work, 'train.yaml'), 'base_model: acme/llama3-ft\nsequence_len: 32768\n');
+    // A second file naming the same model: it must be re-checked too once the model is fetched.
+    writeFileSync(join(work, 'train-b.yaml'), 'base_model: acme/llama3-ft\nsequence_len: 16384\n');
   });
   afterEach(() => rmSync(work, { recursive: true, force: true }));
 
@@ -88,6 +90,9 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     assert.doesNotMatch(r.stdout, /base-model-unresolved/);
     // The base model's 8,192 trained tokens are now known: 32,768 is beyond them.
     assert.match(r.stdout, /train\.yaml:2:\d+ warning training\/context-exceeded .*8,192/, r.stdout);
+    const both = await cli(['check', 'train.yaml', 'train-b.yaml', '--hub'], { ...env, HF_HUB_CACHE: join(work, 'second-cache') }, work);
+    assert.match(both.stdout, /^train-b\.yaml:2:\d+ warning training\/context-exceeded /m, both.stdout);
+    assert.doesNotMatch(both.stdout, /base-model-unresolved/);
     // huggingface_hub's layout: refs/main → commit, snapshots/<commit>/config.json → ../../blobs/<oid>.
     const repo = join(cache, 'models--acme--llama3-ft');
     assert.equal(readFileSync(join(repo, 'refs', 'main'), 'utf8').trim(), commit);
