@@ -18,6 +18,7 @@ export const SETTING_VALUES = {
   hints: ['inlay', 'codeLens', 'off'],
   'validation.delay': undefined,
   'trace.server': ['off', 'messages', 'verbose'],
+  'hub.allowNetwork': ['ask', 'always', 'never'],
 } as const satisfies Record<string, readonly string[] | undefined>;
 
 export type SettingKey = keyof typeof SETTING_VALUES;
@@ -28,6 +29,7 @@ export type HintStyle = Values<'hints'>;
 export type BoundBackend = Values<'bound.backend'>;
 export type PreferredRewrite = Values<'preferredRewrite'>;
 export type TraceLevel = Values<'trace.server'>;
+export type HubNetwork = Values<'hub.allowNetwork'>;
 
 /** Validation delay bounds (ms), as package.json declares them. */
 export const VALIDATION_DELAY = { min: 0, max: 5000 } as const;
@@ -44,12 +46,18 @@ export interface RopeLensSettings {
   /** Debounce between the last edit and validation, in ms (push diagnostics only). */
   validationDelay: number;
   trace: TraceLevel;
+  /**
+   * May a base model missing offline be fetched from the Hugging Face Hub: `ask` (the editor asks once
+   * per workspace), `always`, `never`. Never in an untrusted workspace, whatever the value.
+   */
+  hubAllowNetwork: HubNetwork;
 }
 
 /** Each setting's package.json key. */
 export const SETTING_KEYS: Record<keyof RopeLensSettings, SettingKey> = {
   enable: 'enable', severity: 'severity', preferredRewrite: 'preferredRewrite', boundBackend: 'bound.backend',
   transformersVersion: 'transformersVersion', hints: 'hints', validationDelay: 'validation.delay', trace: 'trace.server',
+  hubAllowNetwork: 'hub.allowNetwork',
 };
 
 export const DEFAULT_SETTINGS: RopeLensSettings = {
@@ -61,6 +69,7 @@ export const DEFAULT_SETTINGS: RopeLensSettings = {
   hints: 'inlay',
   validationDelay: 150,
   trace: 'off',
+  hubAllowNetwork: 'ask',
 };
 
 // The type-level guarantees that the tables above name real severities and fix kinds.
@@ -114,6 +123,7 @@ export function normalizeSettings(raw: unknown, problems: NormalizeProblem[] = [
   pick('transformersVersion', (v) => { s.transformersVersion = v; });
   pick('hints', (v) => { s.hints = v; });
   pick('trace.server', (v) => { s.trace = v; });
+  pick('hub.allowNetwork', (v) => { s.hubAllowNetwork = v; });
   const delay = read(r, 'validation.delay');
   if (typeof delay === 'number' && Number.isFinite(delay) && delay >= VALIDATION_DELAY.min) s.validationDelay = Math.min(delay, VALIDATION_DELAY.max);
   else if (delay !== undefined) bad('validation.delay', delay);

@@ -91,8 +91,10 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
     extended = true;
     notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
   }
-  if (!input.gguf) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
-  const args = ['llama-server', '-m', input.gguf ?? 'model.gguf', '-c', String(context), ...flags];
+  if (!input.gguf && !input.ggufHub) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
+  // A Hub GGUF: llama-server fetches the file itself (common/arg.cpp: --hf-repo, --hf-file).
+  const model = input.ggufHub ? ['--hf-repo', input.ggufHub.repo, '--hf-file', input.ggufHub.file] : ['-m', input.gguf ?? 'model.gguf'];
+  const args = ['llama-server', ...model, '-c', String(context), ...flags];
   if (context > nCtxTrain) {
     const arch = llamaCppArch(input.rope.modelType);
     if (arch) {
