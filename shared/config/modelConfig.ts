@@ -51,7 +51,7 @@ function hasAny(node: ConfigNode | undefined, keys: readonly string[]): boolean 
 }
 
 /** The language-model scope: the root, or a nested text/LLM config when the root has none of its keys. */
-function primaryScope(root: ConfigNode): ConfigNode {
+export function primaryScope(root: ConfigNode): ConfigNode {
   if (hasAny(root, HEADS_KEYS) || hasAny(root, ['rope_theta', 'hidden_size'])) return root;
   for (const key of NESTED_SCOPES) {
     let nested = child(root, key);

@@ -15,6 +15,8 @@
  * `--rope-scaling` / `--rope-theta` were removed (vllm PR #28006): scaling goes in `--hf-overrides`.
  */
 import type { ServingInput, ServingPlan } from './types';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { engineRow, factsOfReading, modernKeys, servingOf } from './consumer';
 import {
   ScalingFacts, argNumber, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef, modernScaling,
   overrideAt, extendedScaling, scalingFacts, targetContext,
@@ -48,6 +50,23 @@ export function vllmDerivedMaxLen(input: ServingInput, facts: ScalingFacts = sca
     derived *= factor;
   }
   return Math.floor(derived);
+}
+
+/**
+ * How vLLM reads a config's RoPE keys (the consumer table). vLLM ≥ 0.24 refuses to start on
+ * transformers 4.x (`vllm/transformers_utils/config.py` @ 0036026: "Support for Transformers v4 is
+ * deprecated and was removed in vLLM v0.24.0"), so it reads through transformers 5
+ * (rope_scaling first, else rope_parameters; rope_theta inside wins), then
+ * `patch_rope_parameters_dict` maps a legacy `type` to `rope_type` and `su` to longrope.
+ * Earlier releases on transformers 4.x copied the 4.x class default rope_theta over
+ * rope_parameters.rope_theta (`patch_rope_parameters`, stored vLLM config.py before the v5 switch).
+ */
+export function vllmReading(input: ConsumerInput): ConsumerReading {
+  const read = modernKeys(input);
+  return engineRow(
+    { consumer: 'vllm', label: 'vLLM ≥ 0.24', pkg: 'vllm', range: { from: '0.24.0' }, source: 'vllm/transformers_utils/config.py::patch_rope_parameters @ 0036026; vllm/config/model.py::_get_and_verify_max_len' },
+    read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
+  );
 }
 
 export function vllmPlan(input: ServingInput): ServingPlan {
