@@ -14,6 +14,7 @@ import {
 } from '../shared/protocol/messages';
 import { SETTINGS_SECTION } from '../shared/protocol/settings';
 import { createRopeLensService, type RopeLensService } from '../shared/service/service';
+import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
 import { createNodeResolver } from '../shared/node/resolveNode';
 import { inspectorData, inspectorFix } from './inspector';
 import { planForDocument, planWriteStage } from './plan';
@@ -84,7 +85,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   );
   // The one service of this window: the same resolver as the CLI (local folders, the HF cache, the
   // catalog), the window's bound oracle; settings come per document.
-  const service: RopeLensService = createRopeLensService({ oracle, resolver: createNodeResolver(), log });
+  const service: RopeLensService = createRopeLensService({ oracle, resolver: createNodeResolver(), log, workspace: nodeWorkspaceFacts() });
   const cache = new AnalysisCache(service, oracle);
   const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support };
   const validator = new Validator(ctx);

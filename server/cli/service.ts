@@ -2,8 +2,9 @@
 import { createRopeLensService, type RopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { createNodeResolver } from '../../shared/node/resolveNode';
+import { nodeWorkspaceFacts } from '../../shared/node/consumerPins';
 import type { TransformersVariant } from '../../shared/rope/spec';
 
 export function cliService(variant: TransformersVariant = 'v5', log?: (line: string) => void): RopeLensService {
-  return createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant, log });
+  return createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant, log, workspace: nodeWorkspaceFacts() });
 }

@@ -11,6 +11,8 @@ import type { ResolvedBaseModel } from '../config/resolve';
 import type { BoundOracle, Finding, PendingBound, Severity } from '../core/findings';
 import type { TransformersVariant } from '../rope/spec';
 import { DocumentEditor } from '../fixes/documentEditor';
+import type { ConsumerReading } from '../serving/consumer';
+import type { ConsumerPin } from '../serving/pins';
 
 export interface RuleContext {
   doc: ParsedDocument;
@@ -25,6 +27,10 @@ export interface RuleContext {
   variant: TransformersVariant;
   pending: PendingBound[];
   editor: DocumentEditor;
+  /** Model configs: how each consumer reads the file (shared/serving/consumers.ts). */
+  consumers?: ConsumerReading[];
+  /** What the workspace says is used: pinned packages, image tags, the ropeLens.consumers setting. */
+  pins?: ConsumerPin[];
 }
 
 export interface Rule {

@@ -62,6 +62,11 @@ export interface ConsumerReading {
   /** Longest context the consumer accepts without overrides; null for libraries that do not cap it. */
   derivedMaxLen: number | null;
   windows: 'honoured' | 'ignored' | 'n/a' | 'not verified';
+  /**
+   * Set when the consumer reads the scaling but cannot apply it (llama.cpp drops dynamic): a
+   * capability gap the serving notes already state, not a misread of the file's keys.
+   */
+  scalingDropped?: string;
   notes: string[];
 }
 

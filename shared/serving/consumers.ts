@@ -42,7 +42,9 @@ export function misreadOf(row: ConsumerReading, intended: ConsumerReading): stri
   if (row.status !== 'reads' || intended.status !== 'reads') return [];
   const out: string[] = [];
   if (row.base !== null && intended.base !== null && Math.abs(row.base - intended.base) > SAME * Math.abs(intended.base)) out.push('base');
-  if ((row.scalingType ?? 'none') !== (intended.scalingType ?? 'none')) out.push('scaling');
+  // A type the consumer reads but cannot apply is a capability gap (serving notes), not a misread.
+  const dropped = row.scalingDropped !== undefined && row.scalingDropped === intended.scalingType;
+  if ((row.scalingType ?? 'none') !== (intended.scalingType ?? 'none') && !dropped) out.push('scaling');
   else if (row.scalingType !== 'none' && row.factor !== intended.factor) out.push('factor');
   return out;
 }

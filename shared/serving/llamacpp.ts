@@ -110,7 +110,7 @@ function llamaCppRow(input: ConsumerInput, read: { base: number; baseFrom: strin
     { consumer: 'llama.cpp', label: 'llama.cpp (convert_hf_to_gguf.py)', pkg: 'llama.cpp', source: 'convert_hf_to_gguf.py::TextModel.__init__ (master); tools/server/server-context.cpp' },
     read, llamaCppTrainContext(servingOf(input)), notes,
   );
-  if (row.scalingType === 'dynamic') return { ...row, scalingType: 'none', factor: null, notes: [...notes, 'dynamic scaling is not converted: the model runs unscaled'] };
+  if (row.scalingType === 'dynamic') return { ...row, scalingType: 'none', factor: null, scalingDropped: 'dynamic', notes: [...notes, 'dynamic scaling is not converted: the model runs unscaled'] };
   return row;
 }
 
