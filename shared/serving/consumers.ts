@@ -44,7 +44,9 @@ export function misreadOf(row: ConsumerReading, intended: ConsumerReading): stri
   if (row.base !== null && intended.base !== null && Math.abs(row.base - intended.base) > SAME * Math.abs(intended.base)) out.push('base');
   // A type the consumer reads but cannot apply is a capability gap (serving notes), not a misread.
   const dropped = row.scalingDropped !== undefined && row.scalingDropped === intended.scalingType;
-  if ((row.scalingType ?? 'none') !== (intended.scalingType ?? 'none') && !dropped) out.push('scaling');
-  else if (row.scalingType !== 'none' && row.factor !== intended.factor) out.push('factor');
+  // A null scaling cell is one not verified for this consumer: never judged.
+  if (row.scalingType === null) return out;
+  if (row.scalingType !== (intended.scalingType ?? 'none') && !dropped) out.push('scaling');
+  else if (row.scalingType !== 'none' && !dropped && row.factor !== intended.factor) out.push('factor');
   return out;
 }

@@ -43,6 +43,9 @@ export function knownTo4x(modelType: string | undefined): boolean {
   return KNOWN_4X.has(modelType ?? '');
 }
 
+/** Model types with a config class in 4.42 (their rope_theta is read as in every 4.x). */
+const KNOWN_442 = new Set(['llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'gemma', 'gemma2', 'phi', 'phi3', 'stablelm', 'starcoder2', 'gpt_neox', 'falcon', 'cohere', 'olmo', 'persimmon']);
+
 const TWO_FIELD_VALIDATION = new Set(['llama']);
 
 const windowsOf = (input: ConsumerInput): ConsumerReading['windows'] =>
@@ -76,8 +79,14 @@ export function transformers442Reading(input: ConsumerInput): ConsumerReading {
     status: 'reads', base: null, baseFrom: '', scalingType: null, factor: null, attentionFactor: null, derivedMaxLen: null,
     windows: windowsOf(input), notes: [],
   };
-  if (!view.modelType || !TWO_FIELD_VALIDATION.has(view.modelType)) {
+  if (!view.modelType || !KNOWN_442.has(view.modelType)) {
     return { ...row, status: KNOWN_4X.has(view.modelType ?? '') ? 'not-modelled' : 'cannot-load', windows: 'not verified', notes: [`not modelled for model_type ${view.modelType ?? '(none)'} at this release`] };
+  }
+  if (!TWO_FIELD_VALIDATION.has(view.modelType)) {
+    // Every 4.42 config class takes rope_theta (class default otherwise) and has no rope_parameters;
+    // how each non-llama class treats rope_scaling was not verified, so that cell stays empty.
+    const r = v4Reading(input, false);
+    return { ...row, base: r.base, baseFrom: r.baseFrom, notes: [...r.notes, `rope_scaling handling of ${view.modelType} at this release not verified`] };
   }
   const r = v4Reading(input, false);
   const rs = view.ropeScaling;
