@@ -61,6 +61,9 @@ export const consumerMisreadRule: Rule = {
   codes: [SILENT_MISREAD],
   check(ctx) {
     if (ctx.fileKind !== 'model-config' || !ctx.consumers?.length) return [];
+    // type and rope_type both set and different: rope/type-conflict owns that file.
+    const s = ctx.model?.scaling;
+    if (s?.legacyType && s.rawType && s.legacyType.value.trim().toLowerCase() !== String(s.params['rope_type']?.value ?? '').trim().toLowerCase()) return [];
     const intended = intendedReading(ctx.consumers);
     if (!intended) return [];
     const wrong = ctx.consumers.filter((r) => r !== intended && misreadOf(r, intended).length > 0);
