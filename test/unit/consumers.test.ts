@@ -21,11 +21,15 @@ import { parseRequirement, pinsFromPipfileLock, pinsFromPyproject, pinsFromRequi
 import { nodeWorkspaceFacts } from '../../shared/node/consumerPins';
 import { consumersMarkdown, consumersText } from '../../shared/serving/consumersView';
 import type { FileAnalysis } from '../../shared/service/types';
+import { inspectorInputFromText } from '../../shared/inspector/fromConfig';
+import { buildInspectorData } from '../../shared/inspector/build';
 
 const oracle = createSyncOracle();
 const FIX = join(__dirname, '..', 'fixtures');
 const corpus = (f: string) => join(FIX, 'corpus', 'models', f);
 const own = (f: string) => join(FIX, 'consumers', f);
+/** A training YAML whose base model resolves from the catalog (the Inspector then shows no consumer table). */
+const readdirYaml = () => 'axolotl-llama3-theta-override.crlf.yaml';
 
 type Json = Record<string, unknown>;
 const json = (path: string): Json => JSON.parse(readFileSync(path, 'utf8'));
@@ -152,6 +156,22 @@ describe('consumer table', () => {
     const md = consumersMarkdown(rows);
     assert.match(md, /\| TGI \| yes \| \*\*10,000 \(default\)\*\* \|/);
     assert.match(consumersText(table(own('gemma-2-2b-v5-rope-parameters.json'))), /Every consumer that loads this model reads the same base and scaling/);
+  });
+});
+
+describe('consumer table in the Inspector', () => {
+  it('the Inspector data carries the same cells and marks, for model configs only', () => {
+    const path = own('mistral-7b-v5-rope-parameters.json');
+    const data = buildInspectorData(inspectorInputFromText(readFileSync(path, 'utf8'), path), undefined, { fbBuckets: 50 });
+    const t = data.consumers!;
+    assert.equal(t.columns.length, 8);
+    assert.equal(t.rows.length, 8);
+    const tgi = t.rows.find((r) => r.cells[0] === 'TGI')!;
+    assert.deepEqual(tgi.differs, [2]);
+    assert.equal(tgi.cells[2], '10,000 (default)');
+    assert.deepEqual(t.rows.find((r) => r.cells[0] === 'transformers 5.x')!.differs, []);
+    const yaml = join(FIX, 'training', readdirYaml());
+    assert.equal(buildInspectorData(inspectorInputFromText(readFileSync(yaml, 'utf8'), yaml), undefined, { fbBuckets: 50 }).consumers, null);
   });
 });
 
