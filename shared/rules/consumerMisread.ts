@@ -21,7 +21,8 @@ export const SILENT_MISREAD = 'consumer/silent-misread';
 /** "rope_theta 10,000 and no scaling", "rope_theta 500,000 with llama3 scaling (factor 8)". */
 function describe(r: ConsumerReading): string {
   const base = r.baseFrom.startsWith('default') ? `the default rope_theta ${fmt(r.base!)}` : `rope_theta ${fmt(r.base!)}`;
-  const t = r.scalingType ?? 'none';
+  if (r.scalingType === null) return `${base} (its scaling depends on the release)`;
+  const t = r.scalingType;
   return t === 'none' ? `${base} and no scaling` : `${base} with ${t} scaling${r.factor !== null ? ` (factor ${fmt(r.factor)})` : ''}`;
 }
 

@@ -10,7 +10,7 @@ import { child, toPlain } from '../document/configNode';
 import { primaryScope } from '../config/modelConfig';
 import { factsOfObject, trainedContextOf } from './common';
 
-export type ConsumerId = 'transformers-4.42' | 'transformers-4' | 'transformers-5' | 'vllm' | 'sglang' | 'llama.cpp' | 'tgi' | 'ollama';
+export type ConsumerId = 'transformers-4.42' | 'transformers-4' | 'transformers-5' | 'vllm-4x' | 'vllm' | 'sglang' | 'llama.cpp' | 'tgi' | 'ollama';
 /** The package or program a pin names (requirements, image tags, the `ropeLens.consumers` setting). */
 export type ConsumerPackage = 'transformers' | 'vllm' | 'sglang' | 'llama.cpp' | 'tgi' | 'ollama';
 

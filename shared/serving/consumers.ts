@@ -8,7 +8,7 @@ import type { ConsumerInput, ConsumerReading } from './consumer';
 import { configView } from './consumer';
 import { contextKeysOf } from './contextKeys';
 import { transformers442Reading, transformers4Reading, transformers5Reading } from './transformers';
-import { vllmReading } from './vllm';
+import { vllmLegacyReading, vllmReading } from './vllm';
 import { sglangReading } from './sglang';
 import { llamaCppReading } from './llamacpp';
 import { tgiReading } from './tgi';
@@ -18,7 +18,7 @@ export type { ConsumerReading, ConsumerId, ConsumerPackage, ConfigView } from '.
 
 /** In table order: library generations oldest first, then the engines. */
 export const CONSUMER_READERS: readonly ((input: ConsumerInput) => ConsumerReading)[] = [
-  transformers442Reading, transformers4Reading, transformers5Reading, vllmReading, sglangReading, llamaCppReading, tgiReading, ollamaReading,
+  transformers442Reading, transformers4Reading, transformers5Reading, vllmLegacyReading, vllmReading, sglangReading, llamaCppReading, tgiReading, ollamaReading,
 ];
 
 /** How every consumer reads this model config (empty when the document has no object root). */

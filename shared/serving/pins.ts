@@ -114,11 +114,38 @@ export function pinsFromSetting(specs: readonly string[] | undefined): ConsumerP
   return (specs ?? []).map((s) => parseRequirement(s, 'setting ropeLens.consumers')).filter((p): p is ConsumerPin => p !== undefined);
 }
 
+/** Engine images (Docker Hub / GHCR names) → consumer. */
+const IMAGES: [RegExp, ConsumerPackage][] = [
+  [/(^|\/)vllm\/vllm-openai$/, 'vllm'], [/(^|\/)lmsysorg\/sglang$/, 'sglang'],
+  [/(^|\/)huggingface\/text-generation-inference$/, 'tgi'], [/(^|\/)ollama\/ollama$/, 'ollama'],
+  [/(^|\/)(ggml-org|ggerganov)\/llama\.cpp$/, 'llama.cpp'], [/(^|\/)huggingface\/transformers-[a-z-]+$/, 'transformers'],
+];
+
+/**
+ * Engine image references in a Dockerfile, compose file or any launch text (`FROM vllm/vllm-openai:v0.6.3`,
+ * `image: lmsysorg/sglang:v0.4.6.post1-cu124`): the image's tag as the version when it is a dotted
+ * release (`latest`, `server-b4500` and digests pin no comparable version).
+ */
+export function pinsFromImageRefs(text: string, file: string): ConsumerPin[] {
+  const out: ConsumerPin[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    for (const m of raw.matchAll(/([a-z0-9.-]+(?::\d+)?\/)?([a-z0-9._-]+\/[a-z0-9._-]+)(?::([A-Za-z0-9._-]+))?/g)) {
+      const name = (m[1] ?? '') + m[2];
+      const hit = IMAGES.find(([re]) => re.test(name));
+      if (!hit) continue;
+      const tag = m[3]?.match(/^v?(\d+\.\d+(?:\.\d+)?)/)?.[1] ?? null;
+      out.push({ pkg: hit[1], version: tag, source: `${file}:${i + 1}` });
+    }
+  });
+  return out;
+}
+
 /** Pins from one file, chosen by its name (undefined for a name that holds none). */
 export function pinsFromFile(name: string, text: string): ConsumerPin[] | undefined {
   if (/^requirements.*\.txt$|^constraints.*\.txt$/i.test(name)) return pinsFromRequirements(text, name);
   if (name === 'pyproject.toml') return pinsFromPyproject(text, name);
   if (name === 'uv.lock' || name === 'poetry.lock') return pinsFromTomlLock(text, name);
   if (name === 'Pipfile.lock') return pinsFromPipfileLock(text, name);
+  if (/^Dockerfile|\.Dockerfile$|^(docker-)?compose.*\.ya?ml$/i.test(name)) return pinsFromImageRefs(text, name);
   return undefined;
 }

@@ -16,7 +16,9 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
-import { engineRow, factsOfReading, modernKeys, servingOf } from './consumer';
+import { engineRow, factsOfReading, legacyKeys, modernKeys, servingOf } from './consumer';
+import { familyDefaultBase } from '../config/families';
+import { knownTo4x } from './transformers';
 import {
   ScalingFacts, argNumber, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef, modernScaling,
   overrideAt, extendedScaling, scalingFacts, targetContext,
@@ -67,6 +69,25 @@ export function vllmReading(input: ConsumerInput): ConsumerReading {
     { consumer: 'vllm', label: 'vLLM ≥ 0.24', pkg: 'vllm', range: { from: '0.24.0' }, source: 'vllm/transformers_utils/config.py::patch_rope_parameters @ 0036026; vllm/config/model.py::_get_and_verify_max_len' },
     read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
+}
+
+/**
+ * vLLM before 0.24, on the transformers 4.x it then installed: the config object is 4.x's, so the
+ * base is `config.rope_theta` (the class default when the file has only rope_parameters). Releases
+ * with `patch_rope_parameters` copy that default over `rope_parameters["rope_theta"]` and keep the
+ * dict's scaling (stored vLLM config.py with the "Transformers v4 installed" branch); older ones
+ * (`patch_rope_scaling`) read `rope_scaling` only. The scaling cell is left unjudged for a file with
+ * rope_parameters, since the two kinds of release differ there.
+ */
+export function vllmLegacyReading(input: ConsumerInput): ConsumerReading {
+  const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
+  const row = engineRow(
+    { consumer: 'vllm-4x', label: 'vLLM < 0.24 (transformers 4.x)', pkg: 'vllm', range: { before: '0.24.0' }, source: 'vllm/transformers_utils/config.py::patch_rope_parameters (transformers v4 branch) and ::patch_rope_scaling' },
+    read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
+  );
+  if (!knownTo4x(input.view.modelType)) return { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+  if (!input.view.ropeParameters) return row;
+  return { ...row, scalingType: null, factor: null, notes: ['the base is transformers 4.x\'s class default; releases with patch_rope_parameters keep rope_parameters\' scaling, older ones ignore it'] };
 }
 
 export function vllmPlan(input: ServingInput): ServingPlan {

@@ -28,7 +28,7 @@ describe('rope-lens consumers (spawned CLI)', function () {
     const lines = r.stdout.split('\n');
     const header = lines.find((l) => l.startsWith('consumer'))!;
     for (const col of ['accepts?', 'base', 'scaling', 'factor', 'attention factor', 'derived max length', 'windows']) assert.ok(header.includes(col), col);
-    for (const name of ['transformers ≤ 4.42', 'transformers 4.43 – 4.57', 'transformers 5.x', 'vLLM', 'SGLang', 'llama.cpp', 'TGI', 'Ollama']) {
+    for (const name of ['transformers ≤ 4.42', 'transformers 4.43 – 4.57', 'transformers 5.x', 'vLLM < 0.24', 'vLLM ≥ 0.24', 'SGLang', 'llama.cpp', 'TGI', 'Ollama']) {
       assert.ok(lines.some((l) => l.startsWith(name)), name);
     }
     assert.match(r.stdout, /^TGI\s+yes\s+10,000 \(default\) \*/m);
@@ -44,7 +44,7 @@ describe('rope-lens consumers (spawned CLI)', function () {
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assert.equal(j.path, join(dir, 'config.json'));
-    assert.equal(j.consumers.length, 8);
+    assert.equal(j.consumers.length, 9);
     const tgi = j.consumers.find((c: { consumer: string }) => c.consumer === 'tgi');
     assert.deepEqual([tgi.status, tgi.base, tgi.scalingType, tgi.derivedMaxLen], ['reads', 10000, 'none', 131072]);
     assert.deepEqual(tgi.differs, ['base', 'scaling', 'factor']);

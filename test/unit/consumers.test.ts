@@ -17,7 +17,7 @@ import { readModelConfig } from '../../shared/config/modelConfig';
 import { consumerTable, intendedReading, misreadOf } from '../../shared/serving/consumers';
 import type { ConsumerReading } from '../../shared/serving/consumer';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
-import { parseRequirement, pinsFromPipfileLock, pinsFromPyproject, pinsFromRequirements, pinsFromSetting, pinsFromTomlLock, type WorkspaceFacts } from '../../shared/serving/pins';
+import { parseRequirement, pinsFromImageRefs, pinsFromPipfileLock, pinsFromPyproject, pinsFromRequirements, pinsFromSetting, pinsFromTomlLock, type WorkspaceFacts } from '../../shared/serving/pins';
 import { nodeWorkspaceFacts } from '../../shared/node/consumerPins';
 import { consumersMarkdown, consumersText } from '../../shared/serving/consumersView';
 import type { FileAnalysis } from '../../shared/service/types';
@@ -53,7 +53,7 @@ describe('consumer table', () => {
     const file = json(path);
     const rp = file.rope_parameters as Json;
     const rows = table(path);
-    assert.equal(rows.length, 8);
+    assert.equal(rows.length, 9);
     for (const id of ['transformers-4.42', ...LEGACY_READERS] as const) {
       const r = row(rows, id);
       assert.equal(r.status, 'reads', id);
@@ -72,7 +72,9 @@ describe('consumer table', () => {
     for (const id of ['vllm', 'llama.cpp', 'tgi', 'ollama', 'sglang'] as const) assert.equal(row(rows, id).derivedMaxLen, file.max_position_embeddings, id);
     assert.equal(row(rows, 'transformers-5').derivedMaxLen, null);
     const intended = intendedReading(rows)!;
-    assert.deepEqual(rows.filter((r) => misreadOf(r, intended).length).map((r) => r.consumer).sort(), ['sglang', 'tgi', 'transformers-4', 'transformers-4.42']);
+    assert.deepEqual(rows.filter((r) => misreadOf(r, intended).length).map((r) => r.consumer).sort(), ['sglang', 'tgi', 'transformers-4', 'transformers-4.42', 'vllm-4x']);
+    // vLLM before 0.24 on 4.x: the class default base; its scaling cell differs by release, so it is left unjudged.
+    assert.deepEqual([row(rows, 'vllm-4x').base, row(rows, 'vllm-4x').scalingType], [10000, null]);
   });
 
   it('Llama-3.1 as Meta ships it: transformers ≤ 4.42 refuses rope_type llama3 with its two-field ValueError, every other consumer reads 500,000 / llama3 / 8', () => {
@@ -165,7 +167,7 @@ describe('consumer table in the Inspector', () => {
     const data = buildInspectorData(inspectorInputFromText(readFileSync(path, 'utf8'), path), undefined, { fbBuckets: 50 });
     const t = data.consumers!;
     assert.equal(t.columns.length, 8);
-    assert.equal(t.rows.length, 8);
+    assert.equal(t.rows.length, 9);
     const tgi = t.rows.find((r) => r.cells[0] === 'TGI')!;
     assert.deepEqual(tgi.differs, [2]);
     assert.equal(tgi.cells[2], '10,000 (default)');
@@ -206,7 +208,10 @@ describe('consumer rules', () => {
     assert.match(fixed, /"factor": 8\.0/);
     assert.ok(fixed.startsWith(text.slice(0, text.lastIndexOf('}'))), 'the edit only appends');
     const after = table(path, fixed);
-    for (const r of after.filter((x) => x.status === 'reads')) assert.deepEqual([r.base, r.scalingType, r.factor], [rope_theta, 'llama3', 8], r.label);
+    for (const r of after.filter((x) => x.status === 'reads')) {
+      assert.equal(r.base, rope_theta, r.label);
+      if (r.scalingType !== null) assert.deepEqual([r.scalingType, r.factor], ['llama3', 8], r.label);
+    }
   });
 
   it('per-layer-type rope_parameters (Gemma-3 v5): warning that says no back-fill can make them read alike, and no fix', () => {
@@ -276,6 +281,13 @@ describe('consumer pins', () => {
     assert.deepEqual(pinsFromTomlLock(uv, 'uv.lock'), [{ pkg: 'transformers', version: '4.42.4', source: 'uv.lock:7' }]);
     const pipfile = JSON.stringify({ default: { transformers: { version: '==4.39.3' } }, develop: {} });
     assert.deepEqual(pinsFromPipfileLock(pipfile, 'Pipfile.lock'), [{ pkg: 'transformers', version: '4.39.3', source: 'Pipfile.lock' }]);
+  });
+
+  it('engine image tags in Dockerfiles and compose files', () => {
+    const compose = 'services:\n  api:\n    image: vllm/vllm-openai:v0.6.3\n  sg:\n    image: docker.io/lmsysorg/sglang:v0.4.6.post1-cu124\n  tgi:\n    image: ghcr.io/huggingface/text-generation-inference:latest\n  cpp:\n    image: ghcr.io/ggml-org/llama.cpp:server-b4500\n';
+    assert.deepEqual(pinsFromImageRefs(compose, 'compose.yaml').map((p) => `${p.pkg}@${p.version}@${p.source}`),
+      ['vllm@0.6.3@compose.yaml:3', 'sglang@0.4.6@compose.yaml:5', 'tgi@null@compose.yaml:7', 'llama.cpp@null@compose.yaml:9']);
+    assert.deepEqual(pinsFromImageRefs('FROM python:3.11\nRUN pip install vllm\n', 'Dockerfile'), []);
   });
 
   it('Node WorkspaceFacts: the nearest folder with pins wins, climbing stops at a .git folder', () => {
