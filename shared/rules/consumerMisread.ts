@@ -18,12 +18,33 @@ import { pinFor } from './consumerPins';
 
 export const SILENT_MISREAD = 'consumer/silent-misread';
 
-/** "rope_theta 10,000 and no scaling", "rope_theta 500,000 with llama3 scaling (factor 8)". */
+/** "the default rope_theta 10,000", "rope_theta 500,000". */
+function baseText(r: ConsumerReading): string {
+  return r.baseFrom.startsWith('default') ? `the default rope_theta ${fmt(r.base!)}` : `rope_theta ${fmt(r.base!)}`;
+}
+
+/** "no scaling", "llama3 scaling (factor 8)". */
+function scalingText(r: ConsumerReading): string {
+  const t = r.scalingType ?? 'none';
+  return t === 'none' ? 'no scaling' : `${t} scaling${r.factor !== null ? ` (factor ${fmt(r.factor)})` : ''}`;
+}
+
+/** What the file means, in one phrase. */
 function describe(r: ConsumerReading): string {
-  const base = r.baseFrom.startsWith('default') ? `the default rope_theta ${fmt(r.base!)}` : `rope_theta ${fmt(r.base!)}`;
-  if (r.scalingType === null) return `${base} (its scaling depends on the release)`;
-  const t = r.scalingType;
-  return t === 'none' ? `${base} and no scaling` : `${base} with ${t} scaling${r.factor !== null ? ` (factor ${fmt(r.factor)})` : ''}`;
+  return `${baseText(r)} ${r.scalingType === 'none' || r.scalingType === null ? 'and no scaling' : `with ${scalingText(r)}`}`;
+}
+
+function groupBy(rows: ConsumerReading[], key: (r: ConsumerReading) => string): Map<string, ConsumerReading[]> {
+  const out = new Map<string, ConsumerReading[]>();
+  for (const r of rows) out.set(key(r), [...(out.get(key(r)) ?? []), r]);
+  return out;
+}
+
+/** Consumer names; both 4.x ranges together read "transformers 4.x". */
+function names(rs: ConsumerReading[]): string {
+  const both = rs.some((r) => r.consumer === 'transformers-4.42') && rs.some((r) => r.consumer === 'transformers-4');
+  return rs.filter((r) => !(both && r.consumer === 'transformers-4.42'))
+    .map((r) => (both && r.consumer === 'transformers-4' ? 'transformers 4.x' : r.label)).join(', ');
 }
 
 /** A scalar as the file writes it: `8.0` stays a float (Python reads factors as floats). */
@@ -70,14 +91,16 @@ export const consumerMisreadRule: Rule = {
     const wrong = ctx.consumers.filter((r) => r !== intended && misreadOf(r, intended).length > 0);
     if (!wrong.length) return [];
     const view = configView(ctx.doc);
-    // One sentence per distinct reading, naming the consumers that share it.
-    const groups = new Map<string, ConsumerReading[]>();
-    for (const r of wrong) groups.set(describe(r), [...(groups.get(describe(r)) ?? []), r]);
-    const readings = [...groups].map(([what, rs]) => {
-      const names = rs.map((r) => r.label).join(', ');
-      const ignore = !!view?.ropeParameters && rs.every((r) => r.notes.some((n) => /rope_parameters is (never|not) read/.test(n)));
-      return ignore ? `${names} ignore rope_parameters: this model would run there with ${what}` : `${names} would run this model with ${what}`;
-    }).join('; ');
+    // One clause per distinct base, one per distinct scaling, naming the consumers that share it.
+    const ignores = (r: ConsumerReading) => !!view?.ropeParameters && r.notes.some((n) => /rope_parameters is (never|not) read/.test(n));
+    const clauses: string[] = [];
+    for (const [what, rs] of groupBy(wrong.filter((r) => misreadOf(r, intended).includes('base')), baseText)) {
+      clauses.push(rs.every(ignores) ? `${names(rs)} ignore rope_parameters: this model would run there with ${what}` : `${names(rs)} would run this model with ${what}`);
+    }
+    for (const [what, rs] of groupBy(wrong.filter((r) => misreadOf(r, intended).some((x) => x !== 'base')), scalingText)) {
+      clauses.push(`${names(rs)} would apply ${what}`);
+    }
+    const readings = clauses.join('; ');
     const pinned = wrong.map((r) => pinFor(r, ctx.pins)).filter((p) => p !== undefined);
     const severity = ctx.pins?.length && !pinned.length ? 'information' : 'warning';
     const fill = backfill(ctx);

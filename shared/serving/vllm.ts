@@ -87,7 +87,7 @@ export function vllmLegacyReading(input: ConsumerInput): ConsumerReading {
   );
   if (!knownTo4x(input.view.modelType)) return { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
   if (!input.view.ropeParameters) return row;
-  return { ...row, scalingType: null, factor: null, notes: ['the base is transformers 4.x\'s class default; releases with patch_rope_parameters keep rope_parameters\' scaling, older ones ignore it'] };
+  return { ...row, scalingType: null, factor: null, notes: ['rope_parameters is not read for the base (transformers 4.x\'s class default wins); releases with patch_rope_parameters keep its scaling, older ones ignore it'] };
 }
 
 export function vllmPlan(input: ServingInput): ServingPlan {
