@@ -214,6 +214,11 @@ export function engineRow(
   };
 }
 
+/** Whether the file has sliding-window layers at all (a consumer's windows cell is n/a otherwise). */
+export function hasWindows(input: ConsumerInput): boolean {
+  return !!input.rope.groups?.some((g) => g.window !== undefined);
+}
+
 /** The serving model's input for the same file (engines' derived-length functions take it). */
 export function servingOf(input: ConsumerInput): import('./types').ServingInput {
   return { rope: input.rope, trainedContext: trainedContextOf(input.rope), contextKeys: input.contextKeys };

@@ -33,7 +33,7 @@ export function consumerCells(rows: readonly ConsumerReading[]): ConsumerCells[]
     const reads = r.status === 'reads';
     const base = reads ? `${num(r.base)}${r.baseFrom.startsWith('default') ? ' (default)' : ''}` : '—';
     const cells = [
-      r.label, ACCEPTS[r.status], base, reads ? r.scalingType ?? 'none' : '—', reads ? num(r.factor) : '—',
+      r.label, ACCEPTS[r.status], base, reads ? r.scalingType ?? 'not verified' : '—', reads && r.scalingType !== null ? num(r.factor) : '—',
       reads ? num(r.attentionFactor, (x) => fmt(Number(x.toFixed(4)))) : '—', num(r.derivedMaxLen, grouped), r.windows,
     ];
     const diff = intended ? misreadOf(r, intended) : [];

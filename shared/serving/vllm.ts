@@ -16,7 +16,7 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
-import { engineRow, factsOfReading, legacyKeys, modernKeys, servingOf } from './consumer';
+import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
@@ -66,7 +66,8 @@ export function vllmDerivedMaxLen(input: ServingInput, facts: ScalingFacts = sca
 export function vllmReading(input: ConsumerInput): ConsumerReading {
   const read = modernKeys(input);
   return engineRow(
-    { consumer: 'vllm', label: 'vLLM ≥ 0.24', pkg: 'vllm', range: { from: '0.24.0' }, source: 'vllm/transformers_utils/config.py::patch_rope_parameters @ 0036026; vllm/config/model.py::_get_and_verify_max_len' },
+    // Windows: ModelConfig.get_sliding_window returns hf_config.sliding_window (unless --disable-sliding-window).
+    { consumer: 'vllm', label: 'vLLM ≥ 0.24', pkg: 'vllm', range: { from: '0.24.0' }, windows: hasWindows(input) ? 'honoured' : 'n/a', source: 'vllm/transformers_utils/config.py::patch_rope_parameters @ 0036026; vllm/config/model.py::_get_and_verify_max_len, ModelConfig.get_sliding_window' },
     read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
 }
@@ -82,7 +83,7 @@ export function vllmReading(input: ConsumerInput): ConsumerReading {
 export function vllmLegacyReading(input: ConsumerInput): ConsumerReading {
   const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
   const row = engineRow(
-    { consumer: 'vllm-4x', label: 'vLLM < 0.24 (transformers 4.x)', pkg: 'vllm', range: { before: '0.24.0' }, source: 'vllm/transformers_utils/config.py::patch_rope_parameters (transformers v4 branch) and ::patch_rope_scaling' },
+    { consumer: 'vllm-4x', label: 'vLLM < 0.24 (transformers 4.x)', pkg: 'vllm', range: { before: '0.24.0' }, windows: hasWindows(input) ? 'honoured' : 'n/a', source: 'vllm/transformers_utils/config.py::patch_rope_parameters (transformers v4 branch) and ::patch_rope_scaling' },
     read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
   if (!knownTo4x(input.view.modelType)) return { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };

@@ -140,6 +140,8 @@ describe('consumer table', () => {
     assert.deepEqual(g.filter((r) => misreadOf(r, intended).length), []);
     // Gemma-2's sliding windows are honoured by transformers (a `window` on its local group).
     assert.equal(row(g, 'transformers-5').windows, 'honoured');
+    assert.equal(row(g, 'vllm').windows, 'honoured'); // ModelConfig.get_sliding_window → hf_config.sliding_window
+    assert.equal(row(m, 'vllm').windows, 'n/a'); // Mistral v0.3: sliding_window null
   });
 
   it('llama.cpp drops dynamic scaling: a capability gap, not a misread (InternLM2.5 dynamic)', () => {
