@@ -216,6 +216,26 @@ describe('consumer rules', () => {
     }
   });
 
+  it('a real transformers-5.5 drafter (YaRN ×128 in rope_parameters, same rope_theta at top level): only the scaling is misread, and the fix writes rope_scaling alone', () => {
+    const path = own('dflash-drafter-v5-yarn.json');
+    const text = readFileSync(path, 'utf8');
+    const rp = json(path).rope_parameters as Json;
+    const rows = table(path);
+    for (const id of LEGACY_READERS) assert.deepEqual([row(rows, id).base, row(rows, id).scalingType], [json(path).rope_theta, 'none'], id);
+    for (const id of V5_READERS) assert.deepEqual([row(rows, id).scalingType, row(rows, id).factor], [rp.rope_type, rp.factor], id);
+    assert.equal(row(rows, 'vllm').derivedMaxLen, (rp.original_max_position_embeddings as number) * (rp.factor as number));
+    const [d] = consumerFindings(analyze(path));
+    assert.match(d.message, /TGI would apply no scaling\. The file means rope_theta 10,000 with yarn scaling \(factor 128\)/);
+    assert.doesNotMatch(d.message, /would run this model with/); // the base is read alike
+    const fixed = JSON.parse(applyTextEdits(text, parseDocumentText(text, 'json').lines, d.fixes[0].edits));
+    const { rope_theta: _theta, ...scaling } = rp;
+    assert.deepEqual(fixed.rope_scaling, scaling);
+    assert.equal(fixed.rope_theta, json(path).rope_theta);
+    // The same drafter family with `rope_parameters: null` beside rope_theta is read alike by everyone.
+    const plain = JSON.stringify({ ...json(path), rope_parameters: null });
+    assert.deepEqual(consumerFindings(analyze(path, plain)), []);
+  });
+
   it('per-layer-type rope_parameters (Gemma-3 v5): warning that says no back-fill can make them read alike, and no fix', () => {
     const [d] = consumerFindings(analyze(corpus('gemma-3-4b-v5-per-layer.json')));
     assert.equal(d.severity, 'warning');
