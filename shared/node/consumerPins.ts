@@ -1,7 +1,8 @@
 /**
  * Node-only WorkspaceFacts: the consumer pins in dependency files beside the config and in each
  * folder above it (the nearest folder that has any wins, as a project's own lock file would),
- * up to the file-system root or a `.git` folder. Results are cached per folder.
+ * up to the file-system root or a `.git` folder. Results are cached per folder for a few seconds,
+ * so the language server sees an edited requirements file without re-reading folders on every keystroke.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,12 +30,14 @@ function pinsInFolder(dir: string): ConsumerPin[] {
   return out;
 }
 
-export function nodeWorkspaceFacts(): WorkspaceFacts {
-  const cache = new Map<string, ConsumerPin[]>();
+export function nodeWorkspaceFacts(ttlMs = 5000, now: () => number = Date.now): WorkspaceFacts {
+  const cache = new Map<string, { at: number; pins: ConsumerPin[] }>();
   const folder = (dir: string) => {
-    let v = cache.get(dir);
-    if (!v) { v = pinsInFolder(dir); cache.set(dir, v); }
-    return v;
+    const hit = cache.get(dir);
+    if (hit && now() - hit.at < ttlMs) return hit.pins;
+    const pins = pinsInFolder(dir);
+    cache.set(dir, { at: now(), pins });
+    return pins;
   };
   return {
     pinsFor(filePath) {

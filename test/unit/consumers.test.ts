@@ -318,11 +318,14 @@ describe('consumer pins', () => {
       mkdirSync(join(root, 'repo', '.git'), { recursive: true });
       mkdirSync(join(root, 'repo', 'models', 'llama'), { recursive: true });
       writeFileSync(join(root, 'requirements.txt'), 'transformers==4.30.0\n'); // outside the repository
-      const facts = nodeWorkspaceFacts();
+      let clock = 0;
+      const facts = nodeWorkspaceFacts(5000, () => clock);
       const config = join(root, 'repo', 'models', 'llama', 'config.json');
       assert.deepEqual(facts.pinsFor(config), []);
       writeFileSync(join(root, 'repo', 'requirements-serve.txt'), 'vllm==0.6.1\ntransformers==4.44.2\n');
-      const fresh = nodeWorkspaceFacts().pinsFor(config);
+      assert.deepEqual(facts.pinsFor(config), []); // cached for a few seconds
+      clock = 6000;
+      const fresh = facts.pinsFor(config);
       assert.deepEqual(fresh.map((p) => `${p.pkg}@${p.version}`), ['vllm@0.6.1', 'transformers@4.44.2']);
       assert.match(fresh[1].source, /requirements-serve\.txt:2$/);
     } finally {
