@@ -16,7 +16,7 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
-import { engineRow, modernKeys, servingOf } from './consumer';
+import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
 import { ScalingFacts, argNumber, grouped, lengthKeys, scalingFacts, targetContext } from './common';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
@@ -105,9 +105,17 @@ export function llamaCppReading(input: ConsumerInput): ConsumerReading {
   return llamaCppRow(input, params ? { base: theta ?? 10000, baseFrom, scaling: params } : { base: theta ?? 10000, baseFrom }, notes);
 }
 
+/**
+ * Model classes whose conversion writes `<arch>.attention.sliding_window` (Gemma2Model and
+ * Cohere2Model call `add_sliding_window(self.hparams["sliding_window"])`); for the others the
+ * window was not checked.
+ */
+const WRITES_WINDOW = new Set(['gemma2', 'cohere2']);
+
 function llamaCppRow(input: ConsumerInput, read: { base: number; baseFrom: string; scaling?: Record<string, unknown> }, notes: string[]): ConsumerReading {
+  const windows = !hasWindows(input) ? 'n/a' : WRITES_WINDOW.has(input.view.modelType ?? '') ? 'honoured' : 'not verified';
   const row = engineRow(
-    { consumer: 'llama.cpp', label: 'llama.cpp (convert_hf_to_gguf.py)', pkg: 'llama.cpp', source: 'convert_hf_to_gguf.py::TextModel.__init__ (master); tools/server/server-context.cpp' },
+    { consumer: 'llama.cpp', label: 'llama.cpp (convert_hf_to_gguf.py)', pkg: 'llama.cpp', windows, source: 'convert_hf_to_gguf.py::TextModel.__init__, Gemma2Model/Cohere2Model.set_gguf_parameters (master); tools/server/server-context.cpp' },
     read, llamaCppTrainContext(servingOf(input)), notes,
   );
   if (row.scalingType === 'dynamic') return { ...row, scalingType: 'none', factor: null, scalingDropped: 'dynamic', notes: [...notes, 'dynamic scaling is not converted: the model runs unscaled'] };

@@ -142,6 +142,7 @@ describe('consumer table', () => {
     assert.equal(row(g, 'transformers-5').windows, 'honoured');
     assert.equal(row(g, 'vllm').windows, 'honoured'); // ModelConfig.get_sliding_window → hf_config.sliding_window
     assert.equal(row(m, 'vllm').windows, 'n/a'); // Mistral v0.3: sliding_window null
+    assert.equal(row(g, 'llama.cpp').windows, 'honoured'); // Gemma2Model writes attention.sliding_window
   });
 
   it('llama.cpp drops dynamic scaling: a capability gap, not a misread (InternLM2.5 dynamic)', () => {
