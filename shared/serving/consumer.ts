@@ -8,7 +8,9 @@ import type { ModelRope } from '../config/modelRope';
 import type { ConfigNode, ParsedDocument } from '../document/configNode';
 import { child, toPlain } from '../document/configNode';
 import { primaryScope } from '../config/modelConfig';
-import { factsOfObject, trainedContextOf } from './common';
+import { factsOfObject, trainedContextOf, type ScalingFacts } from './common';
+import type { RopeSpec, RopeType } from '../rope/spec';
+import type { ServingInput } from './types';
 
 export type ConsumerId = 'transformers-4.42' | 'transformers-4' | 'transformers-5' | 'vllm-4x' | 'vllm' | 'sglang' | 'llama.cpp' | 'tgi' | 'ollama';
 /** The package or program a pin names (requirements, image tags, the `ropeLens.consumers` setting). */
@@ -151,16 +153,16 @@ export interface ConsumerInput {
  * A RoPE spec for a consumer's reading: the file's rotary dimension and context, with the base
  * and scaling object the consumer actually uses (plain values).
  */
-export function specOf(rope: ModelRope, base: number, scaling: Record<string, unknown> | undefined, type: string): import('../rope/spec').RopeSpec {
+export function specOf(rope: ModelRope, base: number, scaling: Record<string, unknown> | undefined, type: string): RopeSpec {
   const known = ['linear', 'dynamic', 'yarn', 'longrope', 'llama3', 'proportional'];
-  const spec: import('../rope/spec').RopeSpec = {
-    ropeType: (known.includes(type) ? type : 'default') as import('../rope/spec').RopeType,
+  const spec: RopeSpec = {
+    ropeType: (known.includes(type) ? type : 'default') as RopeType,
     base,
     rotaryDim: rope.rotaryDim.value,
     maxPositionEmbeddings: rope.contextLength.value,
   };
   const n = (k: string) => numberIn(scaling, k);
-  const set = <K extends keyof import('../rope/spec').RopeSpec>(k: K, v: import('../rope/spec').RopeSpec[K] | undefined) => { if (v !== undefined) spec[k] = v; };
+  const set = <K extends keyof RopeSpec>(k: K, v: RopeSpec[K] | undefined) => { if (v !== undefined) spec[k] = v; };
   set('factor', n('factor'));
   set('originalMaxPositionEmbeddings', n('original_max_position_embeddings'));
   set('topLevelOriginalMaxPositionEmbeddings', rope.topLevelOriginalContextLength?.value);
@@ -220,11 +222,11 @@ export function hasWindows(input: ConsumerInput): boolean {
 }
 
 /** The serving model's input for the same file (engines' derived-length functions take it). */
-export function servingOf(input: ConsumerInput): import('./types').ServingInput {
+export function servingOf(input: ConsumerInput): ServingInput {
   return { rope: input.rope, trainedContext: trainedContextOf(input.rope), contextKeys: input.contextKeys };
 }
 
 /** Scaling facts of the object a consumer uses (`none` when it uses none). */
-export function factsOfReading(input: ConsumerInput, scaling: Record<string, unknown> | undefined): import('./common').ScalingFacts {
+export function factsOfReading(input: ConsumerInput, scaling: Record<string, unknown> | undefined): ScalingFacts {
   return factsOfObject(input.rope, scaling ?? { rope_type: 'default' }, input.rope.scaling?.key ?? 'rope_scaling');
 }
