@@ -1,7 +1,8 @@
 // Bundles every entry point into dist/. Entries whose source does not exist yet are skipped,
 // so a partial tree still builds. `--production` minifies and drops sourcemaps.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -65,3 +66,12 @@ for (const [src, out] of browserEntries) {
   }));
 }
 await Promise.all(builds);
+
+// The shell grammar for launch files: web-tree-sitter's runtime and tree-sitter-bash, loaded at run
+// time from next to the bundle (shared/node/shellParser.ts looks there first).
+const require = createRequire(import.meta.url);
+mkdirSync('dist', { recursive: true });
+for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
+  const from = require.resolve(wasm);
+  copyFileSync(from, join('dist', wasm.slice(wasm.indexOf('/') + 1)));
+}

@@ -1,5 +1,6 @@
 /**
- * The RoPE Lens extension: starts the language server over IPC for JSON and YAML documents
+ * The RoPE Lens extension: starts the language server over IPC for JSON and YAML documents and
+ * launch files (shell scripts, Dockerfiles, Modelfiles)
  * (the server sniffs content and stays silent on files that are not model or training configs),
  * shows a status-bar item while a bound computes, and registers the commands.
  */
@@ -27,6 +28,13 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'yaml' },
   { scheme: 'untitled', language: 'json' },
   { scheme: 'untitled', language: 'yaml' },
+  // Launch files: the commands that start engines and trainers (the server sniffs for a known
+  // program before parsing, so an ordinary build script costs nothing).
+  { scheme: 'file', language: 'shellscript' },
+  { scheme: 'file', language: 'dockerfile' },
+  { scheme: 'file', language: 'ollama-modelfile' },
+  { scheme: 'file', language: 'dockercompose' },
+  { scheme: 'untitled', language: 'shellscript' },
 ];
 
 export function activate(context: vscode.ExtensionContext): { stats: ActivationStats } {

@@ -11,6 +11,7 @@ import type { RopeLensService } from '../shared/service/service';
 import type { FileAnalysis } from '../shared/service/types';
 import { sniff } from '../shared/service/sniff';
 import { NOT_ANALYSED } from '../shared/service/analyze';
+import { launchFormatOf, mentionsLaunchWord } from '../shared/launch/index';
 
 /** Files bigger than this are not sniffed unless forced (a tokenizer.json can be tens of MB). */
 export const MAX_SNIFF_BYTES = 1_000_000;
@@ -84,8 +85,21 @@ function tooLarge(text: string, fileName: string, languageId: string, settings: 
   const none: FileAnalysis = { kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] };
   const format = languageId === 'yaml' || /\.ya?ml$/i.test(fileName) ? 'yaml' : 'json';
   const severity = settings.severity[NOT_ANALYSED] ?? 'information';
-  if (!settings.enable || severity === 'off' || sniff(text.slice(0, 256 * 1024), fileName, format) === 'other') return none;
+  if (!settings.enable || severity === 'off') return none;
   const mb = (text.length / 1e6).toFixed(1);
+  const head = text.slice(0, 256 * 1024);
+  if (launchFormatOf(fileName, languageId, head)) {
+    // A launch file this large is generated or binary; say why nothing is shown instead of guessing.
+    if (!mentionsLaunchWord(head)) return none;
+    none.diagnostics.push({
+      code: NOT_ANALYSED, severity,
+      message: `This file is ${mb} MB; RoPE Lens reads launch files up to ${MAX_SNIFF_BYTES / 1e6} MB as you type, so the commands in it were not checked. Run \`rope-lens check\` on it to check them.`,
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      fixes: [],
+    });
+    return none;
+  }
+  if (sniff(head, fileName, format) === 'other') return none;
   none.diagnostics.push({
     code: NOT_ANALYSED,
     severity,

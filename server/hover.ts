@@ -59,7 +59,15 @@ function contains(node: ConfigNode, offset: number): 'key' | 'value' | undefined
   return undefined;
 }
 
+/** Inside a launch command: what the engine or trainer will derive and do for it. */
+function launchHoverAt(analysis: FileAnalysis, position: Position): Hover | null {
+  const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  const hit = (analysis.launchHovers ?? []).find((h) => before(h.range.start, position) && before(position, h.range.end));
+  return hit ? { contents: { kind: MarkupKind.Markdown, value: hit.markdown }, range: hit.range } : null;
+}
+
 export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Position, oracle: BoundOracle, variant: TransformersVariant): Hover | null {
+  if (analysis.kind === 'launch') return launchHoverAt(analysis, position);
   const rope = analysis.rope;
   if (!rope) return null;
   const offset = doc.offsetAt(position);

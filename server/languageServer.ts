@@ -25,6 +25,8 @@ import { SettingsStore, BoundBackend, normalizeSettings } from './settings';
 import { Validator } from './validation';
 import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
+import { loadShellParser } from '../shared/node/shellParser';
+import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
 import { describe } from './describe';
@@ -85,8 +87,16 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   );
   // The one service of this window: the same resolver as the CLI (local folders, the HF cache, the
   // catalog), the window's bound oracle; settings come per document.
-  const service: RopeLensService = createRopeLensService({ oracle, resolver: createNodeResolver(), log, workspace: nodeWorkspaceFacts() });
+  // Shell scripts need the tree-sitter grammar (WASM, loaded asynchronously): until it is in,
+  // they read as nothing; once it is, every open document is checked again.
+  let shell: ShellParser | undefined;
+  const service: RopeLensService = createRopeLensService({ oracle, resolver: createNodeResolver(), log, shellParser: () => shell, workspace: nodeWorkspaceFacts() });
   const cache = new AnalysisCache(service, oracle);
+  loadShellParser().then((p) => {
+    shell = p;
+    cache.clear();
+    validator.revalidateAll();
+  }, (e) => log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`));
   const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support };
   const validator = new Validator(ctx);
   const known = new Set<string>();

@@ -11,8 +11,11 @@ import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } f
 import { cliService } from './service';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
 import { checkGguf, GgufFileReport } from './checkGguf';
+import { loadShellParser } from '../../shared/node/shellParser';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
+/** Launch files a folder walk picks up by name (a file named on the command line is always read). */
+const LAUNCH_NAMES = /(\.(sh|bash|zsh)|^(Dockerfile|Containerfile)([.-][\w.-]*)?|\.dockerfile|^Modelfile|\.modelfile)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -35,7 +38,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
-  const service = cliService(variant, log);
+  // The shell grammar (WASM, ~25 ms) is loaded only when a file may hold shell commands.
+  const mayLaunch = files.some((f) => !/\.(json|jsonc|gguf)$/i.test(f));
+  const shell = mayLaunch ? await loadShellParser().catch((e) => { io.err(`rope-lens check: the shell parser did not load, shell commands are not read: ${(e as Error).message}`); return undefined; }) : undefined;
+  const service = cliService(variant, log, shell);
   const reports: (JsonFileReport | GgufFileReport)[] = [];
   let errors = 0, warnings = 0, others = 0;
   for (const file of files) {
@@ -106,7 +112,7 @@ function collect(p: string, io: CliIO): string[] | undefined {
       let s;
       try { s = statSync(full); } catch { continue; }
       if (s.isDirectory()) { if (!SKIP_DIRS.has(n)) walk(full); }
-      else if (EXTENSIONS.test(n)) out.push(full);
+      else if (EXTENSIONS.test(n) || LAUNCH_NAMES.test(n)) out.push(full);
     }
   };
   walk(p);

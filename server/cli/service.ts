@@ -4,7 +4,9 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { createNodeResolver } from '../../shared/node/resolveNode';
 import { nodeWorkspaceFacts } from '../../shared/node/consumerPins';
 import type { TransformersVariant } from '../../shared/rope/spec';
+import type { ShellParser } from '../../shared/launch/types';
 
-export function cliService(variant: TransformersVariant = 'v5', log?: (line: string) => void): RopeLensService {
-  return createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant, log, workspace: nodeWorkspaceFacts() });
+/** `shell`: the loaded shell grammar, for commands that read launch scripts (check). */
+export function cliService(variant: TransformersVariant = 'v5', log?: (line: string) => void, shell?: ShellParser): RopeLensService {
+  return createRopeLensService({ oracle: createSyncOracle(), resolver: createNodeResolver(), variant, log, shellParser: () => shell, workspace: nodeWorkspaceFacts() });
 }

@@ -6,15 +6,16 @@
  */
 import { ConfigNode, ParsedDocument, child, nodeAt } from '../document/configNode';
 import type { TextEdit } from '../core/findings';
+import type { ConfigEditor, KeyPath } from './configEditor';
 import { OffsetEdit, minimizeEdit, toTextEdits } from './textEdits';
 import {
   Layout, PlainObject, PlainValue, detectEol, detectIndentUnit, isPlainObject,
   jsonScalar, jsonValue, yamlBlockEntry, yamlFlow, yamlKey, yamlScalar,
 } from './render';
 
-export type KeyPath = readonly string[];
+export type { KeyPath };
 
-export class DocumentEditor {
+export class DocumentEditor implements ConfigEditor {
   private readonly text: string;
   private readonly layout: Layout;
   constructor(private readonly doc: ParsedDocument) {

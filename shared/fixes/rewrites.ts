@@ -4,7 +4,7 @@
  * this document the base and the scaling object live (or would be written).
  */
 import type { Fix } from '../core/findings';
-import type { DocumentEditor, KeyPath } from './documentEditor';
+import type { ConfigEditor, KeyPath } from './configEditor';
 import { PlainObject, float } from './render';
 import { ntkAwareBase } from '../rope/seedMethods';
 import { fmt, fmtPlain } from '../core/format';
@@ -23,7 +23,7 @@ export const OWNED_SCALING_KEYS = [
 const UNTOUCHABLE_TYPES = ['proportional', 'mrope', 'longrope', 'su'];
 
 export interface RopeTarget {
-  editor: DocumentEditor;
+  editor: ConfigEditor;
   /** Where the base is (or would be) written; absent when this file cannot set it. */
   basePath?: KeyPath;
   /** How the base key is called here (rope_theta, rotary_emb_base, rope_base…), for titles. */

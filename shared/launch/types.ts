@@ -12,10 +12,15 @@ export type QuoteStyle = 'none' | 'single' | 'double' | 'ansi-c' | 'mixed';
 /** A variable a token's value passed through (`$MODEL` assigned on line 3, a `${LEN:-4096}` default). */
 export interface VariableTrace {
   name: string;
-  /** Where the value was assigned; absent when it came from a default or the environment. */
+  /**
+   * Where the value was assigned: the span of the assigned value (`8192` in `LEN=8192`), which is
+   * what a fix edits. Absent when it came from a default or the environment.
+   */
   assignedAt?: Range;
   /** `${VAR:-default}` with VAR unset in the file: the default was used (said so in findings). */
   defaulted?: boolean;
+  /** With `defaulted`: the span of the default word inside `${VAR:-…}` (a fix may edit it there). */
+  defaultAt?: Range;
 }
 
 export interface Token {

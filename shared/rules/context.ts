@@ -10,7 +10,7 @@ import type { TrainingConfig } from '../config/training';
 import type { ResolvedBaseModel } from '../config/resolve';
 import type { BoundOracle, Finding, PendingBound, Severity } from '../core/findings';
 import type { TransformersVariant } from '../rope/spec';
-import { DocumentEditor } from '../fixes/documentEditor';
+import type { ConfigEditor } from '../fixes/configEditor';
 import type { ConsumerReading } from '../serving/consumer';
 import type { ConsumerPin } from '../serving/pins';
 
@@ -26,7 +26,8 @@ export interface RuleContext {
   oracle: BoundOracle;
   variant: TransformersVariant;
   pending: PendingBound[];
-  editor: DocumentEditor;
+  /** The document's editor: YAML/JSON, or a command line's options (fixes/commandLineEditor). */
+  editor: ConfigEditor;
   /** Model configs: how each consumer reads the file (shared/serving/consumers.ts). */
   consumers?: ConsumerReading[];
   /** What the workspace says is used: pinned packages, image tags, the ropeLens.consumers setting. */

@@ -20,6 +20,9 @@ import { sniff } from './sniff';
 import { analyzeServingConfig } from './analyzeServing';
 import { consumerTable } from '../serving/consumers';
 import { pinsFromSetting, type WorkspaceFacts } from '../serving/pins';
+import { launchFormatOf, readLaunchFile } from '../launch/index';
+import type { ShellParser } from '../launch/types';
+import { analyzeLaunchFile } from './analyzeLaunch';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -45,6 +48,8 @@ export interface AnalyzeOptions {
   workspace?: WorkspaceFacts;
   /** The `ropeLens.consumers` setting: specifiers such as `transformers==4.42.4`. */
   consumers?: readonly string[];
+  /** The shell grammar for launch scripts (loaded by the Node layer); without it shell scripts are not read. */
+  shellParser?: ShellParser;
 }
 
 /** Above this size fixes are not re-verified by default (see analyzeText). */
@@ -57,7 +62,7 @@ export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
   // Verification re-analyses the whole text once per fix: cheap for real configs (a few KB),
   // too slow as-you-type for giant files, whose fixes stay as the (round-trip-tested) builders made them.
   const verify = opts.verifyFixes ?? text.length <= VERIFY_FIXES_MAX_CHARS;
-  if (verify && analysis.diagnostics.some((d) => d.fixes.length)) verifyFixes(text, analysis, opts);
+  if (verify && analysis.kind !== 'launch' && analysis.diagnostics.some((d) => d.fixes.length)) verifyFixes(text, analysis, opts);
   applySeverity(analysis, opts.severityOverrides);
   if (opts.preferredRewrite && opts.preferredRewrite !== 'auto') {
     for (const f of analysis.diagnostics) preferKind(f, opts.preferredRewrite);
@@ -77,8 +82,17 @@ export function analyzeOnce(text: string, opts: AnalyzeOptions): FileAnalysis & 
 }
 
 function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { document?: ParsedDocument } {
-  const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
   const asModel = opts.asModelConfig === true;
+  // Launch files first: shell scripts, Dockerfiles, compose/Kubernetes YAML, Modelfiles. The
+  // adapters sniff for a known program before parsing, so a build script costs a regex.
+  const launchFormat = asModel ? undefined : launchFormatOf(opts.fileName, opts.languageId, text);
+  if (launchFormat) {
+    const launch = analyzeLaunch(text, opts);
+    if (launch) return launch;
+    // A compose or Kubernetes file that starts no engine is still YAML: classified as usual below.
+    if (launchFormat !== 'compose' && launchFormat !== 'kubernetes') return OTHER();
+  }
+  const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
   if (!format || (!asModel && sniff(text, opts.fileName, format) === 'other')) return OTHER();
   const safe = <T>(what: string, f: () => T): T | undefined => guarded(what, f, opts);
   let doc: ParsedDocument;
@@ -123,6 +137,17 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   const ref = training.baseModel?.value ?? training.baseModelCandidates[0];
   if (ref) description.baseModel = ref;
   return { kind: 'training-config', rope: effective ?? null, training: description, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupe(base.pending), document: doc };
+}
+
+function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undefined {
+  const read = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId });
+  const file = read(text);
+  if (!file) return undefined;
+  const verify = opts.verifyFixes ?? text.length <= VERIFY_FIXES_MAX_CHARS;
+  return analyzeLaunchFile(file, text, {
+    fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, oracle: opts.oracle, variant: opts.variant ?? 'v5',
+    log: opts.log, ...(verify ? { reparse: read } : {}),
+  });
 }
 
 export const NOT_ANALYSED = 'parse/not-analysed';

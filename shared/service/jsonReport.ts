@@ -49,6 +49,8 @@ export interface JsonFileReport {
   noRope?: string;
   training: FileAnalysis['training'];
   serving?: FileAnalysis['serving'];
+  /** Launch files: what each invocation asks for (engine or trainer, model, length, overrides). */
+  launches?: FileAnalysis['launches'];
   diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; kind: Finding['fixes'][number]['kind']; preferred: boolean; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[] }[];
 }
 
@@ -105,6 +107,7 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
     ...(a.noRope !== undefined ? { noRope: a.noRope } : {}),
     training: a.training,
     ...(a.serving ? { serving: a.serving } : {}),
+    ...(a.launches ? { launches: a.launches } : {}),
     diagnostics: a.diagnostics.map((d) => ({
       code: d.code,
       severity: d.severity,

@@ -16,6 +16,7 @@ import type { ParsedDocument } from '../document/configNode';
 import type { GgufMetadata } from '../gguf/metadata';
 import { analyzeGguf, type GgufAnalysis } from './analyzeGguf';
 import type { WorkspaceFacts } from '../serving/pins';
+import type { ShellParser } from '../launch/types';
 
 /** What a user may set per document (the editor's `ropeLens.*` settings, the CLI's flags). */
 export interface AnalysisSettings {
@@ -42,6 +43,11 @@ export interface RopeLensServiceOptions extends Partial<AnalysisSettings> {
   verifyFixes?: boolean;
   /** Pinned consumers in the workspace (requirements, lock files); the Node one is shared/node/consumerPins. */
   workspace?: WorkspaceFacts;
+  /**
+   * The shell grammar for launch scripts, loaded asynchronously by the Node layer
+   * (shared/node/shellParser.ts); a getter, so a server can start before it has loaded.
+   */
+  shellParser?: () => ShellParser | undefined;
 }
 
 /** One document to analyse. */
@@ -99,6 +105,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         verifyFixes: options.verifyFixes,
         workspace: options.workspace,
         consumers: s.consumers,
+        shellParser: options.shellParser?.(),
       });
     },
     describe(text, input) {
@@ -107,6 +114,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         fileName: input.fileName, languageId: input.languageId, asModelConfig: input.asModelConfig,
         variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
         workspace: options.workspace, consumers: s.consumers,
+        shellParser: options.shellParser?.(),
       });
     },
     analyzeGguf(metadata, settings) {

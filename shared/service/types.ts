@@ -28,6 +28,8 @@ export interface FileAnalysis {
   serving?: import('./analyzeServing').ServingDescription;
   /** A launch file (shell script, Dockerfile, compose, Kubernetes, Modelfile): what each invocation asks for. */
   launches?: LaunchDescription[];
+  /** Launch files: a hover (markdown) for each judged command's range. */
+  launchHovers?: { range: import('../core/range').Range; markdown: string }[];
   diagnostics: Finding[];
   /** Bound questions the oracle could not answer yet; the server computes them and re-runs. */
   pendingBounds: PendingBound[];

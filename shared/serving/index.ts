@@ -31,3 +31,6 @@ export function servingPlan(engine: EngineName, input: ServingInput): ServingPla
 export function servingInput(rope: ModelRope, opts: Omit<ServingInput, 'rope' | 'trainedContext'> & { trainedContext?: number } = {}): ServingInput {
   return { ...opts, rope, trainedContext: opts.trainedContext ?? trainedContextOf(rope) };
 }
+
+// Launch readers (h-engines): each engine module reads its own grammar; the table is in launch.ts.
+export { readServingLaunch, readModelfileLaunch, LAUNCH_READERS } from './launch';

@@ -150,3 +150,200 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   }
   return { engine: 'llama.cpp', derivedMaxLen: nCtxTrain, context, args, env: {}, overrides: null, notes };
 }
+
+// ==== Launch grammar (h-engines): how llama.cpp reads its own command line ================
+//
+// Verified in ggml-org/llama.cpp `common/arg.cpp`:
+//  - `common_params_parse_ex`: environment variables are applied first, then the command line
+//    overwrites them ("warn: … environment variable is set, but will be overwritten by command
+//    line argument"); in a `--long` argument every `_` becomes `-`; the token is looked up whole —
+//    there is no `--flag=value` form — and an unknown one stops with "error: invalid argument: %s";
+//    a repeated argument warns and the last value is used.
+//  - options: `-m/--model` (LLAMA_ARG_MODEL), `-hf/-hfr/--hf-repo` (LLAMA_ARG_HF_REPO), `-c/--ctx-size`
+//    (LLAMA_ARG_CTX_SIZE; 0 = from the model), `--rope-scaling {none,linear,yarn}` "defaults to linear
+//    unless specified by the model" (LLAMA_ARG_ROPE_SCALING_TYPE), `--rope-scale N` sets
+//    rope_freq_scale = 1/N (LLAMA_ARG_ROPE_SCALE), `--rope-freq-base`, `--rope-freq-scale`,
+//    `--yarn-orig-ctx` (0 = the model's training context), `--yarn-ext-factor`, `--yarn-attn-factor`,
+//    `--yarn-beta-slow`, `--yarn-beta-fast` (each LLAMA_ARG_<NAME>), `--override-kv KEY=TYPE:VALUE`.
+//  - `.devops/*.Dockerfile` target `server`: ENTRYPOINT [ "/app/llama-server" ] (images
+//    ghcr.io/ggml-org/llama.cpp:server, :server-cuda, …); `:light` runs llama-cli.
+import type { Invocation, Token } from '../launch/types';
+import type { LaunchRequest, OptionUse } from '../launch/request';
+import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { shownValue } from './argv';
+import type { LaunchEffect } from './launchModel';
+import { withScaling } from './launchModel';
+import type { ModelRope } from '../config/modelRope';
+
+const LLAMA_SPECS: OptionSpec[] = [
+  { name: 'model', flags: ['-m', '--model'], takesValue: true },
+  { name: 'hf-repo', flags: ['-hf', '-hfr', '--hf-repo'], takesValue: true },
+  { name: 'hf-file', flags: ['-hff', '--hf-file'], takesValue: true },
+  { name: 'ctx-size', flags: ['-c', '--ctx-size'], takesValue: true },
+  { name: 'parallel', flags: ['-np', '--parallel'], takesValue: true },
+  { name: 'rope-scaling', flags: ['--rope-scaling'], takesValue: true },
+  { name: 'rope-scale', flags: ['--rope-scale'], takesValue: true },
+  { name: 'rope-freq-base', flags: ['--rope-freq-base'], takesValue: true },
+  { name: 'rope-freq-scale', flags: ['--rope-freq-scale'], takesValue: true },
+  { name: 'yarn-orig-ctx', flags: ['--yarn-orig-ctx'], takesValue: true },
+  { name: 'yarn-ext-factor', flags: ['--yarn-ext-factor'], takesValue: true },
+  { name: 'yarn-attn-factor', flags: ['--yarn-attn-factor'], takesValue: true },
+  { name: 'yarn-beta-slow', flags: ['--yarn-beta-slow'], takesValue: true },
+  { name: 'yarn-beta-fast', flags: ['--yarn-beta-fast'], takesValue: true },
+  { name: 'override-kv', flags: ['--override-kv'], takesValue: true },
+];
+
+/** Options that reach llama.cpp through the environment (`LLAMA_ARG_<NAME>`), by canonical name. */
+const LLAMA_ENV: Record<string, string> = {
+  model: 'LLAMA_ARG_MODEL', 'hf-repo': 'LLAMA_ARG_HF_REPO', 'ctx-size': 'LLAMA_ARG_CTX_SIZE', parallel: 'LLAMA_ARG_N_PARALLEL',
+  'rope-scaling': 'LLAMA_ARG_ROPE_SCALING_TYPE', 'rope-scale': 'LLAMA_ARG_ROPE_SCALE', 'rope-freq-base': 'LLAMA_ARG_ROPE_FREQ_BASE',
+  'rope-freq-scale': 'LLAMA_ARG_ROPE_FREQ_SCALE', 'yarn-orig-ctx': 'LLAMA_ARG_YARN_ORIG_CTX', 'yarn-ext-factor': 'LLAMA_ARG_YARN_EXT_FACTOR',
+  'yarn-attn-factor': 'LLAMA_ARG_YARN_ATTN_FACTOR', 'yarn-beta-slow': 'LLAMA_ARG_YARN_BETA_SLOW', 'yarn-beta-fast': 'LLAMA_ARG_YARN_BETA_FAST',
+};
+
+export const LLAMA_ROPE_OPTIONS = ['rope-scaling', 'rope-scale', 'rope-freq-base', 'rope-freq-scale', 'yarn-orig-ctx', 'yarn-ext-factor', 'yarn-attn-factor', 'yarn-beta-slow', 'yarn-beta-fast'];
+
+const LLAMA_FOREIGN: Record<string, string | undefined> = {
+  '--max-model-len': '--ctx-size', '--context-length': '--ctx-size', '--hf-overrides': undefined,
+  '--json-model-override-args': undefined, '--rope-theta': '--rope-freq-base', '--rope-factor': '--rope-scale',
+  '--model-path': '--model', '--max-total-tokens': '--ctx-size',
+};
+
+const LLAMA_PROGRAMS = ['llama-server', 'llama-cli', 'llama-simple-chat', 'llama-run'];
+/** Pre-rename binaries (`server`, `main`), accepted only when called by path (./main) — bare names are too common. */
+const LEGACY_PROGRAMS = ['server', 'main'];
+
+export function isLlamaCppImage(image: string): boolean {
+  const { repo } = imageRepo(image);
+  return repo === 'ggml-org/llama.cpp' || repo === 'ggerganov/llama.cpp';
+}
+
+function llamaStart(inv: Invocation): { start: number; program: string } | undefined {
+  const argv = inv.argv;
+  if (inv.entrypoint === 'image') {
+    if (!inv.image || !isLlamaCppImage(inv.image.value)) return undefined;
+    const tag = imageRepo(inv.image.value).tag ?? '';
+    const first = programName(argv[0]);
+    if (LLAMA_PROGRAMS.includes(first) || first === 'tools.sh') return llamaStart({ ...inv, entrypoint: 'program' });
+    return { start: 0, program: tag.startsWith('light') ? 'llama-cli' : 'llama-server' };
+  }
+  const name = programName(argv[0]);
+  if (LLAMA_PROGRAMS.includes(name)) return { start: 1, program: name };
+  if (LEGACY_PROGRAMS.includes(name) && argv[0].value.includes('/')) return { start: 1, program: name };
+  return undefined;
+}
+
+/** The env token as an option use (flag and value are the same token: the value written in the environment). */
+function envUse(name: string, tok: Token): OptionUse {
+  return { name, flag: tok, value: tok };
+}
+
+export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
+  const where = llamaStart(inv);
+  if (!where) return undefined;
+  const r = readArgv(inv.argv, where.start, LLAMA_SPECS, { equals: false, underscores: true });
+  const req: LaunchRequest = { program: 'llama.cpp', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  if (where.program !== 'llama-server' && where.program !== 'server') req.notes.push(`${where.program} runs one context of -c tokens (no server slots).`);
+  const get = (name: string): OptionUse | undefined => {
+    const cli = lastUse(r, name);
+    if (cli) return cli;
+    const env = LLAMA_ENV[name] ? inv.env[LLAMA_ENV[name]] : undefined;
+    return env ? envUse(name, env) : undefined;
+  };
+  const model = get('model') ?? get('hf-repo');
+  if (model?.value) req.model = model.value;
+  const ctx = get('ctx-size');
+  if (ctx?.value) {
+    // std::stoi: leading blanks, a sign, digits; whatever follows is silently dropped (`32k` → 32).
+    const m = /^\s*([+-]?\d+)/.exec(ctx.value.value);
+    const v = m ? Number(m[1]) : NaN;
+    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${shownValue(ctx.value.value)} is not a number and it stops with "error while handling argument".` });
+    else {
+      if (m![0].length !== ctx.value.value.length && ctx.value.value.slice(m![0].length).trim() !== '') {
+        req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'warning', message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${shownValue(ctx.value.value)} is read as ${v} tokens (no k suffixes).` });
+      }
+      if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
+      else req.length = { value: v, option: ctx };
+    }
+  }
+  for (const name of [...LLAMA_ROPE_OPTIONS, 'parallel']) {
+    const u = get(name);
+    if (u) req.rope[name] = u;
+  }
+  const kv = r.uses.filter((u) => u.name === 'override-kv' && u.value && /\.context_length=int:\d+$/.test(u.value.value));
+  if (kv.length) req.rope['override-kv'] = kv[kv.length - 1];
+  const st = req.rope['rope-scaling']?.value;
+  if (st && !['none', 'linear', 'yarn'].includes(st.value)) {
+    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `llama.cpp's --rope-scaling takes none, linear or yarn: ${shownValue(st.value)} stops it with "invalid value".` });
+  }
+  for (const u of r.unknown) {
+    const replacement = LLAMA_FOREIGN[u.name];
+    if (u.name in LLAMA_FOREIGN) {
+      req.problems.push({ token: u.flag, kind: 'foreign', severity: 'error', message: `llama.cpp does not know ${u.name}: it stops with "error: invalid argument: ${u.name}".${replacement ? ` Its option is ${replacement}.` : ''}`, ...(replacement ? { replacement } : {}) });
+      continue;
+    }
+    // `--ctx-size=8192`: llama.cpp has no `=` form; the whole token is an invalid argument.
+    const eq = u.name.indexOf('=');
+    if (eq > 0) {
+      const flag = u.name.slice(0, eq).replace(/_/g, '-');
+      if (LLAMA_SPECS.some((s) => s.flags.includes(flag))) {
+        const p = { token: u.flag, kind: 'misspelled' as const, severity: 'error' as const, message: `llama.cpp has no --flag=value form: ${u.flag.value} stops it with "error: invalid argument: ${u.name}". Write ${flag} ${u.name.slice(eq + 1)}.` };
+        req.problems.push(u.flag.quote === 'none' ? { ...p, replacement: `${flag} ${u.flag.value.slice(u.flag.value.indexOf('=') + 1)}` } : p);
+      }
+    }
+  }
+  return req;
+}
+/**
+ * What llama.cpp runs for this command. The GGUF carries the scaling its conversion wrote (yarn and
+ * linear with their factor and original; dynamic dropped; llama3/longrope baked into tensors). The
+ * flags replace it: `--rope-scaling` the type (else the GGUF's, else linear), `--rope-scale N` the
+ * factor (`--rope-freq-scale F` = 1/F), `--yarn-orig-ctx` the original (0 = the GGUF's training
+ * context), `--rope-freq-base` the base. llama-server caps each slot at the GGUF's context_length
+ * unless `--override-kv <arch>.context_length=int:N` raises it.
+ */
+export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const notes: string[] = [];
+  const own = scalingFacts(input.rope);
+  const ggufFacts: ScalingFacts = own.type === 'dynamic' ? { ...own, type: 'none' } : own;
+  const num = (name: string): number | undefined => {
+    const v = req.rope[name]?.value?.value;
+    const n = v === undefined ? NaN : Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  };
+  let rope: ModelRope = input.rope;
+  let facts = ggufFacts;
+  const base = num('rope-freq-base');
+  if (base !== undefined && base > 0) rope = { ...rope, base: { value: base, key: '--rope-freq-base', note: 'command line' } };
+  const typeFlag = req.rope['rope-scaling']?.value?.value;
+  const scale = num('rope-scale');
+  const freqScale = num('rope-freq-scale');
+  const factor = scale !== undefined && scale > 0 ? scale : freqScale !== undefined && freqScale > 0 ? 1 / freqScale : undefined;
+  const orig = num('yarn-orig-ctx');
+  const flagged = typeFlag !== undefined || factor !== undefined || (orig !== undefined && orig > 0);
+  let fromCommand = false;
+  if (flagged) {
+    const ggufType = ggufFacts.type === 'yarn' || ggufFacts.type === 'linear' ? ggufFacts.type : undefined;
+    const type = typeFlag === 'none' || typeFlag === 'linear' || typeFlag === 'yarn' ? typeFlag : ggufType ?? 'linear';
+    if (type === 'none') {
+      facts = { type: 'none', params: {}, keyPath: 'rope_scaling' };
+      rope = { ...rope, scaling: undefined };
+    } else {
+      const f = factor ?? ggufFacts.factor ?? 1;
+      const params: Record<string, unknown> = { rope_type: type, factor: f };
+      if (type === 'yarn') params['original_max_position_embeddings'] = orig && orig > 0 ? orig : ggufFacts.original ?? llamaCppTrainContext(input);
+      const w = withScaling(rope, params, 'command line');
+      rope = w.rope;
+      facts = w.facts;
+      fromCommand = true;
+      if (f === 1) notes.push(`${type} scaling with factor 1 changes nothing.`);
+    }
+  }
+  let derived = llamaCppTrainContext(input);
+  const kv = req.rope['override-kv']?.value?.value;
+  const m = kv ? /\.context_length=int:(\d+)$/.exec(kv) : null;
+  if (m) derived = Number(m[1]);
+  const basis = m ? '--override-kv context_length' : `the GGUF's context_length (max_position_embeddings at conversion)`;
+  return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes };
+}
+// ==== end of launch grammar (h-engines) ====================================================

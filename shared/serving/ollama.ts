@@ -53,3 +53,72 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
   }
   return { engine: 'ollama', derivedMaxLen, context, args: ['ollama', 'serve'], env: { [OLLAMA_CONTEXT_ENV]: String(served) }, overrides: null, notes };
 }
+
+// ==== Launch grammar (h-engines): what Ollama reads ========================================
+//
+// Verified in ollama/ollama (main, 2026-08): `envconfig/config.go` ContextLength =
+// Uint("OLLAMA_CONTEXT_LENGTH", 0) ("Context length to use unless otherwise specified"), read by
+// `ollama serve`; `llm/server.go` clamps num_ctx above the GGUF's context_length with the warning
+// "requested context size too large for model". A Modelfile's `PARAMETER num_ctx N` sets the
+// model's default; `FROM` names a model, a GGUF file or a folder. `ollama run MODEL` is a client:
+// the server it talks to has its own environment.
+import type { Invocation, ModelfileLaunch } from '../launch/types';
+import type { LaunchRequest } from '../launch/request';
+import { imageRepo, programName } from './argv';
+import { shownValue } from './argv';
+import type { LaunchEffect } from './launchModel';
+
+export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
+  const argv = inv.argv;
+  let sub: string | undefined;
+  let at = 1;
+  if (inv.entrypoint === 'image') {
+    if (!inv.image || imageRepo(inv.image.value).repo !== 'ollama/ollama') return undefined;
+    // The image's ENTRYPOINT is /bin/ollama with CMD ["serve"].
+    sub = argv[0]?.value ?? 'serve';
+    at = 0;
+  } else if (programName(argv[0]) === 'ollama') sub = argv[1]?.value;
+  else return undefined;
+  if (sub !== 'serve' && sub !== 'run' && sub !== 'create') return undefined;
+  const req: LaunchRequest = { program: 'ollama', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  const env = inv.env[OLLAMA_CONTEXT_ENV];
+  if (sub === 'serve') {
+    if (env) {
+      const v = /^\s*\d+\s*$/.test(env.value) ? Number(env.value) : NaN;
+      if (Number.isFinite(v) && v > 0) req.length = { value: v, option: { name: 'OLLAMA_CONTEXT_LENGTH', flag: env, value: env } };
+    }
+    req.notes.push('ollama serve names no model: each model is judged where it is created (its Modelfile) or run.');
+  } else {
+    const model = argv[at + 1];
+    if (model && !model.value.startsWith('-')) req.model = model;
+    if (env) req.notes.push(`${OLLAMA_CONTEXT_ENV} on \`ollama ${sub}\` does not reach the server: set it where \`ollama serve\` runs.`);
+  }
+  return req;
+}
+
+/** A Modelfile: the model is FROM, the length is PARAMETER num_ctx (clamped like any num_ctx). */
+export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
+  const req: LaunchRequest = { program: 'ollama', role: 'serving', modelfile: mf, rope: {}, problems: [], notes: [] };
+  if (mf.from) req.model = mf.from;
+  const p = mf.parameters['num_ctx'];
+  if (p) {
+    const v = /^\s*\d+\s*$/.test(p.value.value) ? Number(p.value.value) : NaN;
+    if (Number.isFinite(v)) req.length = { value: v, option: { name: 'num_ctx', flag: p.name, value: p.value } };
+    else req.problems.push({ token: p.value, kind: 'bad-value', severity: 'error', message: `PARAMETER num_ctx takes a whole number of tokens: ${shownValue(p.value.value)} makes \`ollama create\` fail.` });
+  }
+  for (const name of ['rope_frequency_base', 'rope_frequency_scale']) {
+    const q = mf.parameters[name];
+    if (q) {
+      req.rope[name] = { name, flag: q.name, value: q.value };
+      req.problems.push({ token: q.name, kind: 'removed', severity: 'warning', message: `Current Ollama has no ${name} option (no reader in its source, main 2026-08): RoPE comes from the GGUF's rope.* keys, so this line does not change it.` });
+    }
+  }
+  return req;
+}
+/** What Ollama runs: the GGUF as converted (no RoPE option of its own); num_ctx clamped to its context_length. */
+export function ollamaLaunchEffect(_req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const own = scalingFacts(input.rope);
+  const facts = own.type === 'dynamic' ? { ...own, type: 'none' as const } : own;
+  return { rope: input.rope, facts, derived: llamaCppTrainContext(input), basis: 'the GGUF\'s context_length', scalingFromCommand: false, replacesModelScaling: false, notes: [] };
+}
+// ==== end of launch grammar (h-engines) ====================================================

@@ -63,3 +63,46 @@ export function launchScript(plan: ServingPlan, source: string): string {
     `exec ${shellCommand({ env: {}, args: plan.args })}`, '',
   ].join('\n');
 }
+
+// ==== Launch hover (h-engines) =============================================================
+
+/** What a hover on a launch command says: the engine's view of this one command. */
+export interface LaunchHoverFacts {
+  engine: string;
+  /** The model as written, and where its config was found (or null). */
+  model: string | null;
+  resolvedFrom: string | null;
+  /** "assumed from the file name …" when the identity came from a GGUF or folder name. */
+  assumed?: string;
+  requested: number | null;
+  lengthOption: string | null;
+  derived: number | null;
+  derivedBasis?: string;
+  trained: number | null;
+  /** The scaling in effect, in words ("YaRN factor 4 over 32,768"), and whether the command set it. */
+  scaling: string | null;
+  scalingFromCommand: boolean;
+  notes: string[];
+}
+
+/** Markdown for a hover on a launch command: what the engine will derive and do for it. */
+export function launchHoverMarkdown(f: LaunchHoverFacts): string {
+  const label = ENGINE_LABEL[f.engine] ?? f.engine;
+  const lines = [`**${label} launch**${f.model ? ` of \`${f.model}\`` : ''}`, ''];
+  if (f.model && !f.resolvedFrom) lines.push(`The model was not found offline: ${label}'s derived length and the trained context are unknown.`, '');
+  const rows: [string, string][] = [];
+  if (f.resolvedFrom) rows.push(['model config', `${f.resolvedFrom}${f.assumed ? ` (${f.assumed})` : ''}`]);
+  if (f.requested !== null) rows.push(['requested', `${grouped(f.requested)}${f.lengthOption ? ` (${f.lengthOption})` : ''}`]);
+  if (f.derived !== null) rows.push([`${label} derives`, `${grouped(f.derived)}${f.derivedBasis ? ` — ${f.derivedBasis}` : ''}`]);
+  if (f.trained !== null) rows.push(['trained context', grouped(f.trained)]);
+  if (f.scaling) rows.push(['scaling in effect', `${f.scaling}${f.scalingFromCommand ? ' (set by this command)' : ''}`]);
+  if (rows.length) lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`));
+  if (f.requested !== null && f.derived !== null && f.requested > f.derived) {
+    lines.push('', f.engine === 'vllm' || f.engine === 'sglang'
+      ? `${grouped(f.requested)} is above what ${label} derives: it refuses to start unless told to allow longer lengths.`
+      : `${grouped(f.requested)} is above what ${label} derives: it ${f.engine === 'tgi' ? 'does not check, and positions past it are extrapolated' : 'caps the context there'}.`);
+  }
+  for (const n of f.notes) lines.push('', n);
+  return lines.join('\n');
+}
+// ==== end of launch hover (h-engines) ======================================================

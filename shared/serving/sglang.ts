@@ -91,3 +91,125 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (overrides) args.push('--json-model-override-args', jsonText(overrides));
   return { engine: 'sglang', derivedMaxLen, context, args, env, overrides, notes };
 }
+
+// ==== Launch grammar (h-engines): how SGLang reads its own command line ===================
+//
+// Verified in sgl-project/sglang:
+//  - `python/sglang/launch_server.py`: `python -m sglang.launch_server` still runs and warns that
+//    `sglang serve --model-path <model>` is the recommended entrypoint; both call
+//    `srt/server_args.py::prepare_server_args(argv)`.
+//  - `prepare_server_args`: a plain `argparse.ArgumentParser(prog="sglang serve")` (allow_abbrev
+//    left on) and `parse_args`: an option it does not know stops the launch with
+//    "unrecognized arguments: …"; underscores are NOT read as dashes (`--context_length` is
+//    unknown); a unique prefix of an option is accepted (`--context` = `--context-length`).
+//  - `ServerArgs.add_cli_args`: `--model-path`/`--model` (required), `--context-length` (int; recent
+//    releases parse it with their human_readable_int, `128k`/`128K`), `--json-model-override-args`
+//    (a JSON string merged into the HF config).
+//  - SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: see the header of this module.
+//  - Images lmsysorg/sglang have no serving ENTRYPOINT: the command is given in full.
+import type { Invocation } from '../launch/types';
+import type { LaunchRequest } from '../launch/request';
+import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { shownValue } from './argv';
+import { parseLength } from '../config/serving/vllmYaml';
+import { foreignProblem } from './vllm';
+import type { LaunchEffect } from './launchModel';
+import { scalingWords, withOverrides } from './launchModel';
+
+const SGLANG_SPECS: OptionSpec[] = [
+  { name: 'model-path', flags: ['--model-path', '--model'], takesValue: true },
+  { name: 'context-length', flags: ['--context-length'], takesValue: true },
+  { name: 'json-model-override-args', flags: ['--json-model-override-args'], takesValue: true },
+  { name: 'served-model-name', flags: ['--served-model-name'], takesValue: true },
+  { name: 'tokenizer-path', flags: ['--tokenizer-path'], takesValue: true },
+];
+
+/** vLLM's (and others') options that SGLang's parser refuses; the certain replacements. */
+const SGLANG_FOREIGN: Record<string, string | undefined> = {
+  '--max-model-len': '--context-length',
+  '--hf-overrides': '--json-model-override-args',
+  '--rope-scaling': undefined,
+  '--rope-theta': undefined,
+  '--gpu-memory-utilization': '--mem-fraction-static',
+  '--max-num-seqs': '--max-running-requests',
+  '--enforce-eager': '--disable-cuda-graph',
+  '--disable-sliding-window': undefined,
+  '--ctx-size': '--context-length',
+  '--model-id': '--model-path',
+  '--rope-scale': undefined,
+  '--rope-freq-base': undefined,
+  '--yarn-orig-ctx': undefined,
+};
+
+export const SGLANG_IMAGES = ['lmsysorg/sglang'];
+
+/** Every long option SGLang defines that these readers rely on, for argparse's prefix matching. */
+const SGLANG_LONG = SGLANG_SPECS.flatMap((s) => s.flags);
+
+export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
+  const argv = inv.argv;
+  let start = -1;
+  if (inv.entrypoint === 'image' && !(inv.image && SGLANG_IMAGES.includes(imageRepo(inv.image.value).repo))) return undefined;
+  if (programName(argv[0]) === 'sglang' && argv[1]?.value === 'serve') start = 2;
+  else start = afterPythonModule(argv, ['sglang.launch_server']);
+  if (start < 0) return undefined;
+  // argparse: no `_` → `-`; `--flag=value` splits.
+  const r = readArgv(argv, start, SGLANG_SPECS, { equals: true, underscores: false });
+  const req: LaunchRequest = { program: 'sglang', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  // A unique prefix of a known option is that option (argparse allow_abbrev).
+  for (const u of [...r.unknown]) {
+    const hits = SGLANG_LONG.filter((f) => f.startsWith(u.name) && u.name.length > 2);
+    const spec = hits.length === 1 ? SGLANG_SPECS.find((s) => s.flags.includes(hits[0])) : undefined;
+    if (spec && spec.name === 'context-length' && u.value) {
+      r.uses.push({ name: spec.name, flag: u.flag, value: u.value });
+      r.unknown.splice(r.unknown.indexOf(u), 1);
+      req.notes.push(`${u.name} is read as ${hits[0]} (argparse accepts a unique prefix).`);
+    }
+  }
+  const model = lastUse(r, 'model-path');
+  if (model?.value) req.model = model.value;
+  const len = lastUse(r, 'context-length');
+  if (len?.value) {
+    const v = parseLength(len.value.value);
+    if (Number.isFinite(v)) req.length = { value: v, option: len };
+    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `SGLang cannot read ${shownValue(len.value.value)} as --context-length: argparse refuses the command.` });
+  }
+  const ov = lastUse(r, 'json-model-override-args');
+  if (ov) {
+    const parsed = readJsonObject(ov);
+    req.overrides = { option: ov, ...parsed };
+    if (parsed.error && ov.value) req.problems.push({ token: ov.value, kind: 'bad-value', severity: 'error', message: `--json-model-override-args: ${parsed.error}; SGLang's json.loads refuses it and the launch fails.` });
+    if (parsed.value) {
+      for (const { key, meant } of ignoredOverrideKeys(parsed.value)) {
+        req.problems.push({ token: ov.value ?? ov.flag, kind: 'ignored-key', severity: 'warning', message: `--json-model-override-args key ${JSON.stringify(key)} is merged into the config as is and nothing reads it: the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
+      }
+    }
+  }
+  for (const u of r.unknown) {
+    const us = u.name.replace(/_/g, '-');
+    if (u.name in SGLANG_FOREIGN) req.problems.push(foreignProblem('sglang', u.flag, u.name, SGLANG_FOREIGN[u.name], u.value));
+    else if (u.name.startsWith('--') && us !== u.name && (SGLANG_LONG.includes(us) || us in SGLANG_FOREIGN)) {
+      const meant = SGLANG_LONG.includes(us) ? us : SGLANG_FOREIGN[us];
+      const p = foreignProblem('sglang', u.flag, u.name, meant, u.value);
+      p.kind = 'misspelled';
+      p.message = `SGLang's argument parser does not read underscores as dashes: ${u.name} stops the launch with "unrecognized arguments: ${u.value ? `${u.name} ${u.value.value}` : u.name}".${meant ? ` Write ${meant}.` : ''}`;
+      req.problems.push(p);
+    }
+  }
+  return req;
+}
+/** What SGLang builds for this command: the override merged into the config, then its length rule. */
+export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const ov = req.overrides?.value;
+  const { rope, facts, scaling } = withOverrides(input.rope, ov, 'json-model-override-args');
+  const keys: Record<string, number> = { ...lengthKeys(input) };
+  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
+  const ignoresFactor = facts.type !== 'none' && ('original_max_position_embeddings' in facts.params || facts.params['rope_type'] === 'llama3');
+  const basis = facts.type === 'none' ? 'the config\'s context length, no RoPE scaling'
+    : ignoresFactor ? `the config's context length (SGLang ignores the factor of a scaling that has original_max_position_embeddings or is llama3)`
+    : `the config's context length × ${scalingWords(facts)}`;
+  const model = scalingFacts(input.rope);
+  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes: [] };
+}
+// ==== end of launch grammar (h-engines) ====================================================

@@ -87,3 +87,124 @@ export function tgiPlan(input: ServingInput): ServingPlan {
   const args = ['text-generation-launcher', '--model-id', modelRef(input), '--max-input-tokens', String(Math.max(1, context - 1)), '--max-total-tokens', String(context), ...flags];
   return { engine: 'tgi', derivedMaxLen, context, args, env: {}, overrides: null, notes };
 }
+
+// ==== Launch grammar (h-engines): how TGI's launcher reads its command line ===============
+//
+// Verified in huggingface/text-generation-inference (main, 2026-01) `launcher/src/main.rs`:
+//  - `struct Args` (clap derive): `#[clap(long, env)]` on model_id, max_input_tokens,
+//    max_input_length (legacy spelling of max_input_tokens), max_total_tokens, rope_scaling
+//    (`linear` | `dynamic`), rope_factor — flags `--model-id`, `--max-input-tokens`, … and
+//    environment variables MODEL_ID, MAX_INPUT_TOKENS, MAX_INPUT_LENGTH, MAX_TOTAL_TOKENS,
+//    ROPE_SCALING, ROPE_FACTOR; the flag wins over the variable. clap accepts `--flag=value`,
+//    never underscores, and stops on an unknown flag ("unexpected argument").
+//  - `shard_manager`: `--rope-factor` without `--rope-scaling` means linear; `--rope-scaling`
+//    without a factor means factor 1.
+//  - `main`: "`max_input_tokens`(…) must be < `max_total_tokens`(…)" is the only length check;
+//    nothing compares max_total_tokens with max_position_embeddings.
+//  - `Dockerfile`: ENTRYPOINT ["/tgi-entrypoint.sh"], which runs `text-generation-launcher $@`.
+import type { Invocation, Token } from '../launch/types';
+import type { LaunchRequest, OptionUse } from '../launch/request';
+import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { shownValue } from './argv';
+import type { LaunchEffect } from './launchModel';
+import { withScaling } from './launchModel';
+
+const TGI_SPECS: OptionSpec[] = [
+  { name: 'model-id', flags: ['--model-id'], takesValue: true },
+  { name: 'max-input-tokens', flags: ['--max-input-tokens', '--max-input-length'], takesValue: true },
+  { name: 'max-total-tokens', flags: ['--max-total-tokens'], takesValue: true },
+  { name: 'rope-scaling', flags: ['--rope-scaling'], takesValue: true },
+  { name: 'rope-factor', flags: ['--rope-factor'], takesValue: true },
+];
+
+const TGI_ENV: Record<string, string[]> = {
+  'model-id': ['MODEL_ID'], 'max-input-tokens': ['MAX_INPUT_TOKENS', 'MAX_INPUT_LENGTH'], 'max-total-tokens': ['MAX_TOTAL_TOKENS'],
+  'rope-scaling': ['ROPE_SCALING'], 'rope-factor': ['ROPE_FACTOR'],
+};
+
+const TGI_FOREIGN: Record<string, string | undefined> = {
+  '--max-model-len': '--max-total-tokens', '--context-length': '--max-total-tokens', '--hf-overrides': undefined,
+  '--json-model-override-args': undefined, '--model': '--model-id', '--model-path': '--model-id', '--rope-scale': '--rope-factor',
+  '--ctx-size': '--max-total-tokens', '--rope-theta': undefined,
+};
+
+export const TGI_IMAGES = ['huggingface/text-generation-inference'];
+
+export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
+  let start: number;
+  if (inv.entrypoint === 'image') {
+    if (!inv.image || !TGI_IMAGES.includes(imageRepo(inv.image.value).repo)) return undefined;
+    start = programName(inv.argv[0]) === 'text-generation-launcher' ? 1 : 0;
+  } else if (programName(inv.argv[0]) === 'text-generation-launcher') start = 1;
+  else return undefined;
+  const r = readArgv(inv.argv, start, TGI_SPECS, { equals: true, underscores: false });
+  const req: LaunchRequest = { program: 'tgi', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  const get = (name: string): OptionUse | undefined => {
+    const cli = lastUse(r, name);
+    if (cli) return cli;
+    for (const e of TGI_ENV[name] ?? []) {
+      const tok: Token | undefined = inv.env[e];
+      if (tok) return { name, flag: tok, value: tok };
+    }
+    return undefined;
+  };
+  const model = get('model-id');
+  if (model?.value) req.model = model.value;
+  else req.notes.push('No --model-id (or MODEL_ID): TGI\'s launcher defaults to bigscience/bloom-560m.');
+  const total = get('max-total-tokens');
+  if (total?.value) {
+    const v = /^\s*\d+\s*$/.test(total.value.value) ? Number(total.value.value) : NaN;
+    if (Number.isFinite(v)) req.length = { value: v, option: total };
+    else req.problems.push({ token: total.value, kind: 'bad-value', severity: 'error', message: `TGI reads --max-total-tokens as an unsigned integer: ${shownValue(total.value.value)} stops the launcher.` });
+  }
+  const input = get('max-input-tokens');
+  if (input) req.rope['max-input-tokens'] = input;
+  if (input?.value && req.length && Number(input.value.value) >= req.length.value) {
+    req.problems.push({ token: input.value, kind: 'bad-value', severity: 'error', message: `TGI's launcher refuses this: "\`max_input_tokens\`(${input.value.value}) must be < \`max_total_tokens\`(${req.length.value})".` });
+  }
+  for (const name of ['rope-scaling', 'rope-factor']) {
+    const u = get(name);
+    if (u) req.rope[name] = u;
+  }
+  const st = req.rope['rope-scaling']?.value;
+  if (st && !['linear', 'dynamic'].includes(st.value)) {
+    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `TGI's --rope-scaling takes linear or dynamic only (clap stops on ${shownValue(st.value)}); YaRN is read from config.json's rope_scaling.` });
+  }
+  for (const u of r.unknown) {
+    const us = u.name.replace(/_/g, '-');
+    const known = TGI_SPECS.some((s) => s.flags.includes(us));
+    if (u.name in TGI_FOREIGN || (known && us !== u.name)) {
+      const replacement = known ? us : TGI_FOREIGN[u.name];
+      req.problems.push({
+        token: u.flag, kind: known ? 'misspelled' : 'foreign', severity: 'error',
+        message: `TGI's launcher does not know ${u.name}: clap stops with "error: unexpected argument '${u.name}' found".${replacement ? ` Its option is ${replacement}.` : ''}`,
+        ...(replacement ? { replacement } : {}),
+      });
+    }
+  }
+  return req;
+}
+/**
+ * What TGI runs for this command: `--rope-scaling`/`--rope-factor` (or ROPE_SCALING/ROPE_FACTOR)
+ * reach the shards as ROPE_SCALING/ROPE_FACTOR, and `server/text_generation_server/layers/rotary.py::
+ * _get_rope_config` then uses {"type", "factor"} from them instead of config.json's rope_scaling;
+ * otherwise the rotary layer reads config.json's own. The launcher's length is
+ * max_position_embeddings with no factor.
+ */
+export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const own = scalingFacts(input.rope);
+  const type = req.rope['rope-scaling']?.value?.value;
+  const f = Number(req.rope['rope-factor']?.value?.value);
+  const factor = Number.isFinite(f) && f > 0 ? f : undefined;
+  let rope = input.rope;
+  let facts = own;
+  let fromCommand = false;
+  if (type === 'linear' || type === 'dynamic' || factor !== undefined) {
+    const w = withScaling(rope, { rope_type: type === 'dynamic' ? 'dynamic' : 'linear', factor: factor ?? 1 }, 'command line');
+    rope = w.rope;
+    facts = w.facts;
+    fromCommand = true;
+  }
+  return { rope, facts, derived: tgiDerivedMaxLen(input), basis: 'max_position_embeddings (TGI applies no factor)', scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && own.type !== 'none', notes: [] };
+}
+// ==== end of launch grammar (h-engines) ====================================================

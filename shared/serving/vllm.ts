@@ -120,3 +120,224 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   if (overrides) args.push('--hf-overrides', jsonText(overrides));
   return { engine: 'vllm', derivedMaxLen, context, args, env, overrides, notes };
 }
+
+// ==== Launch grammar (h-engines): how vLLM reads its own command line ====================
+//
+// Verified in vllm-project/vllm:
+//  - `vllm/utils/argparse_utils.py::FlexibleArgumentParser.parse_args` (older releases:
+//    `vllm/utils.py`): `vllm serve MODEL`; `--model M` / `--model=M` is moved to the positional
+//    slot (with a deprecation warning); every `--name` has its underscores turned into dashes up
+//    to the first '.', so `--max_model_len` and `--hf_overrides` work; `--flag=value` is split;
+//    `--json-arg.key.sub value` is merged into the JSON of `--json-arg` (the value through
+//    json.loads, else human_readable_int, else the string); `--served-model-name` names the API
+//    model, never the weights (and without a positional model it raises ValueError).
+//  - `human_readable_int` / `human_readable_int_or_auto` (same file): see parseLength in
+//    config/serving/vllmYaml.ts; `-1`/`auto` lets vLLM pick the length.
+//  - `vllm/transformers_utils/config.py::get_config`: `config.update(hf_overrides_kw)` sets every
+//    key as given (a whole `rope_scaling` object REPLACES the model's; no key is checked), then
+//    `patch_rope_parameters`.
+//  - `vllm/config/model.py::_get_and_verify_max_len`: `disable_sliding_window` caps the base
+//    length at `sliding_window` (before the RoPE factor); the refusal message quoted in rules.
+//  - `docker/Dockerfile` target `vllm-openai`: ENTRYPOINT `vllm serve` in current releases
+//    (`python3 -m vllm.entrypoints.openai.api_server` before), so image arguments are serve arguments.
+//  - `--rope-scaling` / `--rope-theta` were removed by PR #28006 (v0.11.1): "unrecognized arguments".
+import type { Invocation, Token } from '../launch/types';
+import type { GrammarProblem, LaunchRequest } from '../launch/request';
+import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { shownValue } from './argv';
+import { parseLengthOrAuto } from '../config/serving/vllmYaml';
+import type { LaunchEffect } from './launchModel';
+import { scalingWords, withOverrides } from './launchModel';
+
+const VLLM_SPECS: OptionSpec[] = [
+  { name: 'model', flags: ['--model'], takesValue: true },
+  { name: 'max-model-len', flags: ['--max-model-len'], takesValue: true },
+  { name: 'hf-overrides', flags: ['--hf-overrides'], takesValue: true },
+  { name: 'served-model-name', flags: ['--served-model-name'], takesValue: true },
+  { name: 'disable-sliding-window', flags: ['--disable-sliding-window'], takesValue: false },
+  { name: 'rope-scaling', flags: ['--rope-scaling'], takesValue: true },
+  { name: 'rope-theta', flags: ['--rope-theta'], takesValue: true },
+  { name: 'config', flags: ['--config'], takesValue: true },
+  { name: 'tokenizer', flags: ['--tokenizer'], takesValue: true },
+];
+
+/** Other engines' options vLLM's parser refuses, with vLLM's own spelling where it has one. */
+const VLLM_FOREIGN: Record<string, string | undefined> = {
+  '--context-length': '--max-model-len',
+  '--json-model-override-args': '--hf-overrides',
+  '--model-path': '--model',
+  '--mem-fraction-static': '--gpu-memory-utilization',
+  '--model-id': '--model',
+  '--max-total-tokens': '--max-model-len',
+  '--ctx-size': '--max-model-len',
+  '--rope-factor': undefined,
+  '--rope-freq-base': undefined,
+  '--rope-scale': undefined,
+  '--yarn-orig-ctx': undefined,
+};
+
+export const VLLM_IMAGES = ['vllm/vllm-openai', 'vllm/vllm-openai-rocm', 'rocm/vllm'];
+
+/** Where vLLM's serve arguments start in this invocation, or -1 when it is not a vLLM launch. */
+function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boolean } | undefined {
+  const argv = inv.argv;
+  if (inv.entrypoint === 'image') {
+    const repo = inv.image ? imageRepo(inv.image.value).repo : '';
+    if (!VLLM_IMAGES.includes(repo)) return undefined;
+    // An image run whose command repeats `vllm serve` (ENTRYPOINT cleared) reads as a program.
+    if (programName(argv[0]) === 'vllm' || afterPythonModule(argv, ['vllm.entrypoints.openai.api_server']) > 0) return vllmArgsStart({ ...inv, entrypoint: 'program' });
+    return { start: 0, positionalModel: true };
+  }
+  if (programName(argv[0]) === 'vllm' && argv[1]?.value === 'serve') return { start: 2, positionalModel: true };
+  const api = afterPythonModule(argv, ['vllm.entrypoints.openai.api_server', 'vllm.entrypoints.api_server']);
+  if (api > 0) return { start: api, positionalModel: false };
+  return undefined;
+}
+
+export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
+  const where = vllmArgsStart(inv);
+  if (!where) return undefined;
+  // `vllm serve MODEL …`: the word right after serve is the model (read before the options, so an
+  // unknown boolean flag later on cannot be mistaken for taking it as a value).
+  const first = inv.argv[where.start];
+  const leading = where.positionalModel && first && !first.value.startsWith('-') ? first : undefined;
+  const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, { equals: true, underscores: true });
+  const req: LaunchRequest = { program: 'vllm', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  const modelOpt = lastUse(r, 'model');
+  const positional = leading ?? (where.positionalModel ? r.positionals[0] : undefined);
+  const model = positional ?? modelOpt?.value;
+  if (model) req.model = model;
+  if (!model && lastUse(r, 'served-model-name')) req.notes.push('--served-model-name names the model in the API only; the weights come from the positional model or --model, and none is given.');
+  if (lastUse(r, 'config')) req.notes.push('Options in the --config YAML are read by RoPE Lens when that file is opened; the command line wins over them.');
+
+  const len = lastUse(r, 'max-model-len');
+  if (len?.value) {
+    const v = parseLengthOrAuto(len.value.value);
+    if (v === 'auto') req.notes.push(`--max-model-len ${len.value.value} lets vLLM choose the length (the derived one, or what fits in memory).`);
+    else if (Number.isFinite(v)) req.length = { value: v, option: len };
+    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `vLLM cannot read ${shownValue(len.value.value)} as a length (human_readable_int takes 32768, 32k = 32,000, 32K = 32,768; no decimals with K/M/G): argparse refuses the command.` });
+  }
+
+  const hf = lastUse(r, 'hf-overrides');
+  let overrides: Record<string, unknown> | undefined;
+  if (hf) {
+    const parsed = readJsonObject(hf);
+    req.overrides = { option: hf, ...parsed };
+    overrides = parsed.value;
+    if (parsed.error && hf.value) req.problems.push({ token: hf.value, kind: 'bad-value', severity: 'error', message: `--hf-overrides: ${parsed.error}; vLLM's json.loads refuses it and the launch fails.` });
+  }
+  // `--hf-overrides.rope_scaling.factor 4`: merged into the JSON exactly as vLLM does.
+  for (const u of r.unknown) {
+    if (!u.name.startsWith('--hf-overrides.')) continue;
+    const keys = u.name.slice('--hf-overrides.'.length).split('.');
+    const raw = u.value?.value ?? '';
+    let value: unknown;
+    try { value = JSON.parse(raw); } catch { const n = parseLengthOrAuto(raw); value = typeof n === 'number' && Number.isFinite(n) ? n : raw; }
+    overrides = overrides ?? {};
+    let cur = overrides;
+    keys.forEach((k, i) => {
+      if (i === keys.length - 1) cur[k] = value;
+      else cur = (cur[k] && typeof cur[k] === 'object' ? cur[k] : (cur[k] = {})) as Record<string, unknown>;
+    });
+    req.rope[`hf-overrides.${keys.join('.')}`] = { name: `hf-overrides.${keys.join('.')}`, flag: u.flag, value: u.value };
+    if (!req.overrides) req.overrides = { option: { name: 'hf-overrides', flag: u.flag, value: u.value }, value: overrides };
+    else req.overrides.value = overrides;
+  }
+  if (overrides) {
+    const at = req.overrides!.option.value ?? req.overrides!.option.flag;
+    for (const { key, meant } of ignoredOverrideKeys(overrides)) {
+      req.problems.push({ token: at, kind: 'ignored-key', severity: 'warning', message: `--hf-overrides key ${JSON.stringify(key)} is set on the config as is and nothing reads it (vLLM's config.update checks no key): the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
+    }
+  }
+  for (const name of ['rope-scaling', 'rope-theta', 'disable-sliding-window']) {
+    const u = lastUse(r, name);
+    if (u) req.rope[name] = u;
+  }
+  const image = inv.image;
+  const pinned = image ? vllmImageVersion(image.value) : undefined;
+  for (const name of ['rope-scaling', 'rope-theta']) {
+    const u = lastUse(r, name);
+    if (!u) continue;
+    if (pinned && versionBefore(pinned, [0, 11, 1])) {
+      // The pinned release still reads it (advice.md: a loud refusal is an error only where that reader runs).
+      req.problems.push({ token: u.flag, kind: 'removed', severity: 'warning', message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${pinned.join('.')} still reads it, but a newer image stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.` });
+    } else {
+      req.problems.push({ token: u.flag, kind: 'removed', severity: 'error', message: `vLLM removed the ${name} option (PR #28006, v0.11.1): this command fails with "unrecognized arguments". Pass the value through hf-overrides.${name.replace('-', '_')} instead.` });
+    }
+  }
+  for (const u of r.unknown) {
+    if (!(u.name in VLLM_FOREIGN)) continue;
+    const replacement = VLLM_FOREIGN[u.name];
+    req.problems.push(foreignProblem('vllm', u.flag, u.name, replacement, u.value));
+  }
+  if (image && pinned) req.version = image;
+  return req;
+}
+
+/** The release an image tag pins (`v0.10.1`, `0.10.1-cu128`), when it names one. */
+export function vllmImageVersion(image: string): number[] | undefined {
+  const { repo, tag } = imageRepo(image);
+  if (!VLLM_IMAGES.includes(repo) || !tag) return undefined;
+  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(tag);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
+}
+
+function versionBefore(v: number[], ref: number[]): boolean {
+  for (let i = 0; i < ref.length; i++) if ((v[i] ?? 0) !== ref[i]) return (v[i] ?? 0) < ref[i];
+  return false;
+}
+
+/** argparse's refusal of an option it does not know (the value goes with it in the message). */
+export function foreignProblem(engine: string, flag: Token, name: string, replacement: string | undefined, value?: Token): GrammarProblem {
+  const shown = value && !/NaN|undefined|Infinity|\[object/.test(value.value) && value.value.length <= 60 ? `${name} ${value.value}` : name;
+  const label = engine === 'vllm' ? 'vLLM' : engine === 'sglang' ? 'SGLang' : engine;
+  const p: GrammarProblem = {
+    token: flag, kind: 'foreign', severity: 'error',
+    message: `${label} does not know ${name}: its argument parser stops with "unrecognized arguments: ${shown}" and the server never starts.${replacement ? ` ${label}'s option is ${replacement}.` : ''}`,
+  };
+  if (replacement) p.replacement = replacement;
+  return p;
+}
+/**
+ * What the removed `--rope-scaling`/`--rope-theta` meant (the launch fails on them, but the rest of
+ * the command is judged as if they had been written the modern way, as the --config YAML path does).
+ */
+function removedMeaning(req: LaunchRequest): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  const sc = req.rope['rope-scaling']?.value?.value;
+  if (sc !== undefined) {
+    try {
+      const v = JSON.parse(sc);
+      if (v && typeof v === 'object' && !Array.isArray(v)) out['rope_scaling'] = v;
+    } catch { /* not JSON: nothing meant */ }
+  }
+  const th = Number(req.rope['rope-theta']?.value?.value);
+  if (req.rope['rope-theta'] && Number.isFinite(th)) out['rope_theta'] = th;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * What vLLM builds for this command: the model with `--hf-overrides` applied (config.update, then
+ * patch_rope_parameters: a legacy `type` reads as rope_type), `--disable-sliding-window` capping the
+ * base length at the window, and `_get_and_verify_max_len` on the result.
+ */
+export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
+  const ov = req.overrides?.value ?? removedMeaning(req);
+  const { rope, facts, scaling } = withOverrides(input.rope, ov, 'hf-overrides');
+  const keys: Record<string, number> = { ...lengthKeys(input) };
+  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  const notes: string[] = [];
+  const window = input.rope.slidingWindow?.value;
+  if (req.rope['disable-sliding-window'] && typeof window === 'number' && window > 0) {
+    const base = vllmBaseLength({ ...input, contextKeys: keys }).value;
+    if (window < base) {
+      for (const k of Object.keys(keys)) keys[k] = Math.min(keys[k], window);
+      notes.push(`--disable-sliding-window caps vLLM's length at the sliding window (${grouped(window)}) before any RoPE factor.`);
+    }
+  }
+  const derived = vllmDerivedMaxLen({ ...input, rope, contextKeys: keys }, facts);
+  const basis = facts.type === 'none' ? `${vllmBaseLength({ ...input, contextKeys: keys }).key}, no RoPE scaling` : `${scalingWords(facts)}`;
+  const model = scalingFacts(input.rope);
+  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes };
+}
+// ==== end of launch grammar (h-engines) ====================================================

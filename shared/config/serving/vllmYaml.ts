@@ -80,11 +80,31 @@ export function readVllmServingConfig(doc: ParsedDocument): VllmServingConfig | 
   return out;
 }
 
-/** vLLM's human-readable lengths: `131072`, `128k` (×1000), `128K` (×1024), `1m`/`1M`. */
+/**
+ * vLLM's human-readable lengths, exactly as `human_readable_int` parses them
+ * (vllm-project/vllm `vllm/utils/argparse_utils.py::human_readable_int`; older releases:
+ * `vllm/engine/arg_utils.py`): the whole value (trimmed) is digits with an optional decimal part
+ * and one suffix — k/m/g/t multiply by powers of 1000 (decimals allowed, truncated to an int),
+ * K/M/G/T by powers of 1024 (no decimals: "Decimals are not allowed with binary suffixes");
+ * otherwise Python `int()` (sign, underscores between digits). NaN where vLLM refuses the value.
+ * A YAML `--config` value reaches the same function (`load_config_file` passes it as a string).
+ */
 export function parseLength(raw: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)\s*$/.exec(raw.replace(/_/g, ''));
-  if (!m) return NaN;
-  const unit = m[2];
-  const mult = unit === '' ? 1 : unit === unit.toLowerCase() ? 1000 ** ('kmg'.indexOf(unit) + 1) : 1024 ** ('KMG'.indexOf(unit) + 1);
-  return Math.round(Number(m[1]) * mult);
+  const v = raw.trim();
+  const m = /^(\d+(?:\.\d+)?)([kKmMgGtT])$/.exec(v);
+  if (m) {
+    const [, number, suffix] = m;
+    const lower = suffix.toLowerCase();
+    const power = 'kmgt'.indexOf(lower) + 1;
+    if (suffix === lower) return Math.trunc(Number(number) * 1000 ** power);
+    return /^\d+$/.test(number) ? Number(number) * 1024 ** power : NaN;
+  }
+  return /^[+-]?\d+(?:_\d+)*$/.test(v) ? Number(v.replace(/_/g, '')) : NaN;
+}
+
+/** `human_readable_int_or_auto` (--max-model-len in recent releases): `-1` or `auto` ask vLLM to fit the memory. */
+export function parseLengthOrAuto(raw: string): number | 'auto' {
+  const v = raw.trim();
+  if (v === '-1' || v.toLowerCase() === 'auto') return 'auto';
+  return parseLength(v);
 }

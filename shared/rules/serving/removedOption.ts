@@ -11,6 +11,12 @@ import { mergeEdits } from './edits';
 
 export const REMOVED_OPTION = 'vllm/removed-option';
 
+/** One message for the YAML key and the command-line flag (rules/launch/grammar.ts): same finding, same words. */
+export function removedOptionMessage(name: string): string {
+  const target = /scaling/.test(name) ? 'rope_scaling' : 'rope_theta';
+  return `vLLM removed the ${name} option (PR #28006, v0.11.1): vLLM stops with "unrecognized arguments". Pass the value through hf-overrides.${target} instead.`;
+}
+
 export const removedOptionRule: ServingRule = {
   codes: [REMOVED_OPTION],
   check(ctx) {
@@ -25,8 +31,7 @@ export const removedOptionRule: ServingRule = {
         title: `Move ${r.key} into hf-overrides.${target}`, kind: 'other' as const, preferred: true,
         edits: mergeEdits(ctx.editor.remove([r.key]), ctx.setOverride(target, value as Record<string, unknown> | number)),
       }];
-      out.push(finding(REMOVED_OPTION, 'error',
-        `vLLM removed the ${r.key} option (PR #28006, v0.11.1): this config fails with "unrecognized arguments". Pass the value through hf-overrides.${target} instead.`,
+      out.push(finding(REMOVED_OPTION, 'error', removedOptionMessage(r.key),
         keyRangeOf(ctx.doc, r.node), fixes.filter((f) => f.edits.length > 0)));
     }
     return out;

@@ -1,0 +1,202 @@
+/**
+ * Dockerfiles → the container's start command, per Docker's rules: the last stage's ENTRYPOINT
+ * and CMD (a stage built `FROM` an earlier stage inherits them), exec form as JSON strings with
+ * their spans, shell form parsed as shell (`/bin/sh -c`). `RUN` runs at build time: never a launch.
+ */
+import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
+import type { Range } from '../core/range';
+import { readShellSpans } from './shell';
+import { throughShellC } from './shellC';
+import { isLaunchInvocation } from './sniff';
+import { LineMap, makeToken, spanOf } from './text';
+import type { Invocation, LaunchFile, ShellParser, Token } from './types';
+import { substitute } from './vars';
+
+/** One ENTRYPOINT or CMD as written. */
+interface StartCommand {
+  form: 'exec' | 'shell';
+  instruction: Instruction;
+  /** Exec form: the array's strings. Shell form: the shell text's spans (continuations included). */
+  tokens: Token[];
+  shellSpan?: { offset: number; length: number };
+  /** Exec form: where a new element goes. */
+  append?: Invocation['append'];
+}
+
+interface Stage {
+  name?: string;
+  /** The external image this stage builds on (through earlier stages). */
+  image?: Token;
+  env: Record<string, Token>;
+  args: Record<string, Token>;
+  entrypoint?: StartCommand;
+  cmd?: StartCommand;
+}
+
+export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
+  const doc = new LineMap(text);
+  const offsetOf = (p: Range['start']) => doc.offset(p);
+  const spanOfRange = (r: Range) => ({ offset: offsetOf(r.start), length: offsetOf(r.end) - offsetOf(r.start) });
+  const problems: LaunchFile['problems'] = [];
+  const df = DockerfileParser.parse(text);
+  if (df.getEscapeCharacter() !== '\\') problems.push({ message: 'the escape character is not a backslash: shell-form commands were read as if it were', range: doc.range(0, 0) });
+
+  const globalArgs: Record<string, Token> = {};
+  const stages: Stage[] = [];
+  let cur: Stage | undefined;
+  const lookup = (name: string) => {
+    const t = cur ? cur.env[name] ?? cur.args[name] : globalArgs[name];
+    return t ? { value: t.value, known: t.known, via: [{ name, assignedAt: t.range }, ...(t.via ?? [])] } : undefined;
+  };
+  /** A token for a span whose value is Dockerfile-substituted text. */
+  const tokenOf = (r: Range, rawValue: string): Token => {
+    const s = spanOfRange(r);
+    const raw = text.slice(s.offset, s.offset + s.length);
+    const quote = raw.startsWith('"') ? 'double' : raw.startsWith("'") ? 'single' : 'none';
+    const v = substitute(rawValue, lookup);
+    return makeToken(doc, { ...s, value: v.value, quote, known: v.known, via: v.via });
+  };
+
+  for (const ins of df.getInstructions()) {
+    const kw = ins.getKeyword().toUpperCase();
+    if (kw === 'FROM') {
+      const from = ins as unknown as { getImage(): string | null; getImageRange(): Range | null; getBuildStage(): string | null };
+      const imageRange = from.getImageRange();
+      const image = imageRange ? tokenOf(imageRange, from.getImage() ?? '') : undefined;
+      const parent = image ? stages.find((s) => s.name !== undefined && s.name.toLowerCase() === image.value.toLowerCase()) : undefined;
+      cur = parent
+        ? { name: from.getBuildStage() ?? undefined, image: parent.image, env: { ...parent.env }, args: {}, entrypoint: parent.entrypoint, cmd: parent.cmd }
+        : { name: from.getBuildStage() ?? undefined, image, env: {}, args: {} };
+      stages.push(cur);
+    } else if (kw === 'ARG' || kw === 'ENV') {
+      const props = (ins as unknown as { getProperties(): { getName(): string; getValue(): string | null; getValueRange(): Range | null; getNameRange(): Range }[] }).getProperties();
+      for (const p of props) {
+        const vr = p.getValueRange();
+        const name = p.getName();
+        if (kw === 'ARG' && !vr) {
+          // `ARG NAME` in a stage re-declares a global ARG (its default carries over).
+          if (cur && globalArgs[name]) cur.args[name] = globalArgs[name];
+          continue;
+        }
+        const tok = vr ? tokenOf(vr, p.getValue() ?? '') : makeToken(doc, { ...spanOfRange(p.getNameRange()), value: '', quote: 'none' });
+        if (kw === 'ENV' && cur) cur.env[name] = tok;
+        else if (kw === 'ARG') (cur ? cur.args : globalArgs)[name] = tok;
+      }
+    } else if ((kw === 'CMD' || kw === 'ENTRYPOINT') && cur) {
+      const sc = startCommand(ins as JSONInstruction, doc, spanOfRange);
+      if (kw === 'ENTRYPOINT') { cur.entrypoint = sc; cur.cmd = undefined; } // Docker resets an inherited CMD
+      else cur.cmd = sc;
+    }
+  }
+
+  const last = stages[stages.length - 1];
+  const invocations: Invocation[] = [];
+  if (last && (last.entrypoint || last.cmd)) {
+    const combined = combine(last, doc, shell, problems);
+    // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
+    const inv = combined && throughShellC(combined, doc, (t) => (t.raw.slice(1, -1) === t.value ? [{ valueStart: 0, docStart: t.offset + 1 }] : undefined), shell);
+    if (inv && isLaunchInvocation(inv)) invocations.push(inv);
+  }
+  return { format: 'dockerfile', invocations, problems };
+}
+
+function startCommand(ins: JSONInstruction, doc: LineMap, spanOfRange: (r: Range) => { offset: number; length: number }): StartCommand {
+  const strings = ins.getJSONStrings();
+  const open = ins.getOpeningBracket();
+  const close = ins.getClosingBracket();
+  if (open && close) {
+    // Decoded with JSON.parse: dockerfile-ast 0.7's getJSONValue() drops the spaces inside a string.
+    const tokens = strings.map((s) => {
+      const span = spanOfRange(s.getRange());
+      const raw = doc.text.slice(span.offset, span.offset + span.length);
+      let value: string;
+      try { value = JSON.parse(raw.replace(/\\\r?\n[ \t]*/g, '')); } catch { value = s.getJSONValue(); }
+      return makeToken(doc, { ...span, value: String(value), quote: 'double' });
+    });
+    let append: Invocation['append'];
+    const lastTok = tokens[tokens.length - 1];
+    if (lastTok) {
+      const prev = tokens[tokens.length - 2];
+      const between = prev ? doc.text.slice(prev.offset + prev.length, lastTok.offset) : '';
+      // Keep the array's layout: one element per line stays one per line.
+      const ws = /,(\s*)$/.exec(between)?.[1];
+      const separator = ws && /[\r\n]/.test(ws) ? `,${ws}` : ', ';
+      const offset = lastTok.offset + lastTok.length;
+      append = { offset, range: doc.range(offset, 0), separator, form: 'json-array' };
+    }
+    return { form: 'exec', instruction: ins, tokens, append };
+  }
+  const args = ins.getArguments();
+  const first = args[0];
+  const lastArg = args[args.length - 1];
+  const shellSpan = first ? { offset: doc.offset(first.getRange().start), length: doc.offset(lastArg.getRange().end) - doc.offset(first.getRange().start) } : undefined;
+  // Without the shell parser, a whitespace split of the arguments (quotes not interpreted).
+  const tokens = args.map((a) => makeToken(doc, { ...spanOfRange(a.getRange()), value: a.getValue(), quote: 'none' }));
+  return { form: 'shell', instruction: ins, tokens, shellSpan };
+}
+
+/** Shell form → the words `/bin/sh -c` would run, read by the shell adapter at their own spans. */
+function shellWords(sc: StartCommand, doc: LineMap, env: Record<string, Token>, shell: ShellParser | undefined, notes: string[]): { argv: Token[]; append?: Invocation['append']; env: Record<string, Token> } {
+  if (!shell || !sc.shellSpan) {
+    notes.push('shell-form command read without the shell parser: quotes and variables not interpreted');
+    return { argv: sc.tokens, env: {} };
+  }
+  const r = readShellSpans(doc, [sc.shellSpan], shell, { keepAll: true, env, source: 'dockerfile' });
+  // `sh -c "a && vllm serve …"`: the launch is the command that starts a known program, else the last.
+  const inv = r.invocations.find(isLaunchInvocation) ?? r.invocations[r.invocations.length - 1];
+  if (!inv) return { argv: [], env: {} };
+  notes.push(...inv.notes);
+  return { argv: inv.argv, append: inv.append, env: inv.env };
+}
+
+function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, problems: LaunchFile['problems']): Invocation | undefined {
+  const notes: string[] = [];
+  const ep = stage.entrypoint;
+  const cmd = stage.cmd;
+  let argv: Token[];
+  let entrypoint: Invocation['entrypoint'];
+  let append: Invocation['append'];
+  let env = { ...stage.env };
+  if (ep && ep.form === 'shell') {
+    // Shell-form ENTRYPOINT ignores CMD entirely.
+    const w = shellWords(ep, doc, stage.env, shell, notes);
+    ({ argv, append } = w);
+    env = { ...env, ...w.env };
+    entrypoint = 'program';
+    if (cmd) notes.push('CMD is ignored: ENTRYPOINT is in shell form');
+  } else if (ep && ep.tokens.length) {
+    const rest = cmd ? (cmd.form === 'exec' ? cmd.tokens : cmd.tokens) : [];
+    if (cmd?.form === 'shell') notes.push('CMD in shell form after an exec-form ENTRYPOINT is passed as "/bin/sh -c …"');
+    argv = [...ep.tokens, ...(cmd?.form === 'shell' ? [] : rest)];
+    entrypoint = 'program';
+    append = cmd?.form === 'exec' ? cmd.append ?? ep.append : ep.append;
+  } else if (cmd) {
+    // No ENTRYPOINT (or `ENTRYPOINT []`): without one, CMD is the program; with the base image's
+    // entrypoint unknown here, it is the image's arguments unless ENTRYPOINT was cleared.
+    const cleared = ep !== undefined;
+    if (cmd.form === 'shell') {
+      const w = shellWords(cmd, doc, stage.env, shell, notes);
+      ({ argv, append } = w);
+      env = { ...env, ...w.env };
+    } else {
+      argv = cmd.tokens;
+      append = cmd.append;
+    }
+    entrypoint = cleared ? 'program' : 'image';
+  } else {
+    return undefined;
+  }
+  const parts = [ep, cmd].filter((x): x is StartCommand => !!x);
+  const span = spanOf(parts.flatMap((p) => {
+    const r = p.instruction.getRange();
+    return [{ offset: doc.offset(r.start), length: doc.offset(r.end) - doc.offset(r.start) } as Token];
+  }))!;
+  if (!argv.length && !stage.image) problems.push({ message: 'the start command is empty', range: doc.range(span.offset, span.length) });
+  const inv: Invocation = {
+    argv, entrypoint, env, source: 'dockerfile',
+    range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes,
+  };
+  if (stage.image) inv.image = stage.image;
+  if (append) inv.append = append;
+  return inv;
+}

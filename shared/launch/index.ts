@@ -1,0 +1,51 @@
+/**
+ * Launch files → invocations: the one entry point the service calls. A file that mentions no
+ * launch word costs one regex test; only then is it parsed by its format's adapter.
+ */
+import { readDockerfile } from './dockerfile';
+import { launchFormatOf } from './format';
+import { readCompose } from './compose';
+import { readKubernetes } from './kubernetes';
+import { readModelfile } from './modelfile';
+import { readShellScript } from './shell';
+import { mentionsLaunchWord } from './sniff';
+import { LineMap } from './text';
+import type { LaunchFile, ShellParser } from './types';
+
+export { launchFormatOf } from './format';
+export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule } from './sniff';
+export type * from './types';
+
+export interface LaunchReadOptions {
+  /** The shell grammar (shared/node/shellParser.ts). Without it shell scripts and shell-form CMDs are not read. */
+  shell?: ShellParser;
+  languageId?: string;
+}
+
+/** Everything a launch file starts, or undefined when it is not a launch file or launches nothing known. */
+export function readLaunchFile(text: string, fileName: string, opts: LaunchReadOptions = {}): LaunchFile | undefined {
+  const format = launchFormatOf(fileName, opts.languageId, text);
+  // A Modelfile always launches Ollama; every other format must name a launch word to be parsed.
+  if (!format || (format !== 'modelfile' && !mentionsLaunchWord(text))) return undefined;
+  let file: LaunchFile;
+  try {
+    file = readAs(format, text, opts);
+  } catch (e) {
+    // Adapters are written not to throw; if one does, the file is answered with the problem, not a crash.
+    return { format, invocations: [], problems: [{ message: `could not read this ${format} file: ${(e as Error)?.message ?? e}`, range: new LineMap(text).range(0, 0) }] };
+  }
+  return file.invocations.length || file.modelfile ? file : undefined;
+}
+
+function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOptions): LaunchFile {
+  switch (format) {
+    case 'shell': {
+      if (!opts.shell) return { format, invocations: [], problems: [] };
+      return { format, ...readShellScript(text, opts.shell) };
+    }
+    case 'dockerfile': return readDockerfile(text, opts.shell);
+    case 'compose': return readCompose(text, opts.shell);
+    case 'kubernetes': return readKubernetes(text, opts.shell);
+    case 'modelfile': return readModelfile(text);
+  }
+}

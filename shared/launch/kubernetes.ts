@@ -1,0 +1,131 @@
+/**
+ * Kubernetes manifests → one invocation per container of each workload (Deployment, StatefulSet,
+ * DaemonSet, ReplicaSet, Job, CronJob, Pod, and `List` items), across `---` documents.
+ * Container semantics: `command` replaces the image's entrypoint, `args` its CMD; `$(NAME)` in
+ * either is replaced by the container's `env` value (`$$(` keeps it literal); `valueFrom` values
+ * are unknown.
+ */
+import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { listAppend } from './compose';
+import { throughShellC } from './shellC';
+import { isLaunchInvocation } from './sniff';
+import { LineMap, makeToken, spanOf } from './text';
+import type { Invocation, LaunchFile, ShellParser, Token } from './types';
+import { quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
+
+const get = (m: unknown, key: string): YamlNode | undefined => (isMap(m) ? (m.get(key, true) as YamlNode | undefined) : undefined);
+
+/** The pod spec of a workload object, by kind. */
+function podSpecs(obj: YAMLMap): YAMLMap[] {
+  const kind = String(get(obj, 'kind') && isScalar(get(obj, 'kind')) ? (get(obj, 'kind') as { value: unknown }).value : '');
+  const spec = get(obj, 'spec');
+  let pod: unknown;
+  switch (kind) {
+    case 'Pod': pod = spec; break;
+    case 'Deployment': case 'StatefulSet': case 'DaemonSet': case 'ReplicaSet': case 'Job': case 'ReplicationController':
+      pod = get(get(spec, 'template'), 'spec'); break;
+    case 'CronJob': pod = get(get(get(get(spec, 'jobTemplate'), 'spec'), 'template'), 'spec'); break;
+    case 'List': {
+      const items = get(obj, 'items');
+      return isSeq(items) ? items.items.filter(isMap).flatMap((i) => podSpecs(i as YAMLMap)) : [];
+    }
+  }
+  return isMap(pod) ? [pod] : [];
+}
+
+export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
+  const doc = new LineMap(text);
+  const problems: LaunchFile['problems'] = [];
+  const invocations: Invocation[] = [];
+  const maps = new Map<Token, ValueMap>();
+  for (const d of parseAllDocuments(text)) {
+    if (!('contents' in d)) continue;
+    for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, range: doc.range(e.pos[0], e.pos[1] - e.pos[0]) });
+    if (!isMap(d.contents)) continue;
+    for (const pod of podSpecs(d.contents)) {
+      const containers = get(pod, 'containers');
+      if (!isSeq(containers)) continue;
+      for (const c of containers.items) {
+        if (!isMap(c)) continue;
+        const inv = readContainer(c, doc, maps);
+        if (!inv) continue;
+        const shelled = throughShellC(inv, doc, (t) => maps.get(t), shell);
+        if (isLaunchInvocation(shelled)) invocations.push(shelled);
+      }
+    }
+  }
+  return { format: 'kubernetes', invocations, problems };
+}
+
+function containerEnv(node: YamlNode | undefined, doc: LineMap): Record<string, Token> {
+  const env: Record<string, Token> = {};
+  if (!isSeq(node)) return env;
+  for (const item of node.items) {
+    const nameNode = get(item, 'name');
+    if (!isScalar(nameNode)) continue;
+    const name = String(nameNode.value);
+    const value = get(item, 'value');
+    if (isScalar(value)) {
+      const t = scalarToken(doc, value);
+      if (t) env[name] = t;
+    } else {
+      // `valueFrom:` (a secret, a config map, a field ref): unknown until the cluster resolves it.
+      const at = (get(item, 'valueFrom') as { range?: [number, number] } | undefined)?.range ?? nameNode.range ?? [0, 0];
+      env[name] = makeToken(doc, { offset: at[0], length: at[1] - at[0], value: '', quote: 'none', known: false });
+    }
+  }
+  return env;
+}
+
+/** `$(NAME)` → the env value, as the kubelet expands command and args. */
+function expandRefs(t: Token, env: Record<string, Token>): Token {
+  if (!t.value.includes('$(')) return t;
+  let known = t.known;
+  const via = [...(t.via ?? [])];
+  const value = t.value.replace(/\$\$\(|\$\(([A-Za-z_][\w.-]*)\)/g, (m, name?: string) => {
+    if (!name) return '$(';
+    const e = env[name];
+    if (!e) return m; // the kubelet leaves an unknown reference as written
+    known &&= e.known;
+    via.push({ name, assignedAt: e.range });
+    return e.value;
+  });
+  return { ...t, value, known, via: via.length ? via : undefined };
+}
+
+function listTokens(node: YamlNode | undefined, doc: LineMap, env: Record<string, Token>, maps: Map<Token, ValueMap>): Token[] | undefined {
+  if (!isSeq(node)) return undefined;
+  const out: Token[] = [];
+  for (const item of node.items) {
+    if (!isScalar(item) || !item.range) continue;
+    const t = expandRefs(makeToken(doc, { offset: item.range[0], length: item.range[1] - item.range[0], value: scalarText(doc, item), quote: quoteOfScalar(item) }), env);
+    const m = t.value === scalarText(doc, item) ? valueMap(doc, item) : undefined;
+    if (m) maps.set(t, m);
+    out.push(t);
+  }
+  return out;
+}
+
+function readContainer(c: YAMLMap, doc: LineMap, maps: Map<Token, ValueMap>): Invocation | undefined {
+  const imageNode = get(c, 'image');
+  const image = isScalar(imageNode) ? scalarToken(doc, imageNode) : undefined;
+  const env = containerEnv(get(c, 'env'), doc);
+  const notes: string[] = [];
+  if (get(c, 'envFrom')) notes.push('envFrom not read: the variables it sets are unknown');
+  const commandNode = get(c, 'command');
+  const argsNode = get(c, 'args');
+  const command = listTokens(commandNode, doc, env, maps);
+  const args = listTokens(argsNode, doc, env, maps);
+  if (!image && !command && !args) return undefined;
+  const argv = [...(command ?? []), ...(args ?? [])];
+  const r = c.range ?? [0, 0];
+  const span = spanOf(argv) ?? { offset: r[0], length: r[1] - r[0] };
+  const inv: Invocation = {
+    argv, entrypoint: command ? 'program' : 'image', env, source: 'kubernetes',
+    range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes,
+  };
+  if (image) inv.image = image;
+  const append = args?.length ? listAppend(argsNode!, doc, args) : command?.length ? listAppend(commandNode!, doc, command) : undefined;
+  if (append) inv.append = append;
+  return inv;
+}

@@ -1,0 +1,297 @@
+/**
+ * Shell scripts → invocations, through tree-sitter-bash (injected as ShellParser). The walk keeps
+ * variables statement by statement, records functions and expands them where they are called,
+ * peels wrappers (`exec`, `env`, `docker run …`) and reports the commands that launch a known
+ * program. Heredoc bodies and comments are never commands.
+ */
+import type { Node } from 'web-tree-sitter';
+import { isLaunchInvocation, mentionsLaunchWord } from './sniff';
+import { LineMap } from './text';
+import type { Invocation, LaunchFile, ShellParser, Token } from './types';
+import { peelWrappers } from './shell/peel';
+import { prepareShell, SHELL_LIMITS } from './shell/prepare';
+import { Scope, type Binding } from './shell/scope';
+import { ParseSource } from './shell/source';
+import { WordEvaluator } from './shell/words';
+
+export interface ShellReadOptions {
+  /** Report every command, not only those that launch a known program (tests, tools). */
+  keepAll?: boolean;
+  /** Variables already exported when the script starts (a Dockerfile's `ENV` for its shell-form CMD). */
+  env?: Record<string, Token>;
+  /** What the invocations say they came from (a Dockerfile's shell form says 'dockerfile'). */
+  source?: Invocation['source'];
+  limits?: typeof SHELL_LIMITS;
+}
+
+export interface ShellResult {
+  invocations: Invocation[];
+  problems: LaunchFile['problems'];
+}
+
+const MAX_DEPTH = 400;
+const MAX_CALL_DEPTH = 8;
+const MAX_ERRORS_REPORTED = 3;
+
+const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => !!c);
+
+/** A whole shell script. */
+export function readShellScript(text: string, parser: ShellParser, opts: ShellReadOptions = {}): ShellResult {
+  const doc = new LineMap(text);
+  const prep = prepareShell(doc, opts.limits);
+  const problems = prep.problems.map((p) => ({ message: p.message, range: doc.range(p.offset, p.length) }));
+  const r = readShellSource(prep.source, parser, opts);
+  return { invocations: r.invocations, problems: [...problems, ...r.problems] };
+}
+
+/** Shell text embedded in another document (a Dockerfile's shell-form CMD): only these spans are parsed. */
+export function readShellSpans(doc: LineMap, spans: { offset: number; length: number }[], parser: ShellParser, opts: ShellReadOptions = {}): ShellResult {
+  return readShellSource(ParseSource.pieces(doc, spans), parser, opts);
+}
+
+/** Shell text taken out of another format (a YAML scalar, a JSON string), mapped back to the document. */
+export function readShellValue(doc: LineMap, value: string, pieces: { valueStart: number; docStart: number }[], parser: ShellParser, opts: ShellReadOptions = {}): ShellResult {
+  return readShellSource(ParseSource.mapped(doc, value, pieces), parser, opts);
+}
+
+function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadOptions): ShellResult {
+  let tree;
+  try {
+    tree = parser.parse(src.parsed);
+  } catch (e) {
+    return { invocations: [], problems: [{ message: `the shell parser failed: ${(e as Error)?.message ?? e}`, range: src.range(0, 0) }] };
+  }
+  if (!tree) return { invocations: [], problems: [{ message: 'the shell parser returned no tree', range: src.range(0, 0) }] };
+  try {
+    const w = new ShellWalker(src, opts);
+    const top = new Scope();
+    for (const [name, token] of Object.entries(opts.env ?? {})) {
+      top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: true, via: token.via });
+    }
+    w.walk(tree.rootNode, top, 0);
+    if (tree.rootNode.hasError) w.reportErrors(tree.rootNode);
+    return { invocations: w.invocations, problems: w.problems };
+  } finally {
+    tree.delete();
+  }
+}
+
+interface CallFrame { name: string; call: Node; defined: Node }
+
+class ShellWalker {
+  readonly invocations: Invocation[] = [];
+  readonly problems: LaunchFile['problems'] = [];
+  private readonly functions = new Map<string, Node>();
+  private readonly words: WordEvaluator;
+  private readonly calls: CallFrame[] = [];
+  private deepWarned = false;
+
+  constructor(private readonly src: ParseSource, private readonly opts: ShellReadOptions) {
+    this.words = new WordEvaluator(src);
+  }
+
+  walk(n: Node, scope: Scope, depth: number): void {
+    if (depth > MAX_DEPTH) {
+      if (!this.deepWarned) this.problems.push({ message: `nesting deeper than ${MAX_DEPTH} levels was not read`, range: this.src.range(n.startIndex, n.startIndex) });
+      this.deepWarned = true;
+      return;
+    }
+    switch (n.type) {
+      case 'comment': case 'heredoc_body': case 'heredoc_redirect': case 'herestring_redirect': case 'file_redirect':
+        return;
+      case 'function_definition': {
+        const name = n.childForFieldName('name')?.text;
+        const body = n.childForFieldName('body');
+        if (name && body) this.functions.set(name, body);
+        return;
+      }
+      case 'variable_assignment':
+        this.assign(n, scope, false);
+        this.walkSubstitutions(n, scope, depth);
+        return;
+      case 'declaration_command':
+        this.declare(n, scope);
+        this.walkSubstitutions(n, scope, depth);
+        return;
+      case 'unset_command':
+        for (const c of named(n)) if (c.type === 'variable_name' || c.type === 'word') scope.unset(c.text);
+        return;
+      case 'command':
+        this.command(n, scope, depth);
+        return;
+      case 'subshell': case 'command_substitution': case 'process_substitution': {
+        const inner = new Scope(scope, scope.args());
+        for (const c of named(n)) this.walk(c, inner, depth + 1);
+        return;
+      }
+      case 'redirected_statement': {
+        const body = n.childForFieldName('body');
+        if (body) this.walk(body, scope, depth + 1);
+        return;
+      }
+      default:
+        for (const c of named(n)) this.walk(c, scope, depth + 1);
+    }
+  }
+
+  /** `$( … )` inside arguments or assignment values run too. */
+  private walkSubstitutions(n: Node, scope: Scope, depth: number): void {
+    if (!n.text.includes('$(') && !n.text.includes('`') && !n.text.includes('<(')) return;
+    const visit = (c: Node, d: number) => {
+      if (d > 64) return;
+      if (c.type === 'command_substitution' || c.type === 'process_substitution') { this.walk(c, scope, depth + 1); return; }
+      for (const k of named(c)) visit(k, d + 1);
+    };
+    for (const c of named(n)) visit(c, 0);
+  }
+
+  private assign(n: Node, scope: Scope, exported: boolean, into: Scope = scope): void {
+    const nameNode = n.childForFieldName('name');
+    if (!nameNode) return;
+    const name = nameNode.type === 'subscript' ? nameNode.childForFieldName('name')?.text ?? nameNode.text : nameNode.text;
+    const value = n.childForFieldName('value');
+    const append = n.children.some((c) => c?.type === '+=');
+    const prev = scope.get(name);
+    let b: Binding;
+    if (nameNode.type === 'subscript') {
+      // `A[i]=v`: the array changes in a way we do not track element by element.
+      b = { value: prev?.value ?? '', known: false, exported: prev?.exported ?? exported };
+    } else if (value?.type === 'array') {
+      const elements = named(value).filter((c) => c.type !== 'comment').flatMap((c) => this.words.args(c, scope));
+      const all = append && prev?.elements ? [...prev.elements, ...elements] : elements;
+      b = { value: all.map((e) => e.value).join(' '), known: all.every((e) => e.known), elements: all, exported: prev?.exported || exported, assignedAt: this.src.range(value.startIndex, value.endIndex) };
+    } else {
+      const p = value ? this.words.word(value, scope) : { value: '', known: true, via: [], quotes: new Set<'none'>(['none']) };
+      const start = value ? value.startIndex : n.endIndex;
+      const end = value ? value.endIndex : n.endIndex;
+      const full = append && prev ? { value: prev.value + p.value, known: prev.known && p.known } : { value: p.value, known: p.known };
+      const token = this.src.token(start, end, { value: full.value, quote: quoteFromNode(value), known: full.known, via: p.via });
+      b = { ...full, token, assignedAt: token.range, exported: prev?.exported || exported, via: p.via };
+    }
+    into.set(name, b);
+  }
+
+  /** `export A=1 B`, `local X=2`, `declare -x Y=3`, `readonly Z=4`. */
+  private declare(n: Node, scope: Scope): void {
+    const keyword = n.child(0)?.type ?? '';
+    const flags = named(n).filter((c) => c.type === 'word' && c.text.startsWith('-')).map((c) => c.text).join('');
+    const exported = keyword === 'export' || /x/.test(flags);
+    // `local` binds in the function's scope; at top level (no function) it is the same scope.
+    for (const c of named(n)) {
+      if (c.type === 'variable_assignment') this.assign(c, scope, exported);
+      else if (c.type === 'variable_name' && exported) scope.markExported(c.text);
+      else if (c.type === 'variable_name' && keyword === 'local') scope.set(c.text, { value: '', known: true, exported: false });
+    }
+  }
+
+  private command(n: Node, scope: Scope, depth: number): void {
+    const kids = n.children.filter((c): c is Node => !!c);
+    const prefix: Node[] = [];
+    let nameNode: Node | undefined;
+    const argNodes: Node[] = [];
+    for (let i = 0; i < kids.length; i++) {
+      const field = n.fieldNameForChild(i);
+      const c = kids[i];
+      if (field === 'name') nameNode = c;
+      else if (field === 'argument') argNodes.push(c);
+      else if (c.type === 'variable_assignment' && !nameNode) prefix.push(c);
+    }
+    const nameWord = nameNode?.firstNamedChild ?? nameNode;
+    if (!nameWord) {
+      for (const p of prefix) this.assign(p, scope, false);
+      return;
+    }
+    const plainName = nameWord.type === 'word' ? nameWord.text : undefined;
+    const text = n.text;
+    // Cheap skip: a plain command that names no launch word, no function and no variable.
+    const isFunction = plainName !== undefined && this.functions.has(plainName);
+    if (!this.opts.keepAll && !isFunction && plainName !== undefined && !text.includes('$') && !mentionsLaunchWord(text) && !this.mentionsFunction(text)) {
+      this.walkSubstitutions(n, scope, depth);
+      return;
+    }
+    // Prefix assignments (`A=1 cmd`) hold for this command only.
+    const local = new Scope(scope, scope.args());
+    for (const p of prefix) this.assign(p, scope, true, local);
+    const argv = [nameWord, ...argNodes].flatMap((c) => this.words.args(c, local));
+    const peeled = peelWrappers(argv, this.src.doc);
+    const program = peeled.argv[0]?.value;
+    if (!peeled.container && program !== undefined && this.functions.has(program)) {
+      this.callFunction(program, n, peeled.argv.slice(1), local, peeled.env, depth);
+    } else if (peeled.argv.length || peeled.image) {
+      const env: Record<string, Token> = {};
+      if (!peeled.container) for (const [k, b] of local.exported()) if (b.token) env[k] = b.token;
+      Object.assign(env, peeled.env);
+      this.emit(n, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes);
+    }
+    this.walkSubstitutions(n, scope, depth);
+  }
+
+  /** Whether a command's text names a function (so a wrapper like `nohup serve …` is followed). */
+  private mentionsFunction(text: string): boolean {
+    if (!this.functions.size) return false;
+    for (const w of text.split(/[\s;&|()]+/)) if (this.functions.has(w)) return true;
+    return false;
+  }
+
+  private callFunction(name: string, call: Node, args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
+    const body = this.functions.get(name)!;
+    if (this.calls.length >= MAX_CALL_DEPTH || this.calls.some((f) => f.defined === body)) return; // recursion
+    const inner = new Scope(scope, args);
+    for (const [k, t] of Object.entries(env)) inner.set(k, { value: t.value, known: t.known, token: t, assignedAt: t.range, exported: true });
+    this.calls.push({ name, call, defined: body });
+    try {
+      this.walk(body, inner, depth + 1);
+    } finally {
+      this.calls.pop();
+    }
+  }
+
+  private emit(n: Node, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[]): void {
+    // Inside a function, the invocation is said to be where the function was called (outermost call).
+    const at = this.calls.length ? this.calls[0].call : n;
+    const span = this.src.span(at.startIndex, at.endIndex);
+    const inv: Invocation = {
+      argv, entrypoint, env, source: this.opts.source ?? 'shell',
+      range: this.src.doc.range(span.offset, span.length), offset: span.offset, length: span.length,
+      notes: [...notes, ...this.calls.map((f) => `through the shell function ${f.name}() defined on line ${this.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1}`)],
+    };
+    if (image) inv.image = image;
+    const append = this.appendAfter(at);
+    if (append) inv.append = append;
+    if (this.opts.keepAll || isLaunchInvocation(inv)) this.invocations.push(inv);
+  }
+
+  /** New flags go after the command's last word, on a new continued line when the command is continued. */
+  private appendAfter(n: Node): Invocation['append'] {
+    const doc = this.src.doc;
+    const end = this.src.span(n.startIndex, n.endIndex);
+    const offset = end.offset + end.length;
+    const raw = doc.text.slice(end.offset, offset);
+    const cont = /\\(\r?\n)([ \t]*)(?=[^\r\n]*$)/.exec(raw);
+    const separator = cont ? ` \\${cont[1]}${cont[2]}` : ' ';
+    return { offset, range: doc.range(offset, 0), separator, form: 'shell' };
+  }
+
+  reportErrors(root: Node): void {
+    // A backslash dangling at the end of the file continues onto nothing: bash ignores it, so do we.
+    const errors = root.descendantsOfType('ERROR').filter((e): e is Node => !!e && !/^[\s\\]*$/.test(e.text)).slice(0, MAX_ERRORS_REPORTED);
+    if (!errors.length && root.descendantsOfType('ERROR').length) return;
+    for (const e of errors) {
+      const t = e.text;
+      const why = /["'`]/.test(t) ? 'an unterminated quote or bracket?' : 'a syntax error';
+      this.problems.push({ message: `the shell parser could not read this part (${why}); commands in it may be missed`, range: this.src.range(e.startIndex, Math.min(e.endIndex, e.startIndex + 200)) });
+    }
+    if (!errors.length) this.problems.push({ message: 'the shell parser met a syntax error (a missing keyword or quote?)', range: this.src.range(0, 0) });
+  }
+}
+
+function quoteFromNode(n: Node | null): Token['quote'] {
+  switch (n?.type) {
+    case 'raw_string': return 'single';
+    case 'string': case 'translated_string': return 'double';
+    case 'ansi_c_string': return 'ansi-c';
+    case 'concatenation': return 'mixed';
+    default: return 'none';
+  }
+}
+

@@ -1,0 +1,72 @@
+/**
+ * The text the shell parser actually sees, and the way back to the document. Large files and
+ * embedded shell (a Dockerfile's shell-form CMD) are parsed as a shorter text made of kept pieces;
+ * every offset read from the tree goes through `orig` so tokens carry exact document spans.
+ */
+import type { Range } from '../../core/range';
+import { LineMap, makeToken, type TokenInit } from '../text';
+import type { Token } from '../types';
+
+interface Segment { parsedStart: number; origStart: number }
+
+export class ParseSource {
+  private constructor(
+    /** The text handed to tree-sitter. */
+    readonly parsed: string,
+    readonly doc: LineMap,
+    private readonly segments: Segment[],
+  ) {}
+
+  /** The whole document, parsed as is. */
+  static whole(doc: LineMap): ParseSource {
+    return new ParseSource(doc.text, doc, [{ parsedStart: 0, origStart: 0 }]);
+  }
+
+  /** Only these document spans, in order, each followed by a newline in the parsed text. */
+  static pieces(doc: LineMap, spans: { offset: number; length: number }[]): ParseSource {
+    const segments: Segment[] = [];
+    let parsed = '';
+    for (const s of spans) {
+      segments.push({ parsedStart: parsed.length, origStart: s.offset });
+      parsed += doc.text.slice(s.offset, s.offset + s.length);
+      // The separator maps to the span's end, where the piece's own newline (if any) was.
+      if (!parsed.endsWith('\n')) { segments.push({ parsedStart: parsed.length, origStart: s.offset + s.length }); parsed += '\n'; }
+    }
+    return new ParseSource(parsed, doc, segments.length ? segments : [{ parsedStart: 0, origStart: 0 }]);
+  }
+
+  /** Text that is not a slice of the document (a YAML scalar's value), mapped back piece by piece. */
+  static mapped(doc: LineMap, text: string, pieces: { valueStart: number; docStart: number }[]): ParseSource {
+    return new ParseSource(text, doc, pieces.map((p) => ({ parsedStart: p.valueStart, origStart: p.docStart })));
+  }
+
+  get isWhole(): boolean { return this.parsed === this.doc.text; }
+
+  /** Document offset of a parsed-text offset. */
+  orig(i: number): number {
+    const segs = this.segments;
+    let lo = 0, hi = segs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (segs[mid].parsedStart <= i) lo = mid; else hi = mid - 1;
+    }
+    return segs[lo].origStart + (i - segs[lo].parsedStart);
+  }
+
+  /** Document span of a parsed span (the end is mapped from its last character, so it stays in its piece). */
+  span(start: number, end: number): { offset: number; length: number } {
+    const o = this.orig(start);
+    const e = end > start ? this.orig(end - 1) + 1 : o;
+    return { offset: o, length: Math.max(0, e - o) };
+  }
+
+  range(start: number, end: number): Range {
+    const s = this.span(start, end);
+    return this.doc.range(s.offset, s.length);
+  }
+
+  /** A token for the parsed span [start, end). */
+  token(start: number, end: number, t: Omit<TokenInit, 'offset' | 'length'>): Token {
+    return makeToken(this.doc, { ...t, ...this.span(start, end) });
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The one list of launch words: what makes a file worth parsing and a command worth reporting.
+ * Adapters know no engine; this only says "this may start an inference engine or a trainer", so
+ * a file that launches nothing is dismissed by one regex test, before any parse.
+ */
+import type { Invocation } from './types';
+
+/** Programs (by basename) that start an engine or a trainer. */
+export const LAUNCH_PROGRAMS: readonly string[] = [
+  'vllm', 'sglang', 'llama-server', 'llama-cli', 'text-generation-launcher', 'text-generation-inference',
+  'ollama', 'swift', 'llamafactory-cli', 'axolotl', 'tune', 'accelerate', 'torchrun', 'deepspeed',
+];
+
+/** llama.cpp's older binaries: only as a path (`./main`, `./server`, `build/bin/server`), never bare. */
+export const LLAMA_CPP_PATH_BINARIES: readonly string[] = ['main', 'server'];
+
+/** Words that make a parameter mention enough (an Ollama `num_ctx` in a request body, its env variable). */
+export const LAUNCH_PARAMETER_WORDS: readonly string[] = ['num_ctx', 'OLLAMA_CONTEXT_LENGTH'];
+
+/** Modules that `python -m` starts an engine or trainer with (prefix match on the dotted name). */
+export const LAUNCH_MODULES: readonly string[] = [
+  'vllm', 'sglang', 'axolotl', 'llamafactory', 'swift', 'torch.distributed.run', 'torch.distributed.launch',
+  'accelerate', 'deepspeed', 'torchtune', 'text_generation_server',
+];
+
+/** Image names that carry an engine or trainer (`vllm/vllm-openai`, `lmsysorg/sglang`, llama.cpp's images…). */
+export const LAUNCH_IMAGE_WORDS: readonly string[] = [
+  'vllm', 'sglang', 'llama.cpp', 'text-generation-inference', 'ollama', 'axolotl', 'llamafactory', 'ms-swift', 'torchtune',
+];
+
+const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WORDS, 'vllm-openai', 'lmsysorg/sglang'];
+
+/**
+ * Any launch word, `python -m`, or a llama.cpp binary path. Deliberately generous (`tune` matches
+ * "fine-tune"): a false hit costs one parse, a miss loses a finding.
+ */
+export const LAUNCH_WORD_RE = new RegExp(
+  `(?:^|[^\\w.-])(?:${[...new Set(words)].map(escape).join('|')})(?![\\w])` +
+  `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m\\b` +
+  `|(?:\\.|/bin)/(?:${LLAMA_CPP_PATH_BINARIES.join('|')})\\b`,
+);
+
+/** The cheap test run before any parse: false means the text launches nothing RoPE Lens reads. */
+export function mentionsLaunchWord(text: string): boolean {
+  return LAUNCH_WORD_RE.test(text);
+}
+
+const PROGRAMS = new Set(LAUNCH_PROGRAMS);
+const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** The module after `-m` when argv starts `python… [flags] -m MODULE`. */
+export function pythonModule(argv: readonly string[]): string | undefined {
+  if (!/^python[\d.]*$/.test(baseName(argv[0] ?? ''))) return undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-m') return argv[i + 1];
+    if (a.startsWith('-m') && a.length > 2) return a.slice(2);
+    if (!a.startsWith('-')) return undefined;
+  }
+  return undefined;
+}
+
+/** Whether argv[0] (with `python -m`) names a program or module from the lists above. */
+export function isLaunchProgram(argv: readonly string[]): boolean {
+  const p = argv[0];
+  if (p === undefined) return false;
+  const b = baseName(p);
+  if (PROGRAMS.has(b)) return true;
+  if (p.includes('/') && LLAMA_CPP_PATH_BINARIES.includes(b)) return true;
+  const m = pythonModule(argv);
+  return m !== undefined && LAUNCH_MODULES.some((x) => m === x || m.startsWith(x + '.'));
+}
+
+export function isLaunchImage(image: string): boolean {
+  return LAUNCH_IMAGE_WORDS.some((w) => image.includes(w));
+}
+
+/** Whether an adapter reports this invocation: a launch program, a launch image, or a launch parameter. */
+export function isLaunchInvocation(inv: Invocation): boolean {
+  const argv = inv.argv.map((t) => t.value);
+  if (inv.entrypoint === 'program' ? isLaunchProgram(argv) : (inv.image && isLaunchImage(inv.image.value)) || isLaunchProgram(argv)) return true;
+  if (Object.keys(inv.env).some((k) => LAUNCH_PARAMETER_WORDS.includes(k))) return true;
+  return argv.some((a) => LAUNCH_PARAMETER_WORDS.some((w) => a.includes(w)));
+}

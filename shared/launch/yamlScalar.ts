@@ -1,0 +1,88 @@
+/**
+ * YAML scalars as tokens with exact spans, and the way from a scalar's value back to its source
+ * (for a `sh -c` script or a compose command string read out of a scalar): plain and simply
+ * quoted scalars map as one piece, literal and folded blocks line by line.
+ */
+import { Scalar, isScalar, isSeq, type Node as YamlNode } from 'yaml';
+import { LineMap, makeToken } from './text';
+import type { QuoteStyle, Token } from './types';
+
+export function quoteOfScalar(s: Scalar): QuoteStyle {
+  return s.type === Scalar.QUOTE_DOUBLE ? 'double' : s.type === Scalar.QUOTE_SINGLE ? 'single' : 'none';
+}
+
+/** The scalar's text as a string (numbers and booleans as written). */
+export function scalarText(doc: LineMap, s: Scalar): string {
+  if (typeof s.value === 'string') return s.value;
+  if (s.value === null || s.value === undefined) return '';
+  const r = s.range;
+  return r && s.type === Scalar.PLAIN ? doc.text.slice(r[0], r[1]) : String(s.value);
+}
+
+export function scalarToken(doc: LineMap, s: Scalar, value = scalarText(doc, s), known = true): Token | undefined {
+  const r = s.range;
+  if (!r) return undefined;
+  return makeToken(doc, { offset: r[0], length: r[1] - r[0], value, quote: quoteOfScalar(s), known });
+}
+
+/** Pieces mapping indices of the scalar's value to document offsets: [valueIndex, docOffset]. */
+export type ValueMap = { valueStart: number; docStart: number }[];
+
+/** How the scalar's value lines up with its source, or undefined when escapes or folding make it ambiguous. */
+export function valueMap(doc: LineMap, s: Scalar): ValueMap | undefined {
+  const r = s.range;
+  const value = typeof s.value === 'string' ? s.value : undefined;
+  if (!r || value === undefined) return undefined;
+  const src = doc.text.slice(r[0], r[1]);
+  switch (s.type) {
+    case Scalar.PLAIN:
+      return src === value ? [{ valueStart: 0, docStart: r[0] }] : undefined;
+    case Scalar.QUOTE_DOUBLE:
+    case Scalar.QUOTE_SINGLE:
+      return src.slice(1, -1) === value ? [{ valueStart: 0, docStart: r[0] + 1 }] : undefined;
+    case Scalar.BLOCK_LITERAL:
+    case Scalar.BLOCK_FOLDED: {
+      // Header line (`|`, `>-`…), then content lines at one indentation.
+      const lines: { start: number; text: string }[] = [];
+      const re = /[^\r\n]*(?:\r\n|\n|\r|$)/g;
+      let m: RegExpExecArray | null;
+      let first = true;
+      while ((m = re.exec(src)) && m[0].length) {
+        if (!first) lines.push({ start: r[0] + m.index, text: m[0].replace(/\r?\n$|\r$/, '') });
+        first = false;
+      }
+      const indent = Math.min(...lines.filter((l) => l.text.trim()).map((l) => /^ */.exec(l.text)![0].length));
+      if (!Number.isFinite(indent)) return undefined;
+      const joiner = s.type === Scalar.BLOCK_LITERAL ? '\n' : ' ';
+      const map: ValueMap = [];
+      let rebuilt = '';
+      for (const l of lines) {
+        if (!l.text.trim()) { if (s.type === Scalar.BLOCK_FOLDED) return undefined; }
+        if (rebuilt) rebuilt += joiner;
+        map.push({ valueStart: rebuilt.length, docStart: l.start + Math.min(indent, l.text.length) });
+        rebuilt += l.text.slice(indent);
+      }
+      const trimmedValue = value.replace(/\n+$/, '');
+      return rebuilt.replace(/\n+$/, '') === trimmedValue || rebuilt.trimEnd() === trimmedValue ? map : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Document offset of a value index through a ValueMap. */
+export function docOffset(map: ValueMap, i: number): number {
+  let k = 0;
+  while (k + 1 < map.length && map[k + 1].valueStart <= i) k++;
+  return map[k].docStart + (i - map[k].valueStart);
+}
+
+/** The map of a substring [from, from + length) of the value, re-based at 0. */
+export function subMap(map: ValueMap, from: number, length: number): ValueMap {
+  const out: ValueMap = [{ valueStart: 0, docStart: docOffset(map, from) }];
+  for (const p of map) if (p.valueStart > from && p.valueStart < from + length) out.push({ valueStart: p.valueStart - from, docStart: p.docStart });
+  return out;
+}
+
+export const asScalar = (n: unknown): Scalar | undefined => (isScalar(n) ? n : undefined);
+export const seqItems = (n: unknown): YamlNode[] => (isSeq(n) ? (n.items as YamlNode[]) : []);

@@ -1,0 +1,31 @@
+/**
+ * launch/beyond-trained (warning): the engine accepts the requested length (it is within what it
+ * derives), but the length is beyond the context the checkpoint was trained at and no RoPE scaling
+ * is in effect: every position past the trained context is extrapolated (advice.md situation 3).
+ * Fixes: that engine's scaling, edited into the command (rules/launch/engineFixes.ts). vLLM's
+ * counterpart is vllm/context-beyond-trained (rules/launch/length.ts, shared with the YAML).
+ */
+import { finding, fmt } from '../context';
+import { ENGINE_LABEL, LaunchRule, useRange } from './context';
+import { extensionFixes } from './engineFixes';
+import { lengthLabel } from './length';
+
+export const BEYOND_TRAINED = 'launch/beyond-trained';
+
+export const beyondTrainedRule: LaunchRule = {
+  codes: [BEYOND_TRAINED],
+  check(ctx) {
+    const len = ctx.request.length;
+    const effect = ctx.effect, T = ctx.trained;
+    if (ctx.engine === 'vllm' || !len || !effect || T === undefined) return [];
+    const C = len.value;
+    if (C > effect.derived || !(C > T) || effect.facts.type !== 'none') return [];
+    const engine = ENGINE_LABEL[ctx.engine];
+    const how = ctx.engine === 'ollama'
+      ? ' Ollama has no RoPE option: convert the GGUF from a config with rope_scaling yarn, or serve it with llama.cpp\'s --rope-scaling yarn flags.'
+      : '';
+    return [finding(BEYOND_TRAINED, 'warning',
+      `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(T)} tokens ${ctx.modelName} was trained at and no RoPE scaling is in effect: ${engine} accepts it and extrapolates every position past ${fmt(T)}.${how}`,
+      useRange(len.option, ctx.commandRange), extensionFixes(ctx, C))];
+  },
+};

@@ -1,0 +1,112 @@
+/**
+ * What the launch rules receive: one request read by its engine's grammar, the model it names
+ * resolved offline, what the engine builds and derives for this command, and an editor over the
+ * file's text so fixes edit the user's own tokens.
+ */
+import type { Finding, TextEdit } from '../../core/findings';
+import type { Range } from '../../core/range';
+import type { ModelRope } from '../../config/modelRope';
+import type { ResolvedBaseModel } from '../../config/resolve';
+import type { LaunchRequest, OptionUse } from '../../launch/request';
+import type { Token } from '../../launch/types';
+import type { TransformersVariant } from '../../rope/spec';
+import type { EngineName } from '../../serving/types';
+import type { ScalingFacts } from '../../serving/common';
+import type { LaunchEffect } from '../../serving/launchModel';
+import { jsonText } from '../../serving/common';
+import { ArgForm, LaunchEditor, combineEdits } from '../../fixes/launchEdits';
+
+export interface LaunchRuleContext {
+  request: LaunchRequest;
+  engine: EngineName;
+  editor: LaunchEditor;
+  form: ArgForm;
+  /** The model as written (or as the catalog names it, with "assumed from …"), for messages. */
+  modelName: string;
+  resolved?: ResolvedBaseModel;
+  /** The model's name matched a catalog entry only after dropping a GGUF quantisation suffix or `-GGUF`. */
+  assumed?: { written: string; id: string };
+  /** The resolved model (positions detached). */
+  model?: ModelRope;
+  trained?: number;
+  /** The model's own scaling. */
+  modelFacts?: ScalingFacts;
+  /** What the engine builds and derives for this command. */
+  effect?: LaunchEffect;
+  variant: TransformersVariant;
+  /** Where findings about the whole command go (the program token, else the command). */
+  commandRange: Range;
+}
+
+export interface LaunchRule {
+  codes: readonly string[];
+  check(ctx: LaunchRuleContext): Finding[];
+}
+
+/** Engine names as people write them. */
+export const ENGINE_LABEL: Record<string, string> = { vllm: 'vLLM', sglang: 'SGLang', 'llama.cpp': 'llama.cpp', tgi: 'TGI', ollama: 'Ollama' };
+
+/** The range of an option's value (else its flag), for findings on what the user wrote. */
+export function useRange(u: OptionUse | undefined, fallback: Range): Range {
+  return u?.value && u.value.offset >= 0 ? u.value.range : u?.flag && u.flag.offset >= 0 ? u.flag.range : fallback;
+}
+
+export function tokenRange(t: Token | undefined, fallback: Range): Range {
+  return t && t.offset >= 0 ? t.range : fallback;
+}
+
+/** The flag spelling the command writes for an option (as the user spelt it, else the canonical long flag). */
+export function flagText(u: OptionUse | undefined, canonical: string): string {
+  if (!u || u.flag === u.value) return canonical;
+  const v = u.flag.value;
+  return v.includes('=') ? v.slice(0, v.indexOf('=')) : v;
+}
+
+/**
+ * Writes a config override into the command: merged into the JSON the command already passes
+ * (its quoting kept), else a new `--flag '{…}'` at the append point. Dotted vLLM overrides
+ * (`--hf-overrides.rope_scaling.factor 4`) are not rewritten: no edit.
+ */
+export function overrideWriter(ctx: LaunchRuleContext, flag: string): (values: Record<string, unknown>) => TextEdit[] {
+  return (values) => {
+    const ov = ctx.request.overrides;
+    const inv = ctx.request.invocation;
+    if (!inv) return [];
+    if (ov) {
+      if (!ov.value || !ov.option.value || ov.option.flag.value.startsWith(`${flag}.`)) return [];
+      return ctx.editor.replaceValue(ov.option.value, jsonText({ ...ov.value, ...values }), ctx.form);
+    }
+    return ctx.editor.appendOptions(inv, [[flag, jsonText(values)]]);
+  };
+}
+
+/**
+ * Sets options to values: an option the command already has gets its value token replaced (in
+ * its quoting); the others are appended in order. No edit when a value to replace came from the
+ * environment or is not a plain token of this file.
+ */
+export function flagSetter(ctx: LaunchRuleContext): (opts: { name: string; flag: string; value?: string }[]) => TextEdit[] {
+  return (opts) => {
+    const inv = ctx.request.invocation;
+    if (!inv) return [];
+    const groups: TextEdit[][] = [];
+    const appended: [string, string?][] = [];
+    for (const o of opts) {
+      const u = ctx.request.rope[o.name];
+      if (u && u.flag !== u.value) {
+        if (o.value === undefined) continue;
+        if (!u.value) return [];
+        const e = ctx.editor.replaceValue(u.value, o.value, ctx.form);
+        if (!e.length) return [];
+        groups.push(e);
+      } else if (u) {
+        // Set through the environment: the command line wins (llama.cpp warns and overwrites it).
+        appended.push([o.flag, o.value]);
+      } else {
+        appended.push([o.flag, o.value]);
+      }
+    }
+    if (appended.length) groups.push(ctx.editor.appendOptions(inv, appended));
+    return groups.length ? combineEdits(...groups) : [];
+  };
+}

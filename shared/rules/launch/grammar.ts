@@ -1,0 +1,110 @@
+/**
+ * What the engine's own argument parser does with the command, read by its module in serving/:
+ *   launch/foreign-flag (error): another engine's option; the parser stops the launch.
+ *   launch/misspelled-flag (error): this engine's option in a spelling its parser refuses
+ *     (SGLang/TGI underscores, llama.cpp `--flag=value`).
+ *   launch/removed-flag (warning or error, as the engine behaves) — for vLLM `--rope-scaling` /
+ *     `--rope-theta` the code is vllm/removed-option, shared with the --config YAML.
+ *   launch/bad-value (error): a value the parser refuses.
+ *   launch/override-key-ignored (warning): an override key set on the config that nothing reads.
+ * Fixes replace the flag with the engine's own spelling when it is certain; a removed vLLM option
+ * moves into --hf-overrides; an ignored key is renamed in the JSON.
+ */
+import type { Fix, Finding } from '../../core/findings';
+import type { GrammarProblem } from '../../launch/request';
+import { finding } from '../context';
+import { LaunchRuleContext, LaunchRule, overrideWriter, tokenRange } from './context';
+import { ignoredOverrideKeys, renameKey } from '../../serving/argv';
+import { jsonText, modernScaling } from '../../serving/common';
+import { combineEdits } from '../../fixes/launchEdits';
+import { REMOVED_OPTION, removedOptionMessage } from '../serving/removedOption';
+
+export const FOREIGN_FLAG = 'launch/foreign-flag';
+export const MISSPELLED_FLAG = 'launch/misspelled-flag';
+export const REMOVED_FLAG = 'launch/removed-flag';
+export const BAD_VALUE = 'launch/bad-value';
+export const OVERRIDE_KEY_IGNORED = 'launch/override-key-ignored';
+
+const CODE: Record<GrammarProblem['kind'], string> = {
+  foreign: FOREIGN_FLAG, misspelled: MISSPELLED_FLAG, removed: REMOVED_FLAG, 'bad-value': BAD_VALUE, 'ignored-key': OVERRIDE_KEY_IGNORED,
+};
+
+export const grammarRule: LaunchRule = {
+  codes: [FOREIGN_FLAG, MISSPELLED_FLAG, REMOVED_FLAG, BAD_VALUE, OVERRIDE_KEY_IGNORED, REMOVED_OPTION],
+  check(ctx) {
+    const out: Finding[] = [];
+    let keysDone = false;
+    for (const p of ctx.request.problems) {
+      const range = tokenRange(p.token, ctx.commandRange);
+      if (p.kind === 'removed' && ctx.engine === 'vllm') {
+        const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
+        // Unpinned (or a release without the option): the YAML's words; a pinned older release says so.
+        out.push(finding(REMOVED_OPTION, p.severity, p.severity === 'error' ? removedOptionMessage(name) : p.message, range, vllmRemovedFixes(ctx, p)));
+        continue;
+      }
+      if (p.kind === 'ignored-key') {
+        // One finding per key, all on the override token; the fix renames every such key at once.
+        out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, p.message, range, keysDone ? [] : renameKeysFix(ctx)));
+        keysDone = true;
+        continue;
+      }
+      out.push(finding(CODE[p.kind], p.severity, p.message, range, replacementFix(ctx, p)));
+    }
+    return out;
+  },
+};
+
+function replacementFix(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
+  if (p.replacement === undefined) return [];
+  // A replacement names a flag (`--context-length`), or a split `--flag value` for llama.cpp's `=` form.
+  if (!p.token.value.startsWith('-')) return [];
+  const edits = p.replacement.includes(' ')
+    ? (p.token.quote === 'none' ? ctx.editor.replaceRaw(p.token, p.replacement) : [])
+    : ctx.editor.replaceFlag(p.token, p.replacement, ctx.form);
+  return edits.length ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits }] : [];
+}
+
+function renameKeysFix(ctx: LaunchRuleContext): Fix[] {
+  const ov = ctx.request.overrides;
+  if (!ov?.value || !ov.option.value) return [];
+  let obj = ov.value;
+  const renames = ignoredOverrideKeys(obj);
+  for (const r of renames) obj = renameKey(obj, r.key, r.meant);
+  const edits = ctx.editor.replaceValue(ov.option.value, jsonText(obj), ctx.form);
+  const what = renames.map((r) => `${r.key} → ${r.meant}`).join(', ');
+  return edits.length ? [{ title: `Rename ${what} in ${ov.option.name}`, kind: 'other', preferred: true, edits }] : [];
+}
+
+/**
+ * vLLM's removed `--rope-scaling`/`--rope-theta`: the value moves into --hf-overrides. Without an
+ * override already there the option is rewritten in place (flag and value), keeping the layout.
+ */
+function vllmRemovedFixes(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
+  const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
+  const use = ctx.request.rope[name];
+  const inv = ctx.request.invocation;
+  if (!use?.value || !inv) return [];
+  const isScaling = name === 'rope-scaling';
+  const target = isScaling ? 'rope_scaling' : 'rope_theta';
+  let value: unknown;
+  if (isScaling) {
+    try { value = JSON.parse(use.value.value); } catch { return []; }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
+    value = modernScaling(value as Record<string, unknown>);
+  } else {
+    value = Number(use.value.value);
+    if (!Number.isFinite(value)) return [];
+  }
+  const title = `Move ${name} into hf-overrides.${target}`;
+  if (!ctx.request.overrides) {
+    const joined = use.flag.value.includes('=');
+    const edits = joined
+      ? ctx.editor.replaceRaw(use.flag, `--hf-overrides=${ctx.form === 'shell' ? `'${jsonText({ [target]: value }).replace(/'/g, `'\\''`)}'` : jsonText({ [target]: value })}`)
+      : combineEdits(ctx.editor.replaceFlag(use.flag, '--hf-overrides', ctx.form), ctx.editor.replaceValue(use.value, jsonText({ [target]: value }), ctx.form.startsWith('json') ? ctx.form : 'shell'));
+    return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
+  }
+  const write = overrideWriter(ctx, '--hf-overrides')({ [target]: value });
+  const remove = use.flag.value.includes('=') ? ctx.editor.removeOption(inv, [use.flag]) : ctx.editor.removeOption(inv, [use.flag, use.value]);
+  const edits = combineEdits(remove, write);
+  return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
+}

@@ -1,0 +1,16 @@
+/** The rules for launch requests (commands and Modelfiles), in the order findings are reported. */
+import type { LaunchRule } from './context';
+import { grammarRule } from './grammar';
+import { launchLegacyTypeRule } from './legacyType';
+import { lengthRule } from './length';
+import { beyondTrainedRule } from './beyondTrained';
+import { implicitLinearRule } from './implicitLinear';
+import { scalingMismatchRule } from './scalingMismatch';
+import { overrideReplacesRule } from './overrideReplaces';
+import { launchUnresolvedRule } from './unresolved';
+
+export const LAUNCH_RULES: readonly LaunchRule[] = [
+  grammarRule, launchLegacyTypeRule, lengthRule, beyondTrainedRule, implicitLinearRule, scalingMismatchRule, overrideReplacesRule, launchUnresolvedRule,
+];
+export const LAUNCH_RULE_CODES: readonly string[] = [...new Set(LAUNCH_RULES.flatMap((r) => r.codes))];
+export type { LaunchRule, LaunchRuleContext } from './context';

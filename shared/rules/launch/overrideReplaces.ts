@@ -1,0 +1,34 @@
+/**
+ * launch/override-replaces-scaling (warning): the command sets a scaling (an override object,
+ * llama.cpp or TGI flags) on a model that ships its own, and the two differ. vLLM and SGLang apply
+ * an override object whole (`config.update`: no merge), llama.cpp's flags replace the GGUF's
+ * rope.scaling.*, TGI's replace config.json's: the model then runs with the command's scaling, not
+ * the one it was trained with. Said with both, so the user can tell whether that was meant.
+ */
+import { finding, fmt } from '../context';
+import { LaunchRule, useRange } from './context';
+import { scalingWords } from '../../serving/launchModel';
+
+export const OVERRIDE_REPLACES_SCALING = 'launch/override-replaces-scaling';
+
+function same(a: number | undefined, b: number | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b)));
+}
+
+export const overrideReplacesRule: LaunchRule = {
+  codes: [OVERRIDE_REPLACES_SCALING],
+  check(ctx) {
+    const e = ctx.effect, own = ctx.modelFacts;
+    if (!e || !own || !e.replacesModelScaling) return [];
+    const cmd = e.facts;
+    if (cmd.type === own.type && same(cmd.factor, own.factor) && same(cmd.original, own.original)) return [];
+    const where = ctx.request.overrides?.option ?? ctx.request.rope['rope-scaling'] ?? ctx.request.rope['rope-scale'] ?? ctx.request.rope['rope-factor'];
+    const how = ctx.engine === 'vllm' || ctx.engine === 'sglang'
+      ? 'the override object replaces the model\'s whole (no merge)'
+      : ctx.engine === 'llama.cpp' ? 'the flags replace the GGUF\'s rope.scaling values' : 'the flags replace config.json\'s rope_scaling';
+    const trained = ctx.trained !== undefined ? ` (trained context ${fmt(ctx.trained)})` : '';
+    return [finding(OVERRIDE_REPLACES_SCALING, 'warning',
+      `The command replaces ${ctx.modelName}'s own ${scalingWords(own)}, the scaling it was trained with${trained}, by ${scalingWords(cmd)}: ${how}, so the model runs with the command's.`,
+      useRange(where, ctx.commandRange))];
+  },
+};

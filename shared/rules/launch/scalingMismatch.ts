@@ -1,0 +1,72 @@
+/**
+ * launch/scaling-mismatch (warning): a scaling set by the command whose numbers disagree with the
+ * model or the length served:
+ *  - YaRN's original length is not the trained context (its correction range is computed from the
+ *    wrong length);
+ *  - factor × original (or × trained) falls short of the length served, so positions past it are
+ *    extrapolated — only where the engine does not already refuse the length (that finding covers it).
+ * Fix: the factor C/T and the original T, in the command's own syntax.
+ */
+import type { Finding } from '../../core/findings';
+import { finding, fmt } from '../context';
+import { LaunchRule, LaunchRuleContext, flagSetter, overrideWriter, useRange } from './context';
+import { argNumber } from '../../serving/common';
+import { factorValue } from '../../fixes/rewrites';
+
+export const SCALING_MISMATCH = 'launch/scaling-mismatch';
+
+export const scalingMismatchRule: LaunchRule = {
+  codes: [SCALING_MISMATCH],
+  check(ctx) {
+    const e = ctx.effect, T = ctx.trained;
+    if (!e || T === undefined || !e.scalingFromCommand) return [];
+    const f = e.facts;
+    if (f.type !== 'yarn' && f.type !== 'linear' && f.type !== 'dynamic') return [];
+    const out: Finding[] = [];
+    const where = scalingUse(ctx);
+    const range = useRange(where, ctx.commandRange);
+    const C = ctx.request.length?.value ?? (f.factor ?? 1) * (f.original ?? T);
+    const wantFactor = C > T ? factorValue(C / T) : undefined;
+    if (f.type === 'yarn' && f.original !== undefined && Math.abs(f.original - T) > 0.01 * T) {
+      out.push(finding(SCALING_MISMATCH, 'warning',
+        `The command's YaRN original length ${fmt(f.original)} is not the ${fmt(T)} tokens ${ctx.modelName} was trained at: YaRN computes which dimensions to interpolate from it, so the wrong ones are stretched.`,
+        range, fix(ctx, wantFactor ?? f.factor ?? 1, T)));
+    }
+    const reach = (f.factor ?? 1) * (f.type === 'yarn' ? f.original ?? T : T);
+    const refused = ctx.request.length !== undefined && ctx.request.length.value > e.derived && (ctx.engine === 'vllm' || ctx.engine === 'sglang');
+    if (ctx.request.length && C > reach * 1.001 && !refused && !out.length) {
+      out.push(finding(SCALING_MISMATCH, 'warning',
+        `The command's ${f.type} factor ${fmt(f.factor ?? 1)} covers ${fmt(reach)} tokens, short of the ${fmt(C)} it serves: positions past ${fmt(reach)} are extrapolated.${wantFactor ? ` Factor ${fmt(wantFactor)} over the trained ${fmt(T)} covers it.` : ''}`,
+        range, wantFactor ? fix(ctx, wantFactor, T) : []));
+    }
+    return out;
+  },
+};
+
+/** Where the command writes its scaling: the override option, else the scale flag. */
+function scalingUse(ctx: LaunchRuleContext) {
+  const r = ctx.request.rope;
+  return ctx.request.overrides?.option ?? r['rope-scale'] ?? r['rope-freq-scale'] ?? r['rope-factor'] ?? r['rope-scaling'];
+}
+
+function fix(ctx: LaunchRuleContext, factor: number, T: number) {
+  const f = ctx.effect!.facts;
+  let edits;
+  let title: string;
+  if (ctx.engine === 'vllm' || ctx.engine === 'sglang') {
+    const key = f.keyPath.split('.').pop() === 'rope_parameters' ? 'rope_parameters' : 'rope_scaling';
+    const obj: Record<string, unknown> = { ...f.params, factor };
+    if (f.type === 'yarn') obj['original_max_position_embeddings'] = T;
+    edits = overrideWriter(ctx, ctx.engine === 'vllm' ? '--hf-overrides' : '--json-model-override-args')({ [key]: obj });
+    title = `Set ${key} factor ${argNumber(factor)}${f.type === 'yarn' ? `, original ${T}` : ''}`;
+  } else if (ctx.engine === 'llama.cpp') {
+    const opts = [{ name: 'rope-scale', flag: '--rope-scale', value: argNumber(factor) }];
+    if (f.type === 'yarn') opts.push({ name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(T) });
+    edits = ctx.request.rope['rope-freq-scale'] && !ctx.request.rope['rope-scale'] ? [] : flagSetter(ctx)(opts);
+    title = `Set --rope-scale ${argNumber(factor)}${f.type === 'yarn' ? ` --yarn-orig-ctx ${T}` : ''}`;
+  } else if (ctx.engine === 'tgi') {
+    edits = flagSetter(ctx)([{ name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
+    title = `Set --rope-factor ${argNumber(factor)}`;
+  } else return [];
+  return edits.length ? [{ title, kind: f.type === 'yarn' ? 'yarn' as const : f.type === 'linear' ? 'linear' as const : 'dynamic' as const, preferred: true, edits }] : [];
+}

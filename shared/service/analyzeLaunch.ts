@@ -1,0 +1,235 @@
+/**
+ * Launch files (shell scripts, Dockerfiles, compose and Kubernetes YAML, Modelfiles): every
+ * invocation is judged on its own. The document adapters (shared/launch/…) have already turned
+ * the file into invocations; each serving engine module reads its own grammar out of them
+ * (serving/launch.ts), the model is resolved offline as for serving YAML (local folder relative to
+ * the file, Hugging Face cache, catalog; a GGUF or folder name naming a catalog model is used as
+ * an assumed identity, said so), the engine module says what it builds and derives for the
+ * command, and the launch rules judge it. Training launchers plug in through `trainerAnalyzers`
+ * (or the TRAINER_LAUNCH_ANALYZERS list) and add their own launches and findings.
+ */
+import type { LaunchFile, Invocation } from '../launch/types';
+import type { LaunchRequest } from '../launch/request';
+import type { Range } from '../core/range';
+import type { BaseModelResolver, ResolvedBaseModel } from '../config/resolve';
+import type { TransformersVariant } from '../rope/spec';
+import type { BoundOracle, FileAnalysis, Finding, LaunchDescription, PendingBound } from './types';
+import { analyzeTrainerLaunches } from './analyzeTrainerLaunch';
+import type { EngineName } from '../serving/types';
+import { engineOf, launchEffect, readModelfileLaunch, readServingLaunch } from '../serving/launch';
+import { detached, scalingWords } from '../serving/launchModel';
+import { scalingFacts, trainedContextOf } from '../serving/common';
+import { launchHoverMarkdown } from '../serving/present';
+import { LaunchEditor, formOf } from '../fixes/launchEdits';
+import { applyTextEdits } from '../fixes/textEdits';
+import { LAUNCH_RULES } from '../rules/launch/index';
+import type { LaunchRuleContext } from '../rules/launch/context';
+
+export interface LaunchAnalysisOptions {
+  fileName: string;
+  resolver: BaseModelResolver;
+  oracle: BoundOracle;
+  variant: TransformersVariant;
+  log?: (m: string) => void;
+  /** Training launchers (swift, llamafactory-cli, axolotl, torchtune, accelerate/torchrun): appended at merge. */
+  trainerAnalyzers?: readonly LaunchAnalyzer[];
+  /**
+   * The adapter that turns text into a LaunchFile (shell, Dockerfile, …), when the caller has one:
+   * each fix is then applied and re-analysed, and kept only if the file still reads as launches
+   * and has fewer findings of that code.
+   */
+  reparse?: (text: string) => LaunchFile | undefined;
+}
+
+/** A reader for launches other than serving engines (training launchers): its launches and findings. */
+export type LaunchAnalyzer = (file: LaunchFile, text: string, opts: LaunchAnalysisOptions) => { launches: LaunchDescription[]; diagnostics: Finding[]; pendingBounds?: PendingBound[] };
+
+/**
+ * Analyzers every launch file goes through besides the serving engines: the training launchers
+ * (swift, llamafactory-cli, axolotl, torchtune, accelerate/torchrun/deepspeed scripts). They see
+ * only the invocations no serving engine claimed, so `python -m vllm…` is never a "training script".
+ */
+export const TRAINER_LAUNCH_ANALYZERS: readonly LaunchAnalyzer[] = [analyzeTrainerLaunches];
+
+/** A hover for each judged launch: where it is and what the engine will do with it. */
+export interface LaunchHover { range: Range; markdown: string }
+
+export type LaunchFileAnalysis = FileAnalysis & { launches: LaunchDescription[]; launchHovers: LaunchHover[] };
+
+const EMPTY_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** Environment variables each engine reads that matter to RoPE Lens. */
+const ENGINE_ENV: Record<EngineName, RegExp> = {
+  vllm: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
+  sglang: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
+  'llama.cpp': /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,
+  tgi: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
+  ollama: /^OLLAMA_CONTEXT_LENGTH$/,
+};
+
+/** Names to try after the one written: a GGUF file without its quantisation and split suffixes, a `-hf` repo without `:quant`. */
+export function identityCandidates(ref: string): string[] {
+  const out: string[] = [];
+  let r = ref.trim().replace(/:[A-Za-z0-9_.-]+$/, (m) => (/^:(i?q\d|f16|f32|bf16|fp16)/i.test(m) ? '' : m));
+  if (r !== ref.trim()) out.push(r);
+  const base = r.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? r;
+  let name = base.replace(/\.gguf$/i, '').replace(/-\d{5}-of-\d{5}$/i, '');
+  name = name.replace(/[-_.](i?q\d(_[a-z0-9]+)*|f16|f32|bf16|fp16|q\d_k(_[sml])?)$/i, '');
+  name = name.replace(/-gguf$/i, '');
+  if (name && name !== base) out.push(name);
+  if (base !== r && !out.includes(base)) out.push(base);
+  return out;
+}
+
+function resolveModel(ref: string, opts: LaunchAnalysisOptions): { resolved?: ResolvedBaseModel; assumed?: { written: string; id: string } } {
+  const attempt = (refs: string[]): ResolvedBaseModel | undefined => {
+    try {
+      return opts.resolver.resolve(refs, opts.fileName);
+    } catch (e) {
+      opts.log?.(`resolving ${refs.join(', ')}: ${(e as Error).message}`);
+      return undefined;
+    }
+  };
+  const direct = attempt([ref]);
+  if (direct) return { resolved: direct };
+  for (const c of identityCandidates(ref)) {
+    const hit = attempt([c]);
+    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.replace(/^catalog:/, '') } };
+  }
+  return {};
+}
+
+interface Judged {
+  request: LaunchRequest;
+  description: LaunchDescription;
+  diagnostics: Finding[];
+  hover: LaunchHover;
+}
+
+function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: LaunchAnalysisOptions): Judged {
+  const engine = engineOf(req)!;
+  const inv: Invocation | undefined = req.invocation;
+  const commandRange = inv?.argv[0] && inv.argv[0].offset >= 0 ? inv.argv[0].range : inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE;
+  const ctx: LaunchRuleContext = {
+    request: req, engine, editor, form: formOf(inv), variant: opts.variant, commandRange,
+    modelName: req.model?.value ?? 'the model',
+  };
+  const notes = [...req.notes, ...(inv?.notes ?? [])];
+  if (req.model) {
+    const { resolved, assumed } = resolveModel(req.model.value, opts);
+    if (resolved) {
+      ctx.resolved = resolved;
+      ctx.model = detached(resolved.rope, resolved.from);
+      ctx.trained = trainedContextOf(resolved.rope);
+      ctx.modelFacts = scalingFacts(resolved.rope);
+      if (assumed) {
+        ctx.assumed = assumed;
+        ctx.modelName = `${assumed.id} (assumed from the name ${assumed.written})`;
+        notes.push(`${assumed.written} is read as ${assumed.id} from its name: its config is assumed, not read.`);
+      }
+      try {
+        ctx.effect = launchEffect(engine, req, { rope: ctx.model, trainedContext: ctx.trained });
+        notes.push(...ctx.effect.notes);
+      } catch (e) {
+        opts.log?.(`${engine} launch effect failed: ${(e as Error).message}`);
+      }
+    }
+  }
+  const diagnostics: Finding[] = [];
+  for (const rule of LAUNCH_RULES) {
+    try {
+      diagnostics.push(...rule.check(ctx));
+    } catch (e) {
+      // One rule tripping over an odd command must not take the others down.
+      opts.log?.(`launch rule ${rule.codes.join('/')} failed: ${(e as Error).message}`);
+    }
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(inv?.env ?? {})) if (ENGINE_ENV[engine].test(k)) env[k] = v.value;
+  const ropeOptions: Record<string, string> = {};
+  for (const [k, u] of Object.entries(req.rope)) ropeOptions[k] = u.value?.value ?? 'true';
+  const description: LaunchDescription = {
+    program: req.program, role: req.role, source: inv?.source ?? req.modelfile?.source ?? 'shell',
+    model: req.model?.value ?? null, resolvedFrom: ctx.resolved?.from ?? null,
+    requestedLength: req.length?.value ?? null, lengthOption: req.length?.option.name ?? null,
+    derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
+    ropeOptions, overrides: req.overrides?.value ?? null, env,
+    range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE, notes,
+  };
+  const markdown = launchHoverMarkdown({
+    engine, model: description.model, resolvedFrom: description.resolvedFrom,
+    ...(ctx.assumed ? { assumed: `assumed from the name ${ctx.assumed.written}` } : {}),
+    requested: description.requestedLength, lengthOption: description.lengthOption,
+    derived: description.derivedMaxLen, ...(ctx.effect ? { derivedBasis: ctx.effect.basis } : {}),
+    trained: description.trainedContext, scaling: ctx.effect ? scalingWords(ctx.effect.facts) : null,
+    scalingFromCommand: ctx.effect?.scalingFromCommand ?? false, notes,
+  });
+  return { request: req, description, diagnostics, hover: { range: description.range, markdown } };
+}
+
+/** Every launch in the file, judged one by one; the training launchers' analyzers add theirs. */
+export function analyzeLaunchFile(file: LaunchFile, text: string, opts: LaunchAnalysisOptions): LaunchFileAnalysis {
+  const result = analyzeLaunchOnce(file, text, opts);
+  if (opts.reparse && result.diagnostics.some((d) => d.fixes.length)) verifyLaunchFixes(text, result, opts);
+  return result;
+}
+
+function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisOptions): LaunchFileAnalysis {
+  const editor = new LaunchEditor(text);
+  const requests: LaunchRequest[] = [];
+  const unclaimed: Invocation[] = [];
+  for (const inv of file.invocations) {
+    try {
+      const req = readServingLaunch(inv);
+      if (req) requests.push(req);
+      else unclaimed.push(inv);
+    } catch (e) {
+      opts.log?.(`reading a launch in ${opts.fileName} failed: ${(e as Error).message}`);
+    }
+  }
+  if (file.modelfile) requests.push(readModelfileLaunch(file.modelfile));
+  const launches: LaunchDescription[] = [];
+  const diagnostics: Finding[] = [];
+  const launchHovers: LaunchHover[] = [];
+  for (const req of requests) {
+    const j = judge(req, text, editor, opts);
+    launches.push(j.description);
+    diagnostics.push(...j.diagnostics);
+    launchHovers.push(j.hover);
+  }
+  const pendingBounds: PendingBound[] = [];
+  const rest: LaunchFile = { ...file, invocations: unclaimed, modelfile: undefined };
+  for (const analyzer of [...TRAINER_LAUNCH_ANALYZERS, ...(opts.trainerAnalyzers ?? [])]) {
+    if (!rest.invocations.length) break;
+    try {
+      const r = analyzer(rest, text, opts);
+      launches.push(...r.launches);
+      diagnostics.push(...r.diagnostics);
+      pendingBounds.push(...(r.pendingBounds ?? []));
+    } catch (e) {
+      opts.log?.(`a training-launch analyzer failed on ${opts.fileName}: ${(e as Error).message}`);
+    }
+  }
+  // Launches in file order, whichever reader claimed them.
+  launches.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return { kind: 'launch', rope: null, training: null, launches, launchHovers, diagnostics, pendingBounds };
+}
+
+/** Keeps only fixes that, applied and re-read, leave the file a launch file with fewer findings of that code. */
+function verifyLaunchFixes(text: string, analysis: LaunchFileAnalysis, opts: LaunchAnalysisOptions): void {
+  const lines = new LaunchEditor(text).lines;
+  const count = (a: FileAnalysis, code: string) => a.diagnostics.filter((d) => d.code === code).length;
+  for (const d of analysis.diagnostics) {
+    const before = count(analysis, d.code);
+    d.fixes = d.fixes.filter((fix) => {
+      try {
+        const next = applyTextEdits(text, lines, fix.edits);
+        const file = opts.reparse!(next);
+        if (!file) return false;
+        return count(analyzeLaunchOnce(file, next, opts), d.code) < before;
+      } catch {
+        return false;
+      }
+    });
+  }
+}

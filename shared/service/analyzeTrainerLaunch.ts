@@ -1,0 +1,163 @@
+/**
+ * Training launches in a launch file, judged as training YAML is: each invocation that starts a
+ * trainer (LLaMA-Factory, ms-swift, axolotl, torchtune, or a train script read generically) is
+ * read into the TrainingConfig the YAML readers would produce, its base model is resolved the
+ * same way (local folder, Hugging Face cache, catalog), and the training rules run on it, with a
+ * CommandLineEditor in place of the YAML editor so every fix is a token edit in the trainer's own
+ * syntax. Fixes the command line cannot express are dropped whole (the finding then says where
+ * the setting goes instead).
+ */
+import type { LaunchFile } from '../launch/types';
+import type { GrammarProblem, OptionUse } from '../launch/request';
+import type { BoundOracle, Finding, Fix, PendingBound } from '../core/findings';
+import type { TransformersVariant } from '../rope/spec';
+import type { BaseModelResolver, ResolvedBaseModel } from '../config/resolve';
+import type { ModelRope } from '../config/modelRope';
+import { LineIndex } from '../document/positions';
+import { readTrainerLaunch, TrainerLaunch } from '../config/trainers/launch/index';
+import { effectiveModel, overridesOnly } from '../config/effectiveModel';
+import { trainedContextOf } from '../config/trainedContext';
+import { RULES } from '../rules/index';
+import type { RuleContext } from '../rules/context';
+import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
+import { CONTEXT_EXCEEDED } from '../rules/contextExceeded';
+import { CommandLineEditor, isWritable } from '../fixes/commandLineEditor';
+import type { LaunchDescription } from './types';
+
+/** A trainer refuses the command as written (ms-swift's --rope_scaling without --max_model_len, a name outside its choices). */
+export const TRAINER_OPTION_REFUSED = 'training/launch-option-refused';
+/** The trainer never applies an option as written (axolotl train's `--sequence_len`: click passes it to the launcher). */
+export const TRAINER_OPTION_IGNORED = 'training/launch-option-ignored';
+export const TRAINER_LAUNCH_CODES = [TRAINER_OPTION_REFUSED, TRAINER_OPTION_IGNORED] as const;
+
+export interface TrainerLaunchOptions {
+  fileName: string;
+  resolver: BaseModelResolver;
+  oracle: BoundOracle;
+  variant: TransformersVariant;
+  log?: (message: string) => void;
+}
+
+export interface TrainerLaunchAnalysis {
+  launches: LaunchDescription[];
+  diagnostics: Finding[];
+  pendingBounds: PendingBound[];
+}
+
+export function analyzeTrainerLaunches(file: LaunchFile, text: string, opts: TrainerLaunchOptions): TrainerLaunchAnalysis {
+  const lines = new LineIndex(text);
+  const out: TrainerLaunchAnalysis = { launches: [], diagnostics: [], pendingBounds: [] };
+  for (const inv of file.invocations) {
+    try {
+      const launch = readTrainerLaunch(inv, lines);
+      if (!launch) continue;
+      const { findings, resolved, effective } = judge(launch, opts, out.pendingBounds);
+      out.diagnostics.push(...findings);
+      out.launches.push(describe(launch, resolved, effective));
+    } catch (e) {
+      // One odd command must not hide the others' findings.
+      opts.log?.(`reading the training launch at ${inv.range.start.line + 1}:${inv.range.start.character + 1} of ${opts.fileName} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    }
+  }
+  out.pendingBounds = dedupe(out.pendingBounds);
+  return out;
+}
+
+function judge(launch: TrainerLaunch, opts: TrainerLaunchOptions, pending: PendingBound[]) {
+  const t = launch.training;
+  const refs = [...t.baseModelCandidates, ...(t.baseModel ? [t.baseModel.value] : [])];
+  const resolved = t.ownModel || !refs.length ? undefined : opts.resolver.resolve(refs, opts.fileName);
+  launch.complete?.(resolved);
+  const effective = t.ownModel ?? (resolved ? effectiveModel(t, resolved) : overridesOnly(t));
+  const ctx: RuleContext = {
+    doc: launch.doc, fileKind: 'training-config', training: t, resolved, effective, model: t.ownModel,
+    oracle: opts.oracle, variant: opts.variant, pending, editor: new CommandLineEditor(launch),
+  };
+  const findings: Finding[] = launch.request.problems.map((p) => problemFinding(launch, p));
+  for (const rule of RULES) {
+    try {
+      findings.push(...rule.check(ctx).map((f) => onCommandLine(launch, f)));
+    } catch (e) {
+      opts.log?.(`rule ${rule.codes.join('/')} failed on a ${launch.program} launch: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return { findings, resolved, effective };
+}
+
+/** A rule's finding as it reads on a command line: only fixes the command can express, and what the reader could not know. */
+function onCommandLine(launch: TrainerLaunch, f: Finding): Finding {
+  const had = f.fixes.length;
+  const fixes = f.fixes.filter((x) => isWritable(x.edits));
+  if (fixes.length && !fixes.some((x) => x.preferred)) preferBest(fixes);
+  let message = f.message;
+  // No fix survives (or none could be built for this trainer): say where the setting goes instead.
+  if (!fixes.length && launch.fixElsewhere && (had || f.code === CONTEXT_EXCEEDED)) message += ` ${launch.fixElsewhere}`;
+  if (launch.generic) message += ` (read generically: ${launch.generic}'s own argument names are not known to RoPE Lens)`;
+  // A launch line names a model to train: not finding it offline is worth saying, as information.
+  const severity = f.code === BASE_UNRESOLVED ? 'information' : f.severity;
+  // A rule that found no node for its value points at the start of the file: point at the command instead.
+  const range = isStart(f.range) ? launch.invocation.argv[0].range : f.range;
+  return { ...f, severity, message, fixes, range };
+}
+
+function isStart(r: Finding['range']): boolean {
+  return r.start.line === 0 && r.start.character === 0 && r.end.line === 0 && r.end.character === 0;
+}
+
+/** The preferred fix was one the command cannot express: prefer the remaining one that holds furthest. */
+function preferBest(fixes: Fix[]): void {
+  const reach = (x: Fix) => (x.verdict ? (x.verdict.lmax === null ? Infinity : x.verdict.lmax) : -1);
+  const best = fixes.reduce((a, b) => (reach(b) > reach(a) ? b : a));
+  best.preferred = true;
+}
+
+function problemFinding(launch: TrainerLaunch, p: GrammarProblem): Finding {
+  const code = p.kind === 'bad-value' && p.severity === 'error' ? TRAINER_OPTION_REFUSED : TRAINER_OPTION_IGNORED;
+  const range = launch.doc.lines.rangeOf(p.token.offset, p.token.length);
+  const fixes: Fix[] = p.replacement !== undefined
+    ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits: [{ range, newText: p.replacement }] }]
+    : [];
+  const generic = launch.generic ? ` (read generically: ${launch.generic}'s own argument names are not known to RoPE Lens)` : '';
+  return { code, severity: p.severity, message: p.message + generic, range, fixes };
+}
+
+function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined, effective: ModelRope | undefined): LaunchDescription {
+  const r = launch.request;
+  const inv = launch.invocation;
+  const t = launch.training;
+  const trained = effective ? trainedContextOf(effective).value : NaN;
+  const lengthFlag = r.length?.option.flag.value;
+  return {
+    program: launch.program,
+    role: 'training',
+    source: inv.source,
+    model: t.baseModel?.value ?? r.model?.value ?? null,
+    resolvedFrom: resolved?.from ?? null,
+    requestedLength: r.length?.value ?? t.sequenceLength?.value ?? null,
+    lengthOption: lengthFlag ? lengthFlag.replace(/=.*$/, '') : null,
+    derivedMaxLen: null,
+    trainedContext: Number.isFinite(trained) ? trained : null,
+    ropeOptions: Object.fromEntries(Object.entries(r.rope).map(([k, u]) => [k, optionText(u)])),
+    overrides: null,
+    env: {},
+    range: inv.range,
+    notes: [...inv.notes, ...r.notes],
+  };
+}
+
+/** An option's value as the program receives it: `--k v`, `--k=v`, `k=v`, or a bare flag (true). */
+function optionText(u: OptionUse): string {
+  if (u.value && u.value !== u.flag) return u.value.value;
+  const eq = u.flag.value.indexOf('=');
+  return eq >= 0 ? u.flag.value.slice(eq + 1) : 'true';
+}
+
+function dedupe(p: PendingBound[]): PendingBound[] {
+  const seen = new Set<string>();
+  return p.filter((x) => {
+    const k = `${x.length}/${x.headDim}/${x.base ?? ''}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * The model as an engine builds it for one launch: the resolved model's RoPE description with the
+ * command's overrides or flags in effect, and the length the engine derives for it. Each engine
+ * module says what its flags do (its `<engine>LaunchEffect`); this file holds the shared shape and
+ * the plain-value plumbing.
+ */
+import type { Located, ModelRope, ScalingDescription } from '../config/modelRope';
+import type { RopeType } from '../rope/spec';
+import { ScalingFacts, factsOfObject, scalingFacts } from './common';
+
+export interface LaunchEffect {
+  /** The model as the engine will run it for this command. */
+  rope: ModelRope;
+  /** The scaling in effect (the command's, else the model's). */
+  facts: ScalingFacts;
+  /** The length the engine derives (vLLM, SGLang: refuses above it; llama.cpp, Ollama: caps there; TGI: reads it). */
+  derived: number;
+  /** How the engine arrived at `derived`, for messages ("max_position_embeddings, no RoPE scaling"). */
+  basis: string;
+  /** The scaling in effect was set by the command (an override object or flags), not by the model. */
+  scalingFromCommand: boolean;
+  /** The command replaces a scaling the model ships with (an override object, or llama.cpp/TGI flags). */
+  replacesModelScaling: boolean;
+  notes: string[];
+}
+
+const TYPE_OF: Record<string, RopeType | undefined> = {
+  default: 'default', mrope: 'default', linear: 'linear', dynamic: 'dynamic', yarn: 'yarn', longrope: 'longrope', su: 'longrope', llama3: 'llama3',
+};
+
+/** A scaling object given as plain values (an override or flags), as a description without positions. */
+export function plainScaling(params: Record<string, unknown>, key: string, note: string): ScalingDescription {
+  const located: Record<string, Located<unknown>> = {};
+  for (const [k, v] of Object.entries(params)) located[k] = { value: v, key: `${key}.${k}`, note };
+  const raw = params['rope_type'] ?? params['type'];
+  const desc: ScalingDescription = { key, type: typeof raw === 'string' ? TYPE_OF[raw.trim().toLowerCase()] : 'default', params: located };
+  if (typeof raw === 'string') desc.rawType = { value: raw, key: `${key}.rope_type`, note };
+  return desc;
+}
+
+/** The model's values with their positions dropped (they point into another document). */
+export function detached(rope: ModelRope, from: string): ModelRope {
+  const d = <T>(l: Located<T>): Located<T> => ({ value: l.value, key: l.key, note: l.note ?? `from ${from}` });
+  const out: ModelRope = {
+    ...rope, base: d(rope.base), headDim: d(rope.headDim), rotaryDim: d(rope.rotaryDim),
+    partialRotaryFactor: d(rope.partialRotaryFactor), contextLength: d(rope.contextLength),
+  };
+  if (rope.scaling) out.scaling = { ...rope.scaling, node: undefined, params: Object.fromEntries(Object.entries(rope.scaling.params).map(([k, v]) => [k, d(v)])) };
+  return out;
+}
+
+/**
+ * A config override applied as `PretrainedConfig.update` applies it (vLLM `--hf-overrides`, SGLang
+ * `--json-model-override-args`): each top-level key replaces the model's value; a `rope_scaling`
+ * or `rope_parameters` object replaces the whole scaling object.
+ */
+export function withOverrides(rope: ModelRope, overrides: Record<string, unknown> | undefined, label: string): { rope: ModelRope; facts: ScalingFacts; scaling?: Record<string, unknown> } {
+  if (!overrides) return { rope, facts: scalingFacts(rope) };
+  const out: ModelRope = { ...rope };
+  const theta = overrides['rope_theta'];
+  if (typeof theta === 'number') out.base = { value: theta, key: `${label}.rope_theta`, note: label };
+  const mpe = overrides['max_position_embeddings'];
+  if (typeof mpe === 'number') out.contextLength = { value: mpe, key: `${label}.max_position_embeddings`, note: label };
+  for (const key of ['rope_scaling', 'rope_parameters']) {
+    const v = overrides[key];
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const params = v as Record<string, unknown>;
+      out.scaling = plainScaling(params, key, label);
+      if (typeof params['rope_theta'] === 'number') out.base = { value: params['rope_theta'] as number, key: `${label}.${key}.rope_theta`, note: label };
+      return { rope: out, facts: factsOfObject(out, params, key), scaling: params };
+    }
+  }
+  return { rope: out, facts: scalingFacts(out) };
+}
+
+/** The same model with a scaling set by flags (llama.cpp, TGI). */
+export function withScaling(rope: ModelRope, params: Record<string, unknown>, label: string): { rope: ModelRope; facts: ScalingFacts } {
+  const out: ModelRope = { ...rope, scaling: plainScaling(params, 'rope_scaling', label) };
+  return { rope: out, facts: factsOfObject(out, params, 'rope_scaling') };
+}
+
+/** A scaling described in words: "YaRN factor 4 over 32,768", "linear factor 3", "no scaling". */
+export function scalingWords(f: ScalingFacts): string {
+  const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  switch (f.type) {
+    case 'none': return 'no RoPE scaling';
+    case 'yarn': return `YaRN factor ${f.factor === undefined ? '?' : n(f.factor)}${f.original !== undefined ? ` over ${n(f.original)}` : ''}`;
+    case 'llama3': return `llama3 factor ${f.factor === undefined ? '?' : n(f.factor)}${f.original !== undefined ? ` over ${n(f.original)}` : ''}`;
+    case 'linear': case 'dynamic': return `${f.type === 'linear' ? 'linear' : 'dynamic NTK'} factor ${f.factor === undefined ? '?' : n(f.factor)}`;
+    case 'longrope': return 'longrope';
+    default: return `rope_type '${f.rawType ?? '?'}'`;
+  }
+}
