@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { parseDocumentText } from '../../shared/document/parse';
-import { readModelConfig } from '../../shared/config/modelConfig';
+import { readModelConfig, toRopeSpec } from '../../shared/config/modelConfig';
 import { consumerTable, intendedReading, misreadOf } from '../../shared/serving/consumers';
 import type { ConsumerReading } from '../../shared/serving/consumer';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
@@ -151,6 +151,22 @@ describe('consumer table', () => {
     assert.equal(cpp.scalingType, 'none');
     assert.equal(cpp.scalingDropped, 'dynamic');
     assert.deepEqual(misreadOf(cpp, intendedReading(rows)!), []);
+  });
+
+  it('--variant v4 computes what 4.x runs: a rope_parameters-only file gets the top-level or class-default base and no scaling', () => {
+    const rope = (p: string, text = readFileSync(p, 'utf8')) => readModelConfig(parseDocumentText(text, 'json'), { filePath: p })!.rope!;
+    const v5 = rope(corpus('llama-3.1-8b-v5-rope-parameters.json'));
+    assert.deepEqual([toRopeSpec(v5, { variant: 'v4' }).ropeType, toRopeSpec(v5, { variant: 'v4' }).base], ['default', 10000]);
+    assert.deepEqual([toRopeSpec(v5, { variant: 'v5' }).ropeType, toRopeSpec(v5, { variant: 'v5' }).base], ['llama3', 500000]);
+    // A top-level rope_theta beside rope_parameters is what 4.x takes.
+    const drafter = rope(own('dflash-drafter-v5-yarn.json'));
+    assert.deepEqual([toRopeSpec(drafter, { variant: 'v4' }).ropeType, toRopeSpec(drafter, { variant: 'v4' }).base], ['default', json(own('dflash-drafter-v5-yarn.json')).rope_theta]);
+    // Legacy-spelled files are read the same by both generations.
+    const shipped = rope(corpus('meta-llama-3.1-8b-instruct.json'));
+    assert.deepEqual(toRopeSpec(shipped, { variant: 'v4' }), toRopeSpec(shipped, { variant: 'v5' }));
+    // Gemma-3 per-layer v5: 4.x's Gemma3TextConfig default base 1e6, no linear scaling on its global layers.
+    const g3 = rope(corpus('gemma-3-4b-v5-per-layer.json'));
+    assert.deepEqual([toRopeSpec(g3, { variant: 'v4' }).ropeType, toRopeSpec(g3, { variant: 'v4' }).base], ['default', 1e6]);
   });
 
   it('the text and Markdown views mark the cells that differ and list the disagreements', () => {
