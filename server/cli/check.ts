@@ -19,9 +19,9 @@ const LAUNCH_NAMES = /(\.(sh|bash|zsh)|^(Dockerfile|Containerfile)([.-][\w.-]*)?
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseCliArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const parsed = parseCliArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, consumer: { type: 'string', multiple: true }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   if (parsed.values.help) {
-    io.out('usage: rope-lens check <files or folders…> [--json] [--variant v4|v5] [--verbose]');
+    io.out('usage: rope-lens check <files or folders…> [--json] [--variant v4|v5] [--consumer SPEC]… [--verbose]');
     return EXIT_OK;
   }
   const variant = parsed.values.variant ?? 'v5';
@@ -65,7 +65,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       unreadable = true;
       continue;
     }
-    const analysis = service.analyze(text, { fileName: resolve(file) });
+    // --consumer transformers==4.41.0 (repeatable): the consumers that load these files, as ropeLens.consumers.
+    const analysis = service.analyze(text, { fileName: resolve(file), settings: parsed.values.consumer ? { consumers: parsed.values.consumer } : undefined });
     for (const d of analysis.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;

@@ -8,7 +8,7 @@ import { RopeError } from '../../shared/core/errors';
 type Command = { summary: string; load: () => Promise<{ run(argv: string[], io: CliIO): Promise<number> }> };
 
 const COMMANDS: Record<string, Command> = {
-  check: { summary: 'check <files or folders…> [--json] [--variant v4|v5] [--verbose]   lint model configs, training and serving YAML, GGUF headers', load: () => import('./check') },
+  check: { summary: 'check <files or folders…> [--json] [--variant v4|v5] [--consumer SPEC]… [--verbose]   lint model configs, training and serving YAML, GGUF headers', load: () => import('./check') },
   freqs: { summary: 'freqs <config.json> [--seq-len N] [--variant v4|v5] [--json]   inv_freq as transformers computes it', load: () => import('./freqs') },
   consumers: { summary: 'consumers <config.json | folder> [--json]   how each transformers release and engine reads the config', load: () => import('./consumers') },
   serve: { summary: 'serve <config | folder | model.gguf> [--engine E] [--context N] [--json]   engine limits and launch flags', load: () => import('./serve') },

@@ -52,6 +52,21 @@ describe('rope-lens consumers (spawned CLI)', function () {
     assert.deepEqual([v5.base, v5.scalingType, v5.factor, v5.differs], [500000, 'llama3', 8, []]);
   });
 
+  it('check --consumer: a pinned release that refuses the file is an error (exit 1); a workspace requirements file does the same', () => {
+    const llama = join(CORPUS, 'meta-llama-3.1-8b-instruct.json');
+    assert.equal(cli('check', llama).status, 0);
+    const r = cli('check', llama, '--consumer', 'transformers==4.41.0');
+    assert.equal(r.status, 1, r.stdout);
+    assert.match(r.stdout, /error consumer\/refused transformers ≤ 4\.42 refuses this file at load/);
+    const dir = join(tmp, 'pinned', 'model');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), readFileSync(llama));
+    writeFileSync(join(tmp, 'pinned', 'requirements.txt'), 'torch==2.3.1\ntransformers==4.40.2\n');
+    const w = cli('check', join(dir, 'config.json'));
+    assert.equal(w.status, 1, w.stdout);
+    assert.match(w.stdout, /transformers 4\.40\.2 \(.*requirements\.txt:2\)/);
+  });
+
   it('a refusal shows the error it raises; a non-config is a usage error (exit 2, one line)', () => {
     const r = cli('consumers', join(CORPUS, 'meta-llama-3.1-8b-instruct.json'));
     assert.equal(r.status, 0, r.stderr);
