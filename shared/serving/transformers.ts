@@ -37,7 +37,6 @@ const KNOWN_4X = new Set([
   'qwen2_vl', 'qwen2_5_vl', 'internlm2', 'minicpm', 'glm', 'glm4', 'persimmon', 'nemotron', 'helium', 'olmoe',
 ]);
 
-/** Model types whose ≤ 4.42 config validates rope_scaling as {type, factor} (verified for llama). */
 /** True when transformers 4.x has a config class for the model type (engines that load through it share the list). */
 export function knownTo4x(modelType: string | undefined): boolean {
   return KNOWN_4X.has(modelType ?? '');
@@ -46,6 +45,7 @@ export function knownTo4x(modelType: string | undefined): boolean {
 /** Model types with a config class in 4.42 (their rope_theta is read as in every 4.x). */
 const KNOWN_442 = new Set(['llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'gemma', 'gemma2', 'phi', 'phi3', 'stablelm', 'starcoder2', 'gpt_neox', 'falcon', 'cohere', 'olmo', 'persimmon']);
 
+/** Model types whose ≤ 4.42 config validates rope_scaling as {type, factor} (verified for llama). */
 const TWO_FIELD_VALIDATION = new Set(['llama']);
 
 const windowsOf = (input: ConsumerInput): ConsumerReading['windows'] =>
