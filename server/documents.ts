@@ -77,7 +77,7 @@ export class AnalysisCache {
       fileName: fileNameOf(doc.uri),
       languageId: doc.languageId,
       asModelConfig: forced,
-      settings: { variant: settings.transformersVersion, severity: settings.severity, preferredRewrite: settings.preferredRewrite },
+      settings: { variant: settings.transformersVersion, severity: settings.severity, preferredRewrite: settings.preferredRewrite, consumers: settings.consumers },
     });
   }
 }

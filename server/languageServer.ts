@@ -27,6 +27,7 @@ import { Validator } from './validation';
 import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
 import { loadShellParser } from '../shared/node/shellParser';
+import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
 import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
@@ -93,7 +94,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // Shell scripts need the tree-sitter grammar (WASM, loaded asynchronously): until it is in,
   // they read as nothing; once it is, every open document is checked again.
   let shell: ShellParser | undefined;
-  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell });
+  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts() });
   let clientAsksHub = false;
   const hub = new HubFetcher({
     connection, resolver, log,

@@ -31,7 +31,7 @@ const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const LAUNCH_NAMES = /(\.(sh|bash|zsh)|^(Dockerfile|Containerfile)([.-][\w.-]*)?|\.dockerfile|^Modelfile|\.modelfile)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
-const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--verbose]';
+const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['error', 'warning', 'never'] as const;
 type Format = (typeof FORMATS)[number];
@@ -48,7 +48,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     allowPositionals: true,
     options: {
       json: { type: 'boolean' }, format: { type: 'string' }, 'fail-on': { type: 'string' },
-      variant: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...HUB_OPTION,
+      variant: { type: 'string' }, consumer: { type: 'string', multiple: true }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...HUB_OPTION,
     },
   });
   if (parsed.values.help) {
@@ -76,6 +76,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
 
   // Pass 1, offline: every file, remembering which ones named a Hub model the resolver did not find.
+  // --consumer transformers==4.41.0 (repeatable): the consumers that load these files, as ropeLens.consumers.
+  const settings = parsed.values.consumer ? { consumers: parsed.values.consumer } : undefined;
   // The shell grammar (WASM, ~25 ms) is loaded only when a file may hold shell commands.
   const mayLaunch = files.some((f) => !/\.(json|jsonc|gguf)$/i.test(f));
   const shell = mayLaunch ? await loadShellParser().catch((e) => { io.err(`rope-lens check: the shell parser did not load, shell commands are not read: ${(e as Error).message}`); return undefined; }) : undefined;
@@ -93,7 +95,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       unreadable = true;
       continue;
     }
-    analyses.set(file, service.analyze(text, { fileName: resolve(file) }));
+    analyses.set(file, service.analyze(text, { fileName: resolve(file), settings }));
     if (recorder.takeMisses(resolve(file)).length) missed.push(file);
   }
   // Those models from the Hub (with the opt-in), then pass 2 over the files that needed them.
@@ -102,7 +104,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (recorder.misses.size && (await fetchMissing(recorder.misses, hub))) {
     resolver = recordingResolver(createNodeResolver());
     service = cliService(variant, log, resolver, shell);
-    for (const file of missed) analyses.set(file, service.analyze(readFileSync(file, 'utf8'), { fileName: resolve(file) }));
+    for (const file of missed) analyses.set(file, service.analyze(readFileSync(file, 'utf8'), { fileName: resolve(file), settings }));
   }
   // With the Hub enabled, every model the run used says where it came from (fetched ones said so above).
   if (hub.enabled) {

@@ -51,7 +51,7 @@ function hasAny(node: ConfigNode | undefined, keys: readonly string[]): boolean 
 }
 
 /** The language-model scope: the root, or a nested text/LLM config when the root has none of its keys. */
-function primaryScope(root: ConfigNode): ConfigNode {
+export function primaryScope(root: ConfigNode): ConfigNode {
   if (hasAny(root, HEADS_KEYS) || hasAny(root, ['rope_theta', 'hidden_size'])) return root;
   for (const key of NESTED_SCOPES) {
     let nested = child(root, key);
@@ -332,7 +332,12 @@ function listParam(s: ScalingDescription | undefined, key: string): number[] | u
 
 /** What computeFrequencies needs from a ModelRope. Throws RopeError for a scaling type transformers does not know. */
 export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVariant } = {}): RopeSpec {
-  void opts; // both generations resolve the same keys; their formula differences live in computeFrequencies
+  // transformers 4.x never reads rope_parameters (no 4.x config class takes it): a file that keeps its
+  // base or scaling only there runs on the top-level rope_theta (else the class default) and no scaling.
+  if (opts.variant === 'v4') {
+    const v4 = v4OnlyReading(rope);
+    if (v4) return { ropeType: 'default', base: v4, rotaryDim: rope.rotaryDim.value, maxPositionEmbeddings: rope.contextLength.value };
+  }
   const s = rope.scaling;
   if (s && s.type === undefined) {
     throw new RopeError('unknown-rope-type', `unknown rope type '${s.rawType?.value ?? '?'}' in ${s.key ?? 'rope_scaling'} (expected one of ${ROPE_TYPES.join(', ')}, or su/mrope)`);
@@ -360,6 +365,17 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
   if (s?.type === 'proportional') set('headDim', rope.groups?.find((g) => g.layerType === 'full_attention')?.headDim?.value ?? rope.headDim.value);
   set('longFactor', listParam(s, 'long_factor'));
   return spec;
+}
+
+/** The base transformers 4.x runs when the file's RoPE is read from `rope_parameters` alone; undefined otherwise. */
+function v4OnlyReading(rope: ModelRope): number | undefined {
+  const fromV5 = (key: string | undefined) => !!key && /(^|\.)rope_parameters(\.|$)/.test(key);
+  if (!fromV5(rope.scaling?.key) && !fromV5(rope.base.key)) return undefined;
+  // rope_parameters' own node sits in the language-model scope, beside the v4 keys.
+  let rp = rope.scaling?.node ?? rope.base.node?.parent;
+  while (rp && rp.key !== 'rope_parameters') rp = rp.parent;
+  const top = numberOf(child(rp?.parent, 'rope_theta'));
+  return top ?? familyDefaultBase(rope.modelType).value;
 }
 
 /** ModelRope for the base of one per-layer variant (e.g. Gemma-3 sliding layers), as a RopeSpec. */

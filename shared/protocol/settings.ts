@@ -19,6 +19,7 @@ export const SETTING_VALUES = {
   'validation.delay': undefined,
   'trace.server': ['off', 'messages', 'verbose'],
   'hub.allowNetwork': ['ask', 'always', 'never'],
+  consumers: undefined,
 } as const satisfies Record<string, readonly string[] | undefined>;
 
 export type SettingKey = keyof typeof SETTING_VALUES;
@@ -51,13 +52,15 @@ export interface RopeLensSettings {
    * per workspace), `always`, `never`. Never in an untrusted workspace, whatever the value.
    */
   hubAllowNetwork: HubNetwork;
+  /** Consumers that load these files (`transformers==4.42.4`, `vllm`): a refusal by one of them is an error. */
+  consumers: string[];
 }
 
 /** Each setting's package.json key. */
 export const SETTING_KEYS: Record<keyof RopeLensSettings, SettingKey> = {
   enable: 'enable', severity: 'severity', preferredRewrite: 'preferredRewrite', boundBackend: 'bound.backend',
   transformersVersion: 'transformersVersion', hints: 'hints', validationDelay: 'validation.delay', trace: 'trace.server',
-  hubAllowNetwork: 'hub.allowNetwork',
+  hubAllowNetwork: 'hub.allowNetwork', consumers: 'consumers',
 };
 
 export const DEFAULT_SETTINGS: RopeLensSettings = {
@@ -70,6 +73,7 @@ export const DEFAULT_SETTINGS: RopeLensSettings = {
   validationDelay: 150,
   trace: 'off',
   hubAllowNetwork: 'ask',
+  consumers: [],
 };
 
 // The type-level guarantees that the tables above name real severities and fix kinds.
@@ -98,7 +102,7 @@ export interface NormalizeProblem { key: string; message: string }
  * default and is reported through `problems` (the server logs it) instead of being dropped silently.
  */
 export function normalizeSettings(raw: unknown, problems: NormalizeProblem[] = []): RopeLensSettings {
-  const s: RopeLensSettings = { ...DEFAULT_SETTINGS, severity: {} };
+  const s: RopeLensSettings = { ...DEFAULT_SETTINGS, severity: {}, consumers: [] };
   if (!raw || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
   const bad = (key: SettingKey, v: unknown) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message: `ignored ${JSON.stringify(v)?.slice(0, 80)}` });
@@ -127,5 +131,8 @@ export function normalizeSettings(raw: unknown, problems: NormalizeProblem[] = [
   const delay = read(r, 'validation.delay');
   if (typeof delay === 'number' && Number.isFinite(delay) && delay >= VALIDATION_DELAY.min) s.validationDelay = Math.min(delay, VALIDATION_DELAY.max);
   else if (delay !== undefined) bad('validation.delay', delay);
+  const consumers = read(r, 'consumers');
+  if (Array.isArray(consumers) && consumers.every((c) => typeof c === 'string')) s.consumers = consumers as string[];
+  else if (consumers !== undefined) bad('consumers', consumers);
   return s;
 }
