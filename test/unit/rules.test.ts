@@ -93,9 +93,30 @@ describe('rules', () => {
     const inv = analyze('configs/llama-2-linear-inverted-factor.oneline.json').diagnostics.find((d) => d.code === 'rope/scaling-invalid-value')!;
     assert.equal(inv.severity, 'error');
     assert.equal(inv.fixes[0].edits[0].newText, '4.0');
-    const noOrig = analyze('configs/qwen2.5-7b-instruct-yarn-no-original.crlf.json').diagnostics.find((d) => d.code === 'rope/original-context-missing')!;
-    assert.equal(noOrig.severity, 'warning');
-    assert.equal(noOrig.fixes.length, 2);
+  });
+
+  it('YaRN without original_max_position_embeddings: Qwen\'s recipe over the trained 32,768 is right; over a raised context it is a warning with both numbers', () => {
+    // Qwen2.5's documented recipe: YaRN ×4 added to the shipped config, max_position_embeddings = T = 32,768.
+    const recipe = analyze('configs/qwen2.5-7b-instruct-yarn-no-original.crlf.json');
+    assert.ok(!codes(recipe).includes('rope/original-context-missing'), JSON.stringify(recipe.diagnostics));
+    for (const d of recipe.diagnostics) {
+      assert.notEqual(d.severity, 'warning', d.message);
+      assert.doesNotMatch(d.message, /adding scaling without training would degrade/);
+    }
+    // The same recipe with max_position_embeddings raised to 131,072: transformers stretches from 131,072, not 32,768.
+    const text = readFileSync(join(fixtures, 'configs/qwen2.5-7b-instruct-yarn-no-original.crlf.json'), 'utf8').replace('"max_position_embeddings": 32768', '"max_position_embeddings": 131072');
+    const raised = analyzeText(text, { fileName: 'config.json', oracle, verifyFixes: true });
+    const d = raised.diagnostics.find((x) => x.code === 'rope/original-context-missing')!;
+    assert.ok(d, JSON.stringify(raised.diagnostics));
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /takes max_position_embeddings 131,072 as the original context, but this checkpoint was trained at 32,768/);
+    assert.deepEqual(d.fixes.map((f) => f.title), ['Set original_max_position_embeddings to 32768 (the trained context)']);
+    const fixed = applyTextEdits(text, new LineIndex(text), d.fixes[0].edits);
+    assert.ok(!codes(analyzeText(fixed, { fileName: 'config.json', oracle })).includes('rope/original-context-missing'));
+    // Raised to 65,536 with factor 4: the fix writes the factor that reaches 65,536 from 32,768 too.
+    const half = analyzeText(text.replace('131072', '65536'), { fileName: 'config.json', oracle, verifyFixes: true });
+    assert.deepEqual(half.diagnostics.find((x) => x.code === 'rope/original-context-missing')!.fixes.map((f) => f.title),
+      ['Set original_max_position_embeddings to 32768 (the trained context) and factor to 2 (max_position_embeddings / 32768)']);
   });
 
   it('trainer traps: deprecated axolotl key, dynamic while training, stacked scaling, LLaMA-Factory factor', () => {
