@@ -259,8 +259,17 @@ export function readModelConfig(doc: ParsedDocument, opts: ReadOptions = {}): Mo
   const noRope = noRopeReason(scopes.list, modelType);
   if (noRope) return { noRope };
   const rope = readRope(scopes, modelType);
+  // Every layer that attends is NoPE, or no layer attends (a pattern of SSM/linear mixers only).
+  const rotary = rope.groups?.filter((g) => g.base !== null) ?? [];
+  if (rope.groups && rotary.length === 0) return { noRope: noRotaryLayerReason(rope.groups) };
   applyIdentity(rope, { root, nameOrPath: stringOf(child(root, '_name_or_path')), filePath: opts.filePath, baseModel: opts.baseModel });
   return { rope };
+}
+
+function noRotaryLayerReason(groups: NonNullable<ModelRope['groups']>): string {
+  const nope = groups.find((g) => g.noRope);
+  if (nope) return `every attention layer uses no position encoding: ${nope.noRope}`;
+  return 'no layer uses rotary attention: the layer pattern lists only linear-attention, state-space or MLP mixers';
 }
 
 function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {

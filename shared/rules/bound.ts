@@ -20,7 +20,7 @@ export function judgedLength(rope: ModelRope, trainingLength?: number): JudgedLe
   }
   if ((type === 'yarn' || type === 'llama3' || type === 'longrope') && ctx > 0 && !(trainingLength && trainingLength > ctx)) {
     // No original written: transformers stretches from max_position_embeddings.
-    return { length: Math.round(ctx), why: `the original context ${fmt(ctx)} that the ${type} scaling stretches from (max_position_embeddings)` };
+    return { length: Math.round(ctx), why: `the original context ${fmt(ctx)} (max_position_embeddings) that the ${type} scaling stretches from` };
   }
   if (type === 'linear') {
     const f = numParam(s, 'factor');
