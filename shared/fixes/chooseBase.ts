@@ -48,9 +48,11 @@ export function neighbourhoodOf(candidate: number): number[] {
 /**
  * The smallest round base (two significant digits) ≥ `start` that is valid for L together with
  * every point of its ±10% neighbourhood; undefined when the oracle cannot answer yet or nothing is
- * found. Every round number is a candidate (none is skipped by a geometric step); an invalid point p
- * rules out every candidate whose neighbourhood contains p, so the search jumps to the first round
- * number above p / 0.9. `start` is typically b* / 0.9 (no base below b* is valid).
+ * found. Every round number is a candidate (none is skipped by a geometric step); an invalid base p
+ * found on a candidate's grid rules out every candidate whose ±10% interval contains p (their whole
+ * neighbourhood is not valid), so the search jumps to the first round number above p / 0.9. Points are
+ * checked highest first, so the jump is as long as the first failure allows. `start` is typically
+ * b* / 0.9 (no base below b* is valid).
  */
 export function chooseValidBase(start: number, lmax: LmaxFn): number | undefined {
   let candidate = roundUpNice(Math.max(start, 2));

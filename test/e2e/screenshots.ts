@@ -20,9 +20,10 @@ import { cleanup, launchBrowser, makeDirs, startCodeServer, stopCodeServer, Code
 import { CHROMIUM, ROOT, hasCodeServer } from './tools';
 
 const OUT = join(ROOT, 'media', 'screenshots');
+const FAILED = join(ROOT, 'test', 'artifacts', 'screenshots');
 const LLAMA3 = join(ROOT, 'examples', 'llama-3-8b.config.json');
 const LLAMA2 = join(ROOT, 'test', 'fixtures', 'inspector', 'llama-2-7b.json');
-const VIEWPORT = { width: 1280, height: 800 };
+const VIEWPORT = { width: 1440, height: 860 };
 
 function devUrl(run: CodeServerRun, workspace: string): string {
   const payload = [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${run.port}${ROOT}`]];
@@ -122,20 +123,27 @@ async function main(): Promise<void> {
     await shoot(page, 'hover.png');
     await page.keyboard.press('Escape');
 
-    // 3. The Inspector beside Llama-2's config.
-    await page.getByRole('treeitem', { name: 'llama-2-7b' }).click();
-    await page.getByRole('treeitem', { name: 'config.json' }).last().click();
-    await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30000 });
+    // 3. The Inspector beside Llama-2's config (the only editor left open; no side bar, so the panel is wide).
+    await command(page, 'View: Close All Editors');
+    await command(page, 'View: Toggle Primary Side Bar Visibility');
+    await command(page, 'Go to File');
+    await page.locator('.quick-input-widget input').fill('llama-2-7b/config.json');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'llama-2-7b' }).first().waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-breadcrumbs', { hasText: 'llama-2-7b' }).first().waitFor({ timeout: 30000 });
     await page.waitForTimeout(1000);
     await command(page, 'RoPE Lens: Open RoPE Inspector');
     const inspector = webview(page);
     await inspector.locator('#chart-validity canvas').first().waitFor({ timeout: 90000 });
     await inspector.locator('#chart-wavelengths canvas').first().waitFor({ timeout: 30000 });
+    await inspector.locator('.rl-summary', { hasText: 'original context 4,096' }).first().waitFor({ timeout: 30000 });
     await page.waitForTimeout(1500);
     await shoot(page, 'inspector.png');
 
     // 4. The plan view: Llama-2 to 65,536 tokens, one stage.
-    await page.locator('.tabs-container .tab', { hasText: 'config.json' }).last().click();
+    // The command works on the active JSON editor: focus the config's text again.
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
     await command(page, 'RoPE Lens: Plan context extension…');
     const input = page.locator('.quick-input-widget input');
     await page.locator('.quick-input-widget', { hasText: 'Target context' }).waitFor({ timeout: 30000 });
@@ -148,6 +156,15 @@ async function main(): Promise<void> {
     await plan.locator('#chart-plan-0 canvas').first().waitFor({ timeout: 30000 });
     await page.waitForTimeout(1500);
     await shoot(page, 'plan.png');
+  } catch (e) {
+    // What the workbench showed when a step failed, for whoever runs this next.
+    const page = browser?.pages()[0];
+    if (page) {
+      mkdirSync(FAILED, { recursive: true });
+      await page.screenshot({ path: join(FAILED, 'failed.png') }).catch(() => undefined);
+      console.error('the workbench at the failure: test/artifacts/screenshots/failed.png');
+    }
+    throw e;
   } finally {
     await browser?.close().catch(() => undefined);
     await stopCodeServer(run);
