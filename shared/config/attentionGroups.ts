@@ -60,7 +60,7 @@ const FLAG_LISTS: { key: string; one: Kind; zero: Kind }[] = [
 ];
 
 /** Keys of a base for sliding-window layers, beside the full-attention rope_theta. */
-export const SLIDING_BASE_KEYS = ['rope_local_base_freq', 'local_rope_theta', 'swa_rope_theta', 'sliding_rope_theta', 'rope_theta_local'];
+export const SLIDING_BASE_KEYS = ['rope_local_base_freq', 'local_rope_theta', 'swa_rope_theta', 'sliding_rope_theta', 'rope_theta_local', 'rope_local_theta'];
 
 const NOPE_FULL_TYPES = new Set(['exaone4', 'cohere2']);
 
@@ -118,11 +118,12 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
   // A window and no pattern this reader knows. With a separate sliding base beside the full one the
   // config has both kinds of layers: keep both groups (the full layers reach the whole context).
   const slidingBase = SLIDING_BASE_KEYS.find((k) => s.number(k) !== undefined);
-  if (slidingBase && s.number('rope_theta')) {
+  const fullBase = ['rope_theta', 'global_rope_theta', 'rope_theta_global', 'rope_global_theta'].find((k) => s.number(k) !== undefined);
+  if (slidingBase && fullBase) {
     const unknown = UNKNOWN_PATTERN_KEYS.find((k) => s.node(k) !== undefined);
     return {
       present: new Set<Kind>(['full_attention', 'sliding_attention']),
-      pattern: `assumed: ${unknown ? `${unknown} not understood` : 'no layer pattern'}; rope_theta and ${slidingBase} both set, so some layers are full attention and some slide`,
+      pattern: `assumed: ${unknown ? `${unknown} not understood` : 'no layer pattern'}; ${fullBase} and ${slidingBase} both set, so some layers are full attention and some slide`,
     };
   }
   return { ...perLayer(() => 'sliding_attention', ['sliding_attention']), pattern: 'assumed: sliding_window set and no layer pattern, so every layer slides' };

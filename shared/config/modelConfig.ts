@@ -158,11 +158,16 @@ function scalingRoot(scopes: Scopes): ConfigNode | undefined {
   return undefined;
 }
 
+/** Full-attention base keys of configs that prefix each layer kind's base. */
+const FULL_BASE_KEYS = ['global_rope_theta', 'rope_theta_global', 'rope_global_theta'];
+
 function resolveBase(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Located<number> {
   const inDict = locatedNumber(mainScaling, 'rope_theta');
   if (inDict) return inDict;
   // ModernBERT's global layers read global_rope_theta (its config has no rope_theta).
-  const keys = modelType === 'modernbert' ? ['global_rope_theta', 'rope_theta'] : ['rope_theta', 'rotary_emb_base', 'rope_embedding_base'];
+  // Configs that name both layer kinds' bases under their own prefixes write the full-attention one as
+  // global_rope_theta (or rope_theta_global) beside local_rope_theta.
+  const keys = modelType === 'modernbert' ? ['global_rope_theta', 'rope_theta'] : ['rope_theta', 'rotary_emb_base', 'rope_embedding_base', ...FULL_BASE_KEYS];
   for (const key of keys) {
     const v = scopes.number(key);
     if (v) return v;

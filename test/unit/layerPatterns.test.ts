@@ -86,3 +86,15 @@ describe('layer patterns from other keys', () => {
     assert.match(rope.groups![0].pattern!, /^assumed: sliding_window set and no layer pattern, so every layer slides/);
   });
 });
+
+describe('bases under their own prefixes', () => {
+  it('global_rope_theta beside local_rope_theta and a window: the full group runs on the global base at the context', () => {
+    const rope = read(JSON.stringify({ model_type: 'somemodel', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 24, max_position_embeddings: 131072, global_rope_theta: 1000000, local_rope_theta: 10000, sliding_window: 4096 })).rope!;
+    const groups = ropeGroups(rope);
+    assert.deepEqual(groups.map((g) => [g.layerType, g.base.key, g.base.value, g.reach]), [
+      ['full_attention', 'global_rope_theta', 1000000, 131072],
+      ['sliding_attention', 'local_rope_theta', 10000, 4096],
+    ]);
+    assert.match(groups[0].pattern!, /global_rope_theta and local_rope_theta both set/);
+  });
+});
