@@ -110,5 +110,13 @@ function hybridMix(get: (key: string) => ConfigNode | undefined): string {
     const unread = get('rope_theta') ? ', and the rope_theta written there is not read' : '';
     return `; ${n} of its ${pattern.length} layers attend (${attention} in ${key})${unread}`;
   }
+  // Jamba: one attention layer every attn_layer_period layers, from attn_layer_offset.
+  const period = numberOf(get('attn_layer_period'));
+  const offset = numberOf(get('attn_layer_offset'));
+  const layers = numberOf(get('num_hidden_layers'));
+  if (period && period > 0 && offset !== undefined && layers && Number.isInteger(layers)) {
+    const n = Array.from({ length: layers }, (_, i) => i).filter((i) => i % period === offset).length;
+    return `; ${n} of its ${layers} layers attend (every ${period}th from layer ${offset}: attn_layer_period, attn_layer_offset)`;
+  }
   return '';
 }

@@ -98,3 +98,11 @@ describe('bases under their own prefixes', () => {
     assert.match(groups[0].pattern!, /global_rope_theta and local_rope_theta both set/);
   });
 });
+
+describe('Jamba: the attention layers counted from its period and offset', () => {
+  it('ai21labs/Jamba-v0.1 values: 4 of 32 layers attend, no RoPE', () => {
+    const r = read(JSON.stringify({ architectures: ['JambaForCausalLM'], model_type: 'jamba', hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, attn_layer_offset: 4, attn_layer_period: 8, max_position_embeddings: 262144 }));
+    assert.equal(r.rope, undefined);
+    assert.match(r.noRope!, /\(Jamba\); 4 of its 32 layers attend \(every 8th from layer 4/);
+  });
+});
