@@ -158,11 +158,16 @@ function scalingRoot(scopes: Scopes): ConfigNode | undefined {
   return undefined;
 }
 
+/** Full-attention base keys of configs that prefix each layer kind's base. */
+const FULL_BASE_KEYS = ['global_rope_theta', 'rope_theta_global', 'rope_global_theta'];
+
 function resolveBase(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Located<number> {
   const inDict = locatedNumber(mainScaling, 'rope_theta');
   if (inDict) return inDict;
   // ModernBERT's global layers read global_rope_theta (its config has no rope_theta).
-  const keys = modelType === 'modernbert' ? ['global_rope_theta', 'rope_theta'] : ['rope_theta', 'rotary_emb_base', 'rope_embedding_base'];
+  // Configs that name both layer kinds' bases under their own prefixes write the full-attention one as
+  // global_rope_theta (or rope_theta_global) beside local_rope_theta.
+  const keys = modelType === 'modernbert' ? ['global_rope_theta', 'rope_theta'] : ['rope_theta', 'rotary_emb_base', 'rope_embedding_base', ...FULL_BASE_KEYS];
   for (const key of keys) {
     const v = scopes.number(key);
     if (v) return v;
@@ -259,8 +264,17 @@ export function readModelConfig(doc: ParsedDocument, opts: ReadOptions = {}): Mo
   const noRope = noRopeReason(scopes.list, modelType);
   if (noRope) return { noRope };
   const rope = readRope(scopes, modelType);
+  // Every layer that attends is NoPE, or no layer attends (a pattern of SSM/linear mixers only).
+  const rotary = rope.groups?.filter((g) => g.base !== null) ?? [];
+  if (rope.groups && rotary.length === 0) return { noRope: noRotaryLayerReason(rope.groups) };
   applyIdentity(rope, { root, nameOrPath: stringOf(child(root, '_name_or_path')), filePath: opts.filePath, baseModel: opts.baseModel });
   return { rope };
+}
+
+function noRotaryLayerReason(groups: NonNullable<ModelRope['groups']>): string {
+  const nope = groups.find((g) => g.noRope);
+  if (nope) return `every attention layer uses no position encoding: ${nope.noRope}`;
+  return 'no layer uses rotary attention: the layer pattern lists only linear-attention, state-space or MLP mixers';
 }
 
 function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
