@@ -11,7 +11,7 @@ import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
-import { docOffset, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
+import { docOffset, listAppend, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
 
 /** Compose interpolation: the host environment is unknown, `$$` is a literal `$`. */
 const interpolate = (s: string) => substitute(s, () => undefined);
@@ -86,20 +86,6 @@ function commandTokens(node: YamlNode | null | undefined, doc: LineMap, problems
   const last = tokens[tokens.length - 1];
   const append = map && last ? { offset: last.offset + last.length, range: doc.range(last.offset + last.length, 0), separator: ' ', form: 'shell' as const } : undefined;
   return { tokens, append };
-}
-
-/** Where a new item goes in a YAML list, keeping its style (block `- x` lines or a flow `[a, b]`). */
-export function listAppend(node: YamlNode, doc: LineMap, tokens: Token[]): Invocation['append'] {
-  const last = tokens[tokens.length - 1];
-  if (!last || !isSeq(node)) return undefined;
-  const offset = last.offset + last.length;
-  if (node.flow) return { offset, range: doc.range(offset, 0), separator: ', ', form: 'yaml-list' };
-  // Block list: a new `- ` line at the last item's indentation.
-  const lineStart = doc.text.lastIndexOf('\n', last.offset - 1) + 1;
-  const prefix = /^[ \t]*-[ \t]*/.exec(doc.text.slice(lineStart, last.offset))?.[0];
-  if (prefix === undefined) return undefined;
-  const eol = doc.text.includes('\r\n') ? '\r\n' : '\n';
-  return { offset, range: doc.range(offset, 0), separator: eol + prefix, form: 'yaml-list' };
 }
 
 function environment(node: YamlNode | null | undefined, doc: LineMap): Record<string, Token> {

@@ -34,7 +34,8 @@ export function readLaunchFile(text: string, fileName: string, opts: LaunchReadO
     // Adapters are written not to throw; if one does, the file is answered with the problem, not a crash.
     return { format, invocations: [], problems: [{ message: `could not read this ${format} file: ${(e as Error)?.message ?? e}`, range: new LineMap(text).range(0, 0) }] };
   }
-  return file.invocations.length || file.modelfile ? file : undefined;
+  // A file cut for size still answers with its problems, so the editor can say what was not read.
+  return file.invocations.length || file.modelfile || file.problems.some((p) => p.partial) ? file : undefined;
 }
 
 function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOptions): LaunchFile {

@@ -6,12 +6,11 @@
  * are unknown.
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type YAMLMap } from 'yaml';
-import { listAppend } from './compose';
 import { throughShellC } from './shellC';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
-import { quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
+import { listAppend, quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
 
 const get = (m: unknown, key: string): YamlNode | undefined => (isMap(m) ? (m.get(key, true) as YamlNode | undefined) : undefined);
 

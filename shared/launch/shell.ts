@@ -39,7 +39,7 @@ const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => !!c)
 export function readShellScript(text: string, parser: ShellParser, opts: ShellReadOptions = {}): ShellResult {
   const doc = new LineMap(text);
   const prep = prepareShell(doc, opts.limits);
-  const problems = prep.problems.map((p) => ({ message: p.message, range: doc.range(p.offset, p.length) }));
+  const problems = prep.problems.map((p) => ({ message: p.message, range: doc.range(p.offset, p.length), partial: true }));
   const r = readShellSource(prep.source, parser, opts);
   return { invocations: r.invocations, problems: [...problems, ...r.problems] };
 }
@@ -129,6 +129,10 @@ class ShellWalker {
         if (body) this.walk(body, scope, depth + 1);
         return;
       }
+      case 'pipeline': case 'list':
+        // `a | b | c …` nests one level per operator: flattened here so a long chain costs no depth.
+        for (const c of flattenChain(n)) this.walk(c, scope, depth + 1);
+        return;
       default:
         for (const c of named(n)) this.walk(c, scope, depth + 1);
     }
@@ -283,6 +287,22 @@ class ShellWalker {
     }
     if (!errors.length) this.problems.push({ message: 'the shell parser met a syntax error (a missing keyword or quote?)', range: this.src.range(0, 0) });
   }
+}
+
+/** The operands of a chain of pipelines and lists, in order, without recursion. */
+function flattenChain(n: Node): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'pipeline' || c.type === 'list') {
+      const kids = named(c);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    } else {
+      out.push(c);
+    }
+  }
+  return out;
 }
 
 function quoteFromNode(n: Node | null): Token['quote'] {

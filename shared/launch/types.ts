@@ -95,8 +95,11 @@ export interface LaunchFile {
   format: 'shell' | 'dockerfile' | 'compose' | 'kubernetes' | 'modelfile';
   invocations: Invocation[];
   modelfile?: ModelfileLaunch;
-  /** Problems the adapter met and survived (an unterminated quote, a file too large to parse whole). */
-  problems: { message: string; range: Range }[];
+  /**
+   * Problems the adapter met and survived (an unterminated quote, a file too large to parse whole).
+   * `partial`: part of the file was not read at all (size limits), so launches there may be missed.
+   */
+  problems: { message: string; range: Range; partial?: boolean }[];
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { Scalar, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import { LineMap, makeToken } from './text';
-import type { QuoteStyle, Token } from './types';
+import type { Invocation, QuoteStyle, Token } from './types';
 
 export function quoteOfScalar(s: Scalar): QuoteStyle {
   return s.type === Scalar.QUOTE_DOUBLE ? 'double' : s.type === Scalar.QUOTE_SINGLE ? 'single' : 'none';
@@ -86,3 +86,17 @@ export function subMap(map: ValueMap, from: number, length: number): ValueMap {
 
 export const asScalar = (n: unknown): Scalar | undefined => (isScalar(n) ? n : undefined);
 export const seqItems = (n: unknown): YamlNode[] => (isSeq(n) ? (n.items as YamlNode[]) : []);
+
+/** Where a new item goes in a YAML list, keeping its style (block `- x` lines or a flow `[a, b]`). */
+export function listAppend(node: YamlNode, doc: LineMap, tokens: Token[]): Invocation['append'] {
+  const last = tokens[tokens.length - 1];
+  if (!last || !isSeq(node)) return undefined;
+  const offset = last.offset + last.length;
+  if (node.flow) return { offset, range: doc.range(offset, 0), separator: ', ', form: 'yaml-list' };
+  // Block list: a new `- ` line at the last item's indentation.
+  const lineStart = doc.text.lastIndexOf('\n', last.offset - 1) + 1;
+  const prefix = /^[ \t]*-[ \t]*/.exec(doc.text.slice(lineStart, last.offset))?.[0];
+  if (prefix === undefined) return undefined;
+  const eol = doc.text.includes('\r\n') ? '\r\n' : '\n';
+  return { offset, range: doc.range(offset, 0), separator: eol + prefix, form: 'yaml-list' };
+}
