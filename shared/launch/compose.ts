@@ -14,7 +14,7 @@ import { substitute } from './vars';
 import { docOffset, listAppend, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
 
 /** Compose interpolation: the host environment is unknown, `$$` is a literal `$`. */
-const interpolate = (s: string) => substitute(s, () => undefined);
+const interpolate = (s: string) => substitute(s, () => undefined, '$$');
 
 export function readCompose(text: string, shell?: ShellParser): LaunchFile {
   const doc = new LineMap(text);

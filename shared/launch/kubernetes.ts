@@ -65,8 +65,9 @@ function containerEnv(node: YamlNode | undefined, doc: LineMap): Record<string, 
     const name = String(nameNode.value);
     const value = get(item, 'value');
     if (isScalar(value)) {
+      // An env value may use the variables defined before it: `$(BASE)/models`.
       const t = scalarToken(doc, value);
-      if (t) env[name] = t;
+      if (t) env[name] = expandRefs(t, env);
     } else {
       // `valueFrom:` (a secret, a config map, a field ref): unknown until the cluster resolves it.
       const at = (get(item, 'valueFrom') as { range?: [number, number] } | undefined)?.range ?? nameNode.range ?? [0, 0];

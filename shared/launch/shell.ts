@@ -217,13 +217,15 @@ class ShellWalker {
     const local = new Scope(scope, scope.args());
     for (const p of prefix) this.assign(p, scope, true, local);
     const argv = [nameWord, ...argNodes].flatMap((c) => this.words.args(c, local));
-    const peeled = peelWrappers(argv, this.src.doc);
+    const hostEnv: Record<string, Token> = {};
+    for (const [k, b] of local.exported()) if (b.token) hostEnv[k] = b.token;
+    const peeled = peelWrappers(argv, this.src.doc, hostEnv);
     const program = peeled.argv[0]?.value;
     if (!peeled.container && program !== undefined && this.functions.has(program)) {
       this.callFunction(program, n, peeled.argv.slice(1), local, peeled.env, depth);
     } else if (peeled.argv.length || peeled.image) {
-      const env: Record<string, Token> = {};
-      if (!peeled.container) for (const [k, b] of local.exported()) if (b.token) env[k] = b.token;
+      // In a container only what `docker run` passes applies; otherwise the script's exports too.
+      const env: Record<string, Token> = peeled.container ? {} : { ...hostEnv };
       Object.assign(env, peeled.env);
       this.emit(n, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes);
     }

@@ -129,6 +129,13 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.equal(prog.image?.value, 'ghcr.io/ggml-org/llama.cpp:server');
   });
 
+  it('docker run -e NAME passes the value the script exported; the script\'s other exports stay outside the container', () => {
+    const text = 'export HF_TOKEN=hf_abc\nexport OTHER=1\ndocker run -e HF_TOKEN -e UNSET_ONE vllm/vllm-openai --model m\n';
+    const inv = read(text).invocations[0];
+    assert.deepEqual(envOf(inv), { HF_TOKEN: 'hf_abc' });
+    assert.match(inv.notes.join(), /UNSET_ONE/);
+  });
+
   it('docker run with the image and the model through variables (TGI launch script)', () => {
     const text = fixture('tgi-docker.sh');
     const f = readLaunchFile(text, 'tgi-docker.sh', { shell })!;
