@@ -76,7 +76,10 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
   }
 }
 
-interface CallFrame { name: string; call: Node; defined: Node }
+/** A command's node and where it really starts (after stray assignments tree-sitter attached to it). */
+interface CommandAt { node: Node; start: number }
+
+interface CallFrame { name: string; call: CommandAt; defined: Node }
 
 class ShellWalker {
   readonly invocations: Invocation[] = [];
@@ -205,6 +208,13 @@ class ShellWalker {
       for (const p of prefix) this.assign(p, scope, false);
       return;
     }
+    // tree-sitter-bash reads `A=1 B=2⏎cmd` as one command with prefix assignments; bash runs
+    // two statements. A line break before the name means the assignments stand alone.
+    if (prefix.length && /[\r\n]/.test(this.src.parsed.slice(prefix[prefix.length - 1].endIndex, nameWord.startIndex))) {
+      for (const p of prefix) this.assign(p, scope, false);
+      prefix.length = 0;
+    }
+    const start = prefix.length ? n.startIndex : nameWord.startIndex;
     const plainName = nameWord.type === 'word' ? nameWord.text : undefined;
     const text = n.text;
     // Cheap skip: a plain command that names no launch word, no function and no variable.
@@ -222,12 +232,12 @@ class ShellWalker {
     const peeled = peelWrappers(argv, this.src.doc, hostEnv);
     const program = peeled.argv[0]?.value;
     if (!peeled.container && program !== undefined && this.functions.has(program)) {
-      this.callFunction(program, n, peeled.argv.slice(1), local, peeled.env, depth);
+      this.callFunction(program, { node: n, start }, peeled.argv.slice(1), local, peeled.env, depth);
     } else if (peeled.argv.length || peeled.image) {
       // In a container only what `docker run` passes applies; otherwise the script's exports too.
       const env: Record<string, Token> = peeled.container ? {} : { ...hostEnv };
       Object.assign(env, peeled.env);
-      this.emit(n, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes);
+      this.emit({ node: n, start }, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes);
     }
     this.walkSubstitutions(n, scope, depth);
   }
@@ -239,7 +249,7 @@ class ShellWalker {
     return false;
   }
 
-  private callFunction(name: string, call: Node, args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
+  private callFunction(name: string, call: CommandAt, args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
     const body = this.functions.get(name)!;
     if (this.calls.length >= MAX_CALL_DEPTH || this.calls.some((f) => f.defined === body)) return; // recursion
     const inner = new Scope(scope, args);
@@ -252,10 +262,10 @@ class ShellWalker {
     }
   }
 
-  private emit(n: Node, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[]): void {
+  private emit(n: CommandAt, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[]): void {
     // Inside a function, the invocation is said to be where the function was called (outermost call).
     const at = this.calls.length ? this.calls[0].call : n;
-    const span = this.src.span(at.startIndex, at.endIndex);
+    const span = this.src.span(at.start, at.node.endIndex);
     const inv: Invocation = {
       argv, entrypoint, env, source: this.opts.source ?? 'shell',
       range: this.src.doc.range(span.offset, span.length), offset: span.offset, length: span.length,
@@ -268,9 +278,9 @@ class ShellWalker {
   }
 
   /** New flags go after the command's last word, on a new continued line when the command is continued. */
-  private appendAfter(n: Node): Invocation['append'] {
+  private appendAfter(n: CommandAt): Invocation['append'] {
     const doc = this.src.doc;
-    const end = this.src.span(n.startIndex, n.endIndex);
+    const end = this.src.span(n.start, n.node.endIndex);
     const offset = end.offset + end.length;
     const raw = doc.text.slice(end.offset, offset);
     const cont = /\\(\r?\n)([ \t]*)(?=[^\r\n]*$)/.exec(raw);

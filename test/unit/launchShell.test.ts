@@ -75,6 +75,14 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.deepEqual(Object.keys(second.env).sort(), ['A', 'C']);
   });
 
+  it('assignments alone on a line before a command are statements, not that command\'s prefix', () => {
+    const text = 'A=1 B=2\nvllm serve m --a $A --b $B\n';
+    const inv = read(text).invocations[0];
+    assert.deepEqual(envOf(inv), {}, 'not exported, not a prefix');
+    assert.equal(after(inv, '--b').value, '2');
+    assert.equal(inv.range.start.line, 1);
+  });
+
   it('a function that wraps the binary: "$@", $1 and ${@:2} take the call\'s arguments; the definition alone launches nothing', () => {
     const defOnly = 'serve() { vllm serve "$@" --port 8000; }\n';
     assert.equal(read(defOnly).invocations.length, 0);
