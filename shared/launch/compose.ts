@@ -5,8 +5,8 @@
  * the host is unknown here, so only defaults are known.
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
+import { throughShellC } from './shell';
 import { splitLikeCompose } from './shellwords';
-import { throughShellC } from './shellC';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
@@ -30,7 +30,7 @@ export function readCompose(text: string, shell?: ShellParser): LaunchFile {
       if (!isMap(pair.value)) continue;
       const inv = readService(pair.value, doc, problems, maps);
       if (!inv) continue;
-      const shelled = throughShellC(inv, doc, (t) => maps.get(t), shell);
+      const shelled = throughShellC(inv, doc, (t) => { const pieces = maps.get(t); return pieces && { text: t.value, pieces }; }, shell);
       if (isLaunchInvocation(shelled)) invocations.push(shelled);
     }
   }

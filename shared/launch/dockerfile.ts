@@ -5,8 +5,7 @@
  */
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import type { Range } from '../core/range';
-import { readShellSpans } from './shell';
-import { throughShellC } from './shellC';
+import { quotedValueMap, readShellSpans, throughShellC } from './shell';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
@@ -94,7 +93,7 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   if (last && (last.entrypoint || last.cmd)) {
     const combined = combine(last, doc, shell, problems);
     // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
-    const inv = combined && throughShellC(combined, doc, (t) => (t.raw.slice(1, -1) === t.value ? [{ valueStart: 0, docStart: t.offset + 1 }] : undefined), shell);
+    const inv = combined && throughShellC(combined, doc, quotedValueMap, shell);
     if (inv && isLaunchInvocation(inv)) invocations.push(inv);
   }
   return { format: 'dockerfile', invocations, problems };

@@ -6,7 +6,7 @@
  * are unknown.
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type YAMLMap } from 'yaml';
-import { throughShellC } from './shellC';
+import { throughShellC } from './shell';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
@@ -48,7 +48,7 @@ export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
         if (!isMap(c)) continue;
         const inv = readContainer(c, doc, maps);
         if (!inv) continue;
-        const shelled = throughShellC(inv, doc, (t) => maps.get(t), shell);
+        const shelled = throughShellC(inv, doc, (t) => { const pieces = maps.get(t); return pieces && { text: t.value, pieces }; }, shell);
         if (isLaunchInvocation(shelled)) invocations.push(shelled);
       }
     }

@@ -19,9 +19,13 @@ export interface ShellReadOptions {
   keepAll?: boolean;
   /** Variables already exported when the script starts (a Dockerfile's `ENV` for its shell-form CMD). */
   env?: Record<string, Token>;
+  /** Variables set but not exported when the script starts (the outer script's, for a `bash -c "…$X…"`). */
+  vars?: Record<string, Token>;
   /** What the invocations say they came from (a Dockerfile's shell form says 'dockerfile'). */
   source?: Invocation['source'];
   limits?: typeof SHELL_LIMITS;
+  /** How many `sh -c` scripts deep this text is (nested scripts stop at MAX_SHELL_C_DEPTH). */
+  depth?: number;
 }
 
 export interface ShellResult {
@@ -32,6 +36,7 @@ export interface ShellResult {
 const MAX_DEPTH = 400;
 const MAX_CALL_DEPTH = 8;
 const MAX_ERRORS_REPORTED = 3;
+const MAX_SHELL_C_DEPTH = 3;
 
 const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => !!c);
 
@@ -63,8 +68,11 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
   }
   if (!tree) return { invocations: [], problems: [{ message: 'the shell parser returned no tree', range: src.range(0, 0) }] };
   try {
-    const w = new ShellWalker(src, opts);
+    const w = new ShellWalker(src, parser, opts);
     const top = new Scope();
+    for (const [name, token] of Object.entries(opts.vars ?? {})) {
+      top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: false, via: token.via });
+    }
     for (const [name, token] of Object.entries(opts.env ?? {})) {
       top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: true, via: token.via });
     }
@@ -89,7 +97,7 @@ class ShellWalker {
   private readonly calls: CallFrame[] = [];
   private deepWarned = false;
 
-  constructor(private readonly src: ParseSource, private readonly opts: ShellReadOptions) {
+  constructor(private readonly src: ParseSource, private readonly parser: ShellParser, private readonly opts: ShellReadOptions) {
     this.words = new WordEvaluator(src);
   }
 
@@ -237,7 +245,7 @@ class ShellWalker {
       // In a container only what `docker run` passes applies; otherwise the script's exports too.
       const env: Record<string, Token> = peeled.container ? {} : { ...hostEnv };
       Object.assign(env, peeled.env);
-      this.emit({ node: n, start }, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes);
+      this.emit({ node: n, start }, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes, local);
     }
     this.walkSubstitutions(n, scope, depth);
   }
@@ -262,7 +270,7 @@ class ShellWalker {
     }
   }
 
-  private emit(n: CommandAt, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[]): void {
+  private emit(n: CommandAt, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[], scope: Scope): void {
     // Inside a function, the invocation is said to be where the function was called (outermost call).
     const at = this.calls.length ? this.calls[0].call : n;
     const span = this.src.span(at.start, at.node.endIndex);
@@ -274,7 +282,9 @@ class ShellWalker {
     if (image) inv.image = image;
     const append = this.appendAfter(at);
     if (append) inv.append = append;
-    if (this.opts.keepAll || isLaunchInvocation(inv)) this.invocations.push(inv);
+    // `bash -c "vllm serve …"` in a script: the quoted script maps back when it has no escapes.
+    const read = throughShellC(inv, this.src.doc, quotedValueMap, this.parser, this.opts.depth, scope.tokens());
+    if (this.opts.keepAll || isLaunchInvocation(read)) this.invocations.push(read);
   }
 
   /** New flags go after the command's last word, on a new continued line when the command is continued. */
@@ -317,6 +327,19 @@ function flattenChain(n: Node): Node[] {
   return out;
 }
 
+/**
+ * A script token quoted whole: read its text as written inside the quotes. For a double-quoted
+ * script that is what the inner shell sees once the outer one has expanded `$X`, provided the
+ * outer variables are handed in (`vars`); a backslash would mean something else inside, so none.
+ */
+export const quotedValueMap: ValueMapOf = (t) => {
+  const inner = t.raw.slice(1, -1);
+  if (t.quote === 'single' && inner === t.value) return { text: inner, pieces: [{ valueStart: 0, docStart: t.offset + 1 }] };
+  if (t.quote === 'double' && /^"[^"\\]*"$/.test(t.raw)) return { text: inner, pieces: [{ valueStart: 0, docStart: t.offset + 1 }] };
+  if (t.quote === 'none' && t.raw === t.value) return { text: t.value, pieces: [{ valueStart: 0, docStart: t.offset }] };
+  return undefined;
+};
+
 function quoteFromNode(n: Node | null): Token['quote'] {
   switch (n?.type) {
     case 'raw_string': return 'single';
@@ -327,3 +350,49 @@ function quoteFromNode(n: Node | null): Token['quote'] {
   }
 }
 
+// `sh -c "…"` as a container command (compose, Kubernetes, exec-form CMD) or inside a script: the
+// script is shell, so it is read as shell and the command it launches becomes the invocation.
+
+/** The text to read as the script (what the inner shell sees), and how it maps back to the document. */
+export type ValueMapOf = (t: Token) => { text: string; pieces: { valueStart: number; docStart: number }[] } | undefined;
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ash']);
+
+/** Index of the script in `sh [-e…] -c SCRIPT`, or -1. */
+function scriptIndex(argv: Token[]): number {
+  const prog = argv[0]?.value ?? '';
+  if (!SHELLS.has(prog.slice(prog.lastIndexOf('/') + 1))) return -1;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i].value;
+    if (/^-[a-z]*c[a-z]*$/.test(a)) return i + 1 < argv.length ? i + 1 : -1;
+    if (!a.startsWith('-')) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The launch inside `sh -c SCRIPT`, or the invocation unchanged. Also for an image's arguments:
+ * whoever passes `sh -c …` as CMD means it as the program (an image entrypoint would not run it).
+ */
+export function throughShellC(inv: Invocation, doc: LineMap, mapOf: ValueMapOf, parser: ShellParser | undefined, depth?: number, vars?: Record<string, Token>): Invocation {
+  const at = scriptIndex(inv.argv);
+  if (at < 0 || (depth ?? 0) >= MAX_SHELL_C_DEPTH) return inv;
+  const script = inv.argv[at];
+  const mapped = mapOf(script);
+  if (!parser || !mapped) {
+    return { ...inv, notes: [...inv.notes, `the ${inv.argv[0].value} -c script was not read${parser ? ' (its text does not map back to the file)' : ' (no shell parser)'}`] };
+  }
+  const r = readShellValue(doc, mapped.text, mapped.pieces, parser, { keepAll: true, env: inv.env, vars, source: inv.source, depth: (depth ?? 0) + 1 });
+  const inner = r.invocations.find(isLaunchInvocation);
+  if (!inner) return inv;
+  const out: Invocation = {
+    ...inv,
+    argv: inner.argv,
+    env: { ...inv.env, ...inner.env },
+    entrypoint: inner.entrypoint,
+    notes: [...inv.notes, `through ${inv.argv[0].value} -c`, ...inner.notes],
+  };
+  if (inner.image) out.image = inner.image;
+  if (inner.append) out.append = inner.append; else delete out.append;
+  return out;
+}

@@ -161,6 +161,15 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.deepEqual(r.invocations.map((i) => argvOf(i)[0]), ['vllm', 'sglang', 'llama-server', 'ollama']);
   });
 
+  it('bash -c "…" and sh -c \'…\' in a script: the launch inside, at its own spans', () => {
+    const text = 'LEN=2048\nnohup bash -c "pip install -U vllm && vllm serve m --max-model-len $LEN" &\nsh -c \'exec llama-server -m x.gguf -c 4096\'\n';
+    const [a, b] = read(text).invocations;
+    assert.deepEqual(argvOf(a), ['vllm', 'serve', 'm', '--max-model-len', '2048']);
+    assert.equal(after(a, '--max-model-len').raw, '$LEN');
+    assert.match(a.notes.join(), /through bash -c/);
+    assert.deepEqual(argvOf(b), ['llama-server', '-m', 'x.gguf', '-c', '4096']);
+  });
+
   it('heredoc bodies and comments are not commands', () => {
     const text = 'cat > run.sh <<EOF\nvllm serve not-this\nEOF\n# vllm serve nor-this\n: <<\'DOC\'\nsglang nope\nDOC\nvllm serve yes\n';
     const r = read(text);

@@ -59,6 +59,15 @@ export class Scope {
     return out;
   }
 
+  /** Every variable visible here with a value token, inner scopes winning (for a nested `bash -c`). */
+  tokens(): Record<string, Token> {
+    const chain: Scope[] = [];
+    for (let s: Scope | undefined = this; s; s = s.parent) chain.unshift(s);
+    const out: Record<string, Token> = {};
+    for (const s of chain) for (const [k, b] of s.vars) { if (b.unset || !b.token) delete out[k]; else out[k] = b.token; }
+    return out;
+  }
+
   /** The nearest function's arguments. */
   args(): Token[] | undefined {
     for (let s: Scope | undefined = this; s; s = s.parent) if (s.positional) return s.positional;

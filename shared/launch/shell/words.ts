@@ -228,8 +228,7 @@ export class WordEvaluator {
 
   private intOf(name: string, scope: Scope): bigint | undefined {
     const b = /^[1-9]\d*$/.test(name) ? scope.args()?.[Number(name) - 1] : scope.get(name);
-    if (!b) return /^[A-Za-z_]\w*$/.test(name) ? undefined : undefined;
-    if (!b.known) return undefined;
+    if (!b || !b.known) return undefined;
     // bash reads an empty or unset variable as 0 in arithmetic, but only a set one counts as known here.
     return b.value === '' ? 0n : parseBashInt(b.value);
   }
