@@ -283,7 +283,8 @@ class ShellWalker {
     const append = this.appendAfter(at);
     if (append) inv.append = append;
     // `bash -c "vllm serve …"` in a script: the quoted script maps back when it has no escapes.
-    const read = throughShellC(inv, this.src.doc, quotedValueMap, this.parser, this.opts.depth, scope.tokens());
+    const vars = scriptIndex(argv) >= 0 ? scope.tokens() : undefined;
+    const read = throughShellC(inv, this.src.doc, quotedValueMap, this.parser, this.opts.depth, vars);
     if (this.opts.keepAll || isLaunchInvocation(read)) this.invocations.push(read);
   }
 

@@ -83,6 +83,27 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.equal(inv.range.start.line, 1);
   });
 
+  it('local variables stay in their function, unset forgets, arrays grow with +=, case branches are walked', () => {
+    const text = [
+      'LEN=1024',
+      'start() { local LEN=2048; vllm serve a --max-model-len $LEN; }',
+      'start',
+      'vllm serve b --max-model-len $LEN',
+      'ARGS=(--port 8000)',
+      'ARGS+=(--host 0.0.0.0)',
+      'unset LEN',
+      'case "$1" in',
+      '  big) vllm serve c "${ARGS[@]}" --max-model-len ${LEN:-65536} ;;',
+      'esac',
+      '',
+    ].join('\n');
+    const [a, b, c] = read(text).invocations;
+    assert.equal(after(a, '--max-model-len').value, '2048');
+    assert.equal(after(b, '--max-model-len').value, '1024');
+    assert.deepEqual(argvOf(c), ['vllm', 'serve', 'c', '--port', '8000', '--host', '0.0.0.0', '--max-model-len', '65536']);
+    assert.equal(after(c, '--max-model-len').via?.[0].defaulted, true);
+  });
+
   it('a function that wraps the binary: "$@", $1 and ${@:2} take the call\'s arguments; the definition alone launches nothing', () => {
     const defOnly = 'serve() { vllm serve "$@" --port 8000; }\n';
     assert.equal(read(defOnly).invocations.length, 0);
