@@ -4,14 +4,14 @@
  * `K=V` list). Compose interpolates `${VAR:-default}` from the host before anything else;
  * the host is unknown here, so only defaults are known.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
 import { throughShellC } from './shell';
 import { splitLikeCompose } from './shellwords';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
-import { docOffset, listAppend, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
+import { docOffset, listAppend, parseYamlDocs, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
 
 /** Compose interpolation: the host environment is unknown, `$$` is a literal `$`. */
 const interpolate = (s: string) => substitute(s, () => undefined, '$$');
@@ -21,9 +21,9 @@ export function readCompose(text: string, shell?: ShellParser): LaunchFile {
   const problems: LaunchFile['problems'] = [];
   const invocations: Invocation[] = [];
   const maps = new Map<Token, ValueMap>();
-  for (const d of parseAllDocuments(text)) {
-    if (!('contents' in d)) continue;
-    for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, range: doc.range(e.pos[0], e.pos[1] - e.pos[0]) });
+  const parsed = parseYamlDocs(text);
+  for (const p of parsed.problems) problems.push({ message: p.message, range: doc.range(p.offset, p.length), ...(p.partial ? { partial: true } : {}) });
+  for (const d of parsed.docs) {
     const services = isMap(d.contents) ? d.contents.get('services', true) : undefined;
     if (!isMap(services)) continue;
     for (const pair of services.items) {

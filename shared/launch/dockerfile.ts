@@ -37,7 +37,9 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   const offsetOf = (p: Range['start']) => doc.offset(p);
   const spanOfRange = (r: Range) => ({ offset: offsetOf(r.start), length: offsetOf(r.end) - offsetOf(r.start) });
   const problems: LaunchFile['problems'] = [];
-  const df = DockerfileParser.parse(text);
+  const reduced = reduceDockerfile(text);
+  for (const p of reduced.problems) problems.push({ message: p.message, range: doc.range(p.offset, 0), ...(p.partial ? { partial: true } : {}) });
+  const df = DockerfileParser.parse(reduced.text);
   if (df.getEscapeCharacter() !== '\\') problems.push({ message: 'the escape character is not a backslash: shell-form commands were read as if it were', range: doc.range(0, 0) });
 
   const globalArgs: Record<string, Token> = {};
@@ -97,6 +99,45 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     if (inv && isLaunchInvocation(inv)) invocations.push(inv);
   }
   return { format: 'dockerfile', invocations, problems };
+}
+
+/** dockerfile-ast needs ~2.4 µs a character: past these sizes, lines are dropped (not moved). */
+export const DOCKERFILE_LIMITS = { maxLine: 32_768, maxParse: 64 * 1024 };
+
+const RUNTIME_INSTRUCTION = /^\s*(?:FROM|ARG|ENV|CMD|ENTRYPOINT)\s/i;
+
+/**
+ * The Dockerfile text to parse: lines longer than maxLine, and in a file larger than maxParse
+ * every instruction but FROM/ARG/ENV/CMD/ENTRYPOINT, are emptied. Line breaks stay, so every
+ * kept character keeps its line and column, and positions map back to the original text.
+ */
+export function reduceDockerfile(text: string, limits = DOCKERFILE_LIMITS): { text: string; problems: { message: string; offset: number; partial?: boolean }[] } {
+  const problems: { message: string; offset: number; partial?: boolean }[] = [];
+  if (text.length <= limits.maxLine) return { text, problems };
+  const parts = text.split(/(\r\n|\n|\r)/);
+  let offset = 0;
+  let dropped = 0;
+  let keepInstruction = true;
+  let continued = false;
+  const large = text.length > limits.maxParse;
+  for (let i = 0; i < parts.length; i += 2) {
+    const line = parts[i];
+    const start = offset;
+    offset += line.length + (parts[i + 1]?.length ?? 0);
+    const comment = /^\s*#/.test(line);
+    if (!continued && !comment && line.trim()) keepInstruction = RUNTIME_INSTRUCTION.test(line);
+    if (!comment) continued = /\\\s*$/.test(line);
+    if (line.length > limits.maxLine) {
+      problems.push({ message: `a line of ${line.length.toLocaleString('en-US')} characters was not read (longer than ${limits.maxLine.toLocaleString('en-US')})`, offset: start, partial: true });
+      parts[i] = '';
+    } else if (large && !keepInstruction && line.trim()) {
+      parts[i] = '';
+      dropped++;
+    }
+  }
+  // Build-time lines never start the container, so skipping them loses no launch (not partial).
+  if (dropped) problems.push({ message: `${dropped.toLocaleString('en-US')} lines of build-time instructions were skipped: the file is over ${limits.maxParse.toLocaleString('en-US')} characters`, offset: 0 });
+  return { text: parts.join(''), problems };
 }
 
 function startCommand(ins: JSONInstruction, doc: LineMap, spanOfRange: (r: Range) => { offset: number; length: number }): StartCommand {

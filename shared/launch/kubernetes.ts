@@ -5,12 +5,12 @@
  * either is replaced by the container's `env` value (`$$(` keeps it literal); `valueFrom` values
  * are unknown.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { throughShellC } from './shell';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
-import { listAppend, quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
+import { listAppend, parseYamlDocs, quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
 
 const get = (m: unknown, key: string): YamlNode | undefined => (isMap(m) ? (m.get(key, true) as YamlNode | undefined) : undefined);
 
@@ -37,9 +37,9 @@ export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
   const problems: LaunchFile['problems'] = [];
   const invocations: Invocation[] = [];
   const maps = new Map<Token, ValueMap>();
-  for (const d of parseAllDocuments(text)) {
-    if (!('contents' in d)) continue;
-    for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, range: doc.range(e.pos[0], e.pos[1] - e.pos[0]) });
+  const parsed = parseYamlDocs(text);
+  for (const p of parsed.problems) problems.push({ message: p.message, range: doc.range(p.offset, p.length), ...(p.partial ? { partial: true } : {}) });
+  for (const d of parsed.docs) {
     if (!isMap(d.contents)) continue;
     for (const pod of podSpecs(d.contents)) {
       const containers = get(pod, 'containers');

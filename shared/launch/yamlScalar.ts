@@ -3,7 +3,8 @@
  * (for a `sh -c` script or a compose command string read out of a scalar): plain and simply
  * quoted scalars map as one piece, literal and folded blocks line by line.
  */
-import { Scalar, isScalar, isSeq, type Node as YamlNode } from 'yaml';
+import { Scalar, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node as YamlNode } from 'yaml';
+import { mentionsLaunchWord } from './sniff';
 import { LineMap, makeToken } from './text';
 import type { Invocation, QuoteStyle, Token } from './types';
 
@@ -99,4 +100,49 @@ export function listAppend(node: YamlNode, doc: LineMap, tokens: Token[]): Invoc
   if (prefix === undefined) return undefined;
   const eol = doc.text.includes('\r\n') ? '\r\n' : '\n';
   return { offset, range: doc.range(offset, 0), separator: eol + prefix, form: 'yaml-list' };
+}
+
+/** The yaml package needs ~0.8 µs a character (and far more on runs of blank lines): past these sizes it reads less. */
+export const YAML_LIMITS = { maxParse: 256 * 1024 };
+
+export interface YamlDocs {
+  docs: Document.Parsed[];
+  problems: { message: string; offset: number; length: number; partial?: boolean }[];
+}
+
+/**
+ * The file's YAML documents with every node range in file offsets. A file over maxParse is cut at
+ * its `---` lines and only the documents that mention a launch word (and fit) are parsed, each
+ * shifted back to where it sits in the file.
+ */
+export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
+  const problems: YamlDocs['problems'] = [];
+  const collect = (docs: Document.Parsed[]) => {
+    for (const d of docs) for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, offset: e.pos[0], length: e.pos[1] - e.pos[0] });
+    return docs;
+  };
+  if (text.length <= limits.maxParse) return { docs: collect(parseAllDocuments(text) as Document.Parsed[]), problems };
+  const starts = [0, ...[...text.matchAll(/^---[ \t]*(?:#.*)?$/gm)].map((m) => m.index!)].filter((v, i, a) => i === 0 || v > a[i - 1]);
+  const docs: Document.Parsed[] = [];
+  let skipped = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const base = starts[i];
+    const chunk = text.slice(base, starts[i + 1] ?? text.length);
+    if (!mentionsLaunchWord(chunk)) continue;
+    if (chunk.length > limits.maxParse) { skipped++; continue; }
+    for (const d of parseAllDocuments(chunk) as Document.Parsed[]) {
+      visit(d, (_key, node) => {
+        const n = node as { range?: [number, number, number] };
+        if (n && n.range) n.range = [n.range[0] + base, n.range[1] + base, n.range[2] + base];
+      });
+      for (const e of d.errors) e.pos = [e.pos[0] + base, e.pos[1] + base];
+      docs.push(d);
+    }
+  }
+  collect(docs);
+  problems.push({
+    message: `the file is over ${limits.maxParse.toLocaleString('en-US')} characters: only its documents that mention a launch program were read${skipped ? ` (${skipped} too large to read at all)` : ''}`,
+    offset: 0, length: 0, partial: true,
+  });
+  return { docs, problems };
 }

@@ -96,6 +96,28 @@ describe('launch files: hostile input', function () {
     assert.equal(readLaunchFile('x'.repeat(5 * 1024 * 1024), 'huge.sh', { shell }), undefined);
   });
 
+  it('5 MB Dockerfile, compose, Kubernetes and Modelfile: cut to size with a problem, never parsed whole', () => {
+    const line = hugeOneLine().trim();
+    const big: [string, string][] = [
+      ['Dockerfile', `FROM vllm/vllm-openai\nCMD ${line}\n`],
+      ['compose.yaml', `services:\n  v:\n    image: vllm/vllm-openai\n    command: ${line}\n`],
+      ['pod.yaml', `apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: vllm/vllm-openai\n    args: [${line.split(' ').join(', ')}]\n`],
+      ['Modelfile', 'FROM qwen2.5\n' + 'PARAMETER num_ctx 4096\n'.repeat(250_000)],
+    ];
+    for (const [name, text] of big) {
+      const f = readLaunchFile(text, name, { shell });
+      assert.ok(f, name);
+      assert.ok(f.problems.some((p) => p.partial), `${name}: a partial-read problem`);
+    }
+    // A large multi-document manifest: the launch document is still read exactly.
+    const filler = `apiVersion: v1\nkind: ConfigMap\ndata:\n  blob: "${'x'.repeat(300_000)}"\n`;
+    const pod = 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: vllm/vllm-openai\n    args: ["--max-model-len", "8192"]\n';
+    const text = `${filler}---\n${pod}`;
+    const f = readLaunchFile(text, 'bundle.yaml', { shell })!;
+    assertExactSpans(text, f);
+    assert.equal(after(f.invocations[0], '--max-model-len').value, '8192');
+  });
+
   it('deep nesting and long pipelines do not overflow the stack', () => {
     const deep = '('.repeat(3000) + 'vllm serve m' + ')'.repeat(3000) + '\n';
     readShellScript(deep, shell);
