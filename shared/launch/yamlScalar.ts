@@ -103,7 +103,7 @@ export function listAppend(node: YamlNode, doc: LineMap, tokens: Token[]): Invoc
 }
 
 /** The yaml package needs ~0.8 µs a character (and far more on runs of blank lines): past these sizes it reads less. */
-export const YAML_LIMITS = { maxParse: 256 * 1024 };
+export const YAML_LIMITS = { maxParse: 128 * 1024 };
 
 export interface YamlDocs {
   docs: Document.Parsed[];

@@ -110,7 +110,7 @@ describe('launch files: hostile input', function () {
       assert.ok(f.problems.some((p) => p.partial), `${name}: a partial-read problem`);
     }
     // A large multi-document manifest: the launch document is still read exactly.
-    const filler = `apiVersion: v1\nkind: ConfigMap\ndata:\n  blob: "${'x'.repeat(300_000)}"\n`;
+    const filler = `apiVersion: v1\nkind: ConfigMap\ndata:\n  blob: "${'x'.repeat(200_000)}"\n`;
     const pod = 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: vllm/vllm-openai\n    args: ["--max-model-len", "8192"]\n';
     const text = `${filler}---\n${pod}`;
     const f = readLaunchFile(text, 'bundle.yaml', { shell })!;
