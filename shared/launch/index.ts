@@ -14,6 +14,12 @@ import type { LaunchFile, ShellParser } from './types';
 
 export { launchFormatOf } from './format';
 export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule } from './sniff';
+// Each format's reader, for callers that already know the format (tests, engine modules' own checks).
+export { readShellScript } from './shell';
+export { readDockerfile } from './dockerfile';
+export { readCompose } from './compose';
+export { readKubernetes } from './kubernetes';
+export { readModelfile } from './modelfile';
 export type * from './types';
 
 export interface LaunchReadOptions {
