@@ -30,6 +30,8 @@ interface Stage {
   args: Record<string, Token>;
   entrypoint?: StartCommand;
   cmd?: StartCommand;
+  /** This stage's FROM instruction. */
+  from?: Instruction;
 }
 
 export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
@@ -66,8 +68,8 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
       const image = imageRange ? tokenOf(imageRange, from.getImage() ?? '') : undefined;
       const parent = image ? stages.find((s) => s.name !== undefined && s.name.toLowerCase() === image.value.toLowerCase()) : undefined;
       cur = parent
-        ? { name: from.getBuildStage() ?? undefined, image: parent.image, env: { ...parent.env }, args: {}, entrypoint: parent.entrypoint, cmd: parent.cmd }
-        : { name: from.getBuildStage() ?? undefined, image, env: {}, args: {} };
+        ? { name: from.getBuildStage() ?? undefined, image: parent.image, env: { ...parent.env }, args: {}, entrypoint: parent.entrypoint, cmd: parent.cmd, from: ins }
+        : { name: from.getBuildStage() ?? undefined, image, env: {}, args: {}, from: ins };
       stages.push(cur);
     } else if (kw === 'ARG' || kw === 'ENV') {
       const props = (ins as unknown as { getProperties(): { getName(): string; getValue(): string | null; getValueRange(): Range | null; getNameRange(): Range }[] }).getProperties();
@@ -97,6 +99,13 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
     const inv = combined && throughShellC(combined, doc, quotedValueMap, shell);
     if (inv && isLaunchInvocation(inv)) invocations.push(inv);
+  } else if (last?.image && last.from) {
+    // No start command: the engine image runs its own, with this file's ENV (`FROM ollama/ollama`
+    // + `ENV OLLAMA_CONTEXT_LENGTH=…`). Its span is the FROM line.
+    const r = last.from.getRange();
+    const span = { offset: doc.offset(r.start), length: doc.offset(r.end) - doc.offset(r.start) };
+    const inv: Invocation = { argv: [], entrypoint: 'image', env: { ...last.env }, source: 'dockerfile', image: last.image, range: doc.range(span.offset, span.length), ...span, notes: [] };
+    if (isLaunchInvocation(inv)) invocations.push(inv);
   }
   return { format: 'dockerfile', invocations, problems };
 }

@@ -3,7 +3,7 @@
  * DaemonSet, ReplicaSet, Job, CronJob, Pod, and `List` items), across `---` documents.
  * Container semantics: `command` replaces the image's entrypoint, `args` its CMD; `$(NAME)` in
  * either is replaced by the container's `env` value (`$$(` keeps it literal); `valueFrom` values
- * are unknown.
+ * are unknown. Init containers run before the server and are not read.
  */
 import { isMap, isScalar, isSeq, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { throughShellC } from './shell';
