@@ -96,9 +96,12 @@ class ShellWalker {
   private readonly words: WordEvaluator;
   private readonly calls: CallFrame[] = [];
   private deepWarned = false;
+  /** The if/elif/else/case-item/loop branches the walk is in, outermost first, each with its own id. */
+  private readonly branch: number[] = [];
+  private nextBranch = 0;
 
   constructor(private readonly src: ParseSource, private readonly parser: ShellParser, private readonly opts: ShellReadOptions) {
-    this.words = new WordEvaluator(src);
+    this.words = new WordEvaluator(src, () => this.branch);
   }
 
   walk(n: Node, scope: Scope, depth: number): void {
@@ -140,6 +143,16 @@ class ShellWalker {
         if (body) this.walk(body, scope, depth + 1);
         return;
       }
+      case 'if_statement': case 'elif_clause': case 'else_clause': case 'case_item':
+      case 'for_statement': case 'c_style_for_statement': case 'while_statement':
+        // A branch: what it assigns may not happen on every run.
+        this.branch.push(this.nextBranch++);
+        try {
+          for (const c of named(n)) this.walk(c, scope, depth + 1);
+        } finally {
+          this.branch.pop();
+        }
+        return;
       case 'pipeline': case 'list':
         // `a | b | c …` nests one level per operator: flattened here so a long chain costs no depth.
         for (const c of flattenChain(n)) this.walk(c, scope, depth + 1);
@@ -183,6 +196,7 @@ class ShellWalker {
       const token = this.src.token(start, end, { value: full.value, quote: quoteFromNode(value), known: full.known, via: p.via });
       b = { ...full, token, assignedAt: token.range, exported: prev?.exported || exported, via: p.via };
     }
+    if (this.branch.length) b.branch = [...this.branch];
     into.set(name, b);
   }
 

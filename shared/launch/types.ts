@@ -21,6 +21,11 @@ export interface VariableTrace {
   defaulted?: boolean;
   /** With `defaulted`: the span of the default word inside `${VAR:-…}` (a fix may edit it there). */
   defaultAt?: Range;
+  /**
+   * Assigned inside an `if`/`case` branch or a loop: the value is the last one the file writes in
+   * reading order, but a run may take another branch (say so rather than assert the value).
+   */
+  conditional?: boolean;
 }
 
 export interface Token {

@@ -83,6 +83,16 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.equal(inv.range.start.line, 1);
   });
 
+  it('a variable assigned in an if branch is traced as conditional; one assigned unconditionally is not', () => {
+    const text = 'LEN=4096\nif [ "$BIG" = 1 ]; then\n  LEN=131072\nfi\nPORT=8000\nvllm serve m --max-model-len $LEN --port $PORT\n';
+    const inv = read(text).invocations[0];
+    assert.equal(after(inv, '--max-model-len').value, '131072');
+    assert.equal(after(inv, '--max-model-len').via?.[0].conditional, true);
+    assert.equal(after(inv, '--port').via?.[0].conditional, undefined);
+    const inside = read('if [ -n "$X" ]; then\n  LEN=2048\n  vllm serve m --max-model-len $LEN\nfi\n').invocations[0];
+    assert.equal(after(inside, '--max-model-len').via?.[0].conditional, undefined, 'read in the branch that set it');
+  });
+
   it('local variables stay in their function, unset forgets, arrays grow with +=, case branches are walked', () => {
     const text = [
       'LEN=1024',

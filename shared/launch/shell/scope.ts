@@ -19,6 +19,8 @@ export interface Binding {
   via?: VariableTrace[];
   /** `unset NAME`: hides outer bindings. */
   unset?: boolean;
+  /** The branches (if/elif/else/case item/loop body, outermost first) the assignment sits in. */
+  branch?: readonly number[];
 }
 
 export class Scope {
