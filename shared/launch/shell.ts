@@ -99,6 +99,8 @@ class ShellWalker {
   /** The if/elif/else/case-item/loop branches the walk is in, outermost first, each with its own id. */
   private readonly branch: number[] = [];
   private nextBranch = 0;
+  /** Files the script sources (`source .env`, `. ./config.sh`), in order. */
+  private readonly sourced: string[] = [];
 
   constructor(private readonly src: ParseSource, private readonly parser: ShellParser, private readonly opts: ShellReadOptions) {
     this.words = new WordEvaluator(src, () => this.branch);
@@ -238,6 +240,11 @@ class ShellWalker {
     }
     const start = prefix.length ? n.startIndex : nameWord.startIndex;
     const plainName = nameWord.type === 'word' ? nameWord.text : undefined;
+    if ((plainName === 'source' || plainName === '.') && argNodes.length) {
+      // Another file's assignments are not read: launches after it say so.
+      this.sourced.push(argNodes[0].text);
+      return;
+    }
     const text = n.text;
     // Cheap skip: a plain command that names no launch word, no function and no variable.
     const isFunction = plainName !== undefined && this.functions.has(plainName);
@@ -293,6 +300,7 @@ class ShellWalker {
       range: this.src.doc.range(span.offset, span.length), offset: span.offset, length: span.length,
       notes: [...notes, ...this.calls.map((f) => `through the shell function ${f.name}() defined on line ${this.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1}`)],
     };
+    if (this.sourced.length) inv.notes.push(`variables set in ${this.sourced.join(', ')} (sourced) are not read: values from there are unknown`);
     if (image) inv.image = image;
     const append = this.appendAfter(at);
     if (append) inv.append = append;

@@ -93,6 +93,12 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.equal(after(inside, '--max-model-len').via?.[0].conditional, undefined, 'read in the branch that set it');
   });
 
+  it('a sourced file is noted: its variables are unknown', () => {
+    const inv = read('set -a\nsource .env\nset +a\nvllm serve "$MODEL"\n').invocations[0];
+    assert.equal(inv.argv[2].known, false);
+    assert.match(inv.notes.join(), /\.env \(sourced\)/);
+  });
+
   it('local variables stay in their function, unset forgets, arrays grow with +=, case branches are walked', () => {
     const text = [
       'LEN=1024',
