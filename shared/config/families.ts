@@ -51,6 +51,11 @@ export function familyDefaultContext(modelType: string | undefined): { value: nu
   return { value: DEFAULT_CONTEXT, note: `no context length key: assuming ${DEFAULT_CONTEXT}` };
 }
 
+/** Whether transformers' config class for this model type gives max_position_embeddings a default. */
+export function hasClassDefault(modelType: string): boolean {
+  return DEFAULT_CONTEXT_BY_TYPE[modelType] !== undefined;
+}
+
 /** Families that use Gemma-3's local/global base split. */
 export function usesLocalBase(modelType: string | undefined): boolean {
   return modelType === 'gemma3' || modelType === 'gemma3_text';

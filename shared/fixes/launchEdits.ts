@@ -21,13 +21,19 @@ export function shellWord(v: string): string {
 
 /** A YAML flow/list scalar: plain when safe, else single-quoted. */
 function yamlWord(v: string): string {
-  return v !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(v) && !/^[-?:,[\]{}#&*!|>'"%@`]/.test(v) && !/^(true|false|null|yes|no|on|off|~)$/i.test(v) ? v : `'${v.replace(/'/g, "''")}'`;
+  // `--flag` is a plain scalar (a `-` indicator needs a space after it); numbers stay strings only when quoted.
+  return v !== '' && v !== '-' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(v) && !/^[?:,[\]{}#&*!|>'"%@`]/.test(v) && !/^(true|false|null|yes|no|on|off|~)$/i.test(v) && !/^[+-]?[\d.]/.test(v) ? v : `'${v.replace(/'/g, "''")}'`;
 }
 
 /** `value` written as a replacement for `tok`, in the token's own quoting. */
 export function quoteLike(tok: Token, value: string, form: ArgForm = 'shell'): string {
   if (form === 'json-array') return JSON.stringify(value);
-  if (form === 'yaml-list') return tok.quote === 'double' ? JSON.stringify(value) : tok.quote === 'single' || !/^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? `'${value.replace(/'/g, "''")}'` : yamlWord(value);
+  if (form === 'yaml-list') {
+    if (tok.quote === 'double') return JSON.stringify(value);
+    // A plain token stays plain when the new value can be (a number replacing a number included).
+    if (tok.quote === 'none' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) && !/^(true|false|null|yes|no|on|off|~|-)$/i.test(value) && !/^[?:,[\]{}#&*!|>'"%@`]/.test(value)) return value;
+    return `'${value.replace(/'/g, "''")}'`;
+  }
   switch (tok.quote) {
     case 'single': return `'${value.replace(/'/g, `'\\''`)}'`;
     case 'double': return `"${value.replace(/(["\\$`])/g, '\\$1')}"`;

@@ -30,15 +30,28 @@ export const contextExceededRule: Rule = {
     const s = rope.scaling;
     const scaled = (s && s.type !== 'default' && s.type !== undefined) || t.scalingByName !== undefined;
     if (scaled) {
-      // A static scaling covers what the model reaches with it, each factor counted once (a linear
-      // model whose max_position_embeddings already includes the factor reaches that, not mpe ×
-      // factor); beyond that it extrapolates too.
+      // A static scaling covers the larger of original × factor and the context the model declares
+      // with it (Llama-3.1: llama3 factor 8 over 8,192, declared for 131,072); beyond that it
+      // extrapolates too. A linear factor is counted once (config/reach.ts): LLaMA-2-7B-32K ships
+      // 32,768 = 4,096 × 8 and covers 32,768, not 32,768 × 8.
       const factor = numParam(s, 'factor');
       const original = numParam(s, 'original_max_position_embeddings') ?? rope.originalContextLength?.value;
       if (t.scalingByName || !factor || s?.type === 'dynamic' || (s?.type !== 'linear' && !original)) return [];
-      const reach = modelReach(rope);
-      if (L <= Math.max(reach.value, s?.type === 'linear' ? 0 : mpe)) return [];
-      return [finding(CONTEXT_EXCEEDED, 'warning', `Training at ${fmt(L)} tokens exceeds what the ${s?.type} scaling covers (${fmt(reach.value)}: ${reach.basis}).`, rangeFor(ctx.doc, seq))];
+      const linear = s?.type === 'linear' ? modelReach(rope) : undefined;
+      const reach = linear ? linear.value : original! * factor;
+      const limit = linear ? reach : Math.max(reach, mpe);
+      if (L <= limit) return [];
+      const type = s?.rawType?.value ?? s?.type;
+      const from = ctx.resolved ? ` from ${ctx.resolved.from}` : '';
+      const source = linear ? `${linear.basis}${from}`
+        : reach >= mpe
+          ? `original ${fmt(original!)} × ${type} factor ${fmt(factor)}${from}`
+          : `${rope.contextLength.key ?? 'max_position_embeddings'} ${fmt(mpe)}${from}, declared with its ${type} scaling of factor ${fmt(factor)} over the original ${fmt(original!)}`;
+      // Rescale from the context before scaling: a new factor for this length, in the trainer's keys.
+      const T = linear ? Math.round(reach / factor) : original!;
+      const message = `Training at ${fmt(L)} tokens is beyond the ${fmt(limit)} tokens this model covers (${source}): positions past ${fmt(limit)} are extrapolated. `
+        + `Scale from the ${linear ? 'unscaled' : 'trained'} context ${fmt(T)} by ${fmt(L / T)} instead.`;
+      return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true))];
     }
     if (t.overrides.base) return [];
     const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
@@ -62,7 +75,8 @@ function trainedSourceText(source: string, rope?: ModelRope): string {
   return 'its max_position_embeddings';
 }
 
-function fixesFor(ctx: RuleContext, L: number, T: number): Fix[] {
+/** Situation-3 fixes from T; `rescale`: the model already has a scaling, so only new scaling blocks (a base change would run under the old one). */
+function fixesFor(ctx: RuleContext, L: number, T: number, rescale = false): Fix[] {
   const t = ctx.training!;
   const rope = ctx.effective!;
   if (t.ownModel) {
@@ -73,8 +87,11 @@ function fixesFor(ctx: RuleContext, L: number, T: number): Fix[] {
   }
   const base = rope.base.value, dim = rope.rotaryDim.value;
   if (!Number.isFinite(base) || !Number.isFinite(dim)) return [];
+  const target = trainingTarget(ctx);
+  // The model's context is written beside the scaling block (axolotl's overrides, nanotron's model_config).
+  const declaredContext = target.scalingPath ? { path: [...target.scalingPath.slice(0, -1), 'max_position_embeddings'], value: rope.contextLength.value } : undefined;
   return extensionFixes({
-    target: trainingTarget(ctx), base, dim, trained: T, length: L, reach: L,
-    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant, training: true,
+    target, base, dim, trained: T, length: L, reach: L, declaredContext,
+    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant, training: true, scalingOnly: rescale,
   });
 }

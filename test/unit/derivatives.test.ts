@@ -235,7 +235,7 @@ describe('serving and training configs judged by the reach', () => {
     const a = analyze('train.yaml', 'base_model: ./llama-2-7b-32k\nsequence_len: 65536\nadapter: lora\ndatasets:\n  - path: x\n    type: completion\n');
     assert.ok(codes(a).includes('warning training/context-exceeded'), codes(a).join(', '));
     const d = a.diagnostics.find((x) => x.code === 'training/context-exceeded')!;
-    assert.match(d.message, /covers \(32,768: shipped with linear ×8/);
+    assert.match(d.message, /beyond the 32,768 tokens this model covers \(shipped with linear ×8.*Scale from the unscaled context 4,096 by 16/);
     const ok = analyze('train2.yaml', 'base_model: ./llama-2-7b-32k\nsequence_len: 32768\nadapter: lora\ndatasets:\n  - path: x\n    type: completion\n');
     assert.ok(!codes(ok).includes('warning training/context-exceeded'), codes(ok).join(', '));
   });

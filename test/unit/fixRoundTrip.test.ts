@@ -63,6 +63,9 @@ describe('quick-fix round trips on every fixture', () => {
       this.timeout(60000);
       const format = formatOf(path)!;
       const analysis = analyzeText(text, { fileName: path, oracle });
+      // Launch files (compose, Kubernetes) edit command tokens, not config keys: their fixes are
+      // held to "only the command's own flags change" by the launch tests and the launch corpus.
+      if (analysis.kind === 'launch') return;
       const before = toPlain(parseDocumentText(text, format).root);
       for (const finding of analysis.diagnostics) {
         for (const fix of finding.fixes) {

@@ -81,3 +81,33 @@ describe('launch rules on the real adapters', () => {
     assert.ok(a.diagnostics.every((d) => d.severity === 'information'), JSON.stringify(a.diagnostics.map((d) => d.code)));
   });
 });
+
+describe('launch fixes in compose lists (real adapter)', () => {
+  before(async () => {
+    shell = await loadShellParser();
+  });
+
+  it('a block-list command gets new list items, in the list\'s own indentation', () => {
+    const text = 'services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.2\n    command:\n      - Qwen/Qwen2.5-7B-Instruct\n      - --max-model-len\n      - "131072"\n  web:\n    image: nginx:1.27\n';
+    const a = analyze(text, '/tmp/docker-compose.yml');
+    const d = a.diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
+    assert.ok(d, JSON.stringify(a.diagnostics.map((x) => x.code)));
+    const out = fixed(text, d, (t) => t.startsWith('Add YaRN'));
+    assert.equal(out.slice(out.indexOf('  web:')), text.slice(text.indexOf('  web:')), 'the next service is untouched');
+    assert.match(out, /      - "131072"\n      - --hf-overrides\n      - '\{"rope_scaling":\{"rope_type":"yarn","factor":4\.0,"original_max_position_embeddings":32768\}\}'\n  web:/);
+    assert.deepEqual(analyze(out, '/tmp/docker-compose.yml').diagnostics, []);
+    const lowered = fixed(text, d, (t) => t === 'Set max-model-len to 32768');
+    assert.equal(lowered, text.replace('"131072"', '"32768"'));
+  });
+
+  it('SGLang in compose above what it derives for a llama3-scaled model: an error whose lowered length keeps the list layout', () => {
+    const text = 'services:\n  sglang:\n    image: lmsysorg/sglang:v0.4.9\n    entrypoint: python3 -m sglang.launch_server\n    command:\n      - --model-path\n      - "meta-llama/Llama-3.1-8B-Instruct"\n      - --context-length\n      - 262144\n';
+    const a = analyze(text, '/tmp/docker-compose.yml');
+    const d = a.diagnostics.find((x) => x.code === 'launch/length-exceeds-derived')!;
+    assert.equal(d.severity, 'error');
+    assert.match(d.message, /ignores the factor/);
+    const out = fixed(text, d, (t) => t === 'Set --context-length to 131072');
+    assert.equal(out, text.replace('262144', '131072'));
+    assert.deepEqual(analyze(out, '/tmp/docker-compose.yml').diagnostics, []);
+  });
+});

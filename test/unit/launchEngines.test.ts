@@ -202,3 +202,17 @@ describe('launch grammar: Ollama', () => {
     assert.equal(read('ollama list'), undefined);
   });
 });
+
+describe('launch grammar: details that change what the engine reads', () => {
+  it('vLLM: the word after serve is the model even when an unknown boolean flag follows', () => {
+    assert.equal(read('vllm serve Qwen/Qwen2.5-7B-Instruct --enforce-eager --max-model-len 4096')!.model!.value, 'Qwen/Qwen2.5-7B-Instruct');
+    assert.equal(read('vllm serve --enforce-eager --model Qwen/Qwen2.5-7B-Instruct')!.model!.value, 'Qwen/Qwen2.5-7B-Instruct');
+  });
+
+  it('llama.cpp reads -c 32k as 32 (std::stoi): a warning with the number it reads', () => {
+    const r = read('llama-server -m x.gguf -c 32k')!;
+    assert.equal(r.length!.value, 32);
+    assert.equal(r.problems[0].severity, 'warning');
+    assert.match(r.problems[0].message, /read as 32 tokens/);
+  });
+});

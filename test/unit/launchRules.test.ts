@@ -182,6 +182,14 @@ describe('launch rules: the engine\'s grammar', () => {
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
+  it('a removed --rope-scaling next to an existing --hf-overrides: merged into it, the option removed with its line', () => {
+    const text = `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n  --hf-overrides '{"rope_theta":1000000}' \\\n  --rope-scaling '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' \\\n  --max-model-len 131072\n`;
+    const d = only(text, 'vllm/removed-option');
+    const fixed = apply(text, d);
+    assert.equal(fixed, `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n  --hf-overrides '{"rope_theta":1000000.0,"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}' \\\n  --max-model-len 131072\n`);
+    assert.deepEqual(analyze(fixed).diagnostics, []);
+  });
+
   it('a hyphenated override key is silently ignored: warning, renamed by the fix', () => {
     const text = `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '{"rope-scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`;
     const d = only(text, 'launch/override-key-ignored');
@@ -274,5 +282,27 @@ describe('launch rules: documented', () => {
     const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'rules.md'), 'utf8');
     for (const code of LAUNCH_RULE_CODES) assert.match(doc, new RegExp(`^## ${code.replace('/', '\\/')}$`, 'm'), code);
     assert.ok(LAUNCH_RULE_CODES.length >= 12);
+  });
+});
+
+describe('launch rules: odd commands', () => {
+  it('never throw, never print NaN/undefined, never invent numbers', () => {
+    const cmds = [
+      'vllm serve', 'vllm serve --max-model-len', 'vllm serve m --hf-overrides', `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '[1]'`,
+      'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 99999999999999999999999', 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 0',
+      `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '{"rope_scaling":{"rope_type":"yarn"}}' --max-model-len 131072`,
+      `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '{"rope_scaling":{"rope_type":"weird","factor":"x"}}' --max-model-len 65536`,
+      'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf -c -5 --rope-scale 0', 'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf --rope-freq-scale 0 -c 65536',
+      'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf --rope-scaling yarn -c 65536', 'text-generation-launcher --rope-factor abc --max-total-tokens 99',
+      'python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length NaN', 'sglang serve', 'ollama run', 'ollama serve',
+    ];
+    for (const cmd of cmds) {
+      const text = `${cmd}\n`;
+      const a = analyze(text);
+      for (const d of a.diagnostics) {
+        assert.doesNotMatch(d.message, /NaN|undefined|Infinity|\[object/, `${cmd}: ${d.message}`);
+        for (const f of d.fixes) assert.doesNotMatch(f.title, /NaN|undefined|Infinity/, `${cmd}: ${f.title}`);
+      }
+    }
   });
 });

@@ -56,6 +56,8 @@ export const grammarRule: LaunchRule = {
 
 function replacementFix(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   if (p.replacement === undefined) return [];
+  // A replacement names a flag (`--context-length`), or a split `--flag value` for llama.cpp's `=` form.
+  if (!p.token.value.startsWith('-')) return [];
   const edits = p.replacement.includes(' ')
     ? (p.token.quote === 'none' ? ctx.editor.replaceRaw(p.token, p.replacement) : [])
     : ctx.editor.replaceFlag(p.token, p.replacement, ctx.form);
