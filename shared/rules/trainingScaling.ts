@@ -38,7 +38,11 @@ export const trainingScalingRule: Rule = {
     const newFactor = numParam(dict, 'factor');
     const seqLen = t.sequenceLength?.value;
     const trained = ctx.resolved ? trainedContextOf(ctx.resolved.rope).value : undefined;
-    const restated = !byName && newFactor !== undefined && seqLen !== undefined && trained !== undefined && newFactor * trained >= seqLen;
+    // Only past what the native scaling already covers (its max_position_embeddings): within it, a
+    // new block just throws away the scaling the model was trained with.
+    const nativeCover = ctx.resolved?.rope.contextLength.value;
+    const restated = !byName && newFactor !== undefined && seqLen !== undefined && trained !== undefined && newFactor * trained >= seqLen
+      && nativeCover !== undefined && seqLen > nativeCover;
     if ((byName || dict) && !restated && native && native.type && native.type !== 'default') {
       const f = numParam(native, 'factor');
       const node = byName?.node ?? dict?.node;
