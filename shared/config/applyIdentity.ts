@@ -8,7 +8,7 @@
  */
 import type { ConfigNode } from '../document/configNode';
 import type { ModelRope } from './modelRope';
-import { derivativeOf, fingerprintOf, identifyModel, languageScope } from './identity';
+import { derivativeOf, fingerprintOf, identifyModel, languageScope, shippedContextOf } from './identity';
 import { paramValue } from './modelValues';
 import { assumedTrainedContext } from './trainedContext';
 
@@ -24,7 +24,11 @@ export interface IdentityEvidence {
 export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void {
   const plain = evidence.root ? paramValue(evidence.root) : undefined;
   const fingerprint = plain && typeof plain === 'object' && !Array.isArray(plain) ? fingerprintOf(languageScope(plain as Record<string, unknown>)) : undefined;
-  const input = { nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint, contextLength: rope.contextLength.value };
+  // The context as the catalog records what each model shipped (shippedOf's key order), so the two compare alike
+  // (Qwen-1 declares max_position_embeddings 32,768 beside the seq_length 8,192 it trains at).
+  const scope = plain && typeof plain === 'object' && !Array.isArray(plain) ? languageScope(plain as Record<string, unknown>) : undefined;
+  const declared = scope ? shippedContextOf(scope) : undefined;
+  const input = { nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint, contextLength: declared ?? rope.contextLength.value };
   const match = identifyModel(input);
   rope.identity = match ? match.identity : null;
   if (match) rope.shipped = match.shipped;

@@ -5,12 +5,14 @@
  *
  * Order: `_name_or_path`, the Hugging Face cache path, a training config's base model, then a
  * fingerprint of architecture and RoPE values that matches one catalog entry (or several that
- * agree on T). Architecture alone never names a model: a fine-tune that changed rope_theta, the
+ * agree on T), or a known model with a scaling added and its base unchanged (situation 4).
+ * Architecture alone never names a model: a fine-tune that changed rope_theta, the shipped
  * scaling or the context is a derivative (`derivativeOf`), judged on its own values; and a
  * `_name_or_path` naming a hub model the catalog does not know wins over any fingerprint.
  */
 import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
 import type { ModelIdentity } from './modelRope';
+import { familyDefaultBase } from './families';
 
 /** Architecture values that tell models apart; max_position_embeddings is deliberately absent (users raise it). */
 export interface Fingerprint {
@@ -133,12 +135,17 @@ function fingerprintsMatch(input: Fingerprint, entry: Fingerprint, fields: (keyo
 
 const ENTRY_FINGERPRINTS = new Map<CatalogEntry, Fingerprint>(CATALOG.map((e) => [e, fingerprintOf(languageScope(e.config))]));
 
+/** The context a config scope declares, read as the catalog records it: max_position_embeddings first. */
+export function shippedContextOf(scope: Record<string, unknown>): number | undefined {
+  return firstNum(scope, ['max_position_embeddings', 'seq_length', 'n_positions', 'max_seq_len']);
+}
+
 /** The entry's shipped context, base and scaling type (language-model scope). */
 export function shippedOf(e: CatalogEntry): IdentityMatch['shipped'] {
   const scope = languageScope(e.config);
   const fp = ENTRY_FINGERPRINTS.get(e) ?? fingerprintOf(scope);
   const shipped: IdentityMatch['shipped'] = {};
-  const ctx = firstNum(scope, ['max_position_embeddings', 'seq_length', 'n_positions', 'max_seq_len']);
+  const ctx = shippedContextOf(scope);
   if (ctx !== undefined) shipped.contextLength = ctx;
   if (!e.noRope && fp.ropeTheta !== undefined) shipped.base = fp.ropeTheta;
   if (!e.noRope && fp.scalingType !== undefined) shipped.scalingType = fp.scalingType;
@@ -188,6 +195,19 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
     const ordered = [...ropeHits.filter(shipsThisContext), ...ropeHits.filter((e) => !shipsThisContext(e))];
     return { match: matchOf(ordered, 'fingerprint', true) };
   }
+  // A scaling added to a model that shipped none, with its base unchanged (advice.md situation 4:
+  // the user extends a known model, as Qwen's card says to add YaRN): still that model, when every
+  // such model agrees on T, so the scaling is judged against the context it was trained at.
+  if (fp.scalingType !== undefined && fp.scalingType !== 'default') {
+    const extended = archHits.filter((e) => {
+      const shipped = ENTRY_FINGERPRINTS.get(e)!;
+      return shipped.scalingType === 'default' && thetaOf(shipped) === thetaOf(fp);
+    });
+    if (extended.length > 0 && new Set(extended.map((e) => e.trainedContext.value)).size === 1) {
+      const shipsThisContext = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
+      return { match: matchOf([...extended.filter(shipsThisContext), ...extended.filter((e) => !shipsThisContext(e))], 'fingerprint', true) };
+    }
+  }
   // The closest model, named first: the fewest differing values, then the same scaling type (a
   // linear model's factor changed is closer to the linear one), then catalog order.
   const otherType = (e: CatalogEntry) => (ENTRY_FINGERPRINTS.get(e)!.scalingType === fp.scalingType ? 0 : 1);
@@ -207,6 +227,11 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
   };
 }
 
+/** rope_theta as the config class reads it: the file's value, else its family's default (Llama: 10,000). */
+function thetaOf(fp: Fingerprint): number {
+  return fp.ropeTheta ?? familyDefaultBase(fp.modelType).value;
+}
+
 /**
  * The RoPE values of a file that differ from what a catalog entry shipped, worded for a message
  * (`rope_theta 283,461,213 (shipped 500,000)`). max_position_embeddings counts only when every
@@ -218,9 +243,7 @@ function ropeDifferences(fp: Fingerprint, contextLength: number | undefined, e: 
   const shipped = ENTRY_FINGERPRINTS.get(e)!;
   const out: string[] = [];
   const n = (v: number) => v.toLocaleString('en-US');
-  if (fp.ropeTheta !== undefined && shipped.ropeTheta !== undefined && fp.ropeTheta !== shipped.ropeTheta) {
-    out.push(`rope_theta ${n(fp.ropeTheta)} (shipped ${n(shipped.ropeTheta)})`);
-  }
+  if (thetaOf(fp) !== thetaOf(shipped)) out.push(`rope_theta ${n(thetaOf(fp))} (shipped ${n(thetaOf(shipped))})`);
   if (fp.scalingType !== undefined && shipped.scalingType !== undefined && fp.scalingType !== shipped.scalingType) {
     out.push(`scaling ${fp.scalingType === 'default' ? 'none' : fp.scalingType} (shipped ${shipped.scalingType === 'default' ? 'none' : shipped.scalingType})`);
   } else if (fp.scalingFactor !== undefined && shipped.scalingFactor !== undefined && fp.scalingFactor !== shipped.scalingFactor) {

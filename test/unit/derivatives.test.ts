@@ -135,12 +135,15 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
     assert.equal(servingPlan('vllm', servingInput(rope, { model: 'x', contextKeys })).context, 131072);
   });
 
-  it('a Llama-2 derivative that kept 4,096 and added linear ×4 (Vicuna-v1.5-16k style) reaches 16,384', () => {
-    const llama2 = json(join(FIXTURES, 'corpus', 'models', 'llama-2-7b-hf.json'));
-    const { rope } = ropeOf({ ...without(llama2, '_name_or_path'), rope_scaling: { type: 'linear', factor: 4.0 } });
-    assert.equal(rope.identity, null);
-    assert.equal(rope.derivativeOf?.unscaledTrainedContext, 4096);
-    assert.equal(modelReach(rope).value, 16384);
+  it('Llama-2 with linear ×4 added and 4,096 kept (Vicuna-v1.5-16k style) reaches 16,384; with its base raised too, a derivative, still 16,384', () => {
+    const llama2 = without(json(join(FIXTURES, 'corpus', 'models', 'llama-2-7b-hf.json')), '_name_or_path');
+    const added = ropeOf({ ...llama2, rope_scaling: { type: 'linear', factor: 4.0 } }).rope;
+    assert.equal(added.identity?.id, 'meta-llama/Llama-2-7b-hf');
+    assert.equal(modelReach(added).value, 16384);
+    const own = ropeOf({ ...llama2, rope_theta: 20000.0, rope_scaling: { type: 'linear', factor: 4.0 } }).rope;
+    assert.equal(own.identity, null);
+    assert.equal(own.derivativeOf?.unscaledTrainedContext, 4096);
+    assert.equal(modelReach(own).value, 16384);
   });
 
   it('Mistral-7B-v0.1 (a 4,096 window on every layer): where the engine applies the window, no YaRN; where it does not, YaRN', () => {

@@ -85,12 +85,15 @@ describe('model identity', () => {
     assert.equal(m.shipped.contextLength, 8192);
   });
 
-  it('by fingerprint: added scaling is not the stock model; the file is a derivative judged on its own values', () => {
+  it('by fingerprint: a scaling added to a model that shipped none, base unchanged, is still that model (situation 4)', () => {
     const yarn = { ...findCatalogEntry('meta-llama/Meta-Llama-3-70B')!.config, rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 8192 } };
-    assert.equal(identifyModel({ fingerprint: fpOf(yarn) }), undefined);
-    const d = derivativeOf({ fingerprint: fpOf(yarn) })!;
-    assert.ok(d.candidates.includes('meta-llama/Meta-Llama-3-70B'), d.candidates.join(', '));
-    assert.deepEqual(d.differences, ['scaling yarn (shipped none)']);
+    const m = identifyModel({ fingerprint: fpOf(yarn) })!;
+    assert.equal(m.identity.id, 'meta-llama/Meta-Llama-3-70B');
+    assert.equal(m.trainedContext.value, 8192);
+    // With its base raised as well, it is a derivative of its own.
+    const raised = { ...yarn, rope_theta: 2000000 };
+    assert.equal(identifyModel({ fingerprint: fpOf(raised) }), undefined);
+    assert.ok(derivativeOf({ fingerprint: fpOf(raised) })!.differences.some((d) => d.startsWith('rope_theta 2,000,000')));
   });
 
   it('by fingerprint: a context other than the one a family shipped (Gemma-7B: 8,192 only) makes a derivative', () => {
@@ -102,12 +105,10 @@ describe('model identity', () => {
     assert.equal(identifyModel({ fingerprint: fpOf({ ...gemma, rope_theta: 1000000 }), contextLength: 8192 }), undefined);
     const l32k = real('llama-2-7b-32k-linear.json');
     assert.equal(identifyModel({ fingerprint: fpOf(l32k), contextLength: 32768 })?.identity.id, 'togethercomputer/LLaMA-2-7B-32K');
+    // Linear ×4 on the same body: not LLaMA-2-7B-32K (its factor is 8) but Llama-2-7B with a scaling
+    // added (it shipped none), judged against the 4,096 it was trained at.
     const x4 = { ...l32k, rope_scaling: { type: 'linear', factor: 4.0 } };
-    assert.equal(identifyModel({ fingerprint: fpOf(x4), contextLength: 32768 }), undefined);
-    // The closest model is the one with the fewest differing values: the linear one, by its factor.
-    const d = derivativeOf({ fingerprint: fpOf(x4), contextLength: 32768 })!;
-    assert.equal(d.candidates[0], 'togethercomputer/LLaMA-2-7B-32K');
-    assert.deepEqual(d.differences, ['scaling factor 4 (shipped 8)']);
+    assert.equal(identifyModel({ fingerprint: fpOf(x4), contextLength: 32768 })?.identity.id, 'meta-llama/Llama-2-7b-hf');
   });
 
   it('by fingerprint: twins that agree on T but shipped different contexts are told apart by the declared context', () => {
