@@ -16,7 +16,8 @@ import { nodeFileReader } from '../../shared/node/resolveNode';
 import { contextKeysOf } from '../../shared/serving/contextKeys';
 import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
 import { shellCommand } from '../../shared/serving/shell';
-import { grouped, supportedContext } from '../../shared/serving/common';
+import { grouped } from '../../shared/serving/common';
+import { modelReach } from '../../shared/config/reach';
 import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
 import { cliService } from './service';
 import type { RopeLensService } from '../../shared/service/service';
@@ -154,7 +155,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const plans = args.engines.map((e) => servingPlan(e, input));
   if (args.json) io.out(JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2));
   else {
-    const reach = supportedContext(input.rope, input.trainedContext);
+    const reach = modelReach(input.rope, input.trainedContext).value;
     io.out(plans.map((p) => text(p, reach)).join('\n\n'));
   }
   return EXIT_OK;
