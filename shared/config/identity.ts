@@ -178,9 +178,10 @@ type FingerprintVerdict = { match: IdentityMatch } | { derivative: DerivativeMat
 
 /**
  * A fingerprint names a model only when its RoPE values agree too: rope_theta, the scaling type and
- * factor, and max_position_embeddings where every candidate shipped the same one. A file that has
- * the architecture of known models but other RoPE values is a derivative (a fine-tune that raised
- * the base or the context, a scaled copy): it is judged on its own values (advice.md, rule 3), and
+ * factor, and max_position_embeddings where every candidate shipped the same one — or when the file
+ * only adds a scaling to a model that shipped none (situation 4). A file that has the architecture
+ * of known models but other RoPE values is a derivative (a fine-tune that raised the base or the
+ * context, a copy with another scaling): it is judged on its own values (advice.md, rule 3), and
  * the models it derives from are kept only to say so.
  */
 function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerdict {
@@ -190,10 +191,7 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
   const ropeHits = archHits.filter((e) => ropeDifferences(fp, contextLength, e, archHits).length === 0);
   if (ropeHits.length > 0) {
     const ts = new Set(ropeHits.map((e) => e.trainedContext.value));
-    if (ts.size !== 1) return undefined;
-    const shipsThisContext = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
-    const ordered = [...ropeHits.filter(shipsThisContext), ...ropeHits.filter((e) => !shipsThisContext(e))];
-    return { match: matchOf(ordered, 'fingerprint', true) };
+    return ts.size === 1 ? { match: matchOf(shippingFirst(ropeHits, contextLength), 'fingerprint', true) } : undefined;
   }
   // A scaling added to a model that shipped none, with its base unchanged (advice.md situation 4:
   // the user extends a known model, as Qwen's card says to add YaRN): still that model, when every
@@ -204,8 +202,7 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
       return shipped.scalingType === 'default' && thetaOf(shipped) === thetaOf(fp);
     });
     if (extended.length > 0 && new Set(extended.map((e) => e.trainedContext.value)).size === 1) {
-      const shipsThisContext = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
-      return { match: matchOf([...extended.filter(shipsThisContext), ...extended.filter((e) => !shipsThisContext(e))], 'fingerprint', true) };
+      return { match: matchOf(shippingFirst(extended, contextLength), 'fingerprint', true) };
     }
   }
   // The closest model, named first: the fewest differing values, then the same scaling type (a
@@ -225,6 +222,12 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
       ...(unscaled ? { unscaledTrainedContext: unscaled.trainedContext.value } : {}),
     },
   };
+}
+
+/** Candidates that agree on T, the one that shipped this context first (Qwen2-7B 32,768, Qwen2.5-7B 131,072). */
+function shippingFirst(entries: CatalogEntry[], contextLength: number | undefined): CatalogEntry[] {
+  const ships = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
+  return [...entries.filter(ships), ...entries.filter((e) => !ships(e))];
 }
 
 /** rope_theta as the config class reads it: the file's value, else its family's default (Llama: 10,000). */
