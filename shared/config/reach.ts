@@ -23,7 +23,7 @@ import { trainedContextOf } from './trainedContext';
 
 export interface ModelReach {
   value: number;
-  /** Why, worded for a message ("trained at 32,768 with linear ×8 already in max_position_embeddings"). */
+  /** Why, worded for a message without parentheses (messages put it inside theirs). */
   basis: string;
   /** The length a new scaling would extend from, when the model has none (its reach), else undefined. */
   unscaledFrom?: number;
@@ -58,7 +58,7 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       const shippedBase = rope.shipped?.base;
       const ownBase = shippedBase !== undefined && Math.abs(rope.base.value - shippedBase) > 1e-9 * shippedBase;
       if (ownBase && mpe > trained) {
-        return { value: mpe, basis: `its own rope_theta ${n(rope.base.value)} (shipped ${n(shippedBase!)}) at max_position_embeddings ${n(mpe)}`, unscaledFrom: mpe };
+        return { value: mpe, basis: `its own rope_theta ${n(rope.base.value)}, shipped ${n(shippedBase!)}, at max_position_embeddings ${n(mpe)}`, unscaledFrom: mpe };
       }
       return { value: trained, basis: `trained at ${n(trained)}`, unscaledFrom: trained };
     }
@@ -70,7 +70,7 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       if (!f) return { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
       if (rope.identity && rope.shipped?.scalingType === 'linear') {
         const value = Math.max(trained, mpe);
-        return { value, basis: `shipped with linear ×${f}, trained to ${n(value)} (max_position_embeddings already includes the factor)` };
+        return { value, basis: `shipped with linear ×${f} and trained to ${n(value)}; its max_position_embeddings already includes the factor` };
       }
       if (rope.identity) return { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × linear factor ${f}` };
       // No identity: a derivative of a known model includes the factor when its context is already
@@ -78,7 +78,7 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       // with nothing known, max_position_embeddings is taken as including it, as the checkpoints
       // that ship linear scaling do, so no factor is counted twice.
       const base = rope.derivativeOf?.unscaledTrainedContext;
-      if (base !== undefined && mpe <= base) return { value: Math.floor(mpe * f), basis: `max_position_embeddings ${n(mpe)} × linear factor ${f} (the unscaled model of its architecture was trained at ${n(base)})` };
+      if (base !== undefined && mpe <= base) return { value: Math.floor(mpe * f), basis: `max_position_embeddings ${n(mpe)} × linear factor ${f}; the unscaled model of its architecture was trained at ${n(base)}` };
       return { value: mpe, basis: `max_position_embeddings ${n(mpe)}, taken as already including linear ×${f}` };
     }
     case 'llama3': {

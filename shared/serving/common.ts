@@ -81,7 +81,7 @@ export function extensionFrom(input: ServingInput, facts: ScalingFacts, context:
 
 /** "beyond its trained context of 32,768", or of what its own values reach when they extend it (a fine-tune's own rope_theta). */
 export function beyondFrom(from: number, trained: number): string {
-  return from === trained ? `beyond its trained context of ${grouped(from)}` : `beyond the ${grouped(from)} its own values reach (trained context ${grouped(trained)})`;
+  return from === trained ? `beyond its trained context of ${grouped(from)}` : `beyond the ${grouped(from)} its own values reach, past its trained context of ${grouped(trained)}`;
 }
 
 /** Notes every engine shares about the model's reach at `context` (windows, a reach below what the engine accepts). */
