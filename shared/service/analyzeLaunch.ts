@@ -94,7 +94,8 @@ function resolveModel(ref: string, opts: LaunchAnalysisOptions): { resolved?: Re
   if (direct) return { resolved: direct };
   for (const c of identityCandidates(ref)) {
     const hit = attempt([c]);
-    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.replace(/^catalog:/, '') } };
+    // The catalog's id, else the name that found it (a folder beside the file, a cache entry): never an absolute path.
+    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c } };
   }
   return {};
 }
