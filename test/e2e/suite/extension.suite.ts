@@ -23,7 +23,8 @@ async function until<T>(probe: () => T | undefined | null | false | PromiseLike<
 }
 
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'rope-lens');
-const codeOf = (d: vscode.Diagnostic) => (d.code as { value: string } | undefined)?.value;
+/** A diagnostic's rule code, whether the code came as a string or as { value, target } (with a docs link). */
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : d.code === undefined ? undefined : String(d.code));
 
 /** Our diagnostic with `code` whose range covers exactly `token` in `doc`, if published. */
 function findingOn(doc: vscode.TextDocument, code: string, token: string): vscode.Diagnostic | undefined {
@@ -172,11 +173,13 @@ export function addExtensionTests(): void {
       const finding = await until(() => findingOn(doc, 'launch/implicit-linear', '4'), 'launch/implicit-linear', 45000);
       const before = doc.getText();
       // Code 1.100 returns [] when the kind is passed as a string; filter by kind here instead.
+      let offered = '';
       const fix = await until(async () => {
         const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, finding.range);
-        return actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix' && a.diagnostics?.some((d) => codeOf(d) === 'launch/implicit-linear'));
-      }, 'a preferred quick fix for launch/implicit-linear');
-      assert.match(fix.title, /--rope-scaling yarn/);
+        offered = (actions ?? []).map((a) => `${a.title} [${a.kind?.value}${a.isPreferred ? ', preferred' : ''}; ${(a.diagnostics ?? []).map(codeOf).join(', ')}]`).join(' | ');
+        return actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix' && /--rope-scaling/.test(a.title));
+      }, 'a preferred quick fix for launch/implicit-linear', 45000).catch((e: Error) => { throw new Error(`${e.message}; offered: ${offered || 'nothing'}`); });
+      assert.match(fix.title, /--rope-scaling yarn --yarn-orig-ctx 32768/);
       assert.ok(fix.edit, 'the fix carries an edit');
       assert.ok(await vscode.workspace.applyEdit(fix.edit), 'edit applied');
       assert.ok(await doc.save(), 'saved');
