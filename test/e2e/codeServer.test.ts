@@ -53,6 +53,11 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
         mkdirSync(join(ws, to, '..'), { recursive: true });
         copyFileSync(join(FIXTURES, from), join(ws, to));
       }
+      // Launch files: the example script (two llama-server warnings) and an Ollama Modelfile.
+      mkdirSync(join(ws, 'launch'), { recursive: true });
+      copyFileSync(join(ROOT, 'examples', 'serve-qwen2.5-128k.sh'), join(ws, 'launch', 'serve-qwen2.5-128k.sh'));
+      mkdirSync(join(ws, 'ollama'), { recursive: true });
+      writeFileSync(join(ws, 'ollama', 'Modelfile'), 'FROM qwen2.5:7b\nPARAMETER num_ctx 131072\n');
       const statsFile = join(d.dir, 'activation.json');
       d.env.ROPE_LENS_STATS_FILE = statsFile;
       run = await startCodeServer(d, ws);

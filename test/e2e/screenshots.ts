@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: the README's four pictures, taken from the current build in a real VS Code
+ * `npm run screenshots`: the README's five pictures, taken from the current build in a real VS Code
  * workbench (code-server 4.100.3 with this repository as a development extension, driven by
  * playwright-core and Debian's chromium, as test/e2e/inspectorCodeServer.test.ts does), so they show
  * what a user meets today and cannot go stale silently:
@@ -8,7 +8,9 @@
  *                  the rope/context-extended warning and its quick fixes, each with its verdict;
  *   hover.png      the RoPE hover on rope_theta of the same file;
  *   inspector.png  the RoPE Inspector beside a Llama-2 config;
- *   plan.png       the plan view for Llama-2 to 65,536 tokens.
+ *   plan.png       the plan view for Llama-2 to 65,536 tokens;
+ *   launch.png     examples/serve-qwen2.5-128k.sh: the llama-server command's two warnings squiggled
+ *                  and the quick-fix menu for both (the selection spans `"$CTX" --rope-scale 4`).
  *
  * Each step waits for what its picture must show (the fix titles, the hover's heading, the charts,
  * the recommended row) and fails loudly otherwise. Writes media/screenshots/*.png.
@@ -23,6 +25,7 @@ const OUT = join(ROOT, 'media', 'screenshots');
 const FAILED = join(ROOT, 'test', 'artifacts', 'screenshots');
 const LLAMA3 = join(ROOT, 'examples', 'llama-3-8b.config.json');
 const LLAMA2 = join(ROOT, 'test', 'fixtures', 'inspector', 'llama-2-7b.json');
+const SCRIPT = join(ROOT, 'examples', 'serve-qwen2.5-128k.sh');
 const VIEWPORT = { width: 1440, height: 860 };
 
 function devUrl(run: CodeServerRun, workspace: string): string {
@@ -84,7 +87,8 @@ async function main(): Promise<void> {
   let run: CodeServerRun | undefined;
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   try {
-    // The workspace: Llama-3-8B's config with its context raised 8× (the classic mistake), and Llama-2.
+    // The workspace: Llama-3-8B's config with its context raised 8× (the classic mistake), Llama-2,
+    // and the example launch script.
     const ws = join(d.dir, 'ws');
     mkdirSync(join(ws, 'llama-3-8b-65k'), { recursive: true });
     mkdirSync(join(ws, 'llama-2-7b'), { recursive: true });
@@ -92,6 +96,9 @@ async function main(): Promise<void> {
     if (!raised.includes('65536')) throw new Error('the Llama-3-8B example no longer has max_position_embeddings 8192');
     writeFileSync(join(ws, 'llama-3-8b-65k', 'config.json'), raised);
     copyFileSync(LLAMA2, join(ws, 'llama-2-7b', 'config.json'));
+    mkdirSync(join(ws, 'launch'), { recursive: true });
+    copyFileSync(SCRIPT, join(ws, 'launch', 'serve-qwen2.5-128k.sh'));
+    const script = readFileSync(SCRIPT, 'utf8');
 
     run = await startCodeServer(d, ws);
     browser = await launchBrowser(join(d.dir, 'profile'));
@@ -156,6 +163,31 @@ async function main(): Promise<void> {
     await plan.locator('#chart-plan-0 canvas').first().waitFor({ timeout: 30000 });
     await page.waitForTimeout(1500);
     await shoot(page, 'plan.png');
+
+    // 5. The launch script: llama-server's -c above the GGUF's context and --rope-scale without
+    // --rope-scaling, both squiggled, and the quick fixes of both. The side bar comes back, as in 1.
+    await command(page, 'View: Close All Editors');
+    await command(page, 'View: Toggle Primary Side Bar Visibility');
+    await command(page, 'Go to File');
+    await page.locator('.quick-input-widget input').fill('serve-qwen2.5-128k.sh');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'serve-qwen2.5-128k.sh' }).first().waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-breadcrumbs', { hasText: 'serve-qwen2.5-128k.sh' }).first().waitFor({ timeout: 30000 });
+    // Both warnings are on the page (the shell grammar loads asynchronously, then the file is re-checked).
+    await page.waitForFunction(() => document.querySelectorAll('.monaco-editor .squiggly-warning').length >= 2, undefined, { timeout: 60000 });
+    const llamaLine = lineOf(script, 'llama-server -m');
+    const lineText = script.split('\n')[llamaLine - 1];
+    const from = lineText.indexOf('"$CTX"');
+    const to = lineText.indexOf('--rope-scale 4') + '--rope-scale 4'.length;
+    await goTo(page, llamaLine, from + 1);
+    for (let i = from; i < to; i++) await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Control+.');
+    const launchFixes = page.locator('.action-widget');
+    for (const title of ['Use YaRN: --rope-scaling yarn', 'Lift the cap: --override-kv', 'Set -c to 32768']) {
+      await launchFixes.locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30000 });
+    }
+    await page.waitForTimeout(500);
+    await shoot(page, 'launch.png');
   } catch (e) {
     // What the workbench showed when a step failed, for whoever runs this next.
     const page = browser?.pages()[0];

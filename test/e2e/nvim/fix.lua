@@ -1,9 +1,12 @@
 -- Headless Neovim (0.7+) as an LSP client of rope-lens: open a config, wait for diagnostics,
 -- apply the preferred quick fix, write the file, wait until the fixed finding is gone.
--- Environment: ROPE_LENS_SERVER (path of bin/rope-lens.js), ROPE_LENS_FILE (config to open).
+-- Environment: ROPE_LENS_SERVER (path of bin/rope-lens.js), ROPE_LENS_FILE (file to open),
+-- ROPE_LENS_FILETYPE (the buffer's filetype, sent as the languageId; default json: `-u NONE`
+-- turns filetype detection off).
 -- Prints DIAG/ACTION/RESULT lines; exits 0 on success, non-zero (cquit) on failure.
 local server = os.getenv('ROPE_LENS_SERVER')
 local file = os.getenv('ROPE_LENS_FILE')
+local filetype = os.getenv('ROPE_LENS_FILETYPE') or 'json'
 local t0 = vim.loop.hrtime()
 
 local function fail(code, msg)
@@ -17,7 +20,7 @@ local client_id = vim.lsp.start_client({
   name = 'rope-lens',
   cmd = { 'node', server, 'lsp', '--stdio' },
   root_dir = vim.fn.fnamemodify(file, ':h'),
-  get_language_id = function() return 'json' end,
+  get_language_id = function(_, ft) return ft ~= '' and ft or filetype end,
   on_exit = function() exited = true end,
   handlers = {
     ['textDocument/publishDiagnostics'] = function(err, result, ctx, config)
@@ -29,6 +32,7 @@ local client_id = vim.lsp.start_client({
 if not client_id then fail(2, 'could not start the server') end
 
 vim.cmd('edit ' .. vim.fn.fnameescape(file))
+vim.bo.filetype = filetype
 vim.lsp.buf_attach_client(0, client_id)
 
 -- The last published list for this buffer that satisfies `pred`.

@@ -1,7 +1,9 @@
 /**
  * Tests that run inside a real VS Code extension host with the `vscode` API. The workspace (made
  * by the driver) holds `llama/config.json` (Llama-2-7B stretched to 16,384 positions with base
- * 10000), `qwen/config.json` (Qwen2.5-7B, a valid setup) and `app/settings.json` (not a model).
+ * 10000), `qwen/config.json` (Qwen2.5-7B, a valid setup), `app/settings.json` (not a model),
+ * `launch/serve-qwen2.5-128k.sh` (examples/: a vLLM command and a llama-server command with two
+ * warnings) and `ollama/Modelfile` (`FROM qwen2.5:7b`, `PARAMETER num_ctx 131072`).
  * Every wait polls with a deadline; nothing sleeps a fixed time.
  */
 import * as vscode from 'vscode';
@@ -21,6 +23,24 @@ async function until<T>(probe: () => T | undefined | null | false | PromiseLike<
 }
 
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'rope-lens');
+/** A diagnostic's rule code, whether the code came as a string or as { value, target } (with a docs link). */
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : d.code === undefined ? undefined : String(d.code));
+
+/** Our diagnostic with `code` whose range covers exactly `token` in `doc`, if published. */
+function findingOn(doc: vscode.TextDocument, code: string, token: string): vscode.Diagnostic | undefined {
+  return ours(doc.uri).find((d) => codeOf(d) === code && doc.getText(d.range) === token);
+}
+
+/** The lines [first, last] (0-based) of the command that starts on the first line containing `program`,
+ *  following backslash continuations. */
+function commandLines(text: string, program: string): [number, number] {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.trimStart().startsWith(program));
+  assert.ok(first >= 0, `${program} in the script`);
+  let last = first;
+  while (lines[last].trimEnd().endsWith('\\') && last + 1 < lines.length) last++;
+  return [first, last];
+}
 
 function workspaceFile(rel: string): vscode.Uri {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -107,6 +127,87 @@ export function addExtensionTests(): void {
       assert.deepEqual(Object.keys(JSON.parse(onDisk)).filter((k) => k in JSON.parse(before)), Object.keys(JSON.parse(before)));
       const code = (fixed.code as { value: string }).value;
       await until(() => !ours(uri).some((d) => (d.code as { value: string }).value === code && d.range.start.line === fixed!.range.start.line), `${code} to clear`);
+    });
+
+    // Launch files. Shell scripts are parsed with tree-sitter-bash, which the server loads
+    // asynchronously and then re-checks open documents: every wait below is on a published state.
+    const SCRIPT = 'launch/serve-qwen2.5-128k.sh';
+
+    it('puts the llama-server findings on the script\'s own tokens', async function () {
+      this.timeout(60000);
+      const uri = workspaceFile(SCRIPT);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      assert.equal(doc.languageId, 'shellscript');
+      await until(() => findingOn(doc, 'launch/implicit-linear', '4') && findingOn(doc, 'launch/length-exceeds-derived', '"$CTX"'),
+        'launch/implicit-linear on `--rope-scale 4` and launch/length-exceeds-derived on `-c "$CTX"`', 45000);
+      const [first, last] = commandLines(doc.getText(), 'llama-server');
+      for (const d of ours(uri)) {
+        assert.equal(d.severity, vscode.DiagnosticSeverity.Warning, `${codeOf(d)} is a warning`);
+        assert.ok(d.range.start.line >= first && d.range.end.line <= last, `${codeOf(d)} lies on the llama-server command`);
+      }
+      assert.match(findingOn(doc, 'launch/implicit-linear', '4')!.message, /linear interpolation/);
+    });
+
+    it('hovers the llama-server command with what llama-server derives', async function () {
+      this.timeout(60000);
+      const uri = workspaceFile(SCRIPT);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const [first] = commandLines(doc.getText(), 'llama-server');
+      const pos = new vscode.Position(first, 3);
+      const text = await until(async () => {
+        const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos);
+        const t = (h ?? []).flatMap((x) => x.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
+        return /llama\.cpp launch/.test(t) ? t : undefined;
+      }, 'the launch hover on llama-server', 45000);
+      assert.match(text, /\| llama\.cpp derives \| 32,768/);
+      assert.match(text, /\| requested \| 131,072/);
+      assert.match(text, /\| trained context \| 32,768/);
+      assert.match(text, /caps the context there/);
+    });
+
+    it('applies the preferred fix for --rope-scale alone on the llama-server line only', async function () {
+      this.timeout(60000);
+      const uri = workspaceFile(SCRIPT);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const finding = await until(() => findingOn(doc, 'launch/implicit-linear', '4'), 'launch/implicit-linear', 45000);
+      const before = doc.getText();
+      // Code 1.100 returns [] when the kind is passed as a string; filter by kind here instead.
+      let offered = '';
+      const fix = await until(async () => {
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, finding.range);
+        offered = (actions ?? []).map((a) => `${a.title} [${a.kind?.value}${a.isPreferred ? ', preferred' : ''}; ${(a.diagnostics ?? []).map(codeOf).join(', ')}]`).join(' | ');
+        return actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix' && /--rope-scaling/.test(a.title));
+      }, 'a preferred quick fix for launch/implicit-linear', 45000).catch((e: Error) => { throw new Error(`${e.message}; offered: ${offered || 'nothing'}`); });
+      assert.match(fix.title, /--rope-scaling yarn --yarn-orig-ctx 32768/);
+      assert.ok(fix.edit, 'the fix carries an edit');
+      assert.ok(await vscode.workspace.applyEdit(fix.edit), 'edit applied');
+      assert.ok(await doc.save(), 'saved');
+
+      // Only the llama-server command's line(s) differ: everything above and below is unchanged.
+      const after = readFileSync(uri.fsPath, 'utf8');
+      assert.notEqual(after, before);
+      const [first, last] = commandLines(before, 'llama-server');
+      const b = before.split('\n'), a = after.split('\n');
+      const tail = b.length - 1 - last;
+      assert.deepEqual(a.slice(0, first), b.slice(0, first), 'lines above the llama-server command unchanged');
+      assert.deepEqual(a.slice(a.length - tail), b.slice(b.length - tail), 'lines below the llama-server command unchanged');
+      assert.match(a.slice(first, a.length - tail).join('\n'), /--rope-scale 4\b.*--rope-scaling yarn/s);
+
+      await until(() => ours(uri).length > 0 && !ours(uri).some((d) => codeOf(d) === 'launch/implicit-linear'),
+        'launch/implicit-linear to clear (with the file re-checked)', 45000);
+    });
+
+    it('gives a Modelfile the ollama-modelfile language and says its model is not found offline', async function () {
+      this.timeout(60000);
+      const uri = workspaceFile('ollama/Modelfile');
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      assert.equal(doc.languageId, 'ollama-modelfile');
+      const d = await until(() => findingOn(doc, 'launch/model-unresolved', 'qwen2.5:7b'), 'launch/model-unresolved on `qwen2.5:7b`', 45000);
+      assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
+      assert.match(d.message, /num_ctx 131072 cannot be checked/);
+      assert.deepEqual(ours(uri).map(codeOf), ['launch/model-unresolved'], 'the only finding');
     });
 
     it('answers ropeLens.describeDocument for the Inspector', async () => {
