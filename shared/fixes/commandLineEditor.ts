@@ -10,6 +10,7 @@
  *    unknown flags): the fix gets the UNWRITABLE edit and the service drops it whole, so no fix
  *    is ever half-applied.
  */
+import { variableUses } from './launchEdits';
 import type { TextEdit } from '../core/findings';
 import type { ConfigNode } from '../document/configNode';
 import { nodeAt } from '../document/configNode';
@@ -163,6 +164,8 @@ export class CommandLineEditor implements ConfigEditor {
 function assignmentEdit(text: string, lines: LineIndex, tok: Token, value: string): OffsetEdit | undefined {
   const trace = tok.via?.[tok.via.length - 1];
   if (!trace?.assignedAt || trace.defaulted) return undefined;
+  // Another command reads the same variable: changing its assignment would change that one too.
+  if (variableUses(text, trace.name) > 1) return undefined;
   const offset = lines.offsetAt(trace.assignedAt.start);
   const raw = text.slice(offset, lines.offsetAt(trace.assignedAt.end));
   const quote: QuoteStyle | undefined = raw === tok.value ? 'none' : raw === `'${tok.value}'` ? 'single' : raw === `"${tok.value}"` ? 'double' : undefined;

@@ -49,6 +49,12 @@ export function formOf(inv: Invocation | undefined): ArgForm {
 }
 
 /** Edits that build on one document text (ranges computed from offsets where a token has none to give). */
+/** How many times a shell variable is read in the text (`$NAME`, `${NAME…}`), comments included. */
+export function variableUses(text: string, name: string): number {
+  const re = new RegExp(`\\$\\{?${name.replace(/[^A-Za-z0-9_]/g, '')}(?![A-Za-z0-9_])`, 'g');
+  return text.match(re)?.length ?? 0;
+}
+
 export class LaunchEditor {
   readonly lines: LineIndex;
   constructor(readonly text: string) {
@@ -71,9 +77,14 @@ export class LaunchEditor {
     return [{ range: this.lines.rangeOf(tok.offset, tok.length), newText: quoteLike(tok, value, form) }];
   }
 
-  /** Where a variable-only token's value was written in this file (innermost assignment or default first). */
+  /**
+   * Where a variable-only token's value was written in this file (innermost assignment or default
+   * first) — only when this is the variable's one use: editing an assignment another command also
+   * reads would change that command too, so a shared variable is left alone and the use is edited.
+   */
   private variableSource(tok: Token): { range: Range; quote: Token['quote'] } | undefined {
     if (!tok.via?.length || !/^"?\$\{?[A-Za-z_][A-Za-z0-9_]*(:?[-=][^}]*)?\}?"?$/.test(tok.raw)) return undefined;
+    if (tok.via.some((v) => variableUses(this.text, v.name) > 1)) return undefined;
     for (let i = tok.via.length - 1; i >= 0; i--) {
       const v = tok.via[i];
       const span = v.assignedAt ?? (v.defaulted ? v.defaultAt : undefined);
