@@ -8,6 +8,7 @@ import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
 import type { Finding } from '../../shared/core/findings';
 import { LAUNCH_RULE_CODES } from '../../shared/rules/launch/index';
+import { ollamaLibraryModel } from '../../shared/serving/ollama';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -253,6 +254,32 @@ describe('launch rules: models and files', () => {
     assert.ok(identityCandidates('Qwen/Qwen2.5-7B-Instruct-GGUF:Q4_K_M').includes('Qwen/Qwen2.5-7B-Instruct-GGUF'));
     const a = analyze('llama-server -m models/qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n');
     assert.match(a.diagnostics[0].message, /Qwen\/Qwen2\.5-7B-Instruct \(assumed from the name models\/qwen2\.5-7b-instruct-q4_k_m\.gguf\)/);
+  });
+
+  it('Ollama library tags read as the hub model the library converted, said as assumed', () => {
+    const mf = 'FROM qwen2.5:7b\nPARAMETER num_ctx 131072\n';
+    const a = analyzeLaunchFile({ format: 'modelfile', invocations: [], modelfile: modelfileOf(mf), problems: [] }, mf, opts);
+    assert.equal(a.launches[0].resolvedFrom, 'catalog:Qwen/Qwen2.5-7B-Instruct');
+    assert.equal(a.launches[0].derivedMaxLen, 32768);
+    const d = a.diagnostics.find((x) => x.code === 'launch/length-exceeds-derived');
+    assert.equal(d?.severity, 'warning');
+    assert.match(d!.message, /Qwen\/Qwen2\.5-7B-Instruct \(assumed from the Ollama library tag qwen2\.5:7b\): Ollama clamps it to 32,768/);
+    assert.equal(spanOf(mf, d!), '131072');
+    const run = analyze('ollama run llama3.1\nollama run llama3.2:1b\nollama run qwen2.5:7b-instruct-q4_K_M\n');
+    assert.deepEqual(run.launches.map((l) => l.resolvedFrom), ['catalog:meta-llama/Llama-3.1-8B', 'catalog:meta-llama/Llama-3.2-1B', 'catalog:Qwen/Qwen2.5-7B-Instruct']);
+    assert.match(run.launches[0].notes.join(' '), /read as meta-llama\/Llama-3\.1-8B-Instruct from the Ollama library tag llama3\.1:8b/);
+    assert.deepEqual(run.diagnostics, []);
+  });
+
+  it('an Ollama tag whose model is not in the catalog, or a variant the module does not know, is not guessed', () => {
+    assert.equal(ollamaLibraryModel('qwen2.5-coder:14b')?.id, 'Qwen/Qwen2.5-Coder-14B-Instruct');
+    assert.equal(ollamaLibraryModel('registry.ollama.ai/library/llama3.2:1b')?.id, 'meta-llama/Llama-3.2-1B-Instruct');
+    assert.equal(ollamaLibraryModel('llama3.1:8b-text-q4_0'), undefined);
+    assert.equal(ollamaLibraryModel('me/qwen2.5:7b'), undefined);
+    assert.equal(ollamaLibraryModel('./qwen2.5-7b.gguf'), undefined);
+    const a = analyze('ollama run qwen2.5-coder:14b\n');
+    assert.deepEqual(a.diagnostics.map((d) => d.code), ['launch/model-unresolved']);
+    assert.match(a.diagnostics[0].message, /read as Qwen\/Qwen2\.5-Coder-14B-Instruct, which is not in the catalog/);
   });
 
   it('every invocation in a file is judged on its own; hovers say what the engine derives', () => {

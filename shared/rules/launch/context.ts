@@ -24,8 +24,14 @@ export interface LaunchRuleContext {
   /** The model as written (or as the catalog names it, with "assumed from …"), for messages. */
   modelName: string;
   resolved?: ResolvedBaseModel;
-  /** The model's name matched a catalog entry only after dropping a GGUF quantisation suffix or `-GGUF`. */
-  assumed?: { written: string; id: string };
+  /**
+   * The model's identity is assumed, not read: its name matched a catalog entry only after dropping
+   * a GGUF quantisation suffix or `-GGUF`, or it is an engine's own name for a hub model (an Ollama
+   * library tag). `how` completes "assumed from …": "the name x.gguf", "the Ollama library tag qwen2.5:7b".
+   */
+  assumed?: { written: string; id: string; how: string };
+  /** The hub model the engine's naming stands for when that model is not in the catalog (unresolved). */
+  named?: string;
   /** The resolved model (positions detached). */
   model?: ModelRope;
   trained?: number;
