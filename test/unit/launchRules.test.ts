@@ -229,6 +229,23 @@ describe('launch rules: scalings set by the command', () => {
     assert.match(m.message, /original length 32,768 is not the 4,096/);
   });
 
+  it('findings about a key of an inline JSON override sit on that key (no JSON quotes)', () => {
+    const hyphen = `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope-scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'\n`;
+    assert.equal(spanOf(hyphen, only(hyphen, 'launch/override-key-ignored')), 'rope-scaling');
+    const ds = `vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 131072 --hf-overrides='{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`;
+    assert.equal(spanOf(ds, only(ds, 'launch/override-replaces-scaling')), 'rope_scaling');
+    assert.equal(spanOf(ds, only(ds, 'launch/scaling-mismatch')), 'original_max_position_embeddings');
+    const legacy = `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'\n`;
+    assert.equal(spanOf(legacy, only(legacy, 'vllm/legacy-rope-type')), 'type');
+  });
+
+  it('an override whose key cannot be located exactly (escaped in an exec-form array) keeps the whole argument', () => {
+    const text = 'FROM vllm/vllm-openai:v0.10.1\nCMD ["deepseek-ai/DeepSeek-V3", "--max-model-len", "131072", "--hf-overrides", "{\\"rope_scaling\\": {\\"rope_type\\": \\"yarn\\", \\"factor\\": 4.0, \\"original_max_position_embeddings\\": 32768}}"]\n';
+    const file: LaunchFile = { format: 'dockerfile', invocations: [execFormOf(text, 'vllm/vllm-openai:v0.10.1', { at: text.indexOf('CMD') })], problems: [] };
+    const d = analyzeLaunchFile(file, text, opts).diagnostics.find((x) => x.code === 'launch/override-replaces-scaling')!;
+    assert.ok(spanOf(text, d).startsWith('"{\\"rope_scaling'), spanOf(text, d));
+  });
+
   it('a YaRN factor that falls short of the served length (llama-server)', () => {
     const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 131072 --rope-scaling yarn --rope-scale 2 --yarn-orig-ctx 32768 --override-kv qwen2.context_length=int:131072\n';
     const d = only(text, 'launch/scaling-mismatch');
