@@ -220,6 +220,20 @@ describe('launch rules: scalings set by the command', () => {
     assert.ok(!analyze(fixed).diagnostics.some((x) => x.code === 'launch/implicit-linear'));
   });
 
+  it('--rope-scale without --rope-scaling on a Qwen GGUF not in the catalog: the family comes from the name, said so', () => {
+    const text = 'llama-server -m /models/qwen2.5-coder-14b-instruct-q4_k_m.gguf -c 81920 --rope-scale 2.5\n';
+    const d = only(text, 'launch/implicit-linear');
+    assert.equal(d.severity, 'warning');
+    assert.equal(spanOf(text, d), '2.5');
+    assert.match(d.message, /compressed ×2\.5/);
+    assert.match(d.message, /Qwen documents YaRN for inputs past 32,768 \(Qwen2\.5, assumed from the name qwen2\.5-coder-14b-instruct-q4_k_m\.gguf/);
+    assert.equal(apply(text, d), text.replace('2.5\n', '2.5 --rope-scaling yarn --yarn-orig-ctx 32768\n'));
+    // A name that says no family, or a variant whose GGUF may store its own scaling: nothing is assumed.
+    assert.ok(!analyze('llama-server -m /models/my-finetune.gguf --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
+    assert.ok(!analyze('llama-server -m qwen2.5-7b-instruct-1m-q4_k_m.gguf --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
+    assert.ok(!analyze('llama-server -m qwen2.5-coder-14b-q4.gguf --rope-scaling yarn --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
+  });
+
   it('an override that replaces a model\'s own YaRN (DeepSeek-V3: factor 40 over 4,096)', () => {
     const text = `vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`;
     const d = only(text, 'launch/override-replaces-scaling');
