@@ -15,6 +15,7 @@ import { BoundStatusItem } from './status';
 import { registerServerCommands } from './commands';
 import { registerInspector } from './inspector/panel';
 import { registerKernelBench } from './bench/command';
+import { registerHub } from './hub';
 
 let client: LanguageClient | undefined;
 
@@ -51,6 +52,8 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
     // Hovers carry a command link to the Inspector; trust exactly that command.
     markdown: { isTrusted: { enabledCommands: [COMMANDS.openInspector, COMMANDS.planContextExtension] }, supportHtml: false },
     diagnosticCollectionName: 'rope-lens',
+    // This client answers ropeLens/hub/permission (client/hub.ts): the server asks before any Hub request.
+    initializationOptions: { hubPermission: true },
   };
   client = new LanguageClient('ropeLens', 'RoPE Lens', serverOptions, clientOptions);
 
@@ -60,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
     stats.serverReadyMs = performance.now() - t0;
     context.subscriptions.push(client!.onNotification(BoundStatusNotification, (s) => status.update(s)));
   });
+  registerHub(context, client);
   ready.catch((e) => void vscode.window.showErrorMessage(`RoPE Lens: the language server did not start: ${(e as Error)?.message ?? e}`));
 
   registerServerCommands(context, client, ready);

@@ -5,6 +5,7 @@ import type { AnalysisCache } from './documents';
 import type { CachedBoundOracle } from './boundOracle';
 import type { SettingsStore } from './settings';
 import type { RopeLensService } from '../shared/service/service';
+import type { HubFetcher } from './hub';
 
 export interface ClientSupport {
   /** textDocument/diagnostic (pull) instead of publishDiagnostics (push). */
@@ -32,4 +33,6 @@ export interface ServerContext {
   service: RopeLensService;
   docsBase: string;
   support: ClientSupport;
+  /** Fetches base models missed offline from the Hub (per ropeLens.hub.allowNetwork). */
+  hub?: HubFetcher;
 }

@@ -31,7 +31,12 @@ export class AnalysisCache {
   /** Analyses run so far (tests and the bench read it to prove parse-once). */
   runs = 0;
 
-  constructor(private readonly service: RopeLensService, private readonly oracle: CachedBoundOracle) {}
+  /** `analysed` hears every fresh analysis (the Hub fetcher collects the models it missed). */
+  constructor(
+    private readonly service: RopeLensService,
+    private readonly oracle: CachedBoundOracle,
+    private readonly analysed?: (uri: string, fileName: string) => void,
+  ) {}
 
   get(doc: TextDocument, settings: RopeLensSettings): FileAnalysis {
     const forced = this.forced.has(doc.uri);
@@ -42,6 +47,7 @@ export class AnalysisCache {
     }
     const analysis = this.compute(doc, settings, forced);
     this.entries.set(doc.uri, { version: doc.version, settings, forced, epoch: this.oracle.epoch, analysis });
+    this.analysed?.(doc.uri, fileNameOf(doc.uri));
     return analysis;
   }
 
@@ -71,7 +77,7 @@ export class AnalysisCache {
       fileName: fileNameOf(doc.uri),
       languageId: doc.languageId,
       asModelConfig: forced,
-      settings: { variant: settings.transformersVersion, severity: settings.severity, preferredRewrite: settings.preferredRewrite },
+      settings: { variant: settings.transformersVersion, severity: settings.severity, preferredRewrite: settings.preferredRewrite, consumers: settings.consumers },
     });
   }
 }

@@ -13,6 +13,7 @@ import type { TransformersVariant } from '../shared/rope/spec';
 import { ropeFacts } from '../shared/service/ropeFacts';
 import { sci, grouped } from '../shared/core/format';
 import { servingHover } from './servingActions';
+import { consumersMarkdown } from '../shared/serving/consumersView';
 
 import { COMMANDS } from '../shared/protocol/commands';
 
@@ -41,6 +42,13 @@ function targets(rope: ModelRope): Target[] {
 function servingSectionFor(doc: TextDocument, analysis: FileAnalysis, rope: ModelRope, node: ConfigNode): string {
   if (node !== rope.scaling?.node && node !== rope.contextLength.node) return '';
   const section = servingHover(doc, analysis);
+  return section ? `\n\n---\n\n${section}` : '';
+}
+
+/** The consumer table, on the base and the scaling keys (where consumers read the file differently). */
+function consumerSectionFor(analysis: FileAnalysis, rope: ModelRope, node: ConfigNode): string {
+  const onRopeKey = node === rope.base.node || node === rope.scaling?.node || Object.values(rope.scaling?.params ?? {}).some((p) => p.node === node);
+  const section = onRopeKey ? consumersMarkdown(analysis.consumers ?? []) : '';
   return section ? `\n\n---\n\n${section}` : '';
 }
 
@@ -88,7 +96,7 @@ export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Pos
     ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
     '',
     `[Open RoPE Inspector](command:${OPEN_INSPECTOR_COMMAND}?${args}) · [Plan context extension…](command:${COMMANDS.planContextExtension}?${args})`,
-  ].join('\n') + servingSectionFor(doc, analysis, rope, hit.node);
+  ].join('\n') + consumerSectionFor(analysis, rope, hit.node) + servingSectionFor(doc, analysis, rope, hit.node);
   const node = hit.node;
   const start = contains(node, offset) === 'key' && node.keyOffset !== undefined ? node.keyOffset : node.offset;
   const length = contains(node, offset) === 'key' ? node.keyLength ?? 0 : node.length;

@@ -15,6 +15,8 @@ import {
 import { SETTINGS_SECTION } from '../shared/protocol/settings';
 import { createRopeLensService, type RopeLensService } from '../shared/service/service';
 import { createNodeResolver } from '../shared/node/resolveNode';
+import { recordingResolver } from '../shared/config/resolve';
+import { HubFetcher } from './hub';
 import { inspectorData, inspectorFix } from './inspector';
 import { planForDocument, planWriteStage } from './plan';
 import { AnalysisCache } from './documents';
@@ -25,6 +27,7 @@ import { Validator } from './validation';
 import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
 import { loadShellParser } from '../shared/node/shellParser';
+import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
 import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
@@ -86,17 +89,26 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   );
   // The one service of this window: the same resolver as the CLI (local folders, the HF cache, the
   // catalog), the window's bound oracle; settings come per document.
+  // It records the Hub models it misses; the Hub fetcher asks, fetches and re-validates (server/hub.ts).
+  const resolver = recordingResolver(createNodeResolver());
   // Shell scripts need the tree-sitter grammar (WASM, loaded asynchronously): until it is in,
   // they read as nothing; once it is, every open document is checked again.
   let shell: ShellParser | undefined;
-  const service: RopeLensService = createRopeLensService({ oracle, resolver: createNodeResolver(), log, shellParser: () => shell });
-  const cache = new AnalysisCache(service, oracle);
+  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts() });
+  let clientAsksHub = false;
+  const hub = new HubFetcher({
+    connection, resolver, log,
+    settingsOf: (uri) => settings.get(uri),
+    clientAsks: () => clientAsksHub,
+    landed: () => { cache.clear(); validator.revalidateAll(); },
+  });
+  const cache = new AnalysisCache(service, oracle, (uri, fileName) => hub.noticed(uri, fileName));
   loadShellParser().then((p) => {
     shell = p;
     cache.clear();
     validator.revalidateAll();
   }, (e) => log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`));
-  const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support };
+  const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support, hub };
   const validator = new Validator(ctx);
   const known = new Set<string>();
 
@@ -113,8 +125,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     support.dynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     support.relatedInformation = !!caps.textDocument?.publishDiagnostics?.relatedInformation;
     settings.enablePull(support.configuration);
-    const init = params.initializationOptions as { settings?: unknown } | undefined;
+    const init = params.initializationOptions as { settings?: unknown; hubPermission?: boolean } | undefined;
     if (init?.settings !== undefined) settings.changed({ ropeLens: init.settings });
+    clientAsksHub = init?.hubPermission === true;
 
     const result: InitializeResult = {
       capabilities: {
@@ -154,6 +167,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeConfiguration((change) => {
     settings.changed(change.settings);
+    hub.forget();
     cache.clear();
     void applyBackend();
     validator.revalidateAll();

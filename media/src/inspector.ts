@@ -78,8 +78,9 @@ const controls = h('form', { class: 'rl-controls', autocomplete: 'off' },
   applyBtn, exportBtn, planBtn);
 const chartsBox = h('main', { class: 'rl-charts' });
 const tableBox = h('section', { class: 'rl-table' });
+const consumersBox = h('section', { class: 'rl-table rl-consumers', id: 'rl-consumers' });
 const planBox = h('div', { class: 'rl-plan', id: 'rl-plan', hidden: '' });
-app.append(header, controls, status, chartsBox, tableBox, planBox);
+app.append(header, controls, status, chartsBox, tableBox, consumersBox, planBox);
 if (!vscode) {
   applyBtn.hidden = true;
   exportBtn.hidden = true;
@@ -148,6 +149,18 @@ function renderTable(d: InspectorData): void {
   tableBox.replaceChildren(h('h2', {}, 'Rewrites at the target length'), h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)));
 }
 
+/** How each consumer reads the file; cells that differ from transformers 5's reading are marked. */
+function renderConsumers(d: InspectorData): void {
+  const t = d.consumers;
+  if (!t?.rows.length) { consumersBox.replaceChildren(); consumersBox.hidden = true; return; }
+  consumersBox.hidden = false;
+  const head = h('tr', {}, ...t.columns.map((c) => h('th', {}, c)));
+  const rows = t.rows.map((r) => h('tr', { title: r.detail.join(' · ') },
+    ...r.cells.map((v, i) => h('td', r.differs.includes(i) ? { class: 'rl-differs' } : {}, v))));
+  const notes = t.rows.filter((r) => r.differs.length && r.detail.length).map((r) => h('p', { class: 'rl-note' }, `${r.cells[0]}: ${r.detail[0]}`));
+  consumersBox.replaceChildren(h('h2', {}, 'How each consumer reads this file'), h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)), ...notes);
+}
+
 function chartWidth(box: HTMLElement = chartsBox): number {
   return Math.max(320, Math.min(1100, box.clientWidth - 24));
 }
@@ -200,6 +213,7 @@ function render(d: InspectorData): void {
     renderControls(d);
     renderCharts(d);
     renderTable(d);
+    renderConsumers(d);
     saveState();
   } catch (e) {
     probe.errors.push((e as Error).message);

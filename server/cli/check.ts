@@ -1,9 +1,16 @@
 /**
- * `rope-lens check <files or folders…> [--json]`: lints model configs, training and serving YAML,
- * and GGUF headers.
- * Human output: `path:line:col severity code message` (1-based, like other linters), a summary
- * on stderr. `--json`: {"files":[…]} with 0-based LSP ranges. Exit 1 if any error finding,
- * 2 on usage errors or unreadable paths, else 0.
+ * `rope-lens check <files or folders…>`: lints model configs, training and serving YAML, and GGUF
+ * headers.
+ *
+ * Output (`--format`): `text` (default) `path:line:col severity code message` (1-based, like other
+ * linters) and a summary on stderr; `json` (or `--json`) {"files":[…]} with 0-based LSP ranges;
+ * `sarif` (SARIF 2.1.0, for code scanning); `github` (workflow commands that annotate the diff).
+ *
+ * Exit codes: 0 nothing at or above the `--fail-on` level (default `error`); 1 at least one finding
+ * at or above it (`never`: never 1); 2 usage errors or unreadable paths.
+ *
+ * Base models and served models are resolved offline (local folder, HF cache, catalog); with `--hub`
+ * or ROPE_LENS_HUB=1 the ones not found are fetched from the Hub into the HF cache first (see hub.ts).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,6 +18,12 @@ import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } f
 import { cliService } from './service';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
 import { checkGguf, GgufFileReport } from './checkGguf';
+import type { Severity } from '../../shared/core/findings';
+import type { FileAnalysis } from '../../shared/service/types';
+import { HUB_OPTION, fetchMissing, fromPhrase, hubContext } from './hub';
+import { createNodeResolver } from '../../shared/node/resolveNode';
+import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
+import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
@@ -18,15 +31,38 @@ const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const LAUNCH_NAMES = /(\.(sh|bash|zsh)|^(Dockerfile|Containerfile)([.-][\w.-]*)?|\.dockerfile|^Modelfile|\.modelfile)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
+const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
+const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+const FAIL_ON = ['error', 'warning', 'never'] as const;
+type Format = (typeof FORMATS)[number];
+type FailOn = (typeof FAIL_ON)[number];
+
+/** Whether a finding of this severity makes the run fail at the `--fail-on` level. */
+export function fails(severity: Severity, failOn: FailOn): boolean {
+  return failOn === 'error' ? severity === 'error' : failOn === 'warning' ? severity === 'error' || severity === 'warning' : false;
+}
+
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseCliArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, variant: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const parsed = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' }, format: { type: 'string' }, 'fail-on': { type: 'string' },
+      variant: { type: 'string' }, consumer: { type: 'string', multiple: true }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...HUB_OPTION,
+    },
+  });
   if (parsed.values.help) {
-    io.out('usage: rope-lens check <files or folders…> [--json] [--variant v4|v5] [--verbose]');
+    io.out(USAGE);
     return EXIT_OK;
   }
   const variant = parsed.values.variant ?? 'v5';
   if (variant !== 'v4' && variant !== 'v5') throw new UsageError(`--variant must be v4 or v5, got '${variant}'`);
-  if (parsed.positionals.length === 0) throw new UsageError('no files or folders given (usage: rope-lens check <files or folders…> [--json])');
+  const format = (parsed.values.format ?? (parsed.values.json ? 'json' : 'text')) as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got '${parsed.values.format}'`);
+  if (parsed.values.json && format !== 'json') throw new UsageError(`--json and --format ${format} contradict each other`);
+  const failOn = (parsed.values['fail-on'] ?? 'error') as FailOn;
+  if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, got '${failOn}'`);
+  if (parsed.positionals.length === 0) throw new UsageError(`no files or folders given (${USAGE})`);
 
   let unreadable = false;
   const files: string[] = [];
@@ -38,25 +74,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
+
+  // Pass 1, offline: every file, remembering which ones named a Hub model the resolver did not find.
+  // --consumer transformers==4.41.0 (repeatable): the consumers that load these files, as ropeLens.consumers.
+  const settings = parsed.values.consumer ? { consumers: parsed.values.consumer } : undefined;
   // The shell grammar (WASM, ~25 ms) is loaded only when a file may hold shell commands.
   const mayLaunch = files.some((f) => !/\.(json|jsonc|gguf)$/i.test(f));
   const shell = mayLaunch ? await loadShellParser().catch((e) => { io.err(`rope-lens check: the shell parser did not load, shell commands are not read: ${(e as Error).message}`); return undefined; }) : undefined;
-  const service = cliService(variant, log, shell);
-  const reports: (JsonFileReport | GgufFileReport)[] = [];
-  let errors = 0, warnings = 0, others = 0;
+  const recorder = recordingResolver(createNodeResolver());
+  let service = cliService(variant, log, recorder, shell);
+  const analyses = new Map<string, FileAnalysis>();
+  const missed: string[] = [];
   for (const file of files) {
-    if (/\.gguf$/i.test(file)) {
-      const g = await checkGguf(file, service, io);
-      if (!g) { unreadable = true; continue; }
-      for (const d of g.diagnostics) {
-        if (d.severity === 'error') errors++;
-        else if (d.severity === 'warning') warnings++;
-        else others++;
-        if (!parsed.values.json) io.out(`${file}: ${d.severity} ${d.code} ${d.message}${d.key ? ` [${d.key}]` : ''}`);
-      }
-      reports.push(g.report);
-      continue;
-    }
+    if (/\.gguf$/i.test(file)) continue;
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -65,24 +95,58 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       unreadable = true;
       continue;
     }
-    const analysis = service.analyze(text, { fileName: resolve(file) });
-    for (const d of analysis.diagnostics) {
-      if (d.severity === 'error') errors++;
-      else if (d.severity === 'warning') warnings++;
-      else others++;
-    }
-    const report = toJsonReport(file, analysis);
-    reports.push(report);
-    if (!parsed.values.json) {
-      for (const d of report.diagnostics) {
-        io.out(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
-      }
+    analyses.set(file, service.analyze(text, { fileName: resolve(file), settings }));
+    if (recorder.takeMisses(resolve(file)).length) missed.push(file);
+  }
+  // Those models from the Hub (with the opt-in), then pass 2 over the files that needed them.
+  const hub = hubContext(parsed.values.hub, io);
+  let resolver = recorder;
+  if (recorder.misses.size && (await fetchMissing(recorder.misses, hub))) {
+    resolver = recordingResolver(createNodeResolver());
+    service = cliService(variant, log, resolver, shell);
+    for (const file of missed) analyses.set(file, service.analyze(readFileSync(file, 'utf8'), { fileName: resolve(file), settings }));
+  }
+  // With the Hub enabled, every model the run used says where it came from (fetched ones said so above).
+  if (hub.enabled) {
+    for (const hit of resolver.hits.values()) {
+      if (!hub.said.has(hit.ref) && parseHubRef(hit.ref)) io.err(`rope-lens: ${hit.ref}: ${fromPhrase(hit)}`);
+      hub.said.add(hit.ref);
     }
   }
-  if (parsed.values.json) io.out(JSON.stringify({ files: reports }, null, 2));
-  else io.err(`${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${others} other finding${others === 1 ? '' : 's'}`);
+
+  const reports: (JsonFileReport | GgufFileReport)[] = [];
+  const counts: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
+  const textLines: string[] = [];
+  for (const file of files) {
+    if (/\.gguf$/i.test(file)) {
+      const g = await checkGguf(file, service, io);
+      if (!g) { unreadable = true; continue; }
+      for (const d of g.diagnostics) {
+        counts[d.severity]++;
+        textLines.push(`${file}: ${d.severity} ${d.code} ${d.message}${d.key ? ` [${d.key}]` : ''}`);
+      }
+      reports.push(g.report);
+      continue;
+    }
+    const analysis = analyses.get(file);
+    if (!analysis) continue;
+    for (const d of analysis.diagnostics) counts[d.severity]++;
+    const report = toJsonReport(file, analysis);
+    reports.push(report);
+    for (const d of report.diagnostics) textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
+  }
+
+  if (format === 'json') io.out(JSON.stringify({ files: reports }, null, 2));
+  else if (format === 'sarif') io.out(JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2));
+  else if (format === 'github') { for (const l of toGithub(reports)) io.out(l); }
+  else for (const l of textLines) io.out(l);
+  if (format !== 'json' && format !== 'sarif') {
+    const others = counts.information + counts.hint;
+    const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+    io.err(`${n(files.length, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}`);
+  }
   if (unreadable) return EXIT_USAGE;
-  return errors > 0 ? EXIT_FINDINGS : EXIT_OK;
+  return (Object.keys(counts) as Severity[]).some((sev) => counts[sev] > 0 && fails(sev, failOn)) ? EXIT_FINDINGS : EXIT_OK;
 }
 
 /** Files under a path (folders recursively, config extensions only); undefined if unreadable. */

@@ -7,6 +7,9 @@ import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { formatOf, parseDocumentText } from '../../shared/document/parse';
 import { precise } from '../../shared/core/format';
 import { cliService } from './service';
+import { HUB_OPTION, hubContext, modelArg, withHub } from './hub';
+import { nodeFileReader } from '../../shared/node/resolveNode';
+import type { BaseModelResolver } from '../../shared/config/resolve';
 import type { JsonRopeCore } from '../../shared/service/jsonReport';
 import { toRopeSpec } from '../../shared/config/modelConfig';
 import { groupScaling, ropeGroups } from '../../shared/config/attentionGroups';
@@ -15,7 +18,7 @@ import { computeFrequencies, DEFAULT_VARIANT } from '../../shared/rope/invFreq';
 import { rotationsWithin, wavelengths } from '../../shared/rope/analysis';
 import { RopeFrequencies, RopeSpec, TransformersVariant } from '../../shared/rope/spec';
 
-const USAGE = 'usage: rope-lens freqs <config.json> [--seq-len N] [--variant v4|v5] [--json]';
+const USAGE = 'usage: rope-lens freqs <config.json | hub id[@revision]> [--seq-len N] [--variant v4|v5] [--hub] [--json]';
 
 /**
  * `freqs --json`: the spec's numbers, the frequencies as transformers computes them (typed arrays as
@@ -41,7 +44,7 @@ export interface FreqsGroup {
   attentionFactor: number;
 }
 
-interface FreqsArgs { path: string; seqLen?: number; variant: TransformersVariant; json: boolean }
+interface FreqsArgs { path: string; seqLen?: number; variant: TransformersVariant; json: boolean; hub?: boolean }
 
 function parse(argv: string[]): FreqsArgs | 'help' {
   const parsed = parseCliArgs({
@@ -52,6 +55,7 @@ function parse(argv: string[]): FreqsArgs | 'help' {
       variant: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      ...HUB_OPTION,
     },
   }, USAGE, { oneLine: true });
   const { values, positionals } = parsed;
@@ -67,14 +71,14 @@ function parse(argv: string[]): FreqsArgs | 'help' {
   }
   const variant = values.variant ?? DEFAULT_VARIANT;
   if (variant !== 'v4' && variant !== 'v5') throw new UsageError(`--variant must be v4 or v5, got '${variant}'`);
-  return { path: positionals[0], seqLen, variant, json: values.json ?? false };
+  return { path: positionals[0], seqLen, variant, json: values.json ?? false, hub: values.hub };
 }
 
-/** Reads and parses the file; every failure is one UsageError line. */
-function readRope(path: string, variant: TransformersVariant): ModelRope | { noRope: string } {
+/** Reads and parses the file (or the text a model id resolved to); every failure is one UsageError line. */
+function readRope(path: string, variant: TransformersVariant, resolver?: BaseModelResolver, given?: string): ModelRope | { noRope: string } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = given ?? readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read '${path}'${code ? ` (${code})` : ''}`);
@@ -86,7 +90,7 @@ function readRope(path: string, variant: TransformersVariant): ModelRope | { noR
     throw new UsageError(`'${path}' is not valid ${doc.format.toUpperCase()}${p && where ? ` (line ${where.line + 1}, column ${where.character + 1}: ${p.message})` : ''}`);
   }
   // Through the CLI's service, as `check` and `inspect` read it (a training YAML: its base model).
-  const described = cliService(variant).describe(text, { fileName: path, asModelConfig: true });
+  const described = cliService(variant, undefined, resolver).describe(text, { fileName: path, asModelConfig: true });
   if (described.noRope) return { noRope: described.noRope };
   const rope = described.rope;
   if (!rope) throw new UsageError(`'${path}' does not look like a model config (no model_type, attention or RoPE keys)`);
@@ -146,7 +150,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(USAGE);
     return EXIT_OK;
   }
-  const rope = readRope(args.path, args.variant);
+  // A model id: the HF cache, the catalog, or (with --hub) the Hub; a training YAML's base model likewise.
+  const hub = hubContext(args.hub, io);
+  const arg = await modelArg(args.path, hub, nodeFileReader.readText);
+  const rope = arg.kind === 'model'
+    ? readRope(arg.path ?? `${arg.ref}/config.json`, args.variant, undefined, arg.text)
+    : await withHub(hub, (resolver) => readRope(arg.path, args.variant, resolver));
   if ('noRope' in rope) {
     // Not an error: the model simply has no rotary embedding (check says the same).
     io.out(args.json ? JSON.stringify({ noRope: rope.noRope }) : `no rotary position embedding: ${rope.noRope}`);

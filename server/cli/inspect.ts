@@ -16,6 +16,8 @@ import type { BuildOptions, InspectorInput } from '../../shared/inspector/build'
 import { defaultControls } from '../../shared/inspector/build';
 import { bstar as exactBstar, threshold as exactThreshold } from '../../shared/bstar/index';
 import { cliService } from './service';
+import { HUB_OPTION, hubContext, modelArg } from './hub';
+import { nodeFileReader } from '../../shared/node/resolveNode';
 
 /** Longest target for which the export computes the exact b* (a few seconds at 128k on one core). */
 export const EXACT_BSTAR_MAX_LENGTH = 262144;
@@ -32,7 +34,7 @@ export function exactBounds(input: InspectorInput, controls: Partial<InspectorCo
   return { bstar: b.bstar, threshold: t.threshold, note: `b* is exact (certified float64 sweep); the threshold is the b* engine's ${t.guarantee}` };
 }
 
-const USAGE = 'usage: rope-lens inspect <config> [--target N] [--method M] [--base B] [--variant v4|v5] (--html out.html | --json)';
+const USAGE = 'usage: rope-lens inspect <config | hub id[@revision]> [--target N] [--method M] [--base B] [--variant v4|v5] [--hub] (--html out.html | --json)';
 
 /** dist/media next to dist/cli.js, or the repo's dist/media when run from source. */
 export function findMediaDir(): string {
@@ -49,8 +51,8 @@ function intOption(v: string | undefined, what: string): number | undefined {
 }
 
 /** The standalone page for one config: same bundle as the webview, everything inlined. */
-export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir(), service = cliService()): string {
-  const text = readFileSync(configPath, 'utf8');
+export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir(), service = cliService(), given?: string): string {
+  const text = given ?? readFileSync(configPath, 'utf8');
   const input = inspectorInputFromText(text, configPath, undefined, service);
   const data = buildInspectorData(input, controls, { exact: exactBounds(input, controls) });
   return renderInspectorHtml(
@@ -74,19 +76,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       json: { type: 'boolean' },
       variant: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      ...HUB_OPTION,
     },
   }, USAGE);
   const { values, positionals } = parsed;
   if (values.help) { io.out(USAGE); return EXIT_OK; }
   if (positionals.length !== 1) throw new UsageError(`expected one config file\n${USAGE}`);
   if (!values.html && !values.json) throw new UsageError(`give --html out.html or --json\n${USAGE}`);
-  const configPath = resolve(positionals[0]);
-  if (!existsSync(configPath)) throw new UsageError(`${positionals[0]}: no such file`);
+  // A model id resolves to its config.json (HF cache, catalog, or with --hub the Hub); a path is read as it is.
+  const arg = await modelArg(positionals[0], hubContext(values.hub, io), nodeFileReader.readText);
+  const configPath = arg.kind === 'model' ? (arg.path ?? resolve(`${arg.ref}/config.json`)) : resolve(arg.path);
+  const given = arg.kind === 'model' ? arg.text : undefined;
+  if (given === undefined && !existsSync(configPath)) throw new UsageError(`${positionals[0]}: no such file`);
 
   const variant = values.variant ?? 'v5';
   if (variant !== 'v4' && variant !== 'v5') throw new UsageError(`--variant must be v4 or v5, got '${variant}'`);
   const service = cliService(variant);
-  const text = readFileSync(configPath, 'utf8');
+  const text = given ?? readFileSync(configPath, 'utf8');
   const input = inspectorInputFromText(text, configPath, undefined, service);
   const partial: Partial<InspectorControls> = {};
   const target = intOption(values.target, '--target');
@@ -109,7 +115,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify(buildInspectorData(input, partial, { exact: exactBounds(input, partial) }), null, 2));
   }
   if (values.html) {
-    const html = standaloneHtml(configPath, partial, findMediaDir(), service);
+    const html = standaloneHtml(configPath, partial, findMediaDir(), service, given);
     writeFileSync(values.html, html);
     if (!values.json) io.out(`wrote ${values.html} (${(html.length / 1024).toFixed(0)} KB): open it in any browser, it works offline`);
   }

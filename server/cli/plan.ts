@@ -7,10 +7,11 @@ import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { buildPlan, planJson } from '../../shared/planner/plan';
 import { loadPlanModel } from '../../shared/planner/modelSource';
 import { parseContextLength } from '../../shared/planner/lengthInput';
-import { nodeFileReader, createNodeResolver } from '../../shared/node/resolveNode';
+import { nodeFileReader } from '../../shared/node/resolveNode';
+import { HUB_OPTION, hubContext, withHub } from './hub';
 import { Plan, PlanOption, TRAINERS, Trainer } from '../../shared/planner/types';
 
-const USAGE = 'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--json]';
+const USAGE = 'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id[@revision]> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--hub] [--json]';
 
 function length(raw: string, what: string): number {
   const r = parseContextLength(raw);
@@ -72,6 +73,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       trainer: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      ...HUB_OPTION,
     },
   }, USAGE);
   if (values.help) { io.out(USAGE); return EXIT_OK; }
@@ -80,7 +82,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const trainers = (values.trainer ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
   for (const t of trainers) if (!TRAINERS.includes(t as Trainer)) throw new UsageError(`--trainer must be one of ${TRAINERS.join(', ')}, got '${t}'`);
   const stages = values.stages !== undefined ? values.stages.split(',').map((s) => length(s, '--stages')) : undefined;
-  const model = loadPlanModel(values.model, nodeFileReader, createNodeResolver(), resolvePath('.'));
+  // Offline first; with --hub, a model (or a training YAML's base model) not found is fetched and the load retried.
+  const modelRef = values.model;
+  const model = await withHub(hubContext(values.hub, io), (resolver) => loadPlanModel(modelRef, nodeFileReader, resolver, resolvePath('.')));
   let target = values.target !== undefined ? length(values.target, '--target') : undefined;
   if (target === undefined) {
     if (model.trainingLength === undefined) throw new UsageError(`--target is required (the model's trained context is given by its config)\n${USAGE}`);

@@ -4,11 +4,15 @@
  * (arguments, environment, override JSON) that serves the model at N with the config's scaling.
  * Text output is a shell script: notes as comments, then the command line.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import type { ModelRope } from '../../shared/config/modelRope';
 import { hubIdFromCachePath } from '../../shared/config/identity';
+import { HUB_OPTION, HubContext, ResolvedModelArg, hubContext, modelArg } from './hub';
+import { fetchGgufHeader } from '../../shared/node/hubFetch';
+import { parseHubRef } from '../../shared/config/resolve';
+import { nodeFileReader } from '../../shared/node/resolveNode';
 import { contextKeysOf } from '../../shared/serving/contextKeys';
 import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
 import { shellCommand } from '../../shared/serving/shell';
@@ -17,9 +21,9 @@ import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
 import { cliService } from './service';
 import type { RopeLensService } from '../../shared/service/service';
 
-const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--json]';
+const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf | hub id[@revision]> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--hub] [--json]';
 
-interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean }
+interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean; hub?: boolean }
 
 /** 131072, 131_072, 128k (×1024). */
 export function parseContext(raw: string): number {
@@ -39,6 +43,7 @@ function parse(argv: string[]): ServeArgs | 'help' {
       context: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      ...HUB_OPTION,
     },
   }, USAGE, { oneLine: true });
   if (values.help) return 'help';
@@ -49,15 +54,22 @@ function parse(argv: string[]): ServeArgs | 'help' {
     if (!ENGINE_NAMES.includes(e)) throw new UsageError(`--engine must be one of ${ENGINE_NAMES.join(', ')}, got '${values.engine}'`);
     engines = [e];
   }
-  const args: ServeArgs = { path: positionals[0], engines, json: values.json ?? false };
+  const args: ServeArgs = { path: positionals[0], engines, json: values.json ?? false, hub: values.hub };
   if (values.context !== undefined) args.context = parseContext(values.context);
   return args;
 }
 
-interface Loaded { rope: ModelRope; model: string; gguf?: string; contextKeys: Record<string, number> }
+interface Loaded { rope: ModelRope; model: string; gguf?: string; ggufHub?: { repo: string; file: string }; contextKeys: Record<string, number> }
 
 /** The model's RoPE, read by the same service as `check` (identity, trained context, groups). */
-async function load(path: string, service: RopeLensService): Promise<Loaded> {
+async function load(path: string, service: RopeLensService, resolved?: ResolvedModelArg): Promise<Loaded> {
+  if (resolved) {
+    // A model id: the launch command names the id itself, as the engine would download it.
+    const described = service.describe(resolved.text, { fileName: resolved.path ?? `${resolved.ref}/config.json`, asModelConfig: true });
+    if (described.noRope) throw new UsageError(`${resolved.ref} has no rotary position embedding (${described.noRope}): there is no RoPE to serve`);
+    if (!described.rope || !described.document?.root) throw new UsageError(`${resolved.ref}: its config.json does not look like a model config`);
+    return { rope: described.rope, model: parseHubRef(resolved.ref)?.id ?? resolved.ref, contextKeys: contextKeysOf(described.document) };
+  }
   let st;
   try {
     st = statSync(path);
@@ -95,6 +107,17 @@ async function load(path: string, service: RopeLensService): Promise<Loaded> {
   return { rope, model, contextKeys: contextKeysOf(doc) };
 }
 
+/** The RoPE of a Hub GGUF repository, from one file's header read over the network (--hub only). */
+async function loadHubGguf(ref: string, service: RopeLensService, hub: HubContext): Promise<Loaded> {
+  const r = await fetchGgufHeader(ref, hub.settings, (line) => hub.io.err(`rope-lens: hub: ${line}`));
+  if (!r.ok) throw new UsageError(r.message);
+  hub.io.err(`rope-lens: ${ref}: no config.json; read the GGUF header of ${r.file} (Hub revision ${r.revision}, commit ${r.commit.slice(0, 12)})`);
+  const a = service.analyzeGguf(r.metadata);
+  if (!a.rope || !a.config) throw new UsageError(`${ref}: ${r.file} is a GGUF without a model architecture (general.architecture)`);
+  const ctx = a.config['max_position_embeddings'];
+  return { rope: a.rope, model: r.id, ggufHub: { repo: r.id, file: r.file }, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
+}
+
 function text(plan: ServingPlan): string {
   const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} without overrides; serves ${grouped(plan.context)}`];
   for (const n of plan.notes) lines.push(`# ${n}`);
@@ -108,8 +131,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(USAGE);
     return EXIT_OK;
   }
-  const loaded = await load(args.path, cliService());
-  const input = servingInput(loaded.rope, { model: loaded.model, gguf: loaded.gguf, contextKeys: loaded.contextKeys, context: args.context });
+  const hub = hubContext(args.hub, io);
+  const service = cliService();
+  let loaded: Loaded;
+  try {
+    const arg = await modelArg(args.path, hub, nodeFileReader.readText);
+    loaded = await load(arg.kind === 'path' ? arg.path : arg.ref, service, arg.kind === 'model' ? arg : undefined);
+  } catch (e) {
+    // A GGUF repository has no config.json: its header says what the engines need.
+    if (!hub.enabled || !parseHubRef(args.path.trim()) || existsSync(args.path)) throw e;
+    loaded = await loadHubGguf(args.path.trim(), service, hub);
+  }
+  const input = servingInput(loaded.rope, { model: loaded.model, gguf: loaded.gguf, ggufHub: loaded.ggufHub, contextKeys: loaded.contextKeys, context: args.context });
   const plans = args.engines.map((e) => servingPlan(e, input));
   if (args.json) io.out(JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2));
   else io.out(plans.map(text).join('\n\n'));

@@ -21,7 +21,7 @@ import type { ConfigNode } from '../document/configNode';
 import { child } from '../document/configNode';
 import type { AttentionGroup, Located, ModelRope, ScalingDescription } from './modelRope';
 import { describeScaling } from './modelConfig';
-import { keyPathOf, locatedNumber, noted, numberOf, stringOf } from './modelValues';
+import { booleanOf, keyPathOf, locatedNumber, noted, numberOf, stringOf } from './modelValues';
 
 /** Key lookup over the language-model scope, then the root (see modelConfig's Scopes). */
 export interface ScopeLookup {
@@ -30,14 +30,37 @@ export interface ScopeLookup {
   boolean(key: string): Located<boolean> | undefined;
 }
 
-type Kind = 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'nope';
+type Kind = 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'nope' | 'no_attention';
 
 interface Layout {
   /** One kind per layer, when the number of layers is known. */
   kinds?: Kind[];
   /** Kinds present when the count is unknown. */
   present: Set<Kind>;
+  /** The key the mix was read from, or what was assumed and why. */
+  pattern?: string;
 }
+
+/** One layer-type name (layer_types, layers_block_type) → its kind; linear/SSM mixers use no RoPE attention. */
+export function kindOfLayerName(name: string): Kind {
+  const t = name.toLowerCase();
+  if (/linear|mamba|ssm|conv|recurrent|rwkv|delta|lightning|mlp|moe/.test(t)) return 'no_attention';
+  if (t.includes('chunk')) return 'chunked_attention';
+  if (t.includes('sliding') || t.includes('local') || t.includes('swa')) return 'sliding_attention';
+  return 'full_attention';
+}
+
+/**
+ * Per-layer lists of 0/1 that say which layers slide (or attend at all), by key, with what 1 and 0 mean
+ * in the config class that reads them.
+ */
+const FLAG_LISTS: { key: string; one: Kind; zero: Kind }[] = [
+  { key: 'hybrid_layer_pattern', one: 'sliding_attention', zero: 'full_attention' }, // MiMo-V2: 1 = sliding window
+  { key: 'attn_type_list', one: 'full_attention', zero: 'no_attention' }, // MiniMax-01/M1: 0 = lightning (linear) attention
+];
+
+/** Keys of a base for sliding-window layers, beside the full-attention rope_theta. */
+export const SLIDING_BASE_KEYS = ['rope_local_base_freq', 'local_rope_theta', 'swa_rope_theta', 'sliding_rope_theta', 'rope_theta_local', 'rope_local_theta'];
 
 const NOPE_FULL_TYPES = new Set(['exaone4', 'cohere2']);
 
@@ -49,13 +72,17 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
   const perLayer = (f: (i: number) => Kind, fallback: Kind[]): Layout =>
     count ? fromKinds(Array.from({ length: count }, (_, i) => f(i))) : { present: new Set(fallback) };
 
-  const types = s.node('layer_types');
-  if (types?.kind === 'array' && types.children?.length) {
-    const kinds = types.children.map((c) => {
-      const t = (stringOf(c) ?? '').toLowerCase();
-      return t.includes('chunk') ? 'chunked_attention' : t.includes('sliding') || t.includes('local') ? 'sliding_attention' : 'full_attention';
-    }) as Kind[];
-    return fromKinds(kinds);
+  for (const key of ['layer_types', 'layers_block_type']) {
+    const types = s.node(key);
+    if (types?.kind === 'array' && types.children?.length) {
+      return { ...fromKinds(types.children.map((c) => kindOfLayerName(stringOf(c) ?? ''))), pattern: key };
+    }
+  }
+  for (const { key, one, zero } of FLAG_LISTS) {
+    const flags = s.node(key);
+    if (flags?.kind === 'array' && flags.children?.length) {
+      return { ...fromKinds(flags.children.map((c) => (numberOf(c) === 1 || booleanOf(c) === true ? one : zero))), pattern: key };
+    }
   }
   const t = modelType ?? '';
   if (t === 'modernbert') {
@@ -88,8 +115,22 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
     const from = s.number('max_window_layers')?.value ?? 0;
     return perLayer((i) => (i >= from ? 'sliding_attention' : 'full_attention'), ['sliding_attention', 'full_attention']);
   }
-  return perLayer(() => 'sliding_attention', ['sliding_attention']);
+  // A window and no pattern this reader knows. With a separate sliding base beside the full one the
+  // config has both kinds of layers: keep both groups (the full layers reach the whole context).
+  const slidingBase = SLIDING_BASE_KEYS.find((k) => s.number(k) !== undefined);
+  const fullBase = ['rope_theta', 'global_rope_theta', 'rope_theta_global', 'rope_global_theta'].find((k) => s.number(k) !== undefined);
+  if (slidingBase && fullBase) {
+    const unknown = UNKNOWN_PATTERN_KEYS.find((k) => s.node(k) !== undefined);
+    return {
+      present: new Set<Kind>(['full_attention', 'sliding_attention']),
+      pattern: `assumed: ${unknown ? `${unknown} not understood` : 'no layer pattern'}; ${fullBase} and ${slidingBase} both set, so some layers are full attention and some slide`,
+    };
+  }
+  return { ...perLayer(() => 'sliding_attention', ['sliding_attention']), pattern: 'assumed: sliding_window set and no layer pattern, so every layer slides' };
 }
+
+/** Keys that look like a layer pattern; one this reader does not interpret is named in the assumption. */
+const UNKNOWN_PATTERN_KEYS = ['sliding_window_pattern', 'layer_pattern', 'attention_pattern', 'hybrid_layer_pattern', 'layer_types', 'swa_layers', 'sliding_window_layers', 'full_attention_layers', 'global_attn_layers', 'attention_type'];
 
 /** The sliding window in force, or undefined when windows are off. */
 export function slidingWindowOf(s: ScopeLookup, modelType: string | undefined): Located<number> | undefined {
@@ -124,7 +165,7 @@ export function readAttentionGroups(g: GroupInputs): AttentionGroup[] {
   const lay = layout(s, modelType, window);
   const counts = new Map<Kind, number>();
   for (const k of lay.kinds ?? []) counts.set(k, (counts.get(k) ?? 0) + 1);
-  const kinds = lay.kinds ? [...counts.keys()] : [...lay.present];
+  const kinds = (lay.kinds ? [...counts.keys()] : [...lay.present]).filter((k) => k !== 'no_attention');
   const order: Kind[] = ['full_attention', 'chunked_attention', 'sliding_attention', 'nope'];
   kinds.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   const context = g.contextLength.value;
@@ -140,6 +181,7 @@ export function readAttentionGroups(g: GroupInputs): AttentionGroup[] {
     const base = groupBase(g, kind, params);
     const rotaryDim = groupRotaryDim(g, kind, params);
     const group: AttentionGroup = { layerType: kind, layers, base, rotaryDim, reach: limit ? Math.min(context, limit.value) : context };
+    if (lay.pattern) group.pattern = lay.pattern;
     const globalHead = kind === 'full_attention' ? s.number('global_head_dim') : undefined;
     if (globalHead) group.headDim = globalHead;
     if (limit) group.window = limit;
@@ -158,7 +200,7 @@ function groupBase(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): 
   if (own) return own;
   if (kind === 'full_attention' || kind === 'chunked_attention') return g.base;
   const s = g.scopes;
-  const local = s.number('rope_local_base_freq') ?? s.number('local_rope_theta') ?? s.number('swa_rope_theta') ?? s.number('sliding_rope_theta');
+  const local = SLIDING_BASE_KEYS.map((k) => s.number(k)).find((v) => v !== undefined);
   if (local) return local;
   if (g.modelType === 'gemma3' || g.modelType === 'gemma3_text') return noted(10000, 'default rope_local_base_freq 10,000 (not in the file; Gemma-3 sliding layers)');
   if (g.modelType === 'modernbert') return noted(10000, 'default local_rope_theta 10,000 (not in the file; ModernBERT local layers)');
@@ -166,8 +208,14 @@ function groupBase(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): 
 }
 
 function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): Located<number> {
-  // Gemma-4: full-attention layers have their own (wider) head, `global_head_dim`.
+  // Per-layer-type heads under their own prefix: Gemma-4's full-attention layers have a wider head,
+  // `global_head_dim`; MiMo-V2's sliding layers have `swa_head_dim` (times the model-wide factor).
   const globalHead = kind === 'full_attention' ? g.scopes.number('global_head_dim') : undefined;
+  const swaHead = kind === 'sliding_attention' ? g.scopes.number('swa_head_dim') : undefined;
+  if (swaHead && !params) {
+    const shared = g.scopes.number('partial_rotary_factor');
+    return shared ? { ...shared, value: Math.trunc(swaHead.value * shared.value), note: `int(swa_head_dim ${swaHead.value} × partial_rotary_factor ${shared.value})` } : swaHead;
+  }
   const prf = locatedNumber(params, 'partial_rotary_factor');
   const type = stringOf(child(params, 'rope_type'));
   const head = globalHead ?? g.headDim;

@@ -51,7 +51,7 @@ function hasAny(node: ConfigNode | undefined, keys: readonly string[]): boolean 
 }
 
 /** The language-model scope: the root, or a nested text/LLM config when the root has none of its keys. */
-function primaryScope(root: ConfigNode): ConfigNode {
+export function primaryScope(root: ConfigNode): ConfigNode {
   if (hasAny(root, HEADS_KEYS) || hasAny(root, ['rope_theta', 'hidden_size'])) return root;
   for (const key of NESTED_SCOPES) {
     let nested = child(root, key);
@@ -158,11 +158,16 @@ function scalingRoot(scopes: Scopes): ConfigNode | undefined {
   return undefined;
 }
 
+/** Full-attention base keys of configs that prefix each layer kind's base. */
+const FULL_BASE_KEYS = ['global_rope_theta', 'rope_theta_global', 'rope_global_theta'];
+
 function resolveBase(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Located<number> {
   const inDict = locatedNumber(mainScaling, 'rope_theta');
   if (inDict) return inDict;
   // ModernBERT's global layers read global_rope_theta (its config has no rope_theta).
-  const keys = modelType === 'modernbert' ? ['global_rope_theta', 'rope_theta'] : ['rope_theta', 'rotary_emb_base', 'rope_embedding_base'];
+  // Configs that name both layer kinds' bases under their own prefixes write the full-attention one as
+  // global_rope_theta (or rope_theta_global) beside local_rope_theta.
+  const keys = modelType === 'modernbert' ? ['global_rope_theta', 'rope_theta'] : ['rope_theta', 'rotary_emb_base', 'rope_embedding_base', ...FULL_BASE_KEYS];
   for (const key of keys) {
     const v = scopes.number(key);
     if (v) return v;
@@ -259,8 +264,17 @@ export function readModelConfig(doc: ParsedDocument, opts: ReadOptions = {}): Mo
   const noRope = noRopeReason(scopes.list, modelType);
   if (noRope) return { noRope };
   const rope = readRope(scopes, modelType);
+  // Every layer that attends is NoPE, or no layer attends (a pattern of SSM/linear mixers only).
+  const rotary = rope.groups?.filter((g) => g.base !== null) ?? [];
+  if (rope.groups && rotary.length === 0) return { noRope: noRotaryLayerReason(rope.groups) };
   applyIdentity(rope, { root, nameOrPath: stringOf(child(root, '_name_or_path')), filePath: opts.filePath, baseModel: opts.baseModel });
   return { rope };
+}
+
+function noRotaryLayerReason(groups: NonNullable<ModelRope['groups']>): string {
+  const nope = groups.find((g) => g.noRope);
+  if (nope) return `every attention layer uses no position encoding: ${nope.noRope}`;
+  return 'no layer uses rotary attention: the layer pattern lists only linear-attention, state-space or MLP mixers';
 }
 
 function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
@@ -332,7 +346,12 @@ function listParam(s: ScalingDescription | undefined, key: string): number[] | u
 
 /** What computeFrequencies needs from a ModelRope. Throws RopeError for a scaling type transformers does not know. */
 export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVariant } = {}): RopeSpec {
-  void opts; // both generations resolve the same keys; their formula differences live in computeFrequencies
+  // transformers 4.x never reads rope_parameters (no 4.x config class takes it): a file that keeps its
+  // base or scaling only there runs on the top-level rope_theta (else the class default) and no scaling.
+  if (opts.variant === 'v4') {
+    const v4 = v4OnlyReading(rope);
+    if (v4) return { ropeType: 'default', base: v4, rotaryDim: rope.rotaryDim.value, maxPositionEmbeddings: rope.contextLength.value };
+  }
   const s = rope.scaling;
   if (s && s.type === undefined) {
     throw new RopeError('unknown-rope-type', `unknown rope type '${s.rawType?.value ?? '?'}' in ${s.key ?? 'rope_scaling'} (expected one of ${ROPE_TYPES.join(', ')}, or su/mrope)`);
@@ -360,6 +379,17 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
   if (s?.type === 'proportional') set('headDim', rope.groups?.find((g) => g.layerType === 'full_attention')?.headDim?.value ?? rope.headDim.value);
   set('longFactor', listParam(s, 'long_factor'));
   return spec;
+}
+
+/** The base transformers 4.x runs when the file's RoPE is read from `rope_parameters` alone; undefined otherwise. */
+function v4OnlyReading(rope: ModelRope): number | undefined {
+  const fromV5 = (key: string | undefined) => !!key && /(^|\.)rope_parameters(\.|$)/.test(key);
+  if (!fromV5(rope.scaling?.key) && !fromV5(rope.base.key)) return undefined;
+  // rope_parameters' own node sits in the language-model scope, beside the v4 keys.
+  let rp = rope.scaling?.node ?? rope.base.node?.parent;
+  while (rp && rp.key !== 'rope_parameters') rp = rp.parent;
+  const top = numberOf(child(rp?.parent, 'rope_theta'));
+  return top ?? familyDefaultBase(rope.modelType).value;
 }
 
 /** ModelRope for the base of one per-layer variant (e.g. Gemma-3 sliding layers), as a RopeSpec. */

@@ -71,6 +71,8 @@ export interface AttentionGroup {
   layerType: string;
   /** How many layers are of this type, when the config says; null when unknown. */
   layers: number | null;
+  /** Where the layer mix was read from (`layer_types`, `hybrid_layer_pattern`, …), or why it is assumed. */
+  pattern?: string;
   /** null for layers without rotary embedding (NoPE layers of EXAONE-4, Cohere2, Llama-4, SmolLM3). */
   base: Located<number> | null;
   rotaryDim: Located<number> | null;

@@ -2,7 +2,7 @@
  * Offline resolution of a training config's base model to its RoPE description:
  *   1. a local path (relative to the YAML) → its config.json;
  *   2. the Hugging Face cache: $HF_HUB_CACHE or $HF_HOME/hub or ~/.cache/huggingface/hub,
- *      models--ORG--NAME/snapshots/<rev>/config.json;
+ *      models--ORG--NAME/snapshots/<rev>/config.json (`org/name@revision`: that branch, tag or commit);
  *   3. the built-in catalog of popular models (real values, each with its source).
  * Pure: file access goes through an injected FileReader (shared/node/resolveNode.ts provides the Node one).
  */
@@ -31,6 +31,8 @@ export interface ResolvedBaseModel {
 export interface BaseModelResolver {
   /** Tries each reference in order; `fromFile` is the training config's own path. */
   resolve(refs: readonly string[], fromFile: string): ResolvedBaseModel | undefined;
+  /** Forgets remembered answers (after a Hub fetch has added files to the cache). */
+  reset?(): void;
 }
 
 export interface ResolverOptions {
@@ -52,6 +54,54 @@ export function createResolver(opts: ResolverOptions = {}): BaseModelResolver {
       }
       return undefined;
     },
+    reset() {
+      cache.clear();
+    },
+  };
+}
+
+/**
+ * A resolver that remembers, per requesting file, the Hub references it could not resolve: what a
+ * front-end fetches from the Hub (asynchronously) before analysing again.
+ */
+export interface RecordingResolver extends BaseModelResolver {
+  /** Every Hub reference missed so far. */
+  readonly misses: ReadonlySet<string>;
+  /** Every reference resolved so far, with where it came from. */
+  readonly hits: ReadonlyMap<string, ResolvedBaseModel>;
+  /** The references missed for one file since the last call (and forgets them). */
+  takeMisses(fromFile: string): string[];
+}
+
+export function recordingResolver(inner: BaseModelResolver): RecordingResolver {
+  const misses = new Set<string>();
+  const hits = new Map<string, ResolvedBaseModel>();
+  const byFile = new Map<string, Set<string>>();
+  return {
+    misses,
+    hits,
+    resolve(refs, fromFile) {
+      const hit = inner.resolve(refs, fromFile);
+      if (hit) hits.set(hit.ref, hit);
+      else {
+        for (const raw of refs) {
+          const r = raw.trim();
+          if (!parseHubRef(r)) continue;
+          misses.add(r);
+          if (!byFile.has(fromFile)) byFile.set(fromFile, new Set());
+          byFile.get(fromFile)!.add(r);
+        }
+      }
+      return hit;
+    },
+    takeMisses(fromFile) {
+      const found = [...(byFile.get(fromFile) ?? [])];
+      byFile.delete(fromFile);
+      return found;
+    },
+    reset() {
+      inner.reset?.();
+    },
   };
 }
 
@@ -65,12 +115,16 @@ function resolveOne(ref: string, fromFile: string, opts: ResolverOptions): Resol
   if (reader) {
     const local = fromLocalPath(r, fromFile, reader);
     if (local) return local;
-    if (opts.hubCache && looksLikeHubId(r)) {
-      const cached = fromHubCache(r, opts.hubCache, reader);
-      if (cached) return cached;
+    const hub = parseHubRef(r);
+    if (opts.hubCache && hub) {
+      const cached = fromHubCache(hub, opts.hubCache, reader);
+      if (cached) return { ...cached, ref: r };
     }
   }
-  const entry = findCatalogEntry(r);
+  // The catalog describes each model's main branch: an explicit other revision is not in it.
+  const hub = parseHubRef(r);
+  if (hub?.revision !== undefined && hub.revision !== 'main') return undefined;
+  const entry = findCatalogEntry(hub ? hub.id : r);
   if (!entry) return undefined;
   const rope = ropeOfConfigText(catalogConfigText(entry), undefined, entry.id);
   return rope ? { ref: r, rope, from: `catalog:${entry.id}`, source: entry.source } : undefined;
@@ -85,8 +139,28 @@ function ropeOfConfigText(text: string, filePath?: string, baseModel?: string): 
 }
 
 export function looksLikeHubId(ref: string): boolean {
-  return /^[A-Za-z0-9][\w.\-]*\/[\w.\-]+$/.test(ref) && !ref.startsWith('.') && !ref.endsWith('.json');
+  return parseHubRef(ref) !== undefined;
 }
+
+/** A Hub model reference: `org/name`, optionally `@revision` (a branch, tag or commit). */
+export interface HubRef {
+  id: string;
+  revision?: string;
+}
+
+/** `org/name` or `org/name@revision` → its parts; undefined for anything else (paths, files, bare names). */
+export function parseHubRef(ref: string): HubRef | undefined {
+  const at = ref.indexOf('@');
+  const id = at < 0 ? ref : ref.slice(0, at);
+  const revision = at < 0 ? undefined : ref.slice(at + 1);
+  if (!/^[A-Za-z0-9][\w.\-]*\/[\w.\-]+$/.test(id) || id.endsWith('.json') || id.includes('..')) return undefined;
+  // A revision names a file under refs/: no empty, `.` or `..` segments (nothing outside that folder).
+  if (revision !== undefined && (!/^[\w.\-\/]+$/.test(revision) || revision.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) return undefined;
+  return revision === undefined ? { id } : { id, revision };
+}
+
+/** A 40-hex commit id (what snapshots/ folders are named). */
+export const COMMIT_ID = /^[0-9a-f]{40}$/;
 
 function fromLocalPath(ref: string, fromFile: string, reader: FileReader): ResolvedBaseModel | undefined {
   // Absolute and home-relative (`~/`, expanded by the reader) paths as written; others from the YAML's folder.
@@ -101,13 +175,30 @@ function fromLocalPath(ref: string, fromFile: string, reader: FileReader): Resol
   return undefined;
 }
 
-function fromHubCache(id: string, hubCache: string, reader: FileReader): ResolvedBaseModel | undefined {
-  const dir = joinPath(hubCache, `models--${id.replace(/\//g, '--')}`);
+/** The folder of a model repository in the hub cache (huggingface_hub's layout). */
+export function hubCacheRepoDir(hubCache: string, id: string): string {
+  return joinPath(hubCache, `models--${id.replace(/\//g, '--')}`);
+}
+
+function fromHubCache(hub: HubRef, hubCache: string, reader: FileReader): ResolvedBaseModel | undefined {
+  const { id, revision } = hub;
+  const dir = hubCacheRepoDir(hubCache, id);
   const snapshots = joinPath(dir, 'snapshots');
-  // Prefer the revision `refs/main` points at; else any snapshot that has a config.json.
-  const main = reader.readText(joinPath(dir, 'refs/main'))?.trim();
   const revs = reader.listDir(snapshots) ?? [];
-  const ordered = main && revs.includes(main) ? [main, ...revs.filter((r) => r !== main)] : revs.slice().sort();
+  let ordered: string[];
+  if (revision !== undefined && revision !== 'main') {
+    // An explicit revision: that commit, or the commit its refs/<branch or tag> file names; nothing else.
+    const commit = COMMIT_ID.test(revision) ? revision : reader.readText(joinPath(dir, 'refs', revision))?.trim();
+    ordered = commit && revs.includes(commit) ? [commit] : [];
+  } else {
+    // The revision `refs/main` points at; else any snapshot that has a config.json, except those
+    // another branch or tag names (`org/name` means main, not a branch fetched as `org/name@v2`).
+    const main = reader.readText(joinPath(dir, 'refs/main'))?.trim();
+    const otherRefs = new Set((reader.listDir(joinPath(dir, 'refs')) ?? []).filter((n) => n !== 'main')
+      .map((n) => reader.readText(joinPath(dir, 'refs', n))?.trim()).filter((c): c is string => !!c));
+    const rest = revs.filter((r) => r !== main && !otherRefs.has(r)).sort();
+    ordered = main && revs.includes(main) ? [main, ...rest] : rest;
+  }
   for (const rev of ordered) {
     const p = joinPath(snapshots, rev, 'config.json');
     const text = reader.readText(p);

@@ -46,7 +46,21 @@ const NO_ROPE_TYPES: Record<string, string> = {
   falcon_mamba: 'a state-space model: no attention, no position encoding (Falcon-Mamba)',
   rwkv: 'a recurrent model: no attention, no position encoding (RWKV)',
   jamba: 'a Mamba/attention hybrid whose attention layers use no position encoding (Jamba)',
+  nemotron_h: 'a Mamba-2/attention hybrid whose attention layers use no position encoding (Nemotron-H)',
 };
+
+/**
+ * Hybrids whose few attention layers are named in a pattern string: the key and the letter that marks
+ * an attention layer, to say how many there are.
+ */
+const HYBRID_PATTERNS: { key: string; attention: string }[] = [
+  { key: 'hybrid_override_pattern', attention: '*' }, // Nemotron-H: M Mamba-2, * attention, - MLP, E MoE
+];
+
+/** Switches that turn a hybrid's rotary embedding off: key → the value that means "no RoPE". */
+const ROPE_SWITCHES: { key: string; off: boolean; what: string }[] = [
+  { key: 'use_mem_rope', off: false, what: 'the shared attention blocks use no position encoding (Zamba2)' },
+];
 
 /** Types whose rotary embedding is not announced by a `rope_*` key but is always there. */
 const ROPE_ENCODERS = new Set(['modernbert', 'nomic_bert', 'roformer']);
@@ -78,8 +92,31 @@ export function noRopeReason(scopes: readonly ConfigNode[], modelType: string | 
   if (t === 'baichuan' && numberOf(get('hidden_size')) === 5120) return 'ALiBi attention biases (Baichuan 13B remote code)';
   if (t && NO_ROPE_TYPES[t]) {
     // Falcon-style flags can still switch RoPE back on for a type listed here; none of the listed ones do.
-    return NO_ROPE_TYPES[t];
+    return NO_ROPE_TYPES[t] + hybridMix(get);
+  }
+  for (const sw of ROPE_SWITCHES) {
+    if (booleanOf(get(sw.key)) === sw.off) return `${sw.key}: ${sw.off}: ${sw.what}`;
   }
   if (get('relative_attention_num_buckets')) return 'relative_attention_num_buckets: T5-style relative position buckets';
   return undefined;
+}
+
+/** "; 6 of its 52 layers attend (hybrid_override_pattern), and the rope_theta written there is not read". */
+function hybridMix(get: (key: string) => ConfigNode | undefined): string {
+  for (const { key, attention } of HYBRID_PATTERNS) {
+    const pattern = stringOf(get(key));
+    if (!pattern) continue;
+    const n = [...pattern].filter((c) => c === attention).length;
+    const unread = get('rope_theta') ? ', and the rope_theta written there is not read' : '';
+    return `; ${n} of its ${pattern.length} layers attend (${attention} in ${key})${unread}`;
+  }
+  // Jamba: one attention layer every attn_layer_period layers, from attn_layer_offset.
+  const period = numberOf(get('attn_layer_period'));
+  const offset = numberOf(get('attn_layer_offset'));
+  const layers = numberOf(get('num_hidden_layers'));
+  if (period && period > 0 && offset !== undefined && layers && Number.isInteger(layers)) {
+    const n = Array.from({ length: layers }, (_, i) => i).filter((i) => i % period === offset).length;
+    return `; ${n} of its ${layers} layers attend (every ${period}th from layer ${offset}: attn_layer_period, attn_layer_offset)`;
+  }
+  return '';
 }

@@ -1,15 +1,28 @@
 /**
  * Picks a base to suggest for a context: valid for L *with margin*. b* itself sits at the left
- * edge of a narrow valid island (most bases just above it are invalid), so we look for a round
- * number whose whole neighbourhood (±10%) is valid, checking each candidate with lmax.
+ * edge of a narrow valid island, and validity is not monotone in the base (islands of valid bases
+ * alternate with invalid gaps up to a much higher threshold), so a candidate's margin is checked,
+ * never assumed: every point of its ±10% neighbourhood on a 0.5% grid (41 bases, among them the 21
+ * at 1% steps) must be valid. A grid is not the continuum: at 16k–32k tokens a 0.02% grid still finds
+ * a few invalid bases between the points of some chosen neighbourhoods.
  */
 
 /** lmax(base): first failing m, null if valid, undefined if not known yet. */
 export type LmaxFn = (base: number) => number | null | undefined;
 
-const NEIGHBOURHOOD = [0.9, 0.95, 1, 1.05, 1.1];
-const STEP = 1.25;
-const MAX_TRIES = 60;
+/** The neighbourhood checked around a candidate c: c·(1 + j/200) for j = −20 … 20. */
+export const MARGIN = 0.1;
+/** Grid points on each side of the candidate: 20 → steps of 0.5%. */
+const GRID_STEPS = 20;
+/** Multipliers of the neighbourhood, highest first (an invalid high point lets the search jump furthest). */
+export const NEIGHBOURHOOD: readonly number[] = Array.from({ length: 2 * GRID_STEPS + 1 }, (_, j) => 1 + ((GRID_STEPS - j) * MARGIN) / GRID_STEPS);
+const MAX_CANDIDATES = 2000;
+/**
+ * How far above `start` the search goes. Far enough for every practical head (b* to the all-valid
+ * threshold is at most ~40× for d = 128 up to 1M tokens); tiny rotary dims only become valid at
+ * absurd bases (d = 4 at 65,536: 4.3e14, where one pair no longer turns), which are no suggestion.
+ */
+const MAX_RATIO = 1e6;
 const LOOKAHEAD = 12;
 
 /** Rounds up to two significant digits: 231,643 → 240,000. */
@@ -19,27 +32,46 @@ export function roundUpNice(x: number): number {
   return Math.ceil(x / p - 1e-9) * p;
 }
 
+/** The next round number (two significant digits) strictly above `x`. */
+export function nextNice(x: number): number {
+  const r = roundUpNice(x);
+  if (r > x * (1 + 1e-12)) return r;
+  const p = Math.pow(10, Math.floor(Math.log10(r)) - 1);
+  return roundUpNice(r + p);
+}
+
+/** The neighbourhood points of a candidate, highest first. */
+export function neighbourhoodOf(candidate: number): number[] {
+  return NEIGHBOURHOOD.map((k) => candidate * k);
+}
+
 /**
- * The smallest round base ≥ `start` (tried geometrically) valid for L together with its ±10%
- * neighbourhood; undefined when the oracle cannot answer yet or nothing is found.
- * `start` is typically b* (or an estimate) and never below the current base.
+ * The smallest round base (two significant digits) ≥ `start` that is valid for L together with
+ * every point of its ±10% neighbourhood; undefined when the oracle cannot answer yet or nothing is
+ * found. Every round number is a candidate (none is skipped by a geometric step); an invalid base p
+ * found on a candidate's grid rules out every candidate whose ±10% interval contains p (their whole
+ * neighbourhood is not valid), so the search jumps to the first round number above p / 0.9. Points are
+ * checked highest first, so the jump is as long as the first failure allows. `start` is typically
+ * b* / 0.9 (no base below b* is valid).
  */
 export function chooseValidBase(start: number, lmax: LmaxFn): number | undefined {
   let candidate = roundUpNice(Math.max(start, 2));
+  const limit = candidate * MAX_RATIO;
   // While an earlier candidate is still unknown, later ones are asked too (up to LOOKAHEAD of them),
-  // so an asynchronous oracle answers the whole ladder in one round instead of one rung per round.
+  // so an asynchronous oracle answers a whole ladder in one round instead of one rung per round.
   let unknownSince = -1;
-  for (let i = 0; i < MAX_TRIES && Number.isFinite(candidate); i++) {
+  for (let i = 0; i < MAX_CANDIDATES && candidate <= limit; i++) {
     let state: 'valid' | 'invalid' | 'unknown' = 'valid';
-    for (const k of NEIGHBOURHOOD) {
-      const r = lmax(candidate * k);
+    let invalidAt = 0;
+    for (const point of neighbourhoodOf(candidate)) {
+      const r = lmax(point);
       if (r === undefined) state = 'unknown';
-      else if (r !== null) { state = 'invalid'; break; }
+      else if (r !== null) { state = 'invalid'; invalidAt = point; break; }
     }
     if (state === 'valid' && unknownSince < 0) return candidate;
     if (state === 'unknown' && unknownSince < 0) unknownSince = i;
     if (unknownSince >= 0 && (state === 'valid' || i - unknownSince >= LOOKAHEAD)) return undefined;
-    candidate = roundUpNice(candidate * STEP);
+    candidate = state === 'invalid' ? nextNice(Math.max(candidate, invalidAt / (1 - MARGIN))) : nextNice(candidate);
   }
   return undefined;
 }

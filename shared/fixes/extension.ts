@@ -34,6 +34,17 @@ export interface ExtensionInput {
   preferred?: FixKind | 'auto';
   /** The file trains at the length (a fine-tuning config) rather than runs a checkpoint as is. */
   training: boolean;
+  /**
+   * Only scaling blocks: the model already runs a scaling that a new block replaces, while a new base
+   * would run under the old scaling (and the verdicts here assume none).
+   */
+  scalingOnly?: boolean;
+  /**
+   * The context the model declares and where this file can write it. transformers' YaRN takes its
+   * factor as max_position_embeddings / original when both are set, so a YaRN block over a context
+   * other than factor × T writes the context too (Llama-3.1 declares 131,072 over 8,192).
+   */
+  declaredContext?: { path: KeyPath; value: number };
 }
 
 /** Verdicts above this length are not computed as you type (the scan is linear in the length). */
@@ -60,12 +71,19 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
   const add = (fix: Fix | undefined, spec: RopeSpec, seqLen?: number) => { if (fix) out.push({ fix, spec, seqLen }); };
   const common = { base: x.base, rotaryDim: x.dim, maxPositionEmbeddings: x.length };
 
-  if (x.target.basePath) {
+  const baseRewrites = !!x.target.basePath && !x.scalingOnly;
+  if (baseRewrites) {
     const ntk = ntkAwareBase(x.base, s, x.dim);
-    add({ title: `Apply NTK scaling: ${x.target.baseName} ${fmtPlain(x.base)} → ${fmtPlain(ntk)} (s = ${fmt(s)}, d = ${x.dim})`, kind: 'ntk', edits: x.target.editor.set(x.target.basePath, ntk) },
+    add({ title: `Apply NTK scaling: ${x.target.baseName} ${fmtPlain(x.base)} → ${fmtPlain(ntk)} (s = ${fmt(s)}, d = ${x.dim})`, kind: 'ntk', edits: x.target.editor.set(x.target.basePath!, ntk) },
       { ...common, ropeType: 'default', base: ntk });
   }
-  add(yarnFix(x.target, factor, x.trained), { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: x.trained });
+  const yarn = yarnFix(x.target, factor, x.trained);
+  const yarnContext = Math.round(factor * x.trained);
+  if (yarn && x.declaredContext && x.declaredContext.value !== x.trained && x.declaredContext.value !== yarnContext) {
+    yarn.title += `, max_position_embeddings ${yarnContext}`;
+    yarn.edits = [...yarn.edits, ...x.target.editor.set(x.declaredContext.path, yarnContext)];
+  }
+  add(yarn, { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: x.trained });
   add(linearFix(x.target, factor), { ...common, ropeType: 'linear', factor });
   if (x.llamaFamily) {
     add(llama3Fix(x.target, factor, x.trained), { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: x.trained });
@@ -78,9 +96,9 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
         { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: x.trained }, x.length);
     }
   }
-  if (x.target.basePath && x.trained > 2 * Math.PI) {
+  if (baseRewrites && x.trained > 2 * Math.PI) {
     const g = gradientThetaBase(x.base, x.trained, x.length);
-    add({ title: `Raise ${x.target.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(g)}`, kind: 'raise-base', edits: x.target.editor.set(x.target.basePath, g) },
+    add({ title: `Raise ${x.target.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(g)}`, kind: 'raise-base', edits: x.target.editor.set(x.target.basePath!, g) },
       { ...common, ropeType: 'default', base: g });
   }
 

@@ -12,7 +12,7 @@ import { ntkAwareBase, gradientThetaBase, ntkByPartsInvFreq } from '../rope/seed
 import { wavelengths as wavelengthsOf, criticalDimension } from '../rope/analysis';
 import { BLOCK, TOLERANCE, evalBlock, firstNegative } from '../rope/fb';
 import {
-  FbCurve, InspectorControls, InspectorData, REWRITE_LABELS, RewriteCurve, RewriteMethod,
+  ConsumerTableData, FbCurve, InspectorControls, InspectorData, REWRITE_LABELS, RewriteCurve, RewriteMethod,
 } from './types';
 import { MAX_TARGET_LENGTH, MIN_TARGET_LENGTH } from './messages';
 import { validityScan } from './validity';
@@ -36,6 +36,8 @@ export interface InspectorInput {
   defaultTargetLength?: number;
   /** transformers generation for the rewrites' frequencies (the user's ropeLens.transformersVersion). */
   variant?: TransformersVariant;
+  /** How each consumer reads the file (model configs). */
+  consumers?: ConsumerTableData;
 }
 
 export interface BuildOptions {
@@ -250,5 +252,6 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
     applicable: input.applicable ?? [],
     warnings,
     notes: input.notes ?? [],
+    consumers: input.consumers ?? null,
   };
 }

@@ -12,6 +12,7 @@ import type { TransformersVariant } from '../rope/spec';
 import type { InspectorInput } from './build';
 import type { FileAnalysis } from '../service/types';
 import { createRopeLensService, type RopeLensService } from '../service/service';
+import { CONSUMER_COLUMNS, consumerCells } from '../serving/consumersView';
 
 /** The training context of the unscaled model: original_max_position_embeddings, else the context. */
 export function originalLengthOf(rope: ModelRope): number {
@@ -46,7 +47,13 @@ export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: str
  * Training configs are read-only: the Inspector's Apply writes model configs only.
  */
 export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?: string, variant?: TransformersVariant): InspectorInput {
-  if (a.rope && a.kind === 'model-config') return inspectorInputFromRope(a.rope, label, uri, variant);
+  if (a.rope && a.kind === 'model-config') {
+    const input = inspectorInputFromRope(a.rope, label, uri, variant);
+    if (a.consumers?.length) {
+      input.consumers = { columns: [...CONSUMER_COLUMNS], rows: consumerCells(a.consumers).map(({ cells, differs, detail }) => ({ cells, differs, detail })) };
+    }
+    return input;
+  }
   if (a.rope && a.kind === 'training-config') {
     const input = inspectorInputFromRope(a.rope, label, uri, variant);
     const t = a.training;

@@ -122,6 +122,17 @@ export interface InspectorData {
   warnings: string[];
   /** Where values not written in the file come from (defaults, derived). */
   notes: string[];
+  /** The consumer table for a model config; null for training configs and inputs without it. */
+  consumers: ConsumerTableData | null;
+}
+
+/**
+ * How each consumer (transformers by release, vLLM, SGLang, llama.cpp, TGI, Ollama) reads the
+ * file, as display cells (shared/serving/consumersView computes them on the host side).
+ */
+export interface ConsumerTableData {
+  columns: string[];
+  rows: { cells: string[]; differs: number[]; detail: string[] }[];
 }
 
 /* ---------- messages ---------- */

@@ -4,33 +4,33 @@
  * `K=V` list). Compose interpolates `${VAR:-default}` from the host before anything else;
  * the host is unknown here, so only defaults are known.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
+import { throughShellC } from './shell';
 import { splitLikeCompose } from './shellwords';
-import { throughShellC } from './shellC';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
-import { docOffset, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
+import { docOffset, listAppend, parseYamlDocs, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
 
 /** Compose interpolation: the host environment is unknown, `$$` is a literal `$`. */
-const interpolate = (s: string) => substitute(s, () => undefined);
+const interpolate = (s: string) => substitute(s, () => undefined, '$$');
 
 export function readCompose(text: string, shell?: ShellParser): LaunchFile {
   const doc = new LineMap(text);
   const problems: LaunchFile['problems'] = [];
   const invocations: Invocation[] = [];
   const maps = new Map<Token, ValueMap>();
-  for (const d of parseAllDocuments(text)) {
-    if (!('contents' in d)) continue;
-    for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, range: doc.range(e.pos[0], e.pos[1] - e.pos[0]) });
+  const parsed = parseYamlDocs(text);
+  for (const p of parsed.problems) problems.push({ message: p.message, range: doc.range(p.offset, p.length), ...(p.partial ? { partial: true } : {}) });
+  for (const d of parsed.docs) {
     const services = isMap(d.contents) ? d.contents.get('services', true) : undefined;
     if (!isMap(services)) continue;
     for (const pair of services.items) {
       if (!isMap(pair.value)) continue;
       const inv = readService(pair.value, doc, problems, maps);
       if (!inv) continue;
-      const shelled = throughShellC(inv, doc, (t) => maps.get(t), shell);
+      const shelled = throughShellC(inv, doc, (t) => { const pieces = maps.get(t); return pieces && { text: t.value, pieces }; }, shell);
       if (isLaunchInvocation(shelled)) invocations.push(shelled);
     }
   }
@@ -86,20 +86,6 @@ function commandTokens(node: YamlNode | null | undefined, doc: LineMap, problems
   const last = tokens[tokens.length - 1];
   const append = map && last ? { offset: last.offset + last.length, range: doc.range(last.offset + last.length, 0), separator: ' ', form: 'shell' as const } : undefined;
   return { tokens, append };
-}
-
-/** Where a new item goes in a YAML list, keeping its style (block `- x` lines or a flow `[a, b]`). */
-export function listAppend(node: YamlNode, doc: LineMap, tokens: Token[]): Invocation['append'] {
-  const last = tokens[tokens.length - 1];
-  if (!last || !isSeq(node)) return undefined;
-  const offset = last.offset + last.length;
-  if (node.flow) return { offset, range: doc.range(offset, 0), separator: ', ', form: 'yaml-list' };
-  // Block list: a new `- ` line at the last item's indentation.
-  const lineStart = doc.text.lastIndexOf('\n', last.offset - 1) + 1;
-  const prefix = /^[ \t]*-[ \t]*/.exec(doc.text.slice(lineStart, last.offset))?.[0];
-  if (prefix === undefined) return undefined;
-  const eol = doc.text.includes('\r\n') ? '\r\n' : '\n';
-  return { offset, range: doc.range(offset, 0), separator: eol + prefix, form: 'yaml-list' };
 }
 
 function environment(node: YamlNode | null | undefined, doc: LineMap): Record<string, Token> {

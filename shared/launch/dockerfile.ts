@@ -5,8 +5,7 @@
  */
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import type { Range } from '../core/range';
-import { readShellSpans } from './shell';
-import { throughShellC } from './shellC';
+import { quotedValueMap, readShellSpans, throughShellC } from './shell';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
@@ -31,6 +30,8 @@ interface Stage {
   args: Record<string, Token>;
   entrypoint?: StartCommand;
   cmd?: StartCommand;
+  /** This stage's FROM instruction. */
+  from?: Instruction;
 }
 
 export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
@@ -38,7 +39,9 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   const offsetOf = (p: Range['start']) => doc.offset(p);
   const spanOfRange = (r: Range) => ({ offset: offsetOf(r.start), length: offsetOf(r.end) - offsetOf(r.start) });
   const problems: LaunchFile['problems'] = [];
-  const df = DockerfileParser.parse(text);
+  const reduced = reduceDockerfile(text);
+  for (const p of reduced.problems) problems.push({ message: p.message, range: doc.range(p.offset, 0), ...(p.partial ? { partial: true } : {}) });
+  const df = DockerfileParser.parse(reduced.text);
   if (df.getEscapeCharacter() !== '\\') problems.push({ message: 'the escape character is not a backslash: shell-form commands were read as if it were', range: doc.range(0, 0) });
 
   const globalArgs: Record<string, Token> = {};
@@ -65,8 +68,8 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
       const image = imageRange ? tokenOf(imageRange, from.getImage() ?? '') : undefined;
       const parent = image ? stages.find((s) => s.name !== undefined && s.name.toLowerCase() === image.value.toLowerCase()) : undefined;
       cur = parent
-        ? { name: from.getBuildStage() ?? undefined, image: parent.image, env: { ...parent.env }, args: {}, entrypoint: parent.entrypoint, cmd: parent.cmd }
-        : { name: from.getBuildStage() ?? undefined, image, env: {}, args: {} };
+        ? { name: from.getBuildStage() ?? undefined, image: parent.image, env: { ...parent.env }, args: {}, entrypoint: parent.entrypoint, cmd: parent.cmd, from: ins }
+        : { name: from.getBuildStage() ?? undefined, image, env: {}, args: {}, from: ins };
       stages.push(cur);
     } else if (kw === 'ARG' || kw === 'ENV') {
       const props = (ins as unknown as { getProperties(): { getName(): string; getValue(): string | null; getValueRange(): Range | null; getNameRange(): Range }[] }).getProperties();
@@ -94,10 +97,56 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   if (last && (last.entrypoint || last.cmd)) {
     const combined = combine(last, doc, shell, problems);
     // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
-    const inv = combined && throughShellC(combined, doc, (t) => (t.raw.slice(1, -1) === t.value ? [{ valueStart: 0, docStart: t.offset + 1 }] : undefined), shell);
+    const inv = combined && throughShellC(combined, doc, quotedValueMap, shell);
     if (inv && isLaunchInvocation(inv)) invocations.push(inv);
+  } else if (last?.image && last.from) {
+    // No start command: the engine image runs its own, with this file's ENV (`FROM ollama/ollama`
+    // + `ENV OLLAMA_CONTEXT_LENGTH=…`). Its span is the FROM line.
+    const r = last.from.getRange();
+    const span = { offset: doc.offset(r.start), length: doc.offset(r.end) - doc.offset(r.start) };
+    const inv: Invocation = { argv: [], entrypoint: 'image', env: { ...last.env }, source: 'dockerfile', image: last.image, range: doc.range(span.offset, span.length), ...span, notes: [] };
+    if (isLaunchInvocation(inv)) invocations.push(inv);
   }
   return { format: 'dockerfile', invocations, problems };
+}
+
+/** dockerfile-ast needs ~2.4 µs a character: past these sizes, lines are dropped (not moved). */
+export const DOCKERFILE_LIMITS = { maxLine: 32_768, maxParse: 64 * 1024 };
+
+const RUNTIME_INSTRUCTION = /^\s*(?:FROM|ARG|ENV|CMD|ENTRYPOINT)\s/i;
+
+/**
+ * The Dockerfile text to parse: lines longer than maxLine, and in a file larger than maxParse
+ * every instruction but FROM/ARG/ENV/CMD/ENTRYPOINT, are emptied. Line breaks stay, so every
+ * kept character keeps its line and column, and positions map back to the original text.
+ */
+export function reduceDockerfile(text: string, limits = DOCKERFILE_LIMITS): { text: string; problems: { message: string; offset: number; partial?: boolean }[] } {
+  const problems: { message: string; offset: number; partial?: boolean }[] = [];
+  if (text.length <= limits.maxLine) return { text, problems };
+  const parts = text.split(/(\r\n|\n|\r)/);
+  let offset = 0;
+  let dropped = 0;
+  let keepInstruction = true;
+  let continued = false;
+  const large = text.length > limits.maxParse;
+  for (let i = 0; i < parts.length; i += 2) {
+    const line = parts[i];
+    const start = offset;
+    offset += line.length + (parts[i + 1]?.length ?? 0);
+    const comment = /^\s*#/.test(line);
+    if (!continued && !comment && line.trim()) keepInstruction = RUNTIME_INSTRUCTION.test(line);
+    if (!comment) continued = /\\\s*$/.test(line);
+    if (line.length > limits.maxLine) {
+      problems.push({ message: `a line of ${line.length.toLocaleString('en-US')} characters was not read (longer than ${limits.maxLine.toLocaleString('en-US')})`, offset: start, partial: true });
+      parts[i] = '';
+    } else if (large && !keepInstruction && line.trim()) {
+      parts[i] = '';
+      dropped++;
+    }
+  }
+  // Build-time lines never start the container, so skipping them loses no launch (not partial).
+  if (dropped) problems.push({ message: `${dropped.toLocaleString('en-US')} lines of build-time instructions were skipped: the file is over ${limits.maxParse.toLocaleString('en-US')} characters`, offset: 0 });
+  return { text: parts.join(''), problems };
 }
 
 function startCommand(ins: JSONInstruction, doc: LineMap, spanOfRange: (r: Range) => { offset: number; length: number }): StartCommand {

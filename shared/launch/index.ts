@@ -14,6 +14,12 @@ import type { LaunchFile, ShellParser } from './types';
 
 export { launchFormatOf } from './format';
 export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule } from './sniff';
+// Each format's reader, for callers that already know the format (tests, engine modules' own checks).
+export { readShellScript } from './shell';
+export { readDockerfile } from './dockerfile';
+export { readCompose } from './compose';
+export { readKubernetes } from './kubernetes';
+export { readModelfile } from './modelfile';
 export type * from './types';
 
 export interface LaunchReadOptions {
@@ -34,7 +40,8 @@ export function readLaunchFile(text: string, fileName: string, opts: LaunchReadO
     // Adapters are written not to throw; if one does, the file is answered with the problem, not a crash.
     return { format, invocations: [], problems: [{ message: `could not read this ${format} file: ${(e as Error)?.message ?? e}`, range: new LineMap(text).range(0, 0) }] };
   }
-  return file.invocations.length || file.modelfile ? file : undefined;
+  // A file cut for size still answers with its problems, so the editor can say what was not read.
+  return file.invocations.length || file.modelfile || file.problems.some((p) => p.partial) ? file : undefined;
 }
 
 function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOptions): LaunchFile {

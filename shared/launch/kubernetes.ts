@@ -3,15 +3,14 @@
  * DaemonSet, ReplicaSet, Job, CronJob, Pod, and `List` items), across `---` documents.
  * Container semantics: `command` replaces the image's entrypoint, `args` its CMD; `$(NAME)` in
  * either is replaced by the container's `env` value (`$$(` keeps it literal); `valueFrom` values
- * are unknown.
+ * are unknown. Init containers run before the server and are not read.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type YAMLMap } from 'yaml';
-import { listAppend } from './compose';
-import { throughShellC } from './shellC';
+import { isMap, isScalar, isSeq, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { throughShellC } from './shell';
 import { isLaunchInvocation } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
-import { quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
+import { listAppend, parseYamlDocs, quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
 
 const get = (m: unknown, key: string): YamlNode | undefined => (isMap(m) ? (m.get(key, true) as YamlNode | undefined) : undefined);
 
@@ -38,9 +37,9 @@ export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
   const problems: LaunchFile['problems'] = [];
   const invocations: Invocation[] = [];
   const maps = new Map<Token, ValueMap>();
-  for (const d of parseAllDocuments(text)) {
-    if (!('contents' in d)) continue;
-    for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, range: doc.range(e.pos[0], e.pos[1] - e.pos[0]) });
+  const parsed = parseYamlDocs(text);
+  for (const p of parsed.problems) problems.push({ message: p.message, range: doc.range(p.offset, p.length), ...(p.partial ? { partial: true } : {}) });
+  for (const d of parsed.docs) {
     if (!isMap(d.contents)) continue;
     for (const pod of podSpecs(d.contents)) {
       const containers = get(pod, 'containers');
@@ -49,7 +48,7 @@ export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
         if (!isMap(c)) continue;
         const inv = readContainer(c, doc, maps);
         if (!inv) continue;
-        const shelled = throughShellC(inv, doc, (t) => maps.get(t), shell);
+        const shelled = throughShellC(inv, doc, (t) => { const pieces = maps.get(t); return pieces && { text: t.value, pieces }; }, shell);
         if (isLaunchInvocation(shelled)) invocations.push(shelled);
       }
     }
@@ -66,8 +65,9 @@ function containerEnv(node: YamlNode | undefined, doc: LineMap): Record<string, 
     const name = String(nameNode.value);
     const value = get(item, 'value');
     if (isScalar(value)) {
+      // An env value may use the variables defined before it: `$(BASE)/models`.
       const t = scalarToken(doc, value);
-      if (t) env[name] = t;
+      if (t) env[name] = expandRefs(t, env);
     } else {
       // `valueFrom:` (a secret, a config map, a field ref): unknown until the cluster resolves it.
       const at = (get(item, 'valueFrom') as { range?: [number, number] } | undefined)?.range ?? nameNode.range ?? [0, 0];

@@ -68,11 +68,15 @@ function instructions(text: string, problems: { message: string; offset: number 
 }
 
 /** The Modelfile's model and parameters, with spans. */
-export function readModelfile(text: string): LaunchFile {
+/** Past this size only the beginning is read (Modelfiles are a few KB; this keeps a huge one cheap). */
+export const MODELFILE_LIMITS = { maxParse: 256 * 1024 };
+
+export function readModelfile(text: string, limits = MODELFILE_LIMITS): LaunchFile {
   const doc = new LineMap(text);
   const raw: { message: string; offset: number }[] = [];
-  const list = instructions(text, raw);
-  const problems = raw.map((p) => ({ message: p.message, range: doc.range(p.offset, 0) }));
+  const list = instructions(text.length > limits.maxParse ? text.slice(0, limits.maxParse) : text, raw);
+  const problems: LaunchFile['problems'] = raw.map((p) => ({ message: p.message, range: doc.range(p.offset, 0) }));
+  if (text.length > limits.maxParse) problems.push({ message: `only the first ${limits.maxParse.toLocaleString('en-US')} characters were read`, range: doc.range(limits.maxParse, 0), partial: true });
   const valueToken = (v: Instruction['value']) => {
     const u = unquote(text.slice(v.offset, v.end));
     return makeToken(doc, { offset: v.offset, length: v.end - v.offset, value: u.value, quote: u.quote, known: u.ok });

@@ -19,9 +19,13 @@ export interface ShellReadOptions {
   keepAll?: boolean;
   /** Variables already exported when the script starts (a Dockerfile's `ENV` for its shell-form CMD). */
   env?: Record<string, Token>;
+  /** Variables set but not exported when the script starts (the outer script's, for a `bash -c "…$X…"`). */
+  vars?: Record<string, Token>;
   /** What the invocations say they came from (a Dockerfile's shell form says 'dockerfile'). */
   source?: Invocation['source'];
   limits?: typeof SHELL_LIMITS;
+  /** How many `sh -c` scripts deep this text is (nested scripts stop at MAX_SHELL_C_DEPTH). */
+  depth?: number;
 }
 
 export interface ShellResult {
@@ -32,6 +36,7 @@ export interface ShellResult {
 const MAX_DEPTH = 400;
 const MAX_CALL_DEPTH = 8;
 const MAX_ERRORS_REPORTED = 3;
+const MAX_SHELL_C_DEPTH = 3;
 
 const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => !!c);
 
@@ -39,7 +44,7 @@ const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => !!c)
 export function readShellScript(text: string, parser: ShellParser, opts: ShellReadOptions = {}): ShellResult {
   const doc = new LineMap(text);
   const prep = prepareShell(doc, opts.limits);
-  const problems = prep.problems.map((p) => ({ message: p.message, range: doc.range(p.offset, p.length) }));
+  const problems = prep.problems.map((p) => ({ message: p.message, range: doc.range(p.offset, p.length), partial: true }));
   const r = readShellSource(prep.source, parser, opts);
   return { invocations: r.invocations, problems: [...problems, ...r.problems] };
 }
@@ -63,8 +68,11 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
   }
   if (!tree) return { invocations: [], problems: [{ message: 'the shell parser returned no tree', range: src.range(0, 0) }] };
   try {
-    const w = new ShellWalker(src, opts);
+    const w = new ShellWalker(src, parser, opts);
     const top = new Scope();
+    for (const [name, token] of Object.entries(opts.vars ?? {})) {
+      top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: false, via: token.via });
+    }
     for (const [name, token] of Object.entries(opts.env ?? {})) {
       top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: true, via: token.via });
     }
@@ -76,7 +84,10 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
   }
 }
 
-interface CallFrame { name: string; call: Node; defined: Node }
+/** A command's node and where it really starts (after stray assignments tree-sitter attached to it). */
+interface CommandAt { node: Node; start: number }
+
+interface CallFrame { name: string; call: CommandAt; defined: Node }
 
 class ShellWalker {
   readonly invocations: Invocation[] = [];
@@ -85,9 +96,14 @@ class ShellWalker {
   private readonly words: WordEvaluator;
   private readonly calls: CallFrame[] = [];
   private deepWarned = false;
+  /** The if/elif/else/case-item/loop branches the walk is in, outermost first, each with its own id. */
+  private readonly branch: number[] = [];
+  private nextBranch = 0;
+  /** Files the script sources (`source .env`, `. ./config.sh`), in order. */
+  private readonly sourced: string[] = [];
 
-  constructor(private readonly src: ParseSource, private readonly opts: ShellReadOptions) {
-    this.words = new WordEvaluator(src);
+  constructor(private readonly src: ParseSource, private readonly parser: ShellParser, private readonly opts: ShellReadOptions) {
+    this.words = new WordEvaluator(src, () => this.branch);
   }
 
   walk(n: Node, scope: Scope, depth: number): void {
@@ -129,6 +145,20 @@ class ShellWalker {
         if (body) this.walk(body, scope, depth + 1);
         return;
       }
+      case 'if_statement': case 'elif_clause': case 'else_clause': case 'case_item':
+      case 'for_statement': case 'c_style_for_statement': case 'while_statement':
+        // A branch: what it assigns may not happen on every run.
+        this.branch.push(this.nextBranch++);
+        try {
+          for (const c of named(n)) this.walk(c, scope, depth + 1);
+        } finally {
+          this.branch.pop();
+        }
+        return;
+      case 'pipeline': case 'list':
+        // `a | b | c …` nests one level per operator: flattened here so a long chain costs no depth.
+        for (const c of flattenChain(n)) this.walk(c, scope, depth + 1);
+        return;
       default:
         for (const c of named(n)) this.walk(c, scope, depth + 1);
     }
@@ -168,6 +198,7 @@ class ShellWalker {
       const token = this.src.token(start, end, { value: full.value, quote: quoteFromNode(value), known: full.known, via: p.via });
       b = { ...full, token, assignedAt: token.range, exported: prev?.exported || exported, via: p.via };
     }
+    if (this.branch.length) b.branch = [...this.branch];
     into.set(name, b);
   }
 
@@ -201,7 +232,19 @@ class ShellWalker {
       for (const p of prefix) this.assign(p, scope, false);
       return;
     }
+    // tree-sitter-bash reads `A=1 B=2⏎cmd` as one command with prefix assignments; bash runs
+    // two statements. A line break before the name means the assignments stand alone.
+    if (prefix.length && /[\r\n]/.test(this.src.parsed.slice(prefix[prefix.length - 1].endIndex, nameWord.startIndex))) {
+      for (const p of prefix) this.assign(p, scope, false);
+      prefix.length = 0;
+    }
+    const start = prefix.length ? n.startIndex : nameWord.startIndex;
     const plainName = nameWord.type === 'word' ? nameWord.text : undefined;
+    if ((plainName === 'source' || plainName === '.') && argNodes.length) {
+      // Another file's assignments are not read: launches after it say so.
+      this.sourced.push(argNodes[0].text);
+      return;
+    }
     const text = n.text;
     // Cheap skip: a plain command that names no launch word, no function and no variable.
     const isFunction = plainName !== undefined && this.functions.has(plainName);
@@ -213,15 +256,17 @@ class ShellWalker {
     const local = new Scope(scope, scope.args());
     for (const p of prefix) this.assign(p, scope, true, local);
     const argv = [nameWord, ...argNodes].flatMap((c) => this.words.args(c, local));
-    const peeled = peelWrappers(argv, this.src.doc);
+    const hostEnv: Record<string, Token> = {};
+    for (const [k, b] of local.exported()) if (b.token) hostEnv[k] = b.token;
+    const peeled = peelWrappers(argv, this.src.doc, hostEnv);
     const program = peeled.argv[0]?.value;
     if (!peeled.container && program !== undefined && this.functions.has(program)) {
-      this.callFunction(program, n, peeled.argv.slice(1), local, peeled.env, depth);
+      this.callFunction(program, { node: n, start }, peeled.argv.slice(1), local, peeled.env, depth);
     } else if (peeled.argv.length || peeled.image) {
-      const env: Record<string, Token> = {};
-      if (!peeled.container) for (const [k, b] of local.exported()) if (b.token) env[k] = b.token;
+      // In a container only what `docker run` passes applies; otherwise the script's exports too.
+      const env: Record<string, Token> = peeled.container ? {} : { ...hostEnv };
       Object.assign(env, peeled.env);
-      this.emit(n, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes);
+      this.emit({ node: n, start }, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes, local);
     }
     this.walkSubstitutions(n, scope, depth);
   }
@@ -233,7 +278,7 @@ class ShellWalker {
     return false;
   }
 
-  private callFunction(name: string, call: Node, args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
+  private callFunction(name: string, call: CommandAt, args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
     const body = this.functions.get(name)!;
     if (this.calls.length >= MAX_CALL_DEPTH || this.calls.some((f) => f.defined === body)) return; // recursion
     const inner = new Scope(scope, args);
@@ -246,25 +291,29 @@ class ShellWalker {
     }
   }
 
-  private emit(n: Node, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[]): void {
+  private emit(n: CommandAt, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[], scope: Scope): void {
     // Inside a function, the invocation is said to be where the function was called (outermost call).
     const at = this.calls.length ? this.calls[0].call : n;
-    const span = this.src.span(at.startIndex, at.endIndex);
+    const span = this.src.span(at.start, at.node.endIndex);
     const inv: Invocation = {
       argv, entrypoint, env, source: this.opts.source ?? 'shell',
       range: this.src.doc.range(span.offset, span.length), offset: span.offset, length: span.length,
       notes: [...notes, ...this.calls.map((f) => `through the shell function ${f.name}() defined on line ${this.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1}`)],
     };
+    if (this.sourced.length) inv.notes.push(`variables set in ${this.sourced.join(', ')} (sourced) are not read: values from there are unknown`);
     if (image) inv.image = image;
     const append = this.appendAfter(at);
     if (append) inv.append = append;
-    if (this.opts.keepAll || isLaunchInvocation(inv)) this.invocations.push(inv);
+    // `bash -c "vllm serve …"` in a script: the quoted script maps back when it has no escapes.
+    const vars = scriptIndex(argv) >= 0 ? scope.tokens() : undefined;
+    const read = throughShellC(inv, this.src.doc, quotedValueMap, this.parser, this.opts.depth, vars);
+    if (this.opts.keepAll || isLaunchInvocation(read)) this.invocations.push(read);
   }
 
   /** New flags go after the command's last word, on a new continued line when the command is continued. */
-  private appendAfter(n: Node): Invocation['append'] {
+  private appendAfter(n: CommandAt): Invocation['append'] {
     const doc = this.src.doc;
-    const end = this.src.span(n.startIndex, n.endIndex);
+    const end = this.src.span(n.start, n.node.endIndex);
     const offset = end.offset + end.length;
     const raw = doc.text.slice(end.offset, offset);
     const cont = /\\(\r?\n)([ \t]*)(?=[^\r\n]*$)/.exec(raw);
@@ -285,6 +334,35 @@ class ShellWalker {
   }
 }
 
+/** The operands of a chain of pipelines and lists, in order, without recursion. */
+function flattenChain(n: Node): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'pipeline' || c.type === 'list') {
+      const kids = named(c);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    } else {
+      out.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * A script token quoted whole: read its text as written inside the quotes. For a double-quoted
+ * script that is what the inner shell sees once the outer one has expanded `$X`, provided the
+ * outer variables are handed in (`vars`); a backslash would mean something else inside, so none.
+ */
+export const quotedValueMap: ValueMapOf = (t) => {
+  const inner = t.raw.slice(1, -1);
+  if (t.quote === 'single' && inner === t.value) return { text: inner, pieces: [{ valueStart: 0, docStart: t.offset + 1 }] };
+  if (t.quote === 'double' && /^"[^"\\]*"$/.test(t.raw)) return { text: inner, pieces: [{ valueStart: 0, docStart: t.offset + 1 }] };
+  if (t.quote === 'none' && t.raw === t.value) return { text: t.value, pieces: [{ valueStart: 0, docStart: t.offset }] };
+  return undefined;
+};
+
 function quoteFromNode(n: Node | null): Token['quote'] {
   switch (n?.type) {
     case 'raw_string': return 'single';
@@ -295,3 +373,49 @@ function quoteFromNode(n: Node | null): Token['quote'] {
   }
 }
 
+// `sh -c "…"` as a container command (compose, Kubernetes, exec-form CMD) or inside a script: the
+// script is shell, so it is read as shell and the command it launches becomes the invocation.
+
+/** The text to read as the script (what the inner shell sees), and how it maps back to the document. */
+export type ValueMapOf = (t: Token) => { text: string; pieces: { valueStart: number; docStart: number }[] } | undefined;
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ash']);
+
+/** Index of the script in `sh [-e…] -c SCRIPT`, or -1. */
+function scriptIndex(argv: Token[]): number {
+  const prog = argv[0]?.value ?? '';
+  if (!SHELLS.has(prog.slice(prog.lastIndexOf('/') + 1))) return -1;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i].value;
+    if (/^-[a-z]*c[a-z]*$/.test(a)) return i + 1 < argv.length ? i + 1 : -1;
+    if (!a.startsWith('-')) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The launch inside `sh -c SCRIPT`, or the invocation unchanged. Also for an image's arguments:
+ * whoever passes `sh -c …` as CMD means it as the program (an image entrypoint would not run it).
+ */
+export function throughShellC(inv: Invocation, doc: LineMap, mapOf: ValueMapOf, parser: ShellParser | undefined, depth?: number, vars?: Record<string, Token>): Invocation {
+  const at = scriptIndex(inv.argv);
+  if (at < 0 || (depth ?? 0) >= MAX_SHELL_C_DEPTH) return inv;
+  const script = inv.argv[at];
+  const mapped = mapOf(script);
+  if (!parser || !mapped) {
+    return { ...inv, notes: [...inv.notes, `the ${inv.argv[0].value} -c script was not read${parser ? ' (its text does not map back to the file)' : ' (no shell parser)'}`] };
+  }
+  const r = readShellValue(doc, mapped.text, mapped.pieces, parser, { keepAll: true, env: inv.env, vars, source: inv.source, depth: (depth ?? 0) + 1 });
+  const inner = r.invocations.find(isLaunchInvocation);
+  if (!inner) return inv;
+  const out: Invocation = {
+    ...inv,
+    argv: inner.argv,
+    env: { ...inv.env, ...inner.env },
+    entrypoint: inner.entrypoint,
+    notes: [...inv.notes, `through ${inv.argv[0].value} -c`, ...inner.notes],
+  };
+  if (inner.image) out.image = inner.image;
+  if (inner.append) out.append = inner.append; else delete out.append;
+  return out;
+}

@@ -8,9 +8,13 @@ import type { QuoteStyle, Token, VariableTrace } from './types';
 export class LineMap {
   private readonly starts: number[] = [0];
   constructor(readonly text: string) {
+    // \r\n counts as one break; a lone \r is a break too (as LSP says). indexOf keeps a 5 MB line cheap.
+    if (!text.includes('\r')) {
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+      return;
+    }
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      // \r\n counts as one break; a lone \r is a break too (as LSP says).
       if (c === 10) this.starts.push(i + 1);
       else if (c === 13 && text.charCodeAt(i + 1) !== 10) this.starts.push(i + 1);
     }

@@ -21,6 +21,11 @@ export interface VariableTrace {
   defaulted?: boolean;
   /** With `defaulted`: the span of the default word inside `${VAR:-…}` (a fix may edit it there). */
   defaultAt?: Range;
+  /**
+   * Assigned inside an `if`/`case` branch or a loop: the value is the last one the file writes in
+   * reading order, but a run may take another branch (say so rather than assert the value).
+   */
+  conditional?: boolean;
 }
 
 export interface Token {
@@ -95,8 +100,11 @@ export interface LaunchFile {
   format: 'shell' | 'dockerfile' | 'compose' | 'kubernetes' | 'modelfile';
   invocations: Invocation[];
   modelfile?: ModelfileLaunch;
-  /** Problems the adapter met and survived (an unterminated quote, a file too large to parse whole). */
-  problems: { message: string; range: Range }[];
+  /**
+   * Problems the adapter met and survived (an unterminated quote, a file too large to parse whole).
+   * `partial`: part of the file was not read at all (size limits), so launches there may be missed.
+   */
+  problems: { message: string; range: Range; partial?: boolean }[];
 }
 
 /**

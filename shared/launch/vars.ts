@@ -6,13 +6,19 @@ import type { VariableTrace } from './types';
 
 export interface VarValue { value: string; known: boolean; via?: VariableTrace[] }
 
-/** Expands references in `text`; unknown ones stay as written and make the result unknown. */
-export function substitute(text: string, lookup: (name: string) => VarValue | undefined): VarValue & { via: VariableTrace[] } {
+/** `${NAME}`, `${NAME:-word}` (also `-`, `:+`, `+`, `:?`, `?`), `$NAME`. */
+const REFERENCE = /\$\{([A-Za-z_]\w*)(?:(:?[-+?])((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_]\w*)/.source;
+const WITH_ESCAPE = { '\\$': new RegExp(`\\\\\\$|${REFERENCE}`, 'g'), '$$': new RegExp(`\\$\\$|${REFERENCE}`, 'g') };
+
+/**
+ * Expands references in `text`; unknown ones stay as written and make the result unknown.
+ * `escape`: how a literal `$` is written: `\$` in a Dockerfile, `$$` in compose.
+ */
+export function substitute(text: string, lookup: (name: string) => VarValue | undefined, escape: '\\$' | '$$' = '\\$'): VarValue & { via: VariableTrace[] } {
   let known = true;
   const via: VariableTrace[] = [];
-  const value = text.replace(/\$\$|\\\$|\$\{([A-Za-z_]\w*)(?:(:?[-+?])((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_]\w*)/g, (m, braced?: string, op?: string, word?: string, bare?: string) => {
-    if (m === '$$') return '$';
-    if (m === '\\$') return '$';
+  const value = text.replace(WITH_ESCAPE[escape], (m, braced?: string, op?: string, word?: string, bare?: string) => {
+    if (m === '$$' || m === '\\$') return '$';
     const name = (braced ?? bare)!;
     const v = lookup(name);
     const empty = !v || (v.known && v.value === '');

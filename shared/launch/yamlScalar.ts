@@ -3,9 +3,10 @@
  * (for a `sh -c` script or a compose command string read out of a scalar): plain and simply
  * quoted scalars map as one piece, literal and folded blocks line by line.
  */
-import { Scalar, isScalar, isSeq, type Node as YamlNode } from 'yaml';
+import { Scalar, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node as YamlNode } from 'yaml';
+import { mentionsLaunchWord } from './sniff';
 import { LineMap, makeToken } from './text';
-import type { QuoteStyle, Token } from './types';
+import type { Invocation, QuoteStyle, Token } from './types';
 
 export function quoteOfScalar(s: Scalar): QuoteStyle {
   return s.type === Scalar.QUOTE_DOUBLE ? 'double' : s.type === Scalar.QUOTE_SINGLE ? 'single' : 'none';
@@ -86,3 +87,62 @@ export function subMap(map: ValueMap, from: number, length: number): ValueMap {
 
 export const asScalar = (n: unknown): Scalar | undefined => (isScalar(n) ? n : undefined);
 export const seqItems = (n: unknown): YamlNode[] => (isSeq(n) ? (n.items as YamlNode[]) : []);
+
+/** Where a new item goes in a YAML list, keeping its style (block `- x` lines or a flow `[a, b]`). */
+export function listAppend(node: YamlNode, doc: LineMap, tokens: Token[]): Invocation['append'] {
+  const last = tokens[tokens.length - 1];
+  if (!last || !isSeq(node)) return undefined;
+  const offset = last.offset + last.length;
+  if (node.flow) return { offset, range: doc.range(offset, 0), separator: ', ', form: 'yaml-list' };
+  // Block list: a new `- ` line at the last item's indentation.
+  const lineStart = doc.text.lastIndexOf('\n', last.offset - 1) + 1;
+  const prefix = /^[ \t]*-[ \t]*/.exec(doc.text.slice(lineStart, last.offset))?.[0];
+  if (prefix === undefined) return undefined;
+  const eol = doc.text.includes('\r\n') ? '\r\n' : '\n';
+  return { offset, range: doc.range(offset, 0), separator: eol + prefix, form: 'yaml-list' };
+}
+
+/** The yaml package needs ~0.8 µs a character (and far more on runs of blank lines): past these sizes it reads less. */
+export const YAML_LIMITS = { maxParse: 128 * 1024 };
+
+export interface YamlDocs {
+  docs: Document.Parsed[];
+  problems: { message: string; offset: number; length: number; partial?: boolean }[];
+}
+
+/**
+ * The file's YAML documents with every node range in file offsets. A file over maxParse is cut at
+ * its `---` lines and only the documents that mention a launch word (and fit) are parsed, each
+ * shifted back to where it sits in the file.
+ */
+export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
+  const problems: YamlDocs['problems'] = [];
+  const collect = (docs: Document.Parsed[]) => {
+    for (const d of docs) for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, offset: e.pos[0], length: e.pos[1] - e.pos[0] });
+    return docs;
+  };
+  if (text.length <= limits.maxParse) return { docs: collect(parseAllDocuments(text) as Document.Parsed[]), problems };
+  const starts = [0, ...[...text.matchAll(/^---[ \t]*(?:#.*)?$/gm)].map((m) => m.index!)].filter((v, i, a) => i === 0 || v > a[i - 1]);
+  const docs: Document.Parsed[] = [];
+  let skipped = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const base = starts[i];
+    const chunk = text.slice(base, starts[i + 1] ?? text.length);
+    if (!mentionsLaunchWord(chunk)) continue;
+    if (chunk.length > limits.maxParse) { skipped++; continue; }
+    for (const d of parseAllDocuments(chunk) as Document.Parsed[]) {
+      visit(d, (_key, node) => {
+        const n = node as { range?: [number, number, number] };
+        if (n && n.range) n.range = [n.range[0] + base, n.range[1] + base, n.range[2] + base];
+      });
+      for (const e of d.errors) e.pos = [e.pos[0] + base, e.pos[1] + base];
+      docs.push(d);
+    }
+  }
+  collect(docs);
+  problems.push({
+    message: `the file is over ${limits.maxParse.toLocaleString('en-US')} characters: only its documents that mention a launch program were read${skipped ? ` (${skipped} too large to read at all)` : ''}`,
+    offset: 0, length: 0, partial: true,
+  });
+  return { docs, problems };
+}

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { ShellParser } from '../launch/types';
 
 // require(), not import: bundled as CommonJS, web-tree-sitter's ESM build would need import.meta.url.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Language, Parser } = require('web-tree-sitter') as typeof import('web-tree-sitter');
 
 /** The first existing file: next to this bundle (dist/), else the installed package. */

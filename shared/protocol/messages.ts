@@ -155,3 +155,28 @@ export const PlanWriteStageRequest = new RequestType<PlanWriteStageParams, PlanW
 
 /** Node flags for the language-server process (the VS Code client and the server bench use them). */
 export const SERVER_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--expose-gc'];
+
+// ---- ropeLens/hub/*: fetching base models from the Hugging Face Hub ----
+
+/**
+ * Server → client, before the first network use: may these models be fetched from the Hub? The
+ * client answers from workspace trust, `ropeLens.hub.allowNetwork` and, for `ask`, the user's
+ * answer (remembered per workspace). Sent only to clients that say `hubPermission: true` in their
+ * initializationOptions; others get `always` or nothing, by the setting alone.
+ */
+export const HUB_PERMISSION_METHOD = 'ropeLens/hub/permission';
+export interface HubPermissionParams {
+  /** Hub references (`org/name`, `org/name@revision`) the open documents need and the cache lacks. */
+  refs: string[];
+  /** The Hub endpoint that would be asked (HF_ENDPOINT or the Hub itself). */
+  endpoint: string;
+}
+export interface HubPermissionResult { allow: boolean }
+export const HubPermissionRequest = new RequestType<HubPermissionParams, HubPermissionResult, void>(HUB_PERMISSION_METHOD);
+
+/** Server → client, when a fetch is over (the documents that needed it are re-validated). */
+export const HUB_FETCHED_METHOD = 'ropeLens/hub/fetched';
+export interface HubFetchedParams {
+  results: { ref: string; ok: boolean; message: string }[];
+}
+export const HubFetchedNotification = new NotificationType<HubFetchedParams>(HUB_FETCHED_METHOD);

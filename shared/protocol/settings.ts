@@ -18,6 +18,8 @@ export const SETTING_VALUES = {
   hints: ['inlay', 'codeLens', 'off'],
   'validation.delay': undefined,
   'trace.server': ['off', 'messages', 'verbose'],
+  'hub.allowNetwork': ['ask', 'always', 'never'],
+  consumers: undefined,
 } as const satisfies Record<string, readonly string[] | undefined>;
 
 export type SettingKey = keyof typeof SETTING_VALUES;
@@ -28,6 +30,7 @@ export type HintStyle = Values<'hints'>;
 export type BoundBackend = Values<'bound.backend'>;
 export type PreferredRewrite = Values<'preferredRewrite'>;
 export type TraceLevel = Values<'trace.server'>;
+export type HubNetwork = Values<'hub.allowNetwork'>;
 
 /** Validation delay bounds (ms), as package.json declares them. */
 export const VALIDATION_DELAY = { min: 0, max: 5000 } as const;
@@ -44,12 +47,20 @@ export interface RopeLensSettings {
   /** Debounce between the last edit and validation, in ms (push diagnostics only). */
   validationDelay: number;
   trace: TraceLevel;
+  /**
+   * May a base model missing offline be fetched from the Hugging Face Hub: `ask` (the editor asks once
+   * per workspace), `always`, `never`. Never in an untrusted workspace, whatever the value.
+   */
+  hubAllowNetwork: HubNetwork;
+  /** Consumers that load these files (`transformers==4.42.4`, `vllm`): a refusal by one of them is an error. */
+  consumers: string[];
 }
 
 /** Each setting's package.json key. */
 export const SETTING_KEYS: Record<keyof RopeLensSettings, SettingKey> = {
   enable: 'enable', severity: 'severity', preferredRewrite: 'preferredRewrite', boundBackend: 'bound.backend',
   transformersVersion: 'transformersVersion', hints: 'hints', validationDelay: 'validation.delay', trace: 'trace.server',
+  hubAllowNetwork: 'hub.allowNetwork', consumers: 'consumers',
 };
 
 export const DEFAULT_SETTINGS: RopeLensSettings = {
@@ -61,6 +72,8 @@ export const DEFAULT_SETTINGS: RopeLensSettings = {
   hints: 'inlay',
   validationDelay: 150,
   trace: 'off',
+  hubAllowNetwork: 'ask',
+  consumers: [],
 };
 
 // The type-level guarantees that the tables above name real severities and fix kinds.
@@ -89,7 +102,7 @@ export interface NormalizeProblem { key: string; message: string }
  * default and is reported through `problems` (the server logs it) instead of being dropped silently.
  */
 export function normalizeSettings(raw: unknown, problems: NormalizeProblem[] = []): RopeLensSettings {
-  const s: RopeLensSettings = { ...DEFAULT_SETTINGS, severity: {} };
+  const s: RopeLensSettings = { ...DEFAULT_SETTINGS, severity: {}, consumers: [] };
   if (!raw || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
   const bad = (key: SettingKey, v: unknown) => problems.push({ key: `${SETTINGS_SECTION}.${key}`, message: `ignored ${JSON.stringify(v)?.slice(0, 80)}` });
@@ -114,8 +127,12 @@ export function normalizeSettings(raw: unknown, problems: NormalizeProblem[] = [
   pick('transformersVersion', (v) => { s.transformersVersion = v; });
   pick('hints', (v) => { s.hints = v; });
   pick('trace.server', (v) => { s.trace = v; });
+  pick('hub.allowNetwork', (v) => { s.hubAllowNetwork = v; });
   const delay = read(r, 'validation.delay');
   if (typeof delay === 'number' && Number.isFinite(delay) && delay >= VALIDATION_DELAY.min) s.validationDelay = Math.min(delay, VALIDATION_DELAY.max);
   else if (delay !== undefined) bad('validation.delay', delay);
+  const consumers = read(r, 'consumers');
+  if (Array.isArray(consumers) && consumers.every((c) => typeof c === 'string')) s.consumers = consumers as string[];
+  else if (consumers !== undefined) bad('consumers', consumers);
   return s;
 }

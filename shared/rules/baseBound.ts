@@ -18,7 +18,7 @@ import type { AttentionGroup, Located, ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
 import { boundable, bstarOf, judgedLength, lmaxOf } from './bound';
 import { modelTarget } from './targets';
-import { bstarGuess, chooseValidBase } from '../fixes/chooseBase';
+import { MARGIN, bstarGuess, chooseValidBase } from '../fixes/chooseBase';
 import { raiseBaseFix } from '../fixes/rewrites';
 import { MAX_LENGTH } from '../bstar/validate';
 import { baseUnreadable } from './invalidValues';
@@ -93,15 +93,21 @@ function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: bo
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);
   if (severity === 'information') {
     // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
+    // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
+    // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
+    const scaled = scaling?.type !== undefined && scaling.type !== 'default';
     const message = `This checkpoint's ${label} satisfies the RoPE base bound (Su's b*) only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. `
-      + 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.';
+      + (scaled
+        ? `That is how the model was trained, not a mistake in this file; the ${scaling!.rawType?.value ?? scaling!.type} scaling stretches positions from there and leaves the base as trained.`
+        : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.');
     return finding(BASE_BELOW_BOUND, 'information', message, range);
   }
   const message = `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: `
     + 'a base chosen before training should cover every distance the layers see.';
   const fixes = [];
   if (!capped) {
-    const next = chooseValidBase(Math.max(base * 1.5, b ?? bstarGuess(L) * (dim / 128)), (x) => lmaxOf(ctx, x, dim, L));
+    // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
+    const next = chooseValidBase(Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)), (x) => lmaxOf(ctx, x, dim, L));
     const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L) : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
   }

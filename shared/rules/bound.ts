@@ -18,6 +18,10 @@ export function judgedLength(rope: ModelRope, trainingLength?: number): JudgedLe
   if ((type === 'yarn' || type === 'llama3' || type === 'longrope') && original) {
     return { length: Math.round(original), why: `the original context (original_max_position_embeddings ${fmt(original)})` };
   }
+  if ((type === 'yarn' || type === 'llama3' || type === 'longrope') && ctx > 0 && !(trainingLength && trainingLength > ctx)) {
+    // No original written: transformers stretches from max_position_embeddings.
+    return { length: Math.round(ctx), why: `the original context ${fmt(ctx)} (max_position_embeddings) that the ${type} scaling stretches from` };
+  }
   if (type === 'linear') {
     const f = numParam(s, 'factor');
     if (f && f >= 1) return { length: Math.ceil(ctx / f), why: `the context ${fmt(ctx)} divided by the linear factor ${f}` };

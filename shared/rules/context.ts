@@ -11,6 +11,8 @@ import type { ResolvedBaseModel } from '../config/resolve';
 import type { BoundOracle, Finding, PendingBound, Severity } from '../core/findings';
 import type { TransformersVariant } from '../rope/spec';
 import type { ConfigEditor } from '../fixes/configEditor';
+import type { ConsumerReading } from '../serving/consumer';
+import type { ConsumerPin } from '../serving/pins';
 
 export interface RuleContext {
   doc: ParsedDocument;
@@ -26,6 +28,10 @@ export interface RuleContext {
   pending: PendingBound[];
   /** The document's editor: YAML/JSON, or a command line's options (fixes/commandLineEditor). */
   editor: ConfigEditor;
+  /** Model configs: how each consumer reads the file (shared/serving/consumers.ts). */
+  consumers?: ConsumerReading[];
+  /** What the workspace says is used: pinned packages, image tags, the ropeLens.consumers setting. */
+  pins?: ConsumerPin[];
 }
 
 export interface Rule {

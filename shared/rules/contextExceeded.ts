@@ -28,13 +28,24 @@ export const contextExceededRule: Rule = {
     const s = rope.scaling;
     const scaled = (s && s.type !== 'default' && s.type !== undefined) || t.scalingByName !== undefined;
     if (scaled) {
-      // A static scaling covers original × factor; beyond that it extrapolates too.
+      // A static scaling covers the larger of original × factor and the context the model declares
+      // with it (Llama-3.1: llama3 factor 8 over 8,192, declared for 131,072); beyond that it extrapolates too.
       const factor = numParam(s, 'factor');
       const original = numParam(s, 'original_max_position_embeddings') ?? rope.originalContextLength?.value;
       if (t.scalingByName || !factor || !original || s?.type === 'dynamic') return [];
       const reach = s?.type === 'linear' ? mpe * factor : original * factor;
-      if (L <= Math.max(reach, mpe)) return [];
-      return [finding(CONTEXT_EXCEEDED, 'warning', `Training at ${fmt(L)} tokens exceeds what the ${s?.type} scaling covers (${fmt(reach)} = ${s?.type === 'linear' ? 'max_position_embeddings' : 'original'} × factor ${factor}).`, rangeFor(ctx.doc, seq))];
+      const limit = Math.max(reach, mpe);
+      if (L <= limit) return [];
+      const type = s?.rawType?.value ?? s?.type;
+      const from = ctx.resolved ? ` from ${ctx.resolved.from}` : '';
+      const source = reach >= mpe
+        ? `${s?.type === 'linear' ? `max_position_embeddings ${fmt(mpe)}` : `original ${fmt(original)}`} × ${type} factor ${fmt(factor)}${from}`
+        : `${rope.contextLength.key ?? 'max_position_embeddings'} ${fmt(mpe)}${from}, declared with its ${type} scaling of factor ${fmt(factor)} over the original ${fmt(original)}`;
+      // Rescale from the trained context: a new factor for this length, in the trainer's keys.
+      const T = s?.type === 'linear' ? mpe : original;
+      const message = `Training at ${fmt(L)} tokens is beyond the ${fmt(limit)} tokens this model covers (${source}): positions past ${fmt(limit)} are extrapolated. `
+        + `Scale from the trained context ${fmt(T)} by ${fmt(L / T)} instead.`;
+      return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true))];
     }
     if (t.overrides.base) return [];
     const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
@@ -54,7 +65,8 @@ function trainedSourceText(source: string): string {
   return 'its max_position_embeddings';
 }
 
-function fixesFor(ctx: RuleContext, L: number, T: number): Fix[] {
+/** Situation-3 fixes from T; `rescale`: the model already has a scaling, so only new scaling blocks (a base change would run under the old one). */
+function fixesFor(ctx: RuleContext, L: number, T: number, rescale = false): Fix[] {
   const t = ctx.training!;
   const rope = ctx.effective!;
   if (t.ownModel) {
@@ -65,8 +77,11 @@ function fixesFor(ctx: RuleContext, L: number, T: number): Fix[] {
   }
   const base = rope.base.value, dim = rope.rotaryDim.value;
   if (!Number.isFinite(base) || !Number.isFinite(dim)) return [];
+  const target = trainingTarget(ctx);
+  // The model's context is written beside the scaling block (axolotl's overrides, nanotron's model_config).
+  const declaredContext = target.scalingPath ? { path: [...target.scalingPath.slice(0, -1), 'max_position_embeddings'], value: rope.contextLength.value } : undefined;
   return extensionFixes({
-    target: trainingTarget(ctx), base, dim, trained: T, length: L, reach: L,
-    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant, training: true,
+    target, base, dim, trained: T, length: L, reach: L, declaredContext,
+    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant, training: true, scalingOnly: rescale,
   });
 }

@@ -11,10 +11,13 @@ import { trainingScalingRule } from './trainingScaling';
 import { trainerSpecificRule } from './trainerSpecific';
 import { invalidValuesRule } from './invalidValues';
 import { contextExtendedRule } from './contextExtended';
+import { consumerMisreadRule } from './consumerMisread';
+import { consumerRefusedRule } from './consumerRefused';
 
 export const RULES: readonly Rule[] = [
   invalidValuesRule, scalingTypeRule, scalingKeysRule, scalingValuesRule, originalContextRule, partialRotaryRule,
   contextExtendedRule, baseBoundRule, contextExceededRule, trainingScalingRule, trainerSpecificRule,
+  consumerMisreadRule, consumerRefusedRule,
 ];
 
 export const RULE_CODES: readonly string[] = RULES.flatMap((r) => r.codes);

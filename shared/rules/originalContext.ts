@@ -1,7 +1,9 @@
 /**
  * rope/original-context-missing (warning): YaRN, llama3 or longrope without
- * original_max_position_embeddings. transformers then takes max_position_embeddings as the
- * original length, the implicit factor is 1, and the correction bands sit at the wrong length.
+ * original_max_position_embeddings while max_position_embeddings differs from the trained context T.
+ * transformers then takes max_position_embeddings as the original length, so the correction bands
+ * sit at the wrong length. When max_position_embeddings is T (or T is only assumed from it) the
+ * omission is harmless: it is how vendors document the recipe (Qwen2.5: YaRN ×4 over 32,768).
  * rope/factor-mismatch (YaRN): factor ≠ max_position_embeddings / original (transformers warns;
  * vLLM derives the served length as original × factor).
  */
@@ -10,6 +12,7 @@ import type { ModelRope, ScalingDescription } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor, scalingKeyName, scalingRange } from './context';
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';
+import { trainedContextOf } from '../config/trainedContext';
 
 export const ORIGINAL_MISSING = 'rope/original-context-missing';
 export const FACTOR_MISMATCH = 'rope/factor-mismatch';
@@ -25,9 +28,16 @@ export const originalContextRule: Rule = {
       const factor = numParam(s, 'factor');
       const mpe = rope?.contextLength.value;
       if (original === undefined) {
+        // transformers then takes max_position_embeddings as the original context. That is right when
+        // it is the trained context (Qwen's documented recipe: YaRN ×4 added to the 32,768 config).
+        if (!rope || !mpe || !Number.isFinite(mpe)) continue;
+        const trained = trainedContextOf(rope);
+        if (trained.source.startsWith('assumed:') || trained.value === mpe) continue;
+        const from = trainedSourceText(trained.source);
         out.push(finding(ORIGINAL_MISSING, 'warning',
-          `${s.rawType?.value ?? s.type} scaling without original_max_position_embeddings: transformers takes max_position_embeddings${mpe ? ` (${mpe})` : ''} as the original context, so the ${factor ?? '?'}× factor is applied around the wrong length.`,
-          scalingRange(ctx.doc, s), missingFixes(ctx, s, rope, factor)));
+          `${s.rawType?.value ?? s.type} scaling without original_max_position_embeddings: transformers takes max_position_embeddings ${fmt(mpe)} as the original context, `
+          + `but this checkpoint was trained at ${fmt(trained.value)} (${from}), so the ${factor ?? '?'}× factor is applied around the wrong length.`,
+          scalingRange(ctx.doc, s), missingFixes(ctx, s, rope, factor, trained.value)));
         continue;
       }
       if (s.type !== 'yarn' || factor === undefined || !mpe || !(original > 0)) continue;
@@ -44,30 +54,25 @@ export const originalContextRule: Rule = {
   },
 };
 
-function missingFixes(ctx: RuleContext, s: ScalingDescription, rope: ModelRope | undefined, factor: number | undefined): Fix[] {
-  if (!s.node || !rope || !factor || !(factor > 1)) return [];
+/** Writes the trained context as the original; where original × factor would not give max_position_embeddings, the factor too. */
+function missingFixes(ctx: RuleContext, s: ScalingDescription, rope: ModelRope, factor: number | undefined, trained: number): Fix[] {
+  if (!s.node) return [];
   const mpe = rope.contextLength.value;
-  if (!Number.isFinite(mpe)) return [];
   const path = pathTo(s.node);
-  const fixes: Fix[] = [];
-  if (ctx.fileKind === 'training-config') {
-    // The base model's own context is the length it was trained on.
-    fixes.push({ title: `Set original_max_position_embeddings to ${mpe} (the base model's context)`, kind: 'other', preferred: true,
-      edits: ctx.editor.setObject(path, { original_max_position_embeddings: mpe }, Object.keys(s.params)) });
-    return fixes;
-  }
-  const mpeNode = rope.contextLength.node;
-  if (mpeNode) {
-    const extended = Math.round(mpe * factor);
-    fixes.push({ title: `Trained on ${mpe} tokens: set original_max_position_embeddings ${mpe} and max_position_embeddings ${extended}`, kind: 'other',
-      edits: [...ctx.editor.setObject(path, { original_max_position_embeddings: mpe }, Object.keys(s.params)), ...ctx.editor.set(pathTo(mpeNode), extended)] });
-  }
-  const orig = mpe / factor;
-  if (Number.isInteger(orig)) {
-    fixes.push({ title: `Already extended: set original_max_position_embeddings to ${orig} (max_position_embeddings / factor)`, kind: 'other',
-      edits: ctx.editor.setObject(path, { original_max_position_embeddings: orig }, Object.keys(s.params)) });
-  }
-  return fixes;
+  const coherent = factor !== undefined && Math.abs(trained * factor - mpe) <= 1e-9 * mpe;
+  const ratio = mpe / trained;
+  const set: Record<string, number | ReturnType<typeof float>> = { original_max_position_embeddings: trained };
+  if (!coherent && ratio > 1) set.factor = float(ratio);
+  const title = coherent || !(ratio > 1)
+    ? `Set original_max_position_embeddings to ${trained} (the trained context)`
+    : `Set original_max_position_embeddings to ${trained} (the trained context) and factor to ${fmt(ratio)} (max_position_embeddings / ${trained})`;
+  return [{ title, kind: 'other', preferred: true, edits: ctx.editor.setObject(path, set, Object.keys(s.params)) }];
+}
+
+function trainedSourceText(source: string): string {
+  if (source.startsWith('catalog:')) return `per the catalog entry ${source.slice('catalog:'.length)}`;
+  if (source.startsWith('config:')) return `its ${source.slice('config:'.length)}`;
+  return source;
 }
 
 function mismatchFixes(ctx: RuleContext, rope: ModelRope, s: ScalingDescription, factor: number, original: number, implicit: number): Fix[] {

@@ -8,6 +8,7 @@ import type { Finding } from '../core/findings';
 import { Rule, finding, fmt, numParam, rangeFor } from './context';
 import { trainingTarget } from './targets';
 import { yarnFix } from '../fixes/rewrites';
+import { trainedContextOf } from '../config/trainedContext';
 
 export const DYNAMIC_TRAINING = 'training/dynamic-scaling';
 export const STACKED_SCALING = 'training/stacked-scaling';
@@ -32,7 +33,17 @@ export const trainingScalingRule: Rule = {
         rangeFor(ctx.doc, typeNode, dict?.node), fix ? [{ ...fix, preferred: true }] : []));
     }
     const native = ctx.resolved?.rope.scaling;
-    if ((byName || dict) && native && native.type && native.type !== 'default') {
+    // A block whose own factor covers the training length from the trained context is a deliberate
+    // rescale (the context-exceeded fixes write one), not a scaling meant to add to the native one.
+    const newFactor = numParam(dict, 'factor');
+    const seqLen = t.sequenceLength?.value;
+    const trained = ctx.resolved ? trainedContextOf(ctx.resolved.rope).value : undefined;
+    // Only past what the native scaling already covers (its max_position_embeddings): within it, a
+    // new block just throws away the scaling the model was trained with.
+    const nativeCover = ctx.resolved?.rope.contextLength.value;
+    const restated = !byName && newFactor !== undefined && seqLen !== undefined && trained !== undefined && newFactor * trained >= seqLen
+      && nativeCover !== undefined && seqLen > nativeCover;
+    if ((byName || dict) && !restated && native && native.type && native.type !== 'default') {
       const f = numParam(native, 'factor');
       const node = byName?.node ?? dict?.node;
       const path = t.scalingKeyPath;

@@ -18,6 +18,8 @@ import { DocumentEditor } from '../fixes/documentEditor';
 import { applyTextEdits } from '../fixes/textEdits';
 import { sniff } from './sniff';
 import { analyzeServingConfig } from './analyzeServing';
+import { consumerTable } from '../serving/consumers';
+import { pinsFromSetting, type WorkspaceFacts } from '../serving/pins';
 import { launchFormatOf, readLaunchFile } from '../launch/index';
 import type { ShellParser } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
@@ -42,6 +44,10 @@ export interface AnalyzeOptions {
   preferredRewrite?: 'auto' | FixKind;
   /** Where errors the analysis swallows to keep answering are reported (server output, CLI --verbose). */
   log?: (message: string) => void;
+  /** Pinned consumers beside and above the file (requirements, lock files); injected, Node reads files. */
+  workspace?: WorkspaceFacts;
+  /** The `ropeLens.consumers` setting: specifiers such as `transformers==4.42.4`. */
+  consumers?: readonly string[];
   /** The shell grammar for launch scripts (loaded by the Node layer); without it shell scripts are not read. */
   shellParser?: ShellParser;
 }
@@ -106,8 +112,10 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     if (reading?.noRope) return { ...OTHER(), kind: 'model-config', noRope: reading.noRope, document: doc };
     const rope = reading?.rope;
     if (rope) {
-      const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope };
-      return { kind: 'model-config', rope, training: null, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupe(base.pending), document: doc };
+      const consumers = safe('reading the file as each consumer does', () => consumerTable(rope, doc)) ?? [];
+      const pins = [...(safe('reading the workspace pins', () => opts.workspace?.pinsFor(opts.fileName)) ?? []), ...pinsFromSetting(opts.consumers)];
+      const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope, consumers, pins };
+      return { kind: 'model-config', rope, training: null, consumers, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupe(base.pending), document: doc };
     }
     // Asked to read it as a model config but no RoPE setting is there: classify it as usual.
     if (!asModel) return { ...OTHER(), kind: 'model-config', document: doc };

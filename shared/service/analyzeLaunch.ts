@@ -8,7 +8,7 @@
  * command, and the launch rules judge it. Training launchers plug in through `trainerAnalyzers`
  * (or the TRAINER_LAUNCH_ANALYZERS list) and add their own launches and findings.
  */
-import type { LaunchFile, Invocation } from '../launch/types';
+import type { LaunchFile, Invocation, Token } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import type { Range } from '../core/range';
 import type { BaseModelResolver, ResolvedBaseModel } from '../config/resolve';
@@ -105,6 +105,21 @@ function resolveModel(ref: string, engine: EngineName, opts: LaunchAnalysisOptio
   return {};
 }
 
+/**
+ * Values that came from a `${VAR:-default}` whose variable the file never sets: judged as the
+ * default, and said so (the environment that runs the script may set it otherwise).
+ */
+function defaultNotes(req: LaunchRequest): string[] {
+  const out: string[] = [];
+  const say = (what: string, t: Token | undefined) => {
+    const d = t?.via?.find((v) => v.defaulted);
+    if (d && t) out.push(`The ${what} ${t.value} is the default of \${${d.name}:-…}: ${d.name} is not set in this file, so the environment that runs it may choose another.`);
+  };
+  say('model', req.model);
+  say('length', req.length?.option.value);
+  return out;
+}
+
 interface Judged {
   request: LaunchRequest;
   description: LaunchDescription;
@@ -120,7 +135,7 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
     request: req, engine, editor, form: formOf(inv), variant: opts.variant, commandRange,
     modelName: req.model?.value ?? 'the model',
   };
-  const notes = [...req.notes, ...(inv?.notes ?? [])];
+  const notes = [...req.notes, ...(inv?.notes ?? []), ...defaultNotes(req)];
   if (req.model) {
     const { resolved, assumed, named } = resolveModel(req.model.value, engine, opts);
     if (named) ctx.named = named;
@@ -151,6 +166,9 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
       opts.log?.(`launch rule ${rule.codes.join('/')} failed: ${(e as Error).message}`);
     }
   }
+  // Findings judged on a `${VAR:-default}` say so where the user reads them.
+  const defaults = defaultNotes(req);
+  if (defaults.length) for (const d of diagnostics) d.message += ` (${defaults.join(' ')})`;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(inv?.env ?? {})) if (ENGINE_ENV[engine].test(k)) env[k] = v.value;
   const ropeOptions: Record<string, string> = {};

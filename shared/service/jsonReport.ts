@@ -36,6 +36,8 @@ export interface JsonGroup {
   reach: number;
   /** For NoPE layers: why they have no rotary embedding. */
   noRope?: string;
+  /** Where the layer mix was read from, or what is assumed when no pattern was understood. */
+  pattern?: string;
 }
 
 /** The rope in `--json`: the core keys above, plus every other ModelRope field with located values unwrapped. */
@@ -96,6 +98,7 @@ function groupToJson(g: NonNullable<ModelRope['groups']>[number]): JsonGroup {
     reach: g.reach,
   };
   if (g.noRope) out.noRope = g.noRope;
+  if (g.pattern) out.pattern = g.pattern;
   return out;
 }
 

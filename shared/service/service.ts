@@ -15,6 +15,7 @@ import { ropeFacts, type RopeFacts } from './ropeFacts';
 import type { ParsedDocument } from '../document/configNode';
 import type { GgufMetadata } from '../gguf/metadata';
 import { analyzeGguf, type GgufAnalysis } from './analyzeGguf';
+import type { WorkspaceFacts } from '../serving/pins';
 import type { ShellParser } from '../launch/types';
 
 /** What a user may set per document (the editor's `ropeLens.*` settings, the CLI's flags). */
@@ -25,6 +26,8 @@ export interface AnalysisSettings {
   severity: Record<string, Severity | 'off'>;
   /** The rewrite the fixes mark preferred when a finding offers it. */
   preferredRewrite: 'auto' | FixKind;
+  /** Consumers the user says load these files (`ropeLens.consumers`: `transformers==4.42.4`, `vllm`…). */
+  consumers?: string[];
 }
 
 export const DEFAULT_ANALYSIS_SETTINGS: AnalysisSettings = { variant: 'v5', severity: {}, preferredRewrite: 'auto' };
@@ -38,6 +41,8 @@ export interface RopeLensServiceOptions extends Partial<AnalysisSettings> {
   log?: (message: string) => void;
   /** Re-check fixes by re-analysing (default: texts up to 64 KB). */
   verifyFixes?: boolean;
+  /** Pinned consumers in the workspace (requirements, lock files); the Node one is shared/node/consumerPins. */
+  workspace?: WorkspaceFacts;
   /**
    * The shell grammar for launch scripts, loaded asynchronously by the Node layer
    * (shared/node/shellParser.ts); a getter, so a server can start before it has loaded.
@@ -98,6 +103,8 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         resolver,
         log: options.log,
         verifyFixes: options.verifyFixes,
+        workspace: options.workspace,
+        consumers: s.consumers,
         shellParser: options.shellParser?.(),
       });
     },
@@ -106,6 +113,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
       return analyzeOnce(text, {
         fileName: input.fileName, languageId: input.languageId, asModelConfig: input.asModelConfig,
         variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
+        workspace: options.workspace, consumers: s.consumers,
         shellParser: options.shellParser?.(),
       });
     },

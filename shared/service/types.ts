@@ -22,6 +22,8 @@ export interface FileAnalysis {
   /** A model config with no rotary position embedding at all: why (absolute positions, T5 buckets, …). */
   noRope?: string;
   training: TrainingDescription | null;
+  /** Model configs: how each transformers generation and engine reads the file (`rope-lens consumers`). */
+  consumers?: import('../serving/consumer').ConsumerReading[];
   /** A serving config (vLLM YAML): the model, where it was found, max-model-len and vLLM's derived length. */
   serving?: import('./analyzeServing').ServingDescription;
   /** A launch file (shell script, Dockerfile, compose, Kubernetes, Modelfile): what each invocation asks for. */

@@ -15,6 +15,8 @@
  *    is capped with "the slot context (…) exceeds the training context of the model (…) - capping".
  */
 import type { ServingInput, ServingPlan } from './types';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
 import { ScalingFacts, argNumber, grouped, lengthKeys, scalingFacts, targetContext } from './common';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
@@ -77,6 +79,49 @@ export function llamaCppScalingFlags(facts: ScalingFacts, trained: number): { fl
   }
 }
 
+/**
+ * How llama.cpp reads a config's RoPE keys at conversion (the consumer table):
+ * `convert_hf_to_gguf.py::TextModel.__init__` (master, 2026) takes `rope_parameters`, else
+ * `rope_scaling`, and mirrors the top-level rope_theta and a legacy `type` into it only where the
+ * dict has none; per-layer-type dicts are used as they are. Conversion writes linear, yarn and
+ * longrope, bakes llama3 into a rope_freqs tensor and drops dynamic (see llamaCppScalingFlags).
+ * Without any base the runtime uses 10,000 (llama_model hparams default).
+ */
+export function llamaCppReading(input: ConsumerInput): ConsumerReading {
+  const { view } = input;
+  // A legacy-spelled file is read with the same keys the model reader uses (find_hparam lists).
+  if (!view.ropeParameters) return llamaCppRow(input, modernKeys(input), []);
+  let params: Record<string, unknown> | undefined = view.ropeParameters;
+  let where = 'rope_parameters';
+  const notes: string[] = [];
+  if (view.perLayerType && params) {
+    where = 'rope_parameters.full_attention';
+    params = (params['full_attention'] ?? Object.values(params).find((v) => v && typeof v === 'object')) as Record<string, unknown> | undefined;
+    notes.push('per-layer-type rope_parameters: the full-attention entry is shown');
+  }
+  if (view.ropeScaling) notes.push('rope_parameters is read and rope_scaling ignored (transformers 5 does the opposite)');
+  const theta = typeof params?.['rope_theta'] === 'number' ? (params['rope_theta'] as number) : view.ropeTheta;
+  const baseFrom = theta === undefined ? 'default rope_theta 10000 (not read from the file)' : params?.['rope_theta'] !== undefined ? `${where}.rope_theta` : 'rope_theta';
+  return llamaCppRow(input, params ? { base: theta ?? 10000, baseFrom, scaling: params } : { base: theta ?? 10000, baseFrom }, notes);
+}
+
+/**
+ * Model classes whose conversion writes `<arch>.attention.sliding_window` (Gemma2Model and
+ * Cohere2Model call `add_sliding_window(self.hparams["sliding_window"])`); for the others the
+ * window was not checked.
+ */
+const WRITES_WINDOW = new Set(['gemma2', 'cohere2']);
+
+function llamaCppRow(input: ConsumerInput, read: { base: number; baseFrom: string; scaling?: Record<string, unknown> }, notes: string[]): ConsumerReading {
+  const windows = !hasWindows(input) ? 'n/a' : WRITES_WINDOW.has(input.view.modelType ?? '') ? 'honoured' : 'not verified';
+  const row = engineRow(
+    { consumer: 'llama.cpp', label: 'llama.cpp (convert_hf_to_gguf.py)', pkg: 'llama.cpp', windows, source: 'convert_hf_to_gguf.py::TextModel.__init__, Gemma2Model/Cohere2Model.set_gguf_parameters (master); tools/server/server-context.cpp' },
+    read, llamaCppTrainContext(servingOf(input)), notes,
+  );
+  if (row.scalingType === 'dynamic') return { ...row, scalingType: 'none', factor: null, scalingDropped: 'dynamic', notes: [...notes, 'dynamic scaling is not converted: the model runs unscaled'] };
+  return row;
+}
+
 export function llamaCppPlan(input: ServingInput): ServingPlan {
   const facts = scalingFacts(input.rope);
   const context = targetContext(input, facts);
@@ -91,8 +136,10 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
     extended = true;
     notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
   }
-  if (!input.gguf) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
-  const args = ['llama-server', '-m', input.gguf ?? 'model.gguf', '-c', String(context), ...flags];
+  if (!input.gguf && !input.ggufHub) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
+  // A Hub GGUF: llama-server fetches the file itself (common/arg.cpp: --hf-repo, --hf-file).
+  const model = input.ggufHub ? ['--hf-repo', input.ggufHub.repo, '--hf-file', input.ggufHub.file] : ['-m', input.gguf ?? 'model.gguf'];
+  const args = ['llama-server', ...model, '-c', String(context), ...flags];
   if (context > nCtxTrain) {
     const arch = llamaCppArch(input.rope.modelType);
     if (arch) {

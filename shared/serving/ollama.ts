@@ -9,9 +9,20 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import { grouped, scalingFacts, targetContext } from './common';
-import { llamaCppTrainContext } from './llamacpp';
+import { llamaCppReading, llamaCppTrainContext } from './llamacpp';
+import type { ConsumerInput, ConsumerReading } from './consumer';
 
 export const OLLAMA_CONTEXT_ENV = 'OLLAMA_CONTEXT_LENGTH';
+
+/**
+ * How Ollama reads a config (the consumer table): it runs the GGUF that llama.cpp's conversion
+ * writes, so base and scaling are llama.cpp's; num_ctx above the GGUF context_length is clamped
+ * (`llm/server.go`).
+ */
+export function ollamaReading(input: ConsumerInput): ConsumerReading {
+  const cpp = llamaCppReading(input);
+  return { ...cpp, consumer: 'ollama', label: 'Ollama (GGUF from llama.cpp)', pkg: 'ollama', source: 'llm/server.go (num_ctx clamp); GGUF from convert_hf_to_gguf.py' };
+}
 
 export function ollamaPlan(input: ServingInput): ServingPlan {
   const facts = scalingFacts(input.rope);

@@ -12,6 +12,10 @@
  *  - config overrides go in `--json-model-override-args` (a JSON object merged into the config).
  */
 import type { ServingInput, ServingPlan } from './types';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { engineRow, factsOfReading, legacyKeys, servingOf } from './consumer';
+import { familyDefaultBase } from '../config/families';
+import { knownTo4x } from './transformers';
 import {
   ScalingFacts, argNumber, extendedScaling, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
   modernScaling, overrideAt, scalingFacts, targetContext,
@@ -33,6 +37,27 @@ export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = 
     if ('original_max_position_embeddings' in facts.params || t === 'llama3') factor = 1;
   }
   return Math.floor(base * factor);
+}
+
+/**
+ * How SGLang reads a config's RoPE keys (the consumer table): its model files take
+ * `getattr(config, "rope_theta", 10000)` and `getattr(config, "rope_scaling", None)`
+ * (`python/sglang/srt/models/llama.py::LlamaDecoderLayer.__init__` @ 0023954, 2025, on the
+ * transformers 4.x it pins), so rope_parameters is not read and the base is the 4.x class default.
+ */
+export function sglangReading(input: ConsumerInput): ConsumerReading {
+  const row = sglangReadingOf(input);
+  // It loads configs through transformers 4.x classes: a type 4.x does not know does not load at all.
+  return knownTo4x(input.view.modelType) ? row : { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+}
+
+function sglangReadingOf(input: ConsumerInput): ConsumerReading {
+  const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
+  return engineRow(
+    { consumer: 'sglang', label: 'SGLang (2025, transformers 4.x)', pkg: 'sglang', source: 'python/sglang/srt/models/llama.py::LlamaDecoderLayer.__init__ @ 0023954; hf_transformers_utils.py::get_context_length' },
+    read, sglangDerivedContext(servingOf(input), factsOfReading(input, read.scaling)),
+    input.view.ropeParameters ? ['rope_parameters is not read (getattr rope_theta / rope_scaling)'] : [],
+  );
 }
 
 export function sglangPlan(input: ServingInput): ServingPlan {

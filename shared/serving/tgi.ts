@@ -11,6 +11,10 @@
  *    and attn_factor 1 fixed, whatever the config says), su/longrope, llama3.
  */
 import type { ServingInput, ServingPlan } from './types';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { engineRow, legacyKeys, servingOf } from './consumer';
+import { familyDefaultBase } from '../config/families';
+import { knownTo4x } from './transformers';
 import { argNumber, grouped, lengthKeys, modelRef, scalingFacts, targetContext } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
@@ -19,6 +23,27 @@ export function tgiDerivedMaxLen(input: ServingInput): number {
   const keys = lengthKeys(input);
   const key = LENGTH_KEYS.find((k) => typeof keys[k] === 'number');
   return key ? keys[key] : input.rope.contextLength.value;
+}
+
+/**
+ * How TGI reads a config's RoPE keys (the consumer table): `layers/rotary.py::_get_rope_config`
+ * returns `getattr(config, "rope_scaling", None)` (or ROPE_SCALING/ROPE_FACTOR from the launcher),
+ * and the base is `config.rope_theta` of the transformers 4.x config it loads: rope_parameters is
+ * not read.
+ */
+export function tgiReading(input: ConsumerInput): ConsumerReading {
+  const row = tgiReadingOf(input);
+  // It loads configs through transformers 4.x classes: a type 4.x does not know does not load at all.
+  return knownTo4x(input.view.modelType) ? row : { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+}
+
+function tgiReadingOf(input: ConsumerInput): ConsumerReading {
+  const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
+  return engineRow(
+    { consumer: 'tgi', label: 'TGI', pkg: 'tgi', source: 'server/text_generation_server/layers/rotary.py::_get_rope_config; launcher/src/main.rs' },
+    read, tgiDerivedMaxLen(servingOf(input)),
+    input.view.ropeParameters ? ['rope_parameters is not read (config.rope_scaling only)'] : [],
+  );
 }
 
 export function tgiPlan(input: ServingInput): ServingPlan {

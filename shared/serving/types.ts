@@ -18,6 +18,8 @@ export interface ServingInput {
   model?: string;
   /** The GGUF file llama.cpp loads, when the input is one. */
   gguf?: string;
+  /** A GGUF file in a Hub repository: llama-server downloads it itself (`--hf-repo`, `--hf-file`). */
+  ggufHub?: { repo: string; file: string };
   /**
    * Every context-length key the config writes (`max_position_embeddings`, `seq_length`,
    * `model_max_length`, …) where the caller knows them: engines take the min or the first of

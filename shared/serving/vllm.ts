@@ -15,6 +15,10 @@
  * `--rope-scaling` / `--rope-theta` were removed (vllm PR #28006): scaling goes in `--hf-overrides`.
  */
 import type { ServingInput, ServingPlan } from './types';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingOf } from './consumer';
+import { familyDefaultBase } from '../config/families';
+import { knownTo4x } from './transformers';
 import {
   ScalingFacts, argNumber, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef, modernScaling,
   overrideAt, extendedScaling, scalingFacts, targetContext,
@@ -48,6 +52,43 @@ export function vllmDerivedMaxLen(input: ServingInput, facts: ScalingFacts = sca
     derived *= factor;
   }
   return Math.floor(derived);
+}
+
+/**
+ * How vLLM reads a config's RoPE keys (the consumer table). vLLM ≥ 0.24 refuses to start on
+ * transformers 4.x (`vllm/transformers_utils/config.py` @ 0036026: "Support for Transformers v4 is
+ * deprecated and was removed in vLLM v0.24.0"), so it reads through transformers 5
+ * (rope_scaling first, else rope_parameters; rope_theta inside wins), then
+ * `patch_rope_parameters_dict` maps a legacy `type` to `rope_type` and `su` to longrope.
+ * Earlier releases on transformers 4.x copied the 4.x class default rope_theta over
+ * rope_parameters.rope_theta (`patch_rope_parameters`, stored vLLM config.py before the v5 switch).
+ */
+export function vllmReading(input: ConsumerInput): ConsumerReading {
+  const read = modernKeys(input);
+  return engineRow(
+    // Windows: ModelConfig.get_sliding_window returns hf_config.sliding_window (unless --disable-sliding-window).
+    { consumer: 'vllm', label: 'vLLM ≥ 0.24', pkg: 'vllm', range: { from: '0.24.0' }, windows: hasWindows(input) ? 'honoured' : 'n/a', source: 'vllm/transformers_utils/config.py::patch_rope_parameters @ 0036026; vllm/config/model.py::_get_and_verify_max_len, ModelConfig.get_sliding_window' },
+    read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
+  );
+}
+
+/**
+ * vLLM before 0.24, on the transformers 4.x it then installed: the config object is 4.x's, so the
+ * base is `config.rope_theta` (the class default when the file has only rope_parameters). Releases
+ * with `patch_rope_parameters` copy that default over `rope_parameters["rope_theta"]` and keep the
+ * dict's scaling (stored vLLM config.py with the "Transformers v4 installed" branch); older ones
+ * (`patch_rope_scaling`) read `rope_scaling` only. The scaling cell is left unjudged for a file with
+ * rope_parameters, since the two kinds of release differ there.
+ */
+export function vllmLegacyReading(input: ConsumerInput): ConsumerReading {
+  const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
+  const row = engineRow(
+    { consumer: 'vllm-4x', label: 'vLLM < 0.24 (transformers 4.x)', pkg: 'vllm', range: { before: '0.24.0' }, windows: hasWindows(input) ? 'honoured' : 'n/a', source: 'vllm/transformers_utils/config.py::patch_rope_parameters (transformers v4 branch) and ::patch_rope_scaling' },
+    read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
+  );
+  if (!knownTo4x(input.view.modelType)) return { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+  if (!input.view.ropeParameters) return row;
+  return { ...row, scalingType: null, factor: null, notes: ['rope_parameters is not read for the base (transformers 4.x\'s class default wins); releases with patch_rope_parameters keep its scaling, older ones ignore it'] };
 }
 
 export function vllmPlan(input: ServingInput): ServingPlan {

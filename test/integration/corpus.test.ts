@@ -325,7 +325,13 @@ describe('real-config corpus conformance (rope-lens check / freqs)', function ()
     // advice.md: a stock checkpoint below the bound is information at most, with no rewrite fix.
     const loud: string[] = [];
     for (const f of modelFiles) {
+      // A file saved by transformers 5 with only rope_parameters is not read alike by every
+      // consumer (4.x readers ignore the key): its consumer/silent-misread warning is the point.
+      const v5Only = (scope: Record<string, unknown>) => scope.rope_parameters !== undefined && scope.rope_scaling === undefined;
+      const raw = JSON.parse(readFileSync(join(MODELS, f), 'utf8')) as Record<string, unknown>;
+      const readAlike = !v5Only(raw) && !(raw.text_config && v5Only(raw.text_config as Record<string, unknown>));
       for (const d of reports.get(f)!.diagnostics) {
+        if (d.code === 'consumer/silent-misread' && !readAlike) continue;
         if (d.severity === 'error' || d.severity === 'warning') loud.push(`${f}: ${d.severity} ${d.code}: ${d.message}`);
         else if ((d.fixes ?? []).length) loud.push(`${f}: ${d.severity} ${d.code} offers ${d.fixes!.map((x) => x.title).join(' / ')}`);
       }

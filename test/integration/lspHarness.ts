@@ -39,6 +39,9 @@ export interface HarnessOptions {
   settings?: Record<string, unknown>;
   /** Server command line (defaults to the CLI's `lsp --stdio`). */
   args?: string[];
+  /** The server's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  initializationOptions?: unknown;
 }
 
 export class LspHarness {
@@ -67,7 +70,7 @@ export class LspHarness {
   }
 
   static async start(opts: HarnessOptions = {}): Promise<LspHarness> {
-    const child = spawn(process.execPath, opts.args ?? [CLI, 'lsp', '--stdio'], { cwd: ROOT, stdio: 'pipe' });
+    const child = spawn(process.execPath, opts.args ?? [CLI, 'lsp', '--stdio'], { cwd: ROOT, stdio: 'pipe', env: opts.env ?? process.env });
     const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const h = new LspHarness(child, conn, opts);
     child.stderr.on('data', (d) => h.stderr.push(String(d)));
@@ -75,6 +78,7 @@ export class LspHarness {
     h.initResult = await conn.sendRequest(InitializeRequest.type, {
       processId: process.pid, rootUri: null, workspaceFolders: null,
       capabilities: opts.capabilities ?? BASE_CAPABILITIES,
+      ...(opts.initializationOptions !== undefined ? { initializationOptions: opts.initializationOptions } : {}),
     });
     await conn.sendNotification(InitializedNotification.type, {});
     return h;

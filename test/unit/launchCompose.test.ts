@@ -48,6 +48,14 @@ describe('launch files: compose and Kubernetes YAML', () => {
       assert.equal(after(inv, '--max-model-len').raw, '"32768"');
     });
 
+    it('interpolation: $$ is a literal $, ${VAR:-d} takes the default, a host variable is unknown', () => {
+      const text = 'services:\n  v:\n    image: vllm/vllm-openai\n    command: ["--api-key", "$$ecret", "--max-model-len", "${LEN:-4096}", "--served-model-name", "$NAME"]\n';
+      const inv = readCompose(text).invocations[0];
+      assert.equal(after(inv, '--api-key').value, '$ecret');
+      assert.equal(after(inv, '--max-model-len').value, '4096');
+      assert.equal(after(inv, '--served-model-name').known, false);
+    });
+
     it('environment as a K=V list and as a map; a name without value is unknown', () => {
       const text = 'services:\n  a:\n    image: vllm/vllm-openai\n    environment:\n      - "VLLM_X=1"\n      - HOST_ONLY\n  b:\n    image: ollama/ollama\n    environment:\n      OLLAMA_CONTEXT_LENGTH: "16384"\n      FROM_HOST:\n';
       const [a, b] = readCompose(text).invocations;
@@ -100,6 +108,14 @@ describe('launch files: compose and Kubernetes YAML', () => {
       assert.equal(after(inv, '--context-length').value, '32768');
       assert.equal(after(inv, '--node-rank').known, false, 'POD_INDEX comes from a fieldRef');
       assert.equal(inv.append?.separator, ' \\\n          ');
+    });
+
+    it('env values may use earlier env values through $(NAME); $$( stays literal', () => {
+      const text = 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: vllm/vllm-openai\n    command: [vllm, serve, "$(DIR)/m", --x, "$$(NOT)"]\n    env:\n    - {name: BASE, value: /models}\n    - {name: DIR, value: "$(BASE)/qwen"}\n';
+      const inv = readKubernetes(text).invocations[0];
+      assert.equal(inv.env.DIR.value, '/models/qwen');
+      assert.equal(argvOf(inv)[2], '/models/qwen/m');
+      assert.equal(after(inv, '--x').value, '$(NOT)');
     });
 
     it('args without command are the image\'s arguments; Pod, Job, CronJob and List kinds', () => {

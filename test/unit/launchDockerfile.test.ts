@@ -71,6 +71,15 @@ describe('launch files: Dockerfiles (dockerfile-ast)', () => {
     assert.equal(after(inv, '--max-model-len').raw, '$LEN');
   });
 
+  it('no start command under an engine image: the image runs its own, with this file\'s ENV', () => {
+    const text = 'FROM ollama/ollama:0.9.6\nENV OLLAMA_CONTEXT_LENGTH=16384\n';
+    const inv = read(text).invocations[0];
+    assert.equal(inv.entrypoint, 'image');
+    assert.deepEqual(argvOf(inv), []);
+    assert.equal(inv.env.OLLAMA_CONTEXT_LENGTH.value, '16384');
+    assert.equal(inv.range.start.line, 0);
+  });
+
   it('without the shell parser a shell-form CMD is split on spaces and says so', () => {
     const f = readDockerfile('FROM x\nCMD vllm serve m --max-model-len 1024\n');
     assert.deepEqual(argvOf(f.invocations[0]), ['vllm', 'serve', 'm', '--max-model-len', '1024']);

@@ -75,6 +75,51 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.deepEqual(Object.keys(second.env).sort(), ['A', 'C']);
   });
 
+  it('assignments alone on a line before a command are statements, not that command\'s prefix', () => {
+    const text = 'A=1 B=2\nvllm serve m --a $A --b $B\n';
+    const inv = read(text).invocations[0];
+    assert.deepEqual(envOf(inv), {}, 'not exported, not a prefix');
+    assert.equal(after(inv, '--b').value, '2');
+    assert.equal(inv.range.start.line, 1);
+  });
+
+  it('a variable assigned in an if branch is traced as conditional; one assigned unconditionally is not', () => {
+    const text = 'LEN=4096\nif [ "$BIG" = 1 ]; then\n  LEN=131072\nfi\nPORT=8000\nvllm serve m --max-model-len $LEN --port $PORT\n';
+    const inv = read(text).invocations[0];
+    assert.equal(after(inv, '--max-model-len').value, '131072');
+    assert.equal(after(inv, '--max-model-len').via?.[0].conditional, true);
+    assert.equal(after(inv, '--port').via?.[0].conditional, undefined);
+    const inside = read('if [ -n "$X" ]; then\n  LEN=2048\n  vllm serve m --max-model-len $LEN\nfi\n').invocations[0];
+    assert.equal(after(inside, '--max-model-len').via?.[0].conditional, undefined, 'read in the branch that set it');
+  });
+
+  it('a sourced file is noted: its variables are unknown', () => {
+    const inv = read('set -a\nsource .env\nset +a\nvllm serve "$MODEL"\n').invocations[0];
+    assert.equal(inv.argv[2].known, false);
+    assert.match(inv.notes.join(), /\.env \(sourced\)/);
+  });
+
+  it('local variables stay in their function, unset forgets, arrays grow with +=, case branches are walked', () => {
+    const text = [
+      'LEN=1024',
+      'start() { local LEN=2048; vllm serve a --max-model-len $LEN; }',
+      'start',
+      'vllm serve b --max-model-len $LEN',
+      'ARGS=(--port 8000)',
+      'ARGS+=(--host 0.0.0.0)',
+      'unset LEN',
+      'case "$1" in',
+      '  big) vllm serve c "${ARGS[@]}" --max-model-len ${LEN:-65536} ;;',
+      'esac',
+      '',
+    ].join('\n');
+    const [a, b, c] = read(text).invocations;
+    assert.equal(after(a, '--max-model-len').value, '2048');
+    assert.equal(after(b, '--max-model-len').value, '1024');
+    assert.deepEqual(argvOf(c), ['vllm', 'serve', 'c', '--port', '8000', '--host', '0.0.0.0', '--max-model-len', '65536']);
+    assert.equal(after(c, '--max-model-len').via?.[0].defaulted, true);
+  });
+
   it('a function that wraps the binary: "$@", $1 and ${@:2} take the call\'s arguments; the definition alone launches nothing', () => {
     const defOnly = 'serve() { vllm serve "$@" --port 8000; }\n';
     assert.equal(read(defOnly).invocations.length, 0);
@@ -129,6 +174,13 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.equal(prog.image?.value, 'ghcr.io/ggml-org/llama.cpp:server');
   });
 
+  it('docker run -e NAME passes the value the script exported; the script\'s other exports stay outside the container', () => {
+    const text = 'export HF_TOKEN=hf_abc\nexport OTHER=1\ndocker run -e HF_TOKEN -e UNSET_ONE vllm/vllm-openai --model m\n';
+    const inv = read(text).invocations[0];
+    assert.deepEqual(envOf(inv), { HF_TOKEN: 'hf_abc' });
+    assert.match(inv.notes.join(), /UNSET_ONE/);
+  });
+
   it('docker run with the image and the model through variables (TGI launch script)', () => {
     const text = fixture('tgi-docker.sh');
     const f = readLaunchFile(text, 'tgi-docker.sh', { shell })!;
@@ -144,6 +196,15 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     const text = 'if [ -n "$X" ]; then\n  vllm serve a\nfi\nfor i in 1 2; do sglang serve b; done\ntrue && (llama-server -m c.gguf) | tee log\necho "$(ollama serve)"\n';
     const r = read(text);
     assert.deepEqual(r.invocations.map((i) => argvOf(i)[0]), ['vllm', 'sglang', 'llama-server', 'ollama']);
+  });
+
+  it('bash -c "…" and sh -c \'…\' in a script: the launch inside, at its own spans', () => {
+    const text = 'LEN=2048\nnohup bash -c "pip install -U vllm && vllm serve m --max-model-len $LEN" &\nsh -c \'exec llama-server -m x.gguf -c 4096\'\n';
+    const [a, b] = read(text).invocations;
+    assert.deepEqual(argvOf(a), ['vllm', 'serve', 'm', '--max-model-len', '2048']);
+    assert.equal(after(a, '--max-model-len').raw, '$LEN');
+    assert.match(a.notes.join(), /through bash -c/);
+    assert.deepEqual(argvOf(b), ['llama-server', '-m', 'x.gguf', '-c', '4096']);
   });
 
   it('heredoc bodies and comments are not commands', () => {

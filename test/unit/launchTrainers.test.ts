@@ -90,7 +90,7 @@ describe('training launches: ms-swift', () => {
   it('a JSON scaling whose factor does not reach --max_length: the same warning as YAML', () => {
     const text = `swift sft --model Qwen/Qwen2.5-7B-Instruct --max_length 131072 --rope_scaling '{"rope_type":"yarn","factor":2.0,"original_max_position_embeddings":32768}'`;
     const d = only(text, 'training/context-exceeded');
-    assert.match(d.message, /exceeds what the yarn scaling covers \(65,536/);
+    assert.match(d.message, /beyond the 65,536 tokens this model covers \(original 32,768 × yarn factor 2/);
   });
 
   it('dynamic while training: warning; the fix replaces the name with a static YaRN object in place', () => {

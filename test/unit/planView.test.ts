@@ -36,7 +36,7 @@ describe('plan view data (server → webview)', () => {
     });
     // Stage 2 of Llama-3-8B → 262,144: the smallest robust base (README's worked example).
     const robust = v.stages[1].rows.find((r) => r.method === 'robust-base')!;
-    assert.equal(robust.setting, 'rope_theta 59,000,000');
+    assert.equal(robust.setting, 'rope_theta 58,000,000');
     assert.equal(v.stages[1].recommended, 'robust-base');
     const yarn = v.stages[1].rows.find((r) => r.method === 'yarn')!;
     assert.equal(yarn.setting, 'factor 32, original 8192');

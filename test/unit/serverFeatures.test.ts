@@ -86,6 +86,27 @@ describe('server features (in process)', function () {
     assert.notEqual(v4?.[0], v5?.[0]);
   });
 
+  it('hover on a RoPE key shows how each consumer reads the file; ropeLens.consumers makes a refusal an error', async () => {
+    const v5 = readFileSync(join(FIX, 'fixtures', 'consumers', 'mistral-7b-v5-rope-parameters.json'), 'utf8');
+    const uri = 'file:///ws/v5/config.json';
+    await h.open(uri, v5);
+    const hov = await h.client.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(v5, '"rope_parameters"') });
+    const md = (hov?.contents as MarkupContent).value;
+    assert.match(md, /\*\*How each consumer reads this file\*\*/);
+    assert.match(md, /\| TGI \| yes \| \*\*10,000 \(default\)\*\* \|/);
+    assert.match(md, /\| transformers 5\.x \| yes \| 1,000,000 \|/);
+    // Llama-3.1 as shipped: no refusal finding until the user says transformers 4.41 loads it.
+    const llama = readFileSync(join(FIX, 'fixtures', 'corpus', 'models', 'meta-llama-3.1-8b-instruct.json'), 'utf8');
+    const luri = 'file:///ws/l31/config.json';
+    const refusals = () => h.published.filter((p) => p.uri === luri).at(-1)?.diagnostics.filter((d) => d.code === 'consumer/refused') ?? [];
+    await h.open(luri, llama);
+    await h.settle(new Promise((r) => setTimeout(r, 200)));
+    assert.deepEqual(refusals(), []);
+    await h.setSettings({ validation: { delay: 0 }, consumers: ['transformers==4.41.0'] });
+    for (let i = 0; i < 100 && !refusals().length; i++) await h.settle(new Promise((r) => setTimeout(r, 20)));
+    assert.equal(refusals()[0]?.severity, 1); // DiagnosticSeverity.Error
+  });
+
   it('inlay hints or code lenses beside rope_theta, by ropeLens.hints', async () => {
     const uri = 'file:///ws/c/config.json';
     await h.open(uri, LLAMA3_32K);

@@ -119,7 +119,7 @@ function skipOptions(argv: Token[], i: number, spec: WrapperSpec, env: Record<st
 }
 
 /** `docker run [opts] IMAGE args…` (also `docker container run`, podman, nvidia-docker). */
-function peelDockerRun(argv: Token[], start: number, map: LineMap, notes: string[]): Peeled | undefined {
+function peelDockerRun(argv: Token[], start: number, map: LineMap, notes: string[], hostEnv: Record<string, Token>): Peeled | undefined {
   const env: Record<string, Token> = {};
   let entry: Token | undefined;
   let i = start;
@@ -142,6 +142,8 @@ function peelDockerRun(argv: Token[], start: number, map: LineMap, notes: string
     if ((name === '-e' || name === '--env' || (a.startsWith('-e') && !a.startsWith('--'))) && value) {
       const as = assignment(value);
       if (as) env[as.name] = valueAfterEquals(map, value, as.eq);
+      // `-e NAME` passes the host's value: known when the script exported it.
+      else if (hostEnv[value.value]) env[value.value] = hostEnv[value.value];
       else notes.push(`docker run -e ${value.value}: the value comes from the host environment`);
     } else if (name === '--env-file' && value) {
       notes.push(`env file ${value.value} not read: its variables are unknown`);
@@ -159,8 +161,11 @@ function peelDockerRun(argv: Token[], start: number, map: LineMap, notes: string
   return { argv: args, env, entrypoint: 'image', image, container: true, notes };
 }
 
-/** Peels wrappers until argv[0] is the program (or a container image's arguments). */
-export function peelWrappers(argv: Token[], map: LineMap): Peeled {
+/**
+ * Peels wrappers until argv[0] is the program (or a container image's arguments). `hostEnv` is the
+ * environment the command itself runs with (for `docker run -e NAME`).
+ */
+export function peelWrappers(argv: Token[], map: LineMap, hostEnv: Record<string, Token> = {}): Peeled {
   const env: Record<string, Token> = {};
   const notes: string[] = [];
   let cur = argv;
@@ -169,7 +174,7 @@ export function peelWrappers(argv: Token[], map: LineMap): Peeled {
     if ((prog === 'docker' || prog === 'podman' || prog === 'nvidia-docker')) {
       const runAt = cur[1]?.value === 'run' ? 2 : cur[1]?.value === 'container' && cur[2]?.value === 'run' ? 3 : -1;
       if (runAt > 0) {
-        const d = peelDockerRun(cur, runAt, map, notes);
+        const d = peelDockerRun(cur, runAt, map, notes, { ...hostEnv, ...env });
         if (d) return d;
       }
       break;

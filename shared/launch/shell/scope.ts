@@ -19,6 +19,8 @@ export interface Binding {
   via?: VariableTrace[];
   /** `unset NAME`: hides outer bindings. */
   unset?: boolean;
+  /** The branches (if/elif/else/case item/loop body, outermost first) the assignment sits in. */
+  branch?: readonly number[];
 }
 
 export class Scope {
@@ -56,6 +58,15 @@ export class Scope {
         if (b.unset || !b.exported) out.delete(k); else out.set(k, b);
       }
     }
+    return out;
+  }
+
+  /** Every variable visible here with a value token, inner scopes winning (for a nested `bash -c`). */
+  tokens(): Record<string, Token> {
+    const chain: Scope[] = [];
+    for (let s: Scope | undefined = this; s; s = s.parent) chain.unshift(s);
+    const out: Record<string, Token> = {};
+    for (const s of chain) for (const [k, b] of s.vars) { if (b.unset || !b.token) delete out[k]; else out[k] = b.token; }
     return out;
   }
 

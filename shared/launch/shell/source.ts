@@ -25,14 +25,17 @@ export class ParseSource {
   /** Only these document spans, in order, each followed by a newline in the parsed text. */
   static pieces(doc: LineMap, spans: { offset: number; length: number }[]): ParseSource {
     const segments: Segment[] = [];
-    let parsed = '';
+    const parts: string[] = [];
+    let length = 0;
     for (const s of spans) {
-      segments.push({ parsedStart: parsed.length, origStart: s.offset });
-      parsed += doc.text.slice(s.offset, s.offset + s.length);
+      const piece = doc.text.slice(s.offset, s.offset + s.length);
+      segments.push({ parsedStart: length, origStart: s.offset });
+      parts.push(piece);
+      length += piece.length;
       // The separator maps to the span's end, where the piece's own newline (if any) was.
-      if (!parsed.endsWith('\n')) { segments.push({ parsedStart: parsed.length, origStart: s.offset + s.length }); parsed += '\n'; }
+      if (!piece.endsWith('\n')) { segments.push({ parsedStart: length, origStart: s.offset + s.length }); parts.push('\n'); length++; }
     }
-    return new ParseSource(parsed, doc, segments.length ? segments : [{ parsedStart: 0, origStart: 0 }]);
+    return new ParseSource(parts.join(''), doc, segments.length ? segments : [{ parsedStart: 0, origStart: 0 }]);
   }
 
   /** Text that is not a slice of the document (a YAML scalar's value), mapped back piece by piece. */

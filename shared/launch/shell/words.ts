@@ -44,7 +44,11 @@ export function decodeAnsiC(body: string): string {
 }
 
 export class WordEvaluator {
-  constructor(readonly src: ParseSource) {}
+  constructor(
+    readonly src: ParseSource,
+    /** The branch path the walk is in now (see Binding.branch). */
+    private readonly branchOf: () => readonly number[] = () => [],
+  ) {}
 
   private lit(value: string, quote: QuoteStyle): Piece {
     return { value, known: true, via: [], quotes: new Set([quote]) };
@@ -223,13 +227,15 @@ export class WordEvaluator {
   private trace(name: string, b: Binding): VariableTrace[] {
     const t: VariableTrace = { name };
     if (b.assignedAt) t.assignedAt = b.assignedAt;
+    // Conditional when assigned in a branch the reading point is not inside (an `if` already left).
+    const here = this.branchOf();
+    if (b.branch && b.branch.some((id, i) => here[i] !== id)) t.conditional = true;
     return [t, ...(b.via ?? [])];
   }
 
   private intOf(name: string, scope: Scope): bigint | undefined {
     const b = /^[1-9]\d*$/.test(name) ? scope.args()?.[Number(name) - 1] : scope.get(name);
-    if (!b) return /^[A-Za-z_]\w*$/.test(name) ? undefined : undefined;
-    if (!b.known) return undefined;
+    if (!b || !b.known) return undefined;
     // bash reads an empty or unset variable as 0 in arithmetic, but only a set one counts as known here.
     return b.value === '' ? 0n : parseBashInt(b.value);
   }
@@ -244,7 +250,7 @@ export class WordEvaluator {
         if (c.type === 'simple_expansion') { const v = named(c)[0]; if (v) visit(v, depth + 1); return; }
         seen.add(c.text);
         const b = scope.get(c.text);
-        out.push(b?.assignedAt ? { name: c.text, assignedAt: b.assignedAt } : { name: c.text }, ...(b?.via ?? []));
+        out.push(...(b ? this.trace(c.text, b) : [{ name: c.text }]));
       }
       for (const k of named(c)) visit(k, depth + 1);
     };

@@ -1,0 +1,52 @@
+/**
+ * The consumer table: one row per reader of a config.json, each computed by the module that holds
+ * that consumer's other truths (transformers.ts for the library generations, the engine modules).
+ */
+import type { ModelRope } from '../config/modelRope';
+import type { ParsedDocument } from '../document/configNode';
+import type { ConsumerInput, ConsumerReading } from './consumer';
+import { configView } from './consumer';
+import { contextKeysOf } from './contextKeys';
+import { transformers442Reading, transformers4Reading, transformers5Reading } from './transformers';
+import { vllmLegacyReading, vllmReading } from './vllm';
+import { sglangReading } from './sglang';
+import { llamaCppReading } from './llamacpp';
+import { tgiReading } from './tgi';
+import { ollamaReading } from './ollama';
+
+export type { ConsumerReading, ConsumerId, ConsumerPackage, ConfigView } from './consumer';
+
+/** In table order: library generations oldest first, then the engines. */
+export const CONSUMER_READERS: readonly ((input: ConsumerInput) => ConsumerReading)[] = [
+  transformers442Reading, transformers4Reading, transformers5Reading, vllmLegacyReading, vllmReading, sglangReading, llamaCppReading, tgiReading, ollamaReading,
+];
+
+/** How every consumer reads this model config (empty when the document has no object root). */
+export function consumerTable(rope: ModelRope, doc: ParsedDocument): ConsumerReading[] {
+  const view = configView(doc);
+  if (!view) return [];
+  const input: ConsumerInput = { rope, view, contextKeys: contextKeysOf(doc) };
+  return CONSUMER_READERS.map((read) => read(input));
+}
+
+/** Relative tolerance for comparing bases (files write 5e5 and 500000.0 alike). */
+const SAME = 1e-9;
+
+/** What the file means: transformers 5's reading (the model reader's own semantics). */
+export function intendedReading(rows: readonly ConsumerReading[]): ConsumerReading | undefined {
+  return rows.find((r) => r.consumer === 'transformers-5');
+}
+
+/** The differences between a consumer's reading and the file's meaning (base, scaling type, factor). */
+export function misreadOf(row: ConsumerReading, intended: ConsumerReading): string[] {
+  if (row.status !== 'reads' || intended.status !== 'reads') return [];
+  const out: string[] = [];
+  if (row.base !== null && intended.base !== null && Math.abs(row.base - intended.base) > SAME * Math.abs(intended.base)) out.push('base');
+  // A type the consumer reads but cannot apply is a capability gap (serving notes), not a misread.
+  const dropped = row.scalingDropped !== undefined && row.scalingDropped === intended.scalingType;
+  // A null scaling cell is one not verified for this consumer: never judged.
+  if (row.scalingType === null) return out;
+  if (row.scalingType !== (intended.scalingType ?? 'none') && !dropped) out.push('scaling');
+  else if (row.scalingType !== 'none' && !dropped && row.factor !== intended.factor) out.push('factor');
+  return out;
+}

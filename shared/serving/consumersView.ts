@@ -1,0 +1,81 @@
+/**
+ * The consumer table as people read it: cells as text, the cells where a consumer disagrees with
+ * the file's meaning marked, as a plain-text table (`rope-lens consumers`) or Markdown (hovers).
+ * The Inspector page draws the same cells (shared/inspector carries them as plain data).
+ */
+import type { ConsumerReading } from './consumer';
+import { intendedReading, misreadOf } from './consumers';
+import { grouped } from './common';
+import { fmt } from '../core/format';
+
+export const CONSUMER_COLUMNS = ['consumer', 'accepts?', 'base', 'scaling', 'factor', 'attention factor', 'derived max length', 'windows'] as const;
+
+export interface ConsumerCells {
+  consumer: string;
+  cells: string[];
+  /** Column indexes whose value differs from the file's meaning (transformers 5's reading). */
+  differs: number[];
+  /** The error a refusing consumer raises, and notes (rope_parameters ignored, dynamic dropped). */
+  detail: string[];
+}
+
+const ACCEPTS: Record<ConsumerReading['status'], string> = {
+  reads: 'yes', refuses: 'REFUSES', 'cannot-load': 'no (model type unknown)', 'not-modelled': 'not modelled',
+};
+
+function num(n: number | null, f: (x: number) => string = fmt): string {
+  return n === null ? '—' : f(n);
+}
+
+export function consumerCells(rows: readonly ConsumerReading[]): ConsumerCells[] {
+  const intended = intendedReading(rows);
+  return rows.map((r) => {
+    const reads = r.status === 'reads';
+    const base = reads ? `${num(r.base)}${r.baseFrom.startsWith('default') ? ' (default)' : ''}` : '—';
+    const cells = [
+      r.label, ACCEPTS[r.status], base, reads ? r.scalingType ?? 'not verified' : '—', reads && r.scalingType !== null ? num(r.factor) : '—',
+      reads ? num(r.attentionFactor, (x) => fmt(Number(x.toFixed(4)))) : '—', num(r.derivedMaxLen, grouped), r.windows,
+    ];
+    const diff = intended ? misreadOf(r, intended) : [];
+    const differs: number[] = [];
+    if (r.status === 'refuses') differs.push(1);
+    if (diff.includes('base')) differs.push(2);
+    if (diff.includes('scaling')) differs.push(3, 4);
+    if (diff.includes('factor')) differs.push(4);
+    const detail = [...(r.error ? [r.error] : []), ...r.notes];
+    return { consumer: r.label, cells, differs, detail };
+  });
+}
+
+/** One line per disagreeing consumer: what it does differently. */
+export function disagreementLines(rows: readonly ConsumerReading[]): string[] {
+  return consumerCells(rows).filter((c) => c.differs.length).map((c) =>
+    `${c.consumer}: ${c.differs.map((i) => `${CONSUMER_COLUMNS[i]} ${c.cells[i]}`).join(', ')}${c.detail.length ? ` (${c.detail[0]})` : ''}`);
+}
+
+/** A fixed-width table; cells that differ from the file's meaning carry a `*`. */
+export function consumersText(rows: readonly ConsumerReading[]): string {
+  const body = consumerCells(rows).map((c) => c.cells.map((v, i) => (c.differs.includes(i) ? `${v} *` : v)));
+  const all = [[...CONSUMER_COLUMNS], ...body];
+  const widths = CONSUMER_COLUMNS.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const lines = all.map(line);
+  const dis = disagreementLines(rows);
+  lines.push('', dis.length ? `* differs from the file's meaning (transformers 5.x):\n  ${dis.join('\n  ')}` : 'Every consumer that loads this model reads the same base and scaling.');
+  return lines.join('\n');
+}
+
+/** The same table in Markdown for a hover; differing cells in bold. */
+export function consumersMarkdown(rows: readonly ConsumerReading[]): string {
+  if (!rows.length) return '';
+  const cells = consumerCells(rows);
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const out = [
+    '**How each consumer reads this file**', '',
+    `| ${CONSUMER_COLUMNS.join(' | ')} |`, `|${CONSUMER_COLUMNS.map(() => '---').join('|')}|`,
+    ...cells.map((c) => `| ${c.cells.map((v, i) => (c.differs.includes(i) ? `**${esc(v)}**` : esc(v))).join(' | ')} |`),
+  ];
+  const dis = disagreementLines(rows);
+  if (dis.length) out.push('', ...dis.map((d) => `- ${esc(d)}`));
+  return out.join('\n');
+}

@@ -1,0 +1,151 @@
+/**
+ * Which consumers a workspace says it uses: pinned packages in requirements/pyproject/lock files,
+ * engine image tags, and the `ropeLens.consumers` setting. The parsers are pure (text in, pins
+ * out); reading the files is the injected `WorkspaceFacts` (shared/node/consumerPins.ts on Node).
+ */
+import type { ConsumerPackage } from './consumer';
+
+export interface ConsumerPin {
+  pkg: ConsumerPackage;
+  /** The exact or lower-bound version pinned; null when the package is named without one. */
+  version: string | null;
+  /** Where it was read: `requirements.txt:3`, `uv.lock`, `setting ropeLens.consumers`. */
+  source: string;
+}
+
+/** What the workspace says about a file's consumers (injected: the Node implementation reads files). */
+export interface WorkspaceFacts {
+  pinsFor(filePath: string): ConsumerPin[];
+}
+
+/** Python distribution names (normalized) → consumer. */
+const PACKAGES: Record<string, ConsumerPackage> = {
+  transformers: 'transformers', vllm: 'vllm', sglang: 'sglang', 'llama-cpp-python': 'llama.cpp',
+  'text-generation-server': 'tgi', 'text-generation': 'tgi', ollama: 'ollama',
+};
+
+function normalize(name: string): string {
+  return name.trim().toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+function pkgOf(name: string): ConsumerPackage | undefined {
+  const n = normalize(name);
+  return PACKAGES[n] ?? (n === 'llama-cpp' || n === 'llama.cpp' ? 'llama.cpp' : n === 'tgi' ? 'tgi' : undefined);
+}
+
+/**
+ * One requirement specifier (`transformers==4.42.4`, `vllm>=0.6,<0.7`, `sglang[all]~=0.4.6`,
+ * `llama.cpp@b4500`): the package and the version it pins (the `==`/`~=`/`>=` version), if any.
+ */
+export function parseRequirement(spec: string, source: string): ConsumerPin | undefined {
+  const line = spec.replace(/\s+#.*$/, '').trim();
+  const m = line.match(/^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:(===|==|~=|>=|@|:)\s*v?([0-9][0-9A-Za-z.+-]*))?/);
+  if (!m) return undefined;
+  const pkg = pkgOf(m[1]);
+  if (!pkg) return undefined;
+  return { pkg, version: m[3] ?? null, source };
+}
+
+/** requirements*.txt, constraints files: one specifier per line (`-r`, options and comments skipped). */
+export function pinsFromRequirements(text: string, file: string): ConsumerPin[] {
+  const out: ConsumerPin[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#') || line.startsWith('-')) return;
+    const pin = parseRequirement(line, `${file}:${i + 1}`);
+    if (pin) out.push(pin);
+  });
+  return out;
+}
+
+/** pyproject.toml: quoted specifiers in dependency arrays (PEP 621) and `name = "…"` tables (Poetry). */
+export function pinsFromPyproject(text: string, file: string): ConsumerPin[] {
+  const out: ConsumerPin[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    for (const q of raw.matchAll(/"([^"]+)"|'([^']+)'/g)) {
+      const pin = parseRequirement(q[1] ?? q[2], `${file}:${i + 1}`);
+      if (pin) out.push(pin);
+    }
+    const poetry = raw.match(/^\s*([A-Za-z0-9._-]+)\s*=\s*(?:"[\^~=<>]*\s*([0-9][^"]*)"|\{[^}]*version\s*=\s*"[\^~=<>]*\s*([0-9][^"]*)")/);
+    if (poetry) {
+      const pkg = pkgOf(poetry[1]);
+      if (pkg) out.push({ pkg, version: (poetry[2] ?? poetry[3]).split(/[ ,]/)[0], source: `${file}:${i + 1}` });
+    }
+  });
+  return out;
+}
+
+/** uv.lock and poetry.lock: `[[package]]` entries with `name = "…"` then `version = "…"`. */
+export function pinsFromTomlLock(text: string, file: string): ConsumerPin[] {
+  const out: ConsumerPin[] = [];
+  let name: string | undefined;
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (/^\s*\[\[package\]\]/.test(raw)) name = undefined;
+    const n = raw.match(/^\s*name\s*=\s*"([^"]+)"/);
+    if (n) name = n[1];
+    const v = raw.match(/^\s*version\s*=\s*"([^"]+)"/);
+    if (v && name) {
+      const pkg = pkgOf(name);
+      if (pkg) out.push({ pkg, version: v[1], source: `${file}:${i + 1}` });
+      name = undefined;
+    }
+  });
+  return out;
+}
+
+/** Pipfile.lock: `{"default": {"transformers": {"version": "==4.42.4"}}}`. */
+export function pinsFromPipfileLock(text: string, file: string): ConsumerPin[] {
+  let data: unknown;
+  try { data = JSON.parse(text); } catch { return []; }
+  const out: ConsumerPin[] = [];
+  for (const section of ['default', 'develop']) {
+    const deps = (data as Record<string, Record<string, { version?: string }>>)?.[section];
+    if (!deps || typeof deps !== 'object') continue;
+    for (const [name, d] of Object.entries(deps)) {
+      const pkg = pkgOf(name);
+      if (pkg) out.push({ pkg, version: d?.version?.replace(/^[=~<>]+/, '') ?? null, source: file });
+    }
+  }
+  return out;
+}
+
+/** The `ropeLens.consumers` setting: specifiers such as `transformers==4.42.4` or `vllm`. */
+export function pinsFromSetting(specs: readonly string[] | undefined): ConsumerPin[] {
+  return (specs ?? []).map((s) => parseRequirement(s, 'setting ropeLens.consumers')).filter((p): p is ConsumerPin => p !== undefined);
+}
+
+/** Engine images (Docker Hub / GHCR names) → consumer. */
+const IMAGES: [RegExp, ConsumerPackage][] = [
+  [/(^|\/)vllm\/vllm-openai$/, 'vllm'], [/(^|\/)lmsysorg\/sglang$/, 'sglang'],
+  [/(^|\/)huggingface\/text-generation-inference$/, 'tgi'], [/(^|\/)ollama\/ollama$/, 'ollama'],
+  [/(^|\/)(ggml-org|ggerganov)\/llama\.cpp$/, 'llama.cpp'], [/(^|\/)huggingface\/transformers-[a-z-]+$/, 'transformers'],
+];
+
+/**
+ * Engine image references in a Dockerfile, compose file or any launch text (`FROM vllm/vllm-openai:v0.6.3`,
+ * `image: lmsysorg/sglang:v0.4.6.post1-cu124`): the image's tag as the version when it is a dotted
+ * release (`latest`, `server-b4500` and digests pin no comparable version).
+ */
+export function pinsFromImageRefs(text: string, file: string): ConsumerPin[] {
+  const out: ConsumerPin[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    for (const m of raw.matchAll(/([a-z0-9.-]+(?::\d+)?\/)?([a-z0-9._-]+\/[a-z0-9._-]+)(?::([A-Za-z0-9._-]+))?/g)) {
+      const name = (m[1] ?? '') + m[2];
+      const hit = IMAGES.find(([re]) => re.test(name));
+      if (!hit) continue;
+      const tag = m[3]?.match(/^v?(\d+\.\d+(?:\.\d+)?)/)?.[1] ?? null;
+      out.push({ pkg: hit[1], version: tag, source: `${file}:${i + 1}` });
+    }
+  });
+  return out;
+}
+
+/** Pins from one file, chosen by its name (undefined for a name that holds none). */
+export function pinsFromFile(name: string, text: string): ConsumerPin[] | undefined {
+  if (/^requirements.*\.txt$|^constraints.*\.txt$/i.test(name)) return pinsFromRequirements(text, name);
+  if (name === 'pyproject.toml') return pinsFromPyproject(text, name);
+  if (name === 'uv.lock' || name === 'poetry.lock') return pinsFromTomlLock(text, name);
+  if (name === 'Pipfile.lock') return pinsFromPipfileLock(text, name);
+  if (/^Dockerfile|\.Dockerfile$|^(docker-)?compose.*\.ya?ml$/i.test(name)) return pinsFromImageRefs(text, name);
+  return undefined;
+}
