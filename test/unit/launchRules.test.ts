@@ -118,6 +118,17 @@ describe('launch rules: length against what the engine derives', () => {
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
+  it('llama-server with Qwen\'s YaRN flags at 131,072 still caps each slot at the GGUF\'s 32,768: the preferred fix adds --override-kv to the command', () => {
+    const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf \\\n  -c 131072 \\\n  --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 \\\n  --port 8080\n';
+    const d = only(text, 'launch/length-exceeds-derived');
+    assert.equal(d.severity, 'warning');
+    assert.equal(spanOf(text, d), '131072');
+    assert.match(d.message, /caps each slot there .* serves 32,768, not 131,072\. The yarn scaling in effect covers 131,072: --override-kv raises the cap\./);
+    const fixed = apply(text, d);
+    assert.equal(fixed, text.replace('--port 8080\n', '--port 8080 \\\n  --override-kv qwen2.context_length=int:131072\n'));
+    assert.deepEqual(analyze(fixed).diagnostics, []);
+  });
+
   it('llama-server caps (warning) and llama-cli overflows (warning); Ollama clamps (warning)', () => {
     const s = only('llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n', 'launch/length-exceeds-derived');
     assert.equal(s.severity, 'warning');
