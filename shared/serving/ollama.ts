@@ -100,11 +100,12 @@ export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
  * Ollama library names (`qwen2.5:7b`, `llama3.1`, `registry.ollama.ai/library/llama3.2:1b`) and the
  * hub model each library GGUF was converted from, so a Modelfile `FROM qwen2.5:7b` or `ollama run
  * llama3.1:8b` is judged against that model's config (its max_position_embeddings is the GGUF's
- * context_length). Verified against the library pages and public `ollama show` output: the
- * qwen2.5 and qwen2.5-coder tags are the Instruct models (`qwen2.5:7b` is
- * `7b-instruct-q4_K_M`, context_length 32768 from Qwen2.5-7B-Instruct's config); llama3.x tags
- * are the Instruct models; a bare name is its default tag. Only the families listed here are
- * read; a tag that names another variant (`8b-text-…`, a base model) is not guessed.
+ * context_length). From the library's own tag names, which public setups use interchangeably:
+ * the qwen2.5 and qwen2.5-coder tags are the Instruct models (`qwen2.5:7b` is
+ * `qwen2.5:7b-instruct-q4_K_M`, context_length 32768 as in Qwen2.5-7B-Instruct's config), the
+ * llama3.x tags are the Instruct models (`llama3.1:8b` is `llama3.1:8b-instruct-q4_K_M`); a bare
+ * name is its default tag. Only the families listed here are read; a tag that names another
+ * variant (`8b-text-…`, a base model) is not guessed.
  */
 const OLLAMA_LIBRARY: Record<string, { sizes: Record<string, string>; default: string }> = {
   'qwen2.5': {
