@@ -10,15 +10,20 @@ import { servingInput, servingPlan } from '../shared/serving/index';
 import type { ServingInput } from '../shared/serving/types';
 import { launchScript, servingHoverSection, vllmConfigYaml } from '../shared/serving/present';
 import { fileNameOf } from './uri';
+import { hubIdFromCachePath } from '../shared/config/identity';
 
 export const SERVING_SOURCE_KIND = `${CodeActionKind.Source}.ropeLens.serving`;
 
-/** The model folder the commands name: the config's identity, else its folder. */
+/**
+ * The model the commands name, as `rope-lens serve` does: the config's folder (a Hugging Face cache
+ * snapshot by the hub id its folder names), never an identity a fingerprint guessed.
+ */
 function inputFor(doc: TextDocument, analysis: FileAnalysis): ServingInput | undefined {
   if (analysis.kind !== 'model-config' || !analysis.rope) return undefined;
   const rope = analysis.rope;
-  const folder = fileNameOf(doc.uri).replace(/[\\/][^\\/]*$/, '') || undefined;
-  return servingInput(rope, { model: rope.identity?.id ?? folder });
+  const file = fileNameOf(doc.uri);
+  const folder = file.replace(/[\\/][^\\/]*$/, '') || undefined;
+  return servingInput(rope, { model: hubIdFromCachePath(file) ?? folder });
 }
 
 /** Markdown appended to the hover on the scaling block or the context length, or undefined. */

@@ -27,7 +27,7 @@ export async function checkGguf(file: string, service: RopeLensService, io: CliI
     io.err(`rope-lens check: ${file}: ${(e as Error).message}`);
     return undefined;
   }
-  const a = service.analyzeGguf(metadata);
+  const a = service.analyzeGguf(metadata, undefined, file);
   const report: GgufFileReport = { path: file, kind: 'gguf', rope: a.rope ? ropeToJson(a.rope) : null, gguf: a.gguf, training: null, diagnostics: a.diagnostics };
   return { report, diagnostics: a.diagnostics };
 }

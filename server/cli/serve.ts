@@ -17,6 +17,7 @@ import { contextKeysOf } from '../../shared/serving/contextKeys';
 import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
 import { shellCommand } from '../../shared/serving/shell';
 import { grouped } from '../../shared/serving/common';
+import { modelReach } from '../../shared/config/reach';
 import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
 import { cliService } from './service';
 import type { RopeLensService } from '../../shared/service/service';
@@ -61,7 +62,12 @@ function parse(argv: string[]): ServeArgs | 'help' {
 
 interface Loaded { rope: ModelRope; model: string; gguf?: string; ggufHub?: { repo: string; file: string }; contextKeys: Record<string, number> }
 
-/** The model's RoPE, read by the same service as `check` (identity, trained context, groups). */
+/**
+ * The model's RoPE, read by the same service as `check` (identity, trained context, groups). The
+ * command names the model as the user did: a local folder or file by its path (a Hugging Face
+ * cache snapshot by the hub id its folder names), a hub id as given. Never an identity the
+ * fingerprint guessed: that would download and serve another model.
+ */
 async function load(path: string, service: RopeLensService, resolved?: ResolvedModelArg): Promise<Loaded> {
   if (resolved) {
     // A model id: the launch command names the id itself, as the engine would download it.
@@ -84,10 +90,11 @@ async function load(path: string, service: RopeLensService, resolved?: ResolvedM
     } catch (e) {
       throw new UsageError(`'${path}': ${(e as Error).message}`);
     }
-    const a = service.analyzeGguf(metadata);
+    const a = service.analyzeGguf(metadata, undefined, path);
     if (!a.rope || !a.config) throw new UsageError(`'${path}' is a GGUF without a model architecture (general.architecture)`);
     const ctx = a.config['max_position_embeddings'];
-    return { rope: a.rope, model: a.gguf.hubRef ?? path, gguf: path, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
+    // general.name says which model the file is (its trained context); the file is what is served.
+    return { rope: a.rope, model: path, gguf: path, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
   }
   let text: string;
   try {
@@ -103,7 +110,7 @@ async function load(path: string, service: RopeLensService, resolved?: ResolvedM
   const rope = described.rope;
   if (!rope) throw new UsageError(`'${file}' does not look like a model config (no model_type, attention or RoPE keys)`);
   const folder = st.isDirectory() ? path : dirname(path);
-  const model = rope.identity?.id ?? hubIdFromCachePath(abs) ?? (folder === '.' ? `.${sep}` : folder);
+  const model = hubIdFromCachePath(abs) ?? (folder === '.' ? `.${sep}` : folder);
   return { rope, model, contextKeys: contextKeysOf(doc) };
 }
 
@@ -118,8 +125,10 @@ async function loadHubGguf(ref: string, service: RopeLensService, hub: HubContex
   return { rope: a.rope, model: r.id, ggufHub: { repo: r.id, file: r.file }, contextKeys: typeof ctx === 'number' ? { max_position_embeddings: ctx } : {} };
 }
 
-function text(plan: ServingPlan): string {
-  const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} without overrides; serves ${grouped(plan.context)}`];
+/** The first line quotes the engine's derived length as what it accepts, beside what the model reaches. */
+function text(plan: ServingPlan, reach: number): string {
+  const model = reach !== plan.derivedMaxLen ? ` (what it accepts; the model reaches ${grouped(reach)})` : '';
+  const lines = [`# ${plan.engine}: derives ${grouped(plan.derivedMaxLen)} without overrides${model}; serves ${grouped(plan.context)}`];
   for (const n of plan.notes) lines.push(`# ${n}`);
   lines.push(shellCommand(plan));
   return lines.join('\n');
@@ -145,6 +154,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const input = servingInput(loaded.rope, { model: loaded.model, gguf: loaded.gguf, ggufHub: loaded.ggufHub, contextKeys: loaded.contextKeys, context: args.context });
   const plans = args.engines.map((e) => servingPlan(e, input));
   if (args.json) io.out(JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2));
-  else io.out(plans.map(text).join('\n\n'));
+  else {
+    const reach = modelReach(input.rope, input.trainedContext).value;
+    io.out(plans.map((p) => text(p, reach)).join('\n\n'));
+  }
   return EXIT_OK;
 }

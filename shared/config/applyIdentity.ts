@@ -2,11 +2,13 @@
  * Ties a RoPE description to the public model it is (identity.ts) and takes from the catalog what
  * the file cannot say: the trained context T when the config does not state it, and what the
  * checkpoint shipped with (to tell a stock config from an edited one). T falls back to
- * max_position_embeddings, marked as an assumption, never to another number.
+ * max_position_embeddings, marked as an assumption, never to another number. A file whose
+ * architecture matches a catalog model but whose RoPE values differ is a derivative: no identity,
+ * its own values stand, and `derivativeOf` records what it derives from.
  */
 import type { ConfigNode } from '../document/configNode';
 import type { ModelRope } from './modelRope';
-import { fingerprintOf, identifyModel, languageScope } from './identity';
+import { derivativeOf, fingerprintOf, identifyModel, languageScope, shippedContextOf } from './identity';
 import { paramValue } from './modelValues';
 import { assumedTrainedContext } from './trainedContext';
 
@@ -22,9 +24,21 @@ export interface IdentityEvidence {
 export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void {
   const plain = evidence.root ? paramValue(evidence.root) : undefined;
   const fingerprint = plain && typeof plain === 'object' && !Array.isArray(plain) ? fingerprintOf(languageScope(plain as Record<string, unknown>)) : undefined;
-  const match = identifyModel({ nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint, contextLength: rope.contextLength.value });
+  // The context as the catalog records what each model shipped (shippedOf's key order), so the two compare alike
+  // (Qwen-1 declares max_position_embeddings 32,768 beside the seq_length 8,192 it trains at).
+  const scope = plain && typeof plain === 'object' && !Array.isArray(plain) ? languageScope(plain as Record<string, unknown>) : undefined;
+  const declared = scope ? shippedContextOf(scope) : undefined;
+  const input = { nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint, contextLength: declared ?? rope.contextLength.value };
+  const match = identifyModel(input);
   rope.identity = match ? match.identity : null;
   if (match) rope.shipped = match.shipped;
+  // A derivative (architecture of a catalog model, RoPE values of its own) keeps its own T below;
+  // the models it derives from are recorded so findings can say why the catalog was not used.
+  const derivative = match ? undefined : derivativeOf(input);
+  if (derivative) {
+    rope.derivativeOf = { candidates: derivative.candidates, baseTrainedContext: derivative.trainedContext.value, differences: derivative.differences };
+    if (derivative.unscaledTrainedContext !== undefined) rope.derivativeOf.unscaledTrainedContext = derivative.unscaledTrainedContext;
+  }
   // The order of advice.md: what the file states, then the catalog, then max_position_embeddings.
   if (!rope.trainedContext) rope.trainedContext = match ? { ...match.trainedContext } : assumedTrainedContext(rope);
 }

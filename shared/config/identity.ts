@@ -4,10 +4,15 @@
  * strings, the caller reads the file.
  *
  * Order: `_name_or_path`, the Hugging Face cache path, a training config's base model, then a
- * fingerprint of architecture values that matches one catalog entry (or several that agree on T).
+ * fingerprint of architecture and RoPE values that matches one catalog entry (or several that
+ * agree on T), or a known model with a scaling added and its base unchanged (situation 4).
+ * Architecture alone never names a model: a fine-tune that changed rope_theta, the shipped
+ * scaling or the context is a derivative (`derivativeOf`), judged on its own values; and a
+ * `_name_or_path` naming a hub model the catalog does not know wins over any fingerprint.
  */
 import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
 import type { ModelIdentity } from './modelRope';
+import { familyDefaultBase } from './families';
 
 /** Architecture values that tell models apart; max_position_embeddings is deliberately absent (users raise it). */
 export interface Fingerprint {
@@ -21,6 +26,8 @@ export interface Fingerprint {
   ropeTheta?: number;
   /** Normalized scaling type (`su` → `longrope`); `default` when the scope has no scaling block. */
   scalingType?: string;
+  /** The scaling block's factor, when it has one. */
+  scalingFactor?: number;
 }
 
 export interface IdentityMatch {
@@ -31,6 +38,19 @@ export interface IdentityMatch {
   trainedContext: { value: number; source: string };
   /** What the identified model's config.json shipped with (its language-model scope). */
   shipped: { contextLength?: number; base?: number; scalingType?: string };
+}
+
+/** A file with the architecture of catalog models but RoPE values of its own. */
+export interface DerivativeMatch {
+  /** The models it has the architecture of (ids and aliases). */
+  candidates: string[];
+  /** What the first of them was trained at (`catalog:<id>`): not the derivative's T. */
+  trainedContext: { value: number; source: string };
+  shipped: IdentityMatch['shipped'];
+  /** Its RoPE values that differ from that model's, worded (`rope_theta 283,461,213 (shipped 500,000)`). */
+  differences: string[];
+  /** What the closest model of the architecture that shipped no scaling was trained at (Llama-2-7B: 4,096). */
+  unscaledTrainedContext?: number;
 }
 
 export interface IdentifyInput {
@@ -98,12 +118,12 @@ export function fingerprintOf(scope: Record<string, unknown>): Fingerprint {
   fp.ropeTheta = num(scope['rope_theta']) ?? num(scaling?.['rope_theta']) ?? num(scope['rotary_emb_base']) ?? num(scope['global_rope_theta']) ?? num(attn['rope_theta']);
   // A scaling block whose type is `default` (v5 writes one for every model) is no scaling.
   fp.scalingType = normalizeScalingType(scaling?.['rope_type'] ?? scaling?.['type']) ?? 'default';
+  if (fp.scalingType !== 'default') fp.scalingFactor = num(scaling?.['factor']);
   for (const k of Object.keys(fp) as (keyof Fingerprint)[]) if (fp[k] === undefined) delete fp[k];
   return fp;
 }
 
 const ARCH_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads', 'numKeyValueHeads', 'intermediateSize', 'vocabSize'];
-const ROPE_FIELDS: (keyof Fingerprint)[] = ['ropeTheta', 'scalingType'];
 /** Without these on the input, a fingerprint says too little to name a model. */
 const REQUIRED_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads'];
 
@@ -115,12 +135,17 @@ function fingerprintsMatch(input: Fingerprint, entry: Fingerprint, fields: (keyo
 
 const ENTRY_FINGERPRINTS = new Map<CatalogEntry, Fingerprint>(CATALOG.map((e) => [e, fingerprintOf(languageScope(e.config))]));
 
+/** The context a config scope declares, read as the catalog records it: max_position_embeddings first. */
+export function shippedContextOf(scope: Record<string, unknown>): number | undefined {
+  return firstNum(scope, ['max_position_embeddings', 'seq_length', 'n_positions', 'max_seq_len']);
+}
+
 /** The entry's shipped context, base and scaling type (language-model scope). */
 export function shippedOf(e: CatalogEntry): IdentityMatch['shipped'] {
   const scope = languageScope(e.config);
   const fp = ENTRY_FINGERPRINTS.get(e) ?? fingerprintOf(scope);
   const shipped: IdentityMatch['shipped'] = {};
-  const ctx = firstNum(scope, ['max_position_embeddings', 'seq_length', 'n_positions', 'max_seq_len']);
+  const ctx = shippedContextOf(scope);
   if (ctx !== undefined) shipped.contextLength = ctx;
   if (!e.noRope && fp.ropeTheta !== undefined) shipped.base = fp.ropeTheta;
   if (!e.noRope && fp.scalingType !== undefined) shipped.scalingType = fp.scalingType;
@@ -148,24 +173,91 @@ export function hubIdFromCachePath(filePath: string): string | undefined {
   return m ? `${m[1]}/${m[2]}` : undefined;
 }
 
-function byFingerprint(fp: Fingerprint, contextLength?: number): IdentityMatch | undefined {
+/** How a fingerprint compares with the catalog: one model (or twins agreeing on T), a derivative of one, or nothing. */
+type FingerprintVerdict = { match: IdentityMatch } | { derivative: DerivativeMatch } | undefined;
+
+/**
+ * A fingerprint names a model only when its RoPE values agree too: rope_theta, the scaling type and
+ * factor, and max_position_embeddings where every candidate shipped the same one — or when the file
+ * only adds a scaling to a model that shipped none (situation 4). A file that has the architecture
+ * of known models but other RoPE values is a derivative (a fine-tune that raised the base or the
+ * context, a copy with another scaling): it is judged on its own values (advice.md, rule 3), and
+ * the models it derives from are kept only to say so.
+ */
+function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerdict {
   if (REQUIRED_FIELDS.some((f) => fp[f] === undefined)) return undefined;
-  const decide = (fields: (keyof Fingerprint)[]): IdentityMatch | 'ambiguous' | undefined => {
-    const hits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, fields));
-    if (hits.length === 0) return undefined;
-    const ts = new Set(hits.map((e) => e.trainedContext.value));
-    if (ts.size !== 1) return 'ambiguous';
-    const shipsThisContext = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
-    const ordered = [...hits.filter(shipsThisContext), ...hits.filter((e) => !shipsThisContext(e))];
-    return matchOf(ordered, 'fingerprint', true);
+  const archHits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, ARCH_FIELDS));
+  if (archHits.length === 0) return undefined;
+  const ropeHits = archHits.filter((e) => ropeDifferences(fp, contextLength, e, archHits).length === 0);
+  if (ropeHits.length > 0) {
+    const ts = new Set(ropeHits.map((e) => e.trainedContext.value));
+    return ts.size === 1 ? { match: matchOf(shippingFirst(ropeHits, contextLength), 'fingerprint', true) } : undefined;
+  }
+  // A scaling added to a model that shipped none, with its base unchanged (advice.md situation 4:
+  // the user extends a known model, as Qwen's card says to add YaRN): still that model, when every
+  // such model agrees on T, so the scaling is judged against the context it was trained at.
+  if (fp.scalingType !== undefined && fp.scalingType !== 'default') {
+    const extended = archHits.filter((e) => {
+      const shipped = ENTRY_FINGERPRINTS.get(e)!;
+      return shipped.scalingType === 'default' && thetaOf(shipped) === thetaOf(fp);
+    });
+    if (extended.length > 0 && new Set(extended.map((e) => e.trainedContext.value)).size === 1) {
+      return { match: matchOf(shippingFirst(extended, contextLength), 'fingerprint', true) };
+    }
+  }
+  // The closest model, named first: the fewest differing values, then the same scaling type (a
+  // linear model's factor changed is closer to the linear one), then catalog order.
+  const otherType = (e: CatalogEntry) => (ENTRY_FINGERPRINTS.get(e)!.scalingType === fp.scalingType ? 0 : 1);
+  const ranked = archHits
+    .map((e, i) => ({ e, i, d: ropeDifferences(fp, contextLength, e, archHits) }))
+    .sort((a, b) => a.d.length - b.d.length || otherType(a.e) - otherType(b.e) || a.i - b.i);
+  const closest = ranked[0];
+  const unscaled = ranked.find((r) => ENTRY_FINGERPRINTS.get(r.e)!.scalingType === 'default')?.e;
+  return {
+    derivative: {
+      candidates: ranked.flatMap((r) => namesOf(r.e)),
+      trainedContext: { value: closest.e.trainedContext.value, source: `catalog:${closest.e.id}` },
+      shipped: shippedOf(closest.e),
+      differences: closest.d,
+      ...(unscaled ? { unscaledTrainedContext: unscaled.trainedContext.value } : {}),
+    },
   };
-  const full = decide([...ARCH_FIELDS, ...ROPE_FIELDS]);
-  if (full !== undefined) return full === 'ambiguous' ? undefined : full;
-  // Second pass without rope_theta and the scaling type: a user who added scaling (or changed the
-  // base) to extend a known model still has its architecture. Accepted only when every model with
-  // that architecture agrees on T; otherwise the changed RoPE values leave the identity open.
-  const archOnly = decide(ARCH_FIELDS);
-  return archOnly === 'ambiguous' ? undefined : archOnly;
+}
+
+/** Candidates that agree on T, the one that shipped this context first (Qwen2-7B 32,768, Qwen2.5-7B 131,072). */
+function shippingFirst(entries: CatalogEntry[], contextLength: number | undefined): CatalogEntry[] {
+  const ships = (e: CatalogEntry) => contextLength !== undefined && shippedOf(e).contextLength === contextLength;
+  return [...entries.filter(ships), ...entries.filter((e) => !ships(e))];
+}
+
+/** rope_theta as the config class reads it: the file's value, else its family's default (Llama: 10,000). */
+function thetaOf(fp: Fingerprint): number {
+  return fp.ropeTheta ?? familyDefaultBase(fp.modelType).value;
+}
+
+/**
+ * The RoPE values of a file that differ from what a catalog entry shipped, worded for a message
+ * (`rope_theta 283,461,213 (shipped 500,000)`). max_position_embeddings counts only when every
+ * model of the architecture `family` shipped the same one (Gemma-7B: 8,192). Where the family
+ * shipped several (Llama-3-70B 8,192, Llama-3.1/3.3-70B 131,072; Qwen2 and Qwen2.5), a raised
+ * context alone does not make a derivative: it stays the classic mistake of advice.md situation 3.
+ */
+function ropeDifferences(fp: Fingerprint, contextLength: number | undefined, e: CatalogEntry, family: CatalogEntry[]): string[] {
+  const shipped = ENTRY_FINGERPRINTS.get(e)!;
+  const out: string[] = [];
+  const n = (v: number) => v.toLocaleString('en-US');
+  if (thetaOf(fp) !== thetaOf(shipped)) out.push(`rope_theta ${n(thetaOf(fp))} (shipped ${n(thetaOf(shipped))})`);
+  if (fp.scalingType !== undefined && shipped.scalingType !== undefined && fp.scalingType !== shipped.scalingType) {
+    out.push(`scaling ${fp.scalingType === 'default' ? 'none' : fp.scalingType} (shipped ${shipped.scalingType === 'default' ? 'none' : shipped.scalingType})`);
+  } else if (fp.scalingFactor !== undefined && shipped.scalingFactor !== undefined && fp.scalingFactor !== shipped.scalingFactor) {
+    out.push(`scaling factor ${n(fp.scalingFactor)} (shipped ${n(shipped.scalingFactor)})`);
+  }
+  const contexts = new Set(family.map((f) => shippedOf(f).contextLength));
+  const familyContext = contexts.size === 1 ? [...contexts][0] : undefined;
+  if (contextLength !== undefined && familyContext !== undefined && contextLength !== familyContext) {
+    out.push(`max_position_embeddings ${n(contextLength)} (shipped ${n(familyContext)})`);
+  }
+  return out;
 }
 
 /** Identifies a config's model from the strongest evidence available; undefined when none decides. */
@@ -179,5 +271,33 @@ export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
   return named(input.nameOrPath, '_name_or_path')
     ?? named(fromCache, 'path')
     ?? named(input.baseModel, 'base_model')
-    ?? (input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength) : undefined);
+    ?? fingerprintMatch(input);
+}
+
+function fingerprintMatch(input: IdentifyInput): IdentityMatch | undefined {
+  if (namesAnotherModel(input.nameOrPath)) return undefined;
+  const v = input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength) : undefined;
+  return v && 'match' in v ? v.match : undefined;
+}
+
+/**
+ * `_name_or_path` is a hub id (ORG/NAME, not a path) that no catalog entry answers to: the file
+ * says which model it is (lmsys/longchat-7b-16k, gradientai/…), so no fingerprint may name another.
+ * A local path says nothing about the model and leaves the fingerprint its say.
+ */
+function namesAnotherModel(nameOrPath: string | undefined): boolean {
+  const ref = nameOrPath?.trim();
+  if (!ref || !/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(ref)) return false;
+  return findCatalogEntryStrict(ref) === undefined;
+}
+
+/**
+ * The catalog models a file has the architecture of but whose RoPE values it does not share: a
+ * derivative, judged on its own values. Undefined when the file names a model, matches one, or
+ * has no known architecture.
+ */
+export function derivativeOf(input: IdentifyInput): DerivativeMatch | undefined {
+  if (!input.fingerprint || identifyModel(input)) return undefined;
+  const v = byFingerprint(input.fingerprint, input.contextLength);
+  return v && 'derivative' in v ? v.derivative : undefined;
 }

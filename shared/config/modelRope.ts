@@ -60,6 +60,12 @@ export interface ModelRope {
   identity?: ModelIdentity | null;
   /** What the identified model shipped with (its catalog entry), to tell a stock config from an edited one. */
   shipped?: ShippedValues;
+  /**
+   * When no identity: the catalog models whose architecture this file has but whose RoPE values it
+   * does not share (a fine-tune that raised the base or the context, a scaled copy). The file is
+   * judged on its own values; this says which model it derives from and how it differs.
+   */
+  derivativeOf?: DerivativeOf;
   /** Qwen-1 style flags. */
   useDynamicNtk?: Located<boolean>;
   useLognAttn?: Located<boolean>;
@@ -102,6 +108,18 @@ export interface ModelIdentity {
   via: '_name_or_path' | 'path' | 'base_model' | 'fingerprint';
   /** Fingerprint matches that agree on the trained context (e.g. a base model and its Instruct twin). */
   candidates?: string[];
+}
+
+/** See `ModelRope.derivativeOf`. */
+export interface DerivativeOf {
+  /** The models it has the architecture of (ids and aliases), the closest first. */
+  candidates: string[];
+  /** The context the closest of them was trained at: not this file's T. */
+  baseTrainedContext: number;
+  /** Its RoPE values that differ, worded (`rope_theta 283,461,213 (shipped 500,000)`). */
+  differences: string[];
+  /** What the architecture's model without scaling was trained at, when the catalog has one (Llama-2-7B: 4,096). */
+  unscaledTrainedContext?: number;
 }
 
 /** The RoPE values a public checkpoint's config.json shipped with. */

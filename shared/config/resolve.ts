@@ -153,7 +153,8 @@ export function parseHubRef(ref: string): HubRef | undefined {
   const at = ref.indexOf('@');
   const id = at < 0 ? ref : ref.slice(0, at);
   const revision = at < 0 ? undefined : ref.slice(at + 1);
-  if (!/^[A-Za-z0-9][\w.\-]*\/[\w.\-]+$/.test(id) || id.endsWith('.json') || id.includes('..')) return undefined;
+  // A file (a GGUF, weights, a config) is a path, never a repository name.
+  if (!/^[A-Za-z0-9][\w.\-]*\/[\w.\-]+$/.test(id) || /\.(json|gguf|safetensors|bin|pt|pth)$/i.test(id) || id.includes('..')) return undefined;
   // A revision names a file under refs/: no empty, `.` or `..` segments (nothing outside that folder).
   if (revision !== undefined && (!/^[\w.\-\/]+$/.test(revision) || revision.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) return undefined;
   return revision === undefined ? { id } : { id, revision };

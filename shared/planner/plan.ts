@@ -8,6 +8,7 @@ import type { ModelRope } from '../config/modelRope';
 import { toRopeSpec } from '../config/modelConfig';
 import { criticalDimension } from '../rope/analysis';
 import { trainedContextOf } from '../config/trainedContext';
+import { differencesText, lengthScalingType, modelReach } from '../config/reach';
 import { planStages, stagedGradientBases, stagedNtkAwareBases } from './stages';
 import { PlanModelFacts, stageOptions } from './options';
 import { rankOptions, recommend } from './recommend';
@@ -40,7 +41,10 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
   if (!usable(base) || base <= 1) throw new RopeError('invalid-base', `${model.label}: no usable rope_theta (${String(base)})`);
   if (!Number.isInteger(d) || d < 4 || d % 2) throw new RopeError('invalid-dimension', `${model.label}: rotary dimension ${String(d)} cannot be planned (needs an even number ≥ 4)`);
   const tc = trainedContextOf(rope);
-  const T = tc.value;
+  // A model without scaling whose own rope_theta was raised for its own context (a long-context
+  // fine-tune named after its base) is planned from that context, not from its base's T.
+  const own = lengthScalingType(rope) === 'none' ? modelReach(rope, tc.value) : undefined;
+  const T = own?.unscaledFrom ?? tc.value;
   if (!Number.isInteger(T) || T < 8) throw new RopeError('invalid-length', `${model.label}: trained context ${String(T)} is not usable`);
   const lengths = planStages(T, req.target, req.stages);
   const spec = toRopeSpec(rope);
@@ -52,7 +56,13 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
   const notes: string[] = [];
   if (rope.slidingWindow?.value) notes.push(`Layers with a sliding window of ${rope.slidingWindow.value} never see distances beyond it; the plan judges the full-attention frequencies.`);
   if (shippedScaling) notes.push(`The model ships ${shippedScaling} scaling; every option below is computed on its unscaled base ${base} relative to T = ${T}, and replaces that scaling.`);
-  if (tc.source.startsWith('assumed:')) notes.push(`Trained context ${T} assumed from max_position_embeddings (no original_max_position_embeddings or catalog record).`);
+  if (T !== tc.value) notes.push(`Planned from ${T}, not the ${tc.value} of ${tc.source.replace(/^catalog:/, '')}: ${own!.basis}.`);
+  else if (tc.source.startsWith('assumed:')) {
+    const d = rope.derivativeOf;
+    notes.push(d && d.differences.length
+      ? `Trained context ${T} taken from its own max_position_embeddings: its architecture is ${d.candidates[0]}'s but ${differencesText(d)}, so it is planned as a derivative on its own values, not from ${d.candidates[0]}'s ${d.baseTrainedContext}.`
+      : `Trained context ${T} assumed from max_position_embeddings (no original_max_position_embeddings or catalog record).`);
+  }
 
   const stages: PlanStage[] = lengths.map((L, k) => {
     const options = stageOptions(facts, { length: L, ntkAwareBase: ntk[k], gradientBase: grad[k] });
@@ -71,7 +81,7 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
     base,
     rotaryDim: d,
     trainedContext: T,
-    trainedContextSource: tc.source,
+    trainedContextSource: T !== tc.value ? 'config:max_position_embeddings' : tc.source,
     shippedContext: facts.shippedContext,
     ...(shippedScaling ? { shippedScaling } : {}),
     target: req.target,

@@ -25,6 +25,7 @@ import { baseUnreadable } from './invalidValues';
 import { groupScaling, ropeGroups } from '../config/attentionGroups';
 import { situationOf } from './situation';
 import { baseLabel } from './wording';
+import { derivativeNote } from '../config/reach';
 
 export const BASE_BELOW_BOUND = 'rope/base-below-bound';
 /** information: the length to judge is beyond MAX_LENGTH and the base holds up to MAX_LENGTH. */
@@ -99,7 +100,8 @@ function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: bo
     const message = `This checkpoint's ${label} satisfies the RoPE base bound (Su's b*) only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. `
       + (scaled
         ? `That is how the model was trained, not a mistake in this file; the ${scaling!.rawType?.value ?? scaling!.type} scaling stretches positions from there and leaves the base as trained.`
-        : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.');
+        : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.')
+      + derivativeNote(rope);
     return finding(BASE_BELOW_BOUND, 'information', message, range);
   }
   const message = `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: `

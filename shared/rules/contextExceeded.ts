@@ -7,11 +7,13 @@
  * defined in the YAML, the context itself.
  */
 import type { Fix, Finding } from '../core/findings';
+import type { ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor } from './context';
 import { trainingTarget } from './targets';
 import { extensionFixes } from '../fixes/extension';
 import { trainedContextOf } from '../config/trainedContext';
 import { isLlamaFamily } from './families';
+import { derivativeNote, differencesText, modelReach, ropeReachAt } from '../config/reach';
 
 export const CONTEXT_EXCEEDED = 'training/context-exceeded';
 
@@ -29,38 +31,46 @@ export const contextExceededRule: Rule = {
     const scaled = (s && s.type !== 'default' && s.type !== undefined) || t.scalingByName !== undefined;
     if (scaled) {
       // A static scaling covers the larger of original × factor and the context the model declares
-      // with it (Llama-3.1: llama3 factor 8 over 8,192, declared for 131,072); beyond that it extrapolates too.
+      // with it (Llama-3.1: llama3 factor 8 over 8,192, declared for 131,072); beyond that it
+      // extrapolates too. A linear factor is counted once (config/reach.ts): LLaMA-2-7B-32K ships
+      // 32,768 = 4,096 × 8 and covers 32,768, not 32,768 × 8.
       const factor = numParam(s, 'factor');
       const original = numParam(s, 'original_max_position_embeddings') ?? rope.originalContextLength?.value;
-      if (t.scalingByName || !factor || !original || s?.type === 'dynamic') return [];
-      const reach = s?.type === 'linear' ? mpe * factor : original * factor;
-      const limit = Math.max(reach, mpe);
+      if (t.scalingByName || !factor || s?.type === 'dynamic' || (s?.type !== 'linear' && !original)) return [];
+      const linear = s?.type === 'linear' ? modelReach(rope) : undefined;
+      const reach = linear ? linear.value : original! * factor;
+      const limit = linear ? reach : Math.max(reach, mpe);
       if (L <= limit) return [];
       const type = s?.rawType?.value ?? s?.type;
       const from = ctx.resolved ? ` from ${ctx.resolved.from}` : '';
-      const source = reach >= mpe
-        ? `${s?.type === 'linear' ? `max_position_embeddings ${fmt(mpe)}` : `original ${fmt(original)}`} × ${type} factor ${fmt(factor)}${from}`
-        : `${rope.contextLength.key ?? 'max_position_embeddings'} ${fmt(mpe)}${from}, declared with its ${type} scaling of factor ${fmt(factor)} over the original ${fmt(original)}`;
-      // Rescale from the trained context: a new factor for this length, in the trainer's keys.
-      const T = s?.type === 'linear' ? mpe : original;
+      const source = linear ? `${linear.basis}${from}`
+        : reach >= mpe
+          ? `original ${fmt(original!)} × ${type} factor ${fmt(factor)}${from}`
+          : `${rope.contextLength.key ?? 'max_position_embeddings'} ${fmt(mpe)}${from}, declared with its ${type} scaling of factor ${fmt(factor)} over the original ${fmt(original!)}`;
+      // Rescale from the context before scaling: a new factor for this length, in the trainer's keys.
+      const T = linear ? Math.round(reach / factor) : original!;
       const message = `Training at ${fmt(L)} tokens is beyond the ${fmt(limit)} tokens this model covers (${source}): positions past ${fmt(limit)} are extrapolated. `
-        + `Scale from the trained context ${fmt(T)} by ${fmt(L / T)} instead.`;
+        + `Scale from the ${linear ? 'unscaled' : 'trained'} context ${fmt(T)} by ${fmt(L / T)} instead.`;
       return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true))];
     }
     if (t.overrides.base) return [];
     const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
     const T = trained.value;
     if (!(L > T)) return [];
+    // Layers with a sliding window never see a distance beyond it: when every RoPE layer attends
+    // within the trained context, training longer extrapolates nothing.
+    if (!t.ownModel && ropeReachAt(rope, L) <= T) return [];
     const beyond = T < mpe
-      ? `beyond the ${fmt(T)} tokens the model was trained at (${trainedSourceText(trained.source)}; it declares ${fmt(mpe)})`
+      ? `beyond the ${fmt(T)} tokens the model was trained at (${trainedSourceText(trained.source, rope)}; it declares ${fmt(mpe)})`
       : `beyond the model's context of ${fmt(mpe)} (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''})`;
-    const message = `Training at ${fmt(L)} tokens is ${beyond} and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.`;
+    const message = `Training at ${fmt(L)} tokens is ${beyond} and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.${T < mpe ? '' : derivativeNote(rope)}`;
     return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T))];
   },
 };
 
-function trainedSourceText(source: string): string {
+function trainedSourceText(source: string, rope?: ModelRope): string {
   if (source.startsWith('catalog:')) return `per the catalog entry ${source.slice('catalog:'.length)}`;
+  if (rope?.derivativeOf) return `its own max_position_embeddings: a derivative of ${rope.derivativeOf.candidates[0]}, ${differencesText(rope.derivativeOf)}`;
   if (source.startsWith('config:')) return `its ${source.slice('config:'.length)}`;
   return 'its max_position_embeddings';
 }

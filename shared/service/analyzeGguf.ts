@@ -13,6 +13,7 @@ import { trainedContextOf } from '../config/trainedContext';
 import { CONTEXT_EXTENDED } from '../rules/contextExtended';
 import { GgufConfig, GgufMetadata, ggufConfigText, ggufKeyAtLine, ggufToConfig } from '../gguf/metadata';
 import { fmt } from '../core/format';
+import { findCatalogEntryStrict } from '../config/catalog';
 
 export const GGUF_CONTEXT_BEYOND_TRAINED = 'gguf/context-beyond-trained';
 export const GGUF_NOT_A_MODEL = 'gguf/no-architecture';
@@ -37,15 +38,37 @@ export interface GgufAnalysis {
 /** Findings about keys a GGUF cannot hold: longrope factor lists live in tensors, not in the header. */
 const LONGROPE_TENSOR_CODES = new Set(['rope/scaling-missing-key', 'rope/longrope-factor-length']);
 
-export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; variant?: TransformersVariant; log?: (message: string) => void }): GgufAnalysis {
-  const g = ggufToConfig(m);
-  if (!g) {
+/** Quantization and precision tags a GGUF file name adds to the model's name (`-Q4_K_M`, `.f16`, `-IQ3_XS`). */
+const QUANT_SUFFIX = /([-._](i?q\d[\w]*|f16|bf16|f32|fp16|fp8))+$/i;
+
+/**
+ * The names the user gave a GGUF, strongest first: the hub id convert_hf_to_gguf.py recorded
+ * (general.organization/basename…), general.name, then the file name without its quantization
+ * tag. The first that names a catalog model is its identity; they win over any fingerprint.
+ */
+function namedIdentity(g: GgufConfig, fileName: string | undefined): { name: string; key: string } | undefined {
+  if (g.hubRef) return undefined; // already the config's _name_or_path
+  const stem = fileName?.split(/[\\/]/).pop()?.replace(/\.gguf$/i, '').replace(QUANT_SUFFIX, '');
+  const candidates: [string | undefined, string][] = [[g.name, 'general.name'], [stem, 'file name']];
+  for (const [raw, key] of candidates) {
+    const name = raw?.trim().replace(/\s+/g, '-');
+    if (name && findCatalogEntryStrict(name)) return { name, key };
+  }
+  return undefined;
+}
+
+export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; variant?: TransformersVariant; log?: (message: string) => void; fileName?: string }): GgufAnalysis {
+  const g0 = ggufToConfig(m);
+  if (!g0) {
     return {
       kind: 'gguf', rope: null, config: null,
       gguf: { architecture: null, name: null, hubRef: null, scalingType: null },
       diagnostics: [{ code: GGUF_NOT_A_MODEL, severity: 'information', message: 'The GGUF header has no general.architecture: not a model file (vocabulary or adapter only?), nothing to check.', key: 'general.architecture' }],
     };
   }
+  const named = namedIdentity(g0, opts.fileName);
+  // The analysis reads the name as the config's _name_or_path; the reported config stays the header's.
+  const g: GgufConfig = named ? { ...g0, config: { _name_or_path: named.name, ...g0.config }, keyOf: { ...g0.keyOf, _name_or_path: named.key } } : g0;
   const text = ggufConfigText(g);
   const analysis = analyzeText(text, { fileName: 'config.json', oracle: opts.oracle, variant: opts.variant, log: opts.log, verifyFixes: false });
   const rope = withGgufKeys(g, analysis.rope ?? readModelRope(parseJsonDocument(text)));
@@ -54,7 +77,7 @@ export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; varian
     .map((d) => (d.code === CONTEXT_EXTENDED && rope ? contextBeyondTrained(g, rope) : null)
       ?? { code: d.code, severity: d.severity, message: d.message, key: ggufKeyAtLine(g, d.range.start.line) ?? null });
   return {
-    kind: 'gguf', rope, config: g.config,
+    kind: 'gguf', rope, config: g0.config,
     gguf: { architecture: g.arch, name: g.name ?? null, hubRef: g.hubRef ?? null, scalingType: g.scalingType ?? null },
     diagnostics,
   };

@@ -100,7 +100,8 @@ function resolveModel(ref: string, engine: EngineName, opts: LaunchAnalysisOptio
   }
   for (const c of identityCandidates(ref)) {
     const hit = attempt([c]);
-    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.replace(/^catalog:/, ''), how: `the name ${ref}` } };
+    // The catalog's id, else the name that found it (a folder beside the file, a cache entry): never an absolute path.
+    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c, how: `the name ${ref}` } };
   }
   return {};
 }

@@ -131,7 +131,7 @@ export function analyzeServingConfig(
     ctx.effective = rope;
     ctx.facts = facts;
     ctx.trained = trainedContextOf(resolved.rope);
-    ctx.derived = vllmDerivedMaxLen({ rope, trainedContext: ctx.trained }, facts);
+    ctx.derived = vllmDerivedMaxLen({ rope, trainedContext: ctx.trained }, facts, { disableSlidingWindow: serving.disableSlidingWindow?.value });
   }
   const diagnostics: Finding[] = [];
   for (const rule of SERVING_RULES) {

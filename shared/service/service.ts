@@ -70,7 +70,8 @@ export interface RopeLensService {
   /** The description alone, with the parsed tree (no fix verification, no settings applied). */
   describe(text: string, input: DocumentInput): FileAnalysis & { document?: ParsedDocument };
   /** A GGUF file's header metadata, judged like the config it was converted from. */
-  analyzeGguf(metadata: GgufMetadata, settings?: Partial<AnalysisSettings>): GgufAnalysis;
+  /** `fileName`: the GGUF's path, whose name (quantization tag aside) may name a catalog model. */
+  analyzeGguf(metadata: GgufMetadata, settings?: Partial<AnalysisSettings>, fileName?: string): GgufAnalysis;
   /** The numbers hovers, hints, `describe` and the Inspector show for a RoPE setup. */
   facts(rope: ModelRope, settings?: Partial<AnalysisSettings>): RopeFacts;
   /** Settings with the service's defaults filled in. */
@@ -117,8 +118,8 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         shellParser: options.shellParser?.(),
       });
     },
-    analyzeGguf(metadata, settings) {
-      return analyzeGguf(metadata, { oracle: options.oracle, variant: settingsFor(settings).variant, log: options.log });
+    analyzeGguf(metadata, settings, fileName) {
+      return analyzeGguf(metadata, { oracle: options.oracle, variant: settingsFor(settings).variant, log: options.log, fileName });
     },
     facts(rope, settings) {
       return ropeFacts(rope, options.oracle, settingsFor(settings).variant);

@@ -5,6 +5,7 @@
  */
 import type { ModelRope, ScalingDescription } from '../config/modelRope';
 import { trainedContextOf as trainedContextFact } from '../config/trainedContext';
+import { everyRopeLayerWindow, modelReach, ropeReachAt } from '../config/reach';
 import type { ServingInput } from './types';
 import { familyDefaultContext, hasClassDefault } from '../config/families';
 
@@ -48,20 +49,73 @@ export function scalingFacts(rope: ModelRope, scaling: ScalingDescription | unde
 }
 
 /**
- * The longest context the config's own settings support: YaRN original × factor; linear and
- * dynamic T × factor; llama3 and longrope (vendors ship max_position_embeddings at the extended
- * length) and no scaling: max_position_embeddings.
+ * The longest context the config's own settings support: the model's reach (config/reach.ts),
+ * each scaling factor counted once; without scaling, the context it declares. Not what an engine derives: vLLM multiplies a linear model's
+ * max_position_embeddings by the factor even when it already includes it.
  */
-export function supportedContext(rope: ModelRope, trained: number, facts: ScalingFacts = scalingFacts(rope)): number {
-  const f = facts.factor;
-  if (facts.type === 'yarn' && f !== undefined) return Math.floor((facts.original ?? trained) * f);
-  if ((facts.type === 'linear' || facts.type === 'dynamic') && f !== undefined) return Math.floor(trained * f);
-  return rope.contextLength.value;
+export function supportedContext(rope: ModelRope, trained: number): number {
+  // Without scaling, the context the config declares (a vendor's claim above T is stock); the
+  // plan then says what it takes to serve it.
+  if (scalingFacts(rope).type === 'none') return Math.max(rope.contextLength.value, modelReach(rope, trained).value);
+  return modelReach(rope, trained).value;
 }
 
 /** The context a plan serves: the one asked for, else what the config supports. */
-export function targetContext(input: ServingInput, facts: ScalingFacts): number {
-  return input.context ?? supportedContext(input.rope, input.trainedContext, facts);
+export function targetContext(input: ServingInput, _facts?: ScalingFacts): number {
+  return input.context ?? supportedContext(input.rope, input.trainedContext);
+}
+
+/**
+ * The length a new scaling extends from at `context`, when the model has none and some RoPE
+ * layer would see a distance beyond its reach; undefined when nothing needs extending (a scaled
+ * model is never rescaled; a model whose own values already reach `context` gets nothing stacked;
+ * layers that all attend within a window never see past it — where the engine honours the
+ * window: `windows` false for an engine whose attention for this model ignores it).
+ */
+export function extensionFrom(input: ServingInput, facts: ScalingFacts, context: number, windows = true): number | undefined {
+  if (facts.type !== 'none') return undefined;
+  const from = modelReach(input.rope, input.trainedContext).unscaledFrom ?? input.trainedContext;
+  if (!(from > 0) || !(context > from)) return undefined;
+  return (windows ? ropeReachAt(input.rope, context) : context) > from ? from : undefined;
+}
+
+/** "beyond its trained context of 32,768", or of what its own values reach when they extend it (a fine-tune's own rope_theta). */
+export function beyondFrom(from: number, trained: number): string {
+  return from === trained ? `beyond its trained context of ${grouped(from)}` : `beyond the ${grouped(from)} its own values reach, past its trained context of ${grouped(trained)}`;
+}
+
+/** Notes every engine shares about the model's reach at `context` (windows, a reach below what the engine accepts). */
+export function reachNotes(input: ServingInput, facts: ScalingFacts, context: number, engine: string, accepts: number, windows = true): string[] {
+  const notes: string[] = [];
+  const reach = modelReach(input.rope, input.trainedContext);
+  const window = everyRopeLayerWindow(input.rope);
+  if (!windows && window !== undefined && facts.type === 'none' && context > reach.value) {
+    notes.push(`${engine} runs this model's attention without its ${grouped(window)}-token sliding window: every layer sees distances up to ${grouped(context)}.`);
+  }
+  if (windows && facts.type === 'none' && context > reach.value && window !== undefined && window <= reach.value) {
+    notes.push(`Every RoPE layer attends within a ${grouped(window)}-token sliding window, so no layer sees a distance beyond ${grouped(window)} at ${grouped(context)}: no RoPE scaling is needed (it would only change what the windows see).`);
+  }
+  if (facts.type !== 'none' && context > reach.value && context <= accepts) {
+    notes.push(`${grouped(context)} is beyond the ${grouped(reach.value)} tokens the model reaches (${reach.basis}): ${engine} accepts up to ${grouped(accepts)}, but positions past ${grouped(reach.value)} were never trained.`);
+  }
+  return notes;
+}
+
+/**
+ * Static YaRN: vLLM, SGLang and llama.cpp rescale every position once YaRN is on, whatever the
+ * input's length — vLLM's YaRNScalingRotaryEmbedding._compute_cos_sin_cache
+ * (vllm/model_executor/layers/rotary_embedding/yarn_scaling_rope.py) and SGLang's
+ * (python/sglang/srt/layers/rotary_embedding.py) build one cos/sin cache from the interpolated
+ * frequencies and mscale for all positions; llama.cpp's rope_yarn (ggml/src/ggml-cuda/rope.cu)
+ * mixes interpolated frequencies at every position once ext_factor is non-zero, and
+ * src/llama-context.cpp sets yarn_ext_factor to 1 for rope scaling type yarn. Served at or below the original
+ * context, the scaling only costs quality on short inputs.
+ */
+export function staticYarnNote(facts: ScalingFacts, trained: number, context: number, engine: string): string | undefined {
+  if (facts.type !== 'yarn' || facts.factor === undefined || !(facts.factor > 1)) return undefined;
+  const original = facts.original ?? trained;
+  if (!(context <= original)) return undefined;
+  return `${engine} applies YaRN at every length (static scaling): served at ${grouped(context)}, within the ${grouped(original)} the model was trained at, it gains nothing and costs quality on short inputs. Leave rope_scaling out unless inputs go past ${grouped(original)}.`;
 }
 
 /** Types a user adds by hand (engines need them passed); llama3/longrope ship in the vendor's config. */
@@ -70,20 +124,21 @@ export function isHandAddedType(t: ScalingFacts['type']): t is 'linear' | 'dynam
 }
 
 /**
- * advice.md situation 3: a context beyond T with no scaling gets YaRN {factor C/T, original T},
- * the preferred fix. Undefined when nothing needs extending.
+ * advice.md situation 3: a context beyond the model's reach R with no scaling gets YaRN
+ * {factor C/R, original R}, the preferred fix. `from` is `extensionFrom`'s answer; undefined when
+ * nothing needs extending.
  */
-export function proposedScaling(facts: ScalingFacts, trained: number, context: number): Record<string, unknown> | undefined {
-  if (facts.type !== 'none' || !(context > trained) || !(trained > 0)) return undefined;
-  return { rope_type: 'yarn', factor: context / trained, original_max_position_embeddings: trained };
+export function proposedScaling(facts: ScalingFacts, from: number | undefined, context: number): Record<string, unknown> | undefined {
+  if (from === undefined || facts.type !== 'none' || !(context > from) || !(from > 0)) return undefined;
+  return { rope_type: 'yarn', factor: context / from, original_max_position_embeddings: from };
 }
 
 /**
  * The proposed scaling merged into the config's own object (v5 `rope_parameters` keeps its
  * rope_theta, an mrope object its sections): the fix owns only rope_type, factor and original.
  */
-export function extendedScaling(facts: ScalingFacts, trained: number, context: number): Record<string, unknown> | undefined {
-  const proposed = proposedScaling(facts, trained, context);
+export function extendedScaling(facts: ScalingFacts, from: number | undefined, context: number): Record<string, unknown> | undefined {
+  const proposed = proposedScaling(facts, from, context);
   return proposed ? { ...modernScaling(facts.params), ...proposed } : undefined;
 }
 

@@ -17,7 +17,7 @@
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
-import { ScalingFacts, argNumber, grouped, lengthKeys, scalingFacts, targetContext } from './common';
+import { ScalingFacts, argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, reachNotes, scalingFacts, staticYarnNote, targetContext } from './common';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
 
@@ -29,6 +29,16 @@ const ARCH: Record<string, string> = {
   starcoder2: 'starcoder2', internlm2: 'internlm2', exaone: 'exaone', chatglm: 'chatglm', glm4: 'glm4', stablelm: 'stablelm',
   falcon: 'falcon', gpt_neox: 'gptneox', qwen: 'qwen', minicpm: 'minicpm', baichuan: 'baichuan',
 };
+
+/**
+ * Whether llama.cpp applies the model's sliding window: only where the conversion writes it
+ * (WRITES_WINDOW, below) and src/llama-model.cpp::load_hparams reads it per architecture;
+ * LLM_ARCH_LLAMA, which Mistral and Mixtral convert to, reads none (commit 00342301), so their
+ * layers attend in full. Elsewhere unverified, taken as not applied: a scaling is then proposed.
+ */
+export function llamaCppHonoursWindows(modelType: string | undefined): boolean {
+  return WRITES_WINDOW.has(modelType ?? '') && llamaCppArch(modelType) !== 'llama';
+}
 
 /** The GGUF architecture for a config (a GGUF read back keeps its own `general.architecture`). */
 export function llamaCppArch(modelType: string | undefined): string | undefined {
@@ -113,7 +123,7 @@ export function llamaCppReading(input: ConsumerInput): ConsumerReading {
 const WRITES_WINDOW = new Set(['gemma2', 'cohere2']);
 
 function llamaCppRow(input: ConsumerInput, read: { base: number; baseFrom: string; scaling?: Record<string, unknown> }, notes: string[]): ConsumerReading {
-  const windows = !hasWindows(input) ? 'n/a' : WRITES_WINDOW.has(input.view.modelType ?? '') ? 'honoured' : 'not verified';
+  const windows = !hasWindows(input) ? 'n/a' : WRITES_WINDOW.has(input.view.modelType ?? '') ? 'honoured' : llamaCppArch(input.view.modelType) === 'llama' ? 'ignored' : 'not verified';
   const row = engineRow(
     { consumer: 'llama.cpp', label: 'llama.cpp (convert_hf_to_gguf.py)', pkg: 'llama.cpp', windows, source: 'convert_hf_to_gguf.py::TextModel.__init__, Gemma2Model/Cohere2Model.set_gguf_parameters (master); tools/server/server-context.cpp' },
     read, llamaCppTrainContext(servingOf(input)), notes,
@@ -130,12 +140,17 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   let { flags, notes: scalingNotes } = llamaCppScalingFlags(facts, input.trainedContext);
   notes.push(...scalingNotes);
   let extended = flags.length > 0;
-  if (facts.type === 'none' && context > input.trainedContext) {
-    const s = context / input.trainedContext;
-    flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(s), '--yarn-orig-ctx', String(input.trainedContext)];
+  const windows = llamaCppHonoursWindows(input.rope.modelType);
+  const from = extensionFrom(input, facts, context, windows);
+  if (from !== undefined) {
+    const s = context / from;
+    flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(s), '--yarn-orig-ctx', String(from)];
     extended = true;
-    notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
+    notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
   }
+  const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp');
+  if (yarn) notes.push(yarn);
+  notes.push(...reachNotes(input, facts, context, 'llama.cpp', nCtxTrain, windows));
   if (!input.gguf && !input.ggufHub) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
   // A Hub GGUF: llama-server fetches the file itself (common/arg.cpp: --hf-repo, --hf-file).
   const model = input.ggufHub ? ['--hf-repo', input.ggufHub.repo, '--hf-file', input.ggufHub.file] : ['-m', input.gguf ?? 'model.gguf'];

@@ -8,8 +8,8 @@
  * whatever rope.scaling.* the GGUF carries from conversion (see llamacpp.ts).
  */
 import type { ServingInput, ServingPlan } from './types';
-import { grouped, scalingFacts, targetContext } from './common';
-import { llamaCppReading, llamaCppTrainContext } from './llamacpp';
+import { beyondFrom, extensionFrom, grouped, reachNotes, scalingFacts, targetContext } from './common';
+import { llamaCppHonoursWindows, llamaCppReading, llamaCppTrainContext } from './llamacpp';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 
 export const OLLAMA_CONTEXT_ENV = 'OLLAMA_CONTEXT_LENGTH';
@@ -42,12 +42,15 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
     case 'longrope':
       notes.push(`${facts.type} scaling comes from tensors the GGUF conversion writes; Ollama has nothing to set.`);
       break;
-    case 'none':
-      if (context > input.trainedContext) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}: Ollama gives no scaling at all, so convert from a config with rope_scaling yarn {factor ${context / input.trainedContext}, original ${input.trainedContext}} or serve with llama.cpp's flags.`);
+    case 'none': {
+      const from = extensionFrom(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
+      if (from !== undefined) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: Ollama gives no scaling at all, so convert from a config with rope_scaling yarn {factor ${context / from}, original ${from}} or serve with llama.cpp's flags.`);
       break;
+    }
     default:
       notes.push(`RoPE type '${facts.rawType}' is not one GGUF conversion writes.`);
   }
+  notes.push(...reachNotes(input, facts, context, 'Ollama', derivedMaxLen, llamaCppHonoursWindows(input.rope.modelType)));
   if (context > derivedMaxLen) {
     notes.push(`Ollama clamps num_ctx to the GGUF's context_length (${grouped(derivedMaxLen)}) with "requested context size too large for model": ${grouped(context)} needs a GGUF converted from a config whose max_position_embeddings is ${context}. The command asks for ${grouped(served)}.`);
   }

@@ -8,15 +8,22 @@ import { ENGINE_NAMES } from './types';
 import { servingPlan } from './index';
 import { shellCommand } from './shell';
 import { FLOAT_KEYS, grouped } from './common';
+import { modelReach } from '../config/reach';
 
 const ENGINE_LABEL: Record<string, string> = { vllm: 'vLLM', sglang: 'SGLang', 'llama.cpp': 'llama.cpp', tgi: 'TGI', ollama: 'Ollama' };
+
+/** "; the model reaches 32,768" where the model's reach differs from its trained context. */
+function reachText(input: ServingInput): string {
+  const reach = modelReach(input.rope, input.trainedContext).value;
+  return reach !== input.trainedContext ? `; the model reaches ${grouped(reach)}` : '';
+}
 
 /** Markdown for a hover: one table row per engine, then each engine's command in a shell block. */
 export function servingHoverSection(input: ServingInput): string {
   const plans = ENGINE_NAMES.map((e) => servingPlan(e, input));
   const rows = plans.map((p) => `| ${ENGINE_LABEL[p.engine]} | ${grouped(p.derivedMaxLen)} | ${grouped(p.context)}${Object.keys(p.env).length ? ` (needs ${Object.keys(p.env).join(', ')})` : ''} |`);
   return [
-    '**Serving** (trained context ' + grouped(input.trainedContext) + ')',
+    '**Serving** (trained context ' + grouped(input.trainedContext) + reachText(input) + ')',
     '',
     '| engine | derives from the config | serves |',
     '|---|---|---|',

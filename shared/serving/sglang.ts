@@ -17,14 +17,22 @@ import { engineRow, factsOfReading, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
-  ScalingFacts, argNumber, extendedScaling, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
-  modernScaling, overrideAt, scalingFacts, targetContext,
-} from './common';
+  ScalingFacts, argNumber, extendedScaling, extensionFrom, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
+  modernScaling, overrideAt, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
 
 const LENGTH_KEYS = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
 const DEFAULT_LEN = 2048;
 
 export const SGLANG_LONG_ENV = 'SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN';
+
+/**
+ * Whether SGLang's attention for this model honours its sliding window. Its Llama-family code
+ * (python/sglang/srt/models/llama.py, which Mistral reuses) builds RadixAttention with no
+ * sliding_window_size, so Mistral-7B-v0.1's 4,096 window is not applied: every layer attends in full.
+ */
+export function sglangHonoursWindows(modelType: string | undefined): boolean {
+  return !['llama', 'mistral', 'mixtral'].includes(modelType ?? '');
+}
 
 export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = scalingFacts(input.rope)): number {
   const keys = lengthKeys(input);
@@ -70,13 +78,17 @@ export function sglangPlan(input: ServingInput): ServingPlan {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
   } else if (facts.type === 'none') {
-    scaling = extendedScaling(facts, input.trainedContext, context);
-    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}: the override adds YaRN factor ${argNumber(context / input.trainedContext)} (the preferred fix).`);
+    const from = extensionFrom(input, facts, context, sglangHonoursWindows(input.rope.modelType));
+    scaling = extendedScaling(facts, from, context);
+    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from!, input.trainedContext)}: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix).`);
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(`${facts.type} scaling is read from the model's config.json.`);
   } else {
     notes.push(`RoPE type '${facts.rawType}' is passed through from config.json; SGLang's length rule ignores it.`);
   }
+  const yarn = staticYarnNote(facts, input.trainedContext, context, 'SGLang');
+  if (yarn) notes.push(yarn);
+  notes.push(...reachNotes(input, facts, context, 'SGLang', derivedMaxLen, sglangHonoursWindows(input.rope.modelType)));
   const overrides = scaling ? overrideAt(facts.keyPath, scaling) : null;
   const after = scaling ? sglangDerivedContext(input, factsOfObject(input.rope, scaling, facts.keyPath)) : derivedMaxLen;
   const env: Record<string, string> = {};

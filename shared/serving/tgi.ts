@@ -15,7 +15,7 @@ import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
-import { argNumber, grouped, lengthKeys, modelRef, scalingFacts, targetContext } from './common';
+import { argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
@@ -70,17 +70,20 @@ export function tgiPlan(input: ServingInput): ServingPlan {
     case 'longrope':
       notes.push(`${facts.type} scaling is read from config.json by TGI's rotary layer.`);
       break;
-    case 'none':
-      if (context > input.trainedContext) {
-        const s = context / input.trainedContext;
+    case 'none': {
+      const from = extensionFrom(input, facts, context);
+      if (from !== undefined) {
+        const s = context / from;
         flags.push('--rope-scaling', 'dynamic', '--rope-factor', argNumber(s));
         extended = true;
-        notes.push(`The config has no RoPE scaling and ${grouped(context)} is beyond its trained context of ${grouped(input.trainedContext)}. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
+        notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
       }
       break;
+    }
     default:
       notes.push(`TGI raises NotImplementedError for RoPE type '${facts.rawType}'.`);
   }
+  notes.push(...reachNotes(input, facts, context, 'TGI', Math.max(derivedMaxLen, context)));
   if (context > derivedMaxLen) {
     notes.push(`${grouped(context)} is above the ${grouped(derivedMaxLen)} TGI's launcher reads from max_position_embeddings; the launcher does not check it${extended ? '' : ', and positions past it are extrapolated'}.`);
   }

@@ -96,8 +96,8 @@ export function transformers442Reading(input: ConsumerInput): ConsumerReading {
     const factor = rs['factor'];
     let error: string | undefined;
     if (keys.length !== 2) error = `\`rope_scaling\` must be a dictionary with two fields, \`type\` and \`factor\`, got ${pyDict(rs)}`;
-    else if (type !== 'linear' && type !== 'dynamic') error = `\`rope_scaling\`'s type field must be one of ['linear', 'dynamic'], got ${type === undefined ? 'None' : String(type)}`;
-    else if (typeof factor !== 'number' || !(factor > 1)) error = `\`rope_scaling\`'s factor field must be a float > 1, got ${String(factor)}`;
+    else if (type !== 'linear' && type !== 'dynamic') error = `\`rope_scaling\`'s type field must be one of ['linear', 'dynamic'], got ${pyValue(type)}`;
+    else if (typeof factor !== 'number' || !(factor > 1)) error = `\`rope_scaling\`'s factor field must be a float > 1, got ${pyValue(factor)}`;
     if (error) return { ...row, status: 'refuses', error: `ValueError: ${error}`, notes: r.notes };
   }
   return { ...row, base: r.base, baseFrom: r.baseFrom, scalingType: r.scalingType, factor: r.factor, attentionFactor: 1, notes: r.notes };
@@ -137,6 +137,13 @@ export function transformers5Reading(input: ConsumerInput): ConsumerReading {
 }
 
 /** Python's repr of a small dict, as transformers' messages print it. */
+/** A value as Python prints it in the error (an object as its dict, not "[object Object]"). */
+function pyValue(x: unknown): string {
+  if (x === undefined || x === null) return 'None';
+  if (typeof x === 'object' && !Array.isArray(x)) return pyDict(x as Record<string, unknown>);
+  return typeof x === 'string' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : JSON.stringify(x);
+}
+
 function pyDict(o: Record<string, unknown>): string {
   // JSON loses 8.0 vs 8: keys Python reads as floats are printed as floats, as the error shows them.
   const v = (k: string, x: unknown): string => (typeof x === 'string' ? `'${x}'` : typeof x === 'number' ? (Number.isInteger(x) && FLOAT_KEYS.has(k) ? x.toFixed(1) : String(x)) : x === null ? 'None' : typeof x === 'boolean' ? (x ? 'True' : 'False') : JSON.stringify(x));

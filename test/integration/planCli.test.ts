@@ -65,6 +65,27 @@ describe('rope-lens plan (spawned CLI)', function () {
     assert.equal(j.trainedContext, 4096);
   });
 
+  it('a derivative (gradient 262k real values, Llama-3-8B architecture) is planned from its own 262,144 and named by its path', () => {
+    const dir = join(ROOT, 'test', 'fixtures', 'models', 'derivatives', 'llama-3-8b-instruct-262k');
+    const r = cli('--model', dir, '--target', '524288', '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.model, dir);
+    assert.equal(j.trainedContext, 262144);
+    assert.equal(j.stages.length, 1);
+    assert.equal(j.stages[0].factor, 2, 'not 64 = 524,288 / 8,192 from Meta-Llama-3-8B');
+    const text = cli('--model', dir, '--target', '524288');
+    assert.match(text.stdout, /derivative on its own values, not from meta-llama\/Meta-Llama-3-8B's 8192/);
+  });
+
+  it('every restored catalog id plans (google/gemma-3-4b-it, google/gemma-3-12b-it)', () => {
+    for (const id of ['google/gemma-3-4b-it', 'google/gemma-3-12b-it']) {
+      const r = cli('--model', id, '--target', '262144', '--json');
+      assert.equal(r.status, 0, `${id}: ${r.stderr}`);
+      assert.equal(JSON.parse(r.stdout).model, id);
+    }
+  });
+
   it('bad input: one line on stderr and exit 2', () => {
     for (const args of [
       ['--target', '1000'],

@@ -107,3 +107,70 @@ describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
     assert.match(b.stderr, /broken\.gguf: not a readable GGUF file/);
   });
 });
+
+describe('rope-lens serve names the user\'s model and judges by its reach (spawned CLI)', function () {
+  this.timeout(120000);
+  let tmp: string;
+  let env: NodeJS.ProcessEnv;
+  const serve = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'rope-lens.js'), 'serve', ...args], { encoding: 'utf8', cwd: ROOT, env });
+  const DERIVATIVE = join(MODELS, 'derivatives', 'llama-3-8b-instruct-262k');
+  before(() => {
+    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    tmp = mkdtempSync(join(tmpdir(), 'rope-lens-serve-id-'));
+    // An empty Hugging Face cache: hub ids resolve through the built-in catalog only.
+    env = { ...process.env, HF_HUB_CACHE: join(tmp, 'hub') };
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('a local folder is launched by its path, never by the hub id its fingerprint matches (issue 17)', () => {
+    const dir = join(tmp, 'my-qwen2.5-folder');
+    mkdirSync(dir);
+    const c = JSON.parse(readFileSync(join(MODELS, 'qwen2.5-7b-instruct-yarn.json'), 'utf8'));
+    delete c._name_or_path;
+    delete c.rope_scaling;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(c, null, 2));
+    const r = serve(dir, '--engine', 'vllm');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^vllm serve ${dir.replace(/[.\\/]/g, (m) => `\\${m}`)} --max-model-len 32768$`, 'm'));
+    assert.doesNotMatch(r.stdout, /Qwen\//);
+    const all = serve(dir);
+    assert.doesNotMatch(all.stdout, /Qwen\//, 'no engine names a guessed hub id');
+  });
+
+  it('catalog ids are served as plan accepts them (Qwen/Qwen2.5-7B-Instruct, google/gemma-3-4b-it)', () => {
+    const q = serve('Qwen/Qwen2.5-7B-Instruct', '--engine', 'vllm');
+    assert.equal(q.status, 0, q.stderr);
+    assert.match(q.stdout, /^vllm serve Qwen\/Qwen2\.5-7B-Instruct --max-model-len 32768$/m);
+    const g = serve('google/gemma-3-4b-it', '--engine', 'vllm', '--json');
+    assert.equal(g.status, 0, g.stderr);
+    const j = JSON.parse(g.stdout);
+    assert.equal(j.args[2], 'google/gemma-3-4b-it');
+    assert.equal(j.derivedMaxLen, 131072);
+    assert.equal(j.context, 131072);
+    const missing = serve('no-such-org/no-such-model');
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /model found offline/);
+  });
+
+  it('a fine-tune that raised rope_theta to 283,461,213 at 262,144 (real values): no YaRN stacked at its own context', () => {
+    const r = serve(DERIVATIVE, '--context', '262144', '--json');
+    assert.equal(r.status, 0, r.stderr);
+    for (const p of JSON.parse(r.stdout)) {
+      assert.equal(p.overrides, null, p.engine);
+      assert.ok(!p.args.some((a: string) => /yarn|dynamic|meta-llama/i.test(a)), `${p.engine}: ${p.args.join(' ')}`);
+    }
+    const vllm = serve(DERIVATIVE, '--engine', 'vllm');
+    assert.match(vllm.stdout, /^vllm serve \S*llama-3-8b-instruct-262k --max-model-len 262144$/m);
+  });
+
+  it('LLaMA-2-7B-32K (linear ×8 already in its 32,768): served at its reach, vLLM\'s 262,144 quoted as what it accepts', () => {
+    const file = join(ROOT, 'test', 'fixtures', 'corpus', 'models', 'llama-2-7b-32k-linear.json');
+    const j = JSON.parse(serve(file, '--engine', 'vllm', '--json').stdout);
+    assert.equal(j.derivedMaxLen, 262144);
+    assert.equal(j.context, 32768);
+    const text = serve(file, '--engine', 'vllm', '--context', '65536');
+    assert.match(text.stdout, /^# vllm: derives 262,144 without overrides \(what it accepts; the model reaches 32,768\); serves 65,536$/m);
+    assert.match(text.stdout, /65,536 is beyond the 32,768 tokens the model reaches/);
+  });
+});
+

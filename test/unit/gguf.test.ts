@@ -43,6 +43,28 @@ describe('GGUF header: read and judged like its config', function () {
     assert.match(w!.message, /--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768/);
   });
 
+  it('names the user gave win over the fingerprint: general.name, then the file name without its quantization tag', async () => {
+    const { 'general.organization': _o, 'general.basename': _b, 'general.finetune': _f, 'general.size_label': _s, ...rest } = qwen25InstructMetadata();
+    const byName = await analyze('renamed.gguf', rest);
+    assert.equal(byName.gguf.hubRef, null);
+    assert.deepEqual(byName.rope!.identity, { id: 'Qwen/Qwen2.5-7B-Instruct', via: '_name_or_path' });
+    assert.equal(byName.config!['_name_or_path'], undefined, 'the reported config is the header\'s own');
+    const { 'general.name': _n, ...anonymous } = rest;
+    const p = join(dir, 'Qwen2.5-7B-Instruct-Q4_K_M.gguf');
+    writeGguf(p, ggufHeader(anonymous));
+    const byFile = analyzeGguf(await readGgufMetadata(p), { oracle, fileName: p });
+    assert.deepEqual(byFile.rope!.identity, { id: 'Qwen/Qwen2.5-7B-Instruct', via: '_name_or_path' });
+    // Without a name, the architecture and RoPE values alone still match (Qwen2-7B-Instruct and its
+    // twins share them), but a derivative with its own rope_theta is no one's copy.
+    const derived = analyzeGguf(await readGgufMetadata(p), { oracle, fileName: join(dir, 'my-finetune.gguf') });
+    assert.equal(derived.rope!.identity?.via, 'fingerprint');
+    const q = join(dir, 'my-long-finetune.gguf');
+    writeGguf(q, ggufHeader({ ...anonymous, 'qwen2.rope.freq_base': f32(5000000) }));
+    const own = analyzeGguf(await readGgufMetadata(q), { oracle, fileName: q });
+    assert.equal(own.rope!.identity, null);
+    assert.ok(own.rope!.derivativeOf?.differences.some((d) => d.startsWith('rope_theta 5,000,000')), JSON.stringify(own.rope!.derivativeOf));
+  });
+
   it('a YaRN GGUF converted without original_context_length gets the config rule, pointed at the scaling key', async () => {
     const kv = { ...qwen25InstructMetadata(), 'qwen2.context_length': u32(131072), 'qwen2.rope.scaling.type': str('yarn'), 'qwen2.rope.scaling.factor': f32(4) };
     const a = await analyze('qwen-yarn-noorig.gguf', kv);

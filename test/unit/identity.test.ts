@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprintOf, hubIdFromCachePath, identifyModel, languageScope } from '../../shared/config/identity';
+import { derivativeOf, fingerprintOf, hubIdFromCachePath, identifyModel, languageScope } from '../../shared/config/identity';
 import { findCatalogEntry } from '../../shared/config/catalog';
 
 const CORPUS = join(__dirname, '../fixtures/corpus/models');
@@ -85,11 +85,30 @@ describe('model identity', () => {
     assert.equal(m.shipped.contextLength, 8192);
   });
 
-  it('by fingerprint: added scaling falls back to the architecture alone when every match agrees on T', () => {
+  it('by fingerprint: a scaling added to a model that shipped none, base unchanged, is still that model (situation 4)', () => {
     const yarn = { ...findCatalogEntry('meta-llama/Meta-Llama-3-70B')!.config, rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 8192 } };
     const m = identifyModel({ fingerprint: fpOf(yarn) })!;
+    assert.equal(m.identity.id, 'meta-llama/Meta-Llama-3-70B');
     assert.equal(m.trainedContext.value, 8192);
-    assert.ok(m.identity.candidates!.includes('meta-llama/Llama-3.3-70B-Instruct'), m.identity.candidates!.join(', '));
+    // With its base raised as well, it is a derivative of its own.
+    const raised = { ...yarn, rope_theta: 2000000 };
+    assert.equal(identifyModel({ fingerprint: fpOf(raised) }), undefined);
+    assert.ok(derivativeOf({ fingerprint: fpOf(raised) })!.differences.some((d) => d.startsWith('rope_theta 2,000,000')));
+  });
+
+  it('by fingerprint: a context other than the one a family shipped (Gemma-7B: 8,192 only) makes a derivative', () => {
+    const gemma = real('gemma-7b.json');
+    assert.equal(identifyModel({ fingerprint: fpOf(gemma), contextLength: 8192 })?.identity.id, 'google/gemma-7b');
+    assert.equal(identifyModel({ fingerprint: fpOf(gemma), contextLength: 32768 }), undefined);
+    assert.deepEqual(derivativeOf({ fingerprint: fpOf(gemma), contextLength: 32768 })?.differences, ['max_position_embeddings 32,768 (shipped 8,192)']);
+    // A raised rope_theta alone is a derivative too; the scaling factor counts (LLaMA-2-7B-32K ships linear ×8).
+    assert.equal(identifyModel({ fingerprint: fpOf({ ...gemma, rope_theta: 1000000 }), contextLength: 8192 }), undefined);
+    const l32k = real('llama-2-7b-32k-linear.json');
+    assert.equal(identifyModel({ fingerprint: fpOf(l32k), contextLength: 32768 })?.identity.id, 'togethercomputer/LLaMA-2-7B-32K');
+    // Linear ×4 on the same body: not LLaMA-2-7B-32K (its factor is 8) but Llama-2-7B with a scaling
+    // added (it shipped none), judged against the 4,096 it was trained at.
+    const x4 = { ...l32k, rope_scaling: { type: 'linear', factor: 4.0 } };
+    assert.equal(identifyModel({ fingerprint: fpOf(x4), contextLength: 32768 })?.identity.id, 'meta-llama/Llama-2-7b-hf');
   });
 
   it('by fingerprint: twins that agree on T but shipped different contexts are told apart by the declared context', () => {

@@ -191,10 +191,11 @@ describe('serving model: commands that reproduce the config\'s scaling', () => {
   });
 
   it('a v5 rope_parameters config keeps its rope_theta inside the override', () => {
-    const i = inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => { delete c.rope_theta; c.rope_parameters = { rope_type: 'default', rope_theta: 1000000 }; }, { context: 65536 });
+    // Mistral-7B-v0.1's values in the v5 spelling, windows off (a 4,096 window on every layer would
+    // make any scaling pointless): trained at 8,192 (catalog), the factor is 65,536 / 8,192.
+    const i = inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => { delete c.rope_theta; delete c.sliding_window; c.rope_parameters = { rope_type: 'default', rope_theta: 10000 }; }, { context: 65536 });
     const p = servingPlan('vllm', i);
-    // The architecture is Mistral-7B-v0.1's, trained at 8,192 (catalog): the factor is 65,536 / 8,192.
-    assert.deepEqual(p.overrides, { rope_parameters: { rope_type: 'yarn', rope_theta: 1000000, factor: 8, original_max_position_embeddings: 8192 } });
+    assert.deepEqual(p.overrides, { rope_parameters: { rope_type: 'yarn', rope_theta: 10000, factor: 8, original_max_position_embeddings: 8192 } });
   });
 });
 

@@ -29,6 +29,8 @@ export interface VllmServingConfig {
   maxModelLen?: Located<number>;
   /** `hf-overrides` as a mapping (node) or a JSON string (parsed; positions at the string). */
   hfOverrides?: { node: ConfigNode; value: Record<string, unknown>; isString: boolean };
+  /** `disable-sliding-window: true`: vLLM caps its derived length at the sliding window (see serving/vllm.ts). */
+  disableSlidingWindow?: Located<boolean>;
   /** Removed options (vllm PR #28006): still written by older recipes. */
   removed: { key: string; node: ConfigNode; value: unknown }[];
   /** `-` or `_`, as the file writes its keys (fixes write new keys the same way). */
@@ -58,6 +60,8 @@ export function readVllmServingConfig(doc: ParsedDocument): VllmServingConfig | 
     const v = len.kind === 'number' ? Number(len.value) : parseLength(String(len.value));
     if (Number.isFinite(v)) out.maxModelLen = { value: v, node: len, key: len.key };
   }
+  const dsw = option(root, 'disable-sliding-window');
+  if (dsw?.kind === 'boolean' && dsw.value === true) out.disableSlidingWindow = { value: true, node: dsw, key: dsw.key };
   const hf = option(root, 'hf-overrides');
   if (hf?.kind === 'object') out.hfOverrides = { node: hf, value: paramValue(hf) as Record<string, unknown>, isString: false };
   else if (hf?.kind === 'string') {

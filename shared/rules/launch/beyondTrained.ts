@@ -9,6 +9,16 @@ import { finding, fmt } from '../context';
 import { ENGINE_LABEL, LaunchRule, useRange } from './context';
 import { extensionFixes } from './engineFixes';
 import { lengthLabel } from './length';
+import { extensionFrom } from '../../serving/common';
+import { sglangHonoursWindows } from '../../serving/sglang';
+import { llamaCppHonoursWindows } from '../../serving/llamacpp';
+
+/** Whether the engine applies the model's sliding windows (serving/sglang.ts, serving/llamacpp.ts). */
+function honoursWindows(engine: string, modelType: string | undefined): boolean {
+  if (engine === 'sglang') return sglangHonoursWindows(modelType);
+  if (engine === 'llama.cpp' || engine === 'ollama') return llamaCppHonoursWindows(modelType);
+  return true;
+}
 
 export const BEYOND_TRAINED = 'launch/beyond-trained';
 
@@ -19,13 +29,17 @@ export const beyondTrainedRule: LaunchRule = {
     const effect = ctx.effect, T = ctx.trained;
     if (ctx.engine === 'vllm' || !len || !effect || T === undefined) return [];
     const C = len.value;
-    if (C > effect.derived || !(C > T) || effect.facts.type !== 'none') return [];
+    if (C > effect.derived) return [];
+    // From the model's own reach (a fine-tune's own rope_theta may already extend it), and only
+    // where some layer the engine runs without a window would see past it.
+    const from = extensionFrom({ rope: effect.rope, trainedContext: T }, effect.facts, C, honoursWindows(ctx.engine, effect.rope.modelType));
+    if (from === undefined) return [];
     const engine = ENGINE_LABEL[ctx.engine];
     const how = ctx.engine === 'ollama'
       ? ' Ollama has no RoPE option: convert the GGUF from a config with rope_scaling yarn, or serve it with llama.cpp\'s --rope-scaling yarn flags.'
       : '';
     return [finding(BEYOND_TRAINED, 'warning',
-      `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(T)} tokens ${ctx.modelName} was trained at and no RoPE scaling is in effect: ${engine} accepts it and extrapolates every position past ${fmt(T)}.${how}`,
+      `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(from)} tokens ${ctx.modelName} was trained ${from === T ? 'at' : 'to'} and no RoPE scaling is in effect: ${engine} accepts it and extrapolates every position past ${fmt(from)}.${how}`,
       useRange(len.option, ctx.commandRange), extensionFixes(ctx, C))];
   },
 };

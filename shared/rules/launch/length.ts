@@ -17,7 +17,7 @@ import { ENGINE_LABEL, LaunchRule, LaunchRuleContext, flagSetter, flagText, useR
 import { vllmAllowsLong, vllmLengthFindings } from './vllmLength';
 import { VLLM_LONG_ENV } from '../../serving/vllm';
 import { SGLANG_LONG_ENV } from '../../serving/sglang';
-import { MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED } from './vllmLength';
+import { MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED, SERVING_STATIC_YARN } from './vllmLength';
 import { contextOverrideKv, extensionFixes } from './engineFixes';
 import { overrideWriter } from './context';
 
@@ -41,7 +41,7 @@ export function scalingCovers(ctx: LaunchRuleContext, length: number): boolean {
 }
 
 export const lengthRule: LaunchRule = {
-  codes: [LENGTH_EXCEEDS_DERIVED, MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED],
+  codes: [LENGTH_EXCEEDS_DERIVED, MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED, SERVING_STATIC_YARN],
   check(ctx) {
     const len = ctx.request.length;
     const effect = ctx.effect;
@@ -53,6 +53,7 @@ export const lengthRule: LaunchRule = {
       return vllmLengthFindings({
         length: C, derived: D, trained: ctx.trained, facts: effect.facts, effective: effect.rope,
         model: ctx.request.model?.value ?? ctx.modelName, resolved: true, range,
+        windowsOff: !!ctx.request.rope['disable-sliding-window'],
         setOverrides: overrideWriter(ctx, '--hf-overrides'),
         setLength: (n) => (len.option.value ? ctx.editor.replaceValue(len.option.value, String(n), ctx.form) : []),
         ...(vllmAllowsLong(allow) ? { allowLong: allow } : {}),

@@ -5,9 +5,11 @@
  * rope.scaling.*, TGI's replace config.json's: the model then runs with the command's scaling, not
  * the one it was trained with. Said with both, so the user can tell whether that was meant.
  */
+import type { Fix } from '../../core/findings';
 import { finding, fmt } from '../context';
-import { LaunchRule, overrideKeyRange, overrideScalingKey, useRange } from './context';
+import { LaunchRule, LaunchRuleContext, overrideKeyRange, overrideScalingKey, useRange } from './context';
 import { scalingWords } from '../../serving/launchModel';
+import { jsonText } from '../../serving/common';
 
 export const OVERRIDE_REPLACES_SCALING = 'launch/override-replaces-scaling';
 
@@ -31,6 +33,24 @@ export const overrideReplacesRule: LaunchRule = {
     const trained = ctx.trained !== undefined ? ` (trained context ${fmt(ctx.trained)})` : '';
     return [finding(OVERRIDE_REPLACES_SCALING, 'warning',
       `The command replaces ${ctx.modelName}'s own ${scalingWords(own)}, the scaling it was trained with${trained}, by ${scalingWords(cmd)}: ${how}, so the model runs with the command's.`,
-      range)];
+      range, keepOwnFix(ctx, scalingWords(own)))];
   },
 };
+
+/**
+ * The fix an engineer reaches for: drop the replacing scaling and let the model run with its own
+ * (the rest of the override stays). Only for JSON overrides, where the key is plain to remove.
+ */
+function keepOwnFix(ctx: LaunchRuleContext, own: string): Fix[] {
+  const ov = ctx.request.overrides;
+  const inv = ctx.request.invocation;
+  if (!inv || !ov?.value || !ov.option.value || ov.option.flag.value.includes('.')) return [];
+  const rest: Record<string, unknown> = { ...ov.value };
+  const key = 'rope_scaling' in rest ? 'rope_scaling' : 'rope_parameters' in rest ? 'rope_parameters' : undefined;
+  if (!key) return [];
+  delete rest[key];
+  const edits = Object.keys(rest).length
+    ? ctx.editor.replaceValue(ov.option.value, jsonText(rest), ctx.form)
+    : ctx.editor.removeOption(inv, [ov.option.flag, ...(ov.option.value !== ov.option.flag ? [ov.option.value] : [])]);
+  return edits.length ? [{ title: `Remove the override's ${key} (run with the model's own ${own})`, kind: 'other', preferred: true, edits }] : [];
+}

@@ -20,6 +20,8 @@ export const scalingMismatchRule: LaunchRule = {
   check(ctx) {
     const e = ctx.effect, T = ctx.trained;
     if (!e || T === undefined || !e.scalingFromCommand) return [];
+    // A command scaling that replaces the model's own is launch/override-replaces-scaling's finding.
+    if (e.replacesModelScaling && ctx.modelFacts && ctx.modelFacts.type !== 'none') return [];
     const f = e.facts;
     if (f.type !== 'yarn' && f.type !== 'linear' && f.type !== 'dynamic') return [];
     const out: Finding[] = [];

@@ -8,8 +8,14 @@
  *     max_model_len (…) is greater than the derived max_model_len (…)" unless
  *     VLLM_ALLOW_LONG_MAX_MODEL_LEN is 1 or true (vllm/envs.py); with it, vLLM only warns and
  *     the finding is a warning (positions past the derived length are still extrapolated).
- *   vllm/context-beyond-trained (warning): accepted, but beyond the trained context with no
- *     scaling in effect.
+ *   vllm/context-beyond-trained (warning): accepted, but beyond what the model reaches
+ *     (config/reach.ts): past its trained context with no scaling in effect, where some RoPE layer
+ *     has no window keeping it within (a model whose every layer is windowed at 4,096 sees no
+ *     farther distance, unless --disable-sliding-window turns the windows off); or past what its
+ *     own scaling reaches, each factor counted once (vLLM multiplies a linear model's
+ *     max_position_embeddings by the factor even when it already includes it).
+ *   vllm/static-yarn-within-trained (information): YaRN in effect while the length stays within
+ *     the original context: vLLM applies it at every length (serving/common.ts, staticYarnNote).
  * Fixes (advice.md situation 3, in override form, each with its verdict): NTK-aware rope_theta,
  * YaRN {factor C/T, original T}, linear, dynamic, llama3 for Llama; for the error also the length
  * lowered to the derived one.
@@ -18,7 +24,8 @@ import type { Fix, Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
 import type { ScalingFacts } from '../../serving/common';
-import { VLLM_LONG_ENV } from '../../serving/vllm';
+import { VLLM_LONG_ENV, vllmBaseLength, vllmSlidingWindow } from '../../serving/vllm';
+import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
 import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
 import { factorValue } from '../../fixes/rewrites';
 import { ntkAwareBase } from '../../rope/seedMethods';
@@ -28,6 +35,7 @@ import { finding } from '../context';
 
 export const MAX_LEN_EXCEEDS = 'vllm/max-model-len-exceeds';
 export const SERVING_BEYOND_TRAINED = 'vllm/context-beyond-trained';
+export const SERVING_STATIC_YARN = 'vllm/static-yarn-within-trained';
 
 export interface VllmLengthInput {
   /** The requested max-model-len. */
@@ -50,6 +58,8 @@ export interface VllmLengthInput {
   allowLong?: string;
   /** Where the override object is written, for fix titles (`hf-overrides`, `json-model-override-args`). */
   overrideName?: string;
+  /** `--disable-sliding-window`: every layer attends in full, and `derived` is capped at the window. */
+  windowsOff?: boolean;
 }
 
 /** VLLM_ALLOW_LONG_MAX_MODEL_LEN as vllm/envs.py reads it: "1" or "true", any case, trimmed. */
@@ -63,24 +73,58 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
   const unscaled = facts.type === 'none';
   const model = modelName(x.model);
   const from = x.resolved ? ` from ${model}` : '';
+  const out: Finding[] = [];
   if (C > derived) {
-    const basis = unscaled ? 'max_position_embeddings, no RoPE scaling' : facts.type ? `${facts.type} scaling` : unknownType(facts.rawType);
+    const window = x.windowsOff ? vllmSlidingWindow({ rope: x.effective, trainedContext: trained }) : undefined;
+    const capped = window !== undefined && window < vllmBaseLength({ rope: x.effective, trainedContext: trained }).value;
+    const basis = capped ? `disable-sliding-window caps it at the sliding window ${fmt(window!)}`
+      : unscaled ? 'max_position_embeddings, no RoPE scaling' : facts.type ? `${facts.type} scaling` : unknownType(facts.rawType);
     const fixes = [...overrideExtensionFixes(x), lowerFix(x)].filter((f) => f.edits.length > 0);
     if (x.allowLong !== undefined) {
-      return [finding(MAX_LEN_EXCEEDS, 'warning',
+      out.push(finding(MAX_LEN_EXCEEDS, 'warning',
         `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${VLLM_LONG_ENV}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").`,
-        x.range, fixes)];
+        x.range, fixes));
+    } else {
+      out.push(finding(MAX_LEN_EXCEEDS, 'error',
+        `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${VLLM_LONG_ENV}=1, and positions past ${fmt(derived)} are extrapolated.`,
+        x.range, fixes));
     }
-    return [finding(MAX_LEN_EXCEEDS, 'error',
-      `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${VLLM_LONG_ENV}=1, and positions past ${fmt(derived)} are extrapolated.`,
-      x.range, fixes)];
+  } else if (unscaled) {
+    const T = extensionFrom(x);
+    if (T !== undefined) {
+      out.push(finding(SERVING_BEYOND_TRAINED, 'warning',
+        `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}`,
+        x.range, overrideExtensionFixes(x).filter((f) => f.edits.length > 0)));
+    }
+  } else {
+    // Accepted (within vLLM's derived length) but past what the model's own scaling reaches.
+    const reach = modelReach(x.effective, trained);
+    if (C > reach.value) {
+      const lower = { title: `Set max-model-len to ${reach.value}`, kind: 'other' as const, edits: x.setLength(reach.value) };
+      out.push(finding(SERVING_BEYOND_TRAINED, 'warning',
+        `max-model-len ${fmt(C)} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}): vLLM accepts up to ${fmt(derived)}, its own derived length, but positions past ${fmt(reach.value)} were never trained.`,
+        x.range, [lower].filter((f) => f.edits.length > 0)));
+    }
   }
-  if (unscaled && C > trained) {
-    return [finding(SERVING_BEYOND_TRAINED, 'warning',
-      `max-model-len ${fmt(C)} is beyond the ${fmt(trained)} tokens ${model} was trained at and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(trained)}.`,
-      x.range, overrideExtensionFixes(x).filter((f) => f.edits.length > 0))];
+  const original = facts.original ?? trained;
+  if (facts.type === 'yarn' && (facts.factor ?? 1) > 1 && C <= original) {
+    out.push(finding(SERVING_STATIC_YARN, 'information',
+      `YaRN factor ${fmt(facts.factor!)} is in effect while max-model-len ${fmt(C)} stays within the ${fmt(original)} tokens ${model} was trained at: vLLM applies YaRN at every length (static scaling), so short inputs lose some quality for no gain. Leave the scaling out unless inputs go past ${fmt(original)}.`,
+      x.range));
   }
-  return [];
+  return out;
+}
+
+/**
+ * The length a new scaling extends from, when the model has none and some RoPE layer would see
+ * past its reach at the requested length: its trained context, or its own max_position_embeddings
+ * when its own rope_theta extends it; windows keep a layer within them unless turned off.
+ */
+function extensionFrom(x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'windowsOff'>): number | undefined {
+  if (x.facts.type !== 'none') return undefined;
+  const T = modelReach(x.effective, x.trained).unscaledFrom ?? x.trained;
+  const seen = x.windowsOff ? x.length : ropeReachAt(x.effective, x.length);
+  return x.length > T && seen > T ? T : undefined;
 }
 
 /** The model as written, unless what is written reads like a computation bug (then described). */
@@ -104,15 +148,15 @@ function lowerFix(x: VllmLengthInput): Fix {
  * its verdict at the served length; the preferred one as for a checkpoint run as is. Overrides
  * that do not move the derived length also set max_position_embeddings.
  */
-export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName'> & {
+export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff'> & {
   /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
   yarnSetsLength?: boolean;
 }): Fix[] {
-  const T = x.trained;
+  const T = extensionFrom(x);
   const C = x.length;
   const rope = x.effective;
   const name = x.overrideName ?? 'hf-overrides';
-  if (x.facts.type !== 'none' || !(C > T)) return [];
+  if (T === undefined) return [];
   const s = C / T;
   const factor = factorValue(s);
   const base = rope.base.value, dim = rope.rotaryDim.value;
