@@ -16,7 +16,7 @@ import type { TransformersVariant } from '../rope/spec';
 import type { BoundOracle, FileAnalysis, Finding, LaunchDescription, PendingBound } from './types';
 import { analyzeTrainerLaunches } from './analyzeTrainerLaunch';
 import type { EngineName } from '../serving/types';
-import { engineOf, launchEffect, readModelfileLaunch, readServingLaunch } from '../serving/launch';
+import { engineModelIdentity, engineOf, launchEffect, readModelfileLaunch, readServingLaunch } from '../serving/launch';
 import { detached, scalingWords } from '../serving/launchModel';
 import { scalingFacts, trainedContextOf } from '../serving/common';
 import { launchHoverMarkdown } from '../serving/present';
@@ -81,7 +81,7 @@ export function identityCandidates(ref: string): string[] {
   return out;
 }
 
-function resolveModel(ref: string, opts: LaunchAnalysisOptions): { resolved?: ResolvedBaseModel; assumed?: { written: string; id: string } } {
+function resolveModel(ref: string, engine: EngineName, opts: LaunchAnalysisOptions): { resolved?: ResolvedBaseModel; assumed?: LaunchRuleContext['assumed']; named?: string } {
   const attempt = (refs: string[]): ResolvedBaseModel | undefined => {
     try {
       return opts.resolver.resolve(refs, opts.fileName);
@@ -92,10 +92,16 @@ function resolveModel(ref: string, opts: LaunchAnalysisOptions): { resolved?: Re
   };
   const direct = attempt([ref]);
   if (direct) return { resolved: direct };
+  // The engine's own naming first (an Ollama library tag is not a file name to trim).
+  const own = engineModelIdentity(engine, ref);
+  if (own) {
+    const hit = attempt([own.id]);
+    return hit ? { resolved: hit, assumed: { written: ref, id: own.id, how: own.how } } : { named: own.id };
+  }
   for (const c of identityCandidates(ref)) {
     const hit = attempt([c]);
     // The catalog's id, else the name that found it (a folder beside the file, a cache entry): never an absolute path.
-    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c } };
+    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c, how: `the name ${ref}` } };
   }
   return {};
 }
@@ -132,7 +138,8 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
   };
   const notes = [...req.notes, ...(inv?.notes ?? []), ...defaultNotes(req)];
   if (req.model) {
-    const { resolved, assumed } = resolveModel(req.model.value, opts);
+    const { resolved, assumed, named } = resolveModel(req.model.value, engine, opts);
+    if (named) ctx.named = named;
     if (resolved) {
       ctx.resolved = resolved;
       ctx.model = detached(resolved.rope, resolved.from);
@@ -140,8 +147,8 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
       ctx.modelFacts = scalingFacts(resolved.rope);
       if (assumed) {
         ctx.assumed = assumed;
-        ctx.modelName = `${assumed.id} (assumed from the name ${assumed.written})`;
-        notes.push(`${assumed.written} is read as ${assumed.id} from its name: its config is assumed, not read.`);
+        ctx.modelName = `${assumed.id} (assumed from ${assumed.how})`;
+        notes.push(`${assumed.written} is read as ${assumed.id} from ${assumed.how}: its config is assumed, not read.`);
       }
       try {
         ctx.effect = launchEffect(engine, req, { rope: ctx.model, trainedContext: ctx.trained });
@@ -177,7 +184,7 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
   };
   const markdown = launchHoverMarkdown({
     engine, model: description.model, resolvedFrom: description.resolvedFrom,
-    ...(ctx.assumed ? { assumed: `assumed from the name ${ctx.assumed.written}` } : {}),
+    ...(ctx.assumed ? { assumed: `assumed from ${ctx.assumed.how}` } : {}),
     requested: description.requestedLength, lengthOption: description.lengthOption,
     derived: description.derivedMaxLen, ...(ctx.effect ? { derivedBasis: ctx.effect.basis } : {}),
     trained: description.trainedContext, scaling: ctx.effect ? scalingWords(ctx.effect.facts) : null,

@@ -10,7 +10,7 @@ import { readVllmLaunch } from './vllm';
 import { readSglangLaunch } from './sglang';
 import { readLlamaCppLaunch } from './llamacpp';
 import { readTgiLaunch } from './tgi';
-import { readOllamaLaunch, readOllamaModelfile } from './ollama';
+import { ollamaLibraryModel, readOllamaLaunch, readOllamaModelfile } from './ollama';
 
 export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> = {
   vllm: readVllmLaunch,
@@ -59,4 +59,15 @@ export function engineOf(req: LaunchRequest): EngineName | undefined {
 /** What the engine builds and derives for this command, given the resolved model. */
 export function launchEffect(engine: EngineName, req: LaunchRequest, input: ServingInput): LaunchEffect {
   return EFFECTS[engine](req, input);
+}
+
+/**
+ * The hub model an engine's own naming stands for, said as an assumption: Ollama library tags
+ * (`qwen2.5:7b` is Qwen/Qwen2.5-7B-Instruct). Undefined when the engine names models by hub id or
+ * path, or the name is not one the engine module knows.
+ */
+export function engineModelIdentity(engine: EngineName, ref: string): { id: string; how: string } | undefined {
+  if (engine !== 'ollama') return undefined;
+  const hit = ollamaLibraryModel(ref);
+  return hit ? { id: hit.id, how: `the Ollama library tag ${hit.tag}` } : undefined;
 }

@@ -312,6 +312,24 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   return req;
 }
 /**
+ * What a GGUF's file name says about its family when the model is not in the catalog: enough for
+ * the flags' own meaning (`--rope-scale` without `--rope-scaling` is linear on a GGUF that stores no
+ * scaling type: llama-model.cpp reads `<arch>.rope.scaling.type` with "linear" as the default).
+ * Qwen2/Qwen2.5/Qwen3 checkpoints ship no rope_scaling (so their GGUFs store none) and Qwen
+ * documents YaRN over 32,768 tokens for longer inputs. The 1M, 2507 and VL variants differ and are
+ * not guessed.
+ */
+export function ggufFamilyFromName(ref: string): { family: string; storesScaling: false; yarnOriginal: number } | undefined {
+  const base = ref.replace(/\\/g, '/').split('/').pop() ?? ref;
+  const name = base.toLowerCase();
+  if (/-1m|2507|[-_.]vl[-_.]|next/.test(name)) return undefined;
+  const m = /(?:^|[^a-z])(qwen2\.5|qwen2|qwen3)(?=[-_.])/.exec(name);
+  if (!m) return undefined;
+  const family = m[1] === 'qwen2.5' ? 'Qwen2.5' : m[1] === 'qwen3' ? 'Qwen3' : 'Qwen2';
+  return { family, storesScaling: false, yarnOriginal: 32768 };
+}
+
+/**
  * What llama.cpp runs for this command. The GGUF carries the scaling its conversion wrote (yarn and
  * linear with their factor and original; dynamic dropped; llama3/longrope baked into tensors). The
  * flags replace it: `--rope-scaling` the type (else the GGUF's, else linear), `--rope-scale N` the

@@ -99,6 +99,52 @@ export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
   return req;
 }
 
+/**
+ * Ollama library names (`qwen2.5:7b`, `llama3.1`, `registry.ollama.ai/library/llama3.2:1b`) and the
+ * hub model each library GGUF was converted from, so a Modelfile `FROM qwen2.5:7b` or `ollama run
+ * llama3.1:8b` is judged against that model's config (its max_position_embeddings is the GGUF's
+ * context_length). From the library's own tag names, which public setups use interchangeably:
+ * the qwen2.5 and qwen2.5-coder tags are the Instruct models (`qwen2.5:7b` is
+ * `qwen2.5:7b-instruct-q4_K_M`, context_length 32768 as in Qwen2.5-7B-Instruct's config), the
+ * llama3.x tags are the Instruct models (`llama3.1:8b` is `llama3.1:8b-instruct-q4_K_M`); a bare
+ * name is its default tag. Only the families listed here are read; a tag that names another
+ * variant (`8b-text-…`, a base model) is not guessed.
+ */
+const OLLAMA_LIBRARY: Record<string, { sizes: Record<string, string>; default: string }> = {
+  'qwen2.5': {
+    default: '7b',
+    sizes: { '0.5b': 'Qwen/Qwen2.5-0.5B-Instruct', '1.5b': 'Qwen/Qwen2.5-1.5B-Instruct', '3b': 'Qwen/Qwen2.5-3B-Instruct', '7b': 'Qwen/Qwen2.5-7B-Instruct', '14b': 'Qwen/Qwen2.5-14B-Instruct', '32b': 'Qwen/Qwen2.5-32B-Instruct', '72b': 'Qwen/Qwen2.5-72B-Instruct' },
+  },
+  'qwen2.5-coder': {
+    default: '7b',
+    sizes: { '0.5b': 'Qwen/Qwen2.5-Coder-0.5B-Instruct', '1.5b': 'Qwen/Qwen2.5-Coder-1.5B-Instruct', '3b': 'Qwen/Qwen2.5-Coder-3B-Instruct', '7b': 'Qwen/Qwen2.5-Coder-7B-Instruct', '14b': 'Qwen/Qwen2.5-Coder-14B-Instruct', '32b': 'Qwen/Qwen2.5-Coder-32B-Instruct' },
+  },
+  llama3: { default: '8b', sizes: { '8b': 'meta-llama/Meta-Llama-3-8B-Instruct', '70b': 'meta-llama/Meta-Llama-3-70B-Instruct' } },
+  'llama3.1': { default: '8b', sizes: { '8b': 'meta-llama/Llama-3.1-8B-Instruct', '70b': 'meta-llama/Llama-3.1-70B-Instruct', '405b': 'meta-llama/Llama-3.1-405B-Instruct' } },
+  'llama3.2': { default: '3b', sizes: { '1b': 'meta-llama/Llama-3.2-1B-Instruct', '3b': 'meta-llama/Llama-3.2-3B-Instruct' } },
+  'llama3.3': { default: '70b', sizes: { '70b': 'meta-llama/Llama-3.3-70B-Instruct' } },
+};
+
+/** Quantisation suffixes Ollama tags end with (`q4_K_M`, `q8_0`, `fp16`, `iq3_xxs`). */
+const OLLAMA_QUANT = /^(i?q\d(_[a-z0-9]+)*|fp16|f16|bf16|f32)$/i;
+
+/**
+ * The hub model an Ollama library name stands for, or undefined when the name is not a library
+ * tag this module knows (a GGUF path, a user's own model `me/model`, an unlisted family or variant).
+ */
+export function ollamaLibraryModel(ref: string): { id: string; tag: string } | undefined {
+  const m = /^(?:(?:registry\.ollama\.ai|ollama\.com)\/)?(?:library\/)?([a-z0-9][a-z0-9._-]*)(?::([A-Za-z0-9._-]+))?$/.exec(ref.trim());
+  if (!m) return undefined;
+  const family = OLLAMA_LIBRARY[m[1].toLowerCase()];
+  if (!family) return undefined;
+  const tag = !m[2] || m[2] === 'latest' ? family.default : m[2];
+  // `7b`, `7b-instruct`, `7b-instruct-q4_K_M`, `7b-q4_K_M`: a size, then only "instruct" and a quantisation.
+  const [size, ...rest] = tag.split('-');
+  if (rest.some((p) => p.toLowerCase() !== 'instruct' && !OLLAMA_QUANT.test(p))) return undefined;
+  const id = family.sizes[size.toLowerCase()];
+  return id ? { id, tag: `${m[1]}:${tag}` } : undefined;
+}
+
 /** A Modelfile: the model is FROM, the length is PARAMETER num_ctx (clamped like any num_ctx). */
 export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
   const req: LaunchRequest = { program: 'ollama', role: 'serving', modelfile: mf, rope: {}, problems: [], notes: [] };

@@ -183,6 +183,22 @@ describe('built-in catalog', () => {
     assert.equal(findCatalogEntry('meta-llama/Llama-3.1-8B')!.trainedContext.value, 8192);
   });
 
+  it('Llama-4-Scout Instruct: llama3 ×16 (bands 1/1) over 8192 to 10,485,760, 8192-token chunks on RoPE layers, every 4th layer NoPE', () => {
+    assert.equal(findCatalogEntryStrict('meta-llama/Llama-4-Scout-17B-16E-Instruct')?.id, 'meta-llama/Llama-4-Scout-17B-16E-Instruct');
+    const r = rope('meta-llama/Llama-4-Scout-17B-16E-Instruct');
+    assert.equal(r.base.value, 500000);
+    assert.equal(r.contextLength.value, 10485760);
+    assert.equal(r.originalContextLength?.value, 8192);
+    assert.equal(r.scaling?.type, 'llama3');
+    assert.equal(r.scaling?.params['factor']?.value, 16);
+    assert.equal(r.scaling?.params['high_freq_factor']?.value, 1);
+    const chunked = r.groups?.find((g) => g.layerType === 'chunked_attention');
+    const nope = r.groups?.find((g) => g.base === null);
+    assert.equal(chunked?.window?.value, 8192);
+    assert.equal(chunked?.layers, 36);
+    assert.equal(nope?.layers, 12);
+  });
+
   it('Llama-3.2-1B has head_dim 64; phi-2 rotates 40% of 80 channels; DeepSeek-V3 rotates 64', () => {
     assert.equal(rope('meta-llama/Llama-3.2-1B').rotaryDim.value, 64);
     assert.equal(rope('microsoft/phi-2').rotaryDim.value, 32);

@@ -8,6 +8,7 @@ import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
 import type { Finding } from '../../shared/core/findings';
 import { LAUNCH_RULE_CODES } from '../../shared/rules/launch/index';
+import { ollamaLibraryModel } from '../../shared/serving/ollama';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -117,6 +118,17 @@ describe('launch rules: length against what the engine derives', () => {
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
+  it('llama-server with Qwen\'s YaRN flags at 131,072 still caps each slot at the GGUF\'s 32,768: the preferred fix adds --override-kv to the command', () => {
+    const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf \\\n  -c 131072 \\\n  --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 \\\n  --port 8080\n';
+    const d = only(text, 'launch/length-exceeds-derived');
+    assert.equal(d.severity, 'warning');
+    assert.equal(spanOf(text, d), '131072');
+    assert.match(d.message, /caps each slot there .* serves 32,768, not 131,072\. The yarn scaling in effect covers 131,072: --override-kv raises the cap\./);
+    const fixed = apply(text, d);
+    assert.equal(fixed, text.replace('--port 8080\n', '--port 8080 \\\n  --override-kv qwen2.context_length=int:131072\n'));
+    assert.deepEqual(analyze(fixed).diagnostics, []);
+  });
+
   it('llama-server caps (warning) and llama-cli overflows (warning); Ollama clamps (warning)', () => {
     const s = only('llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n', 'launch/length-exceeds-derived');
     assert.equal(s.severity, 'warning');
@@ -219,6 +231,20 @@ describe('launch rules: scalings set by the command', () => {
     assert.ok(!analyze(fixed).diagnostics.some((x) => x.code === 'launch/implicit-linear'));
   });
 
+  it('--rope-scale without --rope-scaling on a Qwen GGUF not in the catalog: the family comes from the name, said so', () => {
+    const text = 'llama-server -m /models/qwen2.5-coder-14b-instruct-q4_k_m.gguf -c 81920 --rope-scale 2.5\n';
+    const d = only(text, 'launch/implicit-linear');
+    assert.equal(d.severity, 'warning');
+    assert.equal(spanOf(text, d), '2.5');
+    assert.match(d.message, /compressed ×2\.5/);
+    assert.match(d.message, /Qwen documents YaRN for inputs past 32,768 \(Qwen2\.5, assumed from the name qwen2\.5-coder-14b-instruct-q4_k_m\.gguf/);
+    assert.equal(apply(text, d), text.replace('2.5\n', '2.5 --rope-scaling yarn --yarn-orig-ctx 32768\n'));
+    // A name that says no family, or a variant whose GGUF may store its own scaling: nothing is assumed.
+    assert.ok(!analyze('llama-server -m /models/my-finetune.gguf --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
+    assert.ok(!analyze('llama-server -m qwen2.5-7b-instruct-1m-q4_k_m.gguf --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
+    assert.ok(!analyze('llama-server -m qwen2.5-coder-14b-q4.gguf --rope-scaling yarn --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
+  });
+
   it('an override that replaces a model\'s own YaRN (DeepSeek-V3: factor 40 over 4,096)', () => {
     const text = `vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`;
     const d = only(text, 'launch/override-replaces-scaling');
@@ -230,6 +256,24 @@ describe('launch rules: scalings set by the command', () => {
     const fixed = apply(text, d);
     assert.equal(fixed, `vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 131072\n`);
     assert.ok(!analyze(fixed).diagnostics.some((x) => x.code === 'launch/override-replaces-scaling'));
+  });
+
+  it('findings about a key of an inline JSON override sit on that key (no JSON quotes)', () => {
+    const hyphen = `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope-scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'\n`;
+    assert.equal(spanOf(hyphen, only(hyphen, 'launch/override-key-ignored')), 'rope-scaling');
+    const ds = `vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 131072 --hf-overrides='{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`;
+    assert.equal(spanOf(ds, only(ds, 'launch/override-replaces-scaling')), 'rope_scaling');
+    const orig = `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":8192}}'\n`;
+    assert.equal(spanOf(orig, only(orig, 'launch/scaling-mismatch')), 'original_max_position_embeddings');
+    const legacy = `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'\n`;
+    assert.equal(spanOf(legacy, only(legacy, 'vllm/legacy-rope-type')), 'type');
+  });
+
+  it('an override whose key cannot be located exactly (escaped in an exec-form array) keeps the whole argument', () => {
+    const text = 'FROM vllm/vllm-openai:v0.10.1\nCMD ["deepseek-ai/DeepSeek-V3", "--max-model-len", "131072", "--hf-overrides", "{\\"rope_scaling\\": {\\"rope_type\\": \\"yarn\\", \\"factor\\": 4.0, \\"original_max_position_embeddings\\": 32768}}"]\n';
+    const file: LaunchFile = { format: 'dockerfile', invocations: [execFormOf(text, 'vllm/vllm-openai:v0.10.1', { at: text.indexOf('CMD') })], problems: [] };
+    const d = analyzeLaunchFile(file, text, opts).diagnostics.find((x) => x.code === 'launch/override-replaces-scaling')!;
+    assert.ok(spanOf(text, d).startsWith('"{\\"rope_scaling'), spanOf(text, d));
   });
 
   it('a YaRN factor that falls short of the served length (llama-server)', () => {
@@ -257,6 +301,32 @@ describe('launch rules: models and files', () => {
     assert.ok(identityCandidates('Qwen/Qwen2.5-7B-Instruct-GGUF:Q4_K_M').includes('Qwen/Qwen2.5-7B-Instruct-GGUF'));
     const a = analyze('llama-server -m models/qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n');
     assert.match(a.diagnostics[0].message, /Qwen\/Qwen2\.5-7B-Instruct \(assumed from the name models\/qwen2\.5-7b-instruct-q4_k_m\.gguf\)/);
+  });
+
+  it('Ollama library tags read as the hub model the library converted, said as assumed', () => {
+    const mf = 'FROM qwen2.5:7b\nPARAMETER num_ctx 131072\n';
+    const a = analyzeLaunchFile({ format: 'modelfile', invocations: [], modelfile: modelfileOf(mf), problems: [] }, mf, opts);
+    assert.equal(a.launches[0].resolvedFrom, 'catalog:Qwen/Qwen2.5-7B-Instruct');
+    assert.equal(a.launches[0].derivedMaxLen, 32768);
+    const d = a.diagnostics.find((x) => x.code === 'launch/length-exceeds-derived');
+    assert.equal(d?.severity, 'warning');
+    assert.match(d!.message, /Qwen\/Qwen2\.5-7B-Instruct \(assumed from the Ollama library tag qwen2\.5:7b\): Ollama clamps it to 32,768/);
+    assert.equal(spanOf(mf, d!), '131072');
+    const run = analyze('ollama run llama3.1\nollama run llama3.2:1b\nollama run qwen2.5:7b-instruct-q4_K_M\n');
+    assert.deepEqual(run.launches.map((l) => l.resolvedFrom), ['catalog:meta-llama/Llama-3.1-8B', 'catalog:meta-llama/Llama-3.2-1B', 'catalog:Qwen/Qwen2.5-7B-Instruct']);
+    assert.match(run.launches[0].notes.join(' '), /read as meta-llama\/Llama-3\.1-8B-Instruct from the Ollama library tag llama3\.1:8b/);
+    assert.deepEqual(run.diagnostics, []);
+  });
+
+  it('an Ollama tag whose model is not in the catalog, or a variant the module does not know, is not guessed', () => {
+    assert.equal(ollamaLibraryModel('qwen2.5-coder:14b')?.id, 'Qwen/Qwen2.5-Coder-14B-Instruct');
+    assert.equal(ollamaLibraryModel('registry.ollama.ai/library/llama3.2:1b')?.id, 'meta-llama/Llama-3.2-1B-Instruct');
+    assert.equal(ollamaLibraryModel('llama3.1:8b-text-q4_0'), undefined);
+    assert.equal(ollamaLibraryModel('me/qwen2.5:7b'), undefined);
+    assert.equal(ollamaLibraryModel('./qwen2.5-7b.gguf'), undefined);
+    const a = analyze('ollama run qwen2.5-coder:14b\n');
+    assert.deepEqual(a.diagnostics.map((d) => d.code), ['launch/model-unresolved']);
+    assert.match(a.diagnostics[0].message, /read as Qwen\/Qwen2\.5-Coder-14B-Instruct, which is not in the catalog/);
   });
 
   it('every invocation in a file is judged on its own; hovers say what the engine derives', () => {

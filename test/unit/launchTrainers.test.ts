@@ -307,6 +307,14 @@ describe('training launches: what is not a training launch', () => {
     assert.deepEqual(r.diagnostics, []);
   });
 
+  it('a train script that names its Hugging Face model and leaves the length to its defaults is a training launch; --model alone is not enough', () => {
+    const r = run('torchrun --nproc_per_node=8 train.py \\\n    --model_name_or_path meta-llama/Llama-2-7b-hf \\\n    --output_dir out\n');
+    assert.deepEqual(r.launches.map((l) => [l.program, l.model, l.requestedLength]), [['generic-trainer', 'meta-llama/Llama-2-7b-hf', null]]);
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== 'information'), []);
+    assert.deepEqual(run('python train.py --model resnet50 --epochs 90').launches, []);
+    assert.deepEqual(run('python evaluate.py --model_name_or_path meta-llama/Llama-2-7b-hf').launches, []);
+  });
+
   it('an evaluation run is not a training run, even with a length and a model (lm_eval under accelerate)', () => {
     assert.deepEqual(run('accelerate launch -m lm_eval --model hf --model_args pretrained=meta-llama/Llama-2-7b-hf --max_length 16384').launches, []);
   });

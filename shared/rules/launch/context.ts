@@ -14,6 +14,8 @@ import type { EngineName } from '../../serving/types';
 import type { ScalingFacts } from '../../serving/common';
 import type { LaunchEffect } from '../../serving/launchModel';
 import { jsonText } from '../../serving/common';
+import { parseJsonDocument } from '../../document/parseJson';
+import { nodeAt } from '../../document/configNode';
 import { ArgForm, LaunchEditor, combineEdits } from '../../fixes/launchEdits';
 
 export interface LaunchRuleContext {
@@ -24,8 +26,14 @@ export interface LaunchRuleContext {
   /** The model as written (or as the catalog names it, with "assumed from …"), for messages. */
   modelName: string;
   resolved?: ResolvedBaseModel;
-  /** The model's name matched a catalog entry only after dropping a GGUF quantisation suffix or `-GGUF`. */
-  assumed?: { written: string; id: string };
+  /**
+   * The model's identity is assumed, not read: its name matched a catalog entry only after dropping
+   * a GGUF quantisation suffix or `-GGUF`, or it is an engine's own name for a hub model (an Ollama
+   * library tag). `how` completes "assumed from …": "the name x.gguf", "the Ollama library tag qwen2.5:7b".
+   */
+  assumed?: { written: string; id: string; how: string };
+  /** The hub model the engine's naming stands for when that model is not in the catalog (unresolved). */
+  named?: string;
   /** The resolved model (positions detached). */
   model?: ModelRope;
   trained?: number;
@@ -53,6 +61,49 @@ export function useRange(u: OptionUse | undefined, fallback: Range): Range {
 
 export function tokenRange(t: Token | undefined, fallback: Range): Range {
   return t && t.offset >= 0 ? t.range : fallback;
+}
+
+/**
+ * The range of one key inside a JSON object written in a token (`--hf-overrides '{"rope-scaling": …}'`):
+ * the key's name without its JSON quotes, when the JSON appears verbatim in the token's source text
+ * (single-quoted in a shell, a plain or single-quoted YAML scalar, `--flag='{…}'`), so each of its
+ * characters sits at a known offset of the file. Otherwise — escapes (an exec-form array's `\"`),
+ * a value that came through a variable, a key not in the object — the whole token's range (or
+ * `fallback` when the token is not in this file).
+ */
+export function jsonKeyRange(editor: LaunchEditor, tok: Token | undefined, path: readonly string[], fallback: Range): Range {
+  const whole = tokenRange(tok, fallback);
+  if (!tok || tok.offset < 0 || !tok.known || !path.length) return whole;
+  if (editor.text.slice(tok.offset, tok.offset + tok.length) !== tok.raw) return whole;
+  const brace = tok.value.indexOf('{');
+  if (brace < 0) return whole;
+  const json = tok.value.slice(brace);
+  const at = tok.raw.indexOf(json);
+  if (at < 0 || tok.raw.indexOf(json, at + 1) >= 0) return whole;
+  const node = nodeAt(parseJsonDocument(json).root, path);
+  if (node?.keyOffset === undefined || node.keyLength === undefined) return whole;
+  const quoted = json[node.keyOffset] === '"' && node.keyLength >= 2;
+  const start = tok.offset + at + node.keyOffset + (quoted ? 1 : 0);
+  return editor.lines.rangeOf(start, node.keyLength - (quoted ? 2 : 0));
+}
+
+/**
+ * Where a finding about one key of the command's config override goes (`rope_scaling`, or
+ * `rope_scaling.original_max_position_embeddings`): that key inside the override's JSON when it
+ * can be located exactly, else the override's value (or flag), else the command.
+ */
+export function overrideKeyRange(ctx: LaunchRuleContext, path: readonly string[]): Range {
+  const opt = ctx.request.overrides?.option;
+  const whole = useRange(opt, ctx.commandRange);
+  if (!opt) return whole;
+  return jsonKeyRange(ctx.editor, opt.value ?? opt.flag, path, whole);
+}
+
+/** The key of the command's override that holds its scaling object (`rope_scaling` or `rope_parameters`). */
+export function overrideScalingKey(ctx: LaunchRuleContext): string | undefined {
+  const v = ctx.request.overrides?.value;
+  if (!v) return undefined;
+  return ['rope_scaling', 'rope_parameters'].find((k) => v[k] && typeof v[k] === 'object' && !Array.isArray(v[k]));
 }
 
 /** The flag spelling the command writes for an option (as the user spelt it, else the canonical long flag). */

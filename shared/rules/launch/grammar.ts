@@ -13,7 +13,7 @@
 import type { Fix, Finding } from '../../core/findings';
 import type { GrammarProblem } from '../../launch/request';
 import { finding } from '../context';
-import { LaunchRuleContext, LaunchRule, overrideWriter, tokenRange } from './context';
+import { LaunchRuleContext, LaunchRule, jsonKeyRange, overrideWriter, tokenRange } from './context';
 import { ignoredOverrideKeys, renameKey } from '../../serving/argv';
 import { jsonText, modernScaling } from '../../serving/common';
 import { combineEdits } from '../../fixes/launchEdits';
@@ -34,6 +34,11 @@ export const grammarRule: LaunchRule = {
   check(ctx) {
     const out: Finding[] = [];
     let keysDone = false;
+    // The engine modules report one ignored-key problem per ignoredOverrideKeys entry, in its order.
+    const ov = ctx.request.overrides?.value;
+    const ignored = ov ? ignoredOverrideKeys(ov) : [];
+    const ignoredProblems = ctx.request.problems.filter((p) => p.kind === 'ignored-key');
+    const keyOf = (p: GrammarProblem) => (ignored.length === ignoredProblems.length ? ignored[ignoredProblems.indexOf(p)]?.key : undefined);
     for (const p of ctx.request.problems) {
       const range = tokenRange(p.token, ctx.commandRange);
       if (p.kind === 'removed' && ctx.engine === 'vllm') {
@@ -43,8 +48,10 @@ export const grammarRule: LaunchRule = {
         continue;
       }
       if (p.kind === 'ignored-key') {
-        // One finding per key, all on the override token; the fix renames every such key at once.
-        out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, p.message, range, keysDone ? [] : renameKeysFix(ctx)));
+        // One finding per key, on that key inside the JSON; the fix renames every such key at once.
+        const key = keyOf(p);
+        const at = key === undefined ? range : jsonKeyRange(ctx.editor, p.token, [key], range);
+        out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, p.message, at, keysDone ? [] : renameKeysFix(ctx)));
         keysDone = true;
         continue;
       }

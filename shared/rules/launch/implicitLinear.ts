@@ -1,33 +1,60 @@
 /**
  * launch/implicit-linear (warning): llama.cpp given a scale (`--rope-scale N`, `--rope-freq-scale`,
  * or their LLAMA_ARG_* variables) with no `--rope-scaling`, on a GGUF that carries no scaling type:
- * `--rope-scaling` "defaults to linear unless specified by the model" (common/arg.cpp), so the
- * model runs with linear interpolation — which blurs nearby positions without fine-tuning, and is
- * not what vendors document for long inputs (Qwen2.5/Qwen3: YaRN). Fix: name YaRN with the trained
- * context as its original.
+ * `--rope-scaling` "defaults to linear unless specified by the model" (common/arg.cpp), and
+ * llama-model.cpp reads `<arch>.rope.scaling.type` with "linear" as its default, so the model runs
+ * with linear interpolation — which blurs nearby positions without fine-tuning, and is not what
+ * vendors document for long inputs (Qwen2.5/Qwen3: YaRN). Fix: name YaRN with the trained context
+ * as its original.
+ *
+ * The finding needs only the flags and whether the GGUF stores a scaling type: from the resolved
+ * model, or — for a GGUF not in the catalog — from its family as its file name says (Qwen GGUFs
+ * store none), said as assumed from the name.
  */
 import { finding, fmt } from '../context';
 import { LaunchRule, flagSetter, useRange } from './context';
+import { ggufFamilyFromName } from '../../serving/llamacpp';
 
 export const IMPLICIT_LINEAR = 'launch/implicit-linear';
+
+/** The factor the flags set: `--rope-scale N`, else 1 / `--rope-freq-scale F`. */
+function flagFactor(value: string | undefined, inverse: boolean): number | undefined {
+  const n = value === undefined ? NaN : Number(value);
+  if (!Number.isFinite(n) || n <= 0) return undefined;
+  return inverse ? 1 / n : n;
+}
 
 export const implicitLinearRule: LaunchRule = {
   codes: [IMPLICIT_LINEAR],
   check(ctx) {
-    if (ctx.engine !== 'llama.cpp' || !ctx.effect || ctx.trained === undefined) return [];
+    if (ctx.engine !== 'llama.cpp') return [];
     const rope = ctx.request.rope;
     const scale = rope['rope-scale'] ?? rope['rope-freq-scale'];
     if (!scale || rope['rope-scaling']) return [];
-    const own = ctx.modelFacts?.type;
-    if (own === 'yarn' || own === 'linear') return [];
-    if (ctx.effect.facts.type !== 'linear' || (ctx.effect.facts.factor ?? 1) === 1) return [];
-    const T = ctx.trained;
-    const vendor = /^qwen[23]/.test(ctx.model?.modelType ?? '') ? ` Qwen documents YaRN for inputs past ${fmt(T)}.` : '';
+    let factor: number | undefined, T: number | undefined, vendor = '';
+    if (ctx.resolved) {
+      if (!ctx.effect || ctx.trained === undefined) return [];
+      const own = ctx.modelFacts?.type;
+      if (own === 'yarn' || own === 'linear') return [];
+      if (ctx.effect.facts.type !== 'linear') return [];
+      factor = ctx.effect.facts.factor;
+      T = ctx.trained;
+      if (/^qwen[23]/.test(ctx.model?.modelType ?? '')) vendor = ` Qwen documents YaRN for inputs past ${fmt(T)}.`;
+    } else {
+      // Not in the catalog: the file name may still say the family, and with it that the GGUF stores no scaling type.
+      const name = ctx.request.model?.value;
+      const fam = name ? ggufFamilyFromName(name) : undefined;
+      if (!fam) return [];
+      factor = flagFactor(scale.value?.value, scale.name === 'rope-freq-scale');
+      T = fam.yarnOriginal;
+      vendor = ` Qwen documents YaRN for inputs past ${fmt(T)} (${fam.family}, assumed from the name ${name!.replace(/\\/g, '/').split('/').pop()}; its GGUFs store no scaling type).`;
+    }
+    if (factor === undefined || factor === 1) return [];
     const written = scale.flag === scale.value ? `${scale.name}=${scale.value?.value}` : `${scale.flag.value} ${scale.value?.value ?? ''}`.trim();
     const set = flagSetter(ctx);
     const edits = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' }, ...(rope['yarn-orig-ctx'] ? [] : [{ name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(T) }])]);
     return [finding(IMPLICIT_LINEAR, 'warning',
-      `${written} without --rope-scaling runs linear interpolation (llama.cpp's default when the GGUF names no scaling type): every position is compressed ×${fmt(ctx.effect.facts.factor ?? 1)}, which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
+      `${written} without --rope-scaling runs linear interpolation (llama.cpp's default when the GGUF names no scaling type): every position is compressed ×${fmt(factor)}, which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
       useRange(scale, ctx.commandRange),
       edits.length ? [{ title: `Use YaRN: --rope-scaling yarn${rope['yarn-orig-ctx'] ? '' : ` --yarn-orig-ctx ${T}`}`, kind: 'yarn', preferred: true, edits }] : [])];
   },

@@ -5,7 +5,7 @@
  */
 import type { Finding } from '../../core/findings';
 import { finding } from '../context';
-import { LaunchRule, overrideWriter, useRange } from './context';
+import { LaunchRule, overrideKeyRange, overrideWriter } from './context';
 import { modernScaling } from '../../serving/common';
 import { LEGACY_ROPE_TYPE } from '../serving/legacyType';
 
@@ -24,7 +24,7 @@ export const launchLegacyTypeRule: LaunchRule = {
       const edits = overrideWriter(ctx, '--hf-overrides')({ [key]: modernScaling(o) });
       out.push(finding(LEGACY_ROPE_TYPE, 'error',
         `hf-overrides.${key} uses the legacy key \`type\`: vLLM reads \`rope_type\` from overrides and fails with KeyError: 'rope_type' (vllm #20857). Write rope_type: ${JSON.stringify(o['type'])}.`,
-        useRange(ov.option, ctx.commandRange),
+        overrideKeyRange(ctx, [key, 'type']),
         edits.length ? [{ title: `Rename \`type\` to \`rope_type\` in hf-overrides.${key}`, kind: 'other', preferred: true, edits }] : []));
     }
     return out;

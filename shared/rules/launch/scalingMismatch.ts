@@ -9,7 +9,7 @@
  */
 import type { Finding } from '../../core/findings';
 import { finding, fmt } from '../context';
-import { LaunchRule, LaunchRuleContext, flagSetter, overrideWriter, useRange } from './context';
+import { LaunchRule, LaunchRuleContext, flagSetter, overrideKeyRange, overrideScalingKey, overrideWriter, useRange } from './context';
 import { argNumber } from '../../serving/common';
 import { factorValue } from '../../fixes/rewrites';
 
@@ -26,20 +26,22 @@ export const scalingMismatchRule: LaunchRule = {
     if (f.type !== 'yarn' && f.type !== 'linear' && f.type !== 'dynamic') return [];
     const out: Finding[] = [];
     const where = scalingUse(ctx);
-    const range = useRange(where, ctx.commandRange);
+    // In an override object, each finding sits on the key it is about.
+    const key = ctx.request.overrides ? overrideScalingKey(ctx) : undefined;
+    const rangeOf = (param: string) => (key ? overrideKeyRange(ctx, [key, param]) : useRange(where, ctx.commandRange));
     const C = ctx.request.length?.value ?? (f.factor ?? 1) * (f.original ?? T);
     const wantFactor = C > T ? factorValue(C / T) : undefined;
     if (f.type === 'yarn' && f.original !== undefined && Math.abs(f.original - T) > 0.01 * T) {
       out.push(finding(SCALING_MISMATCH, 'warning',
         `The command's YaRN original length ${fmt(f.original)} is not the ${fmt(T)} tokens ${ctx.modelName} was trained at: YaRN computes which dimensions to interpolate from it, so the wrong ones are stretched.`,
-        range, fix(ctx, wantFactor ?? f.factor ?? 1, T)));
+        rangeOf('original_max_position_embeddings'), fix(ctx, wantFactor ?? f.factor ?? 1, T)));
     }
     const reach = (f.factor ?? 1) * (f.type === 'yarn' ? f.original ?? T : T);
     const refused = ctx.request.length !== undefined && ctx.request.length.value > e.derived && (ctx.engine === 'vllm' || ctx.engine === 'sglang');
     if (ctx.request.length && C > reach * 1.001 && !refused && !out.length) {
       out.push(finding(SCALING_MISMATCH, 'warning',
         `The command's ${f.type} factor ${fmt(f.factor ?? 1)} covers ${fmt(reach)} tokens, short of the ${fmt(C)} it serves: positions past ${fmt(reach)} are extrapolated.${wantFactor ? ` Factor ${fmt(wantFactor)} over the trained ${fmt(T)} covers it.` : ''}`,
-        range, wantFactor ? fix(ctx, wantFactor, T) : []));
+        rangeOf('factor'), wantFactor ? fix(ctx, wantFactor, T) : []));
     }
     return out;
   },

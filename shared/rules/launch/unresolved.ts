@@ -20,8 +20,9 @@ export const launchUnresolvedRule: LaunchRule = {
       return [finding(SERVING_MODEL_UNRESOLVED, 'information',
         `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog): max-model-len cannot be checked against the length vLLM derives.`, range)];
     }
+    const named = ctx.named ? ` It is read as ${ctx.named}, which is not in the catalog.` : '';
     const what = ctx.request.length ? `${ctx.request.length.option.name} ${ctx.request.length.value} cannot be checked against the length ${ENGINE_LABEL[ctx.engine]} derives or the context it was trained at` : `the length ${ENGINE_LABEL[ctx.engine]} derives and the context it was trained at are unknown`;
     return [finding(LAUNCH_MODEL_UNRESOLVED, 'information',
-      `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog${ctx.engine === 'llama.cpp' || ctx.engine === 'ollama' ? ', its file name without the quantisation suffix' : ''}): ${what}.`, range)];
+      `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog${ctx.engine === 'llama.cpp' || ctx.engine === 'ollama' ? ', its file name without the quantisation suffix' : ''}): ${what}.${named}`, range)];
   },
 };

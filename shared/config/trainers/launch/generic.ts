@@ -29,6 +29,8 @@ import { emptyRequest, numberOption, optionUse, setLength, stringOption } from '
 const LENGTH = ['seq_length', 'seq_len', 'max_length', 'max_seq_length', 'max_seq_len', 'model_max_length', 'context_length', 'sequence_length'];
 const BASE = ['rope_theta', 'rotary_base', 'rope_base', 'rotary_emb_base'];
 const MODEL = ['model_name_or_path', 'model', 'base_model', 'model_path', 'pretrained_model_name_or_path'];
+/** The model options that name a Hugging Face checkpoint by convention (`--model` alone may name anything: `--model resnet50`). */
+const HUB_MODEL = ['model_name_or_path', 'pretrained_model_name_or_path'];
 const MEGATRON = ['num_layers', 'hidden_size', 'num_attention_heads', 'tensor_model_parallel_size', 'pipeline_model_parallel_size',
   'position_embedding_type', 'use_rotary_position_embeddings', 'max_position_embeddings', 'rotary_seq_len_interpolation_factor'];
 /** Scripts and modules that train, by name (train.py, finetune.py, sft.py, pretrain_gpt.py, run_clm.py, trl's dpo…). */
@@ -44,9 +46,13 @@ export function readGenericLaunch(l: Launched, inv: Invocation, lines: LineIndex
   const pick = (names: string[]) => lastOf(options, ...names);
   const lengthOpt = pick(LENGTH), baseOpt = pick(BASE), modelOpt = pick(MODEL);
   const megatron = /(^|\/)pretrain_\w+\.py$/.test(l.entry.value) || options.some((o) => MEGATRON.includes(normalized(o.name)));
-  // Only what trains: a training length on a script or module named for training (`lm_eval --model hf
-  // --max_length 4096` evaluates), or Megatron's own flags.
-  if (!megatron && !(lengthOpt && TRAINING_NAME.test(l.entry.value.replace(/^.*\//, '')))) return undefined;
+  // Only what trains: a script or module named for training (`lm_eval --model hf --max_length 4096`
+  // evaluates) given a training length or a Hugging Face model to start from (`--model_name_or_path`,
+  // the transformers examples' spelling: Stanford-Alpaca-style `torchrun train.py` scripts name the
+  // model and leave the length to the script's defaults), or Megatron's own flags.
+  const hubModelOpt = lastOf(options, ...HUB_MODEL);
+  const trainingScript = TRAINING_NAME.test(l.entry.value.replace(/^.*\//, ''));
+  if (!megatron && !(trainingScript && (lengthOpt || hubModelOpt))) return undefined;
   const script = l.entry.value.replace(/^.*\//, '');
   const b = new LaunchDocBuilder(lines, inv);
   const request = emptyRequest('generic-trainer', inv);
