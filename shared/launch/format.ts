@@ -6,7 +6,7 @@ import type { LaunchFile } from './types';
 const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 
 /** Workload kinds whose pod template (or pod spec) holds containers. */
-export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Pod', 'Job', 'DaemonSet', 'ReplicaSet', 'CronJob', 'List'];
+export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Pod', 'Job', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'CronJob', 'LeaderWorkerSet', 'List'];
 
 const SHEBANG = /^(?:\uFEFF)?#!\s*(?:\/usr\/bin\/env\s+(?:-\S+\s+)*)?(?:\/\S*\/)?(?:ba|z|k|da)?sh\b/;
 const WORKLOAD = new RegExp(`^kind:\\s*["']?(?:${WORKLOAD_KINDS.join('|')})["']?\\s*(?:#.*)?$`, 'm');

@@ -1,13 +1,14 @@
 /**
  * Kubernetes manifests → one invocation per container of each workload (Deployment, StatefulSet,
- * DaemonSet, ReplicaSet, Job, CronJob, Pod, and `List` items), across `---` documents.
+ * DaemonSet, ReplicaSet, Job, CronJob, Pod, LeaderWorkerSet leader and worker templates, and `List`
+ * items), across `---` documents.
  * Container semantics: `command` replaces the image's entrypoint, `args` its CMD; `$(NAME)` in
  * either is replaced by the container's `env` value (`$$(` keeps it literal); `valueFrom` values
  * are unknown. Init containers run before the server and are not read.
  */
 import { isMap, isScalar, isSeq, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { throughShellC } from './shell';
-import { isLaunchInvocation } from './sniff';
+import { isLaunchInvocation, isLaunchProgram } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { listAppend, parseYamlDocs, quoteOfScalar, scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
@@ -24,6 +25,12 @@ function podSpecs(obj: YAMLMap): YAMLMap[] {
     case 'Deployment': case 'StatefulSet': case 'DaemonSet': case 'ReplicaSet': case 'Job': case 'ReplicationController':
       pod = get(get(spec, 'template'), 'spec'); break;
     case 'CronJob': pod = get(get(get(get(spec, 'jobTemplate'), 'spec'), 'template'), 'spec'); break;
+    // LeaderWorkerSet (sigs.k8s.io/lws): a leader pod template and a worker pod template per group;
+    // without leaderTemplate the leader runs the worker template.
+    case 'LeaderWorkerSet': {
+      const lwt = get(spec, 'leaderWorkerTemplate');
+      return [get(get(lwt, 'leaderTemplate'), 'spec'), get(get(lwt, 'workerTemplate'), 'spec')].filter((p): p is YAMLMap => isMap(p));
+    }
     case 'List': {
       const items = get(obj, 'items');
       return isSeq(items) ? items.items.filter(isMap).flatMap((i) => podSpecs(i as YAMLMap)) : [];
@@ -120,8 +127,14 @@ function readContainer(c: YAMLMap, doc: LineMap, maps: Map<Token, ValueMap>): In
   const argv = [...(command ?? []), ...(args ?? [])];
   const r = c.range ?? [0, 0];
   const span = spanOf(argv) ?? { offset: r[0], length: r[1] - r[0] };
+  // `args` without `command` feed the image's entrypoint. Args that start with a launch program
+  // (`python3 -m vllm.entrypoints.api_server …` on GKE's Vertex vLLM image) are a whole command:
+  // the image runs its arguments (no entrypoint of its own, or one that execs them), since an
+  // engine's own entrypoint does not take a program name as its first argument.
+  const argsAreCommand = !command && !!args?.length && isLaunchProgram(args.map((t) => t.value));
+  if (argsAreCommand) notes.push('args without command start with a program: read as the command the image runs');
   const inv: Invocation = {
-    argv, entrypoint: command ? 'program' : 'image', env, source: 'kubernetes',
+    argv, entrypoint: command || argsAreCommand ? 'program' : 'image', env, source: 'kubernetes',
     range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes,
   };
   if (image) inv.image = image;

@@ -37,9 +37,11 @@ export function valueMap(doc: LineMap, s: Scalar): ValueMap | undefined {
   const src = doc.text.slice(r[0], r[1]);
   switch (s.type) {
     case Scalar.PLAIN:
+      if (/[\r\n]/.test(src)) return foldedFlowMap(src, r[0], value);
       return src === value ? [{ valueStart: 0, docStart: r[0] }] : undefined;
     case Scalar.QUOTE_DOUBLE:
     case Scalar.QUOTE_SINGLE:
+      if (/[\r\n]/.test(src)) return foldedFlowMap(src.slice(1, -1), r[0] + 1, value);
       return src.slice(1, -1) === value ? [{ valueStart: 0, docStart: r[0] + 1 }] : undefined;
     case Scalar.BLOCK_LITERAL:
     case Scalar.BLOCK_FOLDED: {
@@ -69,6 +71,30 @@ export function valueMap(doc: LineMap, s: Scalar): ValueMap | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * A flow scalar (plain or quoted) written over several lines: YAML folds each line break, with the
+ * blanks around it, into one space, so each line's text maps as one piece. An empty line (a kept
+ * newline), an escape or a doubled quote makes the value differ from the rebuilt text: undefined.
+ */
+function foldedFlowMap(body: string, start: number, value: string): ValueMap | undefined {
+  const map: ValueMap = [];
+  let rebuilt = '';
+  const re = /[^\r\n]*(?:\r\n|\n|\r|$)/g;
+  const lines: { at: number; text: string }[] = [];
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(body)) && m[0].length) lines.push({ at: m.index, text: m[0].replace(/\r?\n$|\r$/, '') });
+  for (let i = 0; i < lines.length; i++) {
+    const { at, text } = lines[i];
+    const lead = i === 0 ? 0 : /^[ \t]*/.exec(text)![0].length;
+    const content = i === lines.length - 1 ? text.slice(lead) : text.slice(lead).replace(/[ \t]+$/, '');
+    if (!content && i > 0 && i < lines.length - 1) return undefined;
+    if (i > 0) rebuilt += ' ';
+    map.push({ valueStart: rebuilt.length, docStart: start + at + lead });
+    rebuilt += content;
+  }
+  return rebuilt === value ? map : undefined;
 }
 
 /** Document offset of a value index through a ValueMap. */

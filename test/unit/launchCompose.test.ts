@@ -118,6 +118,32 @@ describe('launch files: compose and Kubernetes YAML', () => {
       assert.equal(after(inv, '--x').value, '$(NOT)');
     });
 
+    it('a LeaderWorkerSet: leader and worker templates, a double-quoted sh -c script over two lines mapped back exactly', () => {
+      const text = [
+        'apiVersion: leaderworkerset.x-k8s.io/v1', 'kind: LeaderWorkerSet', 'spec:', '  leaderWorkerTemplate:', '    leaderTemplate:', '      spec:', '        containers:',
+        '          - name: leader', '            image: vllm/vllm-openai:v0.8.5', '            command:', '              - sh', '              - -c',
+        '              - "bash setup.sh leader --size=$(LWS_GROUP_SIZE); ',
+        '                 python3 -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-405B-Instruct --max-model-len 8192"',
+        '    workerTemplate:', '      spec:', '        containers:', '          - name: worker', '            image: lmsysorg/sglang:latest',
+        '            command: [python3, -m, sglang.launch_server, --model-path, m, --context-length, "4096"]', '',
+      ].join('\n');
+      assert.equal(launchFormatOf('lws.yaml', undefined, text), 'kubernetes');
+      const f = readLaunchFile(text, 'lws.yaml', { shell })!;
+      assertExactSpans(text, f);
+      assert.deepEqual(f.invocations.map((i) => argvOf(i).slice(0, 3).join(' ')), ['python3 -m vllm.entrypoints.openai.api_server', 'python3 -m sglang.launch_server']);
+      const len = after(f.invocations[0], '--max-model-len');
+      assert.equal(len.value, '8192');
+      assert.equal(len.range.start.line, 13, 'the token sits on the script\'s second line');
+    });
+
+    it('args without command that start with a launch program are the command the image runs (GKE\'s Vertex vLLM image)', () => {
+      const text = 'apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - image: us-docker.pkg.dev/vertex-ai/pytorch-vllm-serve:20250405\n        args:\n        - python3\n        - -m\n        - vllm.entrypoints.api_server\n        - --max-model-len=1310720\n';
+      const inv = readKubernetes(text, shell).invocations[0];
+      assert.equal(inv.entrypoint, 'program');
+      assert.deepEqual(argvOf(inv).slice(0, 3), ['python3', '-m', 'vllm.entrypoints.api_server']);
+      assert.match(inv.notes.join(' '), /args without command start with a program/);
+    });
+
     it('args without command are the image\'s arguments; Pod, Job, CronJob and List kinds', () => {
       const container = (indent: string) => `${indent}containers:\n${indent}- name: c\n${indent}  image: lmsysorg/sglang:latest\n${indent}  args: ["--model-path", "m", "--context-length", "4096"]\n`;
       const text = [
