@@ -28,16 +28,27 @@ export const LAUNCH_IMAGE_WORDS: readonly string[] = [
   'vllm', 'sglang', 'llama.cpp', 'text-generation-inference', 'ollama', 'axolotl', 'llamafactory', 'ms-swift', 'torchtune',
 ];
 
+/**
+ * Words in the name of a script that trains (`train.py`, `finetune.py`, `sft.py`, `pretrain_gpt.py`,
+ * `run_clm.py`, trl's `dpo.py` …): `python SCRIPT.py` with such a name may start a trainer. The
+ * trainer modules read such scripts generically and use the same words to tell training from
+ * evaluation (config/trainers/launch/generic.ts).
+ */
+export const TRAINING_SCRIPT_WORDS: readonly string[] = ['train', 'tune', 'tuning', 'sft', 'dpo', 'orpo', 'kto', 'ppo', 'grpo', 'rlhf', 'run_clm'];
+export const TRAINING_SCRIPT_NAME = new RegExp(TRAINING_SCRIPT_WORDS.join('|'), 'i');
+
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WORDS, 'vllm-openai', 'lmsysorg/sglang'];
 
 /**
- * Any launch word, `python -m`, or a llama.cpp binary path. Deliberately generous (`tune` matches
- * "fine-tune"): a false hit costs one parse, a miss loses a finding.
+ * Any launch word, `python -m`, `python` running a script named for training, or a llama.cpp
+ * binary path. Deliberately generous (`tune` matches "fine-tune"): a false hit costs one parse, a
+ * miss loses a finding.
  */
 export const LAUNCH_WORD_RE = new RegExp(
   `(?:^|[^\\w.-])(?:${[...new Set(words)].map(escape).join('|')})(?![\\w])` +
   `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m\\b` +
+  `|python[\\d.]*\\s+(?:-\\S+\\s+)*[^\\s;|&]*?(?:${TRAINING_SCRIPT_WORDS.map(escape).join('|')})[^\\s;|&/]*\\.py\\b` +
   `|(?:\\.|/bin)/(?:${LLAMA_CPP_PATH_BINARIES.join('|')})\\b`,
 );
 
@@ -61,7 +72,19 @@ export function pythonModule(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Whether argv[0] (with `python -m`) names a program or module from the lists above. */
+/** The script `python… [flags] SCRIPT.py` runs, when argv starts so (not `-m`, not `-c`). */
+export function pythonScript(argv: readonly string[]): string | undefined {
+  if (!/^python[\d.]*$/.test(baseName(argv[0] ?? ''))) return undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-W' || a === '-X') { i++; continue; }
+    if (a.startsWith('-')) { if (/^-[^-]*[mc]/.test(a)) return undefined; continue; }
+    return /\.py$/.test(a) ? a : undefined;
+  }
+  return undefined;
+}
+
+/** Whether argv[0] (with `python -m`, or `python` and a script named for training) names a program or module from the lists above. */
 export function isLaunchProgram(argv: readonly string[]): boolean {
   const p = argv[0];
   if (p === undefined) return false;
@@ -69,7 +92,9 @@ export function isLaunchProgram(argv: readonly string[]): boolean {
   if (PROGRAMS.has(b)) return true;
   if (p.includes('/') && LLAMA_CPP_PATH_BINARIES.includes(b)) return true;
   const m = pythonModule(argv);
-  return m !== undefined && LAUNCH_MODULES.some((x) => m === x || m.startsWith(x + '.'));
+  if (m !== undefined) return LAUNCH_MODULES.some((x) => m === x || m.startsWith(x + '.'));
+  const script = pythonScript(argv);
+  return script !== undefined && TRAINING_SCRIPT_NAME.test(baseName(script));
 }
 
 export function isLaunchImage(image: string): boolean {

@@ -244,6 +244,12 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.deepEqual(envOf(inv), { SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: '1' });
   });
 
+  it('python running a script named for training is a launch (python train.py, python -u pretrain_gpt.py); other scripts are not', () => {
+    const f = readLaunchFile('#!/bin/bash\npython train.py --model_name_or_path m --max_length 4096\npython -u tools/pretrain_gpt.py --seq-length 4096\npython app.py --port 80\npython -c "print(1)"\n', 'x.sh', { shell })!;
+    assert.deepEqual(f.invocations.map((i) => argvOf(i).slice(0, 3).join(' ')), ['python train.py --model_name_or_path', 'python -u tools/pretrain_gpt.py']);
+    assert.equal(readLaunchFile('python app.py --port 80\npython scripts/download_models.py -m llama3\n', 'x.sh', { shell }), undefined, 'no launch word: not parsed');
+  });
+
   it('readLaunchFile: no launch word → undefined without parsing; format by name, language id or shebang', () => {
     const throwing: ShellParser = { parse: () => { throw new Error('must not parse'); } };
     assert.equal(readLaunchFile('echo hello\nls -la\n', 'x.sh', { shell: throwing }), undefined);

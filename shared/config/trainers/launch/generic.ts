@@ -16,6 +16,7 @@
  * With no model named, a Megatron command defines its model (pretraining): judged as GPT-NeoX YAML is.
  */
 import type { Invocation } from '../../../launch/types';
+import { TRAINING_SCRIPT_NAME } from '../../../launch/sniff';
 import type { LineIndex } from '../../../document/positions';
 import type { Located, ScalingDescription } from '../../modelRope';
 import type { TrainingConfig } from '../../training';
@@ -33,8 +34,8 @@ const MODEL = ['model_name_or_path', 'model', 'base_model', 'model_path', 'pretr
 const HUB_MODEL = ['model_name_or_path', 'pretrained_model_name_or_path'];
 const MEGATRON = ['num_layers', 'hidden_size', 'num_attention_heads', 'tensor_model_parallel_size', 'pipeline_model_parallel_size',
   'position_embedding_type', 'use_rotary_position_embeddings', 'max_position_embeddings', 'rotary_seq_len_interpolation_factor'];
-/** Scripts and modules that train, by name (train.py, finetune.py, sft.py, pretrain_gpt.py, run_clm.py, trl's dpo…). */
-const TRAINING_NAME = /train|tun(e|ing)|sft|dpo|orpo|kto|ppo|grpo|rlhf|run_clm/i;
+/** Scripts and modules that train, by name (train.py, finetune.py, sft.py, pretrain_gpt.py, run_clm.py, trl's dpo…): the launch words' own list. */
+const TRAINING_NAME = TRAINING_SCRIPT_NAME;
 /** Megatron's store_true flags (so the next token is not read as their value). */
 const BOOLEANS = new Set(['use_rotary_position_embeddings', 'use_rope_scaling', 'rotary_interleaved', 'bf16', 'fp16', 'swiglu',
   'group_query_attention', 'disable_bias_linear', 'untie_embeddings_and_output_weights', 'use_flash_attn', 'use_mcore_models',
