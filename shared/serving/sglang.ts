@@ -193,7 +193,7 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
     if (parsed.error && ov.value) req.problems.push({ token: ov.value, kind: 'bad-value', severity: 'error', message: `--json-model-override-args: ${parsed.error}; SGLang's json.loads refuses it and the launch fails.` });
     if (parsed.value) {
       for (const { key, meant } of ignoredOverrideKeys(parsed.value)) {
-        req.problems.push({ token: ov.value ?? ov.flag, kind: 'ignored-key', severity: 'warning', message: `--json-model-override-args key ${JSON.stringify(key)} is merged into the config as is and nothing reads it: the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
+        req.problems.push({ token: ov.value ?? ov.flag, kind: 'ignored-key', severity: 'warning', keyPath: [key], message: `--json-model-override-args key ${JSON.stringify(key)} is merged into the config as is and nothing reads it: the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
       }
     }
   }

@@ -268,7 +268,7 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
   if (overrides) {
     const at = req.overrides!.option.value ?? req.overrides!.option.flag;
     for (const { key, meant } of ignoredOverrideKeys(overrides)) {
-      req.problems.push({ token: at, kind: 'ignored-key', severity: 'warning', message: `--hf-overrides key ${JSON.stringify(key)} is set on the config as is and nothing reads it (vLLM's config.update checks no key): the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
+      req.problems.push({ token: at, kind: 'ignored-key', severity: 'warning', keyPath: [key], message: `--hf-overrides key ${JSON.stringify(key)} is set on the config as is and nothing reads it (vLLM's config.update checks no key): the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
     }
   }
   for (const name of ['rope-scaling', 'rope-theta', 'disable-sliding-window']) {

@@ -34,11 +34,6 @@ export const grammarRule: LaunchRule = {
   check(ctx) {
     const out: Finding[] = [];
     let keysDone = false;
-    // The engine modules report one ignored-key problem per ignoredOverrideKeys entry, in its order.
-    const ov = ctx.request.overrides?.value;
-    const ignored = ov ? ignoredOverrideKeys(ov) : [];
-    const ignoredProblems = ctx.request.problems.filter((p) => p.kind === 'ignored-key');
-    const keyOf = (p: GrammarProblem) => (ignored.length === ignoredProblems.length ? ignored[ignoredProblems.indexOf(p)]?.key : undefined);
     for (const p of ctx.request.problems) {
       const range = tokenRange(p.token, ctx.commandRange);
       if (p.kind === 'removed' && ctx.engine === 'vllm') {
@@ -49,8 +44,7 @@ export const grammarRule: LaunchRule = {
       }
       if (p.kind === 'ignored-key') {
         // One finding per key, on that key inside the JSON; the fix renames every such key at once.
-        const key = keyOf(p);
-        const at = key === undefined ? range : jsonKeyRange(ctx.editor, p.token, [key], range);
+        const at = p.keyPath ? jsonKeyRange(ctx.editor, p.token, p.keyPath, range) : range;
         out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, p.message, at, keysDone ? [] : renameKeysFix(ctx)));
         keysDone = true;
         continue;
