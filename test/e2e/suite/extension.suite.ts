@@ -3,7 +3,7 @@
  * by the driver) holds `llama/config.json` (Llama-2-7B stretched to 16,384 positions with base
  * 10000), `qwen/config.json` (Qwen2.5-7B, a valid setup), `app/settings.json` (not a model),
  * `launch/serve-qwen2.5-128k.sh` (examples/: a vLLM command and a llama-server command with two
- * warnings) and `ollama/Modelfile` (`FROM qwen2.5:7b`, `PARAMETER num_ctx 131072`).
+ * warnings) and `ollama/Modelfile` (`FROM qwen2.5:7b`, `PARAMETER num_ctx 131072`: a warning, Ollama clamps it).
  * Every wait polls with a deadline; nothing sleeps a fixed time.
  */
 import * as vscode from 'vscode';
@@ -198,16 +198,18 @@ export function addExtensionTests(): void {
         'launch/implicit-linear to clear (with the file re-checked)', 45000);
     });
 
-    it('gives a Modelfile the ollama-modelfile language and says its model is not found offline', async function () {
+    it('gives a Modelfile the ollama-modelfile language and flags num_ctx past what Ollama accepts', async function () {
       this.timeout(60000);
       const uri = workspaceFile('ollama/Modelfile');
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc);
       assert.equal(doc.languageId, 'ollama-modelfile');
-      const d = await until(() => findingOn(doc, 'launch/model-unresolved', 'qwen2.5:7b'), 'launch/model-unresolved on `qwen2.5:7b`', 45000);
-      assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
-      assert.match(d.message, /num_ctx 131072 cannot be checked/);
-      assert.deepEqual(ours(uri).map(codeOf), ['launch/model-unresolved'], 'the only finding');
+      // qwen2.5:7b is read as the model Ollama's library converted (Qwen2.5-7B-Instruct, GGUF context 32,768).
+      const d = await until(() => findingOn(doc, 'launch/length-exceeds-derived', '131072'), 'launch/length-exceeds-derived on `131072`', 45000);
+      assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
+      assert.match(d.message, /assumed from the Ollama library tag qwen2\.5:7b/);
+      assert.match(d.message, /clamps it to 32,768/);
+      assert.deepEqual(ours(uri).map(codeOf), ['launch/length-exceeds-derived'], 'the only finding');
     });
 
     it('answers ropeLens.describeDocument for the Inspector', async () => {
