@@ -72,7 +72,7 @@ describe('vLLM serving configs (vllm serve --config)', () => {
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
-  it('a legacy `type` inside a JSON-string hf_overrides is an error; the fix rewrites the string', () => {
+  it('a legacy `type` inside a JSON-string hf_overrides is information (older vLLM raised); the fix rewrites the string', () => {
     const text = fixture('vllm-legacy-type.yaml');
     const a = analyze(text);
     assert.deepEqual(a.diagnostics.map((d) => d.code), ['vllm/legacy-rope-type']);

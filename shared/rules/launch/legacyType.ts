@@ -22,8 +22,8 @@ export const launchLegacyTypeRule: LaunchRule = {
       const o = obj as Record<string, unknown>;
       if (!('type' in o) || 'rope_type' in o) continue;
       const edits = overrideWriter(ctx, '--hf-overrides')({ [key]: modernScaling(o) });
-      out.push(finding(LEGACY_ROPE_TYPE, 'error',
-        `hf-overrides.${key} uses the legacy key \`type\`: vLLM reads \`rope_type\` from overrides and fails with KeyError: 'rope_type' (vllm #20857). Write rope_type: ${JSON.stringify(o['type'])}.`,
+      out.push(finding(LEGACY_ROPE_TYPE, 'information',
+        `hf-overrides.${key} uses the legacy key \`type\`: current vLLM copies it to \`rope_type\` (patch_rope_parameters_dict), but releases from before that fail with KeyError: 'rope_type' (vllm #20857). Write rope_type: ${JSON.stringify(o['type'])} so every release reads it.`,
         overrideKeyRange(ctx, [key, 'type']),
         edits.length ? [{ title: `Rename \`type\` to \`rope_type\` in hf-overrides.${key}`, kind: 'other', preferred: true, edits }] : []));
     }
