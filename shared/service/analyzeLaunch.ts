@@ -230,6 +230,8 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     try {
       const r = analyzer(rest, text, opts);
       launches.push(...r.launches);
+      // Training launches get a hover too: what the trainer was read to do, and with which model.
+      for (const l of r.launches) launchHovers.push({ range: l.range, markdown: trainingHoverMarkdown(l) });
       diagnostics.push(...r.diagnostics);
       pendingBounds.push(...(r.pendingBounds ?? []));
     } catch (e) {
@@ -239,6 +241,25 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
   // Launches in file order, whichever reader claimed them.
   launches.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { kind: 'launch', rope: null, training: null, launches, launchHovers, diagnostics, pendingBounds };
+}
+
+const TRAINER_LABEL: Record<string, string> = {
+  swift: 'ms-swift', llamafactory: 'LLaMA-Factory', axolotl: 'axolotl', torchtune: 'torchtune', 'generic-trainer': 'Training script',
+};
+
+/** The hover on a training launch: the model, its trained context, the length and RoPE options read. */
+function trainingHoverMarkdown(l: LaunchDescription): string {
+  const label = TRAINER_LABEL[l.program] ?? l.program;
+  const lines = [`**${label} launch**${l.model ? ` of \`${l.model}\`` : ''}`, ''];
+  if (l.model && !l.resolvedFrom) lines.push('The base model was not found offline: its trained context and RoPE settings are unknown.', '');
+  const rows: [string, string][] = [];
+  if (l.resolvedFrom) rows.push(['model config', l.resolvedFrom]);
+  if (l.requestedLength !== null) rows.push(['training length', `${l.requestedLength.toLocaleString('en-US')}${l.lengthOption ? ` (${l.lengthOption})` : ''}`]);
+  if (l.trainedContext !== null) rows.push(['trained context', l.trainedContext.toLocaleString('en-US')]);
+  for (const [k, v] of Object.entries(l.ropeOptions)) rows.push([k, `\`${v}\``]);
+  if (rows.length) lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`));
+  for (const n of l.notes) lines.push('', n);
+  return lines.join('\n');
 }
 
 /** Keeps only fixes that, applied and re-read, leave the file a launch file with fewer findings of that code. */
