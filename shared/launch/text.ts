@@ -3,42 +3,23 @@
  * launch formats report spans the same way (0-based line, UTF-16 character, offset/length).
  */
 import type { Position, Range } from '../core/range';
+import { LineIndex } from '../document/positions';
 import type { QuoteStyle, Token, VariableTrace } from './types';
 
-export class LineMap {
-  private readonly starts: number[] = [0];
-  constructor(readonly text: string) {
-    // \r\n counts as one break; a lone \r is a break too (as LSP says). indexOf keeps a 5 MB line cheap.
-    if (!text.includes('\r')) {
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-      return;
-    }
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) this.starts.push(i + 1);
-      else if (c === 13 && text.charCodeAt(i + 1) !== 10) this.starts.push(i + 1);
-    }
-  }
-  position(offset: number): Position {
-    const o = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0, hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= o) lo = mid; else hi = mid - 1;
-    }
-    return { line: lo, character: o - this.starts[lo] };
-  }
-  range(offset: number, length: number): Range {
-    return { start: this.position(offset), end: this.position(offset + length) };
-  }
+/**
+ * The document layer's LineIndex under the names the launch adapters use; `offset` clamps a
+ * character to its own line (a Dockerfile AST range can point past a line's end).
+ */
+export class LineMap extends LineIndex {
+  position(offset: number): Position { return this.positionAt(offset); }
+  range(offset: number, length: number): Range { return this.rangeOf(offset, length); }
   /** Document offset of an LSP position (clamped to its line). */
   offset(p: Position): number {
-    if (p.line >= this.starts.length) return this.text.length;
-    const start = this.starts[Math.max(0, p.line)];
-    const next = p.line + 1 < this.starts.length ? this.starts[p.line + 1] : this.text.length;
+    if (p.line >= this.lineStarts.length) return this.text.length;
+    const start = this.lineStarts[Math.max(0, p.line)];
+    const next = p.line + 1 < this.lineStarts.length ? this.lineStarts[p.line + 1] : this.text.length;
     return Math.min(start + Math.max(0, p.character), next);
   }
-  get lineCount(): number { return this.starts.length; }
 }
 
 export interface TokenInit {

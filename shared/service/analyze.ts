@@ -4,6 +4,7 @@
  *   sniff (cheap, on the raw text) → parse once → model config | training config | other
  *   → rules → fixes verified by re-analysing the edited text → severity settings.
  */
+import { dedupePending } from './pendingBounds';
 import { formatOf, parseDocumentText, DocumentFormat } from '../document/parse';
 import type { ParsedDocument } from '../document/configNode';
 import type { BoundOracle, FileAnalysis, Finding, FixKind, Severity, TrainingDescription } from './types';
@@ -115,7 +116,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
       const consumers = safe('reading the file as each consumer does', () => consumerTable(rope, doc)) ?? [];
       const pins = [...(safe('reading the workspace pins', () => opts.workspace?.pinsFor(opts.fileName)) ?? []), ...pinsFromSetting(opts.consumers)];
       const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope, consumers, pins };
-      return { kind: 'model-config', rope, training: null, consumers, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupe(base.pending), document: doc };
+      return { kind: 'model-config', rope, training: null, consumers, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupePending(base.pending), document: doc };
     }
     // Asked to read it as a model config but no RoPE setting is there: classify it as usual.
     if (!asModel) return { ...OTHER(), kind: 'model-config', document: doc };
@@ -136,7 +137,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   if (training.sequenceLength) description.sequenceLength = training.sequenceLength.value;
   const ref = training.baseModel?.value ?? training.baseModelCandidates[0];
   if (ref) description.baseModel = ref;
-  return { kind: 'training-config', rope: effective ?? null, training: description, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupe(base.pending), document: doc };
+  return { kind: 'training-config', rope: effective ?? null, training: description, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupePending(base.pending), document: doc };
 }
 
 function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undefined {
@@ -199,15 +200,6 @@ function preferKind(finding: Finding, kind: FixKind): void {
   for (const fix of finding.fixes) fix.preferred = fix.kind === kind;
 }
 
-function dedupe(p: FileAnalysis['pendingBounds']): FileAnalysis['pendingBounds'] {
-  const seen = new Set<string>();
-  return p.filter((x) => {
-    const k = `${x.length}/${x.headDim}/${x.base ?? ''}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
 
 /**
  * Keeps only fixes that, applied, give a text that still parses as well as before and no longer

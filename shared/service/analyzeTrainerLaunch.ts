@@ -7,6 +7,7 @@
  * syntax. Fixes the command line cannot express are dropped whole (the finding then says where
  * the setting goes instead).
  */
+import { dedupePending } from './pendingBounds';
 import type { LaunchFile } from '../launch/types';
 import type { GrammarProblem, OptionUse } from '../launch/request';
 import type { BoundOracle, Finding, Fix, PendingBound } from '../core/findings';
@@ -59,7 +60,7 @@ export function analyzeTrainerLaunches(file: LaunchFile, text: string, opts: Tra
       opts.log?.(`reading the training launch at ${inv.range.start.line + 1}:${inv.range.start.character + 1} of ${opts.fileName} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
     }
   }
-  out.pendingBounds = dedupe(out.pendingBounds);
+  out.pendingBounds = dedupePending(out.pendingBounds);
   return out;
 }
 
@@ -152,12 +153,3 @@ function optionText(u: OptionUse): string {
   return eq >= 0 ? u.flag.value.slice(eq + 1) : 'true';
 }
 
-function dedupe(p: PendingBound[]): PendingBound[] {
-  const seen = new Set<string>();
-  return p.filter((x) => {
-    const k = `${x.length}/${x.headDim}/${x.base ?? ''}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
