@@ -16,12 +16,20 @@ export const launchUnresolvedRule: LaunchRule = {
     const m = ctx.request.model;
     if (ctx.resolved || !m) return [];
     const range = tokenRange(m, ctx.commandRange);
+    // `$1`, `${MODEL_NAME}` with nothing assigned in the file: the model is chosen when the script runs.
+    // A path whose folder is `$HOME/…` still names its model by its last segment.
+    const atRunTime = /\$/.test(m.value.replace(/\/+$/, '').split('/').pop() ?? m.value);
+    const lookedFor = atRunTime
+      ? `The model is only known when the script runs (${shown(m.value)})`
+      : undefined;
     if (ctx.engine === 'vllm') {
+      if (lookedFor) return [finding(SERVING_MODEL_UNRESOLVED, 'information', `${lookedFor}: max-model-len cannot be checked against the length vLLM derives.`, range)];
       return [finding(SERVING_MODEL_UNRESOLVED, 'information',
         `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog): max-model-len cannot be checked against the length vLLM derives.`, range)];
     }
     const named = ctx.named ? ` It is read as ${ctx.named}, which is not in the catalog.` : '';
     const what = ctx.request.length ? `${ctx.request.length.option.name} ${ctx.request.length.value} cannot be checked against the length ${ENGINE_LABEL[ctx.engine]} derives or the context it was trained at` : `the length ${ENGINE_LABEL[ctx.engine]} derives and the context it was trained at are unknown`;
+    if (lookedFor) return [finding(LAUNCH_MODEL_UNRESOLVED, 'information', `${lookedFor}: ${what}.`, range)];
     return [finding(LAUNCH_MODEL_UNRESOLVED, 'information',
       `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog${ctx.engine === 'llama.cpp' || ctx.engine === 'ollama' ? ', its file name without the quantisation suffix' : ''}): ${what}.${named}`, range)];
   },
