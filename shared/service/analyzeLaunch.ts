@@ -106,6 +106,9 @@ function resolveModel(ref: string, engine: EngineName, opts: LaunchAnalysisOptio
   return {};
 }
 
+/** Findings about the command's own flags, which hold whatever model or length it runs. */
+const GRAMMAR_CODES: ReadonlySet<string> = new Set(['launch/foreign-flag', 'launch/removed-flag', 'launch/misspelled-flag', 'launch/bad-value', 'launch/override-key-ignored', 'vllm/removed-option', 'vllm/legacy-rope-type']);
+
 /**
  * Values that came from a `${VAR:-default}` whose variable the file never sets: judged as the
  * default, and said so (the environment that runs the script may set it otherwise).
@@ -169,7 +172,8 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
   }
   // Findings judged on a `${VAR:-default}` say so where the user reads them.
   const defaults = defaultNotes(req);
-  if (defaults.length) for (const d of diagnostics) d.message += ` (${defaults.join(' ')})`;
+  // (Not on grammar findings: a flag the engine refuses is wrong whatever the model or length.)
+  if (defaults.length) for (const d of diagnostics) if (!GRAMMAR_CODES.has(d.code)) d.message += ` (${defaults.join(' ')})`;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(inv?.env ?? {})) if (ENGINE_ENV[engine].test(k)) env[k] = v.value;
   const ropeOptions: Record<string, string> = {};
