@@ -146,10 +146,17 @@ export function verdictOf(spec: RopeSpec, length: number, variant: TransformersV
 /** Ranks by verdict (how far it holds when training; whether it meets the bound when not), then by use; a user preference wins when offered. */
 function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined, training: boolean): void {
   if (!fixes.length) return;
+  const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
+  (wanted ?? preferredOf(fixes, training))!.preferred = true;
+}
+
+/**
+ * The fix to prefer among `fixes` by that ranking; fix verification uses it when the preferred
+ * fix was not offered.
+ */
+export function preferredOf(fixes: readonly Fix[], training: boolean): Fix | undefined {
   const cost = CHANGE_COST[training ? 'training' : 'inference'];
   const reach = (f: Fix) => (f.verdict ? (f.verdict.lmax === null ? Infinity : f.verdict.lmax) : -1);
   const score = training ? reach : (f: Fix) => (f.verdict?.lmax === null ? 1 : 0);
-  const ranked = [...fixes].sort((a, b) => score(b) - score(a) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9));
-  const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
-  (wanted ?? ranked[0]).preferred = true;
+  return [...fixes].sort((a, b) => score(b) - score(a) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9))[0];
 }

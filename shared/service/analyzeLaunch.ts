@@ -185,6 +185,7 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
     derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
     ropeOptions, overrides: req.overrides?.value ?? null, env,
     range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE, notes,
+    ...(ctx.effect?.replacesModelScaling ? { replacesModelScaling: true as const } : {}),
   };
   const markdown = launchHoverMarkdown({
     engine, model: description.model, resolvedFrom: description.resolvedFrom,

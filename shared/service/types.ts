@@ -60,4 +60,6 @@ export interface LaunchDescription {
   env: Record<string, string>;
   range: import('../core/range').Range;
   notes: string[];
+  /** The command's scaling is live and takes the place of the one the model ships with (absent: it does not). */
+  replacesModelScaling?: true;
 }
