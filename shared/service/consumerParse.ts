@@ -12,6 +12,8 @@ import { checkExecForms } from '../launch/execForm';
 import { formatOf } from '../document/parse';
 import { launchFormatOf } from '../launch/format';
 import type { LaunchFile } from '../launch/types';
+import type { TextEdit } from '../core/findings';
+import { splitLikeCompose } from '../launch/shellwords';
 
 /** Problem counts by kind ("json syntax", "yaml duplicate key", "exec form", "shell syntax"…). */
 export type ConsumerProblems = Map<string, number>;
@@ -48,4 +50,22 @@ export function consumerProblems(x: ConsumerParseInput): ConsumerProblems {
 /** The kinds of problem `after` has more of than `before` (empty: the consumer reads it as well as before). */
 export function newConsumerProblems(before: ConsumerProblems, after: ConsumerProblems): string[] {
   return [...after].filter(([k, n]) => n > (before.get(k) ?? 0)).map(([k]) => k);
+}
+
+/**
+ * bash: the words a fix writes into a shell script, split as a shell splits them, each reach a
+ * command as (part of) an argument or its environment — not a comment, not a command of their own.
+ * The word that does not, or undefined.
+ */
+export function shellWordLost(x: ConsumerParseInput, edits: readonly TextEdit[]): string | undefined {
+  if (launchFormatOf(x.fileName, x.languageId, x.text) !== 'shell' || !x.readLaunch) return undefined;
+  const file = x.readLaunch(x.text);
+  const reached = (file?.invocations ?? []).flatMap((i) => [...i.argv.map((t) => t.value), ...Object.entries(i.env).map(([k, t]) => `${k}=${t.value}`)]);
+  for (const e of edits) {
+    if (/^\s*#/.test(e.newText)) continue; // a comment moved out of a command
+    for (const w of splitLikeCompose(e.newText.replace(/\\\r?\n/g, ' ')).words) {
+      if (!reached.some((a) => a.includes(w.value))) return w.value;
+    }
+  }
+  return undefined;
 }

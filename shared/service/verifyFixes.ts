@@ -2,7 +2,8 @@
  * Fix verification: every fix is applied to the text and the result re-analysed; it is offered
  * only if, as the file's consumer reads it,
  *   1. it still parses as well as before (Python's json, PyYAML, Docker's exec-form JSON, bash:
- *      consumerParse.ts) and stays the same kind of file with as many launches;
+ *      consumerParse.ts), every word it writes into a script reaches the command as bash splits
+ *      it, and the file stays the same kind of file with as many launches;
  *   2. the finding is gone (one fewer of its code) and no warning or error of any code is new
  *      (a fix that needs a follow-up edit carries it, or is not offered);
  *   3. no launch whose model ran its own scaling now has it replaced by the command's (an ignored
@@ -14,7 +15,7 @@ import type { FileAnalysis, Finding, Fix } from './types';
 import type { LineIndex } from '../document/positions';
 import { applyTextEdits } from '../fixes/textEdits';
 import { preferredOf } from '../fixes/extension';
-import { ConsumerProblems, consumerProblems, newConsumerProblems, type ConsumerParseInput } from './consumerParse';
+import { ConsumerProblems, consumerProblems, newConsumerProblems, shellWordLost, type ConsumerParseInput } from './consumerParse';
 
 export interface VerifyInput {
   text: string;
@@ -46,6 +47,8 @@ export function checkFix(x: VerifyInput, finding: Finding, fix: Fix, before: { p
   }
   const newParse = newConsumerProblems(before.parse, consumerProblems({ ...x.consumer, text: next }));
   if (newParse.length) return `the result has ${newParse.join(', ')}`;
+  const lost = shellWordLost({ ...x.consumer, text: next }, fix.edits);
+  if (lost !== undefined) return `bash does not pass ${JSON.stringify(lost)} to the command`;
   const re = x.reanalyse(next);
   // Only lmax questions decide whether a finding is present; b* only colours the message.
   if (re.pendingBounds.some((p) => p.base !== undefined)) return undefined;

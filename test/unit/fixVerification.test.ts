@@ -20,6 +20,7 @@ import { checkStrictJson } from '../../shared/document/strictJson';
 import { checkYamlStrict } from '../../shared/document/yamlStrict';
 import { checkExecForms } from '../../shared/launch/execForm';
 import { readLaunchFile, launchFormatOf } from '../../shared/launch/index';
+import { splitLikeCompose } from '../../shared/launch/shellwords';
 import { loadShellParser } from '../../shared/node/shellParser';
 import type { ShellParser } from '../../shared/launch/types';
 import type { FileAnalysis } from '../../shared/service/types';
@@ -115,6 +116,18 @@ describe('every offered fix, applied, as its consumer reads the file (fixtures a
         if (before.exec !== undefined) assert.ok(after.exec! <= before.exec, `${what}: an exec-form list Docker no longer reads as JSON`);
         if (before.shell !== undefined) assert.ok(after.shell! <= before.shell, `${what}: the shell reader meets a new syntax problem`);
         if (before.launches !== undefined) assert.ok(after.launches! >= before.launches, `${what}: a launch is no longer read`);
+        // bash: every word the fix writes into a script reaches a command as (part of) one argument
+        if (launchFormatOf(c.path, undefined, c.text) === 'shell') {
+          // (a `NAME=value` prefix reaches it as its environment)
+          const args = (readLaunchFile(next, c.path, { shell })?.invocations ?? [])
+            .flatMap((i) => [...i.argv.map((t) => t.value), ...Object.entries(i.env).map(([k, t]) => `${k}=${t.value}`)]);
+          for (const e of f.edits) {
+            if (/^\s*#/.test(e.newText)) continue; // a comment moved out of a command
+            for (const w of splitLikeCompose(e.newText.replace(/\\\r?\n/g, ' ')).words) {
+              assert.ok(args.some((a) => a.includes(w.value)), `${what}: bash does not pass ${JSON.stringify(w.value)} to the command`);
+            }
+          }
+        }
         // 2. The finding is gone and nothing serious is new.
         const re = analyzeText(next, { fileName: c.path, oracle, shellParser: shell, verifyFixes: false });
         assert.ok(re.diagnostics.filter((x) => x.code === d.code).length < a.diagnostics.filter((x) => x.code === d.code).length, `${what}: the finding is still there`);
