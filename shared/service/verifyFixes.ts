@@ -73,7 +73,13 @@ export function checkFix(x: VerifyInput, finding: Finding, fix: Fix, before: { p
 }
 
 /** Filters every finding's fixes in place; `log` hears why each refused fix went. */
-export function verifyFixes(x: VerifyInput, log?: (m: string) => void): void {
+export function verifyFixes(input: VerifyInput, log?: (m: string) => void): void {
+  // The launch reader runs twice per fix on the same text (parse counts, words reached): once is enough.
+  const read = input.consumer.readLaunch;
+  let last: { text: string; file: ReturnType<NonNullable<typeof read>> } | undefined;
+  const x: VerifyInput = read
+    ? { ...input, consumer: { ...input.consumer, readLaunch: (t) => (last?.text === t ? last.file : (last = { text: t, file: read(t) }).file) } }
+    : input;
   const parse = consumerProblems({ ...x.consumer, text: x.text });
   const training = x.analysis.kind === 'training-config' || (x.analysis.launches ?? []).some((l) => l.role === 'training');
   for (const d of x.analysis.diagnostics) {
