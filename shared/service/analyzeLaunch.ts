@@ -20,7 +20,8 @@ import { engineModelIdentity, engineOf, launchEffect, readModelfileLaunch, readS
 import { detached, scalingWords } from '../serving/launchModel';
 import { scalingFacts, trainedContextOf } from '../serving/common';
 import { launchHoverMarkdown } from '../serving/present';
-import { LaunchEditor, formOf } from '../fixes/launchEdits';
+import { LaunchEditor } from '../fixes/launchEdits';
+import { InvocationEditor, RequestEditor } from '../fixes/requestEditor';
 import { applyTextEdits } from '../fixes/textEdits';
 import { LAUNCH_RULES } from '../rules/launch/index';
 import type { LaunchRuleContext } from '../rules/launch/context';
@@ -81,7 +82,7 @@ export function identityCandidates(ref: string): string[] {
   return out;
 }
 
-function resolveModel(ref: string, engine: EngineName, opts: LaunchAnalysisOptions): { resolved?: ResolvedBaseModel; assumed?: LaunchRuleContext['assumed']; named?: string } {
+function resolveModel(ref: string, engine: EngineName, opts: JudgeOptions): { resolved?: ResolvedBaseModel; assumed?: LaunchRuleContext['assumed']; named?: string } {
   const attempt = (refs: string[]): ResolvedBaseModel | undefined => {
     try {
       return opts.resolver.resolve(refs, opts.fileName);
@@ -124,19 +125,29 @@ function defaultNotes(req: LaunchRequest): string[] {
   return out;
 }
 
-interface Judged {
+export interface Judged {
   request: LaunchRequest;
   description: LaunchDescription;
   diagnostics: Finding[];
   hover: LaunchHover;
+  /** What the rules saw: the resolved model, the engine's effect, the trained context. */
+  context: LaunchRuleContext;
 }
 
-function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: LaunchAnalysisOptions): Judged {
+/** Options for judging one request; the launch file's, of which the oracle is not needed here. */
+export type JudgeOptions = Omit<LaunchAnalysisOptions, 'oracle'>;
+
+/**
+ * One serving request judged by the one rule set, whatever file it came from: a command of a
+ * launch file (editor: its tokens) or an engine's config file (editor: its keys; `where` is the
+ * range findings about the whole request take).
+ */
+export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: JudgeOptions, where?: Range): Judged {
   const engine = engineOf(req)!;
   const inv: Invocation | undefined = req.invocation;
-  const commandRange = inv?.argv[0] && inv.argv[0].offset >= 0 ? inv.argv[0].range : inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE;
+  const commandRange = inv?.argv[0] && inv.argv[0].offset >= 0 ? inv.argv[0].range : inv?.range ?? req.modelfile?.range ?? where ?? EMPTY_RANGE;
   const ctx: LaunchRuleContext = {
-    request: req, engine, editor, form: formOf(inv), variant: opts.variant, commandRange,
+    request: req, engine, editor, variant: opts.variant, commandRange,
     modelName: req.model?.value ?? 'the model',
   };
   const notes = [...req.notes, ...(inv?.notes ?? []), ...defaultNotes(req)];
@@ -194,13 +205,15 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
     trained: description.trainedContext, scaling: ctx.effect ? scalingWords(ctx.effect.facts) : null,
     scalingFromCommand: ctx.effect?.scalingFromCommand ?? false, notes,
   });
-  return { request: req, description, diagnostics, hover: { range: description.range, markdown } };
+  return { request: req, description, diagnostics, hover: { range: description.range, markdown }, context: ctx };
 }
 
 /** Every launch in the file, judged one by one; the training launchers' analyzers add theirs. */
 export function analyzeLaunchFile(file: LaunchFile, text: string, opts: LaunchAnalysisOptions): LaunchFileAnalysis {
   const result = analyzeLaunchOnce(file, text, opts);
   if (opts.reparse && result.diagnostics.some((d) => d.fixes.length)) verifyLaunchFixes(text, result, opts);
+  // As for config files (analyze.ts verifyFixes): a finding's only fix is its preferred one.
+  for (const d of result.diagnostics) if (d.fixes.length === 1 && !d.fixes[0].preferred) d.fixes[0].preferred = true;
   return result;
 }
 
@@ -222,7 +235,7 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
   const diagnostics: Finding[] = [];
   const launchHovers: LaunchHover[] = [];
   for (const req of requests) {
-    const j = judge(req, text, editor, opts);
+    const j = judgeRequest(req, new InvocationEditor(editor, req.invocation), opts);
     launches.push(j.description);
     diagnostics.push(...j.diagnostics);
     launchHovers.push(j.hover);

@@ -123,7 +123,7 @@ import type { Invocation } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
 import { shownValue } from './argv';
-import { parseLength } from '../config/serving/vllmYaml';
+import { parseLength } from './vllm';
 import { foreignProblem } from './vllm';
 import type { LaunchEffect } from './launchModel';
 import { scalingWords, withOverrides } from './launchModel';

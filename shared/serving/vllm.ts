@@ -154,7 +154,7 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //    json.loads, else human_readable_int, else the string); `--served-model-name` names the API
 //    model, never the weights (and without a positional model it raises ValueError).
 //  - `human_readable_int` / `human_readable_int_or_auto` (same file): see parseLength in
-//    config/serving/vllmYaml.ts; `-1`/`auto` lets vLLM pick the length.
+//    serving/vllmConfigFile.ts; `-1`/`auto` lets vLLM pick the length.
 //  - `vllm/transformers_utils/config.py::get_config`: `config.update(hf_overrides_kw)` sets every
 //    key as given (a whole `rope_scaling` object REPLACES the model's; no key is checked), then
 //    `patch_rope_parameters`.
@@ -165,13 +165,12 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //  - `--rope-scaling` / `--rope-theta` were removed by PR #28006 (v0.11.1): "unrecognized arguments".
 import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
-import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { GrammarHabits, OptionSpec, ReadArgv, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
 import { shownValue } from './argv';
-import { parseLengthOrAuto } from '../config/serving/vllmYaml';
 import type { LaunchEffect } from './launchModel';
 import { scalingWords, withOverrides } from './launchModel';
 
-const VLLM_SPECS: OptionSpec[] = [
+export const VLLM_SPECS: OptionSpec[] = [
   { name: 'model', flags: ['--model'], takesValue: true },
   { name: 'max-model-len', flags: ['--max-model-len'], takesValue: true },
   { name: 'hf-overrides', flags: ['--hf-overrides'], takesValue: true },
@@ -182,6 +181,9 @@ const VLLM_SPECS: OptionSpec[] = [
   { name: 'config', flags: ['--config'], takesValue: true },
   { name: 'tokenizer', flags: ['--tokenizer'], takesValue: true },
 ];
+
+/** FlexibleArgumentParser: `--flag=value` splits, underscores read as dashes. */
+export const VLLM_HABITS: GrammarHabits = { equals: true, underscores: true };
 
 /** Other engines' options vLLM's parser refuses, with vLLM's own spelling where it has one. */
 const VLLM_FOREIGN: Record<string, string | undefined> = {
@@ -223,10 +225,19 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
   // unknown boolean flag later on cannot be mistaken for taking it as a value).
   const first = inv.argv[where.start];
   const leading = where.positionalModel && first && !first.value.startsWith('-') ? first : undefined;
-  const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, { equals: true, underscores: true });
+  const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, VLLM_HABITS);
   const req: LaunchRequest = { program: 'vllm', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
-  const modelOpt = lastUse(r, 'model');
   const positional = leading ?? (where.positionalModel ? r.positionals[0] : undefined);
+  return vllmRequestOf(req, r, positional, inv.image);
+}
+
+/**
+ * The request vLLM reads out of its options, wherever they were written: a command line
+ * (readVllmLaunch) or a `--config` YAML (readVllmConfigFile, vllmConfigFile.ts), which vLLM itself
+ * turns into the same `--key value` arguments. One reader, so both get the same problems.
+ */
+export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token | undefined, image: Token | undefined): LaunchRequest {
+  const modelOpt = lastUse(r, 'model');
   const model = positional ?? modelOpt?.value;
   if (model) req.model = model;
   if (!model && lastUse(r, 'served-model-name')) req.notes.push('--served-model-name names the model in the API only; the weights come from the positional model or --model, and none is given.');
@@ -275,7 +286,6 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
     const u = lastUse(r, name);
     if (u) req.rope[name] = u;
   }
-  const image = inv.image;
   const pinned = image ? vllmImageVersion(image.value) : undefined;
   for (const name of ['rope-scaling', 'rope-theta']) {
     const u = lastUse(r, name);
@@ -314,7 +324,7 @@ export function foreignProblem(engine: string, flag: Token, name: string, replac
   const shown = value && !/NaN|undefined|Infinity|\[object/.test(value.value) && value.value.length <= 60 ? `${name} ${value.value}` : name;
   const label = engine === 'vllm' ? 'vLLM' : engine === 'sglang' ? 'SGLang' : engine;
   const p: GrammarProblem = {
-    token: flag, kind: 'foreign', severity: 'error',
+    token: flag, kind: 'foreign', severity: 'error', tokens: value && !flag.value.includes('=') ? [flag, value] : [flag],
     message: `${label} does not know ${name}: its argument parser stops with "unrecognized arguments: ${shown}" and the server never starts.${replacement ? ` ${label}'s option is ${replacement}.` : ''}`,
   };
   if (replacement) p.replacement = replacement;
@@ -362,4 +372,33 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const model = scalingFacts(input.rope);
   return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes };
 }
+/**
+ * vLLM's human-readable lengths, exactly as `human_readable_int` parses them
+ * (vllm-project/vllm `vllm/utils/argparse_utils.py::human_readable_int`; older releases:
+ * `vllm/engine/arg_utils.py`): the whole value (trimmed) is digits with an optional decimal part
+ * and one suffix — k/m/g/t multiply by powers of 1000 (decimals allowed, truncated to an int),
+ * K/M/G/T by powers of 1024 (no decimals: "Decimals are not allowed with binary suffixes");
+ * otherwise Python `int()` (sign, underscores between digits). NaN where vLLM refuses the value.
+ * A YAML `--config` value reaches the same function (`load_config_file` passes it as a string).
+ */
+export function parseLength(raw: string): number {
+  const v = raw.trim();
+  const m = /^(\d+(?:\.\d+)?)([kKmMgGtT])$/.exec(v);
+  if (m) {
+    const [, number, suffix] = m;
+    const lower = suffix.toLowerCase();
+    const power = 'kmgt'.indexOf(lower) + 1;
+    if (suffix === lower) return Math.trunc(Number(number) * 1000 ** power);
+    return /^\d+$/.test(number) ? Number(number) * 1024 ** power : NaN;
+  }
+  return /^[+-]?\d+(?:_\d+)*$/.test(v) ? Number(v.replace(/_/g, '')) : NaN;
+}
+
+/** `human_readable_int_or_auto` (--max-model-len in recent releases): `-1` or `auto` ask vLLM to fit the memory. */
+export function parseLengthOrAuto(raw: string): number | 'auto' {
+  const v = raw.trim();
+  if (v === '-1' || v.toLowerCase() === 'auto') return 'auto';
+  return parseLength(v);
+}
+
 // ==== end of launch grammar (h-engines) ====================================================

@@ -7,8 +7,8 @@ import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
-import { parseLength } from '../../shared/config/serving/vllmYaml';
-import { SERVING_RULE_CODES } from '../../shared/rules/serving/index';
+import { parseLength } from '../../shared/serving/vllmConfigFile';
+import { LAUNCH_RULE_CODES } from '../../shared/rules/launch/index';
 import YAML from 'yaml';
 
 const DIR = join(__dirname, '..', 'fixtures', 'serving');
@@ -122,6 +122,6 @@ describe('vLLM serving configs (vllm serve --config)', () => {
   it('training and other YAML are not taken for serving configs', () => {
     assert.notEqual(analyze('base_model: Qwen/Qwen2.5-7B\nsequence_len: 65536\nmax-model-len: 4\n').kind, 'serving-config');
     assert.equal(analyze('model: foo\nname: bar\n').kind, 'other');
-    assert.ok(SERVING_RULE_CODES.includes('vllm/max-model-len-exceeds'));
+    assert.ok(LAUNCH_RULE_CODES.includes('vllm/max-model-len-exceeds'));
   });
 });

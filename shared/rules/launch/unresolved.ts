@@ -6,7 +6,9 @@
  */
 import { finding, shown } from '../context';
 import { ENGINE_LABEL, LaunchRule, tokenRange } from './context';
-import { SERVING_MODEL_UNRESOLVED } from '../serving/unresolved';
+
+/** A vLLM request's model (command or --config YAML): one code for both. */
+export const SERVING_MODEL_UNRESOLVED = 'serving/model-unresolved';
 
 export const LAUNCH_MODEL_UNRESOLVED = 'launch/model-unresolved';
 
