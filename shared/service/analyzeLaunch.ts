@@ -17,6 +17,7 @@ import type { BoundOracle, FileAnalysis, Finding, LaunchDescription, PendingBoun
 import { analyzeTrainerLaunches } from './analyzeTrainerLaunch';
 import type { EngineName } from '../serving/types';
 import { engineModelIdentity, engineOf, launchEffect, readModelfileLaunch, readServingLaunch } from '../serving/launch';
+import { engineById } from '../serving/engines';
 import { detached, scalingWords } from '../serving/launchModel';
 import { scalingFacts, trainedContextOf } from '../serving/common';
 import { launchHoverMarkdown } from '../serving/present';
@@ -58,15 +59,6 @@ export interface LaunchHover { range: Range; markdown: string }
 export type LaunchFileAnalysis = FileAnalysis & { launches: LaunchDescription[]; launchHovers: LaunchHover[] };
 
 const EMPTY_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-
-/** Environment variables each engine reads that matter to RoPE Lens. */
-const ENGINE_ENV: Record<EngineName, RegExp> = {
-  vllm: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
-  sglang: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
-  'llama.cpp': /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,
-  tgi: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
-  ollama: /^OLLAMA_CONTEXT_LENGTH$/,
-};
 
 /** Names to try after the one written: a GGUF file without its quantisation and split suffixes, a `-hf` repo without `:quant`. */
 export function identityCandidates(ref: string): string[] {
@@ -186,7 +178,7 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
   // (Not on grammar findings: a flag the engine refuses is wrong whatever the model or length.)
   if (defaults.length) for (const d of diagnostics) if (!GRAMMAR_CODES.has(d.code)) d.message += ` (${defaults.join(' ')})`;
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(inv?.env ?? {})) if (ENGINE_ENV[engine].test(k)) env[k] = v.value;
+  for (const [k, v] of Object.entries(inv?.env ?? {})) if (engineById(engine).env.test(k)) env[k] = v.value;
   const ropeOptions: Record<string, string> = {};
   for (const [k, u] of Object.entries(req.rope)) ropeOptions[k] = u.value?.value ?? 'true';
   const description: LaunchDescription = {

@@ -255,12 +255,17 @@ function envUse(name: string, tok: Token): OptionUse {
   return { name, flag: tok, value: tok };
 }
 
+/** llama-server (and the old `server` binary) serve slots capped at the GGUF's length; the CLIs run one context. */
+function isLlamaServerProgram(program: string | undefined): boolean {
+  return program === undefined || program === 'llama-server' || program === 'server';
+}
+
 export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   const where = llamaStart(inv);
   if (!where) return undefined;
   const r = readArgv(inv.argv, where.start, LLAMA_SPECS, { equals: false, underscores: true });
   const req: LaunchRequest = { program: 'llama.cpp', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
-  if (where.program !== 'llama-server' && where.program !== 'server') req.notes.push(`${where.program} runs one context of -c tokens (no server slots).`);
+  if (!isLlamaServerProgram(where.program)) req.notes.push(`${where.program} runs one context of -c tokens (no server slots).`);
   const get = (name: string): OptionUse | undefined => {
     const cli = lastUse(r, name);
     if (cli) return cli;
@@ -379,6 +384,18 @@ export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): L
   const m = kv ? /\.context_length=int:(\d+)$/.exec(kv) : null;
   if (m) derived = Number(m[1]);
   const basis = m ? '--override-kv context_length' : `the GGUF's context_length (max_position_embeddings at conversion)`;
-  return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes };
+  const program = req.invocation ? llamaStart(req.invocation)?.program : undefined;
+  return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes, overLength: isLlamaServerProgram(program) ? 'caps' : 'warns' };
 }
 // ==== end of launch grammar (h-engines) ====================================================
+
+import type { Engine } from './engine';
+
+export const llamaCppEngine: Engine = {
+  id: 'llama.cpp',
+  label: 'llama.cpp',
+  readArgv: readLlamaCppLaunch,
+  effect: llamaCppLaunchEffect,
+  plan: llamaCppPlan,
+  env: /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,
+};

@@ -6,11 +6,12 @@
 import type { ServingInput, ServingPlan } from './types';
 import { ENGINE_NAMES } from './types';
 import { servingPlan } from './index';
+import { ENGINES } from './engines';
 import { shellCommand } from './shell';
 import { FLOAT_KEYS, grouped } from './common';
 import { modelReach } from '../config/reach';
 
-const ENGINE_LABEL: Record<string, string> = { vllm: 'vLLM', sglang: 'SGLang', 'llama.cpp': 'llama.cpp', tgi: 'TGI', ollama: 'Ollama' };
+const ENGINE_LABEL: Record<string, string> = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 
 /** "; the model reaches 32,768" where the model's reach differs from its trained context. */
 function reachText(input: ServingInput): string {

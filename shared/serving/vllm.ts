@@ -370,7 +370,7 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const derived = vllmDerivedMaxLen({ ...input, rope, contextKeys: keys }, facts);
   const basis = facts.type === 'none' ? `${vllmBaseLength({ ...input, contextKeys: keys }).key}, no RoPE scaling` : `${scalingWords(facts)}`;
   const model = scalingFacts(input.rope);
-  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes };
+  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes, overLength: 'refuses' };
 }
 /**
  * vLLM's human-readable lengths, exactly as `human_readable_int` parses them
@@ -402,3 +402,17 @@ export function parseLengthOrAuto(raw: string): number | 'auto' {
 }
 
 // ==== end of launch grammar (h-engines) ====================================================
+
+import type { Engine } from './engine';
+import type { ParsedDocument } from '../document/configNode';
+import { readVllmConfigFile } from './vllmConfigFile';
+
+export const vllmEngine: Engine = {
+  id: 'vllm',
+  label: 'vLLM',
+  readArgv: readVllmLaunch,
+  readConfigFile: (doc: ParsedDocument) => readVllmConfigFile(doc),
+  effect: vllmLaunchEffect,
+  plan: vllmPlan,
+  env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
+};

@@ -11,6 +11,7 @@ import type { LaunchRequest, OptionUse } from '../../launch/request';
 import type { Token } from '../../launch/types';
 import type { TransformersVariant } from '../../rope/spec';
 import type { EngineName } from '../../serving/types';
+import { ENGINES } from '../../serving/engines';
 import type { ScalingFacts } from '../../serving/common';
 import type { LaunchEffect } from '../../serving/launchModel';
 import { jsonText } from '../../serving/common';
@@ -50,8 +51,8 @@ export interface LaunchRule {
   check(ctx: LaunchRuleContext): Finding[];
 }
 
-/** Engine names as people write them. */
-export const ENGINE_LABEL: Record<string, string> = { vllm: 'vLLM', sglang: 'SGLang', 'llama.cpp': 'llama.cpp', tgi: 'TGI', ollama: 'Ollama' };
+/** Engine names as people write them (each engine module's label). */
+export const ENGINE_LABEL: Record<string, string> = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 
 /** The range of an option's value (else its flag), for findings on what the user wrote. */
 export function useRange(u: OptionUse | undefined, fallback: Range): Range {

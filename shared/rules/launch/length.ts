@@ -123,8 +123,9 @@ export const lengthRule: LaunchRule = {
   },
 };
 
+/** llama-server caps each slot at the GGUF's length; llama-cli runs the whole context with a warning (the engine's effect says which). */
 function isLlamaServer(ctx: LaunchRuleContext): boolean {
-  return !ctx.request.notes.some((n) => /runs one context of -c tokens/.test(n));
+  return ctx.effect?.overLength !== 'warns';
 }
 
 /** `SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 ` before the program, when the program starts its line in a shell file. */
