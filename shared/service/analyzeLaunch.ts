@@ -24,7 +24,8 @@ import { launchHoverMarkdown } from '../serving/present';
 import { LaunchEditor } from '../fixes/launchEdits';
 import { InvocationEditor, RequestEditor } from '../fixes/requestEditor';
 import { applyTextEdits } from '../fixes/textEdits';
-import { LAUNCH_RULES } from '../rules/launch/index';
+import { LAUNCH_RULES, unjudgedReason } from '../rules/launch/index';
+import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import type { LaunchRuleContext } from '../rules/launch/context';
 
 export interface LaunchAnalysisOptions {
@@ -189,6 +190,8 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
     ropeOptions, overrides: req.overrides?.value ?? null, env,
     range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE, notes,
   };
+  const unjudged = unjudgedReason(ctx);
+  if (unjudged) description.unjudged = unjudged;
   const markdown = launchHoverMarkdown({
     engine, model: description.model, resolvedFrom: description.resolvedFrom,
     ...(ctx.assumed ? { assumed: `assumed from ${ctx.assumed.how}` } : {}),
@@ -238,10 +241,12 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     if (!rest.invocations.length) break;
     try {
       const r = analyzer(rest, text, opts);
+      // A training launch whose base model was not found offline is not judged: no finding per launch (see LaunchDescription.unjudged).
+      for (const l of r.launches) if (l.model && !l.resolvedFrom) l.unjudged ??= `Base model ${JSON.stringify(l.model)} was not found offline (local path, Hugging Face cache, built-in catalog): its trained context and RoPE settings are unknown.`;
       launches.push(...r.launches);
       // Training launches get a hover too: what the trainer was read to do, and with which model.
       for (const l of r.launches) launchHovers.push({ range: l.range, markdown: trainingHoverMarkdown(l) });
-      diagnostics.push(...r.diagnostics);
+      diagnostics.push(...r.diagnostics.filter((d) => d.code !== BASE_UNRESOLVED));
       pendingBounds.push(...(r.pendingBounds ?? []));
     } catch (e) {
       opts.log?.(`a training-launch analyzer failed on ${opts.fileName}: ${(e as Error).message}`);
@@ -260,7 +265,7 @@ const TRAINER_LABEL: Record<string, string> = {
 function trainingHoverMarkdown(l: LaunchDescription): string {
   const label = TRAINER_LABEL[l.program] ?? l.program;
   const lines = [`**${label} launch**${l.model ? ` of \`${l.model}\`` : ''}`, ''];
-  if (l.model && !l.resolvedFrom) lines.push('The base model was not found offline: its trained context and RoPE settings are unknown.', '');
+  if (l.model && !l.resolvedFrom) lines.push('The base model was not found offline: its trained context and RoPE settings are unknown, so this launch is not judged (`rope-lens check --hub`, or `ropeLens.hub.allowNetwork`, fetches its config).', '');
   const rows: [string, string][] = [];
   if (l.resolvedFrom) rows.push(['model config', l.resolvedFrom]);
   if (l.requestedLength !== null) rows.push(['training length', `${l.requestedLength.toLocaleString('en-US')}${l.lengthOption ? ` (${l.lengthOption})` : ''}`]);

@@ -21,6 +21,8 @@ export interface ServingDescription {
   maxModelLen: number | null;
   derivedMaxLen: number | null;
   trainedContext: number | null;
+  /** Why the config was not judged (its model was not found offline); no finding says it (see LaunchDescription.unjudged). */
+  unjudged?: string;
 }
 
 export function analyzeServingConfig(
@@ -37,5 +39,6 @@ export function analyzeServingConfig(
     engine: 'vllm', model: read.request.model?.value ?? '', resolvedFrom: ctx.resolved?.from ?? null,
     maxModelLen: read.request.length?.value ?? null, derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
   };
+  if (j.description.unjudged) description.unjudged = j.description.unjudged;
   return { kind: 'serving-config', rope: ctx.effect?.rope ?? null, training: null, serving: description, diagnostics: j.diagnostics, pendingBounds: [], document: doc };
 }

@@ -97,7 +97,7 @@ export interface LaunchHoverFacts {
 export function launchHoverMarkdown(f: LaunchHoverFacts): string {
   const label = ENGINE_LABEL[f.engine] ?? f.engine;
   const lines = [`**${label} launch**${f.model ? ` of \`${f.model}\`` : ''}`, ''];
-  if (f.model && !f.resolvedFrom) lines.push(`The model was not found offline: ${label}'s derived length and the trained context are unknown.`, '');
+  if (f.model && !f.resolvedFrom) lines.push(`The model was not found offline: ${label}'s derived length and the trained context are unknown, so this launch is not judged (\`rope-lens check --hub\`, or \`ropeLens.hub.allowNetwork\`, fetches its config).`, '');
   const rows: [string, string][] = [];
   if (f.resolvedFrom) rows.push(['model config', `${f.resolvedFrom}${f.assumed ? ` (${f.assumed})` : ''}`]);
   if (f.requested !== null) rows.push(['requested', `${grouped(f.requested)}${f.lengthOption ? ` (${f.lengthOption})` : ''}`]);
