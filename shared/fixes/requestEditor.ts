@@ -16,6 +16,7 @@ import { nodeAt } from '../document/configNode';
 import { LineIndex } from '../document/positions';
 import { parseJsonDocument } from '../document/parseJson';
 import { ArgForm, LaunchEditor, combineEdits, formOf } from './launchEdits';
+import { singleQuoted } from '../launch/quote';
 import { DocumentEditor, KeyPath } from './documentEditor';
 import { PlainObject, PlainValue, float, isPlainObject } from './render';
 import { FLOAT_KEYS } from '../serving/common';
@@ -73,7 +74,7 @@ export class InvocationEditor implements RequestEditor {
   moveOption(use: OptionUse, flag: string, value: string): TextEdit[] {
     if (!this.inv || !use.value) return [];
     if (use.flag.value.includes('=')) {
-      return this.launch.replaceRaw(use.flag, `${flag}=${this.form === 'shell' ? `'${value.replace(/'/g, `'\\''`)}'` : value}`);
+      return this.launch.replaceRaw(use.flag, `${flag}=${this.form === 'shell' ? singleQuoted(value) : value}`);
     }
     return combineEdits(this.launch.replaceFlag(use.flag, flag, this.form), this.launch.replaceValue(use.value, value, this.form.startsWith('json') ? this.form : 'shell'));
   }

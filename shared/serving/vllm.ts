@@ -21,7 +21,7 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
-import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingOf } from './consumer';
+import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingOf, versionBefore } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
@@ -290,7 +290,7 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
   for (const name of ['rope-scaling', 'rope-theta']) {
     const u = lastUse(r, name);
     if (!u) continue;
-    if (pinned && versionBefore(pinned, [0, 11, 1])) {
+    if (pinned && versionBefore(pinned.join('.'), '0.11.1')) {
       // The pinned release still reads it (advice.md: a loud refusal is an error only where that reader runs).
       req.problems.push({ token: u.flag, kind: 'removed', severity: 'warning', message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${pinned.join('.')} still reads it, but a newer image stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.` });
     } else {
@@ -314,10 +314,6 @@ export function vllmImageVersion(image: string): number[] | undefined {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
 }
 
-function versionBefore(v: number[], ref: number[]): boolean {
-  for (let i = 0; i < ref.length; i++) if ((v[i] ?? 0) !== ref[i]) return (v[i] ?? 0) < ref[i];
-  return false;
-}
 
 /** argparse's refusal of an option it does not know (the value goes with it in the message). */
 export function foreignProblem(engine: string, flag: Token, name: string, replacement: string | undefined, value?: Token): GrammarProblem {
