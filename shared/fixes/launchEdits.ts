@@ -45,7 +45,8 @@ export function quoteLike(tok: Token, value: string, form: ArgForm = 'shell'): s
 function insideQuotes(q: 'single' | 'double', value: string, form: ArgForm): string {
   if (form === 'json-array' || (form === 'yaml-list' && q === 'double')) return JSON.stringify(value).slice(1, -1);
   if (form === 'yaml-list') return value.replace(/'/g, "''");
-  return q === 'single' ? value.replace(/'/g, `'\\''`) : value.replace(/(["\\$`])/g, '\\$1');
+  // The shell's own quoting, without its outer quotes (the token's are kept).
+  return (q === 'single' ? singleQuoted(value) : doubleQuoted(value)).slice(1, -1);
 }
 
 /** How arguments of this invocation are written. */
