@@ -63,6 +63,7 @@ export function checkFix(x: VerifyInput, finding: Finding, fix: Fix, before: { p
       return `it brings a new ${d.severity} ${code}: ${d.message}`;
     }
   }
+  if (!x.analysis.serving?.replacesModelScaling && re.serving?.replacesModelScaling) return 'the config would replace the scaling the model ships with';
   const launches = x.analysis.launches ?? [];
   for (let i = 0; i < launches.length; i++) {
     if (!launches[i].replacesModelScaling && re.launches?.[i]?.replacesModelScaling) {

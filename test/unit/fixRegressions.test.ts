@@ -58,6 +58,15 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
     assert.equal(analyze(renamed, path).launches![0].replacesModelScaling, true);
   });
 
+  it('gpt-oss in a vLLM --config YAML: the same dead key, the same removal', () => {
+    const text = 'model: openai/gpt-oss-120b\ntensor-parallel-size: 2\nmax-model-len: 131072\nhf-overrides:\n  rope-scaling:\n    rope_type: yarn\n    factor: 32.0\n    original_max_position_embeddings: 4096\n';
+    const d = one(analyze(text, 'vllm.yaml'), 'launch/override-key-ignored');
+    assert.equal(d.fixes.length, 1);
+    assert.match(d.fixes[0].title, /whose only key rope-scaling is dead/);
+    assert.equal(apply(text, d.fixes[0]), 'model: openai/gpt-oss-120b\ntensor-parallel-size: 2\nmax-model-len: 131072\n');
+    assert.equal(analyze(text.replace('rope-scaling', 'rope_scaling'), 'vllm.yaml').serving!.replacesModelScaling, true);
+  });
+
   for (const [name, path, parses] of [
     ['a Dockerfile exec-form list', `${dir}/Dockerfile.max-model-len-joined`, (t: string) => checkExecForms(t).length === 0],
     ['a compose list', `${dir}/compose-joined/compose.yaml`, (t: string) => checkYamlStrict(t).length === 0],

@@ -135,6 +135,7 @@ describe('every offered fix, applied, as its consumer reads the file (fixtures a
           assert.ok(n <= (seriousBefore.get(code) ?? 0), `${what}: brings a new ${code}: ${re.diagnostics.find((x) => x.code === code)?.message}`);
         }
         // 3. No launch's model loses its own scaling to the command's.
+        assert.ok(a.serving?.replacesModelScaling || !re.serving?.replacesModelScaling, `${what}: the config now replaces ${a.serving?.model}'s own scaling`);
         (a.launches ?? []).forEach((l, i) => {
           assert.ok(l.replacesModelScaling || !re.launches?.[i]?.replacesModelScaling, `${what}: the command now replaces ${l.model}'s own scaling`);
         });
