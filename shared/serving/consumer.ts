@@ -69,6 +69,15 @@ export interface ConsumerReading {
    * capability gap the serving notes already state, not a misread of the file's keys.
    */
   scalingDropped?: string;
+  /**
+   * How many dimensions of each head the consumer rotates, where verified for this model type
+   * (absent: not verified). transformers 5.x reads only some partial-rotary keys per class.
+   */
+  rotaryDim?: number;
+  /** The rotary dimensions the model's own config states (the model reader's): what `rotaryDim` is judged against. */
+  modelRotaryDim?: number;
+  /** Set when the consumer has no class for the model type and runs the repository's own code (trust_remote_code). */
+  remoteCode?: boolean;
   notes: string[];
 }
 
@@ -147,6 +156,8 @@ export interface ConsumerInput {
   view: ConfigView;
   /** Every context-length key the file writes (engines take the min or the first of different lists). */
   contextKeys: Readonly<Record<string, number>>;
+  /** The document's text (how a number is written: Python reads `8.0` as a float, `8` as an int). */
+  text?: string;
 }
 
 /**
