@@ -140,9 +140,10 @@ export function describeScaling(node: ConfigNode): ScalingDescription {
 }
 
 /**
- * True for v5 per-layer-type rope_parameters: objects keyed by layer type. Gemma-4 configs also
- * carry top-level scalars beside them (`"rope_theta": null, "rope_type": "default"`), which
- * transformers ignores once per-type entries exist.
+ * True for v5 per-layer-type rope_parameters: objects keyed by layer type. Some saved Gemma-4
+ * configs also carry scalars beside them (`"rope_theta": null, "rope_type": "default"`): the reader
+ * takes the per-type entries, while transformers 5.17 refuses such a file ("'str' object has no
+ * attribute 'get'"; serving/transformers5Load.ts puts that on the 5.x consumer row).
  */
 function isPerLayerType(node: ConfigNode): boolean {
   const kids = node.children ?? [];

@@ -19,6 +19,12 @@ import { child } from '../document/configNode';
 import type { ConfigView } from './consumer';
 import { LAYER_TYPES_CLASSES_5 } from '../config/transformers5Classes';
 
+/**
+ * num_hidden_layers of a class when the file leaves it out (the validator compares against it):
+ * Gemma3TextConfig's 26, as 5.17's error on a file without the key shows.
+ */
+const DEFAULT_LAYERS: Record<string, number> = { gemma3_text: 26 };
+
 /** Classes seen to refuse plain values in a layer-type-keyed rope_parameters (others not verified). */
 const PER_TYPE_VALIDATED = new Set(['olmo3', 'gemma4_text']);
 
@@ -43,10 +49,11 @@ export function transformers5Refusal(view: ConfigView, text?: string): string | 
   const scope = view.scope;
   const types = child(scope, 'layer_types');
   const layers = child(scope, 'num_hidden_layers');
-  if (LAYER_TYPES_CLASSES_5.has(type) && types?.kind === 'array' && layers?.kind === 'number') {
+  const count = layers?.kind === 'number' ? layers.value : layers === undefined ? DEFAULT_LAYERS[type] : undefined;
+  if (LAYER_TYPES_CLASSES_5.has(type) && types?.kind === 'array' && typeof count === 'number') {
     const n = types.children?.length ?? 0;
-    if (n !== layers.value) {
-      return `StrictDataclassClassValidationError: Class validation error for validator 'validate_layer_type':\n    ValueError: \`num_hidden_layers\` (${String(layers.value)}) must be equal to the number of \`layer_types\` (${n})`;
+    if (n !== count) {
+      return `StrictDataclassClassValidationError: Class validation error for validator 'validate_layer_type':\n    ValueError: \`num_hidden_layers\` (${count}) must be equal to the number of \`layer_types\` (${n})`;
     }
   }
   const rp = child(scope, 'rope_parameters');
