@@ -108,7 +108,9 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
     const p = patternText.toUpperCase();
     return perLayer((i) => (p[i % p.length] === 'L' ? 'sliding_attention' : full), ['sliding_attention', full]);
   }
-  const every = numberOf(pattern) ?? (t.startsWith('gemma3') ? 6 : t === 'cohere2' ? 4 : undefined);
+  // Class defaults: Gemma-3 every 6th layer full; Cohere2 and Olmo-3 every 4th (Olmo3Config builds
+  // layer_types "sliding_attention" if (i + 1) % 4 != 0 else "full_attention").
+  const every = numberOf(pattern) ?? (t.startsWith('gemma3') ? 6 : t === 'cohere2' || t === 'olmo3' ? 4 : undefined);
   if (every !== undefined && every >= 1) {
     return perLayer((i) => ((i + 1) % every !== 0 ? 'sliding_attention' : full), ['sliding_attention', full]);
   }

@@ -19,6 +19,8 @@ export type ConsumerPackage = 'transformers' | 'vllm' | 'sglang' | 'llama.cpp' |
 /** The RoPE keys exactly as the file writes them, in its language-model scope. */
 export interface ConfigView {
   modelType?: string;
+  /** The root's `model_type`: the class AutoConfig builds (a multimodal wrapper's, when the RoPE keys sit in a nested text config). */
+  rootModelType?: string;
   /** `transformers_version` the file was saved with. */
   transformersVersion?: string;
   /** Top-level `rope_theta` (v4 spelling). */
@@ -100,6 +102,8 @@ export function configView(doc: ParsedDocument): ConfigView | undefined {
   const view: ConfigView = { perLayerType: false, scopePath, scope };
   const modelType = str(child(scope, 'model_type')) ?? str(child(root, 'model_type'));
   if (modelType) view.modelType = modelType;
+  const rootType = str(child(root, 'model_type'));
+  if (rootType) view.rootModelType = rootType;
   const tv = str(child(root, 'transformers_version')) ?? str(child(scope, 'transformers_version'));
   if (tv) view.transformersVersion = tv;
   const theta = num(child(scope, 'rope_theta'));

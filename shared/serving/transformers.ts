@@ -141,10 +141,12 @@ export function transformers5Reading(input: ConsumerInput): ConsumerReading {
     scalingType: type, factor: type === 'none' ? null : numberIn(plain, 'factor') ?? null, attentionFactor: af, derivedMaxLen: null,
     windows: windowsOf(input), rotaryDim: transformers5RotaryDim(rope, rope.rotaryDim).value, notes: [],
   };
-  if (view.modelType && !knownTo5x(view.modelType)) {
+  // AutoConfig picks the class by the root's model_type (DeepSeek-VL2 wraps a deepseek_v2 text config).
+  const classType = view.rootModelType ?? view.modelType;
+  if (classType && !knownTo5x(classType)) {
     // No 5.x class: AutoConfig loads it only with trust_remote_code, and the repository's code reads the
     // keys (the model reader follows that code for the families it knows: ChatGLM, Qwen-1, InternLM2…).
-    return { ...row, remoteCode: true, notes: [`transformers 5.x has no config class for model_type ${view.modelType}: it loads only with trust_remote_code=True (the repository's own code)`] };
+    return { ...row, remoteCode: true, notes: [`transformers 5.x has no config class for model_type ${classType}: it loads only with trust_remote_code=True (the repository's own code)`] };
   }
   // A refusal keeps the values the file means (the table shows the error; the other rows are still judged against them).
   const error = transformers5Refusal(view, input.text);
