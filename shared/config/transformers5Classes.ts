@@ -8,7 +8,7 @@
  */
 
 /** Every model type transformers 5.17 has a config class for (others load only with trust_remote_code). */
-const MODEL_TYPES = new Set((
+export const MODEL_TYPES_5: ReadonlySet<string> = new Set((
   'EvollaModel afmoe aimv2 aimv2_text_model aimv2_vision_model albert align align_text_model align_vision_model ' +
   'altclip altclip_text_model altclip_vision_model apertus arcee aria aria_text audio-spectrogram-transformer ' +
   'audioflamingo3 audioflamingo3_encoder autoformer axk1 axk2 aya_vision bamba bark bart beit bert ' +
@@ -101,7 +101,7 @@ const MODEL_TYPES = new Set((
   'yoso youtu zamba zamba2 zaya zoedepth').split(' '));
 
 export function knownTo5x(modelType: string | undefined): boolean {
-  return MODEL_TYPES.has(modelType ?? '');
+  return MODEL_TYPES_5.has(modelType ?? '');
 }
 
 /**

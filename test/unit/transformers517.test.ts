@@ -24,7 +24,7 @@ import { consumersText } from '../../shared/serving/consumersView';
 import type { ConsumerReading } from '../../shared/serving/consumer';
 import type { ModelRope } from '../../shared/config/modelRope';
 import { familyDefaultBase } from '../../shared/config/families';
-import { knownTo5x } from '../../shared/config/transformers5Classes';
+import { DEFAULT_THETA_5, LAYER_TYPES_CLASSES_5, MODEL_TYPES_5, PER_LAYER_TYPE_5, ROTARY_DIM_CLASSES_5, knownTo5x } from '../../shared/config/transformers5Classes';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 
@@ -202,6 +202,31 @@ describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refus
 });
 
 describe('class defaults per generation (transformers 5.17 class table)', () => {
+  type ClassFacts = { rope_parameters?: Record<string, unknown>; rope_theta?: number; default_theta?: number | Record<string, number>; rotary_dim?: number; layer_types?: string[] };
+  const classes: Record<string, ClassFacts> = JSON.parse(readFileSync(join(DATA, 'class-defaults.json'), 'utf8')).defaults;
+  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+  it('the class table in shared/config is 5.17\'s: every model type, default bases, layer-type-keyed classes, rotary_dim classes', () => {
+    assert.deepEqual([...MODEL_TYPES_5].sort(), Object.keys(classes).sort());
+    assert.equal(MODEL_TYPES_5.size, 718);
+    for (const [type, c] of Object.entries(classes)) {
+      const rp = c.rope_parameters;
+      // A class's own default rope_parameters base (the full-attention one when keyed by layer type).
+      const own = isObject(rp) ? (typeof rp.rope_theta === 'number' ? rp.rope_theta : isObject(rp.full_attention) ? rp.full_attention.rope_theta : undefined) : undefined;
+      if (typeof own === 'number') assert.equal(DEFAULT_THETA_5[type] ?? 10000, own, type);
+      assert.equal(PER_LAYER_TYPE_5.has(type), isObject(rp) && Object.values(rp).some(isObject), type);
+      assert.equal(ROTARY_DIM_CLASSES_5.has(type), c.rotary_dim !== undefined, type);
+      assert.equal(LAYER_TYPES_CLASSES_5.has(type), !!c.layer_types?.some((l) => l.includes('attention')), type);
+    }
+    for (const [type, base] of Object.entries(DEFAULT_THETA_5)) {
+      const c = classes[type];
+      const stated = [c.rope_theta, c.default_theta, ...(isObject(c.default_theta) ? Object.values(c.default_theta) : []),
+        ...(isObject(c.rope_parameters) ? [c.rope_parameters.rope_theta, ...Object.values(c.rope_parameters).map((v) => (isObject(v) ? v.rope_theta : undefined))] : [])];
+      assert.ok(stated.includes(base), `${type}: ${base} is not among its defaults`);
+    }
+    assert.equal(classes.cohere.default_theta, 500000);
+  });
+
   it('5.17 has a class for 718 model types; remote-code families are not among them', () => {
     for (const t of ['llama', 'olmo3', 'minimax_m2', 'gemma4_text', 'cohere']) assert.ok(knownTo5x(t), t);
     for (const t of ['chatglm', 'qwen', 'internlm2', 'baichuan', 'minimax_m1']) assert.ok(!knownTo5x(t), t);
