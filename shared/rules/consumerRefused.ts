@@ -58,7 +58,7 @@ export const consumerRefusedRule: Rule = {
       // The key the error is about: layer_types, a plain value in rope_parameters, else the scaling type.
       const about = /layer_types/.test(row.error ?? '') ? child(view?.scope, 'layer_types') : /has no attribute 'get'/.test(row.error ?? '') ? child(view?.scope, 'rope_parameters') : undefined;
       const range = about ? keyRangeOf(ctx.doc, about) : ctx.model?.scaling?.rawType ? rangeFor(ctx.doc, ctx.model.scaling.rawType) : keyRangeOf(ctx.doc, child(view?.scope, 'rope_scaling'));
-      out.push(finding(REFUSED, j.severity, `${row.label} refuses this file at load with ${row.error ?? 'an error'}${from}; ${j.why}.`, range));
+      out.push(finding(REFUSED, j.severity, `${row.label} refuses this file at load with ${row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error'}${from}; ${j.why}.`, range));
     }
     return out;
   },
