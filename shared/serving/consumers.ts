@@ -27,7 +27,20 @@ export function consumerTable(rope: ModelRope, doc: ParsedDocument): ConsumerRea
   const view = configView(doc);
   if (!view) return [];
   const input: ConsumerInput = { rope, view, contextKeys: contextKeysOf(doc), text: doc.text };
-  return CONSUMER_READERS.map((read) => ({ ...withEngineRotaryDim(read(input), input), modelRotaryDim: rope.rotaryDim.value }));
+  const rows = CONSUMER_READERS.map((read) => ({ ...withEngineRotaryDim(read(input), input), modelRotaryDim: rope.rotaryDim.value }));
+  return inheritRefusal(rows);
+}
+
+/**
+ * vLLM ≥ 0.24 builds the config through transformers 5 (it refuses 4.x), so a file 5.x's validation
+ * refuses fails there first, with the same error.
+ */
+function inheritRefusal(rows: ConsumerReading[]): ConsumerReading[] {
+  const v5 = rows.find((r) => r.consumer === 'transformers-5');
+  if (v5?.status !== 'refuses') return rows;
+  return rows.map((r) => (r.consumer === 'vllm' && r.status === 'reads'
+    ? { ...r, status: 'refuses', error: v5.error, notes: [...r.notes, 'the config is built by transformers 5 (AutoConfig) before vLLM reads it'] }
+    : r));
 }
 
 /** Relative tolerance for comparing bases (files write 5e5 and 500000.0 alike). */

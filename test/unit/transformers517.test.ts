@@ -187,6 +187,8 @@ describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refus
       assert.ok(lines[d.range.start.line].includes(key), `${path}: finding on line ${d.range.start.line + 1}, not on ${key}`);
       const table = rows(path);
       assert.equal(intendedReading(table)!.status, 'reads', path);
+      // vLLM ≥ 0.24 builds the config through transformers 5: the same refusal.
+      assert.equal(table.find((r) => r.consumer === 'vllm')!.error, results[path].error, path);
       assert.match(consumersText(table), /transformers 5\.x\s+REFUSES \*/);
     }
   });
