@@ -23,6 +23,7 @@ const nodeEntries = [
   ['server/server.ts', 'dist/server.js'],
   ['server/cli/main.ts', 'dist/cli.js'],
   ['shared/node/worker.ts', 'dist/bstarWorker.js'],
+  ['shared/node/webgpuWorker.ts', 'dist/webgpuWorker.js'],
   ['test/bench/main.ts', 'dist/bench.js'],
 ];
 const browserEntries = [
