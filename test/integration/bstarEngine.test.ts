@@ -44,9 +44,23 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
     assert.ok(r.witness && r.witness.base < r.bstar && fDirect(r.witness.base, 96, r.witness.m) < 0);
   });
 
-  it('auto picks the CPU here (no GPU context in Node); gpu is refused with a reason', async () => {
-    assert.equal((await engine.bstar(1024, 64, { backend: 'auto' })).backend, 'cpu');
-    await assert.rejects(engine.bstar(1024, 64, { backend: 'gpu' }), (e: unknown) => e instanceof RopeError && /gpu backend unavailable/.test(e.message));
+  it('auto stays on the CPU below the GPU crossover without asking for an adapter; without an adapter gpu is refused with a reason', async () => {
+    let probes = 0;
+    const none = new BoundEngine({
+      workerScript: join(__dirname, '..', '..', 'dist', 'bstarWorker.js'),
+      gpuProbe: () => { probes++; return { available: false, software: false, adapter: 'none', precise: false, reason: 'no adapter (test)' }; },
+    });
+    try {
+      const r = await none.bstar(1024, 64, { backend: 'auto' });
+      assert.equal(r.backend, 'cpu');
+      assert.match(r.backendReason, /below the GPU crossover/);
+      assert.equal(probes, 0);
+      await assert.rejects(none.bstar(1500, 64, { backend: 'gpu' }), (e: unknown) => e instanceof RopeError && /gpu backend unavailable: no adapter \(test\)/.test(e.message));
+      const far = await none.chooseBackend('auto', 1 << 20, 64);
+      assert.deepEqual(far, { backend: 'cpu', reason: 'auto: no GPU (no adapter (test))' });
+    } finally {
+      await none.dispose();
+    }
   });
 
   it('lmax and threshold run on the worker', async () => {
