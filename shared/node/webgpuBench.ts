@@ -40,11 +40,20 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
   O[idx] = X[idx] * C[k] + sgn * X[partner] * S[k];
 }`;
 
+/** A buffer, filled at creation (mappedAtCreation; large queue.writeBuffer uploads crashed Dawn's GL path here). */
 function buffer(device: GpuDeviceLike, data: ArrayBufferView | number, usage: number): GpuBufferLike {
-  const size = typeof data === 'number' ? data : data.byteLength;
-  const b = device.createBuffer({ size: Math.max(16, Math.ceil(size / 4) * 4), usage: usage | USAGE.COPY_DST });
-  if (typeof data !== 'number') device.queue.writeBuffer(b, 0, data);
+  const size = Math.max(16, Math.ceil((typeof data === 'number' ? data : data.byteLength) / 4) * 4);
+  const b = device.createBuffer({ size, usage: usage | USAGE.COPY_DST, mappedAtCreation: typeof data !== 'number' });
+  if (typeof data !== 'number') {
+    new Uint8Array(b.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    b.unmap();
+  }
   return b;
+}
+
+/** Waits for everything submitted so far: maps 16 bytes copied after it (queue order). */
+async function fence(device: GpuDeviceLike, after: GpuBufferLike): Promise<void> {
+  await readBack(device, after, 16);
 }
 
 async function readBack(device: GpuDeviceLike, src: GpuBufferLike, bytes: number): Promise<Float32Array> {
@@ -53,7 +62,7 @@ async function readBack(device: GpuDeviceLike, src: GpuBufferLike, bytes: number
   enc.copyBufferToBuffer(src, 0, staging, 0, bytes);
   device.queue.submit([enc.finish()]);
   await staging.mapAsync(MAP_READ);
-  const out = new Float32Array(staging.getMappedRange().slice(0));
+  const out = new Float32Array(staging.getMappedRange().slice(0, bytes));
   staging.unmap();
   staging.destroy();
   return out;
@@ -65,8 +74,14 @@ function dispatchShape(threads: number, wg: number): { gx: number; gy: number; r
   return { gx, gy: Math.ceil(groups / gx), rowThreads: gx * wg };
 }
 
-/** The WebGPU cases for one device; `adapter` names it in the backend column. */
-export function webgpuCases(cfg: KernelBenchConfig, device: GpuDeviceLike, adapter: string): BenchCase[] {
+/**
+ * The WebGPU cases; `adapter` names the device in the backend column. Every float64 reference is
+ * computed here, before the device exists, and the device is opened by the first case: Dawn's
+ * OpenGL ES path (llvmpipe) was seen to abort when the thread that owns the device blocked for
+ * seconds with work in flight, so no long synchronous work runs while it is open.
+ */
+export function webgpuCases(cfg: KernelBenchConfig, open: () => Promise<GpuDeviceLike>, adapter: () => string): BenchCase[] {
+  let device = null as unknown as GpuDeviceLike;
   const s = cfg.shape;
   const n = elementsOf(s);
   const cases: BenchCase[] = [];
@@ -80,14 +95,15 @@ export function webgpuCases(cfg: KernelBenchConfig, device: GpuDeviceLike, adapt
   const pattern = new Float32Array(copyBytes / 4).map((_, i) => i % 1000);
   cases.push({
     id: 'memcpy-webgpu', label: `device buffer copy (${(copyBytes / 1048576).toFixed(0)} MiB × ${REPEAT})`, kind: 'memcpy', impl: 'WebGPU',
-    backend: () => adapter, elements: (copyBytes / 4) * REPEAT, bytes: 2 * copyBytes * REPEAT,
+    backend: adapter, elements: (copyBytes / 4) * REPEAT, bytes: 2 * copyBytes * REPEAT,
     run: async () => {
+      device ??= await open();
       a ??= keep(buffer(device, pattern, USAGE.COPY_SRC | USAGE.STORAGE));
       b ??= keep(buffer(device, copyBytes, USAGE.COPY_SRC | USAGE.STORAGE));
       const enc = device.createCommandEncoder();
       for (let r = 0; r < REPEAT; r++) enc.copyBufferToBuffer(a, 0, b, 0, copyBytes);
       device.queue.submit([enc.finish()]);
-      await device.queue.onSubmittedWorkDone();
+      await fence(device, b);
       copied ??= await readBack(device, b, copyBytes);
     },
     verify: () => maxAbsError(copied!, pattern),
@@ -97,17 +113,19 @@ export function webgpuCases(cfg: KernelBenchConfig, device: GpuDeviceLike, adapt
   const x = randomTensor(n);
   const tables = ropeTables(defaultInvFreq(cfg.base, s.rotaryDim), s.tokens, cfg.firstPosition);
   const dims = `${s.tokens}×${s.heads}×${s.headDim}`;
-  const module = device.createShaderModule({ code: ROPE_WGSL });
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  let pipeline: { getBindGroupLayout(i: number): unknown } | null = null;
   ROPE_LAYOUTS.forEach((layout: RopeLayout, li) => {
     let bind: unknown = null, out: GpuBufferLike | null = null, result: Float32Array | null = null;
+    const reference = applyRopeReference(x, s, layout, tables);
     const shape = dispatchShape(n, 64);
     cases.push({
       id: `rope-${layout}-webgpu`, label: `RoPE ${layout} ${dims}`, kind: 'rope', impl: 'WebGPU (WGSL)',
-      backend: () => adapter, elements: n * REPEAT,
+      backend: adapter, elements: n * REPEAT,
       bytes: (8 * n + 2 * 4 * s.tokens * (s.rotaryDim / 2)) * REPEAT, memcpyRef: 'memcpy-webgpu',
       run: async () => {
         if (!bind) {
+          device ??= await open();
+          pipeline ??= device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: ROPE_WGSL }), entryPoint: 'main' } });
           out = keep(buffer(device, n * 4, USAGE.STORAGE | USAGE.COPY_SRC));
           const params = keep(buffer(device, new Uint32Array([s.tokens, s.heads, s.headDim, s.rotaryDim, li, n, shape.rowThreads, 0]), USAGE.UNIFORM));
           bind = device.createBindGroup({
@@ -119,16 +137,16 @@ export function webgpuCases(cfg: KernelBenchConfig, device: GpuDeviceLike, adapt
         const enc = device.createCommandEncoder();
         for (let r = 0; r < REPEAT; r++) {
           const pass = enc.beginComputePass();
-          pass.setPipeline(pipeline);
+          pass.setPipeline(pipeline!);
           pass.setBindGroup(0, bind);
           pass.dispatchWorkgroups(shape.gx, shape.gy);
           pass.end();
         }
         device.queue.submit([enc.finish()]);
-        await device.queue.onSubmittedWorkDone();
+        await fence(device, out!);
         result ??= await readBack(device, out!, n * 4);
       },
-      verify: () => maxAbsError(result!, applyRopeReference(x, s, layout, tables)),
+      verify: () => maxAbsError(result!, reference),
       teardown: () => { bind = null; },
     });
   });
@@ -142,10 +160,12 @@ export function webgpuCases(cfg: KernelBenchConfig, device: GpuDeviceLike, adapt
   const freq = packFrequencies(bases.map((base) => thetas(base, d)));
   let screen: WgslFbScreen | null = null;
   let mins: Float64Array | null = null;
+  const fbReference = fbMinDirect(bases, d, L);
   cases.push({
     id: 'fb-webgpu', label: `f_b(m) scan ${bases.length} bases × ${L} m`, kind: 'fb-scan', impl: 'WebGPU (WGSL screen)',
-    backend: () => adapter, elements: bases.length * L,
+    backend: adapter, elements: bases.length * L,
     run: async () => {
+      device ??= await open();
       screen ??= new WgslFbScreen(device);
       const m = await screen.minima({ freq, n: d / 2, bases: bases.length, count: L, chunk });
       mins = new Float64Array(bases.length).map((_, j) => {
@@ -154,7 +174,7 @@ export function webgpuCases(cfg: KernelBenchConfig, device: GpuDeviceLike, adapt
         return v;
       });
     },
-    verify: () => maxAbsError(mins!, fbMinDirect(bases, d, L)),
+    verify: () => maxAbsError(mins!, fbReference),
     teardown: () => { screen?.destroy(); screen = null; for (const o of owned.splice(0)) o.destroy(); },
   });
   return cases;
