@@ -131,7 +131,9 @@ export class BoundEngine {
   async bstar(length: number, headDim: number, o: JobOptions = {}): Promise<EngineBstar> {
     checkLength(length);
     checkHeadDim(headDim);
-    const { backend, reason } = await this.chooseBackend(o.backend, length, headDim);
+    // The first GPU question opens an adapter (~1 s): a cancel must not wait for it.
+    const choosing = this.chooseBackend(o.backend, length, headDim);
+    const { backend, reason } = await (o.signal ? raceAbort(choosing, o.signal) : choosing);
     const k = key(length, headDim);
     const hit = this.bstarCache.get(k);
     // A cached answer reports the backend that computed it (every backend gives the same float64 answer).

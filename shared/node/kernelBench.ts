@@ -54,6 +54,7 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
     ? webgpuCases(cfg, async () => {
       const w = await openWebGpu();
       if (!w.device) throw new Error(w.reason);
+      opened = w.device;
       adapter = w.info ? describeAdapter(w.info) : 'unknown adapter';
       // Dawn's OpenGL ES path on llvmpipe aborted the process in these timing loops (repeated
       // submissions from the main thread); the b* engine's screen runs there on its own thread and the
@@ -63,6 +64,7 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
     }, () => `WebGPU: ${adapter || 'no device'}`)
     : [];
   let adapter = '';
+  let opened = null as { destroy(): void } | null;
   const cases = [...allCases(cfg, g.gpus).filter(wanted), ...webgpuRows.filter(wanted)];
   const env = () => `Node ${process.version} on ${c[0]?.model ?? 'unknown CPU'} ×${c.length}; gpu.js ${gpuVersion}; ${g.note}; ${adapter ? `WebGPU: ${adapter}` : `no WebGPU (${pkg || 'no adapter'})`}`;
   try {
@@ -75,5 +77,6 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
     return { ...r, environment: env() };
   } finally {
     g.destroy();
+    opened?.destroy();
   }
 }

@@ -71,7 +71,9 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
 
   it('a cancelled long b* stops within 50 ms and the worker is free again', async () => {
     const ac = new AbortController();
-    const p = engine.bstar(1 << 20, 128, { signal: ac.signal });
+    // cpu: the sweep itself is what is cancelled here (auto would first open a WebGPU adapter where one
+    // exists, a one-time ~1 s job on the worker; the cancel releases the caller but that job finishes).
+    const p = engine.bstar(1 << 20, 128, { signal: ac.signal, backend: 'cpu' });
     await new Promise((r) => setTimeout(r, 150));
     const t0 = Date.now();
     ac.abort();
