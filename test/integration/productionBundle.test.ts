@@ -38,7 +38,7 @@ describe('production (minified) bundles name their backends', function () {
   });
 
   it('the minified CLI reports gpu.js kernels by class name (WebAssemblyKernel, CPUKernel), not a mangled one', () => {
-    const out = execFileSync(process.execPath, [join(dist, 'cli.js'), 'bench', '--kernels', '--only', 'rope-rotate-half-gpu.js', '--repeats', '1', '--warmup', '0', '--json'], {
+    const out = execFileSync(process.execPath, [join(dist, 'cli.js'), 'bench', '--kernels', '--only', 'rope-rotate-half-gpu.js', '--repeats', '1', '--warmup', '1', '--json'], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, ROPE_LENS_WEBGPU: '0' }, maxBuffer: 1 << 26,
     });
     const run = JSON.parse(out) as { results: { id: string; backend: string }[] };
