@@ -29,8 +29,12 @@ export const MAX_LENGTH = 1 << 24;
  */
 export const MAX_LAYERS = 10_000;
 
-/** Characters of a user's value quoted back in a message before the rest is elided ("…"). */
-export const MAX_QUOTED_CHARS = 80;
+/**
+ * Characters of a user's value quoted back in a message before the rest is elided ("…"). The
+ * rope_scaling dicts of public configs fit whole (Llama 3.1's repr is 129 characters, DeepSeek-V3's
+ * 143); junk (a nested object, a long list) shows its beginning only.
+ */
+export const MAX_QUOTED_CHARS = 160;
 
 /** True for an integer in [1, max]: a size that may be allocated or looped over. */
 export function isWorkableSize(value: unknown, max: number): value is number {
