@@ -12,7 +12,7 @@ import { cliService } from './service';
 import { HUB_OPTION, hubContext, modelArg } from './hub';
 import { trainingBase, trainingBaseLine } from './trainingBase';
 import { nodeFileReader } from '../../shared/node/resolveNode';
-import { consumersText, consumerCells } from '../../shared/serving/consumersView';
+import { consumersText, consumerCells } from '../../shared/service/engines';
 
 const USAGE = 'usage: rope-lens consumers <config.json | model folder | training.yaml | hub id[@revision]> [--hub] [--json]';
 
