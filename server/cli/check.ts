@@ -25,7 +25,7 @@ import { createNodeResolver } from '../../shared/node/resolveNode';
 import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
-import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/serving/pins';
+import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 /** Launch files a folder walk picks up by name (a file named on the command line is always read). */
