@@ -25,7 +25,7 @@ import { familyDefaultBase } from '../config/families';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { legacyKeys, numberIn, scalingTypeOf, specOf } from './consumer';
 import { FLOAT_KEYS } from './common';
-import { pyRepr, pyStr } from '../core/quote';
+import { pyRepr } from '../core/quote';
 
 /**
  * Model types transformers 4.57 ships a config class for (a file of another type cannot load on
@@ -97,8 +97,7 @@ export function transformers442Reading(input: ConsumerInput): ConsumerReading {
     const factor = rs['factor'];
     let error: string | undefined;
     if (keys.length !== 2) error = `\`rope_scaling\` must be a dictionary with two fields, \`type\` and \`factor\`, got ${pyDict(rs)}`;
-    // transformers prints a string type bare; it is quoted here so that a type such as "NaN" reads as the file's text.
-    else if (type !== 'linear' && type !== 'dynamic') error = `\`rope_scaling\`'s type field must be one of ['linear', 'dynamic'], got ${typeof type === 'string' ? pyRepr(type) : pyValue(type)}`;
+    else if (type !== 'linear' && type !== 'dynamic') error = `\`rope_scaling\`'s type field must be one of ['linear', 'dynamic'], got ${pyValue(type)}`;
     else if (typeof factor !== 'number' || !(factor > 1)) error = `\`rope_scaling\`'s factor field must be a float > 1, got ${pyValue(factor)}`;
     if (error) return { ...row, status: 'refuses', error: `ValueError: ${error}`, notes: r.notes };
   }
@@ -139,11 +138,12 @@ export function transformers5Reading(input: ConsumerInput): ConsumerReading {
 }
 
 /**
- * A value as transformers' f-string prints it (str(): a string bare, an object as its dict, never
- * "[object Object]"), elided past a short length: the file may hold any junk there.
+ * A value as transformers' f-string prints it (an object as its dict, never "[object Object]"),
+ * elided past a short length: the file may hold any junk there.
  */
 function pyValue(x: unknown): string {
-  return pyStr(x, { floatKeys: FLOAT_KEYS });
+  // transformers prints a string bare (str()); it is quoted here (repr) so that "NaN" reads as the file's text.
+  return pyRepr(x, { floatKeys: FLOAT_KEYS });
 }
 
 /** The rope_scaling dict as Python prints it, with integral factors as floats (8.0), elided past a short length. */

@@ -30,8 +30,8 @@ const MAX_MESSAGE_CHARS = 2000;
  * core/quote writes it). Double quotes are not exempt: JSON pasted into a Python message is a bug.
  */
 function unquoted(message: string): string {
-  // An opening ' follows a non-word character, so the apostrophe of "model's" does not open a span.
-  return message.replace(/(^|\W)'[^'\n]*'/g, "$1''");
+  // An opening ' follows a space or an opening bracket, so the apostrophe of "model's" or "`rope_scaling`'s" does not open a span.
+  return message.replace(/(^|[\s([{:,=])'[^'\n]*'/g, "$1''");
 }
 
 function insideDocument(lines: LineIndex, r: Range, what: string): void {

@@ -66,4 +66,11 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
     assert.match(f[0].message, /head_dim 1,199,763,050 is far beyond any real model/);
     assert.ok(!a.diagnostics.some((d) => d.code === 'rope/base-below-bound'), 'no bound computed for it');
   });
+
+  // Found by the fuzz run of this change (seed -292620931, path "73936"): a factor written as the string "NaN".
+  it('a rope_scaling factor written as the string "NaN" is quoted as the file\'s text, not printed as a computed NaN', () => {
+    const text = '{"hidden_size":4096,"max_position_embeddings":16384,"model_type":"llama","num_attention_heads":32,"rope_scaling":{"type":"linear","factor":"NaN"},"rope_theta":10000,"architectures":["LlamaForCausalLM"]}';
+    const f = checkInvariants(text, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
+    assert.match(f?.message ?? '', /factor field must be a float > 1, got 'NaN' \(these keys/);
+  });
 });
