@@ -38,6 +38,11 @@ export interface Token {
   length: number;
   range: Range;
   quote: QuoteStyle;
+  /**
+   * A span inside a quoted word (the value of `"--flag=value"`): a replacement is written bare,
+   * escaped for these enclosing quotes, never quoted again.
+   */
+  enclosed?: 'single' | 'double';
   /** False when part of the value is not known statically (a command substitution, an unset variable). */
   known: boolean;
   /** Variables the value came through, outermost first. */

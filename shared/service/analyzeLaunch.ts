@@ -189,6 +189,7 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
     derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
     ropeOptions, overrides: req.overrides?.value ?? null, env,
     range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE, notes,
+    ...(ctx.effect?.replacesModelScaling ? { replacesModelScaling: true as const } : {}),
   };
   const unjudged = unjudgedReason(ctx);
   if (unjudged) description.unjudged = unjudged;

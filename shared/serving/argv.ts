@@ -61,6 +61,14 @@ export function valueAfterEquals(tok: Token): Token {
   };
   // A token spanning lines (rare) keeps its own range; offsets stay exact either way.
   if (tok.range.start.line !== tok.range.end.line) range.start = tok.range.start;
+  // `"--max-model-len=65536"` (an exec-form or YAML list item, a quoted shell word): the value is
+  // the text between '=' and the closing quote, written bare in the enclosing quotes by a fix.
+  const enclosing = tok.raw[0];
+  if ((enclosing === '"' || enclosing === "'") && tok.raw.length > eqRaw + 1 && tok.raw.endsWith(enclosing) && raw.slice(0, -1) === value) {
+    const inner = raw.slice(0, -1);
+    const innerRange = { start: range.start, end: { line: tok.range.end.line, character: Math.max(range.start.character, tok.range.end.character - 1) } };
+    return { ...tok, value, raw: inner, offset, length: inner.length, range: innerRange, quote: 'none', enclosed: enclosing === '"' ? 'double' : 'single' };
+  }
   const quote = /^'.*'$/s.test(raw) ? 'single' : /^".*"$/s.test(raw) ? 'double' : raw.includes("'") || raw.includes('"') ? 'mixed' : 'none';
   return { ...tok, value, raw, offset, length: lenDelta, range, quote };
 }

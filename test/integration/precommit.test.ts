@@ -69,9 +69,9 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function (
     git(project, 'init', '-q');
     const cfg = JSON.parse(readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8'));
     cfg.max_position_embeddings = 65536;
-    // Saved by a transformers that reads `rope_type` (4.43+): Meta's own 4.40.0.dev0 stamp would make the
-    // YaRN fix a consumer/refused warning of its own (4.40's LlamaConfig accepts only {type, factor}).
-    cfg.transformers_version = '4.46.0';
+    // Meta's own file as published, stamped 4.40.0.dev0: the preferred fix must not bring a finding of
+    // its own there (a rewrite 4.40 refuses is not offered), so the hook passes after it.
+    assert.equal(cfg.transformers_version, '4.40.0.dev0');
     const file = join(project, 'model', 'config.json');
     writeFileSync(file, JSON.stringify(cfg, null, 2) + '\n');
     writeFileSync(join(project, '.pre-commit-config.yaml'), `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: rope-lens\n`);
