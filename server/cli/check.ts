@@ -25,10 +25,11 @@ import { createNodeResolver } from '../../shared/node/resolveNode';
 import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
+// Launch files a folder walk picks up by name (a file named on the command line is always read);
+// what each one is, is decided by its text.
+import { mayBeLaunchFileName } from '../../shared/launch/format';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
-/** Launch files a folder walk picks up by name (a file named on the command line is always read). */
-const LAUNCH_NAMES = /(\.(sh|bash|zsh)|^(Dockerfile|Containerfile)([.-][\w.-]*)?|\.dockerfile|^Modelfile|\.modelfile)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
@@ -176,7 +177,7 @@ function collect(p: string, io: CliIO): string[] | undefined {
       let s;
       try { s = statSync(full); } catch { continue; }
       if (s.isDirectory()) { if (!SKIP_DIRS.has(n)) walk(full); }
-      else if (EXTENSIONS.test(n) || LAUNCH_NAMES.test(n)) out.push(full);
+      else if (EXTENSIONS.test(n) || mayBeLaunchFileName(n)) out.push(full);
     }
   };
   walk(p);

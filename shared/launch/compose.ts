@@ -7,7 +7,7 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
 import { throughShellC } from './shell';
 import { splitLikeCompose } from './shellwords';
-import { isLaunchInvocation } from './sniff';
+import { isLaunchImage, isLaunchInvocation, launchArgv, startsWithLaunch } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
@@ -134,8 +134,21 @@ function readService(svc: YAMLMap, doc: LineMap, problems: LaunchFile['problems'
   if (svc.has('env_file')) notes.push('env_file not read: the variables it sets are unknown');
   if (!image && !entry && !cmd) return undefined;
   // An entrypoint (even an empty one) replaces the image's: command then follows it as arguments.
-  const entrypoint: Invocation['entrypoint'] = entry ? 'program' : 'image';
-  const argv = [...(entry?.tokens ?? []), ...(cmd?.tokens ?? [])];
+  let entrypoint: Invocation['entrypoint'] = entry ? 'program' : 'image';
+  let argv = [...(entry?.tokens ?? []), ...(cmd?.tokens ?? [])];
+  const imageName = image?.value ?? (svc.has('build') ? 'the image built here' : 'the image');
+  if (cmd?.tokens.length && startsWithLaunch(cmd.tokens, doc) && !(entry && startsWithLaunch(argv, doc))) {
+    // A command that starts a known program (`command: vllm serve …` on a custom image or `build:`)
+    // is that program: a plain image has no entrypoint, and an unknown one is assumed to exec it.
+    if (entry?.tokens.length) notes.push(`the entrypoint ${entry.tokens.map((t) => t.value).join(' ')} is assumed to exec the command, which starts a known program`);
+    else if (!entry && image && isLaunchImage(image.value)) notes.push(`command starts a program: read as the command ${imageName} runs (its entrypoint is assumed to exec it)`);
+    argv = cmd.tokens;
+    entrypoint = 'program';
+  }
+  if (entrypoint === 'program') {
+    const peeled = launchArgv(argv, doc);
+    if (peeled && peeled.argv !== argv) { argv = peeled.argv; Object.assign(env, peeled.env); }
+  }
   const svcRange = svc.range ?? [0, 0];
   const span = spanOf(argv) ?? { offset: svcRange[0], length: Math.max(0, svcRange[1] - svcRange[0]) };
   const inv: Invocation = { argv, entrypoint, env, source: 'compose', range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes };

@@ -12,7 +12,7 @@ import { mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
 import type { LaunchFile, ShellParser } from './types';
 
-export { launchFormatOf } from './format';
+export { launchFormatOf, mayBeLaunchFileName } from './format';
 export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule } from './sniff';
 // Each format's reader, for callers that already know the format (tests, engine modules' own checks).
 export { readShellScript } from './shell';

@@ -3,7 +3,9 @@
  * Adapters know no engine; this only says "this may start an inference engine or a trainer", so
  * a file that launches nothing is dismissed by one regex test, before any parse.
  */
-import type { Invocation } from './types';
+import { peelWrappers } from './shell/peel';
+import type { LineMap } from './text';
+import type { Invocation, Token } from './types';
 
 /** Programs (by basename) that start an engine or a trainer. */
 export const LAUNCH_PROGRAMS: readonly string[] = [
@@ -107,4 +109,21 @@ export function isLaunchInvocation(inv: Invocation): boolean {
   if (inv.entrypoint === 'program' ? isLaunchProgram(argv) : (inv.image && isLaunchImage(inv.image.value)) || isLaunchProgram(argv)) return true;
   if (Object.keys(inv.env).some((k) => LAUNCH_PARAMETER_WORDS.includes(k))) return true;
   return argv.some((a) => LAUNCH_PARAMETER_WORDS.some((w) => a.includes(w)));
+}
+
+/**
+ * A container command's argv from its first launch program on: `["vllm", "serve", …]` as is,
+ * `["tini", "--", "vllm", …]` or `["env", "A=1", "llama-server", …]` with the wrappers peeled.
+ * Undefined when it does not start a known program.
+ */
+export function launchArgv(argv: Token[], doc: LineMap): { argv: Token[]; env: Record<string, Token> } | undefined {
+  if (!argv.length) return undefined;
+  if (isLaunchProgram(argv.map((t) => t.value))) return { argv, env: {} };
+  const p = peelWrappers(argv, doc);
+  return !p.container && p.argv.length < argv.length && isLaunchProgram(p.argv.map((t) => t.value)) ? { argv: p.argv, env: p.env } : undefined;
+}
+
+/** Whether a container command starts a known program (wrappers peeled). */
+export function startsWithLaunch(argv: Token[], doc: LineMap): boolean {
+  return launchArgv(argv, doc) !== undefined;
 }

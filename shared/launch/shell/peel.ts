@@ -20,6 +20,9 @@ interface WrapperSpec {
 const WRAPPERS: Record<string, WrapperSpec> = {
   exec: { valued: ['-a'] },
   nohup: { valued: [] },
+  // Container init processes: `tini -- vllm serve …`, `dumb-init -- …` run their arguments.
+  tini: { valued: ['-e', '-p'] },
+  'dumb-init': { valued: ['-r', '--rewrite'] },
   time: { valued: ['-f', '-o'] },
   command: { valued: [] },
   builtin: { valued: [] },
