@@ -10,10 +10,10 @@ import { readModelfile } from './modelfile';
 import { readShellScript } from './shell';
 import { mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
-import type { LaunchFile, ShellParser } from './types';
+import type { LaunchFile, ShellParser, SourceReader } from './types';
 
 export { launchFormatOf, mayBeLaunchFileName } from './format';
-export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule } from './sniff';
+export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule, wrappedLaunchProgram } from './sniff';
 // Each format's reader, for callers that already know the format (tests, engine modules' own checks).
 export { readShellScript } from './shell';
 export { readDockerfile } from './dockerfile';
@@ -26,13 +26,20 @@ export interface LaunchReadOptions {
   /** The shell grammar (shared/node/shellParser.ts). Without it shell scripts and shell-form CMDs are not read. */
   shell?: ShellParser;
   languageId?: string;
+  /** Reads the files a shell script sources (beside it, in the workspace); see ShellReadOptions. */
+  readSourced?: SourceReader;
 }
+
+/** A script that sources another file may launch through functions defined there. */
+const SOURCES_A_FILE = /^[ \t]*(?:source|\.)[ \t]+[^\s;&|]/m;
 
 /** Everything a launch file starts, or undefined when it is not a launch file or launches nothing known. */
 export function readLaunchFile(text: string, fileName: string, opts: LaunchReadOptions = {}): LaunchFile | undefined {
   const format = launchFormatOf(fileName, opts.languageId, text);
   // A Modelfile always launches Ollama; every other format must name a launch word to be parsed.
-  if (!format || (format !== 'modelfile' && !mentionsLaunchWord(text))) return undefined;
+  if (!format) return undefined;
+  const worthReading = format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && SOURCES_A_FILE.test(text));
+  if (!worthReading) return undefined;
   let file: LaunchFile;
   try {
     file = readAs(format, text, opts);
@@ -48,7 +55,7 @@ function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOpti
   switch (format) {
     case 'shell': {
       if (!opts.shell) return { format, invocations: [], problems: [] };
-      return { format, ...readShellScript(text, opts.shell) };
+      return { format, ...readShellScript(text, opts.shell, { readSourced: opts.readSourced }) };
     }
     case 'dockerfile': return readDockerfile(text, opts.shell);
     case 'compose': return readCompose(text, opts.shell);

@@ -22,7 +22,7 @@ import { analyzeServingConfig } from './analyzeServing';
 import { consumerTable } from '../serving/consumers';
 import { pinsFromSetting, type WorkspaceFacts } from '../serving/pins';
 import { launchFormatOf, readLaunchFile } from '../launch/index';
-import type { ShellParser } from '../launch/types';
+import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
 
 export interface AnalyzeOptions {
@@ -51,6 +51,8 @@ export interface AnalyzeOptions {
   consumers?: readonly string[];
   /** The shell grammar for launch scripts (loaded by the Node layer); without it shell scripts are not read. */
   shellParser?: ShellParser;
+  /** Files a shell script sources, found beside it or in its workspace (RopeLensServiceOptions.sourcedFiles). */
+  sourcedFiles?: (scriptPath: string, name: string) => SourcedFile | undefined;
 }
 
 /** Above this size fixes are not re-verified by default (see analyzeText). */
@@ -141,7 +143,9 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
 }
 
 function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undefined {
-  const read = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId });
+  const sourced = opts.sourcedFiles;
+  const readSourced = sourced ? (name: string) => sourced(opts.fileName, name) : undefined;
+  const read = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId, readSourced });
   const file = read(text);
   if (!file) return undefined;
   const verify = opts.verifyFixes ?? text.length <= VERIFY_FIXES_MAX_CHARS;
