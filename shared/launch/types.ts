@@ -45,9 +45,10 @@ export interface Token {
   /** Variables the value came through, outermost first. */
   via?: VariableTrace[];
   /**
-   * Written in another file (a function body in a sourced script): the span is then where the
-   * value enters this document (the call's command name), `raw` that span's text, and fixes do
-   * not edit it (the text to change is not in this document).
+   * Not written in this document as this value: a function body in a sourced script (the file's
+   * name as the script wrote it), or a word an operator supplies (KubeAI's controller adds
+   * `--model <repo>` from `spec.url`). The span is where the value enters this document (the
+   * call's command name, the resource field), `raw` that span's text; fixes never edit it.
    */
   from?: string;
 }

@@ -105,6 +105,29 @@ describe('launch files: any base image, any file name (issue 27)', () => {
     });
   });
 
+  describe('KubeAI Model resources', () => {
+    const wild = (n: string) => readFileSync(join(__dirname, '..', 'fixtures', 'launch', 'wild', 'substratusai__kubeai', n), 'utf8');
+    it('engine VLLM: the command KubeAI\'s controller runs, spec.args exact, the words it supplies not editable', () => {
+      const text = wild('llama-4-maverick-430k-h100.yaml');
+      const f = readLaunchFile(text, 'k8s/llama-4-maverick-430k-h100.yaml', { shell })!;
+      assert.equal(f.format, 'kubernetes');
+      const inv = f.invocations[0];
+      assert.deepEqual(argvOf(inv).slice(0, 5), ['python3', '-m', 'vllm.entrypoints.openai.api_server', '--model', 'meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8']);
+      assert.equal(inv.argv[0].raw, 'VLLM');
+      assert.ok(inv.argv[0].from, 'a supplied word is marked');
+      assert.equal(inv.argv[4].raw, 'hf://meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', 'the model sits on spec.url');
+      const len = inv.argv.find((t) => t.value === '--max-model-len=430000')!;
+      assert.equal(len.raw, '--max-model-len=430000');
+      assert.equal(len.from, undefined);
+      assert.equal(inv.env.VLLM_DISABLE_COMPILE_CACHE.value, '1');
+      assert.equal(inv.append?.form, 'yaml-list');
+    });
+    it('engine OLlama: ollama run <ref>', () => {
+      const inv = readLaunchFile(wild('gemma-3-27b-ollama-l4.yaml'), 'gemma.yaml', { shell })!.invocations[0];
+      assert.deepEqual(argvOf(inv), ['ollama', 'run', 'gemma3:27b']);
+    });
+  });
+
   describe('file names: read by content', () => {
     const dockerText = 'FROM ubuntu:22.04\nCMD llama-server -m /m.gguf -c 8192\n';
     it('any *Dockerfile* / *.dockerfile name with a FROM line is a Dockerfile; documents about one are not', () => {
