@@ -12,7 +12,7 @@
  * Base models and served models are resolved offline (local folder, HF cache, catalog); with `--hub`
  * or ROPE_LENS_HUB=1 the ones not found are fetched from the Hub into the HF cache first (see hub.ts).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
@@ -166,17 +166,19 @@ function collect(p: string, io: CliIO): string[] | undefined {
   }
   const out: string[] = [];
   const walk = (dir: string) => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir).sort();
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
-    for (const n of names) {
+    for (const e of entries) {
+      const n = e.name;
       const full = join(dir, n);
-      let s;
-      try { s = statSync(full); } catch { continue; }
-      if (s.isDirectory()) { if (!SKIP_DIRS.has(n)) walk(full); }
+      // The entry's own type spares a stat per file; a symbolic link is followed as before.
+      let isDir = e.isDirectory();
+      if (e.isSymbolicLink()) { try { isDir = statSync(full).isDirectory(); } catch { continue; } }
+      if (isDir) { if (!SKIP_DIRS.has(n)) walk(full); }
       else if (EXTENSIONS.test(n) || mayBeLaunchFileName(n)) out.push(full);
     }
   };

@@ -30,15 +30,32 @@ export interface LaunchReadOptions {
   readSourced?: SourceReader;
 }
 
-/** A script that sources another file may launch through functions defined there. */
-const SOURCES_A_FILE = /^[ \t]*(?:source|\.)[ \t]+[^\s;&|]/m;
+/** `source NAME` / `. NAME` lines: the names a script sources (quotes and a leading `$DIR/` aside). */
+const SOURCE_LINE = /^[ \t]*(?:source|\.)[ \t]+(["']?)([^\s;&|"']+)\1/gm;
+
+/**
+ * A script that names no launch word may still launch through a function defined in a file it
+ * sources: worth parsing only when such a file mentions one (a `source venv/bin/activate` does not).
+ */
+function sourcesALaunch(text: string, read: SourceReader): boolean {
+  if (!text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
+  for (const m of text.matchAll(SOURCE_LINE)) {
+    const written = m[2];
+    const name = written.includes('$') ? /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(written)?.[1] : written;
+    if (!name) continue;
+    let f;
+    try { f = read(name); } catch { f = undefined; }
+    if (f && mentionsLaunchWord(f.text)) return true;
+  }
+  return false;
+}
 
 /** Everything a launch file starts, or undefined when it is not a launch file or launches nothing known. */
 export function readLaunchFile(text: string, fileName: string, opts: LaunchReadOptions = {}): LaunchFile | undefined {
   const format = launchFormatOf(fileName, opts.languageId, text);
   // A Modelfile always launches Ollama; every other format must name a launch word to be parsed.
   if (!format) return undefined;
-  const worthReading = format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && SOURCES_A_FILE.test(text));
+  const worthReading = format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
   if (!worthReading) return undefined;
   let file: LaunchFile;
   try {

@@ -72,6 +72,13 @@ describe('launch files: sourced shell files and engine-named wrappers (issue 27)
     assert.equal(f.invocations[0].argv[2].raw, 'm');
   });
 
+  it('a script that sources only files launching nothing (a virtualenv\'s activate) is not parsed at all', () => {
+    let reads = 0;
+    const readSourced: SourceReader = (name) => { reads++; return name === 'venv/bin/activate' ? { path: '/ws/venv/bin/activate', text: 'deactivate () { :; }\nexport VIRTUAL_ENV=/ws/venv\n' } : undefined; };
+    assert.equal(readLaunchFile('source venv/bin/activate\npython manage.py migrate\n', 'setup.sh', { shell, readSourced }), undefined);
+    assert.equal(reads, 1);
+  });
+
   it('`local x=$2` then "$x": the token is the call\'s argument', () => {
     const text = 'serve() {\n  local model=$1\n  local len=$2\n  vllm serve "$model" --max-model-len "$len"\n}\nserve Qwen/Qwen2.5-7B-Instruct 131072\n';
     const inv = readLaunchFile(text, 'serve.sh', { shell })!.invocations[0];
