@@ -96,7 +96,8 @@ function environment(node: YamlNode | null | undefined, doc: LineMap): Record<st
       if (!name) continue;
       if (isScalar(p.value) && p.value.value !== null) {
         const t = composeScalar(doc, p.value);
-        if (t) env[name] = t;
+        const k = isScalar(p.key) ? p.key.range : undefined;
+        if (t) env[name] = k ? { ...t, nameAt: { offset: k[0], length: k[1] - k[0], range: doc.range(k[0], k[1] - k[0]) } } : t;
       } else if (isScalar(p.key) && p.key.range) {
         // `NAME:` with no value: taken from the host, unknown here.
         env[name] = makeToken(doc, { offset: p.key.range[0], length: p.key.range[1] - p.key.range[0], value: '', quote: 'none', known: false });
@@ -109,7 +110,11 @@ function environment(node: YamlNode | null | undefined, doc: LineMap): Record<st
       if (!t) continue;
       const eq = t.value.indexOf('=');
       if (eq < 0) { env[t.value] = { ...t, value: '', known: false }; continue; }
-      env[t.value.slice(0, eq)] = valueAfterName(doc, t, eq);
+      const v = valueAfterName(doc, t, eq);
+      // `- NAME=value` written plainly or quoted whole: the name starts the item.
+      const inner = t.quote === 'none' ? t.raw : t.raw.slice(1, -1);
+      const at = t.offset + (t.quote === 'none' ? 0 : 1);
+      env[t.value.slice(0, eq)] = inner === t.value ? { ...v, nameAt: { offset: at, length: eq, range: doc.range(at, eq) } } : v;
     }
   }
   return env;

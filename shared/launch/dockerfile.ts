@@ -82,7 +82,10 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
           continue;
         }
         const tok = vr ? tokenOf(vr, p.getValue() ?? '') : makeToken(doc, { ...spanOfRange(p.getNameRange()), value: '', quote: 'none' });
-        if (kw === 'ENV' && cur) cur.env[name] = tok;
+        if (kw === 'ENV' && cur) {
+          const n = spanOfRange(p.getNameRange());
+          cur.env[name] = { ...tok, nameAt: { ...n, range: doc.range(n.offset, n.length) } };
+        }
         else if (kw === 'ARG') (cur ? cur.args : globalArgs)[name] = tok;
       }
     } else if ((kw === 'CMD' || kw === 'ENTRYPOINT') && cur) {

@@ -46,7 +46,10 @@ export function readKubeAiModel(obj: YAMLMap, doc: LineMap): Invocation | undefi
   const envNode = get(spec, 'env');
   if (isMap(envNode)) {
     for (const p of envNode.items) {
-      if (isScalar(p.key) && isScalar(p.value)) { const t = scalarToken(doc, p.value); if (t) env[String(p.key.value)] = t; }
+      if (!isScalar(p.key) || !isScalar(p.value)) continue;
+      const t = scalarToken(doc, p.value);
+      const k = p.key.range;
+      if (t) env[String(p.key.value)] = k ? { ...t, nameAt: { offset: k[0], length: k[1] - k[0], range: doc.range(k[0], k[1] - k[0]) } } : t;
     }
   }
   const argsNode = get(spec, 'args');

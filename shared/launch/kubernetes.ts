@@ -80,7 +80,8 @@ function containerEnv(node: YamlNode | undefined, doc: LineMap): Record<string, 
     if (isScalar(value)) {
       // An env value may use the variables defined before it: `$(BASE)/models`.
       const t = scalarToken(doc, value);
-      if (t) env[name] = expandRefs(t, env);
+      const n = nameNode.range;
+      if (t) env[name] = { ...expandRefs(t, env), ...(n ? { nameAt: { offset: n[0], length: n[1] - n[0], range: doc.range(n[0], n[1] - n[0]) } } : {}) };
     } else {
       // `valueFrom:` (a secret, a config map, a field ref): unknown until the cluster resolves it.
       const at = (get(item, 'valueFrom') as { range?: [number, number] } | undefined)?.range ?? nameNode.range ?? [0, 0];

@@ -241,6 +241,10 @@ class ShellWalker {
       const end = value ? value.endIndex : n.endIndex;
       const full = append && prev ? { value: prev.value + p.value, known: prev.known && p.known } : { value: p.value, known: p.known };
       const token = this.src.token(start, end, { value: full.value, quote: quoteFromNode(value), known: full.known, via: p.via });
+      if (!this.src.from) {
+        const at = this.src.span(nameNode.startIndex, nameNode.endIndex);
+        token.nameAt = { ...at, range: this.src.doc.range(at.offset, at.length) };
+      }
       b = { ...full, token, assignedAt: token.range, exported: prev?.exported || exported, via: p.via };
     }
     if (this.branch.length) b.branch = [...this.branch];

@@ -51,6 +51,11 @@ export interface Token {
    * call's command name, the resource field), `raw` that span's text; fixes never edit it.
    */
   from?: string;
+  /**
+   * An environment value: where its variable's name is written in this document (`OLLAMA_MAX_CTX`
+   * in `OLLAMA_MAX_CTX=32768`, a compose key, a Kubernetes `name:`), for findings about the name.
+   */
+  nameAt?: { offset: number; length: number; range: Range };
 }
 
 /** One start of a program: argv with positions, and the environment it runs with. */

@@ -128,6 +128,30 @@ describe('launch files: any base image, any file name (issue 27)', () => {
     });
   });
 
+  describe('environment variable names', () => {
+    it('each environment value knows where its name is written (shell prefix and export, Dockerfile ENV, compose map and list, Kubernetes)', () => {
+      const nameOf = (text: string, name: string, inv: Invocation) => {
+        const at = inv.env[name]?.nameAt;
+        assert.ok(at, `${name}: no nameAt`);
+        return text.slice(at.offset, at.offset + at.length);
+      };
+      const sh = 'export OLLAMA_CONTEXT_LENGTH=8192\nOLLAMA_MAX_CTX=32768 ollama serve\n';
+      const a = one(sh, 'a.sh');
+      assert.equal(nameOf(sh, 'OLLAMA_MAX_CTX', a), 'OLLAMA_MAX_CTX');
+      assert.equal(nameOf(sh, 'OLLAMA_CONTEXT_LENGTH', a), 'OLLAMA_CONTEXT_LENGTH');
+      const df = 'FROM ollama/ollama\nENV OLLAMA_MAX_CTX=32768\n';
+      assert.equal(nameOf(df, 'OLLAMA_MAX_CTX', one(df, 'Dockerfile')), 'OLLAMA_MAX_CTX');
+      const cm = 'services:\n  o:\n    image: ollama/ollama\n    environment:\n      OLLAMA_MAX_CTX: "32768"\n';
+      assert.equal(nameOf(cm, 'OLLAMA_MAX_CTX', one(cm, 'compose.yaml')), 'OLLAMA_MAX_CTX');
+      const cl = 'services:\n  o:\n    image: ollama/ollama\n    environment:\n      - OLLAMA_MAX_CTX=32768\n';
+      assert.equal(nameOf(cl, 'OLLAMA_MAX_CTX', one(cl, 'compose.yaml')), 'OLLAMA_MAX_CTX');
+      const k8s = 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: o\n    image: ollama/ollama\n    env:\n    - name: OLLAMA_MAX_CTX\n      value: "32768"\n';
+      assert.equal(nameOf(k8s, 'OLLAMA_MAX_CTX', one(k8s, 'pod.yaml')), 'OLLAMA_MAX_CTX');
+      const envw = 'env OLLAMA_MAX_CTX=32768 ollama serve\n';
+      assert.equal(nameOf(envw, 'OLLAMA_MAX_CTX', one(envw, 'b.sh')), 'OLLAMA_MAX_CTX');
+    });
+  });
+
   describe('file names: read by content', () => {
     const dockerText = 'FROM ubuntu:22.04\nCMD llama-server -m /m.gguf -c 8192\n';
     it('any *Dockerfile* / *.dockerfile name with a FROM line is a Dockerfile; documents about one are not', () => {
