@@ -85,6 +85,8 @@ export function wrappedLaunchProgram(name: string): string | undefined {
 export const LAUNCH_WORD_RE = new RegExp(
   `(?:^|[^\\w.-])(?:${[...new Set(words)].map(escape).join('|')})(?![\\w])` +
   `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m(?:\\b|[A-Za-z_])` +
+  // `-mvllm.entrypoints…` glued, in an exec-form list where `python3` is a separate quoted word.
+  `|(?:^|[\\s"'\\[,])-m(?:${LAUNCH_MODULES.map(escape).join('|')})\\b` +
   `|python[\\d.]*\\s+(?:-\\S+\\s+)*[^\\s;|&]*?(?:${TRAINING_SCRIPT_WORDS.map(escape).join('|')})[^\\s;|&/]*\\.py\\b` +
   `|(?:\\.|/bin)/(?:${LLAMA_CPP_PATH_BINARIES.join('|')})\\b`,
 );

@@ -10,7 +10,7 @@ import { readVllmLaunch } from './vllm';
 import { readSglangLaunch } from './sglang';
 import { readLlamaCppLaunch } from './llamacpp';
 import { readTgiLaunch } from './tgi';
-import { ollamaLibraryModel, readOllamaLaunch, readOllamaModelfile } from './ollama';
+import { ollamaLibraryModel, readOllamaLaunch, readOllamaModelfile, relateOllamaRuns } from './ollama';
 
 export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> = {
   vllm: readVllmLaunch,
@@ -19,6 +19,14 @@ export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchReque
   tgi: readTgiLaunch,
   ollama: readOllamaLaunch,
 };
+
+/**
+ * Requests that depend on one another within a file, related after all are read: Ollama's runs
+ * are served at the context the script's `ollama serve` was started with.
+ */
+export function relateServingLaunches(requests: LaunchRequest[]): void {
+  relateOllamaRuns(requests);
+}
 
 /** The serving request this invocation makes, read by the engine it launches; undefined when none does. */
 export function readServingLaunch(inv: Invocation): LaunchRequest | undefined {
