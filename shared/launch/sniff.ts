@@ -44,7 +44,7 @@ export const TRAINING_SCRIPT_WORDS: readonly string[] = ['train', 'tune', 'tunin
 export const TRAINING_SCRIPT_NAME = new RegExp(TRAINING_SCRIPT_WORDS.join('|'), 'i');
 
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WORDS, 'vllm-openai', 'lmsysorg/sglang', 'kubeai.org'];
+const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WORDS, 'vllm-openai', 'lmsysorg/sglang', 'kubeai.org', 'huggingface-text-generation-inference'];
 
 /**
  * Engine names a wrapper's name may carry (`run_llama_server`, `start_vllm`, `serve-sglang`,
