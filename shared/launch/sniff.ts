@@ -59,6 +59,7 @@ const WRAPPED_ENGINES: readonly [RegExp, string][] = [
   [/tgi|text[_-]generation[_-](?:inference|launcher)/, 'text-generation-launcher'],
 ];
 const WRAPPER_NAME = /^[A-Za-z][\w-]*$/;
+const ENGINE_NAMES_IN_WRAPPERS = ['vllm', 'sglang', 'llama', 'ollama', 'tgi'];
 const WRAPPER_WORD_RE = /(?:^|[\s;&|(`])[A-Za-z][\w-]*?[_-](?:llama[_-]?server|llama[_-]?cpp|vllm|sglang|ollama|tgi)(?:[_-][\w-]*)?(?=[\s;&|)`]|$)|(?:^|[\s;&|(`])(?:llama[_-]?server|vllm|sglang|ollama|tgi)[_-][\w-]+(?=[\s;&|)`]|$)/m;
 
 /**
@@ -93,7 +94,9 @@ export const LAUNCH_WORD_RE = new RegExp(
 
 /** The cheap test run before any parse: false means the text launches nothing RoPE Lens reads. */
 export function mentionsLaunchWord(text: string): boolean {
-  return LAUNCH_WORD_RE.test(text) || WRAPPER_WORD_RE.test(text);
+  if (LAUNCH_WORD_RE.test(text)) return true;
+  // The wrapper pattern tries every word; most texts name no engine at all, which indexOf says at once.
+  return ENGINE_NAMES_IN_WRAPPERS.some((w) => text.includes(w)) && WRAPPER_WORD_RE.test(text);
 }
 
 const PROGRAMS = new Set(LAUNCH_PROGRAMS);
