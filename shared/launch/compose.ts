@@ -141,12 +141,11 @@ function readService(svc: YAMLMap, doc: LineMap, problems: LaunchFile['problems'
   // An entrypoint (even an empty one) replaces the image's: command then follows it as arguments.
   let entrypoint: Invocation['entrypoint'] = entry ? 'program' : 'image';
   let argv = [...(entry?.tokens ?? []), ...(cmd?.tokens ?? [])];
-  const imageName = image?.value ?? (svc.has('build') ? 'the image built here' : 'the image');
   if (cmd?.tokens.length && startsWithLaunch(cmd.tokens, doc) && !(entry && startsWithLaunch(argv, doc))) {
     // A command that starts a known program (`command: vllm serve …` on a custom image or `build:`)
     // is that program: a plain image has no entrypoint, and an unknown one is assumed to exec it.
     if (entry?.tokens.length) notes.push(`the entrypoint ${entry.tokens.map((t) => t.value).join(' ')} is assumed to exec the command, which starts a known program`);
-    else if (!entry && image && isLaunchImage(image.value)) notes.push(`command starts a program: read as the command ${imageName} runs (its entrypoint is assumed to exec it)`);
+    else if (!entry && image && isLaunchImage(image.value)) notes.push(`command starts a program: read as the command ${image.value} runs (its entrypoint is assumed to exec it)`);
     argv = cmd.tokens;
     entrypoint = 'program';
   }
