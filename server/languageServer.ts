@@ -28,6 +28,7 @@ import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
 import { loadShellParser } from '../shared/node/shellParser';
 import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
+import { nodeSourcedFiles } from '../shared/node/sourcedFiles';
 import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
@@ -94,7 +95,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // Shell scripts need the tree-sitter grammar (WASM, loaded asynchronously): until it is in,
   // they read as nothing; once it is, every open document is checked again.
   let shell: ShellParser | undefined;
-  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts() });
+  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts(), sourcedFiles: nodeSourcedFiles() });
   let clientAsksHub = false;
   const hub = new HubFetcher({
     connection, resolver, log,

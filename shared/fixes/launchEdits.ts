@@ -67,9 +67,9 @@ export class LaunchEditor {
     this.lines = new LineIndex(text);
   }
 
-  /** Whether the token is a span of this text (env tokens from elsewhere, or placeholders, are not). */
+  /** Whether the token is a span of this text (env tokens from elsewhere, placeholders, values written in a sourced file are not). */
   editable(tok: Token | undefined): tok is Token {
-    return !!tok && tok.offset >= 0 && tok.offset + tok.length <= this.text.length && this.text.slice(tok.offset, tok.offset + tok.length) === tok.raw && tok.known;
+    return !!tok && !tok.from && tok.offset >= 0 && tok.offset + tok.length <= this.text.length && this.text.slice(tok.offset, tok.offset + tok.length) === tok.raw && tok.known;
   }
 
   /**

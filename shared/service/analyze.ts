@@ -22,7 +22,7 @@ import { analyzeServingConfig } from './analyzeServing';
 import { consumerTable } from '../serving/consumers';
 import { pinsFromSetting, type WorkspaceFacts } from '../serving/pins';
 import { launchFormatOf, readLaunchFile } from '../launch/index';
-import type { ShellParser } from '../launch/types';
+import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
 import { verifyFixes } from './verifyFixes';
 import { brokenContinuationFindings, invalidJsonFindings } from './readerFindings';
@@ -56,6 +56,8 @@ export interface AnalyzeOptions {
   consumers?: readonly string[];
   /** The shell grammar for launch scripts (loaded by the Node layer); without it shell scripts are not read. */
   shellParser?: ShellParser;
+  /** Files a shell script sources, found beside it or in its workspace (RopeLensServiceOptions.sourcedFiles). */
+  sourcedFiles?: (scriptPath: string, name: string) => SourcedFile | undefined;
 }
 
 /** Above this size fixes are not re-verified by default (see analyzeText). */
@@ -155,7 +157,9 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
 }
 
 function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undefined {
-  const read = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId });
+  const sourced = opts.sourcedFiles;
+  const readSourced = sourced ? (name: string) => sourced(opts.fileName, name) : undefined;
+  const read = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId, readSourced });
   const file = read(text);
   if (!file) return undefined;
   // Fixes are verified by analyzeText, as for every other kind of file.

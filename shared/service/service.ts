@@ -16,7 +16,7 @@ import type { ParsedDocument } from '../document/configNode';
 import type { GgufMetadata } from '../gguf/metadata';
 import { analyzeGguf, type GgufAnalysis } from './analyzeGguf';
 import type { WorkspaceFacts } from '../serving/pins';
-import type { ShellParser } from '../launch/types';
+import type { ShellParser, SourcedFile } from '../launch/types';
 
 /** What a user may set per document (the editor's `ropeLens.*` settings, the CLI's flags). */
 export interface AnalysisSettings {
@@ -48,6 +48,12 @@ export interface RopeLensServiceOptions extends Partial<AnalysisSettings> {
    * (shared/node/shellParser.ts); a getter, so a server can start before it has loaded.
    */
   shellParser?: () => ShellParser | undefined;
+  /**
+   * Reads a file a shell script sources (`source ../setup.sh`): `name` as the script wrote it,
+   * looked up beside `scriptPath` and in its workspace (shared/node/sourcedFiles.ts). Without it,
+   * sourced files are unknown (said in a note).
+   */
+  sourcedFiles?: (scriptPath: string, name: string) => SourcedFile | undefined;
 }
 
 /** One document to analyse. */
@@ -107,6 +113,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         workspace: options.workspace,
         consumers: s.consumers,
         shellParser: options.shellParser?.(),
+        sourcedFiles: options.sourcedFiles,
       });
     },
     describe(text, input) {
@@ -116,6 +123,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
         workspace: options.workspace, consumers: s.consumers,
         shellParser: options.shellParser?.(),
+        sourcedFiles: options.sourcedFiles,
       });
     },
     analyzeGguf(metadata, settings, fileName) {

@@ -138,12 +138,42 @@ export function isPython(tok: Token | undefined): boolean {
 /** Index after `python -m MODULE` when argv runs that module (flags like `-u` before `-m` allowed), else -1. */
 export function afterPythonModule(argv: readonly Token[], modules: readonly string[]): number {
   if (!isPython(argv[0])) return -1;
-  for (let i = 1; i < argv.length - 1; i++) {
+  for (let i = 1; i < argv.length; i++) {
     const v = argv[i].value;
-    if (v === '-m') return modules.includes(argv[i + 1].value) ? i + 2 : -1;
+    if (v === '-m') return i + 1 < argv.length && modules.includes(argv[i + 1].value) ? i + 2 : -1;
+    // `python3 -mvllm.entrypoints.openai.api_server`: CPython takes the module glued to -m.
+    if (/^-m[A-Za-z_]/.test(v)) return modules.includes(v.slice(2)) ? i + 1 : -1;
     if (!v.startsWith('-')) return -1;
   }
   return -1;
+}
+
+/**
+ * Whether an image is one of these repositories, wherever it is pulled from: the repository itself
+ * (`vllm/vllm-openai`) or a copy under another registry or namespace that keeps its name
+ * (`registry.example.com/mirror/vllm-openai`, `us-docker.pkg.dev/…/vllm-openai`).
+ */
+export function imageIs(image: string, repos: readonly string[]): boolean {
+  const { repo } = imageRepo(image);
+  if (repos.includes(repo)) return true;
+  const last = repo.slice(repo.lastIndexOf('/') + 1);
+  return repos.some((r) => r.includes('/') && r.slice(r.lastIndexOf('/') + 1) === last && last.length > 4);
+}
+
+/**
+ * A command named for this engine (`start_vllm`, `run_llama_server`; shared/launch/sniff.ts says
+ * which) whose arguments are this engine's flags: read as the engine, from argv[1]. At least one
+ * flag must be one the engine module reads and none another engine's, so a wrapper taking its own
+ * options is not misread.
+ */
+export function engineWrapper(argv: readonly Token[], program: string, named: (name: string) => string | undefined, specs: readonly OptionSpec[], habits: GrammarHabits, foreign: Record<string, unknown> = {}): { note: string } | undefined {
+  const name = programName(argv[0]);
+  if (!name || named(name) !== program) return undefined;
+  const r = readArgv(argv, 1, specs, habits);
+  // Options outside the table may be the engine's own (the table lists what RoPE Lens reads), but
+  // another engine's flag means the wrapper is something else.
+  if (!r.uses.length || r.unknown.some((u) => u.name in foreign)) return undefined;
+  return { note: `${name} is read as ${program}: it is not defined in the files read, its name says ${program} and its arguments are ${program}'s options.` };
 }
 
 /** The image name without registry, tag or digest: `docker.io/vllm/vllm-openai:v0.10.1` → `vllm/vllm-openai`. */

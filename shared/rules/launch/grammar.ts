@@ -60,7 +60,12 @@ export const grammarRule: LaunchRule = {
 
 function replacementFix(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   if (p.replacement === undefined) return [];
-  // A replacement names a flag (`--context-length`), or a split `--flag value` for llama.cpp's `=` form.
+  // A replacement names a flag (`--context-length`), or a split `--flag value` for llama.cpp's `=` form,
+  // or an environment variable's name (`OLLAMA_CONTEXT_LENGTH` for `OLLAMA_MAX_CTX`), renamed where it is written.
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.token.value) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(p.replacement)) {
+    const edits = ctx.editor.replaceRaw(p.token, p.replacement);
+    return edits.length ? [{ title: `Rename to ${p.replacement}`, kind: 'other', preferred: true, edits }] : [];
+  }
   if (!p.token.value.startsWith('-')) return [];
   if (!p.replacement.includes(' ') && usesFlag(ctx, p.replacement)) {
     // The request already sets the option the flag stands for: renaming would set it twice.
