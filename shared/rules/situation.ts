@@ -38,7 +38,10 @@ export function situationOf(rope: ModelRope): Situation {
   const asShipped = !!shipped && shipped.contextLength === C && sameBase && (rope.scaling?.type ?? 'default') === shippedType;
   const stock = asShipped || !(C > tc.value);
   const baseChanged = shippedBase !== undefined && !sameBase;
-  const beyondShipped = !shipped?.contextLength || C > shipped.contextLength;
+  // The shipped context counts only with the shipped scaling: without it the file asks for that
+  // context from the trained frequencies (a Llama-3.1 config that lost its llama3 block).
+  const lostScaling = ['linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'su'].includes(shippedType) && !scaled;
+  const beyondShipped = !shipped?.contextLength || C > shipped.contextLength || lostScaling;
   return {
     trained: tc.value, trainedSource: tc.source, length: C, scaled, stock, baseChanged,
     extended: !stock && !scaled && !baseChanged && beyondShipped,
