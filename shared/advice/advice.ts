@@ -179,6 +179,8 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
   if (!need) return undefined;
   const from = need.from;
   const reach = x.reach ?? need.reach;
+  // Layers that all attend within what the model was trained on see no new distance.
+  if (!(reach > from)) return undefined;
   const C = x.length;
   const s = C / from;
   if (!(s > 1) || !Number.isFinite(s)) return undefined;
@@ -213,6 +215,9 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
     const ntk = ntkAwareBase(base, s, dim);
     add({ kind: 'ntk', factor: s, base: ntk, spec: { ...common, ropeType: 'default', base: ntk }, label: `NTK-aware base ${fmt(ntk)} (s = ${fmt(s)}, d = ${dim})` });
   }
+  // A block of a kind a new scaling must not replace (mrope sections, proportional) leaves the base alone to rewrite.
+  if (!keepsOwnBlock(rope)) addScalings();
+  function addScalings(): void {
   add({ kind: 'yarn', factor, original: from, scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: from },
     spec: { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: from }, label: `YaRN ×${fmt(factor)} over ${fmt(from)}` });
   add({ kind: 'linear', factor, scaling: { rope_type: 'linear', factor }, spec: { ...common, ropeType: 'linear', factor }, label: `linear ×${fmt(factor)}` });
@@ -221,6 +226,7 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
       spec: { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: from }, label: `llama3 ×${fmt(factor)} over ${fmt(from)}` });
   }
   add({ kind: 'dynamic', factor, scaling: { rope_type: 'dynamic', factor }, spec: { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: from }, seqLen: C, label: `dynamic NTK ×${fmt(factor)}` });
+  }
   if (!x.scalingOnly && from > 2 * Math.PI) {
     const g = gradientThetaBase(base, from, C);
     add({ kind: 'raise-base', factor: s, base: g, spec: { ...common, ropeType: 'default', base: g }, label: `base ${fmt(g)} by Gradient's law (for training at ${fmt(C)})` });
@@ -229,6 +235,13 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
   const ranked = rank(options, training);
   const preferred = ranked[0];
   return { trained, from, length: C, reach, base, dim, options: ranked, preferred, ...(recipe ? { recipe } : {}), why: whyOf(preferred, ranked, recipe, !!recipeFits, C) };
+}
+
+/** The model's scaling object holds what a rewrite cannot carry over (Qwen2-VL mrope sections, Gemma-4 proportional). */
+export function keepsOwnBlock(rope: ModelRope): boolean {
+  const p = rope.scaling?.params ?? {};
+  const t = String(p['rope_type']?.value ?? p['type']?.value ?? '').toLowerCase();
+  return 'mrope_section' in p || 'short_factor' in p || 'long_factor' in p || t === 'mrope' || t === 'proportional';
 }
 
 function num(v: unknown, d: number): number {

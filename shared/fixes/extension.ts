@@ -5,7 +5,7 @@
  * only writes them: the vendor's recipe, NTK-aware base, YaRN {s, T}, linear {s}, llama3 {s, 1, 4, T}
  * (Llama family), dynamic {s} with max_position_embeddings back at T, Gradient's law base.
  */
-import type { Fix, FixKind } from '../core/findings';
+import type { Fix, FixKind, FixRewrite } from '../core/findings';
 import type { KeyPath } from './documentEditor';
 import type { RopeSpec, TransformersVariant } from '../rope/spec';
 import type { ModelRope } from '../config/modelRope';
@@ -67,6 +67,7 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
   advice.options.forEach((o, rank) => {
     const fix = fixOf(o, x);
     if (!fix) return;
+    fix.rewrite = rewriteOf(o);
     if (o.verdict) { fix.title = `${fix.title} — ${verdictText(o.verdict)}`; fix.verdict = o.verdict; }
     built.push({ fix, rank, order: o.recipe ? 0 : ORDER[o.kind] ?? 9 });
   });
@@ -74,6 +75,11 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
   const wanted = x.preferred && x.preferred !== 'auto' ? built.filter((b) => b.fix.kind === x.preferred).sort((a, b) => a.rank - b.rank)[0] : undefined;
   (wanted ?? built.reduce((a, b) => (b.rank < a.rank ? b : a))).fix.preferred = true;
   return built.sort((a, b) => a.order - b.order).map((b) => b.fix);
+}
+
+/** The values an advised rewrite writes, carried on its fix. */
+export function rewriteOf(o: RewriteOption): FixRewrite {
+  return { factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}), ...(o.recipe ? { recipe: true } : {}) };
 }
 
 /** One advised rewrite written into this document, or undefined where the file cannot say it. */

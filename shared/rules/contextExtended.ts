@@ -11,6 +11,7 @@ import { modelTarget } from './targets';
 import { extensionFixes } from '../fixes/extension';
 import { ropeGroups } from '../config/attentionGroups';
 import { isLlamaFamily } from './families';
+import { windowsCover } from '../advice/advice';
 
 export const CONTEXT_EXTENDED = 'rope/context-extended';
 
@@ -23,6 +24,8 @@ export const contextExtendedRule: Rule = {
     if (!sit.extended) return [];
     const C = sit.length;
     const T = sit.trained;
+    // Every RoPE layer slides within a window the model was trained on (Mistral-7B-v0.1, Phi-3-mini-4k): no new distance.
+    if (windowsCover(rope, C, T)) return [];
     const group = ropeGroups(rope)[0];
     const dim = group?.rotaryDim.value ?? rope.rotaryDim.value;
     // The widest reach any rotary layer has: the context for full attention, the window when every layer slides.

@@ -38,12 +38,12 @@ export function situationOf(rope: ModelRope): Situation {
   const asShipped = !!shipped && shipped.contextLength === C && sameBase && (rope.scaling?.type ?? 'default') === shippedType;
   const stock = asShipped || !(C > tc.value);
   const baseChanged = shippedBase !== undefined && !sameBase;
-  // The shipped context counts only with the shipped scaling: without it the file asks for that
-  // context from the trained frequencies (a Llama-3.1 config that lost its llama3 block).
-  const lostScaling = ['linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'su'].includes(shippedType) && !scaled;
-  const beyondShipped = !shipped?.contextLength || C > shipped.contextLength || lostScaling;
+  // Only the shipped values themselves are the vendor's claim (Qwen2.5-7B base declares 131,072 over
+  // a trained 32,768): an edited context past T without scaling is extended, whatever the vendor
+  // declared — serve and the Inspector recommend a rewrite there too (advice/advice.ts) — and so
+  // is the shipped context without the shipped scaling (a Llama-3.1 config that lost its llama3 block).
   return {
     trained: tc.value, trainedSource: tc.source, length: C, scaled, stock, baseChanged,
-    extended: !stock && !scaled && !baseChanged && beyondShipped,
+    extended: !stock && !scaled && !baseChanged,
   };
 }

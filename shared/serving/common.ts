@@ -160,7 +160,7 @@ export function recommendedRewrite(input: ServingInput, facts: ScalingFacts, con
  * context is raised where the engine derives it from max_position_embeddings (llama3, a new base),
  * or where the scaling does not stretch to it. `scaling`: the scaling object in effect after it.
  */
-export function rewriteOverride(facts: ScalingFacts, o: RewriteOption, context: number, opts: { yarnSetsLength?: boolean } = {}): { override: Record<string, unknown>; scaling?: Record<string, unknown>; context?: number } {
+export function rewriteOverride(facts: ScalingFacts, o: RewriteOption, context: number, opts: { yarnSetsLength?: boolean; setsLength?: boolean } = {}): { override: Record<string, unknown>; scaling?: Record<string, unknown>; context?: number } {
   const parts = facts.keyPath.split('.').filter(Boolean);
   const leaf = parts.pop() ?? 'rope_scaling';
   const wrap = (v: Record<string, unknown>) => (parts.length ? overrideAt(parts.join('.'), v) : v);
@@ -169,6 +169,7 @@ export function rewriteOverride(facts: ScalingFacts, o: RewriteOption, context: 
     const stretched = o.original !== undefined ? Math.floor(o.factor * o.original) : undefined;
     let mpe: number | undefined;
     if (o.kind === 'llama3') mpe = Math.max(context, o.recipe?.reach ?? 0);
+    else if (opts.setsLength) mpe = context;
     else if (o.kind === 'yarn' && (opts.yarnSetsLength || (stretched !== undefined && stretched < context))) mpe = context;
     return { override: wrap({ [leaf]: scaling, ...(mpe !== undefined ? { max_position_embeddings: mpe } : {}) }), scaling, ...(mpe !== undefined ? { context: mpe } : {}) };
   }

@@ -77,11 +77,12 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   let overrides: Record<string, unknown> | null = null;
   let rewrite: ServingPlan['rewrite'];
   let mpe: number | undefined;
+  let advice: ReturnType<typeof recommendedRewrite>;
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
   } else if (facts.type === 'none') {
-    const advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
+    advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     if (advice) {
       // SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings.
       const w = rewriteOverride(facts, advice.preferred, context, { yarnSetsLength: true });
@@ -100,8 +101,15 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'SGLang', derivedMaxLen, sglangHonoursWindows(input.rope.modelType)));
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
-  const withLength: ServingInput = mpe !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: mpe } } : input;
-  const after = overrides ? sglangDerivedContext(withLength, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts) : derivedMaxLen;
+  const lengthWith = (n: number | undefined) => sglangDerivedContext(n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts);
+  let after = overrides ? lengthWith(mpe) : derivedMaxLen;
+  if (advice && scaling && mpe === undefined && after < context) {
+    // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    overrides = w.override;
+    mpe = w.context;
+    after = lengthWith(mpe);
+  }
   const env: Record<string, string> = {};
   if (context > after) {
     env[SGLANG_LONG_ENV] = '1';

@@ -118,11 +118,12 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   let overrides: Record<string, unknown> | null = null;
   let rewrite: ServingPlan['rewrite'];
   let mpe: number | undefined;
+  let advice: ReturnType<typeof recommendedRewrite>;
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
     notes.push(`--hf-overrides repeats the config's ${facts.type} scaling so a hub copy without it (or a stock config.json) runs the same; vLLM removed --rope-scaling (PR #28006).`);
   } else if (facts.type === 'none') {
-    const advice = recommendedRewrite(input, facts, context);
+    advice = recommendedRewrite(input, facts, context);
     if (advice) {
       const w = rewriteOverride(facts, advice.preferred, context);
       overrides = w.override;
@@ -141,8 +142,15 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'vLLM', derivedMaxLen));
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
-  const withLength: ServingInput = mpe !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: mpe } } : input;
-  const after = overrides ? vllmDerivedMaxLen(withLength, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts) : derivedMaxLen;
+  const lengthWith = (n: number | undefined) => vllmDerivedMaxLen(n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts);
+  let after = overrides ? lengthWith(mpe) : derivedMaxLen;
+  if (advice && scaling && mpe === undefined && after < context) {
+    // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    overrides = w.override;
+    mpe = w.context;
+    after = lengthWith(mpe);
+  }
   const env: Record<string, string> = {};
   if (context > after) {
     env[VLLM_LONG_ENV] = '1';

@@ -9,7 +9,7 @@
 import type { Fix, TextEdit } from '../../core/findings';
 import { LaunchRuleContext, flagSetter, overrideWriter } from './context';
 import { overrideExtensionFixes } from './vllmLength';
-import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
+import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
 import { RewriteAdvice, RewriteOption, adviseRewrite } from '../../advice/advice';
 import { ropeReachAt } from '../../config/reach';
 import { fmt, fmtPlain } from '../../core/format';
@@ -58,7 +58,7 @@ function llamaFixes(ctx: LaunchRuleContext, C: number, T: number, liftCap: boole
   const tailTitle = kv ? `, ${kv.flag} ${kv.value}` : '';
   const candidates: RewriteCandidate[] = [];
   const add = (title: string, kind: Fix['kind'], edits: TextEdit[], o: RewriteOption) => {
-    if (edits.length) candidates.push({ fix: { title, kind, edits }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
+    if (edits.length) candidates.push({ fix: { title, kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
   };
   for (const o of advice.options) {
     if (o.kind === 'yarn') {
@@ -89,10 +89,10 @@ function tgiFixes(ctx: LaunchRuleContext, C: number, T: number): Fix[] {
     if (o.recipe) continue;
     if (o.kind === 'dynamic') {
       const dyn = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'dynamic' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(o.factor) }]);
-      if (dyn.length) candidates.push({ fix: { title: `Add dynamic NTK flags: --rope-scaling dynamic --rope-factor ${argNumber(o.factor)} (TGI's CLI has no YaRN; YaRN goes in config.json)`, kind: 'dynamic', edits: dyn }, spec: o.spec, seqLen: o.seqLen });
+      if (dyn.length) candidates.push({ fix: { title: `Add dynamic NTK flags: --rope-scaling dynamic --rope-factor ${argNumber(o.factor)} (TGI's CLI has no YaRN; YaRN goes in config.json)`, kind: 'dynamic', edits: dyn, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen });
     } else if (o.kind === 'linear') {
       const lin = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(o.factor) }]);
-      if (lin.length) candidates.push({ fix: { title: `Add linear scaling flags: --rope-scaling linear --rope-factor ${argNumber(o.factor)}`, kind: 'linear', edits: lin }, spec: o.spec });
+      if (lin.length) candidates.push({ fix: { title: `Add linear scaling flags: --rope-scaling linear --rope-factor ${argNumber(o.factor)}`, kind: 'linear', edits: lin, rewrite: rewriteOf(o) }, spec: o.spec });
     }
   }
   candidates.sort((a, b) => (a.fix.kind === 'dynamic' ? 0 : 1) - (b.fix.kind === 'dynamic' ? 0 : 1));

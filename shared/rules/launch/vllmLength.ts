@@ -23,10 +23,10 @@
 import type { Fix, Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
-import { ScalingFacts, isNativeYarn } from '../../serving/common';
-import { VLLM_LONG_ENV, vllmBaseLength, vllmSlidingWindow } from '../../serving/vllm';
+import { ScalingFacts, factsOfObject, isNativeYarn } from '../../serving/common';
+import { VLLM_LONG_ENV, vllmBaseLength, vllmDerivedMaxLen, vllmSlidingWindow } from '../../serving/vllm';
 import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
-import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
+import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
 import { RewriteOption, adviseRewrite } from '../../advice/advice';
 import { fmt } from '../../core/format';
 import { fmtPlain } from '../../core/format';
@@ -162,8 +162,14 @@ export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trai
   if (!advice) return [];
   const candidates: RewriteCandidate[] = [];
   const add = (title: string, kind: Fix['kind'], values: Record<string, unknown>, o: RewriteOption) => {
+    // A scaling vLLM does not stretch its derived length by (Gemma-3's is skipped, a linear factor
+    // over a small max_position_embeddings) also raises the context, or vLLM still refuses C.
+    if (!('max_position_embeddings' in values) && vllmLengthWith(x, values) < C) {
+      values = { ...values, max_position_embeddings: C };
+      title = title.replace(/\)$/, `, max_position_embeddings ${C})`);
+    }
     const edits = x.setOverrides(values);
-    if (edits.length) candidates.push({ fix: { title, kind, edits }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
+    if (edits.length) candidates.push({ fix: { title, kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
   };
   for (const o of [...advice.options].sort((a, b) => displayOrder(a) - displayOrder(b))) {
     switch (o.kind) {
@@ -197,6 +203,14 @@ export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trai
     }
   }
   return judgedRewrites(candidates, { reach: advice.reach, variant: 'v5', training: false, advice });
+}
+
+/** vLLM's derived length with override values applied (their scaling and context). */
+function vllmLengthWith(x: Pick<VllmLengthInput, 'trained' | 'effective'>, values: Record<string, unknown>): number {
+  const mpe = typeof values['max_position_embeddings'] === 'number' ? values['max_position_embeddings'] as number : undefined;
+  const scaling = values['rope_scaling'] && typeof values['rope_scaling'] === 'object' ? values['rope_scaling'] as Record<string, unknown> : undefined;
+  const input = { rope: x.effective, trainedContext: x.trained, ...(mpe !== undefined ? { contextKeys: { max_position_embeddings: mpe } } : {}) };
+  return vllmDerivedMaxLen(input, scaling ? factsOfObject(x.effective, scaling, 'rope_scaling') : undefined);
 }
 
 /** The order fixes are listed in (the preferred one is marked, not moved). */
