@@ -193,6 +193,8 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
   const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
   const options: RewriteOption[] = [];
   const add = (o: Omit<RewriteOption, 'verdict'>) => {
+    // The generic rewrite the vendor's recipe already is (Qwen's YaRN ×4 over 32,768 at 131,072) is listed once, as the recipe.
+    if (!o.recipe && options.some((r) => r.recipe && r.kind === o.kind && Math.abs(r.factor - o.factor) < 1e-9 && (r.original ?? from) === (o.original ?? from))) return;
     const verdict = verdictOf(o.spec, reach, variant, o.seqLen);
     options.push(verdict ? { ...o, verdict } : o);
   };

@@ -50,7 +50,7 @@ export interface ExtensionInput {
 
 export { MAX_VERDICT_LENGTH, verdictOf, verdictText } from '../advice/advice';
 
-/** Display order of the fixes (the preferred one is marked, not moved): the recipe first, then as advice.md lists them. */
+/** Display order of the fixes (the preferred one is marked, not moved): as advice.md lists them, a recipe before its kind's generic one. */
 const ORDER: Record<string, number> = { ntk: 1, yarn: 2, linear: 3, llama3: 4, dynamic: 5, 'raise-base': 6 };
 
 /**
@@ -69,7 +69,7 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
     if (!fix) return;
     fix.rewrite = rewriteOf(o);
     if (o.verdict) { fix.title = `${fix.title} — ${verdictText(o.verdict)}`; fix.verdict = o.verdict; }
-    built.push({ fix, rank, order: o.recipe ? 0 : ORDER[o.kind] ?? 9 });
+    built.push({ fix, rank, order: (ORDER[o.kind] ?? 9) - (o.recipe ? 0.5 : 0) });
   });
   if (!built.length) return [];
   const wanted = x.preferred && x.preferred !== 'auto' ? built.filter((b) => b.fix.kind === x.preferred).sort((a, b) => a.rank - b.rank)[0] : undefined;

@@ -178,6 +178,11 @@ export function rewriteOverride(facts: ScalingFacts, o: RewriteOption, context: 
   return { override: wrap({ rope_theta: base, max_position_embeddings: context }), context };
 }
 
+/** A rewrite kind in words, for notes ("TGI's CLI cannot set YaRN"). */
+export function kindName(kind: string): string {
+  return ({ yarn: 'YaRN', llama3: 'llama3 scaling', dynamic: 'dynamic NTK', linear: 'linear scaling', ntk: 'a new rope_theta', 'raise-base': 'a new rope_theta' } as Record<string, string>)[kind] ?? kind;
+}
+
 /** The plan's `rewrite` field for the advice's preferred rewrite. */
 export function planRewrite(advice: RewriteAdvice, written: boolean): NonNullable<import('./types').ServingPlan['rewrite']> {
   const o = advice.preferred;

@@ -17,7 +17,7 @@
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
-import { ScalingFacts, argNumber, grouped, lengthKeys, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, staticYarnNote, targetContext } from './common';
+import { ScalingFacts, argNumber, grouped, kindName, lengthKeys, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, staticYarnNote, targetContext } from './common';
 import type { RewriteOption } from '../advice/advice';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
@@ -154,7 +154,7 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
       extended = true;
     }
     notes.push(written ? rewriteNote(input, advice, 'the flags write')
-      : `${rewriteNote(input, advice, 'the preferred rewrite is')} llama.cpp has no flag for it${o ? `: the flags write ${o.label}, the closest it can` : ''}; or convert the GGUF from a config that carries it.`);
+      : `${rewriteNote(input, advice, 'the preferred rewrite is')} llama.cpp has no flag for ${kindName(advice.preferred.kind)}${o ? `: the flags write ${o.label}, the closest it can` : ''}; or convert the GGUF from a config that carries it.`);
   }
   const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp', input.rope);
   if (yarn) notes.push(yarn);

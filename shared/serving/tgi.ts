@@ -15,6 +15,7 @@ import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
+import { kindName } from './common';
 import { argNumber, grouped, lengthKeys, modelRef, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, targetContext } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
@@ -83,7 +84,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
           extended = true;
         }
         notes.push(written ? rewriteNote(input, advice, 'the flags write')
-          : `${rewriteNote(input, advice, 'the preferred rewrite is')} TGI's CLI cannot set it (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`);
+          : `${rewriteNote(input, advice, 'the preferred rewrite is')} TGI's CLI cannot set ${kindName(advice.preferred.kind)} (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`);
       }
       break;
     }

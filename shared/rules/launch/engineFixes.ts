@@ -63,7 +63,7 @@ function llamaFixes(ctx: LaunchRuleContext, C: number, T: number, liftCap: boole
   for (const o of advice.options) {
     if (o.kind === 'yarn') {
       const orig = o.original ?? T;
-      const whose = o.recipe ? ` (${o.recipe.who}'s YaRN)` : '';
+      const whose = o.recipe ? (o.recipe.restores ? ` restoring ${o.recipe.who}'s YaRN` : ` as ${o.recipe.who} documents them`) : '';
       add(`Add YaRN flags${whose}: --rope-scaling yarn --rope-scale ${argNumber(o.factor)} --yarn-orig-ctx ${orig}${tailTitle}`, 'yarn',
         set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(o.factor) }, { name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(orig) }, ...tail]), o);
     } else if (o.kind === 'ntk' && o.base !== undefined && Number.isFinite(o.base)) {

@@ -215,5 +215,5 @@ function vllmLengthWith(x: Pick<VllmLengthInput, 'trained' | 'effective'>, value
 
 /** The order fixes are listed in (the preferred one is marked, not moved). */
 function displayOrder(o: RewriteOption): number {
-  return o.recipe ? 0 : ({ ntk: 1, yarn: 2, linear: 3, dynamic: 4, llama3: 5, 'raise-base': 6 } as const)[o.kind];
+  return ({ ntk: 1, yarn: 2, linear: 3, dynamic: 4, llama3: 5, 'raise-base': 6 } as const)[o.kind] - (o.recipe ? 0.5 : 0);
 }
