@@ -136,6 +136,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     for (const d of report.diagnostics) textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
   }
 
+  // Launches whose model was not found offline are not judged; said once for all of them, not per launch.
+  const unjudged: string[] = [];
+  for (const [file, a] of analyses) {
+    for (const l of a.launches ?? []) if (l.unjudged) unjudged.push(`${file}:${l.range.start.line + 1}:${l.range.start.character + 1} ${l.unjudged}`);
+    if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
+  }
+
   if (format === 'json') io.out(JSON.stringify({ files: reports }, null, 2));
   else if (format === 'sarif') io.out(JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2));
   else if (format === 'github') { for (const l of toGithub(reports)) io.out(l); }
@@ -143,6 +150,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (format !== 'json' && format !== 'sarif') {
     const others = counts.information + counts.hint;
     const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+    if (unjudged.length) {
+      io.err(`${unjudged.length} launch${unjudged.length === 1 ? '' : 'es'} not judged: ${unjudged.length === 1 ? 'its model was' : 'models'} not found ${hub.enabled ? 'offline or on the Hub' : 'offline; `--hub` resolves them'}${parsed.values.verbose ? ':' : ' (--verbose lists them)'}`);
+      if (parsed.values.verbose) for (const u of unjudged) io.err(`  ${u}`);
+    }
     io.err(`${n(files.length, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}`);
   }
   if (unreadable) return EXIT_USAGE;

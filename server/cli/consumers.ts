@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
-import { consumersText, consumerCells } from '../../shared/serving/consumersView';
+import { consumersText, consumerCells } from '../../shared/service/engines';
 
 const USAGE = 'usage: rope-lens consumers <config.json | model folder> [--json]';
 
@@ -33,7 +33,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const rows = analysis.consumers ?? [];
   if (values.json) {
     const cells = consumerCells(rows);
-    io.out(JSON.stringify({ path: file, consumers: rows.map((r, i) => ({ ...r, differs: cells[i].differs.map((c) => ['consumer', 'accepts', 'base', 'scaling', 'factor', 'attentionFactor', 'derivedMaxLen', 'windows'][c]) })) }, null, 2));
+    io.out(JSON.stringify({ path: file, consumers: rows.map((r, i) => ({ ...r, differs: cells[i].differs.map((c) => ['consumer', 'accepts', 'base', 'scaling', 'factor', 'attentionFactor', 'derivedMaxLen', 'windows', 'rotaryDim'][c]) })) }, null, 2));
   } else {
     io.out(`${file}\n\n${consumersText(rows)}`);
   }

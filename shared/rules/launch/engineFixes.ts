@@ -14,7 +14,7 @@ import { RewriteAdvice, RewriteOption, adviseRewrite } from '../../advice/advice
 import { ropeReachAt } from '../../config/reach';
 import { fmt, fmtPlain } from '../../core/format';
 import { argNumber } from '../../serving/common';
-import { llamaCppArch } from '../../serving/llamacpp';
+import { llamaCppArch, llamaCppOptionsOf, llamaOptionText } from '../../serving/llamacpp';
 
 /** The `--override-kv` that lifts llama-server's per-slot cap to `length`, when the architecture is known. */
 export function contextOverrideKv(ctx: LaunchRuleContext, length: number): { name: string; flag: string; value: string } | undefined {
@@ -61,17 +61,16 @@ function llamaFixes(ctx: LaunchRuleContext, C: number, T: number, liftCap: boole
     if (edits.length) candidates.push({ fix: { title, kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
   };
   for (const o of advice.options) {
+    // Options, edits and titles from the engine's one writer of its scaling flags.
+    const opts = llamaCppOptionsOf(o);
+    if (!opts) continue;
     if (o.kind === 'yarn') {
-      const orig = o.original ?? T;
       const whose = o.recipe ? (o.recipe.restores ? ` restoring ${o.recipe.who}'s YaRN` : ` as ${o.recipe.who} documents them`) : '';
-      add(`Add YaRN flags${whose}: --rope-scaling yarn --rope-scale ${argNumber(o.factor)} --yarn-orig-ctx ${orig}${tailTitle}`, 'yarn',
-        set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(o.factor) }, { name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(orig) }, ...tail]), o);
-    } else if (o.kind === 'ntk' && o.base !== undefined && Number.isFinite(o.base)) {
-      add(`Apply NTK scaling: --rope-freq-base ${fmtPlain(o.base)} (was ${fmtPlain(advice.base)}; s = ${fmt(o.factor)}, d = ${advice.dim})${tailTitle}`, 'ntk',
-        set([{ name: 'rope-freq-base', flag: '--rope-freq-base', value: fmtPlain(o.base) }, ...tail]), o);
+      add(`Add YaRN flags${whose}: ${llamaOptionText(opts)}${tailTitle}`, 'yarn', set([...opts, ...tail]), o);
+    } else if (o.kind === 'ntk') {
+      add(`Apply NTK scaling: ${llamaOptionText(opts)} (was ${fmtPlain(advice.base)}; s = ${fmt(o.factor)}, d = ${advice.dim})${tailTitle}`, 'ntk', set([...opts, ...tail]), o);
     } else if (o.kind === 'linear' && !o.recipe) {
-      add(`Add linear scaling flags: --rope-scaling linear --rope-scale ${argNumber(o.factor)}${tailTitle}`, 'linear',
-        set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(o.factor) }, ...tail]), o);
+      add(`Add linear scaling flags: ${llamaOptionText(opts)}${tailTitle}`, 'linear', set([...opts, ...tail]), o);
     }
   }
   // Listed as before: YaRN, NTK, linear; the preferred one is the advice's first llama.cpp can write.
