@@ -99,4 +99,16 @@ describe('verdicts on real files (issue 26)', () => {
     const preferred = checked.diagnostics.flatMap((d) => d.fixes).find((f) => f.preferred && f.rewrite);
     assert.deepEqual(preferred?.rewrite, { factor: 4, original: 32768, recipe: true });
   });
+
+  it("a consumer finding resting only on the file's transformers_version stamp is no warning on the publisher's own config (Meta's Llama-3.1-405B, 4.42.3)", () => {
+    const text = read(VERDICTS, 'llama-3.1-405b.config.json');
+    const a = service.analyze(text, { fileName: '/models/llama-405b/config.json' });
+    // Every architecture value names it: the publisher's file as shipped, its stamp the vendor's build.
+    assert.equal(a.rope?.identity?.id, 'meta-llama/Llama-3.1-405B');
+    assert.ok(!a.diagnostics.some((d) => d.severity === 'warning' || d.severity === 'error'), JSON.stringify(a.diagnostics.map((d) => [d.code, d.severity, d.message])));
+    assert.ok(a.diagnostics.filter((d) => d.code === 'consumer/refused').every((d) => d.severity === 'information'));
+    // A pin in the workspace still makes it an error.
+    const pinned = service.analyze(text, { fileName: '/models/llama-405b/config.json', settings: { consumers: ['transformers==4.41.0'] } });
+    assert.ok(pinned.diagnostics.some((d) => d.code === 'consumer/refused' && d.severity === 'error'), JSON.stringify(pinned.diagnostics.map((d) => [d.code, d.severity])));
+  });
 });
