@@ -136,7 +136,8 @@ function recipeFix(o: RewriteOption, x: ExtensionInput): Fix | undefined {
   if (!fix) return undefined;
   const declared = x.declaredContext ?? (x.contextPath ? { path: x.contextPath, value: x.length } : undefined);
   const stretched = Math.round(r.scaling.factor * (r.scaling.original_max_position_embeddings ?? x.trained));
-  if (r.scaling.rope_type === 'yarn' && declared && declared.value !== stretched) {
+  // As for a generic YaRN block: a context left at T stays (Qwen's own card keeps 32,768).
+  if (r.scaling.rope_type === 'yarn' && declared && declared.value !== x.trained && declared.value !== stretched) {
     fix.title += `, max_position_embeddings ${stretched}`;
     fix.edits = [...fix.edits, ...t.editor.set(declared.path, stretched)];
   }
