@@ -8,7 +8,7 @@
  * whatever rope.scaling.* the GGUF carries from conversion (see llamacpp.ts).
  */
 import type { ServingInput, ServingPlan } from './types';
-import { beyondFrom, extensionFrom, grouped, reachNotes, scalingFacts, targetContext } from './common';
+import { grouped, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, targetContext } from './common';
 import { llamaCppHonoursWindows, llamaCppReading, llamaCppTrainContext } from './llamacpp';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 
@@ -30,6 +30,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
   const derivedMaxLen = llamaCppTrainContext(input);
   const served = Math.min(context, derivedMaxLen);
   const notes: string[] = [`Per model instead of server-wide: a Modelfile line \`PARAMETER num_ctx ${served}\`, or options.num_ctx in the API request.`];
+  let rewrite: ServingPlan['rewrite'];
   switch (facts.type) {
     case 'yarn':
     case 'linear':
@@ -43,8 +44,11 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
       notes.push(`${facts.type} scaling comes from tensors the GGUF conversion writes; Ollama has nothing to set.`);
       break;
     case 'none': {
-      const from = extensionFrom(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
-      if (from !== undefined) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: Ollama gives no scaling at all, so convert from a config with rope_scaling yarn {factor ${context / from}, original ${from}} or serve with llama.cpp's flags.`);
+      const advice = recommendedRewrite(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
+      if (advice) {
+        rewrite = planRewrite(advice, false);
+        notes.push(`${rewriteNote(input, advice, 'the preferred rewrite is')} Ollama gives no scaling at all, so convert the GGUF from a config that carries it, or serve with llama.cpp's flags.`);
+      }
       break;
     }
     default:
@@ -54,7 +58,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
   if (context > derivedMaxLen) {
     notes.push(`Ollama clamps num_ctx to the GGUF's context_length (${grouped(derivedMaxLen)}) with "requested context size too large for model": ${grouped(context)} needs a GGUF converted from a config whose max_position_embeddings is ${context}. The command asks for ${grouped(served)}.`);
   }
-  return { engine: 'ollama', derivedMaxLen, context, args: ['ollama', 'serve'], env: { [OLLAMA_CONTEXT_ENV]: String(served) }, overrides: null, notes };
+  return { engine: 'ollama', derivedMaxLen, context, args: ['ollama', 'serve'], env: { [OLLAMA_CONTEXT_ENV]: String(served) }, overrides: null, notes, ...(rewrite ? { rewrite } : {}) };
 }
 
 // ==== Launch grammar (h-engines): what Ollama reads ========================================

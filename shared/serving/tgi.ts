@@ -15,7 +15,8 @@ import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
-import { argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext } from './common';
+import { kindName } from './common';
+import { argNumber, grouped, lengthKeys, modelRef, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, targetContext } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
@@ -51,6 +52,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
   const context = targetContext(input, facts);
   const derivedMaxLen = tgiDerivedMaxLen(input);
   const notes: string[] = [];
+  let rewrite: ServingPlan['rewrite'];
   const flags: string[] = [];
   let extended = facts.type !== 'none';
   switch (facts.type) {
@@ -71,12 +73,18 @@ export function tgiPlan(input: ServingInput): ServingPlan {
       notes.push(`${facts.type} scaling is read from config.json by TGI's rotary layer.`);
       break;
     case 'none': {
-      const from = extensionFrom(input, facts, context);
-      if (from !== undefined) {
-        const s = context / from;
-        flags.push('--rope-scaling', 'dynamic', '--rope-factor', argNumber(s));
-        extended = true;
-        notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
+      const advice = recommendedRewrite(input, facts, context);
+      if (advice) {
+        // TGI's CLI sets only linear or dynamic (launcher/src/main.rs: --rope-scaling linear|dynamic).
+        const o = advice.options.find((x) => !x.recipe && (x.kind === 'dynamic' || x.kind === 'linear'));
+        const written = o === advice.preferred;
+        rewrite = planRewrite(advice, written);
+        if (o) {
+          flags.push('--rope-scaling', o.kind, '--rope-factor', argNumber(o.factor));
+          extended = true;
+        }
+        notes.push(written ? rewriteNote(input, advice, 'the flags write')
+          : `${rewriteNote(input, advice, 'the preferred rewrite is')} TGI's CLI cannot set ${kindName(advice.preferred.kind)} (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`);
       }
       break;
     }
@@ -88,7 +96,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
     notes.push(`${grouped(context)} is above the ${grouped(derivedMaxLen)} TGI's launcher reads from max_position_embeddings; the launcher does not check it${extended ? '' : ', and positions past it are extrapolated'}.`);
   }
   const args = ['text-generation-launcher', '--model-id', modelRef(input), '--max-input-tokens', String(Math.max(1, context - 1)), '--max-total-tokens', String(context), ...flags];
-  return { engine: 'tgi', derivedMaxLen, context, args, env: {}, overrides: null, notes };
+  return { engine: 'tgi', derivedMaxLen, context, args, env: {}, overrides: null, notes, ...(rewrite ? { rewrite } : {}) };
 }
 
 // ==== Launch grammar (h-engines): how TGI's launcher reads its command line ===============

@@ -9,12 +9,13 @@
 import type { Fix, TextEdit } from '../../core/findings';
 import { LaunchRuleContext, flagSetter, overrideWriter } from './context';
 import { overrideExtensionFixes } from './vllmLength';
-import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
-import { factorValue } from '../../fixes/rewrites';
+import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
+import { RewriteAdvice, RewriteOption, adviseRewrite } from '../../advice/advice';
+import { ropeReachAt } from '../../config/reach';
 import { ntkAwareBase } from '../../rope/seedMethods';
 import { fmt, fmtPlain } from '../../core/format';
 import { argNumber } from '../../serving/common';
-import { llamaCppArch, llamaCppScalingOptions, llamaOptionText } from '../../serving/llamacpp';
+import { llamaCppArch, llamaCppOptionsOf, llamaOptionText } from '../../serving/llamacpp';
 
 /** The `--override-kv` that lifts llama-server's per-slot cap to `length`, when the architecture is known. */
 export function contextOverrideKv(ctx: LaunchRuleContext, length: number): { name: string; flag: string; value: string } | undefined {
@@ -60,44 +61,57 @@ export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { l
   }
 }
 
+/** The one recommendation (advice/advice.ts) for this launch, judged over what the layers see at C. */
+function adviceFor(ctx: LaunchRuleContext, C: number, T: number): RewriteAdvice | undefined {
+  const rope = ctx.effect!.rope;
+  return adviseRewrite({ rope, length: C, trained: T, from: T, reach: ropeReachAt(rope, C), variant: ctx.variant });
+}
+
 function llamaFixes(ctx: LaunchRuleContext, C: number, T: number, liftCap: boolean): Fix[] {
   const set = flagSetter(ctx);
-  const s = C / T;
-  const factor = factorValue(s);
-  const base = ctx.effect!.rope.base.value, dim = ctx.effect!.rope.rotaryDim.value;
+  const advice = adviceFor(ctx, C, T);
+  if (!advice) return [];
   const kv = liftCap ? contextOverrideKv(ctx, C) : undefined;
   const tail = kv ? [kv] : [];
   const tailTitle = kv ? `, ${kv.flag} ${kv.value}` : '';
-  const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
   const candidates: RewriteCandidate[] = [];
-  const add = (title: string, kind: Fix['kind'], edits: TextEdit[], spec: RewriteCandidate['spec']) => {
-    if (edits.length) candidates.push({ fix: { title, kind, edits }, spec });
+  const add = (title: string, kind: Fix['kind'], edits: TextEdit[], o: RewriteOption) => {
+    if (edits.length) candidates.push({ fix: { title, kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
   };
-  // Options, edits and titles from the engine's one writer of its scaling flags.
-  const yarn = llamaCppScalingOptions({ type: 'yarn', factor, original: T });
-  add(`Add YaRN flags: ${llamaOptionText(yarn)}${tailTitle}`, 'yarn', set([...yarn, ...tail]),
-    { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
-  if (Number.isFinite(base) && Number.isFinite(dim)) {
-    const ntk = ntkAwareBase(base, s, dim);
-    const opts = llamaCppScalingOptions({ type: 'ntk', base: fmtPlain(ntk) });
-    add(`Apply NTK scaling: ${llamaOptionText(opts)} (was ${fmtPlain(base)}; s = ${fmt(s)}, d = ${dim})${tailTitle}`, 'ntk',
-      set([...opts, ...tail]), { ...common, ropeType: 'default', base: ntk });
+  for (const o of advice.options) {
+    // Options, edits and titles from the engine's one writer of its scaling flags.
+    const opts = llamaCppOptionsOf(o);
+    if (!opts) continue;
+    if (o.kind === 'yarn') {
+      const whose = o.recipe ? (o.recipe.restores ? ` restoring ${o.recipe.who}'s YaRN` : ` as ${o.recipe.who} documents them`) : '';
+      add(`Add YaRN flags${whose}: ${llamaOptionText(opts)}${tailTitle}`, 'yarn', set([...opts, ...tail]), o);
+    } else if (o.kind === 'ntk') {
+      add(`Apply NTK scaling: ${llamaOptionText(opts)} (was ${fmtPlain(advice.base)}; s = ${fmt(o.factor)}, d = ${advice.dim})${tailTitle}`, 'ntk', set([...opts, ...tail]), o);
+    } else if (o.kind === 'linear' && !o.recipe) {
+      add(`Add linear scaling flags: ${llamaOptionText(opts)}${tailTitle}`, 'linear', set([...opts, ...tail]), o);
+    }
   }
-  const linear = llamaCppScalingOptions({ type: 'linear', factor });
-  add(`Add linear scaling flags: ${llamaOptionText(linear)}${tailTitle}`, 'linear', set([...linear, ...tail]),
-    { ...common, ropeType: 'linear', factor });
-  return judgedRewrites(candidates, { reach: C, variant: ctx.variant, training: false });
+  // Listed as before: YaRN, NTK, linear; the preferred one is the advice's first llama.cpp can write.
+  const order: Record<string, number> = { yarn: 0, ntk: 1, linear: 2 };
+  candidates.sort((a, b) => (a.recipe ? -1 : 0) - (b.recipe ? -1 : 0) || order[a.fix.kind] - order[b.fix.kind]);
+  return judgedRewrites(candidates, { reach: advice.reach, variant: ctx.variant, training: false, advice });
 }
 
 function tgiFixes(ctx: LaunchRuleContext, C: number, T: number): Fix[] {
   const set = flagSetter(ctx);
-  const factor = factorValue(C / T);
-  const base = ctx.effect!.rope.base.value, dim = ctx.effect!.rope.rotaryDim.value;
-  const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
+  const advice = adviceFor(ctx, C, T);
+  if (!advice) return [];
   const candidates: RewriteCandidate[] = [];
-  const dyn = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'dynamic' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
-  if (dyn.length) candidates.push({ fix: { title: `Add dynamic NTK flags: --rope-scaling dynamic --rope-factor ${argNumber(factor)} (TGI's CLI has no YaRN; YaRN goes in config.json)`, kind: 'dynamic', edits: dyn }, spec: { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: T }, seqLen: C });
-  const lin = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
-  if (lin.length) candidates.push({ fix: { title: `Add linear scaling flags: --rope-scaling linear --rope-factor ${argNumber(factor)}`, kind: 'linear', edits: lin }, spec: { ...common, ropeType: 'linear', factor } });
-  return judgedRewrites(candidates, { reach: C, variant: ctx.variant, training: false });
+  for (const o of advice.options) {
+    if (o.recipe) continue;
+    if (o.kind === 'dynamic') {
+      const dyn = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'dynamic' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(o.factor) }]);
+      if (dyn.length) candidates.push({ fix: { title: `Add dynamic NTK flags: --rope-scaling dynamic --rope-factor ${argNumber(o.factor)} (TGI's CLI has no YaRN; YaRN goes in config.json)`, kind: 'dynamic', edits: dyn, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen });
+    } else if (o.kind === 'linear') {
+      const lin = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(o.factor) }]);
+      if (lin.length) candidates.push({ fix: { title: `Add linear scaling flags: --rope-scaling linear --rope-factor ${argNumber(o.factor)}`, kind: 'linear', edits: lin, rewrite: rewriteOf(o) }, spec: o.spec });
+    }
+  }
+  candidates.sort((a, b) => (a.fix.kind === 'dynamic' ? 0 : 1) - (b.fix.kind === 'dynamic' ? 0 : 1));
+  return judgedRewrites(candidates, { reach: advice.reach, variant: ctx.variant, training: false, advice });
 }
