@@ -213,6 +213,7 @@ export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): Launch
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import { fmt } from '../core/format';
 
 export const tgiEngine: Engine = {
   id: 'tgi',
@@ -221,4 +222,17 @@ export const tgiEngine: Engine = {
   effect: tgiLaunchEffect,
   plan: tgiPlan,
   env: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
+  scalingFlags: {
+    // The launcher's --rope-scaling takes linear or dynamic only.
+    write: (s) => (s.type === 'linear' || s.type === 'dynamic'
+      ? [{ name: 'rope-scaling', flag: '--rope-scaling', value: s.type }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(s.factor) }]
+      : undefined),
+    typeOption: 'rope-scaling',
+    scales: [{ name: 'rope-factor' }],
+    titleNote: { dynamic: 'TGI\'s CLI has no YaRN; YaRN goes in config.json' },
+  },
+  replacesScaling: 'the flags replace config.json\'s rope_scaling',
+  honoursWindows: () => true,
+  overLengthText: (w) =>
+    `${w.label} ${fmt(w.length)} is above the ${fmt(w.derived)} TGI's launcher reads from the max_position_embeddings of ${w.model}; the launcher does not check it, and with ${w.scaled ? 'this scaling' : 'no RoPE scaling'} positions past ${fmt(w.derived)} are extrapolated.`,
 };

@@ -7,80 +7,59 @@
  * as for a checkpoint run as is. Ollama has no RoPE option: none.
  */
 import type { Fix, TextEdit } from '../../core/findings';
-import { LaunchRuleContext, flagSetter, overrideWriter } from './context';
+import { LaunchRuleContext, engineOf, flagSetter, overrideWriter } from './context';
+import type { Engine, FlagScaling } from '../../serving/engine';
 import { overrideExtensionFixes } from './vllmLength';
 import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
 import { factorValue } from '../../fixes/rewrites';
 import { ntkAwareBase } from '../../rope/seedMethods';
 import { fmt, fmtPlain } from '../../core/format';
-import { argNumber } from '../../serving/common';
-import { llamaCppArch, llamaCppScalingOptions, llamaOptionText } from '../../serving/llamacpp';
-
-/** The `--override-kv` that lifts llama-server's per-slot cap to `length`, when the architecture is known. */
-export function contextOverrideKv(ctx: LaunchRuleContext, length: number): { name: string; flag: string; value: string } | undefined {
-  const arch = llamaCppArch(ctx.model?.modelType);
-  return arch ? { name: 'override-kv', flag: '--override-kv', value: `${arch}.context_length=int:${length}` } : undefined;
-}
+import { optionText } from '../../serving/engine';
 
 /** Scaling fixes for running the model at `length` past its trained context, in the engine's syntax. */
 export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { liftCap?: boolean } = {}): Fix[] {
   const T = ctx.trained, effect = ctx.effect;
   if (T === undefined || !effect || effect.facts.type !== 'none' || !(length > T)) return [];
   const rope = effect.rope;
-  switch (ctx.engine) {
-    case 'vllm':
-      return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, '--hf-overrides') })
-        .filter((f) => f.edits.length > 0);
-    case 'sglang':
-      return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, '--json-model-override-args'), overrideName: 'json-model-override-args', yarnSetsLength: true })
-        .filter((f) => f.edits.length > 0);
-    case 'llama.cpp':
-      return llamaFixes(ctx, length, T, opts.liftCap === true);
-    case 'tgi':
-      return tgiFixes(ctx, length, T);
-    default:
-      return [];
+  const engine = engineOf(ctx);
+  if (engine.override) {
+    const o = engine.override;
+    return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, o.flag), overrideName: o.name, ...(o.yarnSetsLength ? { yarnSetsLength: true } : {}) })
+      .filter((f) => f.edits.length > 0);
   }
+  return engine.scalingFlags ? flagFixes(ctx, engine.scalingFlags, length, T, opts.liftCap === true) : [];
 }
 
-function llamaFixes(ctx: LaunchRuleContext, C: number, T: number, liftCap: boolean): Fix[] {
+type ScalingFlags = NonNullable<Engine['scalingFlags']>;
+
+/**
+ * Scalings written as the engine's flags, each kind its writer can say (llama.cpp: YaRN, NTK through
+ * the base, linear; TGI: dynamic NTK, linear), judged at the served length.
+ */
+function flagFixes(ctx: LaunchRuleContext, flags: ScalingFlags, C: number, T: number, liftCap: boolean): Fix[] {
   const set = flagSetter(ctx);
   const s = C / T;
   const factor = factorValue(s);
   const base = ctx.effect!.rope.base.value, dim = ctx.effect!.rope.rotaryDim.value;
-  const kv = liftCap ? contextOverrideKv(ctx, C) : undefined;
+  const kv = liftCap ? engineOf(ctx).liftLength?.(ctx.model?.modelType, C) : undefined;
   const tail = kv ? [kv] : [];
   const tailTitle = kv ? `, ${kv.flag} ${kv.value}` : '';
   const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
   const candidates: RewriteCandidate[] = [];
-  const add = (title: string, kind: Fix['kind'], edits: TextEdit[], spec: RewriteCandidate['spec']) => {
-    if (edits.length) candidates.push({ fix: { title, kind, edits }, spec });
-  };
   // Options, edits and titles from the engine's one writer of its scaling flags.
-  const yarn = llamaCppScalingOptions({ type: 'yarn', factor, original: T });
-  add(`Add YaRN flags: ${llamaOptionText(yarn)}${tailTitle}`, 'yarn', set([...yarn, ...tail]),
-    { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
+  const add = (scaling: FlagScaling, title: (text: string) => string, kind: Fix['kind'], spec: RewriteCandidate['spec'], seqLen?: number) => {
+    const opts = flags.write(scaling);
+    if (!opts) return;
+    const edits = set([...opts, ...tail]);
+    const note = flags.titleNote?.[scaling.type];
+    if (edits.length) candidates.push({ fix: { title: `${title(optionText(opts))}${note ? ` (${note})` : ''}${tailTitle}`, kind, edits }, spec, ...(seqLen !== undefined ? { seqLen } : {}) });
+  };
+  add({ type: 'yarn', factor, original: T }, (t) => `Add YaRN flags: ${t}`, 'yarn', { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
   if (Number.isFinite(base) && Number.isFinite(dim)) {
     const ntk = ntkAwareBase(base, s, dim);
-    const opts = llamaCppScalingOptions({ type: 'ntk', base: fmtPlain(ntk) });
-    add(`Apply NTK scaling: ${llamaOptionText(opts)} (was ${fmtPlain(base)}; s = ${fmt(s)}, d = ${dim})${tailTitle}`, 'ntk',
-      set([...opts, ...tail]), { ...common, ropeType: 'default', base: ntk });
+    add({ type: 'ntk', base: fmtPlain(ntk) }, (t) => `Apply NTK scaling: ${t} (was ${fmtPlain(base)}; s = ${fmt(s)}, d = ${dim})`, 'ntk', { ...common, ropeType: 'default', base: ntk });
   }
-  const linear = llamaCppScalingOptions({ type: 'linear', factor });
-  add(`Add linear scaling flags: ${llamaOptionText(linear)}${tailTitle}`, 'linear', set([...linear, ...tail]),
-    { ...common, ropeType: 'linear', factor });
-  return judgedRewrites(candidates, { reach: C, variant: ctx.variant, training: false });
-}
-
-function tgiFixes(ctx: LaunchRuleContext, C: number, T: number): Fix[] {
-  const set = flagSetter(ctx);
-  const factor = factorValue(C / T);
-  const base = ctx.effect!.rope.base.value, dim = ctx.effect!.rope.rotaryDim.value;
-  const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
-  const candidates: RewriteCandidate[] = [];
-  const dyn = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'dynamic' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
-  if (dyn.length) candidates.push({ fix: { title: `Add dynamic NTK flags: --rope-scaling dynamic --rope-factor ${argNumber(factor)} (TGI's CLI has no YaRN; YaRN goes in config.json)`, kind: 'dynamic', edits: dyn }, spec: { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: T }, seqLen: C });
-  const lin = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
-  if (lin.length) candidates.push({ fix: { title: `Add linear scaling flags: --rope-scaling linear --rope-factor ${argNumber(factor)}`, kind: 'linear', edits: lin }, spec: { ...common, ropeType: 'linear', factor } });
+  add({ type: 'dynamic', factor }, (t) => `Add dynamic NTK flags: ${t}`, 'dynamic', { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: T }, C);
+  add({ type: 'linear', factor }, (t) => `Add linear scaling flags: ${t}`, 'linear', { ...common, ropeType: 'linear', factor });
   return judgedRewrites(candidates, { reach: C, variant: ctx.variant, training: false });
 }
