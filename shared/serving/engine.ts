@@ -119,4 +119,6 @@ export interface Engine {
   overLengthText?(w: OverLengthWords): string;
   /** The engine loads GGUF files (a name is also looked up without its quantisation suffix). */
   gguf?: boolean;
+  /** What a model file's name says of its family when the model is not in the catalog (a Qwen GGUF stores no scaling type). */
+  familyFromFileName?(ref: string): { family: string; storesScaling: false; yarnOriginal: number } | undefined;
 }

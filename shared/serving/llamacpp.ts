@@ -442,4 +442,5 @@ export const llamaCppEngine: Engine = {
     return `${w.label} ${C} is above the GGUF's context_length ${D} for ${w.model}: llama.cpp runs it and only warns "n_ctx_seq (${w.length}) > n_ctx_train (${w.derived}) -- possible training context overflow"${w.covered ? '' : `; positions past ${D} are extrapolated`}.`;
   },
   gguf: true,
+  familyFromFileName: ggufFamilyFromName,
 };

@@ -6,7 +6,7 @@
  * counterpart is vllm/context-beyond-trained (rules/launch/length.ts, shared with the YAML).
  */
 import { finding, fmt } from '../context';
-import { ENGINE_LABEL, LaunchRule, engineOf, useRange } from './context';
+import { LaunchRule, engineOf, useRange } from './context';
 import { extensionFixes } from './engineFixes';
 import { lengthLabel } from './length';
 import { extensionFrom } from '../../serving/common';
@@ -27,7 +27,7 @@ export const beyondTrainedRule: LaunchRule = {
     // where some layer the engine runs without a window would see past it.
     const from = extensionFrom({ rope: effect.rope, trainedContext: T }, effect.facts, C, spec.honoursWindows(effect.rope.modelType));
     if (from === undefined) return [];
-    const engine = ENGINE_LABEL[ctx.engine];
+    const engine = spec.label;
     const how = spec.noScalingOption ? ` ${spec.noScalingOption}` : '';
     return [finding(BEYOND_TRAINED, 'warning',
       `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(from)} tokens ${ctx.modelName} was trained ${from === T ? 'at' : 'to'} and no RoPE scaling is in effect: ${engine} accepts it and extrapolates every position past ${fmt(from)}.${how}`,

@@ -52,8 +52,8 @@ export interface LaunchRule {
   check(ctx: LaunchRuleContext): Finding[];
 }
 
-/** Engine names as people write them (each engine module's label). */
-export const ENGINE_LABEL: Record<string, string> = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
+/** Engine names as people write them (each engine module's label; looked up when asked, so an engine registered later has one). */
+export const ENGINE_LABEL: Record<string, string> = new Proxy({}, { get: (_t, id) => ENGINES.find((e) => e.id === id)?.label });
 
 /** The engine the request is for: what the rules know of it is data and small writers there, never a branch on its name. */
 export function engineOf(ctx: LaunchRuleContext): Engine {

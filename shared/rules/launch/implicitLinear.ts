@@ -14,7 +14,6 @@
 import { finding, fmt } from '../context';
 import { LaunchRule, engineOf, flagSetter, useRange } from './context';
 import { optionText } from '../../serving/engine';
-import { ggufFamilyFromName } from '../../serving/llamacpp';
 
 export const IMPLICIT_LINEAR = 'launch/implicit-linear';
 
@@ -47,7 +46,7 @@ export const implicitLinearRule: LaunchRule = {
     } else {
       // Not in the catalog: the file name may still say the family, and with it that the GGUF stores no scaling type.
       const name = ctx.request.model?.value;
-      const fam = name ? ggufFamilyFromName(name) : undefined;
+      const fam = name ? engine.familyFromFileName?.(name) : undefined;
       if (!fam) return [];
       factor = flagFactor(scale.value?.value, !!scaleSpec.inverse);
       T = fam.yarnOriginal;
