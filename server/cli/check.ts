@@ -25,6 +25,7 @@ import { createNodeResolver } from '../../shared/node/resolveNode';
 import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
+import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 /** Launch files a folder walk picks up by name (a file named on the command line is always read). */
@@ -63,6 +64,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const failOn = (parsed.values['fail-on'] ?? 'error') as FailOn;
   if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, got '${failOn}'`);
   if (parsed.positionals.length === 0) throw new UsageError(`no files or folders given (${USAGE})`);
+  // A misspelt consumer would silently check nothing: refuse it, naming the forms accepted.
+  for (const spec of parsed.values.consumer ?? []) {
+    const problem = consumerSpecProblem(spec);
+    if (problem) throw new UsageError(`--consumer ${problem}; accepted: ${CONSUMER_SPEC_FORMS}`);
+  }
 
   let unreadable = false;
   const files: string[] = [];
