@@ -19,6 +19,18 @@ import { argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, modelRef, re
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
+/**
+ * The one writer of TGI's scaling flags (`serve`, the launch fixes and their titles): the launcher's
+ * `--rope-scaling` takes linear or dynamic only, with `--rope-factor`; undefined for any other.
+ */
+export function tgiScalingOptions(s: FlagScaling): EngineOption[] | undefined {
+  return s.type === 'linear' || s.type === 'dynamic'
+    ? [{ name: 'rope-scaling', flag: '--rope-scaling', value: s.type }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(s.factor) }]
+    : undefined;
+}
+
+const optionArgs = (opts: readonly EngineOption[] | undefined): string[] => (opts ?? []).flatMap((o) => [o.flag, o.value]);
+
 export function tgiDerivedMaxLen(input: ServingInput): number {
   const keys = lengthKeys(input);
   const key = LENGTH_KEYS.find((k) => typeof keys[k] === 'number');
@@ -56,7 +68,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
   switch (facts.type) {
     case 'linear':
     case 'dynamic':
-      if (facts.factor !== undefined) flags.push('--rope-scaling', facts.type, '--rope-factor', argNumber(facts.factor));
+      if (facts.factor !== undefined) flags.push(...optionArgs(tgiScalingOptions({ type: facts.type, factor: facts.factor })));
       break;
     case 'yarn': {
       notes.push('TGI reads YaRN from config.json (its CLI sets only linear or dynamic): the model\'s config.json must carry this rope_scaling.');
@@ -74,7 +86,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
       const from = extensionFrom(input, facts, context);
       if (from !== undefined) {
         const s = context / from;
-        flags.push('--rope-scaling', 'dynamic', '--rope-factor', argNumber(s));
+        flags.push(...optionArgs(tgiScalingOptions({ type: 'dynamic', factor: s })));
         extended = true;
         notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
       }
@@ -212,7 +224,7 @@ export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): Launch
 }
 // ==== end of launch grammar (h-engines) ====================================================
 
-import type { Engine } from './engine';
+import type { Engine, EngineOption, FlagScaling } from './engine';
 import { fmt } from '../core/format';
 
 export const tgiEngine: Engine = {
@@ -223,10 +235,7 @@ export const tgiEngine: Engine = {
   plan: tgiPlan,
   env: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
   scalingFlags: {
-    // The launcher's --rope-scaling takes linear or dynamic only.
-    write: (s) => (s.type === 'linear' || s.type === 'dynamic'
-      ? [{ name: 'rope-scaling', flag: '--rope-scaling', value: s.type }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(s.factor) }]
-      : undefined),
+    write: tgiScalingOptions,
     typeOption: 'rope-scaling',
     scales: [{ name: 'rope-factor' }],
     titleNote: { dynamic: 'TGI\'s CLI has no YaRN; YaRN goes in config.json' },
