@@ -2,7 +2,8 @@
  * The requested length against the length the engine derives for this command:
  *   vLLM: vllm/max-model-len-exceeds / vllm/context-beyond-trained (rules/launch/vllmLength.ts,
  *     shared with the --config YAML).
- *   launch/length-exceeds-derived, as each engine behaves:
+ *   launch/length-exceeds-derived, as each engine behaves (its effect's `overLength` verdict; the words are
+ *     the engine object's `overLengthText`):
  *     SGLang (error): `_derive_context_length` refuses "User-specified context_length (…) is greater
  *       than the derived context_length (…)" unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1
  *       (then a warning: it runs, "This may lead to incorrect model outputs or CUDA errors");
