@@ -13,6 +13,7 @@
 import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
 import type { ModelIdentity } from './modelRope';
 import { familyDefaultBase } from './families';
+import { currentTypeName } from '../rope/spec';
 
 /** Architecture values that tell models apart; max_position_embeddings is deliberately absent (users raise it). */
 export interface Fingerprint {
@@ -98,8 +99,7 @@ function scalingBlock(scope: Record<string, unknown>): Record<string, unknown> |
 
 function normalizeScalingType(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw === '') return undefined;
-  const t = raw.toLowerCase();
-  return t === 'su' ? 'longrope' : t;
+  return currentTypeName(raw.toLowerCase());
 }
 
 /** The fingerprint of one config scope (root, or the `text_config` of a multimodal config). */

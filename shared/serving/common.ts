@@ -9,6 +9,8 @@ import { everyRopeLayerWindow, modelReach, ropeReachAt } from '../config/reach';
 import type { ServingInput } from './types';
 import { familyDefaultContext, hasClassDefault } from '../config/families';
 import { RewriteAdvice, RewriteOption, adviseRewrite, extensionNeed } from '../advice/advice';
+import { currentTypeName, ropeTypeOf } from '../rope/spec';
+import { compactJsonText } from '../core/json';
 
 /** The trained context T as the config reader decides it (stated, catalog, else max_position_embeddings). */
 export function trainedContextOf(rope: ModelRope): number {
@@ -201,7 +203,7 @@ export function rewriteNote(input: ServingInput, advice: RewriteAdvice, how: str
 export function modernScaling(params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const t = params['rope_type'] ?? params['type'];
-  if (typeof t === 'string') out['rope_type'] = t.trim().toLowerCase() === 'su' ? 'longrope' : t;
+  if (typeof t === 'string') out['rope_type'] = currentTypeName(t);
   for (const [k, v] of Object.entries(params)) if (k !== 'type' && k !== 'rope_type') out[k] = v;
   return out;
 }
@@ -224,8 +226,9 @@ export function scalingInOverride(override: Record<string, unknown> | null, keyP
 /** Facts of a scaling object given as plain values (an override), with the config's top-level original. */
 export function factsOfObject(rope: ModelRope, params: Record<string, unknown>, keyPath: string): ScalingFacts {
   const t = String(params['rope_type'] ?? params['type'] ?? 'default').trim().toLowerCase();
-  const known: Record<string, ScalingFacts['type']> = { default: 'none', mrope: 'none', linear: 'linear', dynamic: 'dynamic', yarn: 'yarn', longrope: 'longrope', su: 'longrope', llama3: 'llama3' };
-  const facts: ScalingFacts = { type: known[t], rawType: t, params, keyPath };
+  const type = ropeTypeOf(t);
+  // As scalingFacts: default frequencies (mrope) and Gemma-4's `proportional` stretch no position.
+  const facts: ScalingFacts = { type: type === 'default' || type === 'proportional' ? 'none' : type, rawType: t, params, keyPath };
   if (typeof params['factor'] === 'number') facts.factor = params['factor'];
   const o = params['original_max_position_embeddings'];
   const original = typeof o === 'number' ? o : rope.topLevelOriginalContextLength?.value;
@@ -238,13 +241,12 @@ export const FLOAT_KEYS: ReadonlySet<string> = new Set(['factor', 'attention_fac
 
 /** Compact JSON with float keys written as floats (`"factor":4.0`). */
 export function jsonText(value: unknown, key?: string): string {
-  if (typeof value === 'number') return Number.isInteger(value) && key && FLOAT_KEYS.has(key) ? value.toFixed(1) : JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => jsonText(v)).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v, k)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+  return compactJsonText(value, floatKeyNumber, key);
 }
+
+/** A number under a float key, integral, as a float (`4.0`); other values as JSON writes them. */
+const floatKeyNumber = (value: unknown, key: string | undefined): string | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && key && FLOAT_KEYS.has(key) ? value.toFixed(1) : undefined;
 
 /** A number for a command line: integers as integers, others with up to 6 decimals. */
 export function argNumber(n: number): string {

@@ -526,6 +526,7 @@ export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): L
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import { fmt } from '../core/format';
 
 export const llamaCppEngine: Engine = {
   id: 'llama.cpp',
@@ -534,4 +535,28 @@ export const llamaCppEngine: Engine = {
   effect: llamaCppLaunchEffect,
   plan: llamaCppPlan,
   env: /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,
+  scalingFlags: {
+    write: (s) => (s.type === 'dynamic' ? undefined : llamaCppScalingOptions(s)),
+    typeOption: 'rope-scaling',
+    scales: [{ name: 'rope-scale' }, { name: 'rope-freq-scale', inverse: true }],
+    originalOption: 'yarn-orig-ctx',
+    scaleAloneIsLinear: true,
+  },
+  replacesScaling: 'the flags replace the GGUF\'s rope.scaling values',
+  honoursWindows: llamaCppHonoursWindows,
+  liftLength(modelType, length) {
+    const arch = llamaCppArch(modelType);
+    return arch ? { name: 'override-kv', flag: '--override-kv', value: `${arch}.context_length=int:${length}` } : undefined;
+  },
+  overLengthText(w) {
+    const C = fmt(w.length), D = fmt(w.derived);
+    const by = w.covered ? `${w.covered} scaling in effect`
+      : w.raisedBase ? `raised --rope-freq-base ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)})` : undefined;
+    if (w.verdict === 'caps') {
+      return `${w.label} ${C} is above the GGUF's context_length ${D} for ${w.model}: llama-server caps each slot there ("the slot context (…) exceeds the training context of the model (${w.derived}) - capping") and serves ${D}, not ${C}.${by ? ` The ${by} covers ${C}: --override-kv raises the cap.` : ''}`;
+    }
+    return `${w.label} ${C} is above the GGUF's context_length ${D} for ${w.model}: llama.cpp runs it and only warns "n_ctx_seq (${w.length}) > n_ctx_train (${w.derived}) -- possible training context overflow"${by ? '' : `; positions past ${D} are extrapolated`}.`;
+  },
+  gguf: true,
+  familyFromFileName: ggufFamilyFromName,
 };

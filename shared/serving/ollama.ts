@@ -270,6 +270,7 @@ export function ollamaLaunchEffect(_req: LaunchRequest, input: ServingInput): La
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import { fmt } from '../core/format';
 
 export const ollamaEngine: Engine = {
   id: 'ollama',
@@ -280,6 +281,11 @@ export const ollamaEngine: Engine = {
   plan: ollamaPlan,
   env: /^OLLAMA_CONTEXT_LENGTH$/,
   relate: relateOllamaRuns,
+  honoursWindows: llamaCppHonoursWindows,
+  noScalingOption: 'Ollama has no RoPE option: convert the GGUF from a config with rope_scaling yarn, or serve it with llama.cpp\'s --rope-scaling yarn flags.',
+  overLengthText: (w) =>
+    `${w.label} ${fmt(w.length)} is above the GGUF's context_length ${fmt(w.derived)} for ${w.model}: Ollama clamps it to ${fmt(w.derived)} ("requested context size too large for model"); serving ${fmt(w.length)} needs a GGUF converted with that context (and YaRN scaling, which Ollama has no option for).`,
+  gguf: true,
   modelIdentity(ref) {
     const hit = ollamaLibraryModel(ref);
     return hit ? { id: hit.id, how: `the Ollama library tag ${hit.tag}` } : undefined;

@@ -250,6 +250,7 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import { fmt } from '../core/format';
 
 export const sglangEngine: Engine = {
   id: 'sglang',
@@ -258,4 +259,17 @@ export const sglangEngine: Engine = {
   effect: sglangLaunchEffect,
   plan: sglangPlan,
   env: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
+  override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true },
+  replacesScaling: 'the override object replaces the model\'s whole (no merge)',
+  honoursWindows: sglangHonoursWindows,
+  longEnv: { name: SGLANG_LONG_ENV, allows: (v) => ['1', 'true'].includes(v.trim().toLowerCase()) },
+  overLengthText(w) {
+    const C = fmt(w.length), D = fmt(w.derived);
+    const quote = `"User-specified context_length (${w.length}) is greater than the derived context_length (${w.derived})"`;
+    const past = w.covered ? `the ${w.covered} scaling in effect covers ${C}`
+      : w.raisedBase ? `the raised rope_theta ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)}) covers ${C}` : `positions past ${D} are extrapolated`;
+    return w.allowedBy !== undefined
+      ? `${w.label} ${C} is above the ${D} SGLang derives from ${w.model} (${w.basis}): with ${SGLANG_LONG_ENV}=${w.allowedBy} SGLang only warns (${quote}) and runs; ${past}.`
+      : `${w.label} ${C} is above the ${D} SGLang derives from ${w.model} (${w.basis}): SGLang refuses it at startup with ${quote} unless ${SGLANG_LONG_ENV}=1; ${past}.`;
+  },
 };

@@ -20,6 +20,18 @@ import { argNumber, grouped, lengthKeys, modelRef, planRewrite, reachNotes, reco
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
+/**
+ * The one writer of TGI's scaling flags (`serve`, the launch fixes and their titles): the launcher's
+ * `--rope-scaling` takes linear or dynamic only, with `--rope-factor`; undefined for any other.
+ */
+export function tgiScalingOptions(s: FlagScaling): EngineOption[] | undefined {
+  return s.type === 'linear' || s.type === 'dynamic'
+    ? [{ name: 'rope-scaling', flag: '--rope-scaling', value: s.type }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(s.factor) }]
+    : undefined;
+}
+
+const optionArgs = (opts: readonly EngineOption[] | undefined): string[] => (opts ?? []).flatMap((o) => [o.flag, o.value]);
+
 export function tgiDerivedMaxLen(input: ServingInput): number {
   const keys = lengthKeys(input);
   const key = LENGTH_KEYS.find((k) => typeof keys[k] === 'number');
@@ -58,7 +70,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
   switch (facts.type) {
     case 'linear':
     case 'dynamic':
-      if (facts.factor !== undefined) flags.push('--rope-scaling', facts.type, '--rope-factor', argNumber(facts.factor));
+      if (facts.factor !== undefined) flags.push(...optionArgs(tgiScalingOptions({ type: facts.type, factor: facts.factor })));
       break;
     case 'yarn': {
       notes.push('TGI reads YaRN from config.json (its CLI sets only linear or dynamic): the model\'s config.json must carry this rope_scaling.');
@@ -80,7 +92,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
         const written = o === advice.preferred;
         rewrite = planRewrite(advice, written);
         if (o) {
-          flags.push('--rope-scaling', o.kind, '--rope-factor', argNumber(o.factor));
+          flags.push(...optionArgs(tgiScalingOptions({ type: o.kind as 'dynamic' | 'linear', factor: o.factor })));
           extended = true;
         }
         notes.push(written ? rewriteNote(input, advice, 'the flags write')
@@ -236,7 +248,8 @@ export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): Launch
 }
 // ==== end of launch grammar (h-engines) ====================================================
 
-import type { Engine } from './engine';
+import type { Engine, EngineOption, FlagScaling } from './engine';
+import { fmt } from '../core/format';
 
 export const tgiEngine: Engine = {
   id: 'tgi',
@@ -245,4 +258,14 @@ export const tgiEngine: Engine = {
   effect: tgiLaunchEffect,
   plan: tgiPlan,
   env: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
+  scalingFlags: {
+    write: tgiScalingOptions,
+    typeOption: 'rope-scaling',
+    scales: [{ name: 'rope-factor' }],
+    titleNote: { dynamic: 'TGI\'s CLI has no YaRN; YaRN goes in config.json' },
+  },
+  replacesScaling: 'the flags replace config.json\'s rope_scaling',
+  honoursWindows: () => true,
+  overLengthText: (w) =>
+    `${w.label} ${fmt(w.length)} is above the ${fmt(w.derived)} TGI's launcher reads from the max_position_embeddings of ${w.model}; the launcher does not check it, and with ${w.scaled ? 'this scaling' : 'no RoPE scaling'} positions past ${fmt(w.derived)} are extrapolated.`,
 };

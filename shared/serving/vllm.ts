@@ -34,6 +34,11 @@ const DEFAULT_LEN = 2048;
 
 export const VLLM_LONG_ENV = 'VLLM_ALLOW_LONG_MAX_MODEL_LEN';
 
+/** VLLM_ALLOW_LONG_MAX_MODEL_LEN as vllm/envs.py reads it: "1" or "true", any case, trimmed. */
+export function vllmAllowsLong(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true'].includes(value.trim().toLowerCase());
+}
+
 /** The unscaled length vLLM starts from, and the key it came from. */
 export function vllmBaseLength(input: ServingInput): { value: number; key: string } {
   const keys = lengthKeys(input);
@@ -433,4 +438,9 @@ export const vllmEngine: Engine = {
   effect: vllmLaunchEffect,
   plan: vllmPlan,
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
+  ownCodes: true,
+  override: { flag: '--hf-overrides', name: 'hf-overrides' },
+  replacesScaling: 'the override object replaces the model\'s whole (no merge)',
+  honoursWindows: () => true,
+  longEnv: { name: VLLM_LONG_ENV, allows: vllmAllowsLong },
 };

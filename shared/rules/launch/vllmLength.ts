@@ -23,7 +23,7 @@ import type { Fix, Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
 import { ScalingFacts, factsOfObject, isNativeYarn } from '../../serving/common';
-import { VLLM_LONG_ENV, vllmBaseLength, vllmDerivedMaxLen, vllmSlidingWindow } from '../../serving/vllm';
+import { VLLM_LONG_ENV, vllmAllowsLong, vllmBaseLength, vllmDerivedMaxLen, vllmSlidingWindow } from '../../serving/vllm';
 import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
 import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
 import { RewriteOption, adviseRewrite } from '../../advice/advice';
@@ -60,10 +60,7 @@ export interface VllmLengthInput {
   windowsOff?: boolean;
 }
 
-/** VLLM_ALLOW_LONG_MAX_MODEL_LEN as vllm/envs.py reads it: "1" or "true", any case, trimmed. */
-export function vllmAllowsLong(value: string | undefined): boolean {
-  return value !== undefined && ['1', 'true'].includes(value.trim().toLowerCase());
-}
+export { vllmAllowsLong };
 
 export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
   const C = x.length;
