@@ -159,6 +159,18 @@ describe('launch rules: beyond the trained context, no scaling', () => {
     assert.deepEqual(analyze(apply(text, d)).diagnostics, []);
   });
 
+  it('SGLang runs Mistral-7B-v0.1 without its sliding window: the fixes are judged over every distance, as the finding is', () => {
+    const text = 'python -m sglang.launch_server --model-path mistralai/Mistral-7B-v0.1 --context-length 16384\n';
+    const d = only(text, 'launch/beyond-trained');
+    const preferred = d.fixes.find((f) => f.preferred);
+    assert.ok(preferred?.rewrite, JSON.stringify(d.fixes.map((f) => f.title)));
+    // The rewrite `serve --engine sglang` writes for the same question (YaRN ×2 over 8,192).
+    assert.equal(preferred!.kind, 'yarn');
+    assert.equal(preferred!.rewrite!.factor, 2);
+    assert.equal(preferred!.rewrite!.original, 8192);
+    assert.deepEqual(analyze(apply(text, d)).diagnostics, []);
+  });
+
   it('TGI: dynamic NTK flags (its CLI has no YaRN)', () => {
     const text = 'text-generation-launcher --model-id Qwen/Qwen2.5-7B --max-input-tokens 65535 --max-total-tokens 65536\n';
     const d = only(text, 'launch/beyond-trained');

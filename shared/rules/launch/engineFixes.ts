@@ -41,7 +41,9 @@ export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { l
   const engine = engineOf(ctx);
   if (engine.override) {
     const o = engine.override;
-    return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, o.flag), overrideName: o.name, ...(o.yarnSetsLength ? { yarnSetsLength: true } : {}) })
+    // Judged as the finding is: over every distance up to C where the engine runs the model without its windows.
+    const windowsOff = !engine.honoursWindows(rope.modelType);
+    return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, o.flag), overrideName: o.name, ...(o.yarnSetsLength ? { yarnSetsLength: true } : {}), ...(windowsOff ? { windowsOff } : {}) })
       .filter((f) => f.edits.length > 0);
   }
   return engine.scalingFlags ? flagFixes(ctx, engine.scalingFlags, length, T, opts.liftCap === true) : [];
