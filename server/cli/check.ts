@@ -25,6 +25,7 @@ import { createNodeResolver } from '../../shared/node/resolveNode';
 import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
+import { ignoredBy } from '../../shared/service/projectConfig';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 /** Launch files a folder walk picks up by name (a file named on the command line is always read). */
@@ -114,11 +115,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
+  // Problems with suppression comments and project files: one stderr line each (they never fail the run).
+  const said = new Set<string>();
+  const warn = (line: string) => { if (!said.has(line)) { said.add(line); io.err(line); } };
+  let ignored = 0;
   const reports: (JsonFileReport | GgufFileReport)[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   const textLines: string[] = [];
   for (const file of files) {
     if (/\.gguf$/i.test(file)) {
+      const project = service.projectFor(resolve(file));
+      const skip = project && ignoredBy(project, resolve(file));
+      for (const p of project?.problems ?? []) warn(`rope-lens: ${p}`);
+      if (skip) { ignored++; continue; }
       const g = await checkGguf(file, service, io);
       if (!g) { unreadable = true; continue; }
       for (const d of g.diagnostics) {
@@ -130,6 +139,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     const analysis = analyses.get(file);
     if (!analysis) continue;
+    for (const p of analysis.configProblems ?? []) warn(p.line === undefined ? `rope-lens: ${p.message}` : `${file}:${p.line + 1}: rope-lens: ${p.message}`);
+    if (analysis.ignoredBy) { ignored++; continue; }
     for (const d of analysis.diagnostics) counts[d.severity]++;
     const report = toJsonReport(file, analysis);
     reports.push(report);
@@ -143,7 +154,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (format !== 'json' && format !== 'sarif') {
     const others = counts.information + counts.hint;
     const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
-    io.err(`${n(files.length, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}`);
+    const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
+    const extra = [ignored ? `${n(ignored, 'file')} ignored by the project file` : '', silenced ? `${silenced} suppressed` : ''].filter(Boolean);
+    io.err(`${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`);
   }
   if (unreadable) return EXIT_USAGE;
   return (Object.keys(counts) as Severity[]).some((sev) => counts[sev] > 0 && fails(sev, failOn)) ? EXIT_FINDINGS : EXIT_OK;
