@@ -40,7 +40,7 @@ export interface Directives {
 }
 
 const DIRECTIVE = /^\s*#\s*rope-lens\s*:\s*(.*)$/i;
-const SELECTOR_LIST = /^(disable|disable-file)\s*(?:=\s*([A-Za-z0-9_.*\/-]+(?:\s*,\s*[A-Za-z0-9_.*\/-]+)*))?\s*(.*)$/;
+const SELECTOR_LIST = /^(disable-file|disable)\s*(?:=\s*([A-Za-z0-9_.*\/-]+(?:\s*,\s*[A-Za-z0-9_.*\/-]+)*))?\s*(.*)$/;
 
 /** The `# rope-lens:` comments of a text (none for JSON, which has no comments). */
 export function readDirectives(text: string, hasHashComments: boolean): Directives {
