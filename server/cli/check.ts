@@ -25,7 +25,7 @@ import { createNodeResolver } from '../../shared/node/resolveNode';
 import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
-import { ignoredBy } from '../../shared/service/projectConfig';
+import { PROJECT_FILE_NAME, ignoredBy } from '../../shared/service/projectConfig';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 /** Launch files a folder walk picks up by name (a file named on the command line is always read). */
@@ -189,7 +189,7 @@ function collect(p: string, io: CliIO): string[] | undefined {
       let s;
       try { s = statSync(full); } catch { continue; }
       if (s.isDirectory()) { if (!SKIP_DIRS.has(n)) walk(full); }
-      else if (EXTENSIONS.test(n) || LAUNCH_NAMES.test(n)) out.push(full);
+      else if (n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || LAUNCH_NAMES.test(n))) out.push(full);
     }
   };
   walk(p);

@@ -1,8 +1,8 @@
 /**
  * `rope-lens check --format sarif|github` and `--fail-on`, through the built CLI: the SARIF log is
  * valid against the official SARIF 2.1.0 schema (test/fixtures/sarif, checked with ajv), its regions
- * are the text output's line:col, its fixes applied to the file remove the finding, and its rules
- * link to sections that exist in docs/rules.md.
+ * are the text output's line:col, its fixes applied to the file remove the finding, its rules carry
+ * their pages (docs/rules/<code>.md), and silenced findings stay in the log as suppressed.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -108,6 +108,43 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
       assert.ok(rule.help.markdown.includes(rule.helpUri), rule.id);
       assert.ok(rule.shortDescription.text.endsWith('.'), `${rule.id}: ${rule.shortDescription.text}`);
       assert.ok(['error', 'warning', 'note'].includes(rule.defaultConfiguration.level), rule.id);
+    }
+  });
+
+  it('silenced findings stay in the SARIF log with their suppression (inSource, external); text, github and the exit code ignore them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rope-lens-sarif-suppress-'));
+    try {
+      const cfg = JSON.parse(readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8'));
+      cfg.max_position_embeddings = 65536;
+      cfg.transformers_version = '4.46.0';
+      writeFileSync(join(dir, 'config.json'), JSON.stringify(cfg, null, 2) + '\n');
+      writeFileSync(join(dir, 'train.yaml'), 'base_model: NousResearch/Llama-2-7b-hf\n# rope-lens: disable=training/context-exceeded  a YaRN recipe is applied by the launcher\nsequence_len: 16384\n');
+      writeFileSync(join(dir, '.rope-lens.yaml'), 'disable: [rope/context-extended]\n');
+      const sarif = check(['.', '--format', 'sarif', '--fail-on', 'warning'], dir);
+      const log = JSON.parse(sarif.stdout);
+      const validate = sarifValidator();
+      assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
+      const results = log.runs[0].results.filter((r: any) => r.suppressions);
+      const byRule = Object.fromEntries(results.map((r: any) => [r.ruleId, r.suppressions[0]]));
+      assert.equal(byRule['rope/context-extended']?.kind, 'external');
+      assert.match(byRule['rope/context-extended']?.justification, /\.rope-lens\.yaml: disable rope\/context-extended$/);
+      assert.equal(byRule['training/context-exceeded']?.kind, 'inSource');
+      assert.match(byRule['training/context-exceeded']?.justification, /^line 2: # rope-lens: disable=training\/context-exceeded  a YaRN recipe/);
+      // Nothing else is left, so the run passes even at --fail-on warning; the summary counts what was silenced.
+      const text = check(['.', '--fail-on', 'warning'], dir);
+      assert.equal(text.status, 0, text.stdout + text.stderr);
+      assert.equal(text.stdout.trim(), '');
+      assert.match(text.stderr, /2 files checked: 0 errors, 0 warnings, 0 other findings \(2 suppressed\)/);
+      assert.equal(check(['.', '--format', 'github', '--fail-on', 'warning'], dir).stdout.trim(), '');
+      // Without the project file and the comment both findings come back and the run fails.
+      writeFileSync(join(dir, '.rope-lens.yaml'), 'ignore: []\n');
+      writeFileSync(join(dir, 'train.yaml'), 'base_model: NousResearch/Llama-2-7b-hf\nsequence_len: 16384\n');
+      const bare = check(['.', '--fail-on', 'warning'], dir);
+      assert.equal(bare.status, 1);
+      assert.match(bare.stdout, /rope\/context-extended/);
+      assert.match(bare.stdout, /training\/context-exceeded/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
