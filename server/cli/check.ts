@@ -12,7 +12,7 @@
  * Base models and served models are resolved offline (local folder, HF cache, catalog); with `--hub`
  * or ROPE_LENS_HUB=1 the ones not found are fetched from the Hub into the HF cache first (see hub.ts).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
@@ -32,7 +32,7 @@ const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const LAUNCH_NAMES = /(\.(sh|bash|zsh)|^(Dockerfile|Containerfile)([.-][\w.-]*)?|\.dockerfile|^Modelfile|\.modelfile)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
-const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
+const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--output FILE] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['error', 'warning', 'never'] as const;
 type Format = (typeof FORMATS)[number];
@@ -48,7 +48,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      json: { type: 'boolean' }, format: { type: 'string' }, 'fail-on': { type: 'string' },
+      json: { type: 'boolean' }, format: { type: 'string' }, output: { type: 'string' }, 'fail-on': { type: 'string' },
       variant: { type: 'string' }, consumer: { type: 'string', multiple: true }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...HUB_OPTION,
     },
   });
@@ -64,6 +64,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const failOn = (parsed.values['fail-on'] ?? 'error') as FailOn;
   if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, got '${failOn}'`);
   if (parsed.positionals.length === 0) throw new UsageError(`no files or folders given (${USAGE})`);
+  // --output FILE: the format goes to the file and the plain text lines to stdout, from one analysis
+  // (the GitHub Action writes SARIF for code scanning and keeps a readable log, without annotations).
+  const output = parsed.values.output;
+  if (output !== undefined && (output === '' || format === 'text')) throw new UsageError('--output takes a file name, with --format json, sarif or github');
 
   let unreadable = false;
   const files: string[] = [];
@@ -147,11 +151,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     for (const d of report.diagnostics) textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
   }
 
-  if (format === 'json') io.out(JSON.stringify({ files: reports }, null, 2));
-  else if (format === 'sarif') io.out(JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2));
-  else if (format === 'github') { for (const l of toGithub(reports)) io.out(l); }
-  else for (const l of textLines) io.out(l);
-  if (format !== 'json' && format !== 'sarif') {
+  const formatted = format === 'json' ? JSON.stringify({ files: reports }, null, 2)
+    : format === 'sarif' ? JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2)
+    : format === 'github' ? toGithub(reports).join('\n') : textLines.join('\n');
+  if (output !== undefined) {
+    try {
+      writeFileSync(output, formatted + '\n');
+    } catch (e) {
+      io.err(`rope-lens check: cannot write ${output}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return EXIT_USAGE;
+    }
+    for (const l of textLines) io.out(l);
+  } else if (formatted) io.out(formatted);
+  if ((format !== 'json' && format !== 'sarif') || output !== undefined) {
     const others = counts.information + counts.hint;
     const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
     const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
