@@ -49,6 +49,8 @@ export class LspHarness {
   readonly progress: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd }[] = [];
   readonly boundStatus: BoundStatusParams[] = [];
   readonly stderr: string[] = [];
+  /** Capabilities the server registered dynamically (client/registerCapability). */
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   settings: Record<string, unknown>;
   refreshes = 0;
   initResult!: InitializeResult;
@@ -59,7 +61,7 @@ export class LspHarness {
     conn.onNotification(PublishDiagnosticsNotification.type, (p) => { this.published.push(p); this.wake(); });
     conn.onNotification(BOUND_STATUS_METHOD, (p: BoundStatusParams) => { this.boundStatus.push(p); this.wake(); });
     conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'ropeLens' ? this.settings : null)));
-    conn.onRequest(RegistrationRequest.type, () => null);
+    conn.onRequest(RegistrationRequest.type, (p) => { this.registrations.push(...p.registrations); this.wake(); return null; });
     conn.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
       conn.onProgress(WorkDoneProgress.type, token, (value) => { this.progress.push({ token, value }); this.wake(); });
       return null;
