@@ -130,6 +130,11 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
       assert.match(byRule['rope/context-extended']?.justification, /\.rope-lens\.yaml: disable rope\/context-extended$/);
       assert.equal(byRule['training/context-exceeded']?.kind, 'inSource');
       assert.match(byRule['training/context-exceeded']?.justification, /^line 2: # rope-lens: disable=training\/context-exceeded  a YaRN recipe/);
+      // --json lists them under `suppressed`, with the same kinds.
+      const json = JSON.parse(check(['.', '--json'], dir).stdout);
+      const listed = json.files.flatMap((f: any) => (f.suppressed ?? []).map((x: any) => `${x.code} ${x.suppression.kind}`)).sort();
+      assert.deepEqual(listed, ['rope/context-extended external', 'training/context-exceeded inSource']);
+      assert.deepEqual(json.files.flatMap((f: any) => f.diagnostics), []);
       // Nothing else is left, so the run passes even at --fail-on warning; the summary counts what was silenced.
       const text = check(['.', '--fail-on', 'warning'], dir);
       assert.equal(text.status, 0, text.stdout + text.stderr);

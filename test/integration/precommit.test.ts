@@ -94,7 +94,7 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit, nothing inst
     return sh('pre-commit', ['run', '--color', 'never', '--files', ...Object.keys(files)], project, env, 840_000);
   }
 
-  it('a config: fails with the finding, passes after the quick fix', () => {
+  it('a config: fails with the finding; passes when .rope-lens.yaml disables its code, and after the quick fix', () => {
     // Llama-3-8B's config with max_position_embeddings raised 8× and no scaling.
     const cfg = JSON.parse(readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8'));
     cfg.max_position_embeddings = 65536;
@@ -106,6 +106,12 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit, nothing inst
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /RoPE Lens .*Failed/);
     assert.match(r.stdout, /model\/config\.json:\d+:\d+ warning rope\/context-extended max_position_embeddings 65,536 is beyond the 8,192 tokens/);
+
+    // The project file silences exactly that code, for the hook too (JSON has no comments).
+    const silenced = runHook({ 'model/config.json': bad, '.rope-lens.yaml': 'disable: [rope/context-extended]\n' });
+    assert.equal(silenced.status, 0, silenced.stdout + silenced.stderr);
+    assert.match(silenced.stdout, /RoPE Lens .*Passed/);
+    rmSync(join(project, '.rope-lens.yaml'));
 
     // The preferred quick fix, as the editor would apply it (from this checkout's CLI, only to compute it).
     const file = join(project, 'model', 'config.json');
