@@ -13,7 +13,7 @@ import type { TransformersVariant } from '../shared/rope/spec';
 import { ropeFacts } from '../shared/service/ropeFacts';
 import { sci, grouped } from '../shared/core/format';
 import { servingHover } from './servingActions';
-import { consumersMarkdown } from '../shared/serving/consumersView';
+import { consumersMarkdown } from '../shared/service/engines';
 
 import { COMMANDS } from '../shared/protocol/commands';
 

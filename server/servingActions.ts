@@ -6,9 +6,8 @@
 import { CodeAction, CodeActionKind, CreateFile, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FileAnalysis } from '../shared/service/types';
-import { servingInput, servingPlan } from '../shared/serving/index';
-import type { ServingInput } from '../shared/serving/types';
-import { launchScript, servingHoverSection, vllmConfigYaml } from '../shared/serving/present';
+import { launchScript, servingHoverSection, servingInput, servingPlan, vllmConfigYaml } from '../shared/service/engines';
+import type { ServingInput } from '../shared/service/engines';
 import { fileNameOf } from './uri';
 import { hubIdFromCachePath } from '../shared/config/identity';
 

@@ -151,6 +151,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     for (const d of report.diagnostics) textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
   }
 
+  // Launches whose model was not found offline are not judged; said once for all of them, not per launch.
+  const unjudged: string[] = [];
+  for (const [file, a] of analyses) {
+    if (a.ignoredBy) continue;
+    for (const l of a.launches ?? []) if (l.unjudged) unjudged.push(`${file}:${l.range.start.line + 1}:${l.range.start.character + 1} ${l.unjudged}`);
+    if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
+  }
+
   const formatted = format === 'json' ? JSON.stringify({ files: reports }, null, 2)
     : format === 'sarif' ? JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2)
     : format === 'github' ? toGithub(reports).join('\n') : textLines.join('\n');
@@ -166,6 +174,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if ((format !== 'json' && format !== 'sarif') || output !== undefined) {
     const others = counts.information + counts.hint;
     const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+    if (unjudged.length) {
+      io.err(`${unjudged.length} launch${unjudged.length === 1 ? '' : 'es'} not judged: ${unjudged.length === 1 ? 'its model was' : 'models'} not found ${hub.enabled ? 'offline or on the Hub' : 'offline; `--hub` resolves them'}${parsed.values.verbose ? ':' : ' (--verbose lists them)'}`);
+      if (parsed.values.verbose) for (const u of unjudged) io.err(`  ${u}`);
+    }
     const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
     const extra = [ignored ? `${n(ignored, 'file')} ignored by the project file` : '', silenced ? `${silenced} suppressed` : ''].filter(Boolean);
     io.err(`${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`);

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
-import { consumersText, consumerCells } from '../../shared/serving/consumersView';
+import { consumersText, consumerCells } from '../../shared/service/engines';
 
 const USAGE = 'usage: rope-lens consumers <config.json | model folder> [--json]';
 

@@ -24,7 +24,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return EXIT_OK;
     }
     const width = Math.max(...FINDING_CODES.map((i) => i.code.length));
-    for (const i of FINDING_CODES) io.out(`${i.code.padEnd(width)}  ${i.severity.padEnd(11)}  ${i.summary}`);
+    for (const i of FINDING_CODES) io.out(`${i.code.padEnd(width)}  ${(i.retired ? 'retired' : i.severity).padEnd(11)}  ${i.summary}`);
     io.err(`${FINDING_CODES.length} codes; \`rope-lens rules CODE\` prints one's page`);
     return EXIT_OK;
   }

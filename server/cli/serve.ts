@@ -13,10 +13,9 @@ import { HUB_OPTION, HubContext, ResolvedModelArg, hubContext, modelArg } from '
 import { fetchGgufHeader } from '../../shared/node/hubFetch';
 import { parseHubRef } from '../../shared/config/resolve';
 import { nodeFileReader } from '../../shared/node/resolveNode';
-import { contextKeysOf } from '../../shared/serving/contextKeys';
-import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/serving/index';
-import { shellCommand } from '../../shared/serving/shell';
-import { grouped } from '../../shared/serving/common';
+import { contextKeysOf } from '../../shared/service/engines';
+import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/service/engines';
+import { shellCommand, grouped } from '../../shared/service/engines';
 import { modelReach } from '../../shared/config/reach';
 import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
 import { cliService } from './service';

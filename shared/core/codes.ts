@@ -14,9 +14,15 @@ export interface CodeInfo {
   also?: Severity[];
   /** One line: what the finding says is wrong. */
   summary: string;
+  /**
+   * A code no rule reports any more, kept so that suppressions naming it stay valid: why it is
+   * retired and what replaced it. Its page says so and has no examples.
+   */
+  retired?: string;
 }
 
 const c = (code: string, severity: Severity, summary: string, also?: Severity[]): CodeInfo => ({ code, severity, summary, ...(also ? { also } : {}) });
+const retired = (code: string, severity: Severity, summary: string, why: string): CodeInfo => ({ code, severity, summary, retired: why });
 
 export const FINDING_CODES: readonly CodeInfo[] = [
   // Model configs (also the effective model of a training config).
@@ -43,7 +49,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('training/context-exceeded', 'warning', 'Training beyond the base model\'s context with nothing extending it.'),
   c('training/dynamic-scaling', 'warning', 'Dynamic NTK while training: the base changes with each batch\'s length.'),
   c('training/stacked-scaling', 'warning', 'A training scaling replaces the base model\'s own scaling.'),
-  c('training/base-model-unresolved', 'hint', 'The base model\'s config was not found offline; model checks were skipped.', ['information']),
+  c('training/base-model-unresolved', 'hint', 'The base model\'s config was not found offline; model checks were skipped.'),
   c('training/launch-option-refused', 'error', 'The trainer refuses this command line before training.'),
   c('training/launch-option-ignored', 'warning', 'An option the trainer never applies as written.'),
   c('axolotl/deprecated-rope-scaling', 'error', 'axolotl rejects a top-level rope_scaling.'),
@@ -55,7 +61,8 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('vllm/static-yarn-within-trained', 'information', 'YaRN is applied while max-model-len stays within the trained context.'),
   c('vllm/removed-option', 'error', 'rope-scaling / rope-theta: options vLLM removed.', ['warning']),
   c('vllm/legacy-rope-type', 'information', 'An hf-overrides scaling written with the legacy type and no rope_type.'),
-  c('serving/model-unresolved', 'information', 'The served model was not found offline; max-model-len is not checked.'),
+  retired('serving/model-unresolved', 'information', 'The served model was not found offline; max-model-len is not checked.',
+    'the request is not judged instead: its description says why (`unjudged` in --json, the hover) and `check` sums such launches up in one line'),
   // Launch commands of the other engines.
   c('launch/length-exceeds-derived', 'warning', 'The requested length is above the length the engine derives for the model.', ['error']),
   c('launch/beyond-trained', 'warning', 'The engine accepts the length but it is beyond the trained context, with no scaling.'),
@@ -67,7 +74,8 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('launch/removed-flag', 'warning', 'An option the engine no longer reads.'),
   c('launch/bad-value', 'error', 'A value the engine\'s parser refuses.'),
   c('launch/override-key-ignored', 'warning', 'An override key the engine sets as is and nothing reads.'),
-  c('launch/model-unresolved', 'information', 'The model a command names was not found offline.'),
+  retired('launch/model-unresolved', 'information', 'The model a command names was not found offline.',
+    'the launch is not judged instead: its description says why (`unjudged` in --json, the hover) and `check` sums such launches up in one line'),
   // GGUF headers.
   c('gguf/context-beyond-trained', 'warning', 'A GGUF whose context_length is beyond the trained context, with no scaling keys.'),
   c('gguf/no-architecture', 'information', 'A GGUF header without general.architecture: nothing to check.'),
@@ -97,6 +105,9 @@ export function selectorMatches(selector: string, code: string): boolean {
   const group = selector.endsWith('/*') ? selector.slice(0, -2) : selector;
   return !group.includes('/') && code.startsWith(`${group}/`);
 }
+
+/** Codes rules report today (the registry less the retired ones). */
+export const ACTIVE_CODES: readonly CodeInfo[] = FINDING_CODES.filter((i) => !i.retired);
 
 /** Whether a selector names at least one registered code (for warnings about typos). */
 export function selectorKnown(selector: string): boolean {

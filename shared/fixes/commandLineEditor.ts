@@ -15,6 +15,7 @@ import type { TextEdit } from '../core/findings';
 import type { ConfigNode } from '../document/configNode';
 import { nodeAt } from '../document/configNode';
 import type { QuoteStyle, Token } from '../launch/types';
+import { doubleQuoted, shellSafe, singleQuoted } from '../launch/quote';
 import type { LineIndex } from '../document/positions';
 import type { TrainerLaunch } from '../config/trainers/launch/types';
 import type { ConfigEditor, KeyPath } from './configEditor';
@@ -183,14 +184,13 @@ function mergeInsertions(edits: OffsetEdit[]): OffsetEdit[] {
   return out;
 }
 
-const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
 
 /** `text` written the way the token it replaces was quoted (JSON string in an exec-form array). */
 export function quoteAs(text: string, quote: QuoteStyle, jsonForm: boolean): string {
   if (jsonForm) return JSON.stringify(text);
-  if (quote === 'double') return `"${text.replace(/(["\\$`])/g, '\\$1')}"`;
-  if (quote === 'none' && SHELL_SAFE.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+  if (quote === 'double') return doubleQuoted(text);
+  if (quote === 'none' && shellSafe(text)) return text;
+  return singleQuoted(text);
 }
 
 /** `{"rope_type":"yarn","factor":4.0}`: no spaces, so the value stays one compact word. */

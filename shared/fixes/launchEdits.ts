@@ -8,16 +8,13 @@
 import type { TextEdit } from '../core/findings';
 import type { Invocation, Token } from '../launch/types';
 import { LineIndex } from '../document/positions';
+import { doubleQuoted, shellQuote, singleQuoted } from '../launch/quote';
 import type { Range } from '../core/range';
 
 export type ArgForm = 'shell' | 'json-array' | 'yaml-list';
 
-const SHELL_SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** A new word for a shell command line, quoted only when it must be. */
-export function shellWord(v: string): string {
-  return v !== '' && SHELL_SAFE.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
-}
+/** A new word for a shell command line, quoted only when it must be (launch/quote.ts). */
+export const shellWord = shellQuote;
 
 /** A YAML flow/list scalar: plain when safe, else single-quoted. */
 function yamlWord(v: string): string {
@@ -35,8 +32,8 @@ export function quoteLike(tok: Token, value: string, form: ArgForm = 'shell'): s
     return `'${value.replace(/'/g, "''")}'`;
   }
   switch (tok.quote) {
-    case 'single': return `'${value.replace(/'/g, `'\\''`)}'`;
-    case 'double': return `"${value.replace(/(["\\$`])/g, '\\$1')}"`;
+    case 'single': return singleQuoted(value);
+    case 'double': return doubleQuoted(value);
     case 'ansi-c': return `$'${value.replace(/(['\\])/g, '\\$1')}'`;
     case 'none': return shellWord(value);
     default: return shellWord(value);

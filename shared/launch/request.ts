@@ -25,6 +25,8 @@ export interface GrammarProblem {
   message: string;
   /** A replacement for the token's text, when one is certain (`--context-length` for `--max-model-len` on SGLang). */
   replacement?: string;
+  /** Every token the refused option occupies (`--flag value`: both), so a fix can remove it whole. */
+  tokens?: Token[];
   /** For a problem inside a JSON value (`ignored-key`): the key path in it, so the finding can sit on that key. */
   keyPath?: string[];
 }

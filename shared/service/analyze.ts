@@ -121,7 +121,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     // Asked to read it as a model config but no RoPE setting is there: classify it as usual.
     if (!asModel) return { ...OTHER(), kind: 'model-config', document: doc };
   }
-  const serving = safe('reading the serving config', () => analyzeServingConfig(doc, { fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, log: opts.log }));
+  const serving = safe('reading the serving config', () => analyzeServingConfig(doc, { fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, variant: opts.variant, log: opts.log }));
   if (serving) return serving;
   const training = safe('reading the training config', () => readTrainingConfig(doc));
   if (!training) return OTHER();

@@ -17,12 +17,15 @@ import type { BoundOracle, FileAnalysis, Finding, LaunchDescription, PendingBoun
 import { analyzeTrainerLaunches } from './analyzeTrainerLaunch';
 import type { EngineName } from '../serving/types';
 import { engineModelIdentity, engineOf, launchEffect, readModelfileLaunch, readServingLaunch } from '../serving/launch';
+import { engineById } from '../serving/engines';
 import { detached, scalingWords } from '../serving/launchModel';
 import { scalingFacts, trainedContextOf } from '../serving/common';
 import { launchHoverMarkdown } from '../serving/present';
-import { LaunchEditor, formOf } from '../fixes/launchEdits';
+import { LaunchEditor } from '../fixes/launchEdits';
+import { InvocationEditor, RequestEditor } from '../fixes/requestEditor';
 import { applyTextEdits } from '../fixes/textEdits';
-import { LAUNCH_RULES } from '../rules/launch/index';
+import { LAUNCH_RULES, unjudgedReason } from '../rules/launch/index';
+import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import type { LaunchRuleContext } from '../rules/launch/context';
 
 export interface LaunchAnalysisOptions {
@@ -58,15 +61,6 @@ export type LaunchFileAnalysis = FileAnalysis & { launches: LaunchDescription[];
 
 const EMPTY_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-/** Environment variables each engine reads that matter to RoPE Lens. */
-const ENGINE_ENV: Record<EngineName, RegExp> = {
-  vllm: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
-  sglang: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
-  'llama.cpp': /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,
-  tgi: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
-  ollama: /^OLLAMA_CONTEXT_LENGTH$/,
-};
-
 /** Names to try after the one written: a GGUF file without its quantisation and split suffixes, a `-hf` repo without `:quant`. */
 export function identityCandidates(ref: string): string[] {
   const out: string[] = [];
@@ -81,7 +75,7 @@ export function identityCandidates(ref: string): string[] {
   return out;
 }
 
-function resolveModel(ref: string, engine: EngineName, opts: LaunchAnalysisOptions): { resolved?: ResolvedBaseModel; assumed?: LaunchRuleContext['assumed']; named?: string } {
+function resolveModel(ref: string, engine: EngineName, opts: JudgeOptions): { resolved?: ResolvedBaseModel; assumed?: LaunchRuleContext['assumed']; named?: string } {
   const attempt = (refs: string[]): ResolvedBaseModel | undefined => {
     try {
       return opts.resolver.resolve(refs, opts.fileName);
@@ -124,19 +118,29 @@ function defaultNotes(req: LaunchRequest): string[] {
   return out;
 }
 
-interface Judged {
+export interface Judged {
   request: LaunchRequest;
   description: LaunchDescription;
   diagnostics: Finding[];
   hover: LaunchHover;
+  /** What the rules saw: the resolved model, the engine's effect, the trained context. */
+  context: LaunchRuleContext;
 }
 
-function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: LaunchAnalysisOptions): Judged {
+/** Options for judging one request; the launch file's, of which the oracle is not needed here. */
+export type JudgeOptions = Omit<LaunchAnalysisOptions, 'oracle'>;
+
+/**
+ * One serving request judged by the one rule set, whatever file it came from: a command of a
+ * launch file (editor: its tokens) or an engine's config file (editor: its keys; `where` is the
+ * range findings about the whole request take).
+ */
+export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: JudgeOptions, where?: Range): Judged {
   const engine = engineOf(req)!;
   const inv: Invocation | undefined = req.invocation;
-  const commandRange = inv?.argv[0] && inv.argv[0].offset >= 0 ? inv.argv[0].range : inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE;
+  const commandRange = inv?.argv[0] && inv.argv[0].offset >= 0 ? inv.argv[0].range : inv?.range ?? req.modelfile?.range ?? where ?? EMPTY_RANGE;
   const ctx: LaunchRuleContext = {
-    request: req, engine, editor, form: formOf(inv), variant: opts.variant, commandRange,
+    request: req, engine, editor, variant: opts.variant, commandRange,
     modelName: req.model?.value ?? 'the model',
   };
   const notes = [...req.notes, ...(inv?.notes ?? []), ...defaultNotes(req)];
@@ -175,7 +179,7 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
   // (Not on grammar findings: a flag the engine refuses is wrong whatever the model or length.)
   if (defaults.length) for (const d of diagnostics) if (!GRAMMAR_CODES.has(d.code)) d.message += ` (${defaults.join(' ')})`;
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(inv?.env ?? {})) if (ENGINE_ENV[engine].test(k)) env[k] = v.value;
+  for (const [k, v] of Object.entries(inv?.env ?? {})) if (engineById(engine).env.test(k)) env[k] = v.value;
   const ropeOptions: Record<string, string> = {};
   for (const [k, u] of Object.entries(req.rope)) ropeOptions[k] = u.value?.value ?? 'true';
   const description: LaunchDescription = {
@@ -186,6 +190,8 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
     ropeOptions, overrides: req.overrides?.value ?? null, env,
     range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE, notes,
   };
+  const unjudged = unjudgedReason(ctx);
+  if (unjudged) description.unjudged = unjudged;
   const markdown = launchHoverMarkdown({
     engine, model: description.model, resolvedFrom: description.resolvedFrom,
     ...(ctx.assumed ? { assumed: `assumed from ${ctx.assumed.how}` } : {}),
@@ -194,13 +200,15 @@ function judge(req: LaunchRequest, text: string, editor: LaunchEditor, opts: Lau
     trained: description.trainedContext, scaling: ctx.effect ? scalingWords(ctx.effect.facts) : null,
     scalingFromCommand: ctx.effect?.scalingFromCommand ?? false, notes,
   });
-  return { request: req, description, diagnostics, hover: { range: description.range, markdown } };
+  return { request: req, description, diagnostics, hover: { range: description.range, markdown }, context: ctx };
 }
 
 /** Every launch in the file, judged one by one; the training launchers' analyzers add theirs. */
 export function analyzeLaunchFile(file: LaunchFile, text: string, opts: LaunchAnalysisOptions): LaunchFileAnalysis {
   const result = analyzeLaunchOnce(file, text, opts);
   if (opts.reparse && result.diagnostics.some((d) => d.fixes.length)) verifyLaunchFixes(text, result, opts);
+  // As for config files (analyze.ts verifyFixes): a finding's only fix is its preferred one.
+  for (const d of result.diagnostics) if (d.fixes.length === 1 && !d.fixes[0].preferred) d.fixes[0].preferred = true;
   return result;
 }
 
@@ -222,7 +230,7 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
   const diagnostics: Finding[] = [];
   const launchHovers: LaunchHover[] = [];
   for (const req of requests) {
-    const j = judge(req, text, editor, opts);
+    const j = judgeRequest(req, new InvocationEditor(editor, req.invocation), opts);
     launches.push(j.description);
     diagnostics.push(...j.diagnostics);
     launchHovers.push(j.hover);
@@ -233,10 +241,12 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     if (!rest.invocations.length) break;
     try {
       const r = analyzer(rest, text, opts);
+      // A training launch whose base model was not found offline is not judged: no finding per launch (see LaunchDescription.unjudged).
+      for (const l of r.launches) if (l.model && !l.resolvedFrom) l.unjudged ??= `Base model ${JSON.stringify(l.model)} was not found offline (local path, Hugging Face cache, built-in catalog): its trained context and RoPE settings are unknown.`;
       launches.push(...r.launches);
       // Training launches get a hover too: what the trainer was read to do, and with which model.
       for (const l of r.launches) launchHovers.push({ range: l.range, markdown: trainingHoverMarkdown(l) });
-      diagnostics.push(...r.diagnostics);
+      diagnostics.push(...r.diagnostics.filter((d) => d.code !== BASE_UNRESOLVED));
       pendingBounds.push(...(r.pendingBounds ?? []));
     } catch (e) {
       opts.log?.(`a training-launch analyzer failed on ${opts.fileName}: ${(e as Error).message}`);
@@ -255,7 +265,7 @@ const TRAINER_LABEL: Record<string, string> = {
 function trainingHoverMarkdown(l: LaunchDescription): string {
   const label = TRAINER_LABEL[l.program] ?? l.program;
   const lines = [`**${label} launch**${l.model ? ` of \`${l.model}\`` : ''}`, ''];
-  if (l.model && !l.resolvedFrom) lines.push('The base model was not found offline: its trained context and RoPE settings are unknown.', '');
+  if (l.model && !l.resolvedFrom) lines.push('The base model was not found offline: its trained context and RoPE settings are unknown, so this launch is not judged (`rope-lens check --hub`, or `ropeLens.hub.allowNetwork`, fetches its config).', '');
   const rows: [string, string][] = [];
   if (l.resolvedFrom) rows.push(['model config', l.resolvedFrom]);
   if (l.requestedLength !== null) rows.push(['training length', `${l.requestedLength.toLocaleString('en-US')}${l.lengthOption ? ` (${l.lengthOption})` : ''}`]);

@@ -9,7 +9,7 @@ const NOT_CONFIG_NAMES = /(^|[\/\\])(package(-lock)?\.json|tsconfig[^\/\\]*\.jso
 const CI_FOLDERS = /(^|[\/\\])\.(github|circleci|gitlab)[\/\\]/;
 
 /** Keys whose presence makes a file worth parsing. */
-const KEYS = /rope|rotary|max_position_embeddings|n_positions|seq_length|max_seq_len|max_sequence_length|sequence_len|cutoff_len|base_model|model_name_or_path|_component_|model_type|architectures|checkpoint_dir|block_size|max_target_length|max[-_]model[-_]len|hf[-_]overrides/;
+const KEYS = /rope|rotary|max_position_embeddings|n_positions|seq_length|max_seq_len|max_sequence_length|sequence_len|cutoff_len|base_model|model_name_or_path|_component_|model_type|architectures|checkpoint_dir|block_size|max_target_length|max[-_]model[-_]len|hf[-_]overrides|context[-_]length/;
 
 /** Only this much of a large file is searched for keys; configs put them near the top anyway. */
 const HEAD = 256 * 1024;

@@ -66,4 +66,10 @@ export interface LaunchDescription {
   env: Record<string, string>;
   range: import('../core/range').Range;
   notes: string[];
+  /**
+   * Why the launch was not judged (its model was not found offline, or is only known when the
+   * script runs). No finding is reported per launch for it: the CLI says it once for all of them
+   * (`--verbose` lists them) and the launch's hover says it.
+   */
+  unjudged?: string;
 }

@@ -110,7 +110,7 @@ export function versionParts(v: string | undefined): number[] | undefined {
   return m ? [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)] : undefined;
 }
 
-/** a < b for dotted versions (missing parts count as 0). */
+/** a < b for dotted versions (missing parts count as 0): the one version comparison (consumer ranges, pinned engine images). */
 export function versionBefore(a: string, b: string): boolean {
   const x = versionParts(a), y = versionParts(b);
   if (!x || !y) return false;

@@ -5,26 +5,14 @@
 import type { ModelRope } from '../config/modelRope';
 import type { EngineName, ServingInput, ServingPlan } from './types';
 import { trainedContextOf } from './common';
-import { vllmPlan } from './vllm';
-import { sglangPlan } from './sglang';
-import { llamaCppPlan } from './llamacpp';
-import { tgiPlan } from './tgi';
-import { ollamaPlan } from './ollama';
+import { engineById } from './engines';
 
 export type { EngineName, ServingInput, ServingPlan } from './types';
 export { ENGINE_NAMES } from './types';
 export { trainedContextOf } from './common';
 
-const PLANNERS: Record<EngineName, (input: ServingInput) => ServingPlan> = {
-  vllm: vllmPlan,
-  sglang: sglangPlan,
-  'llama.cpp': llamaCppPlan,
-  tgi: tgiPlan,
-  ollama: ollamaPlan,
-};
-
 export function servingPlan(engine: EngineName, input: ServingInput): ServingPlan {
-  return PLANNERS[engine](input);
+  return engineById(engine).plan(input);
 }
 
 /** The input for a model config: T from the one helper, everything else as given. */
@@ -32,5 +20,7 @@ export function servingInput(rope: ModelRope, opts: Omit<ServingInput, 'rope' | 
   return { ...opts, rope, trainedContext: opts.trainedContext ?? trainedContextOf(rope) };
 }
 
-// Launch readers (h-engines): each engine module reads its own grammar; the table is in launch.ts.
+// Each engine module exports one Engine object; the registry lists them.
+export { ENGINES, engineById, engineNamed } from './engines';
+export type { Engine } from './engines';
 export { readServingLaunch, readModelfileLaunch, LAUNCH_READERS } from './launch';

@@ -1,29 +1,24 @@
 /**
- * The launch readers as one table: each engine module reads its own grammar
- * (`read<Engine>Launch`, in the delimited section at the end of each module); this file only
- * tries them in turn. An invocation no engine recognises is not a serving launch.
+ * The launch readers as one loop over the engine registry (engines.ts): each engine module reads
+ * its own grammar; this file only tries them in turn. An invocation no engine recognises is not a
+ * serving launch.
  */
 import type { Invocation, ModelfileLaunch } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
-import type { EngineName } from './types';
-import { readVllmLaunch } from './vllm';
-import { readSglangLaunch } from './sglang';
-import { readLlamaCppLaunch } from './llamacpp';
-import { readTgiLaunch } from './tgi';
-import { ollamaLibraryModel, readOllamaLaunch, readOllamaModelfile } from './ollama';
+import type { EngineName, ServingInput } from './types';
+import type { LaunchEffect } from './launchModel';
+import { ENGINES, engineById, engineNamed } from './engines';
+import { readOllamaModelfile } from './ollama';
 
-export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> = {
-  vllm: readVllmLaunch,
-  sglang: readSglangLaunch,
-  'llama.cpp': readLlamaCppLaunch,
-  tgi: readTgiLaunch,
-  ollama: readOllamaLaunch,
-};
+export type { LaunchEffect } from './launchModel';
+
+export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> =
+  Object.fromEntries(ENGINES.map((e) => [e.id, e.readArgv])) as Record<EngineName, (inv: Invocation) => LaunchRequest | undefined>;
 
 /** The serving request this invocation makes, read by the engine it launches; undefined when none does. */
 export function readServingLaunch(inv: Invocation): LaunchRequest | undefined {
-  for (const read of Object.values(LAUNCH_READERS)) {
-    const req = read(inv);
+  for (const e of ENGINES) {
+    const req = e.readArgv(inv);
     if (req) return req;
   }
   return undefined;
@@ -31,34 +26,18 @@ export function readServingLaunch(inv: Invocation): LaunchRequest | undefined {
 
 export { readOllamaModelfile };
 export function readModelfileLaunch(mf: ModelfileLaunch): LaunchRequest {
-  return readOllamaModelfile(mf);
+  const reader = ENGINES.find((e) => e.readModelfile);
+  return reader!.readModelfile!(mf);
 }
-
-import type { ServingInput } from './types';
-import type { LaunchEffect } from './launchModel';
-import { vllmLaunchEffect } from './vllm';
-import { sglangLaunchEffect } from './sglang';
-import { llamaCppLaunchEffect } from './llamacpp';
-import { tgiLaunchEffect } from './tgi';
-import { ollamaLaunchEffect } from './ollama';
-export type { LaunchEffect } from './launchModel';
-
-const EFFECTS: Record<EngineName, (req: LaunchRequest, input: ServingInput) => LaunchEffect> = {
-  vllm: vllmLaunchEffect,
-  sglang: sglangLaunchEffect,
-  'llama.cpp': llamaCppLaunchEffect,
-  tgi: tgiLaunchEffect,
-  ollama: ollamaLaunchEffect,
-};
 
 /** The engine a request's `program` names, when it is a serving engine. */
 export function engineOf(req: LaunchRequest): EngineName | undefined {
-  return (Object.keys(LAUNCH_READERS) as EngineName[]).find((e) => e === req.program);
+  return engineNamed(req.program)?.id;
 }
 
 /** What the engine builds and derives for this command, given the resolved model. */
 export function launchEffect(engine: EngineName, req: LaunchRequest, input: ServingInput): LaunchEffect {
-  return EFFECTS[engine](req, input);
+  return engineById(engine).effect(req, input);
 }
 
 /**
@@ -67,7 +46,5 @@ export function launchEffect(engine: EngineName, req: LaunchRequest, input: Serv
  * path, or the name is not one the engine module knows.
  */
 export function engineModelIdentity(engine: EngineName, ref: string): { id: string; how: string } | undefined {
-  if (engine !== 'ollama') return undefined;
-  const hit = ollamaLibraryModel(ref);
-  return hit ? { id: hit.id, how: `the Ollama library tag ${hit.tag}` } : undefined;
+  return engineById(engine).modelIdentity?.(ref);
 }

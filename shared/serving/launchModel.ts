@@ -22,6 +22,12 @@ export interface LaunchEffect {
   /** The command replaces a scaling the model ships with (an override object, or llama.cpp/TGI flags). */
   replacesModelScaling: boolean;
   notes: string[];
+  /**
+   * The engine's length verdict, as data: what it does with a requested length above `derived`
+   * (vLLM, SGLang: refuse to start; llama-server: caps each slot there; llama-cli: warns and runs;
+   * Ollama: clamps; TGI's launcher: does not check).
+   */
+  overLength?: 'refuses' | 'caps' | 'warns' | 'clamps' | 'unchecked';
 }
 
 const TYPE_OF: Record<string, RopeType | undefined> = {

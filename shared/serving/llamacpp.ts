@@ -55,6 +55,28 @@ export function llamaCppTrainContext(input: ServingInput): number {
 
 const YARN_BETA_DEFAULTS = { beta_fast: 32, beta_slow: 1 };
 
+/** One llama.cpp option to set: its name in the grammar (no dashes), its flag, its value. */
+export interface LlamaOption { name: string; flag: string; value: string }
+
+/**
+ * The one writer of llama.cpp's scaling flags: `rope-lens serve`, the launch fixes and their titles
+ * all take their options from here (`--rope-scaling yarn --rope-scale s --yarn-orig-ctx T`, linear,
+ * or NTK through `--rope-freq-base`).
+ */
+export function llamaCppScalingOptions(s: { type: 'yarn'; factor: number; original: number } | { type: 'linear'; factor: number } | { type: 'ntk'; base: string }): LlamaOption[] {
+  switch (s.type) {
+    case 'yarn': return [
+      { name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(s.factor) },
+      { name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(s.original) }];
+    case 'linear': return [{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(s.factor) }];
+    case 'ntk': return [{ name: 'rope-freq-base', flag: '--rope-freq-base', value: s.base }];
+  }
+}
+
+/** Options as arguments (`serve`) and as the words a message or fix title shows. */
+export const llamaOptionArgs = (opts: readonly LlamaOption[]): string[] => opts.flatMap((o) => [o.flag, o.value]);
+export const llamaOptionText = (opts: readonly LlamaOption[]): string => llamaOptionArgs(opts).join(' ');
+
 /** The flags that set a yarn/linear scaling, or why none can. */
 export function llamaCppScalingFlags(facts: ScalingFacts, trained: number): { flags: string[]; notes: string[] } {
   const notes: string[] = [];
@@ -62,7 +84,7 @@ export function llamaCppScalingFlags(facts: ScalingFacts, trained: number): { fl
   switch (facts.type) {
     case 'yarn': {
       if (f === undefined) return { flags: [], notes: ['The YaRN scaling has no factor: no --rope-scale can be written.'] };
-      const flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(f), '--yarn-orig-ctx', String(facts.original ?? trained)];
+      const flags = llamaOptionArgs(llamaCppScalingOptions({ type: 'yarn', factor: f, original: facts.original ?? trained }));
       for (const [key, flag] of [['beta_fast', '--yarn-beta-fast'], ['beta_slow', '--yarn-beta-slow']] as const) {
         const v = facts.params[key];
         if (typeof v === 'number' && v !== YARN_BETA_DEFAULTS[key]) flags.push(flag, argNumber(v));
@@ -75,7 +97,7 @@ export function llamaCppScalingFlags(facts: ScalingFacts, trained: number): { fl
     }
     case 'linear':
       if (f === undefined) return { flags: [], notes: ['The linear scaling has no factor.'] };
-      return { flags: ['--rope-scaling', 'linear', '--rope-scale', argNumber(f)], notes };
+      return { flags: llamaOptionArgs(llamaCppScalingOptions({ type: 'linear', factor: f })), notes };
     case 'dynamic':
       return { flags: [], notes: ['llama.cpp has no dynamic NTK scaling (its --rope-scaling takes none, linear or yarn) and the conversion drops it: the model runs unscaled.'] };
     case 'llama3':
@@ -144,7 +166,7 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   const from = extensionFrom(input, facts, context, windows);
   if (from !== undefined) {
     const s = context / from;
-    flags = ['--rope-scaling', 'yarn', '--rope-scale', argNumber(s), '--yarn-orig-ctx', String(from)];
+    flags = llamaOptionArgs(llamaCppScalingOptions({ type: 'yarn', factor: s, original: from }));
     extended = true;
     notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
   }
@@ -255,12 +277,17 @@ function envUse(name: string, tok: Token): OptionUse {
   return { name, flag: tok, value: tok };
 }
 
+/** llama-server (and the old `server` binary) serve slots capped at the GGUF's length; the CLIs run one context. */
+function isLlamaServerProgram(program: string | undefined): boolean {
+  return program === undefined || program === 'llama-server' || program === 'server';
+}
+
 export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   const where = llamaStart(inv);
   if (!where) return undefined;
   const r = readArgv(inv.argv, where.start, LLAMA_SPECS, { equals: false, underscores: true });
   const req: LaunchRequest = { program: 'llama.cpp', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
-  if (where.program !== 'llama-server' && where.program !== 'server') req.notes.push(`${where.program} runs one context of -c tokens (no server slots).`);
+  if (!isLlamaServerProgram(where.program)) req.notes.push(`${where.program} runs one context of -c tokens (no server slots).`);
   const get = (name: string): OptionUse | undefined => {
     const cli = lastUse(r, name);
     if (cli) return cli;
@@ -379,6 +406,18 @@ export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): L
   const m = kv ? /\.context_length=int:(\d+)$/.exec(kv) : null;
   if (m) derived = Number(m[1]);
   const basis = m ? '--override-kv context_length' : `the GGUF's context_length (max_position_embeddings at conversion)`;
-  return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes };
+  const program = req.invocation ? llamaStart(req.invocation)?.program : undefined;
+  return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes, overLength: isLlamaServerProgram(program) ? 'caps' : 'warns' };
 }
 // ==== end of launch grammar (h-engines) ====================================================
+
+import type { Engine } from './engine';
+
+export const llamaCppEngine: Engine = {
+  id: 'llama.cpp',
+  label: 'llama.cpp',
+  readArgv: readLlamaCppLaunch,
+  effect: llamaCppLaunchEffect,
+  plan: llamaCppPlan,
+  env: /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,
+};

@@ -168,6 +168,22 @@ export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
 export function ollamaLaunchEffect(_req: LaunchRequest, input: ServingInput): LaunchEffect {
   const own = scalingFacts(input.rope);
   const facts = own.type === 'dynamic' ? { ...own, type: 'none' as const } : own;
-  return { rope: input.rope, facts, derived: llamaCppTrainContext(input), basis: 'the GGUF\'s context_length', scalingFromCommand: false, replacesModelScaling: false, notes: [] };
+  return { rope: input.rope, facts, derived: llamaCppTrainContext(input), basis: 'the GGUF\'s context_length', scalingFromCommand: false, replacesModelScaling: false, notes: [], overLength: 'clamps' };
 }
 // ==== end of launch grammar (h-engines) ====================================================
+
+import type { Engine } from './engine';
+
+export const ollamaEngine: Engine = {
+  id: 'ollama',
+  label: 'Ollama',
+  readArgv: readOllamaLaunch,
+  readModelfile: readOllamaModelfile,
+  effect: ollamaLaunchEffect,
+  plan: ollamaPlan,
+  env: /^OLLAMA_CONTEXT_LENGTH$/,
+  modelIdentity(ref) {
+    const hit = ollamaLibraryModel(ref);
+    return hit ? { id: hit.id, how: `the Ollama library tag ${hit.tag}` } : undefined;
+  },
+};

@@ -6,11 +6,12 @@
 import type { ServingInput, ServingPlan } from './types';
 import { ENGINE_NAMES } from './types';
 import { servingPlan } from './index';
+import { ENGINES } from './engines';
 import { shellCommand } from './shell';
 import { FLOAT_KEYS, grouped } from './common';
 import { modelReach } from '../config/reach';
 
-const ENGINE_LABEL: Record<string, string> = { vllm: 'vLLM', sglang: 'SGLang', 'llama.cpp': 'llama.cpp', tgi: 'TGI', ollama: 'Ollama' };
+const ENGINE_LABEL: Record<string, string> = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 
 /** "; the model reaches 32,768" where the model's reach differs from its trained context. */
 function reachText(input: ServingInput): string {
@@ -96,7 +97,7 @@ export interface LaunchHoverFacts {
 export function launchHoverMarkdown(f: LaunchHoverFacts): string {
   const label = ENGINE_LABEL[f.engine] ?? f.engine;
   const lines = [`**${label} launch**${f.model ? ` of \`${f.model}\`` : ''}`, ''];
-  if (f.model && !f.resolvedFrom) lines.push(`The model was not found offline: ${label}'s derived length and the trained context are unknown.`, '');
+  if (f.model && !f.resolvedFrom) lines.push(`The model was not found offline: ${label}'s derived length and the trained context are unknown, so this launch is not judged (\`rope-lens check --hub\`, or \`ropeLens.hub.allowNetwork\`, fetches its config).`, '');
   const rows: [string, string][] = [];
   if (f.resolvedFrom) rows.push(['model config', `${f.resolvedFrom}${f.assumed ? ` (${f.assumed})` : ''}`]);
   if (f.requested !== null) rows.push(['requested', `${grouped(f.requested)}${f.lengthOption ? ` (${f.lengthOption})` : ''}`]);

@@ -123,7 +123,7 @@ import type { Invocation } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
 import { shownValue } from './argv';
-import { parseLength } from '../config/serving/vllmYaml';
+import { parseLength } from './vllm';
 import { foreignProblem } from './vllm';
 import type { LaunchEffect } from './launchModel';
 import { scalingWords, withOverrides } from './launchModel';
@@ -222,6 +222,17 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
     : ignoresFactor ? `the config's context length (SGLang ignores the factor of a scaling that has original_max_position_embeddings or is llama3)`
     : `the config's context length × ${scalingWords(facts)}`;
   const model = scalingFacts(input.rope);
-  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes: [] };
+  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes: [], overLength: 'refuses' };
 }
 // ==== end of launch grammar (h-engines) ====================================================
+
+import type { Engine } from './engine';
+
+export const sglangEngine: Engine = {
+  id: 'sglang',
+  label: 'SGLang',
+  readArgv: readSglangLaunch,
+  effect: sglangLaunchEffect,
+  plan: sglangPlan,
+  env: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
+};

@@ -1,12 +1,8 @@
 /** A plan as one line a POSIX shell runs as is: env assignments, then each argument quoted when needed. */
 import type { ServingPlan } from './types';
+import { shellQuote } from '../launch/quote';
 
-const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-export function shellQuote(arg: string): string {
-  if (arg !== '' && SAFE.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 export function shellCommand(plan: Pick<ServingPlan, 'args' | 'env'>): string {
   const env = Object.entries(plan.env).map(([k, v]) => `${k}=${shellQuote(v)}`);

@@ -208,6 +208,17 @@ export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): Launch
     facts = w.facts;
     fromCommand = true;
   }
-  return { rope, facts, derived: tgiDerivedMaxLen(input), basis: 'max_position_embeddings (TGI applies no factor)', scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && own.type !== 'none', notes: [] };
+  return { rope, facts, derived: tgiDerivedMaxLen(input), basis: 'max_position_embeddings (TGI applies no factor)', scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && own.type !== 'none', notes: [], overLength: 'unchecked' };
 }
 // ==== end of launch grammar (h-engines) ====================================================
+
+import type { Engine } from './engine';
+
+export const tgiEngine: Engine = {
+  id: 'tgi',
+  label: 'TGI',
+  readArgv: readTgiLaunch,
+  effect: tgiLaunchEffect,
+  plan: tgiPlan,
+  env: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
+};

@@ -21,7 +21,7 @@
  */
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
-import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingOf } from './consumer';
+import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingOf, versionBefore } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
@@ -154,7 +154,7 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //    json.loads, else human_readable_int, else the string); `--served-model-name` names the API
 //    model, never the weights (and without a positional model it raises ValueError).
 //  - `human_readable_int` / `human_readable_int_or_auto` (same file): see parseLength in
-//    config/serving/vllmYaml.ts; `-1`/`auto` lets vLLM pick the length.
+//    serving/vllmConfigFile.ts; `-1`/`auto` lets vLLM pick the length.
 //  - `vllm/transformers_utils/config.py::get_config`: `config.update(hf_overrides_kw)` sets every
 //    key as given (a whole `rope_scaling` object REPLACES the model's; no key is checked), then
 //    `patch_rope_parameters`.
@@ -165,13 +165,12 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //  - `--rope-scaling` / `--rope-theta` were removed by PR #28006 (v0.11.1): "unrecognized arguments".
 import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
-import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { GrammarHabits, OptionSpec, ReadArgv, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
 import { shownValue } from './argv';
-import { parseLengthOrAuto } from '../config/serving/vllmYaml';
 import type { LaunchEffect } from './launchModel';
 import { scalingWords, withOverrides } from './launchModel';
 
-const VLLM_SPECS: OptionSpec[] = [
+export const VLLM_SPECS: OptionSpec[] = [
   { name: 'model', flags: ['--model'], takesValue: true },
   { name: 'max-model-len', flags: ['--max-model-len'], takesValue: true },
   { name: 'hf-overrides', flags: ['--hf-overrides'], takesValue: true },
@@ -182,6 +181,9 @@ const VLLM_SPECS: OptionSpec[] = [
   { name: 'config', flags: ['--config'], takesValue: true },
   { name: 'tokenizer', flags: ['--tokenizer'], takesValue: true },
 ];
+
+/** FlexibleArgumentParser: `--flag=value` splits, underscores read as dashes. */
+export const VLLM_HABITS: GrammarHabits = { equals: true, underscores: true };
 
 /** Other engines' options vLLM's parser refuses, with vLLM's own spelling where it has one. */
 const VLLM_FOREIGN: Record<string, string | undefined> = {
@@ -223,10 +225,19 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
   // unknown boolean flag later on cannot be mistaken for taking it as a value).
   const first = inv.argv[where.start];
   const leading = where.positionalModel && first && !first.value.startsWith('-') ? first : undefined;
-  const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, { equals: true, underscores: true });
+  const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, VLLM_HABITS);
   const req: LaunchRequest = { program: 'vllm', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
-  const modelOpt = lastUse(r, 'model');
   const positional = leading ?? (where.positionalModel ? r.positionals[0] : undefined);
+  return vllmRequestOf(req, r, positional, inv.image);
+}
+
+/**
+ * The request vLLM reads out of its options, wherever they were written: a command line
+ * (readVllmLaunch) or a `--config` YAML (readVllmConfigFile, vllmConfigFile.ts), which vLLM itself
+ * turns into the same `--key value` arguments. One reader, so both get the same problems.
+ */
+export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token | undefined, image: Token | undefined): LaunchRequest {
+  const modelOpt = lastUse(r, 'model');
   const model = positional ?? modelOpt?.value;
   if (model) req.model = model;
   if (!model && lastUse(r, 'served-model-name')) req.notes.push('--served-model-name names the model in the API only; the weights come from the positional model or --model, and none is given.');
@@ -275,12 +286,11 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
     const u = lastUse(r, name);
     if (u) req.rope[name] = u;
   }
-  const image = inv.image;
   const pinned = image ? vllmImageVersion(image.value) : undefined;
   for (const name of ['rope-scaling', 'rope-theta']) {
     const u = lastUse(r, name);
     if (!u) continue;
-    if (pinned && versionBefore(pinned, [0, 11, 1])) {
+    if (pinned && versionBefore(pinned.join('.'), '0.11.1')) {
       // The pinned release still reads it (advice.md: a loud refusal is an error only where that reader runs).
       req.problems.push({ token: u.flag, kind: 'removed', severity: 'warning', message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${pinned.join('.')} still reads it, but a newer image stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.` });
     } else {
@@ -304,17 +314,13 @@ export function vllmImageVersion(image: string): number[] | undefined {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
 }
 
-function versionBefore(v: number[], ref: number[]): boolean {
-  for (let i = 0; i < ref.length; i++) if ((v[i] ?? 0) !== ref[i]) return (v[i] ?? 0) < ref[i];
-  return false;
-}
 
 /** argparse's refusal of an option it does not know (the value goes with it in the message). */
 export function foreignProblem(engine: string, flag: Token, name: string, replacement: string | undefined, value?: Token): GrammarProblem {
   const shown = value && !/NaN|undefined|Infinity|\[object/.test(value.value) && value.value.length <= 60 ? `${name} ${value.value}` : name;
   const label = engine === 'vllm' ? 'vLLM' : engine === 'sglang' ? 'SGLang' : engine;
   const p: GrammarProblem = {
-    token: flag, kind: 'foreign', severity: 'error',
+    token: flag, kind: 'foreign', severity: 'error', tokens: value && !flag.value.includes('=') ? [flag, value] : [flag],
     message: `${label} does not know ${name}: its argument parser stops with "unrecognized arguments: ${shown}" and the server never starts.${replacement ? ` ${label}'s option is ${replacement}.` : ''}`,
   };
   if (replacement) p.replacement = replacement;
@@ -360,6 +366,49 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const derived = vllmDerivedMaxLen({ ...input, rope, contextKeys: keys }, facts);
   const basis = facts.type === 'none' ? `${vllmBaseLength({ ...input, contextKeys: keys }).key}, no RoPE scaling` : `${scalingWords(facts)}`;
   const model = scalingFacts(input.rope);
-  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes };
+  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes, overLength: 'refuses' };
 }
+/**
+ * vLLM's human-readable lengths, exactly as `human_readable_int` parses them
+ * (vllm-project/vllm `vllm/utils/argparse_utils.py::human_readable_int`; older releases:
+ * `vllm/engine/arg_utils.py`): the whole value (trimmed) is digits with an optional decimal part
+ * and one suffix — k/m/g/t multiply by powers of 1000 (decimals allowed, truncated to an int),
+ * K/M/G/T by powers of 1024 (no decimals: "Decimals are not allowed with binary suffixes");
+ * otherwise Python `int()` (sign, underscores between digits). NaN where vLLM refuses the value.
+ * A YAML `--config` value reaches the same function (`load_config_file` passes it as a string).
+ */
+export function parseLength(raw: string): number {
+  const v = raw.trim();
+  const m = /^(\d+(?:\.\d+)?)([kKmMgGtT])$/.exec(v);
+  if (m) {
+    const [, number, suffix] = m;
+    const lower = suffix.toLowerCase();
+    const power = 'kmgt'.indexOf(lower) + 1;
+    if (suffix === lower) return Math.trunc(Number(number) * 1000 ** power);
+    return /^\d+$/.test(number) ? Number(number) * 1024 ** power : NaN;
+  }
+  return /^[+-]?\d+(?:_\d+)*$/.test(v) ? Number(v.replace(/_/g, '')) : NaN;
+}
+
+/** `human_readable_int_or_auto` (--max-model-len in recent releases): `-1` or `auto` ask vLLM to fit the memory. */
+export function parseLengthOrAuto(raw: string): number | 'auto' {
+  const v = raw.trim();
+  if (v === '-1' || v.toLowerCase() === 'auto') return 'auto';
+  return parseLength(v);
+}
+
 // ==== end of launch grammar (h-engines) ====================================================
+
+import type { Engine } from './engine';
+import type { ParsedDocument } from '../document/configNode';
+import { readVllmConfigFile } from './vllmConfigFile';
+
+export const vllmEngine: Engine = {
+  id: 'vllm',
+  label: 'vLLM',
+  readArgv: readVllmLaunch,
+  readConfigFile: (doc: ParsedDocument) => readVllmConfigFile(doc),
+  effect: vllmLaunchEffect,
+  plan: vllmPlan,
+  env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
+};

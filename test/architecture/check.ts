@@ -1,6 +1,6 @@
 /** The layering rules of test/architecture/layers.ts applied to an import graph; returns readable violations. */
 import { builtinModules } from 'node:module';
-import { LAYERS, NODE_ONLY_FOLDERS, WEBVIEW_FOLDERS, WEBVIEW_PACKAGES } from './layers';
+import { LAYERS, NODE_ONLY_FOLDERS, RULE_INDEX_FILES, RULE_ROOT, SERVICE_ONLY_FOLDERS, WEBVIEW_FOLDERS, WEBVIEW_PACKAGES } from './layers';
 import type { ImportEdge } from './imports';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -67,6 +67,36 @@ export function webviewViolations(edges: ImportEdge[]): string[] {
     const f = e.target && sharedFolder(e.target);
     if (e.target?.startsWith('shared/') && f && !WEBVIEW_FOLDERS.includes(f)) out.push(`webview bundle: ${e.from} reaches ${e.target}, outside the folders a webview may use (${WEBVIEW_FOLDERS.join(', ')})`);
     if (e.target && /^(server|client)\//.test(e.target)) out.push(`webview bundle: ${e.from} reaches ${e.target}`);
+  }
+  return out;
+}
+
+/** The rule folder of a file under shared/rules/ ('' for a top-level rule module), else undefined. */
+function ruleFolder(file: string): string | undefined {
+  if (!file.startsWith(`${RULE_ROOT}/`)) return undefined;
+  const rest = file.slice(RULE_ROOT.length + 1);
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : '';
+}
+
+/** A rule module importing another rule folder's module (or a top-level rule importing any folder). */
+export function ruleFolderViolations(edges: ImportEdge[]): string[] {
+  const out: string[] = [];
+  for (const e of edges) {
+    const from = ruleFolder(e.from);
+    const to = e.target ? ruleFolder(e.target) : undefined;
+    if (from === undefined || to === undefined || to === '' || to === from || RULE_INDEX_FILES.includes(e.from)) continue;
+    out.push(`${e.from} imports ${e.target}: a rule module imports the shared rule helpers (${RULE_ROOT}/*.ts) and its own folder, never another rule folder (${RULE_ROOT}/${to}/); move what both need to ${RULE_ROOT}/`);
+  }
+  return out;
+}
+
+/** server/ (and the CLI) importing a folder it must reach through shared/service/. */
+export function serviceOnlyViolations(edges: ImportEdge[]): string[] {
+  const out: string[] = [];
+  for (const e of edges) {
+    if (!e.from.startsWith('server/') || !e.target) continue;
+    const to = sharedFolder(e.target);
+    if (to && SERVICE_ONLY_FOLDERS.includes(to)) out.push(`${e.from} imports ${e.target}: server/ reaches shared/${to}/ only through the service (shared/service/); export what it needs there`);
   }
   return out;
 }

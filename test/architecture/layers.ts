@@ -25,6 +25,21 @@ export const LAYERS: Layer[] = [
   { folders: ['node'], role: 'Node-only: worker threads, file system, GPU probe (never bundled for a webview)' },
 ];
 
+/**
+ * Rules inside folders. Under `shared/rules/`, each subfolder is one rule set (`launch/`: serving
+ * requests from commands and engine config files); its modules import the shared rule helpers
+ * (`rules/*.ts`) and their own folder, never another rule folder. A top-level rule module imports
+ * no rule folder (only `rules/index.ts`, which lists them all, may).
+ */
+export const RULE_ROOT = 'shared/rules';
+export const RULE_INDEX_FILES = ['shared/rules/index.ts'];
+
+/**
+ * Folders the front-ends (server/, the CLI in server/cli/) never import directly: they reach them
+ * only through the service (`shared/service/`), so what an engine derives has one entry point.
+ */
+export const SERVICE_ONLY_FOLDERS = ['serving'];
+
 /** Only these shared/ folders may import Node built-ins. */
 export const NODE_ONLY_FOLDERS = ['node'];
 

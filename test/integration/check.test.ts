@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { strict as assert } from 'node:assert';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -35,6 +36,24 @@ describe('rope-lens check (built CLI)', function () {
     const r = cli(f);
     assert.equal(r.status, 0, r.stdout);
     assert.ok(r.stdout.split('\n').some((l) => l.startsWith(`${f}:10:25 warning rope/llama3-freq-order `)), r.stdout);
+  });
+
+  it('launches whose model is not found offline: no finding each, one summary line, --verbose lists them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rope-lens-unjudged-'));
+    try {
+      const f = join(dir, 'serve.sh');
+      writeFileSync(f, 'vllm serve acme/private-a --max-model-len 65536\nllama-server -m ./mystery-q4_k_m.gguf -c 65536\nswift sft --model acme/private-7b --max_length 131072\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\n');
+      const r = cli(f);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^3 launches not judged: models not found offline; `--hub` resolves them \(--verbose lists them\)$/m);
+      assert.match(r.stderr, /1 file checked: 0 errors, 0 warnings, 0 other findings/);
+      const v = cli(f, '--verbose');
+      assert.match(v.stderr, new RegExp(`^  ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:1 Model './mystery-q4_k_m.gguf' was not found offline`, 'm'));
+      assert.equal(v.stderr.split('\n').filter((l) => l.startsWith(`  ${f}:`)).length, 3, v.stderr);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exit 2 on a missing path and on no arguments', () => {

@@ -13,10 +13,11 @@ const END = '<!-- codes:end -->';
 /** The index text: `current` with its generated table replaced (appended when the markers are missing). */
 export function renderRulesIndex(current: string): string {
   const rows = FINDING_CODES.map((i) => {
-    const sev = [i.severity, ...(i.also ?? [])].join(', ');
-    return `| [\`${i.code}\`](rules/${i.code}.md) | ${sev} | ${i.summary.replace(/\|/g, '\\|')} |`;
+    const sev = i.retired ? 'retired' : [i.severity, ...(i.also ?? [])].join(', ');
+    return `| [\`${i.code}\`](rules/${i.code}.md) | ${sev} | ${i.summary.replace(/\|/g, '\\|')}${i.retired ? ' No longer reported.' : ''} |`;
   });
-  const table = [START, '', `${FINDING_CODES.length} codes.`, '', '| Code | Severity | What it reports |', '|---|---|---|', ...rows, '', END].join('\n');
+  const retired = FINDING_CODES.filter((i) => i.retired).length;
+  const table = [START, '', `${FINDING_CODES.length} codes${retired ? ` (${retired} retired: kept so that suppressions naming them stay valid)` : ''}.`, '', '| Code | Severity | What it reports |', '|---|---|---|', ...rows, '', END].join('\n');
   const a = current.indexOf(START);
   const b = current.indexOf(END);
   if (a < 0 || b < a) return `${current.trimEnd()}\n\n${table}\n`;

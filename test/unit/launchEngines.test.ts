@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { invocationOf, execFormOf, modelfileOf } from './helpers/invocation';
 import { readServingLaunch, readModelfileLaunch } from '../../shared/serving/index';
-import { parseLength, parseLengthOrAuto } from '../../shared/config/serving/vllmYaml';
+import { parseLength, parseLengthOrAuto } from '../../shared/serving/vllmConfigFile';
 import { imageRepo } from '../../shared/serving/argv';
 
 const read = (cmd: string, opts = {}) => readServingLaunch(invocationOf(cmd, opts));

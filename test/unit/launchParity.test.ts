@@ -10,6 +10,9 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { catalogResolver } from '../../shared/config/resolve';
 import { shellFileOf } from './helpers/invocation';
 import type { Finding } from '../../shared/core/findings';
+import { applyTextEdits } from '../../shared/fixes/textEdits';
+import { LineIndex } from '../../shared/document/positions';
+import YAML from 'yaml';
 
 const oracle = createSyncOracle();
 
@@ -36,6 +39,15 @@ const CASES: [string, string, string][] = [
   ['the removed rope-scaling option', `model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nrope-scaling: '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}'\nenable-prefix-caching: true\n`,
     `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --rope-scaling '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' --enable-prefix-caching`],
   ['an unresolvable model', 'model: my-org/private-model\nmax-model-len: 131072\n', 'vllm serve my-org/private-model --max-model-len 131072'],
+  // The four probes of issue 26: each differed between the YAML and the command line.
+  ['a hyphenated hf-overrides key (rope-scaling)', 'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope-scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 32768\n',
+    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope-scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`],
+  ['a length vLLM refuses (128k5)', 'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 128k5\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 128k5'],
+  ['context-length next to max-model-len', 'model: Qwen/Qwen2.5-7B-Instruct\ncontext-length: 65536\nmax-model-len: 32768\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --context-length 65536 --max-model-len 32768'],
+  ['context-length alone', 'model: Qwen/Qwen2.5-7B-Instruct\ncontext_length: 32768\nenable_prefix_caching: true\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --context_length 32768 --enable_prefix_caching'],
+  ['max-model-len -1 (vLLM chooses)', 'model: Qwen/Qwen2.5-7B\nmax-model-len: -1\n', 'vllm serve Qwen/Qwen2.5-7B --max-model-len -1'],
+  ['disable-sliding-window on a windowed model', 'model: mistralai/Mistral-7B-v0.1\nmax-model-len: 8192\ndisable-sliding-window: true\n', 'vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 8192 --disable-sliding-window'],
+  ['the removed rope-theta option', 'model: Qwen/Qwen2.5-7B\nmax-model-len: 65536\nrope-theta: 4000000\n', 'vllm serve Qwen/Qwen2.5-7B --max-model-len 65536 --rope-theta 4000000'],
 ];
 
 describe('vLLM YAML and vllm serve: one judgement', () => {
@@ -46,6 +58,31 @@ describe('vLLM YAML and vllm serve: one judgement', () => {
       assert.deepEqual(c, y);
     });
   }
+
+  it('each probe of issue 26 has its finding in both forms', () => {
+    const codes = (name: string) => {
+      const [, yaml, cmd] = CASES.find(([n]) => n === name)!;
+      return [yamlFindings(yaml).map((d) => `${d.code}:${d.severity}`), commandFindings(cmd).map((d) => `${d.code}:${d.severity}`)];
+    };
+    for (const got of codes('a hyphenated hf-overrides key (rope-scaling)')) assert.ok(got.includes('launch/override-key-ignored:warning'), String(got));
+    for (const got of codes('a length vLLM refuses (128k5)')) assert.deepEqual(got, ['launch/bad-value:error']);
+    for (const got of codes('context-length next to max-model-len')) assert.deepEqual(got, ['launch/foreign-flag:error']);
+    // -1 is vLLM's "choose the length", not a length of −1: nothing to judge, and the YAML reads no length.
+    for (const got of codes('max-model-len -1 (vLLM chooses)')) assert.deepEqual(got, []);
+    const a = analyzeText('model: Qwen/Qwen2.5-7B\nmax-model-len: -1\n', { fileName: '/tmp/parity/serve.yaml', oracle });
+    assert.equal(a.serving?.maxModelLen, null);
+  });
+
+  it('the fixes of the probes apply to the YAML and leave a file with the finding gone', () => {
+    for (const name of ['a hyphenated hf-overrides key (rope-scaling)', 'context-length next to max-model-len', 'context-length alone']) {
+      const [, yaml] = CASES.find(([n]) => n === name)!;
+      const d = yamlFindings(yaml).find((x) => x.code === 'launch/override-key-ignored' || x.code === 'launch/foreign-flag')!;
+      assert.ok(d.fixes.length, name);
+      const fixed = applyTextEdits(yaml, new LineIndex(yaml), d.fixes[0].edits);
+      assert.ok(YAML.parse(fixed, { uniqueKeys: true }), fixed);
+      assert.ok(!yamlFindings(fixed).some((x) => x.code === d.code), fixed);
+    }
+  });
 
   it('the cases are not vacuous: most of them have findings, with fixes', () => {
     const withFindings = CASES.filter(([, yaml]) => yamlFindings(yaml).length > 0);

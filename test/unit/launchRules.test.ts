@@ -288,11 +288,12 @@ describe('launch rules: scalings set by the command', () => {
 });
 
 describe('launch rules: models and files', () => {
-  it('an unresolvable model: one information finding, no invented numbers', () => {
+  it('an unresolvable model: not judged, no finding per launch, no invented numbers (the reason is on the launch)', () => {
     const text = 'llama-server -m /models/my-private-finetune.gguf -c 65536\n';
     const a = analyze(text);
-    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity]), [['launch/model-unresolved', 'information']]);
-    assert.equal(spanOf(text, a.diagnostics[0]), '/models/my-private-finetune.gguf');
+    assert.deepEqual(a.diagnostics, []);
+    assert.match(a.launches[0].unjudged ?? '', /^Model '\/models\/my-private-finetune\.gguf' was not found offline/);
+    assert.match(a.launchHovers[0].markdown, /not found offline.*not judged/s);
     assert.equal(a.launches[0].derivedMaxLen, null);
     assert.equal(a.launches[0].trainedContext, null);
   });
@@ -326,8 +327,8 @@ describe('launch rules: models and files', () => {
     assert.equal(ollamaLibraryModel('me/qwen2.5:7b'), undefined);
     assert.equal(ollamaLibraryModel('./qwen2.5-7b.gguf'), undefined);
     const a = analyze('ollama run qwen2.5-coder:14b\n');
-    assert.deepEqual(a.diagnostics.map((d) => d.code), ['launch/model-unresolved']);
-    assert.match(a.diagnostics[0].message, /read as Qwen\/Qwen2\.5-Coder-14B-Instruct, which is not in the catalog/);
+    assert.deepEqual(a.diagnostics, []);
+    assert.match(a.launches[0].unjudged ?? '', /read as Qwen\/Qwen2\.5-Coder-14B-Instruct, which is not in the catalog/);
   });
 
   it('every invocation in a file is judged on its own; hovers say what the engine derives', () => {

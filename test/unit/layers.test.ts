@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, closure, importsOf, tsFiles } from '../architecture/imports';
-import { layerViolations, unknownFolders, webviewViolations } from '../architecture/check';
+import { layerViolations, ruleFolderViolations, serviceOnlyViolations, unknownFolders, webviewViolations } from '../architecture/check';
 
 describe('layering', () => {
   const sharedEdges = tsFiles('shared').flatMap(importsOf);
@@ -33,6 +33,16 @@ describe('layering', () => {
     assert.match(v[2], /Node built-in/);
     assert.deepEqual(unknownFolders([{ name: 'newThing', isDirectory: true }, { name: 'stray.ts', isDirectory: false }]).length, 2);
     assert.match(unknownFolders([{ name: 'newThing', isDirectory: true }])[0], /add it to LAYERS/);
+  });
+
+  it('no rule module imports another rule folder; server/ reaches the engines only through the service', () => {
+    assert.deepEqual(ruleFolderViolations(sharedEdges), []);
+    assert.deepEqual(serviceOnlyViolations(tsFiles('server').flatMap(importsOf)), []);
+    const e = (from: string, target: string) => ({ from, spec: target, target });
+    assert.equal(ruleFolderViolations([e('shared/rules/launch/grammar.ts', 'shared/rules/serving/removedOption.ts')]).length, 1);
+    assert.equal(ruleFolderViolations([e('shared/rules/context.ts', 'shared/rules/launch/context.ts')]).length, 1);
+    assert.equal(ruleFolderViolations([e('shared/rules/launch/grammar.ts', 'shared/rules/context.ts'), e('shared/rules/index.ts', 'shared/rules/launch/index.ts')]).length, 0);
+    assert.match(serviceOnlyViolations([e('server/cli/serve.ts', 'shared/serving/index.ts')])[0], /only through the service/);
   });
 
   it('the webview bundles reach no Node-only, LSP or server code', () => {

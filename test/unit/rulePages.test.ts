@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { FINDING_CODES, codeInfo, codePage } from '../../shared/core/codes';
+import { ACTIVE_CODES, FINDING_CODES, codeInfo, codePage } from '../../shared/core/codes';
 import { RULES } from '../../shared/rules/index';
 import { createRopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
@@ -60,6 +60,7 @@ describe('finding codes: registry, pages, examples', function () {
         for (const d of a.diagnostics) {
           const info = codeInfo(d.code);
           assert.ok(info, `${relative(root, p)}: emitted '${d.code}', which is not registered`);
+          assert.ok(!info.retired, `${relative(root, p)}: emitted '${d.code}', which the registry says is retired`);
           assert.ok(info.severity === d.severity || info.also?.includes(d.severity), `${d.code} at ${d.severity} in ${relative(root, p)}: registry says ${info.severity}${info.also ? ` or ${info.also}` : ''}`);
           seen.add(d.code);
         }
@@ -71,10 +72,16 @@ describe('finding codes: registry, pages, examples', function () {
   });
 
   it('every registered code has a page with what, why, a bad and a good example and a source; no page without a code', () => {
-    for (const { code } of FINDING_CODES) {
+    for (const { code, retired } of FINDING_CODES) {
       const page = pages.get(code);
       assert.ok(page, `${codePage(code)} is missing`);
       assert.ok(page.startsWith(`# ${code}\n`), `${codePage(code)} must start with '# ${code}'`);
+      if (retired) {
+        // A retired code's page says so and why; it has no examples (nothing reports it).
+        assert.ok(page.includes('**Retired.**') && page.includes('\n## Why it was retired'), `${codePage(code)} must say it is retired and why`);
+        assert.deepEqual(pageExamples(page), [], `${codePage(code)}: a retired code has no examples`);
+        continue;
+      }
       for (const heading of ['## Why', '## Example', '## Source']) assert.ok(page.includes(`\n${heading}`), `${codePage(code)} has no '${heading}' section`);
       const ex = pageExamples(page);
       assert.ok(ex.some((e) => e.role === 'bad'), `${codePage(code)}: no bad example`);
@@ -86,7 +93,7 @@ describe('finding codes: registry, pages, examples', function () {
   it("every page's bad example gets its finding and every good one does not", () => {
     const service = createRopeLensService({ oracle: createSyncOracle(), shellParser: () => shell });
     const failures: string[] = [];
-    for (const { code } of FINDING_CODES) {
+    for (const { code } of ACTIVE_CODES) {
       for (const ex of pageExamples(pages.get(code) ?? '')) {
         const fileName = join('/rope-lens-examples', code, ex.fileName);
         let found: string[];

@@ -7,8 +7,8 @@ import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
-import { parseLength } from '../../shared/config/serving/vllmYaml';
-import { SERVING_RULE_CODES } from '../../shared/rules/serving/index';
+import { parseLength } from '../../shared/serving/vllmConfigFile';
+import { LAUNCH_RULE_CODES } from '../../shared/rules/launch/index';
 import YAML from 'yaml';
 
 const DIR = join(__dirname, '..', 'fixtures', 'serving');
@@ -89,9 +89,10 @@ describe('vLLM serving configs (vllm serve --config)', () => {
     assert.deepEqual(d.fixes.map((f) => f.title), ['Set max-model-len to 131072']);
   });
 
-  it('an unknown model is information only; a model folder next to the YAML is resolved offline', () => {
+  it('an unknown model is not judged (no finding; the reason is on the description); a model folder next to the YAML is resolved offline', () => {
     const a = analyze('model: acme/never-published-7b\nmax-model-len: 999999\n');
-    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity]), [['serving/model-unresolved', 'information']]);
+    assert.deepEqual(a.diagnostics, []);
+    assert.match(a.serving!.unjudged ?? '', /acme\/never-published-7b' was not found offline/);
     const dir = mkdtempSync(join(tmpdir(), 'rope-lens-vllm-yaml-'));
     try {
       mkdirSync(join(dir, 'my-model'));
@@ -122,6 +123,6 @@ describe('vLLM serving configs (vllm serve --config)', () => {
   it('training and other YAML are not taken for serving configs', () => {
     assert.notEqual(analyze('base_model: Qwen/Qwen2.5-7B\nsequence_len: 65536\nmax-model-len: 4\n').kind, 'serving-config');
     assert.equal(analyze('model: foo\nname: bar\n').kind, 'other');
-    assert.ok(SERVING_RULE_CODES.includes('vllm/max-model-len-exceeds'));
+    assert.ok(LAUNCH_RULE_CODES.includes('vllm/max-model-len-exceeds'));
   });
 });

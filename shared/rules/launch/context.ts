@@ -11,18 +11,18 @@ import type { LaunchRequest, OptionUse } from '../../launch/request';
 import type { Token } from '../../launch/types';
 import type { TransformersVariant } from '../../rope/spec';
 import type { EngineName } from '../../serving/types';
+import { ENGINES } from '../../serving/engines';
 import type { ScalingFacts } from '../../serving/common';
 import type { LaunchEffect } from '../../serving/launchModel';
 import { jsonText } from '../../serving/common';
-import { parseJsonDocument } from '../../document/parseJson';
-import { nodeAt } from '../../document/configNode';
-import { ArgForm, LaunchEditor, combineEdits } from '../../fixes/launchEdits';
+import { combineEdits } from '../../fixes/launchEdits';
+import type { RequestEditor } from '../../fixes/requestEditor';
 
 export interface LaunchRuleContext {
   request: LaunchRequest;
   engine: EngineName;
-  editor: LaunchEditor;
-  form: ArgForm;
+  /** Edits the request's options in its own file: a command's tokens, or a config file's keys. */
+  editor: RequestEditor;
   /** The model as written (or as the catalog names it, with "assumed from …"), for messages. */
   modelName: string;
   resolved?: ResolvedBaseModel;
@@ -51,8 +51,8 @@ export interface LaunchRule {
   check(ctx: LaunchRuleContext): Finding[];
 }
 
-/** Engine names as people write them. */
-export const ENGINE_LABEL: Record<string, string> = { vllm: 'vLLM', sglang: 'SGLang', 'llama.cpp': 'llama.cpp', tgi: 'TGI', ollama: 'Ollama' };
+/** Engine names as people write them (each engine module's label). */
+export const ENGINE_LABEL: Record<string, string> = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 
 /** The range of an option's value (else its flag), for findings on what the user wrote. */
 export function useRange(u: OptionUse | undefined, fallback: Range): Range {
@@ -64,27 +64,11 @@ export function tokenRange(t: Token | undefined, fallback: Range): Range {
 }
 
 /**
- * The range of one key inside a JSON object written in a token (`--hf-overrides '{"rope-scaling": …}'`):
- * the key's name without its JSON quotes, when the JSON appears verbatim in the token's source text
- * (single-quoted in a shell, a plain or single-quoted YAML scalar, `--flag='{…}'`), so each of its
- * characters sits at a known offset of the file. Otherwise — escapes (an exec-form array's `\"`),
- * a value that came through a variable, a key not in the object — the whole token's range (or
- * `fallback` when the token is not in this file).
+ * The range of one key inside a JSON object written in a token (`--hf-overrides '{"rope-scaling": …}'`)
+ * or in a config file's mapping, as the request's editor can locate it; else the token's range.
  */
-export function jsonKeyRange(editor: LaunchEditor, tok: Token | undefined, path: readonly string[], fallback: Range): Range {
-  const whole = tokenRange(tok, fallback);
-  if (!tok || tok.offset < 0 || !tok.known || !path.length) return whole;
-  if (editor.text.slice(tok.offset, tok.offset + tok.length) !== tok.raw) return whole;
-  const brace = tok.value.indexOf('{');
-  if (brace < 0) return whole;
-  const json = tok.value.slice(brace);
-  const at = tok.raw.indexOf(json);
-  if (at < 0 || tok.raw.indexOf(json, at + 1) >= 0) return whole;
-  const node = nodeAt(parseJsonDocument(json).root, path);
-  if (node?.keyOffset === undefined || node.keyLength === undefined) return whole;
-  const quoted = json[node.keyOffset] === '"' && node.keyLength >= 2;
-  const start = tok.offset + at + node.keyOffset + (quoted ? 1 : 0);
-  return editor.lines.rangeOf(start, node.keyLength - (quoted ? 2 : 0));
+export function jsonKeyRange(editor: RequestEditor, tok: Token | undefined, path: readonly string[], fallback: Range): Range {
+  return editor.keyRange(tok, path, fallback);
 }
 
 /**
@@ -121,13 +105,11 @@ export function flagText(u: OptionUse | undefined, canonical: string): string {
 export function overrideWriter(ctx: LaunchRuleContext, flag: string): (values: Record<string, unknown>) => TextEdit[] {
   return (values) => {
     const ov = ctx.request.overrides;
-    const inv = ctx.request.invocation;
-    if (!inv) return [];
     if (ov) {
       if (!ov.value || !ov.option.value || ov.option.flag.value.startsWith(`${flag}.`)) return [];
-      return ctx.editor.replaceValue(ov.option.value, jsonText({ ...ov.value, ...values }), ctx.form);
+      return ctx.editor.replaceValue(ov.option.value, jsonText({ ...ov.value, ...values }));
     }
-    return ctx.editor.appendOptions(inv, [[flag, jsonText(values)]]);
+    return ctx.editor.appendOptions([[flag, jsonText(values)]]);
   };
 }
 
@@ -138,8 +120,6 @@ export function overrideWriter(ctx: LaunchRuleContext, flag: string): (values: R
  */
 export function flagSetter(ctx: LaunchRuleContext): (opts: { name: string; flag: string; value?: string }[]) => TextEdit[] {
   return (opts) => {
-    const inv = ctx.request.invocation;
-    if (!inv) return [];
     const groups: TextEdit[][] = [];
     const appended: [string, string?][] = [];
     for (const o of opts) {
@@ -147,7 +127,7 @@ export function flagSetter(ctx: LaunchRuleContext): (opts: { name: string; flag:
       if (u && u.flag !== u.value) {
         if (o.value === undefined) continue;
         if (!u.value) return [];
-        const e = ctx.editor.replaceValue(u.value, o.value, ctx.form);
+        const e = ctx.editor.replaceValue(u.value, o.value);
         if (!e.length) return [];
         groups.push(e);
       } else if (u) {
@@ -157,7 +137,7 @@ export function flagSetter(ctx: LaunchRuleContext): (opts: { name: string; flag:
         appended.push([o.flag, o.value]);
       }
     }
-    if (appended.length) groups.push(ctx.editor.appendOptions(inv, appended));
+    if (appended.length) groups.push(ctx.editor.appendOptions(appended));
     return groups.length ? combineEdits(...groups) : [];
   };
 }

@@ -14,7 +14,7 @@ import { factorValue } from '../../fixes/rewrites';
 import { ntkAwareBase } from '../../rope/seedMethods';
 import { fmt, fmtPlain } from '../../core/format';
 import { argNumber } from '../../serving/common';
-import { llamaCppArch } from '../../serving/llamacpp';
+import { llamaCppArch, llamaCppScalingOptions, llamaOptionText } from '../../serving/llamacpp';
 
 /** The `--override-kv` that lifts llama-server's per-slot cap to `length`, when the architecture is known. */
 export function contextOverrideKv(ctx: LaunchRuleContext, length: number): { name: string; flag: string; value: string } | undefined {
@@ -56,16 +56,18 @@ function llamaFixes(ctx: LaunchRuleContext, C: number, T: number, liftCap: boole
   const add = (title: string, kind: Fix['kind'], edits: TextEdit[], spec: RewriteCandidate['spec']) => {
     if (edits.length) candidates.push({ fix: { title, kind, edits }, spec });
   };
-  add(`Add YaRN flags: --rope-scaling yarn --rope-scale ${argNumber(factor)} --yarn-orig-ctx ${T}${tailTitle}`, 'yarn',
-    set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(factor) }, { name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(T) }, ...tail]),
+  // Options, edits and titles from the engine's one writer of its scaling flags.
+  const yarn = llamaCppScalingOptions({ type: 'yarn', factor, original: T });
+  add(`Add YaRN flags: ${llamaOptionText(yarn)}${tailTitle}`, 'yarn', set([...yarn, ...tail]),
     { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
   if (Number.isFinite(base) && Number.isFinite(dim)) {
     const ntk = ntkAwareBase(base, s, dim);
-    add(`Apply NTK scaling: --rope-freq-base ${fmtPlain(ntk)} (was ${fmtPlain(base)}; s = ${fmt(s)}, d = ${dim})${tailTitle}`, 'ntk',
-      set([{ name: 'rope-freq-base', flag: '--rope-freq-base', value: fmtPlain(ntk) }, ...tail]), { ...common, ropeType: 'default', base: ntk });
+    const opts = llamaCppScalingOptions({ type: 'ntk', base: fmtPlain(ntk) });
+    add(`Apply NTK scaling: ${llamaOptionText(opts)} (was ${fmtPlain(base)}; s = ${fmt(s)}, d = ${dim})${tailTitle}`, 'ntk',
+      set([...opts, ...tail]), { ...common, ropeType: 'default', base: ntk });
   }
-  add(`Add linear scaling flags: --rope-scaling linear --rope-scale ${argNumber(factor)}${tailTitle}`, 'linear',
-    set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(factor) }, ...tail]),
+  const linear = llamaCppScalingOptions({ type: 'linear', factor });
+  add(`Add linear scaling flags: ${llamaOptionText(linear)}${tailTitle}`, 'linear', set([...linear, ...tail]),
     { ...common, ropeType: 'linear', factor });
   return judgedRewrites(candidates, { reach: C, variant: ctx.variant, training: false });
 }

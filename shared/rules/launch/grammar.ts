@@ -17,7 +17,7 @@ import { LaunchRuleContext, LaunchRule, jsonKeyRange, overrideWriter, tokenRange
 import { ignoredOverrideKeys, renameKey } from '../../serving/argv';
 import { jsonText, modernScaling } from '../../serving/common';
 import { combineEdits } from '../../fixes/launchEdits';
-import { REMOVED_OPTION, removedOptionMessage } from '../serving/removedOption';
+import { REMOVED_OPTION, removedOptionMessage } from './removedOption';
 
 export const FOREIGN_FLAG = 'launch/foreign-flag';
 export const MISSPELLED_FLAG = 'launch/misspelled-flag';
@@ -59,10 +59,27 @@ function replacementFix(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   if (p.replacement === undefined) return [];
   // A replacement names a flag (`--context-length`), or a split `--flag value` for llama.cpp's `=` form.
   if (!p.token.value.startsWith('-')) return [];
+  if (!p.replacement.includes(' ') && usesFlag(ctx, p.replacement)) {
+    // The request already sets the option the flag stands for: renaming would set it twice.
+    const edits = ctx.editor.removeOption(p.tokens ?? [p.token]);
+    return edits.length ? [{ title: `Remove ${flagName(p.token.value)} (${p.replacement} is already set)`, kind: 'other', preferred: true, edits }] : [];
+  }
   const edits = p.replacement.includes(' ')
     ? (p.token.quote === 'none' ? ctx.editor.replaceRaw(p.token, p.replacement) : [])
-    : ctx.editor.replaceFlag(p.token, p.replacement, ctx.form);
+    : ctx.editor.replaceFlag(p.token, p.replacement);
   return edits.length ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits }] : [];
+}
+
+/** A flag as its parser compares it: no `=value`, underscores as dashes. */
+function flagName(v: string): string {
+  return v.replace(/=.*$/s, '').replace(/_/g, '-');
+}
+
+/** Whether the request reads `flag` already (its model, length, override or RoPE options). */
+function usesFlag(ctx: LaunchRuleContext, flag: string): boolean {
+  const r = ctx.request;
+  const uses = [r.length?.option, r.overrides?.option, ...Object.values(r.rope)];
+  return uses.some((u) => u && u.flag !== u.value && flagName(u.flag.value) === flag);
 }
 
 function renameKeysFix(ctx: LaunchRuleContext): Fix[] {
@@ -71,7 +88,7 @@ function renameKeysFix(ctx: LaunchRuleContext): Fix[] {
   let obj = ov.value;
   const renames = ignoredOverrideKeys(obj);
   for (const r of renames) obj = renameKey(obj, r.key, r.meant);
-  const edits = ctx.editor.replaceValue(ov.option.value, jsonText(obj), ctx.form);
+  const edits = ctx.editor.replaceValue(ov.option.value, jsonText(obj));
   const what = renames.map((r) => `${r.key} → ${r.meant}`).join(', ');
   return edits.length ? [{ title: `Rename ${what} in ${ov.option.name}`, kind: 'other', preferred: true, edits }] : [];
 }
@@ -83,8 +100,7 @@ function renameKeysFix(ctx: LaunchRuleContext): Fix[] {
 function vllmRemovedFixes(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
   const use = ctx.request.rope[name];
-  const inv = ctx.request.invocation;
-  if (!use?.value || !inv) return [];
+  if (!use?.value) return [];
   const isScaling = name === 'rope-scaling';
   const target = isScaling ? 'rope_scaling' : 'rope_theta';
   let value: unknown;
@@ -98,14 +114,12 @@ function vllmRemovedFixes(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   }
   const title = `Move ${name} into hf-overrides.${target}`;
   if (!ctx.request.overrides) {
-    const joined = use.flag.value.includes('=');
-    const edits = joined
-      ? ctx.editor.replaceRaw(use.flag, `--hf-overrides=${ctx.form === 'shell' ? `'${jsonText({ [target]: value }).replace(/'/g, `'\\''`)}'` : jsonText({ [target]: value })}`)
-      : combineEdits(ctx.editor.replaceFlag(use.flag, '--hf-overrides', ctx.form), ctx.editor.replaceValue(use.value, jsonText({ [target]: value }), ctx.form.startsWith('json') ? ctx.form : 'shell'));
+    // Rewritten in place (flag and value), keeping the layout.
+    const edits = ctx.editor.moveOption(use, '--hf-overrides', jsonText({ [target]: value }));
     return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
   }
   const write = overrideWriter(ctx, '--hf-overrides')({ [target]: value });
-  const remove = use.flag.value.includes('=') ? ctx.editor.removeOption(inv, [use.flag]) : ctx.editor.removeOption(inv, [use.flag, use.value]);
+  const remove = use.flag.value.includes('=') ? ctx.editor.removeOption([use.flag]) : ctx.editor.removeOption([use.flag, use.value]);
   const edits = combineEdits(remove, write);
   return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
 }

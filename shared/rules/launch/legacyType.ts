@@ -1,13 +1,17 @@
 /**
- * vllm/legacy-rope-type on a `vllm serve` command: the same judgement as for the --config YAML
- * (rules/serving/legacyType.ts, vllm #20857): an override scaling object with the legacy `type`
- * and no `rope_type`. Fix: the override JSON rewritten with `rope_type`.
+ * vllm/legacy-rope-type (information) on a vLLM request (a `vllm serve` command or its --config
+ * YAML): an override scaling object written with the legacy `type` key and no `rope_type`. Older
+ * vLLM looked up `rope_type` and failed with KeyError: 'rope_type' (vllm-project/vllm #20857);
+ * current vLLM copies `type` to `rope_type` with a log line
+ * (vllm/transformers_utils/config.py::patch_rope_parameters_dict). Which release a user runs is not
+ * known here, so the finding is information. Fix: the override rewritten with `rope_type`.
  */
 import type { Finding } from '../../core/findings';
 import { finding } from '../context';
 import { LaunchRule, overrideKeyRange, overrideWriter } from './context';
 import { modernScaling } from '../../serving/common';
-import { LEGACY_ROPE_TYPE } from '../serving/legacyType';
+
+export const LEGACY_ROPE_TYPE = 'vllm/legacy-rope-type';
 
 export const launchLegacyTypeRule: LaunchRule = {
   codes: [LEGACY_ROPE_TYPE],

@@ -55,7 +55,7 @@ export const lengthRule: LaunchRule = {
         model: ctx.request.model?.value ?? ctx.modelName, resolved: true, range,
         windowsOff: !!ctx.request.rope['disable-sliding-window'],
         setOverrides: overrideWriter(ctx, '--hf-overrides'),
-        setLength: (n) => (len.option.value ? ctx.editor.replaceValue(len.option.value, String(n), ctx.form) : []),
+        setLength: (n) => (len.option.value ? ctx.editor.replaceValue(len.option.value, String(n)) : []),
         ...(vllmAllowsLong(allow) ? { allowLong: allow } : {}),
       });
     }
@@ -64,7 +64,7 @@ export const lengthRule: LaunchRule = {
     const m = ctx.modelName;
     const lower: Fix[] = [];
     if (len.option.value) {
-      const edits = ctx.editor.replaceValue(len.option.value, String(D), ctx.form);
+      const edits = ctx.editor.replaceValue(len.option.value, String(D));
       if (edits.length) lower.push({ title: `Set ${label} to ${D}`, kind: 'other', edits });
     }
     const covered = scalingCovers(ctx, C);
@@ -123,8 +123,9 @@ export const lengthRule: LaunchRule = {
   },
 };
 
+/** llama-server caps each slot at the GGUF's length; llama-cli runs the whole context with a warning (the engine's effect says which). */
 function isLlamaServer(ctx: LaunchRuleContext): boolean {
-  return !ctx.request.notes.some((n) => /runs one context of -c tokens/.test(n));
+  return ctx.effect?.overLength !== 'warns';
 }
 
 /** `SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 ` before the program, when the program starts its line in a shell file. */

@@ -43,14 +43,13 @@ export const overrideReplacesRule: LaunchRule = {
  */
 function keepOwnFix(ctx: LaunchRuleContext, own: string): Fix[] {
   const ov = ctx.request.overrides;
-  const inv = ctx.request.invocation;
-  if (!inv || !ov?.value || !ov.option.value || ov.option.flag.value.includes('.')) return [];
+  if (!ov?.value || !ov.option.value || ov.option.flag.value.includes('.')) return [];
   const rest: Record<string, unknown> = { ...ov.value };
   const key = 'rope_scaling' in rest ? 'rope_scaling' : 'rope_parameters' in rest ? 'rope_parameters' : undefined;
   if (!key) return [];
   delete rest[key];
   const edits = Object.keys(rest).length
-    ? ctx.editor.replaceValue(ov.option.value, jsonText(rest), ctx.form)
-    : ctx.editor.removeOption(inv, [ov.option.flag, ...(ov.option.value !== ov.option.flag ? [ov.option.value] : [])]);
+    ? ctx.editor.replaceValue(ov.option.value, jsonText(rest))
+    : ctx.editor.removeOption([ov.option.flag, ...(ov.option.value !== ov.option.flag ? [ov.option.value] : [])]);
   return edits.length ? [{ title: `Remove the override's ${key} (run with the model's own ${own})`, kind: 'other', preferred: true, edits }] : [];
 }

@@ -9,6 +9,7 @@
  */
 import type { Finding } from '../../core/findings';
 import { finding, fmt } from '../context';
+import { llamaCppScalingOptions, llamaOptionText } from '../../serving/llamacpp';
 import { LaunchRule, LaunchRuleContext, flagSetter, overrideKeyRange, overrideScalingKey, overrideWriter, useRange } from './context';
 import { argNumber } from '../../serving/common';
 import { factorValue } from '../../fixes/rewrites';
@@ -64,10 +65,10 @@ function fix(ctx: LaunchRuleContext, factor: number, T: number) {
     edits = overrideWriter(ctx, ctx.engine === 'vllm' ? '--hf-overrides' : '--json-model-override-args')({ [key]: obj });
     title = `Set ${key} factor ${argNumber(factor)}${f.type === 'yarn' ? `, original ${T}` : ''}`;
   } else if (ctx.engine === 'llama.cpp') {
-    const opts = [{ name: 'rope-scale', flag: '--rope-scale', value: argNumber(factor) }];
-    if (f.type === 'yarn') opts.push({ name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(T) });
+    // The engine's writer, less the --rope-scaling the command already has right.
+    const opts = llamaCppScalingOptions(f.type === 'yarn' ? { type: 'yarn', factor, original: T } : { type: 'linear', factor }).filter((o) => o.name !== 'rope-scaling');
     edits = ctx.request.rope['rope-freq-scale'] && !ctx.request.rope['rope-scale'] ? [] : flagSetter(ctx)(opts);
-    title = `Set --rope-scale ${argNumber(factor)}${f.type === 'yarn' ? ` --yarn-orig-ctx ${T}` : ''}`;
+    title = `Set ${llamaOptionText(opts)}`;
   } else if (ctx.engine === 'tgi') {
     edits = flagSetter(ctx)([{ name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
     title = `Set --rope-factor ${argNumber(factor)}`;

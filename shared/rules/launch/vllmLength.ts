@@ -1,8 +1,7 @@
 /**
- * vLLM's length judgement, one implementation for both ways vLLM is told a length: the `--config`
- * YAML (rules/serving/maxModelLen.ts) and a `vllm serve` command (rules/launch/length.ts,
- * beyondTrained.ts). Same values → same code, message and fix titles; only the edits differ
- * (a YAML key, or the user's command tokens).
+ * vLLM's length judgement (called from length.ts and beyondTrained.ts): a `vllm serve` command and
+ * its `--config` YAML are the same request, so the same values give the same code, message and
+ * fix titles; only the edits differ (a YAML key, or the user's command tokens).
  *   vllm/max-model-len-exceeds (error): above the length vLLM derives for the model with the
  *     overrides — vllm/config/model.py::_get_and_verify_max_len raises "User-specified
  *     max_model_len (…) is greater than the derived max_model_len (…)" unless
