@@ -33,7 +33,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const rows = analysis.consumers ?? [];
   if (values.json) {
     const cells = consumerCells(rows);
-    io.out(JSON.stringify({ path: file, consumers: rows.map((r, i) => ({ ...r, differs: cells[i].differs.map((c) => ['consumer', 'accepts', 'base', 'scaling', 'factor', 'attentionFactor', 'derivedMaxLen', 'windows'][c]) })) }, null, 2));
+    io.out(JSON.stringify({ path: file, consumers: rows.map((r, i) => ({ ...r, differs: cells[i].differs.map((c) => ['consumer', 'accepts', 'base', 'scaling', 'factor', 'attentionFactor', 'derivedMaxLen', 'windows', 'rotaryDim'][c]) })) }, null, 2));
   } else {
     io.out(`${file}\n\n${consumersText(rows)}`);
   }

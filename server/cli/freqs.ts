@@ -11,7 +11,7 @@ import { HUB_OPTION, hubContext, modelArg, withHub } from './hub';
 import { nodeFileReader } from '../../shared/node/resolveNode';
 import type { BaseModelResolver } from '../../shared/config/resolve';
 import type { JsonRopeCore } from '../../shared/service/jsonReport';
-import { toRopeSpec } from '../../shared/config/modelConfig';
+import { toRopeSpec, transformers5RotaryDim } from '../../shared/config/modelConfig';
 import { groupScaling, ropeGroups } from '../../shared/config/attentionGroups';
 import { ModelRope } from '../../shared/config/modelRope';
 import { computeFrequencies, DEFAULT_VARIANT } from '../../shared/rope/invFreq';
@@ -99,9 +99,11 @@ function readRope(path: string, variant: TransformersVariant, resolver?: BaseMod
 
 /** The JSON report for a model config (exported for the tests and other front-ends). */
 export function freqsReport(rope: ModelRope, spec: RopeSpec, f: RopeFrequencies, opts: { seqLen?: number; variant?: TransformersVariant } = {}): FreqsReport {
+  const v5 = (opts.variant ?? DEFAULT_VARIANT) === 'v5';
   return {
     groups: ropeGroups(rope).map((g) => {
-      const gs = toRopeSpec({ ...rope, base: g.base, rotaryDim: g.rotaryDim, scaling: groupScaling(rope, g) });
+      // v5: the rotary dimensions 5.x's class reads (transformers5RotaryDim); v4 groups as before.
+      const gs = toRopeSpec({ ...rope, base: g.base, rotaryDim: g.rotaryDim, scaling: groupScaling(rope, g) }, v5 ? { variant: 'v5' } : {});
       const gf = computeFrequencies(gs, opts);
       return {
         layerType: g.layerType, layers: g.layers, ropeType: gs.ropeType, base: gs.base, rotaryDim: gs.rotaryDim,
@@ -125,7 +127,7 @@ function table(rope: ModelRope, r: FreqsReport, f: RopeFrequencies, a: FreqsArgs
   const src = (l: { key?: string; note?: string }) => (l.key ? ` (${l.key})` : l.note ? ` (${l.note})` : '');
   const lines = [
     `rope type:        ${r.ropeType}${rope.scaling?.rawType && rope.scaling.rawType.value !== r.ropeType ? ` (written '${rope.scaling.rawType.value}')` : ''}`,
-    `rotary dim:       ${r.rotaryDim}${src(rope.rotaryDim)}`,
+    `rotary dim:       ${r.rotaryDim}${r.rotaryDim === rope.rotaryDim.value ? src(rope.rotaryDim) : src(transformers5RotaryDim(rope, rope.rotaryDim))}`,
     `base:             ${r.base}${src(rope.base)}`,
     `context:          ${r.contextLength}${src(rope.contextLength)}`,
     `original context: ${r.originalContextLength ?? '-'}`,

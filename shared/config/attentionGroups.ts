@@ -22,6 +22,7 @@ import { child } from '../document/configNode';
 import type { AttentionGroup, Located, ModelRope, ScalingDescription } from './modelRope';
 import { describeScaling } from './modelConfig';
 import { booleanOf, keyPathOf, locatedNumber, noted, numberOf, stringOf } from './modelValues';
+import { PER_LAYER_TYPE_5 } from './transformers5Classes';
 
 /** Key lookup over the language-model scope, then the root (see modelConfig's Scopes). */
 export interface ScopeLookup {
@@ -107,7 +108,9 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
     const p = patternText.toUpperCase();
     return perLayer((i) => (p[i % p.length] === 'L' ? 'sliding_attention' : full), ['sliding_attention', full]);
   }
-  const every = numberOf(pattern) ?? (t.startsWith('gemma3') ? 6 : t === 'cohere2' ? 4 : undefined);
+  // Class defaults: Gemma-3 every 6th layer full; Cohere2 and Olmo-3 every 4th (Olmo3Config builds
+  // layer_types "sliding_attention" if (i + 1) % 4 != 0 else "full_attention").
+  const every = numberOf(pattern) ?? (t.startsWith('gemma3') ? 6 : t === 'cohere2' || t === 'olmo3' ? 4 : undefined);
   if (every !== undefined && every >= 1) {
     return perLayer((i) => ((i + 1) % every !== 0 ? 'sliding_attention' : full), ['sliding_attention', full]);
   }
@@ -241,9 +244,15 @@ export function ropeGroups(rope: ModelRope): (AttentionGroup & { base: Located<n
   return (rope.groups ?? []).filter((x): x is AttentionGroup & { base: Located<number>; rotaryDim: Located<number> } => x.base !== null && x.rotaryDim !== null);
 }
 
-/** The scaling a group runs with: its own per-type object, else the model's (Gemma-3 sliding layers: none). */
+/**
+ * The scaling a group runs with: its own per-type object, else the model's. Classes that key
+ * rope_parameters by layer type (5.x: Gemma-3, ModernBERT, Olmo-3, …) give a legacy flat
+ * rope_scaling to the full-attention layers only; their sliding layers run default RoPE
+ * (transformers 5.17 on Olmo-3.1-32B-Instruct: YaRN and attention scaling 1.208 on full layers,
+ * default RoPE and 1.0 on sliding ones).
+ */
 export function groupScaling(rope: ModelRope, group: AttentionGroup): ScalingDescription | undefined {
   if (group.scaling) return group.scaling;
-  const localDefault = group.layerType === 'sliding_attention' && (rope.modelType === 'gemma3' || rope.modelType === 'gemma3_text' || rope.modelType === 'modernbert');
-  return localDefault ? undefined : rope.scaling;
+  const perType = rope.modelType === 'gemma3' || PER_LAYER_TYPE_5.has(rope.modelType ?? '');
+  return group.layerType === 'sliding_attention' && perType ? undefined : rope.scaling;
 }

@@ -2,23 +2,31 @@
  * What transformers (or the model's own code) assumes when a config leaves a RoPE key out, per
  * model_type. Only families whose default differs from the common 10000 / 2048 need an entry.
  */
+import { DEFAULT_THETA_5 } from './transformers5Classes';
 
-/** rope_theta default of the model's config class when the key is absent. */
-const DEFAULT_BASE: Record<string, number> = {
-  mixtral: 1e6,         // MixtralConfig(rope_theta=1e6)
-  gemma3: 1e6,          // Gemma3TextConfig(rope_theta=1_000_000.0)
-  gemma3_text: 1e6,
-  llama4: 500000,       // Llama4TextConfig(rope_theta=500000)
-  llama4_text: 500000,
-  gpt_oss: 150000,      // GptOssConfig(rope_theta=150000.0)
+/**
+ * rope_theta default of the model's config class when the key is absent, per transformers
+ * generation. 5.x: the 5.17 class table (transformers5Classes.ts). 4.x: the same values, except
+ * where a 4.x class is known to differ (CohereConfig(rope_theta=10000.0) in 4.x; 5.17's
+ * CohereConfig.default_theta is 500,000). Wrapper types without a base of their own (gemma3,
+ * llama4) take their text config's.
+ */
+const WRAPPER_BASE: Record<string, number> = {
+  gemma3: 1e6,          // Gemma3Config → Gemma3TextConfig (1,000,000)
+  llama4: 500000,       // Llama4Config → Llama4TextConfig (500,000)
+};
+const V4_DIFFERS: Record<string, number> = {
+  cohere: 10000,        // 4.x CohereConfig(rope_theta=10000.0)
 };
 
 /** Gemma-3's base for sliding-window (local) layers when rope_local_base_freq is absent. */
 export const GEMMA3_LOCAL_BASE = 10000;
 
-export function familyDefaultBase(modelType: string | undefined): { value: number; note: string } {
-  const v = modelType !== undefined ? DEFAULT_BASE[modelType] : undefined;
-  if (v !== undefined) return { value: v, note: `rope_theta absent: ${modelType}'s default ${v}` };
+export function familyDefaultBase(modelType: string | undefined, generation: 'v4' | 'v5' = 'v5'): { value: number; note: string } {
+  const t = modelType ?? '';
+  const v = (generation === 'v4' ? V4_DIFFERS[t] : undefined) ?? DEFAULT_THETA_5[t] ?? WRAPPER_BASE[t];
+  const which = generation === 'v4' ? 'transformers 4.x' : 'transformers 5.x';
+  if (v !== undefined) return { value: v, note: `rope_theta absent: ${modelType}'s default ${v} (${which})` };
   return { value: 10000, note: `rope_theta absent: the default 10000${modelType ? ` (${modelType})` : ''}` };
 }
 

@@ -16,6 +16,7 @@ import { noRopeReason } from './ropePresence';
 import { readAttentionGroups } from './attentionGroups';
 import { statedTrainedContext } from './trainedContext';
 import { applyIdentity } from './applyIdentity';
+import { ROTARY_DIM_CLASSES_5, knownTo5x } from './transformers5Classes';
 
 /** Keys that only a model config has (any one of them, with no non-model marker, makes a model config). */
 const MODEL_KEYS = [
@@ -139,9 +140,10 @@ export function describeScaling(node: ConfigNode): ScalingDescription {
 }
 
 /**
- * True for v5 per-layer-type rope_parameters: objects keyed by layer type. Gemma-4 configs also
- * carry top-level scalars beside them (`"rope_theta": null, "rope_type": "default"`), which
- * transformers ignores once per-type entries exist.
+ * True for v5 per-layer-type rope_parameters: objects keyed by layer type. Some saved Gemma-4
+ * configs also carry scalars beside them (`"rope_theta": null, "rope_type": "default"`): the reader
+ * takes the per-type entries, while transformers 5.17 refuses such a file ("'str' object has no
+ * attribute 'get'"; serving/transformers5Load.ts puts that on the 5.x consumer row).
  */
 function isPerLayerType(node: ConfigNode): boolean {
   const kids = node.children ?? [];
@@ -359,7 +361,7 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
   const spec: RopeSpec = {
     ropeType: s?.type ?? 'default',
     base: rope.base.value,
-    rotaryDim: rope.rotaryDim.value,
+    rotaryDim: opts.variant === 'v5' ? transformers5RotaryDim(rope, rope.rotaryDim).value : rope.rotaryDim.value,
     maxPositionEmbeddings: rope.contextLength.value,
   };
   const set = <K extends keyof RopeSpec>(k: K, v: RopeSpec[K] | undefined) => { if (v !== undefined) spec[k] = v; };
@@ -381,6 +383,24 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
   return spec;
 }
 
+/**
+ * The rotary dimensions transformers 5.x's class for this model type rotates, given the dimensions
+ * the reader resolved (the model's own). 5.x classes read a partial rotary factor (rope_parameters,
+ * where a top-level one is moved) but a top-level `rotary_dim` only where the class has that
+ * attribute (codegen, gptj, …): MiniMax-M2's `rotary_dim: 64` with `head_dim: 128` rotates all 128
+ * (modeling_minimax_m2: `dim = int(head_dim * config.rope_parameters.get("partial_rotary_factor", 1.0))`).
+ * Qwen3-MoE never reads a partial factor. Types 5.x has no class for run remote code: unchanged.
+ */
+export function transformers5RotaryDim(rope: ModelRope, dim: Located<number>, headDim: Located<number> = rope.headDim): Located<number> {
+  const t = rope.modelType;
+  if (!t || !knownTo5x(t) || dim.value === headDim.value) return dim;
+  const from = dim.key?.split('.').pop();
+  const whole = (why: string): Located<number> => ({ value: headDim.value, note: `transformers 5.x (${t}) rotates the whole head (${headDim.value}): ${why}` });
+  if (from === 'rotary_dim' && !ROTARY_DIM_CLASSES_5.has(t)) return whole(`its config class has no rotary_dim, so ${dim.key} ${dim.value} is not read`);
+  if (t === 'qwen3_moe' && from !== 'rotary_dim') return whole('Qwen3-MoE never reads a partial rotary factor');
+  return dim;
+}
+
 /** The base transformers 4.x runs when the file's RoPE is read from `rope_parameters` alone; undefined otherwise. */
 function v4OnlyReading(rope: ModelRope): number | undefined {
   const fromV5 = (key: string | undefined) => !!key && /(^|\.)rope_parameters(\.|$)/.test(key);
@@ -389,7 +409,7 @@ function v4OnlyReading(rope: ModelRope): number | undefined {
   let rp = rope.scaling?.node ?? rope.base.node?.parent;
   while (rp && rp.key !== 'rope_parameters') rp = rp.parent;
   const top = numberOf(child(rp?.parent, 'rope_theta'));
-  return top ?? familyDefaultBase(rope.modelType).value;
+  return top ?? familyDefaultBase(rope.modelType, 'v4').value;
 }
 
 /** ModelRope for the base of one per-layer variant (e.g. Gemma-3 sliding layers), as a RopeSpec. */

@@ -82,6 +82,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   // Consumers (transformers releases, engines).
   c('consumer/silent-misread', 'warning', 'A consumer loads the file without complaint but runs other RoPE values.', ['information']),
   c('consumer/refused', 'error', 'A consumer raises at load on this file.', ['warning', 'information']),
+  c('consumer/rotary-dims-differ', 'warning', 'Consumers rotate different numbers of each head\'s dimensions (the rotated part is in a key only some read).'),
 ];
 
 const BY_CODE = new Map(FINDING_CODES.map((i) => [i.code, i]));

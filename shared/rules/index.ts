@@ -13,11 +13,12 @@ import { invalidValuesRule } from './invalidValues';
 import { contextExtendedRule } from './contextExtended';
 import { consumerMisreadRule } from './consumerMisread';
 import { consumerRefusedRule } from './consumerRefused';
+import { consumerRotaryDimsRule } from './consumerRotaryDims';
 
 export const RULES: readonly Rule[] = [
   invalidValuesRule, scalingTypeRule, scalingKeysRule, scalingValuesRule, originalContextRule, partialRotaryRule,
   contextExtendedRule, baseBoundRule, contextExceededRule, trainingScalingRule, trainerSpecificRule,
-  consumerMisreadRule, consumerRefusedRule,
+  consumerMisreadRule, consumerRefusedRule, consumerRotaryDimsRule,
 ];
 
 export const RULE_CODES: readonly string[] = RULES.flatMap((r) => r.codes);

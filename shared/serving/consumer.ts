@@ -19,6 +19,8 @@ export type ConsumerPackage = 'transformers' | 'vllm' | 'sglang' | 'llama.cpp' |
 /** The RoPE keys exactly as the file writes them, in its language-model scope. */
 export interface ConfigView {
   modelType?: string;
+  /** The root's `model_type`: the class AutoConfig builds (a multimodal wrapper's, when the RoPE keys sit in a nested text config). */
+  rootModelType?: string;
   /** `transformers_version` the file was saved with. */
   transformersVersion?: string;
   /** Top-level `rope_theta` (v4 spelling). */
@@ -69,6 +71,15 @@ export interface ConsumerReading {
    * capability gap the serving notes already state, not a misread of the file's keys.
    */
   scalingDropped?: string;
+  /**
+   * How many dimensions of each head the consumer rotates, where verified for this model type
+   * (absent: not verified). transformers 5.x reads only some partial-rotary keys per class.
+   */
+  rotaryDim?: number;
+  /** The rotary dimensions the model's own config states (the model reader's): what `rotaryDim` is judged against. */
+  modelRotaryDim?: number;
+  /** Set when the consumer has no class for the model type and runs the repository's own code (trust_remote_code). */
+  remoteCode?: boolean;
   notes: string[];
 }
 
@@ -91,6 +102,8 @@ export function configView(doc: ParsedDocument): ConfigView | undefined {
   const view: ConfigView = { perLayerType: false, scopePath, scope };
   const modelType = str(child(scope, 'model_type')) ?? str(child(root, 'model_type'));
   if (modelType) view.modelType = modelType;
+  const rootType = str(child(root, 'model_type'));
+  if (rootType) view.rootModelType = rootType;
   const tv = str(child(root, 'transformers_version')) ?? str(child(scope, 'transformers_version'));
   if (tv) view.transformersVersion = tv;
   const theta = num(child(scope, 'rope_theta'));
@@ -147,6 +160,8 @@ export interface ConsumerInput {
   view: ConfigView;
   /** Every context-length key the file writes (engines take the min or the first of different lists). */
   contextKeys: Readonly<Record<string, number>>;
+  /** The document's text (how a number is written: Python reads `8.0` as a float, `8` as an int). */
+  text?: string;
 }
 
 /**

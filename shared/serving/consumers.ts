@@ -13,6 +13,7 @@ import { sglangReading } from './sglang';
 import { llamaCppReading } from './llamacpp';
 import { tgiReading } from './tgi';
 import { ollamaReading } from './ollama';
+import { withEngineRotaryDim } from './rotaryDims';
 
 export type { ConsumerReading, ConsumerId, ConsumerPackage, ConfigView } from './consumer';
 
@@ -25,16 +26,43 @@ export const CONSUMER_READERS: readonly ((input: ConsumerInput) => ConsumerReadi
 export function consumerTable(rope: ModelRope, doc: ParsedDocument): ConsumerReading[] {
   const view = configView(doc);
   if (!view) return [];
-  const input: ConsumerInput = { rope, view, contextKeys: contextKeysOf(doc) };
-  return CONSUMER_READERS.map((read) => read(input));
+  const input: ConsumerInput = { rope, view, contextKeys: contextKeysOf(doc), text: doc.text };
+  const rows = CONSUMER_READERS.map((read) => ({ ...withEngineRotaryDim(read(input), input), modelRotaryDim: rope.rotaryDim.value }));
+  return inheritRefusal(rows);
+}
+
+/**
+ * vLLM ≥ 0.24 builds the config through transformers 5 (it refuses 4.x), so a file 5.x's validation
+ * refuses fails there first, with the same error.
+ */
+function inheritRefusal(rows: ConsumerReading[]): ConsumerReading[] {
+  const v5 = rows.find((r) => r.consumer === 'transformers-5');
+  if (v5?.status !== 'refuses') return rows;
+  return rows.map((r) => (r.consumer === 'vllm' && r.status === 'reads'
+    ? { ...r, status: 'refuses', error: v5.error, notes: [...r.notes, 'the config is built by transformers 5 (AutoConfig) before vLLM reads it'] }
+    : r));
 }
 
 /** Relative tolerance for comparing bases (files write 5e5 and 500000.0 alike). */
 const SAME = 1e-9;
 
-/** What the file means: transformers 5's reading (the model reader's own semantics). */
+/**
+ * What the file means: transformers 5's reading (the model reader's own semantics). When 5.x's
+ * validation refuses the file, its row keeps those values, and they stay the file's meaning.
+ */
 export function intendedReading(rows: readonly ConsumerReading[]): ConsumerReading | undefined {
-  return rows.find((r) => r.consumer === 'transformers-5');
+  const row = rows.find((r) => r.consumer === 'transformers-5');
+  return row?.status === 'refuses' ? { ...row, status: 'reads' } : row;
+}
+
+/**
+ * Whether a row rotates a different number of dimensions than the model's own config states (the
+ * model reader's rotary dimension: what its code rotates). Rows whose count was not verified are
+ * never judged; a refusing row is (it rotates so once the file is fixed to load).
+ */
+export function rotaryDimDiffers(row: ConsumerReading): boolean {
+  return row.rotaryDim !== undefined && row.modelRotaryDim !== undefined && row.rotaryDim !== row.modelRotaryDim
+    && (row.status === 'reads' || row.status === 'refuses');
 }
 
 /** The differences between a consumer's reading and the file's meaning (base, scaling type, factor). */

@@ -4,11 +4,11 @@
  * The Inspector page draws the same cells (shared/inspector carries them as plain data).
  */
 import type { ConsumerReading } from './consumer';
-import { intendedReading, misreadOf } from './consumers';
+import { intendedReading, misreadOf, rotaryDimDiffers } from './consumers';
 import { grouped } from './common';
 import { fmt } from '../core/format';
 
-export const CONSUMER_COLUMNS = ['consumer', 'accepts?', 'base', 'scaling', 'factor', 'attention factor', 'derived max length', 'windows'] as const;
+export const CONSUMER_COLUMNS = ['consumer', 'accepts?', 'base', 'scaling', 'factor', 'attention factor', 'derived max length', 'windows', 'rotary dims'] as const;
 
 export interface ConsumerCells {
   consumer: string;
@@ -23,6 +23,13 @@ const ACCEPTS: Record<ConsumerReading['status'], string> = {
   reads: 'yes', refuses: 'REFUSES', 'cannot-load': 'no (model type unknown)', 'not-modelled': 'not modelled',
 };
 
+/** "64 of 128", "128"; "not verified" where the consumer's count for this model type is unknown. */
+function rotaryCell(r: ConsumerReading): string {
+  if (r.status === 'cannot-load' || r.status === 'not-modelled') return '—';
+  if (r.rotaryDim === undefined) return 'not verified';
+  return String(r.rotaryDim);
+}
+
 function num(n: number | null, f: (x: number) => string = fmt): string {
   return n === null ? '—' : f(n);
 }
@@ -34,14 +41,16 @@ export function consumerCells(rows: readonly ConsumerReading[]): ConsumerCells[]
     const base = reads ? `${num(r.base)}${r.baseFrom.startsWith('default') ? ' (default)' : ''}` : '—';
     const cells = [
       r.label, ACCEPTS[r.status], base, reads ? r.scalingType ?? 'not verified' : '—', reads && r.scalingType !== null ? num(r.factor) : '—',
-      reads ? num(r.attentionFactor, (x) => fmt(Number(x.toFixed(4)))) : '—', num(r.derivedMaxLen, grouped), r.windows,
+      reads ? num(r.attentionFactor, (x) => fmt(Number(x.toFixed(4)))) : '—', num(r.derivedMaxLen, grouped), r.windows, rotaryCell(r),
     ];
+    if (reads && r.remoteCode) cells[1] = 'yes (remote code)';
     const diff = intended ? misreadOf(r, intended) : [];
     const differs: number[] = [];
     if (r.status === 'refuses') differs.push(1);
     if (diff.includes('base')) differs.push(2);
     if (diff.includes('scaling')) differs.push(3, 4);
     if (diff.includes('factor')) differs.push(4);
+    if (rotaryDimDiffers(r)) differs.push(8);
     const detail = [...(r.error ? [r.error] : []), ...r.notes];
     return { consumer: r.label, cells, differs, detail };
   });
@@ -53,6 +62,14 @@ export function disagreementLines(rows: readonly ConsumerReading[]): string[] {
     `${c.consumer}: ${c.differs.map((i) => `${CONSUMER_COLUMNS[i]} ${c.cells[i]}`).join(', ')}${c.detail.length ? ` (${c.detail[0]})` : ''}`);
 }
 
+/** The closing line when no consumer disagrees: it claims only what the table shows. */
+function sameLine(rows: readonly ConsumerReading[]): string {
+  const reading = rows.filter((r) => r.status === 'reads');
+  if (!reading.length) return 'No consumer in this table loads this model.';
+  const dims = reading.some((r) => r.rotaryDim === undefined) ? ' (rotary dims verified only where shown)' : '';
+  return `Every consumer that loads this model reads the same base and scaling and rotates the same dimensions${dims}.`;
+}
+
 /** A fixed-width table; cells that differ from the file's meaning carry a `*`. */
 export function consumersText(rows: readonly ConsumerReading[]): string {
   const body = consumerCells(rows).map((c) => c.cells.map((v, i) => (c.differs.includes(i) ? `${v} *` : v)));
@@ -61,7 +78,7 @@ export function consumersText(rows: readonly ConsumerReading[]): string {
   const line = (r: string[]) => r.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   const lines = all.map(line);
   const dis = disagreementLines(rows);
-  lines.push('', dis.length ? `* differs from the file's meaning (transformers 5.x):\n  ${dis.join('\n  ')}` : 'Every consumer that loads this model reads the same base and scaling.');
+  lines.push('', dis.length ? `* differs from the file's meaning (transformers 5.x; rotary dims: the model's own):\n  ${dis.join('\n  ')}` : sameLine(rows));
   return lines.join('\n');
 }
 

@@ -20,7 +20,9 @@
  *    the model reader (config/modelConfig.ts) already implements, so the 5.x row is the file's meaning.
  */
 import { computeFrequencies } from '../rope/invFreq';
-import { toRopeSpec } from '../config/modelConfig';
+import { toRopeSpec, transformers5RotaryDim } from '../config/modelConfig';
+import { knownTo5x } from '../config/transformers5Classes';
+import { transformers5Refusal } from './transformers5Load';
 import { familyDefaultBase } from '../config/families';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { legacyKeys, numberIn, scalingTypeOf, specOf } from './consumer';
@@ -63,8 +65,13 @@ function attentionFactor(input: ConsumerInput, base: number, scaling: Record<str
 function v4Reading(input: ConsumerInput, legacyTypeWins: boolean): Pick<ConsumerReading, 'base' | 'baseFrom' | 'scalingType' | 'factor' | 'notes'> & { scaling?: Record<string, unknown> } {
   const { view } = input;
   const notes: string[] = [];
-  const { base, baseFrom, scaling: read } = legacyKeys(input, familyDefaultBase(view.modelType).value);
-  let scaling = read;
+  const v4Default = familyDefaultBase(view.modelType, 'v4').value;
+  const read = legacyKeys(input, v4Default);
+  // A file that names no base runs on the 4.x class default, which is not always 5.x's (Cohere).
+  const fromDefault = read.baseFrom.startsWith('default');
+  const base = fromDefault ? v4Default : read.base;
+  const baseFrom = fromDefault ? `default rope_theta ${v4Default} (not read from the file)` : read.baseFrom;
+  let scaling = read.scaling;
   if (scaling && legacyTypeWins && typeof scaling['type'] === 'string') scaling = { ...scaling, rope_type: scaling['type'] };
   if (view.ropeParameters) notes.push('rope_parameters is never read by transformers 4.x');
   const scalingType = scalingTypeOf(scaling);
@@ -120,20 +127,30 @@ export function transformers4Reading(input: ConsumerInput): ConsumerReading {
 }
 
 export function transformers5Reading(input: ConsumerInput): ConsumerReading {
-  const { rope } = input;
+  const { rope, view } = input;
   const s = rope.scaling;
   const plain: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s?.params ?? {})) plain[k] = v.value;
   const type = s ? scalingTypeOf(plain) : 'none';
   let af: number | null = null;
-  try { af = computeFrequencies(toRopeSpec(rope), { variant: 'v5' }).attentionFactor; } catch { af = null; }
-  return {
+  try { af = computeFrequencies(toRopeSpec(rope, { variant: 'v5' }), { variant: 'v5' }).attentionFactor; } catch { af = null; }
+  const row: ConsumerReading = {
     consumer: 'transformers-5', label: 'transformers 5.x', pkg: 'transformers', range: { from: '5.0.0' },
-    source: 'modeling_rope_utils.py::RotaryEmbeddingConfigMixin.convert_rope_params_to_dict @ v5 (main 008e574)',
+    source: 'modeling_rope_utils.py::RotaryEmbeddingConfigMixin.convert_rope_params_to_dict @ v5 (main 008e574); config classes and refusals checked against transformers 5.17.0',
     status: 'reads', base: rope.base.value, baseFrom: rope.base.key ?? `default rope_theta ${rope.base.value} (not read from the file)`,
     scalingType: type, factor: type === 'none' ? null : numberIn(plain, 'factor') ?? null, attentionFactor: af, derivedMaxLen: null,
-    windows: windowsOf(input), notes: [],
+    windows: windowsOf(input), rotaryDim: transformers5RotaryDim(rope, rope.rotaryDim).value, notes: [],
   };
+  // AutoConfig picks the class by the root's model_type (DeepSeek-VL2 wraps a deepseek_v2 text config).
+  const classType = view.rootModelType ?? view.modelType;
+  if (classType && !knownTo5x(classType)) {
+    // No 5.x class: AutoConfig loads it only with trust_remote_code, and the repository's code reads the
+    // keys (the model reader follows that code for the families it knows: ChatGLM, Qwen-1, InternLM2…).
+    return { ...row, remoteCode: true, notes: [`transformers 5.x has no config class for model_type ${classType}: it loads only with trust_remote_code=True (the repository's own code)`] };
+  }
+  // A refusal keeps the values the file means (the table shows the error; the other rows are still judged against them).
+  const error = transformers5Refusal(view, input.text);
+  return error ? { ...row, status: 'refuses', error } : row;
 }
 
 /** Python's repr of a small dict, as transformers' messages print it. */

@@ -185,7 +185,7 @@ describe('consumer table in the Inspector', () => {
     const path = own('mistral-7b-v5-rope-parameters.json');
     const data = buildInspectorData(inspectorInputFromText(readFileSync(path, 'utf8'), path), undefined, { fbBuckets: 50 });
     const t = data.consumers!;
-    assert.equal(t.columns.length, 8);
+    assert.equal(t.columns.length, 9); // … windows, rotary dims
     assert.equal(t.rows.length, 9);
     const tgi = t.rows.find((r) => r.cells[0] === 'TGI')!;
     assert.deepEqual(tgi.differs, [2]);
