@@ -7,6 +7,10 @@ import { join, relative, sep } from 'node:path';
 import { readFileSync, statSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
+// `--outdir DIR` builds into DIR instead of dist/ (e.g. a minified build beside the development one).
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt > 0 ? process.argv[outdirAt + 1] : 'dist';
+const at = (p) => outdir + p.slice('dist'.length);
 
 // A production build ships without sourcemaps: remove those a development build left behind.
 function removeSourcemaps(dir) {
@@ -17,13 +21,14 @@ function removeSourcemaps(dir) {
     else if (e.name.endsWith('.map')) rmSync(p);
   }
 }
-if (production) removeSourcemaps('dist');
+if (production) removeSourcemaps(outdir);
 
 const nodeEntries = [
   ['client/extension.ts', 'dist/extension.js'],
   ['server/server.ts', 'dist/server.js'],
   ['server/cli/main.ts', 'dist/cli.js'],
   ['shared/node/worker.ts', 'dist/bstarWorker.js'],
+  ['shared/node/webgpuWorker.ts', 'dist/webgpuWorker.js'],
   ['test/bench/main.ts', 'dist/bench.js'],
 ];
 const browserEntries = [
@@ -62,7 +67,7 @@ for (const [src, out] of nodeEntries) {
   builds.push(esbuild.build({
     ...common,
     entryPoints: [src],
-    outfile: out,
+    outfile: at(out),
     platform: 'node',
     format: 'cjs',
     // vscode is provided by the host; gl is headless-gl's native module, which must stay a real
@@ -78,7 +83,7 @@ for (const [src, out] of browserEntries) {
   builds.push(esbuild.build({
     ...common,
     entryPoints: [src],
-    outfile: out,
+    outfile: at(out),
     platform: 'browser',
     format: 'iife',
   }));
@@ -88,8 +93,8 @@ await Promise.all(builds);
 // The shell grammar for launch files: web-tree-sitter's runtime and tree-sitter-bash, loaded at run
 // time from next to the bundle (shared/node/shellParser.ts looks there first).
 const require = createRequire(import.meta.url);
-mkdirSync('dist', { recursive: true });
+mkdirSync(outdir, { recursive: true });
 for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
   const from = require.resolve(wasm);
-  copyFileSync(from, join('dist', wasm.slice(wasm.indexOf('/') + 1)));
+  copyFileSync(from, join(outdir, wasm.slice(wasm.indexOf('/') + 1)));
 }

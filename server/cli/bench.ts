@@ -1,5 +1,6 @@
 /**
- * `rope-lens bench --kernels [--size small|medium|large] [--head-dim D] [--repeats N] [--warmup N] [--json]`
+ * `rope-lens bench --kernels [--size small|medium|large] [--head-dim D] [--repeats N] [--warmup N] [--only TEXT] [--json]`
+ * (--only webgpu: just the WebGPU rows, beside the CPU memory copy)
  * Kernel micro-benchmarks in Node: RoPE apply (rotate-half, interleaved) and the f_b(m) scan, as
  * gpu.js kernels beside plain TypeScript, with the backend that actually ran (gpu.js falls back
  * silently: without a headless-gl context its "gpu" mode runs WebAssemblyKernel), throughput, the
@@ -12,7 +13,7 @@ import { formatRun } from '../../shared/kernelBench/format';
 import { runNodeKernelBench } from '../../shared/node/kernelBench';
 export { runNodeKernelBench };
 
-const USAGE = 'usage: rope-lens bench --kernels [--size small|medium|large] [--head-dim D] [--repeats N] [--warmup N] [--json]';
+const USAGE = 'usage: rope-lens bench --kernels [--size small|medium|large] [--head-dim D] [--repeats N] [--warmup N] [--only TEXT] [--json]';
 
 
 function positiveInt(v: string | undefined, what: string, max: number): number | undefined {
@@ -31,6 +32,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       'head-dim': { type: 'string' },
       repeats: { type: 'string' },
       warmup: { type: 'string' },
+      only: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -46,6 +48,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     headDim,
     repeats: positiveInt(v.repeats, '--repeats', 1000),
     warmup: positiveInt(v.warmup, '--warmup', 100),
+    only: v.only,
     onProgress: v.json ? undefined : (done, total, label) => io.err(`[${done}/${total}] ${label}`),
   });
   io.out(v.json ? JSON.stringify(result, null, 2) : formatRun(result));

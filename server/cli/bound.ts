@@ -98,7 +98,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const out = {
       length, headDim, bstar: r.bstar, ...(t ? { threshold: t.threshold } : {}),
       witness: w ? { m: w.m, f: w.f, base: w.base } : null,
-      backend: r.backend, ms: Date.now() - t0,
+      backend: r.backend, backendReason: r.backendReason, ...(r.gpu ? { gpu: r.gpu } : {}), ms: Date.now() - t0,
     };
     if (a.json) io.out(JSON.stringify(out));
     else {
@@ -108,7 +108,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       if (t) io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
       else io.out('  every base valid above: run with --threshold (an estimate from a 2% grid of bases)');
       io.out('  note: b* is the left end of a narrow valid island; bases just above b* are mostly invalid again');
-      io.out(`  backend: ${r.backend}, ${out.ms} ms`);
+      io.out(`  backend: ${r.backend} (${r.backendReason}), ${out.ms} ms`);
     }
     return EXIT_OK;
   } finally {

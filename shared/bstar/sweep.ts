@@ -19,7 +19,7 @@
  */
 import { RopeError } from '../core/errors';
 import { JetStepper } from './jetStep';
-import { SEARCH_SLOW_PHASE, scanMinCertified, BLOCK, TOLERANCE, cos2Of, evalBlockApprox, fAt, fDirect, thetas } from '../rope/fb';
+import { ScanHit, SEARCH_SLOW_PHASE, scanMinCertified, BLOCK, TOLERANCE, cos2Of, evalBlockApprox, fAt, fDirect, thetas } from '../rope/fb';
 
 import { Cancellable, throwIfAborted } from './cancel';
 import { WitnessSearch } from './witnessSearch';
@@ -40,9 +40,15 @@ export interface SweepOptions {
    * base is only ever declared valid by the exact CPU scan.
    */
   screen?: WitnessScreen;
+  /**
+   * Optional full scan from a screen with a proven error bound (the WebGPU screen, via
+   * screenCertify.ts): scanMinCertified's verdict over all m < L, or null to scan on the CPU.
+   */
+  fullScan?: FullScan;
 }
 
 export type WitnessScreen = (base: number, length: number) => number;
+export type FullScan = (base: number, length: number, theta: Float64Array, buf: Float64Array) => ScanHit | null;
 
 export interface SweepResult {
   bstar: number;
@@ -126,7 +132,7 @@ function toFront(pool: number[], m: number): void {
  */
 export function sweepFrom(
   length: number, headDim: number, start: number, pool: number[], signal?: Cancellable, screen?: WitnessScreen,
-  onProgress?: (fraction: number) => void,
+  onProgress?: (fraction: number) => void, fullScan?: FullScan,
 ): SweepResult {
   const buf = new Float64Array(BLOCK);
   const jet = new JetStepper();
@@ -177,7 +183,10 @@ export function sweepFrom(
           // A cheap approximate search finds most witnesses; only when it finds none does the exact
           // scan run, which either finds one or certifies b.
           let found = -1;
-          if (screen) {
+          const full = fullScan ? fullScan(b, length, th, buf) : null;
+          if (full) {
+            // An exact verdict already: a witness below −TOLERANCE or the certified minimum.
+          } else if (screen) {
             const w = screen(b, length);
             if (w >= 0 && w < length && fAt(th, w) < -TOLERANCE) found = w;
           } else {
@@ -185,7 +194,7 @@ export function sweepFrom(
             if (found >= 0) consider(found);
             if (best >= 0) found = best;
           }
-          const hit = found >= 0 ? { m: found, f: -Infinity } : scanMinCertified(th, 0, length, TOLERANCE, buf, signal);
+          const hit = full ?? (found >= 0 ? { m: found, f: -Infinity } : scanMinCertified(th, 0, length, TOLERANCE, buf, signal));
           if (hit.f >= -TOLERANCE) {
             return {
               bstar: b,
@@ -258,7 +267,7 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
     const prev: SweepResult | null = res;
     const before = done;
     const within = opts.onProgress ? (f: number) => opts.onProgress!((before + weights[k] * f) / total) : undefined;
-    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal, opts.screen, within);
+    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal, opts.screen, within, opts.fullScan);
     // A link that starts on a valid base keeps the previous link's witness (its m < L too).
     if (!res.witness && prev) res.witness = prev.witness;
     stats.steps += res.stats.steps;

@@ -13,6 +13,7 @@
  */
 import type { GPU, IGPUKernelSettings, IKernelRunShortcut } from 'gpu.js';
 import { BLOCK, TOLERANCE, evalBlock, thetas } from '../rope/fb';
+import { GPU_KERNEL_CLASSES, kernelClassName } from './kernelClass';
 
 /**
  * Chunks whose float32 minimum is below this are checked in float64. Measured kernel error: ~5e-6 in
@@ -63,7 +64,6 @@ const KERNEL_SOURCE = `function (phase, theta) {
   return best;
 }`;
 
-const GPU_CLASS = /(HeadlessGL|WebGL2?|WebGPU)Kernel/;
 
 /** Chunk length K: 64 for short L (best precision), doubled until the chunk count fits a texture. */
 export function chunkSize(length: number): number {
@@ -123,7 +123,7 @@ export function createFbScreen(gpu: GPU, headDim: number): FbScreen {
     }
     const kernel = kernelFor(B, chunks, K, length);
     const out = kernel(phase, theta) as Float32Array[];
-    cls = (kernel as unknown as { kernel?: { constructor: { name: string } } }).kernel?.constructor.name ?? 'unknown';
+    cls = kernelClassName((kernel as unknown as { kernel?: unknown }).kernel);
     last = { chunk: K, minima: out };
     const buf = new Float64Array(BLOCK);
     return bases.map((base, j) => {
@@ -149,7 +149,7 @@ export function createFbScreen(gpu: GPU, headDim: number): FbScreen {
     screen,
     witness: (base, length) => screen([base], length)[0].firstNegative ?? -1,
     kernelClass: () => cls,
-    onGpu: () => GPU_CLASS.test(cls),
+    onGpu: () => GPU_KERNEL_CLASSES.includes(cls),
     lastMinima: () => last,
     destroy: () => {
       for (const k of kernels.values()) k.destroy?.();

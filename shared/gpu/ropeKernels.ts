@@ -9,6 +9,7 @@
  * Works in Node and in the webview bundle (gpu.js resolves to its browser build there).
  */
 import { RopeError } from '../core/errors';
+import { kernelClassName } from './kernelClass';
 
 export type RopeLayout = 'rotate-half' | 'interleaved';
 export const ROPE_LAYOUTS: readonly RopeLayout[] = ['rotate-half', 'interleaved'];
@@ -157,7 +158,7 @@ export interface GpuLike {
 
 interface GpuKernel {
   (...args: unknown[]): unknown;
-  kernel?: { constructor: { name: string } };
+  kernel?: unknown;
   destroy?(removeCanvasReferences?: boolean): void;
 }
 
@@ -192,7 +193,7 @@ export function createRopeKernel(gpu: GpuLike, shape: RopeShape, layout: RopeLay
     run(x, tables, out = new Float32Array(elementsOf(s))) {
       return flatten3(k(x, tables.cos, tables.sin), s, out);
     },
-    backend: () => k.kernel?.constructor.name ?? 'not run yet',
+    backend: () => (k.kernel ? kernelClassName(k.kernel) : 'not run yet'),
     destroy: () => k.destroy?.(),
   };
 }

@@ -20,6 +20,8 @@ export interface BenchCase {
   elements: number;
   /** Bytes read plus written per call; undefined for compute-bound cases (no GB/s shown). */
   bytes?: number;
+  /** Id of the memcpy case this one's GB/s is compared with (a GPU kernel against the GPU's own copy); default the first. */
+  memcpyRef?: string;
   run(): void | Promise<void>;
   /** Error of the last call's output against the float64 reference. */
   verify?(): { maxAbs: number; refMax: number };
@@ -132,10 +134,13 @@ export async function runBenchmarks(cases: BenchCase[], settings: BenchSettings,
     });
     hooks.onProgress?.(done, total, c.label);
   }
-  const mem = results.find((r) => r.kind === 'memcpy' && !r.error && r.gbPerSec !== null && Number.isFinite(r.gbPerSec));
-  const memcpyGBs = mem?.gbPerSec ?? null;
-  if (memcpyGBs) {
-    for (const r of results) if (r.gbPerSec !== null && Number.isFinite(r.gbPerSec)) r.ratioToMemcpy = r.gbPerSec / memcpyGBs;
+  const usable = (r: CaseResult | undefined) => (r && !r.error && r.gbPerSec !== null && Number.isFinite(r.gbPerSec) ? r.gbPerSec : null);
+  const memcpyGBs = usable(results.find((r) => r.kind === 'memcpy' && usable(r) !== null));
+  const refOf = new Map(cases.map((c) => [c.id, c.memcpyRef]));
+  for (const r of results) {
+    const ref = refOf.get(r.id);
+    const gbs = ref ? usable(results.find((x) => x.id === ref)) : memcpyGBs;
+    if (gbs && r.gbPerSec !== null && Number.isFinite(r.gbPerSec)) r.ratioToMemcpy = r.gbPerSec / gbs;
   }
   return { settings, environment, memcpyGBs, results, cancelled, totalMs: hooks.now() - t0 };
 }

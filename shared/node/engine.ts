@@ -8,10 +8,20 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RopeError, RopeErrorCode } from '../core/errors';
 import type { BstarResult, ThresholdResult } from '../bstar/index';
-import type { JobRequest, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
+import type { GpuInfoValue, GpuJobStats, JobRequest, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
 import { checkBase, checkHeadDim, checkLength } from '../bstar/validate';
 import { Lru } from './lru';
-import { probeGpu, GpuProbe } from './gpuProbe';
+
+export type { GpuInfoValue } from './workerProtocol';
+
+/**
+ * 'auto' uses the GPU from this length on. Provisional: measured on this project's lent NVIDIA H100
+ * (notes of 2026-11-26), the CPU takes 2.1 s for b*(2^20, 128) and the WebGPU screen of one base at
+ * 2^20 costs well under a millisecond against ~20 ms for a float64 scan, while below ~2^16 the whole
+ * CPU sweep takes a fraction of a second and a GPU start (adapter, pipeline) ~0.3 s. To be refined
+ * from test/device/measure.mjs (README, performance table).
+ */
+export const GPU_AUTO_MIN_LENGTH = 1 << 17;
 
 export type Backend = 'auto' | 'gpu' | 'cpu';
 export type RanOn = 'cpu' | 'gpu';
@@ -22,7 +32,7 @@ export interface EngineOptions {
   /** Entries kept per cache (b* and threshold each). Default 64. */
   cacheSize?: number;
   /** Override GPU detection (tests). */
-  gpuProbe?: () => GpuProbe;
+  gpuProbe?: (headDim: number) => GpuInfoValue | Promise<GpuInfoValue>;
 }
 
 export interface JobOptions {
@@ -31,7 +41,15 @@ export interface JobOptions {
   onProgress?(fraction: number): void;
 }
 
-export interface EngineBstar extends BstarResult { backend: RanOn; cached: boolean }
+export interface EngineBstar extends BstarResult {
+  backend: RanOn;
+  /** Why that backend ran (the choice, the adapter, the crossover length, or why the GPU was not used). */
+  backendReason: string;
+  /** GPU work in the job that computed it (gpu backend only). */
+  gpu?: GpuJobStats;
+  cached: boolean;
+}
+type Stored = BstarResult & { backend: RanOn; backendReason: string; gpu?: GpuJobStats };
 export interface EngineThreshold extends ThresholdResult { bstar: number; backend: RanOn; cached: boolean }
 
 /** Where dist/bstarWorker.js is: beside this bundle (dist/*.js), or the repo's dist/ when running TS sources. */
@@ -51,10 +69,10 @@ export class BoundEngine {
   private worker: Worker | null = null;
   private nextId = 1;
   private pending = new Map<number, Pending>();
-  private bstarCache: Lru<string, BstarResult & { backend: RanOn }>;
+  private bstarCache: Lru<string, Stored>;
   private thresholdCache: Lru<string, ThresholdResult & { bstar: number }>;
-  private inflight = new Map<string, Promise<BstarResult & { backend: RanOn }>>();
-  private gpu: GpuProbe | null = null;
+  private inflight = new Map<string, Promise<Stored>>();
+  private gpu = new Map<number, Promise<GpuInfoValue>>();
   private readonly script: string;
 
   constructor(private readonly opts: EngineOptions = {}) {
@@ -64,35 +82,58 @@ export class BoundEngine {
   }
 
   /** Cached b* without computing (for synchronous oracles); undefined if not known yet. */
-  peekBstar(length: number, headDim: number): (BstarResult & { backend: RanOn }) | undefined {
+  peekBstar(length: number, headDim: number): Stored | undefined {
     return this.bstarCache.get(key(length, headDim));
   }
   peekThreshold(length: number, headDim: number): (ThresholdResult & { bstar: number }) | undefined {
     return this.thresholdCache.get(key(length, headDim));
   }
 
+  /** The WebGPU adapter as the b* worker sees it for this head dimension (asked once, lazily). */
+  gpuInfo(headDim: number): Promise<GpuInfoValue> {
+    let p = this.gpu.get(headDim);
+    if (!p) {
+      // Mesa's EGL reads this from the C environment, which only the main thread's process.env
+      // writes through to: without a display, llvmpipe is reached surfaceless.
+      process.env.EGL_PLATFORM ??= 'surfaceless';
+      p = this.opts.gpuProbe
+        ? Promise.resolve(this.opts.gpuProbe(headDim))
+        : (this.submit({ kind: 'gpuInfo', headDim }) as Promise<GpuInfoValue>);
+      this.gpu.set(headDim, p);
+    }
+    return p;
+  }
+
   /**
-   * Which backend a job with this choice runs on. 'gpu' needs a real GPU context (else a RopeError
-   * that says what gpu.js would have fallen back to); 'auto' takes the GPU screen only on a hardware
-   * GPU, since the float64 CPU sweep beats software rasterizers.
+   * Which backend a job runs on, and why. 'gpu' needs a WebGPU adapter (else a RopeError); 'auto'
+   * takes it only on a hardware GPU and from GPU_AUTO_MIN_LENGTH on. An adapter whose float32 error
+   * exceeds the proven bound is never used to certify: the job runs on the CPU and says so.
    */
-  resolveBackend(choice: Backend = 'auto'): RanOn {
-    if (choice === 'cpu') return 'cpu';
+  async chooseBackend(choice: Backend = 'auto', length: number, headDim: number): Promise<{ backend: RanOn; reason: string }> {
+    if (choice === 'cpu') return { backend: 'cpu', reason: 'requested (--backend cpu)' };
     if (choice !== 'auto' && choice !== 'gpu') {
       throw new RopeError('invalid-parameter', `backend must be auto, gpu or cpu, got ${String(choice)}`);
     }
-    this.gpu ??= (this.opts.gpuProbe ?? probeGpu)();
-    if (choice === 'gpu') {
-      if (!this.gpu.available) throw new RopeError('invalid-parameter', `gpu backend unavailable: ${this.gpu.reason}; use --backend cpu or auto`);
-      return 'gpu';
+    if (choice === 'auto' && length < GPU_AUTO_MIN_LENGTH) {
+      return { backend: 'cpu', reason: `auto: L = ${length} is below the GPU crossover ${GPU_AUTO_MIN_LENGTH}, where the CPU sweep is faster` };
     }
-    return this.gpu.available && !this.gpu.software ? 'gpu' : 'cpu';
+    const g = await this.gpuInfo(headDim);
+    if (!g.available) {
+      if (choice === 'gpu') throw new RopeError('invalid-parameter', `gpu backend unavailable: ${g.reason}; use --backend cpu or auto`);
+      return { backend: 'cpu', reason: `auto: no GPU (${g.reason})` };
+    }
+    if (!g.precise) return { backend: 'cpu', reason: `${choice}: ${g.adapter} not used to certify: ${g.reason}` };
+    if (choice === 'gpu') return { backend: 'gpu', reason: `requested (--backend gpu): ${g.adapter}` };
+    if (g.software) return { backend: 'cpu', reason: `auto: ${g.adapter} is a software rasterizer, slower than the CPU sweep` };
+    return { backend: 'gpu', reason: `auto: ${g.adapter}, L = ${length} ≥ crossover ${GPU_AUTO_MIN_LENGTH}` };
   }
 
   async bstar(length: number, headDim: number, o: JobOptions = {}): Promise<EngineBstar> {
     checkLength(length);
     checkHeadDim(headDim);
-    const backend = this.resolveBackend(o.backend);
+    // The first GPU question opens an adapter (~1 s): a cancel must not wait for it.
+    const choosing = this.chooseBackend(o.backend, length, headDim);
+    const { backend, reason } = await (o.signal ? raceAbort(choosing, o.signal) : choosing);
     const k = key(length, headDim);
     const hit = this.bstarCache.get(k);
     // A cached answer reports the backend that computed it (every backend gives the same float64 answer).
@@ -107,7 +148,8 @@ export class BoundEngine {
       }
       const job: JobRequest = { kind: 'bstar', length, headDim, lowerBound: from?.bstar, backend };
       p = this.submit(job, o.signal, o.onProgress).then((v) => {
-        const r = { ...(v as BstarResult), backend };
+        const r: Stored = { ...(v as BstarResult & { gpu?: GpuJobStats }), backend, backendReason: reason };
+        if (r.gpu?.fallback) r.backendReason += `; the GPU was given up during the job (${r.gpu.fallback}), the rest ran on the CPU`;
         // b*(L) = b*(L') for the shorter L' the sweep started from: L''s witness (m < L' < L) holds for L.
         if (!r.witness && from && r.bstar === from.bstar) r.witness = from.witness;
         this.bstarCache.set(k, r);
@@ -139,7 +181,9 @@ export class BoundEngine {
     checkBase(base);
     checkHeadDim(headDim);
     checkLength(length);
-    this.resolveBackend(o.backend); // validates the choice; a single-base lmax always runs the float64 scan
+    if (o.backend !== undefined && !['auto', 'gpu', 'cpu'].includes(o.backend)) {
+      throw new RopeError('invalid-parameter', `backend must be auto, gpu or cpu, got ${String(o.backend)}`);
+    } // a single-base lmax always runs the float64 scan
     const v = (await this.submit({ kind: 'lmax', base, headDim, length }, o.signal)) as { lmax: number | null };
     return { lmax: v.lmax, backend: 'cpu' };
   }

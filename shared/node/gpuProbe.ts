@@ -7,11 +7,10 @@
  */
 import { RopeError } from '../core/errors';
 import { createFbScreen, FbScreen } from '../gpu/fbKernel';
+import { GPU_KERNEL_CLASSES, kernelClassName } from '../gpu/kernelClass';
 
 export interface GpuProbe { available: boolean; software: boolean; kernel: string; renderer: string; reason: string }
 
-// Bundlers may rename classes (e.g. _WebAssemblyKernel), so match the stem.
-const GPU_KERNELS = /(HeadlessGL|WebGL2?|WebGPU)Kernel/;
 const SOFTWARE = /llvmpipe|softpipe|swiftshader|swrast/i;
 
 type GpuModule = typeof import('gpu.js');
@@ -62,8 +61,8 @@ export function probeGpu(): GpuProbe {
     try {
       const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) { return a[this.thread.x] + 1; }).setOutput([2]);
       const out = k([1, 2]) as Float32Array;
-      const kernel = (k as unknown as { kernel?: { constructor: { name: string } } }).kernel?.constructor.name ?? 'unknown';
-      const ok = GPU_KERNELS.test(kernel) && out[0] === 2 && out[1] === 3;
+      const kernel = kernelClassName((k as unknown as { kernel?: unknown }).kernel);
+      const ok = GPU_KERNEL_CLASSES.includes(kernel) && out[0] === 2 && out[1] === 3;
       const renderer = rendererOf(gpu);
       return {
         available: ok, software: SOFTWARE.test(renderer), kernel, renderer,

@@ -1,11 +1,15 @@
 /**
- * The kernel micro-benchmarks in this Node process (gpu.js default and CPU modes), shared by
+ * The kernel micro-benchmarks in this Node process (gpu.js default and CPU modes, and WebGPU
+ * through the optional `webgpu` package when it finds an adapter), shared by
  * `rope-lens bench --kernels` and the extension's command, which must not import the CLI.
  */
 import { cpus } from 'node:os';
 import { BenchRun, runBenchmarks } from '../kernelBench/runner';
 import { allCases, benchConfig, GpuChoice, KernelBenchConfig, SIZES } from '../kernelBench/cases';
 import { probeGpu } from './gpuProbe';
+import { describeAdapter, openWebGpu, webgpuPackageDir } from './webgpuLoad';
+import { webgpuCases } from './webgpuBench';
+import { webgpuDisabled } from './gpuBridge';
 
 export interface NodeBenchOptions {
   size?: keyof typeof SIZES;
@@ -13,6 +17,8 @@ export interface NodeBenchOptions {
   repeats?: number;
   warmup?: number;
   signal?: { aborted: boolean };
+  /** Only the cases whose id or implementation contains this (e.g. 'webgpu'); the CPU memory copy always runs. */
+  only?: string;
   onProgress?(done: number, total: number, label: string): void;
   /** Called between calls so an editor stays responsive and a cancel can arrive. */
   yieldToUi?(): Promise<void>;
@@ -39,15 +45,38 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
   const c = cpus();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const gpuVersion = (require('gpu.js/package.json') as { version: string }).version;
-  const env = `Node ${process.version} on ${c[0]?.model ?? 'unknown CPU'} ×${c.length}; gpu.js ${gpuVersion}; ${g.note}`;
+  const only = o.only?.toLowerCase();
+  const wanted = (k: { id: string; impl: string }) => !only || k.id === 'memcpy' || `${k.id} ${k.impl}`.toLowerCase().includes(only);
+  // The WebGPU rows run last: their device opens after every other case (see webgpuBench.ts). Whether
+  // there is an adapter is asked first, in a throwaway worker-free probe of the package only.
+  const pkg = webgpuDisabled() ? 'disabled by ROPE_LENS_WEBGPU=0' : webgpuPackageDir() ? '' : 'the optional package `webgpu` is not installed';
+  const webgpuRows = !pkg && (!only || 'webgpu'.includes(only) || only.includes('webgpu') || only === 'wgsl')
+    ? webgpuCases(cfg, async () => {
+      const w = await openWebGpu();
+      if (!w.device) throw new Error(w.reason);
+      opened = w.device;
+      adapter = w.info ? describeAdapter(w.info) : 'unknown adapter';
+      // Dawn's OpenGL ES path on llvmpipe aborted the process in these timing loops (repeated
+      // submissions from the main thread); the b* engine's screen runs there on its own thread and the
+      // tests check its kernel. Benchmarking a CPU rasterizer says nothing about GPUs anyway.
+      if (w.info?.software) throw new Error(`not run on a software rasterizer (${adapter})`);
+      return w.device;
+    }, () => `WebGPU: ${adapter || 'no device'}`)
+    : [];
+  let adapter = '';
+  let opened = null as { destroy(): void } | null;
+  const cases = [...allCases(cfg, g.gpus).filter(wanted), ...webgpuRows.filter(wanted)];
+  const env = () => `Node ${process.version} on ${c[0]?.model ?? 'unknown CPU'} ×${c.length}; gpu.js ${gpuVersion}; ${g.note}; ${adapter ? `WebGPU: ${adapter}` : `no WebGPU (${pkg || 'no adapter'})`}`;
   try {
-    return await runBenchmarks(allCases(cfg, g.gpus), { warmup: o.warmup ?? 2, repeats: o.repeats ?? 7 }, env, {
+    const r = await runBenchmarks(cases, { warmup: o.warmup ?? 2, repeats: o.repeats ?? 7 }, '', {
       now: () => performance.now(),
       signal: o.signal,
       onProgress: o.onProgress,
       yieldToUi: o.yieldToUi,
     });
+    return { ...r, environment: env() };
   } finally {
     g.destroy();
+    opened?.destroy();
   }
 }

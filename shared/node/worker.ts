@@ -2,21 +2,70 @@
  * Worker-thread entry (bundled to dist/bstarWorker.js): runs b* jobs off the main thread.
  * Node-only. Cancellation arrives through a shared Int32Array that the float64 sweep reads
  * between batches, so a cancelled job stops within one block of work.
+ *
+ * The 'gpu' backend: the sweep's full scans (the expensive part: all m < L at one base) go to the
+ * WebGPU screen (gpuBridge.ts) and are decided in float64 from it (bstar/screenCertify.ts); every
+ * step, witness and certificate is still float64 on this thread, so b* is the CPU's.
  */
 import { parentPort } from 'node:worker_threads';
-import { bstar, lmax } from '../bstar/index';
+import { bstar, lmax, FullScan } from '../bstar/index';
 import { estimateThreshold } from '../bstar/threshold';
+import { certifyFromScreen } from '../bstar/screenCertify';
+import { TOLERANCE } from '../rope/fb';
 import { RopeError } from '../core/errors';
-import type { JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
-import { openGpuScreen } from './gpuProbe';
-import type { FbScreen } from '../gpu/fbKernel';
+import type { GpuInfoValue, GpuJobStats, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
+import { GpuBridge } from './gpuBridge';
+import { chunkFor, packFrequencies } from './fbWebgpu';
+import { describeAdapter } from './webgpuLoad';
 
-const screens = new Map<number, FbScreen>();
-/** One gpu.js screen per head dimension, opened on first use; throws if gpu.js would fall back. */
-function gpuScreen(headDim: number): FbScreen {
-  let s = screens.get(headDim);
-  if (!s) { s = openGpuScreen(headDim); screens.set(headDim, s); }
-  return s;
+/** Below this length a scan stays on the CPU even on the gpu backend: a GPU round trip costs more. */
+export const GPU_SCAN_MIN_LENGTH = 2048;
+
+let bridge: { bridge: GpuBridge | null; reason: string } | null = null;
+function gpu(): { bridge: GpuBridge | null; reason: string } {
+  bridge ??= GpuBridge.open();
+  return bridge;
+}
+
+function gpuInfo(headDim: number): GpuInfoValue {
+  const g = gpu();
+  if (!g.bridge) return { available: false, software: false, adapter: 'none', reason: g.reason, precise: false };
+  const c = g.bridge.calibrate(headDim);
+  return {
+    available: true, software: g.bridge.info.software, adapter: describeAdapter(g.bridge.info), precise: c.precise,
+    maxError: c.maxError, eps: c.eps,
+    reason: c.precise ? '' : `the GPU's float32 error (${c.maxError.toExponential(2)}) exceeds half the proven bound ε = ${c.eps.toExponential(2)}`,
+  };
+}
+
+/** A FullScan on the GPU for one job; falls back to the CPU scan (null) for short L or if the GPU misbehaves. */
+function gpuFullScan(headDim: number, stats: GpuJobStats): FullScan | undefined {
+  const g = gpu().bridge;
+  if (!g || !g.calibrate(headDim).precise) return undefined;
+  const eps = g.calibrate(headDim).eps;
+  let disabled = false;
+  return (base, length, theta, buf) => {
+    if (disabled || length < GPU_SCAN_MIN_LENGTH) return null;
+    const chunk = chunkFor(1, length);
+    let minima: Float32Array;
+    try {
+      minima = g.minima({ freq: packFrequencies([theta]), n: headDim / 2, bases: 1, count: length, chunk });
+    } catch (e) {
+      disabled = true;
+      stats.fallback = (e as Error)?.message ?? String(e);
+      return null;
+    }
+    stats.gpuScans++;
+    const v = certifyFromScreen(theta, length, { minima, chunk, eps }, TOLERANCE, buf);
+    if (v.kind === 'hit') { stats.chunksChecked += v.chunksChecked; return v.hit; }
+    if (v.kind === 'violated') {
+      // The driver broke the bound's assumptions: never trust it again in this job.
+      disabled = true;
+      stats.fallback = `screen value ${v.screen} vs float64 ${v.exact} in chunk ${v.chunk} differ by more than ε = ${eps}`;
+    }
+    stats.cpuScans++;
+    return null;
+  };
 }
 
 function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
@@ -25,20 +74,25 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
   switch (job.kind) {
     case 'bstar': {
       let lastSent = 0;
-      return bstar(job.length, job.headDim, {
+      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, chunksChecked: 0 };
+      const fullScan = job.backend === 'gpu' ? gpuFullScan(job.headDim, stats) : undefined;
+      const r = bstar(job.length, job.headDim, {
         signal,
         lowerBound: job.lowerBound,
-        screen: job.backend === 'gpu' ? gpuScreen(job.headDim).witness : undefined,
+        fullScan,
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastSent > 50 || fraction >= 1) { lastSent = now; post({ id: req.id, type: 'progress', fraction }); }
         },
       });
+      return fullScan ? { ...r, gpu: stats } : r;
     }
     case 'threshold':
       return estimateThreshold(job.length, job.headDim, job.bstar, signal);
     case 'lmax':
       return { lmax: lmax(job.base, job.headDim, job.length, { signal }) };
+    case 'gpuInfo':
+      return gpuInfo(job.headDim);
   }
 }
 

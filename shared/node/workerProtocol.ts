@@ -4,9 +4,19 @@ import type { BstarResult, ThresholdResult } from '../bstar/index';
 export type JobRequest =
   | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number; backend: 'cpu' | 'gpu' }
   | { kind: 'threshold'; length: number; headDim: number; bstar: number }
-  | { kind: 'lmax'; base: number; headDim: number; length: number };
+  | { kind: 'lmax'; base: number; headDim: number; length: number }
+  | { kind: 'gpuInfo'; headDim: number };
 
-export type JobValue = BstarResult | ThresholdResult | { lmax: number | null };
+/** What the GPU did in one b* job: full scans it decided, scans left to the CPU, chunks evaluated in float64. */
+export interface GpuJobStats { gpuScans: number; cpuScans: number; chunksChecked: number; fallback?: string }
+
+/** The WebGPU adapter as the b* worker sees it (precise: its float32 error is within the proven bound). */
+export interface GpuInfoValue {
+  available: boolean; software: boolean; adapter: string; precise: boolean; reason: string;
+  maxError?: number; eps?: number;
+}
+
+export type JobValue = (BstarResult & { gpu?: GpuJobStats }) | ThresholdResult | { lmax: number | null } | GpuInfoValue;
 
 /** Main → worker. `cancel` is a SharedArrayBuffer-backed Int32Array[1]: non-zero means stop. */
 export interface WorkerRequest { id: number; job: JobRequest; cancel: Int32Array }

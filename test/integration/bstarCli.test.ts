@@ -14,7 +14,7 @@ describe('rope-lens bound', () => {
     const c = capture();
     assert.equal(await run(['--length', '2k', '--head-dim', '128', '--threshold', '--json'], c.io), 0);
     const j = JSON.parse(c.out.join(''));
-    assert.deepEqual(Object.keys(j).sort(), ['backend', 'bstar', 'headDim', 'length', 'ms', 'threshold', 'witness'].sort());
+    assert.deepEqual(Object.keys(j).sort(), ['backend', 'backendReason', 'bstar', 'headDim', 'length', 'ms', 'threshold', 'witness'].sort());
     assert.equal(j.length, 2048);
     assert.ok(Math.abs(j.bstar - 11587.24) / 11587.24 < 6e-7);
     assert.equal(j.backend, 'cpu');
@@ -27,7 +27,7 @@ describe('rope-lens bound', () => {
     const c = capture();
     assert.equal(await run(['--length', '2k', '--head-dim', '128', '--json'], c.io), 0);
     const j = JSON.parse(c.out.join(''));
-    assert.deepEqual(Object.keys(j).sort(), ['backend', 'bstar', 'headDim', 'length', 'ms', 'witness'].sort());
+    assert.deepEqual(Object.keys(j).sort(), ['backend', 'backendReason', 'bstar', 'headDim', 'length', 'ms', 'witness'].sort());
     const h = capture();
     await run(['--length', '2k', '--head-dim', '128'], h.io);
     assert.match(h.out.join('\n'), /run with --threshold/);
@@ -67,7 +67,13 @@ describe('rope-lens bound', () => {
     await assert.rejects(run(['--length', '1024'], capture().io), UsageError);
     await assert.rejects(run(['--length', 'abc', '--head-dim', '128'], capture().io), UsageError);
     await assert.rejects(run(['--length', '1024', '--head-dim', '128', '--backend', 'tpu'], capture().io), UsageError);
-    await assert.rejects(run(['--length', '1024', '--head-dim', '128', '--backend', 'gpu'], capture().io), (e: unknown) => e instanceof RopeError && /gpu backend unavailable/.test(e.message));
+    // Without WebGPU (ROPE_LENS_WEBGPU=0 behaves as a machine without the package or an adapter), gpu is refused.
+    process.env.ROPE_LENS_WEBGPU = '0';
+    try {
+      await assert.rejects(run(['--length', '1024', '--head-dim', '128', '--backend', 'gpu'], capture().io), (e: unknown) => e instanceof RopeError && /gpu backend unavailable: WebGPU disabled/.test(e.message));
+    } finally {
+      delete process.env.ROPE_LENS_WEBGPU;
+    }
     await assert.rejects(run(['--length', '1024', '--head-dim', '127'], capture().io), (e: unknown) => e instanceof RopeError && e.code === 'invalid-dimension');
     await assert.rejects(run(['--base', '1', '--length', '1024', '--head-dim', '128'], capture().io), (e: unknown) => e instanceof RopeError && e.code === 'invalid-base');
   });

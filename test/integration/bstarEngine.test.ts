@@ -44,9 +44,23 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
     assert.ok(r.witness && r.witness.base < r.bstar && fDirect(r.witness.base, 96, r.witness.m) < 0);
   });
 
-  it('auto picks the CPU here (no GPU context in Node); gpu is refused with a reason', async () => {
-    assert.equal((await engine.bstar(1024, 64, { backend: 'auto' })).backend, 'cpu');
-    await assert.rejects(engine.bstar(1024, 64, { backend: 'gpu' }), (e: unknown) => e instanceof RopeError && /gpu backend unavailable/.test(e.message));
+  it('auto stays on the CPU below the GPU crossover without asking for an adapter; without an adapter gpu is refused with a reason', async () => {
+    let probes = 0;
+    const none = new BoundEngine({
+      workerScript: join(__dirname, '..', '..', 'dist', 'bstarWorker.js'),
+      gpuProbe: () => { probes++; return { available: false, software: false, adapter: 'none', precise: false, reason: 'no adapter (test)' }; },
+    });
+    try {
+      const r = await none.bstar(1024, 64, { backend: 'auto' });
+      assert.equal(r.backend, 'cpu');
+      assert.match(r.backendReason, /below the GPU crossover/);
+      assert.equal(probes, 0);
+      await assert.rejects(none.bstar(1500, 64, { backend: 'gpu' }), (e: unknown) => e instanceof RopeError && /gpu backend unavailable: no adapter \(test\)/.test(e.message));
+      const far = await none.chooseBackend('auto', 1 << 20, 64);
+      assert.deepEqual(far, { backend: 'cpu', reason: 'auto: no GPU (no adapter (test))' });
+    } finally {
+      await none.dispose();
+    }
   });
 
   it('lmax and threshold run on the worker', async () => {
@@ -57,7 +71,9 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
 
   it('a cancelled long b* stops within 50 ms and the worker is free again', async () => {
     const ac = new AbortController();
-    const p = engine.bstar(1 << 20, 128, { signal: ac.signal });
+    // cpu: the sweep itself is what is cancelled here (auto would first open a WebGPU adapter where one
+    // exists, a one-time ~1 s job on the worker; the cancel releases the caller but that job finishes).
+    const p = engine.bstar(1 << 20, 128, { signal: ac.signal, backend: 'cpu' });
     await new Promise((r) => setTimeout(r, 150));
     const t0 = Date.now();
     ac.abort();

@@ -1,0 +1,112 @@
+/**
+ * Synchronous access to the WebGPU f_b screen for the b* worker (Node-only). The certified sweep is
+ * synchronous; WebGPU is not. So the device lives on a second worker thread (webgpuWorker.ts), and a
+ * call here posts the request and blocks on Atomics.wait until that thread has written the answer
+ * into shared memory (a worker thread may block; the language server's main thread never calls this).
+ *
+ * open() also checks the driver against the proven error bound (calibrate): a device whose float32
+ * values stray beyond ε from float64 on a sample is reported `precise: false`, and the b* worker then
+ * certifies on the CPU.
+ */
+import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fAt, thetas } from '../rope/fb';
+import { MinimaRequest, packFrequencies, screenEpsilon } from './fbWebgpu';
+import type { WebGpuInfo } from './webgpuLoad';
+
+export type BridgeRequest =
+  | { op: 'open'; ctrl: SharedArrayBuffer; data: SharedArrayBuffer }
+  | { op: 'minima'; ctrl: SharedArrayBuffer; data: SharedArrayBuffer; minima: Omit<MinimaRequest, 'freq'> & { freq: Float32Array } };
+
+/** Longest wait for one GPU answer before the GPU is given up (a hung driver must not hang the sweep). */
+const TIMEOUT_MS = 120_000;
+
+export interface Calibration { precise: boolean; maxError: number; eps: number; samples: number }
+
+export function defaultGpuWorkerScript(): string {
+  const candidates = [join(__dirname, 'webgpuWorker.js'), resolve(__dirname, '../../dist/webgpuWorker.js')];
+  return candidates.find((p) => existsSync(p)) ?? candidates[0];
+}
+
+/** WebGPU disabled by the environment (ROPE_LENS_WEBGPU=0): everything runs as without the package. */
+export function webgpuDisabled(): boolean {
+  const v = process.env.ROPE_LENS_WEBGPU;
+  return v === '0' || v === 'off' || v === 'false';
+}
+
+export class GpuBridge {
+  private ctrl = new SharedArrayBuffer(8);
+  private data = new SharedArrayBuffer(1 << 16);
+  readonly calibration = new Map<number, Calibration>();
+
+  private constructor(private readonly worker: Worker, readonly info: WebGpuInfo) {}
+
+  /** Starts the device thread and opens an adapter; `bridge` is null (with the reason) when there is none. */
+  static open(script = defaultGpuWorkerScript()): { bridge: GpuBridge | null; info: WebGpuInfo | null; reason: string } {
+    if (webgpuDisabled()) return { bridge: null, info: null, reason: 'WebGPU disabled by ROPE_LENS_WEBGPU=0' };
+    if (!existsSync(script)) return { bridge: null, info: null, reason: `WebGPU worker script not found at ${script}` };
+    const worker = new Worker(script);
+    worker.unref();
+    const probe = new GpuBridge(worker, null as unknown as WebGpuInfo);
+    try {
+      const text = probe.call({ op: 'open', ctrl: probe.ctrl, data: probe.data }, 'text') as string;
+      const r = JSON.parse(text) as { info: WebGpuInfo | null; reason: string };
+      if (!r.info) { void worker.terminate(); return { bridge: null, info: null, reason: r.reason }; }
+      return { bridge: new GpuBridge(worker, r.info), info: r.info, reason: '' };
+    } catch (e) {
+      void worker.terminate();
+      return { bridge: null, info: null, reason: (e as Error)?.message ?? String(e) };
+    }
+  }
+
+  private call(req: BridgeRequest, kind: 'text' | 'floats', floats = 0): string | Float32Array {
+    const ctrl = new Int32Array(req.ctrl);
+    Atomics.store(ctrl, 0, 0);
+    this.worker.postMessage(req);
+    if (Atomics.wait(ctrl, 0, 0, TIMEOUT_MS) === 'timed-out') throw new Error(`no answer from the GPU within ${TIMEOUT_MS / 1000} s`);
+    if (Atomics.load(ctrl, 1) !== 0 || kind === 'text') {
+      const n = new DataView(req.data).getUint32(0, true);
+      const text = new TextDecoder().decode(new Uint8Array(req.data, 4, n).slice());
+      if (Atomics.load(ctrl, 1) !== 0) throw new Error(`GPU screen failed: ${text}`);
+      return text;
+    }
+    return new Float32Array(req.data, 0, floats).slice();
+  }
+
+  /** Float32 chunk minima, [bases × chunks] (see WgslFbScreen.minima); throws if the GPU failed. */
+  minima(r: MinimaRequest): Float32Array {
+    const floats = Math.ceil(r.count / r.chunk) * r.bases;
+    if (this.data.byteLength < Math.max(floats * 4, 1 << 16)) this.data = new SharedArrayBuffer(2 ** Math.ceil(Math.log2(floats * 4)));
+    return this.call({ op: 'minima', ctrl: this.ctrl, data: this.data, minima: r }, 'floats', floats) as Float32Array;
+  }
+
+  /**
+   * Compares single values of the screen (chunk 1) with float64 at m spread over [0, 2^24) for bases
+   * across the useful range; `precise` when every error is within ε (with a 2× safety factor).
+   */
+  calibrate(headDim: number): Calibration {
+    const known = this.calibration.get(headDim);
+    if (known) return known;
+    const n = headDim / 2;
+    const bases = [1e4, 5e5, 1e7, 3e8, 1e10];
+    const th = bases.map((b) => thetas(b, headDim));
+    const count = 512, stride = 32749; // m up to 1.7e7, a prime stride so the low 12 bits vary
+    const out = this.minima({ freq: packFrequencies(th), n, bases: bases.length, count, stride, chunk: 1 });
+    let maxError = 0;
+    for (let j = 0; j < bases.length; j++) {
+      for (let k = 0; k < count; k++) {
+        const e = Math.abs(out[j * count + k] - fAt(th[j], k * stride));
+        maxError = Number.isNaN(e) ? Infinity : Math.max(maxError, e);
+      }
+    }
+    const eps = screenEpsilon(n);
+    const c = { precise: maxError * 2 <= eps, maxError, eps, samples: bases.length * count };
+    this.calibration.set(headDim, c);
+    return c;
+  }
+
+  dispose(): void {
+    void this.worker.terminate();
+  }
+}

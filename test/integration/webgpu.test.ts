@@ -1,0 +1,98 @@
+/**
+ * The WebGPU backend where an adapter exists: here and in CI that is Mesa's llvmpipe through EGL
+ * (surfaceless, OpenGL ES, WebGPU compatibility mode; .ci/run installs the packages), on a lent
+ * machine a real GPU. Each suite is skipped, with the reason, where there is none.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BoundEngine, GpuInfoValue } from '../../shared/node/engine';
+import { run } from '../../server/cli/bound';
+import { boundFigure } from '../../shared/core/format';
+import { GpuBridge } from '../../shared/node/gpuBridge';
+import { packFrequencies, screenEpsilon } from '../../shared/node/fbWebgpu';
+import { fAt, thetas } from '../../shared/rope/fb';
+
+const workerScript = join(__dirname, '..', '..', 'dist', 'bstarWorker.js');
+const built = existsSync(workerScript) && existsSync(join(__dirname, '..', '..', 'dist', 'webgpuWorker.js'));
+
+describe('WebGPU backend (llvmpipe here, a GPU where one is lent)', function () {
+  this.timeout(300_000);
+  let engine: BoundEngine;
+  let info: GpuInfoValue;
+  before(async function () {
+    if (!built) { console.log('      skipped: dist/ not built (node esbuild.mjs)'); this.skip(); }
+    process.env.EGL_PLATFORM ??= 'surfaceless';
+    engine = new BoundEngine({ workerScript });
+    info = await engine.gpuInfo(128);
+    if (!info.available) { console.log(`      skipped: ${info.reason}`); this.skip(); }
+  });
+  after(async () => { await engine?.dispose(); });
+
+  it('the adapter passes the calibration against float64 (error within the proven ε)', () => {
+    assert.equal(info.precise, true, info.reason);
+    assert.ok(info.maxError! > 0 && info.maxError! * 2 <= info.eps!, `${info.maxError} vs ε ${info.eps}`);
+  });
+
+  for (const [L, d] of [[4096, 64], [6000, 128], [16384, 128], [12288, 96]] as const) {
+    it(`b*(${L}, ${d}) on the GPU equals the CPU's to the last printed digit, certificate included`, async () => {
+      const cpu = new BoundEngine({ workerScript });
+      try {
+        const c = await cpu.bstar(L, d, { backend: 'cpu' });
+        const g = await engine.bstar(L, d, { backend: 'gpu' });
+        assert.equal(g.backend, 'gpu');
+        assert.ok(g.gpu && g.gpu.gpuScans > 0 && g.gpu.cpuScans === 0, JSON.stringify(g.gpu));
+        assert.equal(boundFigure(g.bstar), boundFigure(c.bstar));
+        // Witness paths differ, so the sweeps land within the tolerance band, ~1e-13 apart at most.
+        assert.ok(Math.abs(g.bstar - c.bstar) / c.bstar < 1e-11, `${g.bstar} vs ${c.bstar}`);
+        assert.equal(g.certificate.argminM, c.certificate.argminM);
+        assert.ok(Math.abs(g.certificate.minF - c.certificate.minF) < 1e-9);
+      } finally {
+        await cpu.dispose();
+      }
+    });
+  }
+
+  it('rope-lens bound --backend gpu prints the same b* as --backend cpu, and --json says which backend ran and why', async () => {
+    const outs: Record<string, { bstar: number; backend: string; backendReason: string; gpu?: unknown }> = {};
+    for (const b of ['cpu', 'gpu']) {
+      const lines: string[] = [];
+      assert.equal(await run(['--length', '8k', '--head-dim', '64', '--backend', b, '--json'], { out: (t) => lines.push(t), err: () => {} }), 0);
+      outs[b] = JSON.parse(lines.join(''));
+    }
+    assert.equal(boundFigure(outs.gpu.bstar), boundFigure(outs.cpu.bstar));
+    assert.equal(outs.cpu.backend, 'cpu');
+    assert.equal(outs.gpu.backend, 'gpu');
+    assert.match(outs.gpu.backendReason, /requested \(--backend gpu\): .*WebGPU on /);
+    assert.ok(outs.gpu.gpu);
+    // auto on a software rasterizer, or below the crossover, stays on the CPU and says why.
+    const lines: string[] = [];
+    await run(['--length', '8k', '--head-dim', '64', '--json'], { out: (t) => lines.push(t), err: () => {} });
+    assert.match(JSON.parse(lines.join('')).backendReason, /^auto: /);
+  });
+});
+
+describe('WGSL f_b screen kernel (through the bridge to its device thread)', function () {
+  this.timeout(120_000);
+  it('single values agree with float64 within the proven ε at m up to 2^24; chunk minima are minima', function () {
+    if (!built) { console.log('      skipped: dist/ not built (node esbuild.mjs)'); this.skip(); }
+    process.env.EGL_PLATFORM ??= 'surfaceless';
+    const { bridge, reason } = GpuBridge.open();
+    if (!bridge) { console.log(`      skipped: ${reason}`); this.skip(); }
+    try {
+      const bases = [2e4, 1e6, 6.5e7];
+      for (const d of [64, 128]) {
+        const th = bases.map((b) => thetas(b, d));
+        const count = 300, stride = 55_001, offset = 12_345;
+        const out = bridge!.minima({ freq: packFrequencies(th), n: d / 2, bases: bases.length, count, stride, offset, chunk: 1 });
+        let worst = 0;
+        for (let j = 0; j < bases.length; j++) for (let k = 0; k < count; k++) worst = Math.max(worst, Math.abs(out[j * count + k] - fAt(th[j], offset + k * stride)));
+        assert.ok(worst > 0 && worst <= screenEpsilon(d / 2), `d = ${d}: ${worst} vs ε ${screenEpsilon(d / 2)}`);
+        const grouped = bridge!.minima({ freq: packFrequencies(th), n: d / 2, bases: bases.length, count, stride, offset, chunk: 4 });
+        assert.equal(grouped[1], Math.min(out[4], out[5], out[6], out[7]));
+      }
+    } finally {
+      bridge!.dispose();
+    }
+  });
+});
