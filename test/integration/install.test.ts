@@ -32,8 +32,8 @@ describe('install from a packed tarball (npm pack → npm install -g ./rope-lens
     const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
     assert.equal(info.filename, `rope-lens-${version}.tgz`);
     const files = info.files.map((f) => f.path);
-    for (const f of ['bin/rope-lens.js', 'dist/cli.js', 'dist/bstarWorker.js', 'dist/server.js', 'dist/tree-sitter-bash.wasm', 'docs/rules.md']) assert.ok(files.includes(f), `${f} missing from the tarball`);
-    assert.ok(!files.some((f) => f.startsWith('shared/') || f.startsWith('test/') || f.endsWith('.map')), 'sources, tests and sourcemaps stay out');
+    for (const f of ['bin/rope-lens.js', 'dist/cli.js', 'dist/bstarWorker.js', 'dist/webgpuWorker.js', 'dist/server.js', 'dist/tree-sitter-bash.wasm', 'docs/rules.md']) assert.ok(files.includes(f), `${f} missing from the tarball`);
+    assert.ok(!files.some((f) => f.startsWith('shared/') || f.startsWith('test/') || f.endsWith('.map') || f === 'dist/extension.js'), 'sources, tests, sourcemaps and the extension stay out');
 
     const prefix = join(tmp, 'prefix');
     const install = spawnSync(npm, ['install', '-g', '--offline', '--prefix', prefix, join(tmp, info.filename)], { cwd: tmp, env, encoding: 'utf8' });
