@@ -26,6 +26,7 @@ import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
 import { PROJECT_FILE_NAME, ignoredBy } from '../../shared/service/projectConfig';
+import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 /** Launch files a folder walk picks up by name (a file named on the command line is always read). */
@@ -68,6 +69,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // (the GitHub Action writes SARIF for code scanning and keeps a readable log, without annotations).
   const output = parsed.values.output;
   if (output !== undefined && (output === '' || format === 'text')) throw new UsageError('--output takes a file name, with --format json, sarif or github');
+  // A misspelt consumer would silently check nothing: refuse it, naming the forms accepted.
+  for (const spec of parsed.values.consumer ?? []) {
+    const problem = consumerSpecProblem(spec);
+    if (problem) throw new UsageError(`--consumer ${problem}; accepted: ${CONSUMER_SPEC_FORMS}`);
+  }
 
   let unreadable = false;
   const files: string[] = [];

@@ -10,7 +10,7 @@ type Command = { summary: string; load: () => Promise<{ run(argv: string[], io: 
 const COMMANDS: Record<string, Command> = {
   check: { summary: 'check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--consumer SPEC]…   lint model configs, training and serving YAML, GGUF headers', load: () => import('./check') },
   freqs: { summary: 'freqs <config.json | hub id> [--seq-len N] [--variant v4|v5] [--json]   inv_freq as transformers computes it', load: () => import('./freqs') },
-  consumers: { summary: 'consumers <config.json | folder> [--json]   how each transformers release and engine reads the config', load: () => import('./consumers') },
+  consumers: { summary: 'consumers <config.json | folder | training.yaml | hub id> [--hub] [--json]   how each transformers release and engine reads the config', load: () => import('./consumers') },
   serve: { summary: 'serve <config | folder | model.gguf | hub id> [--engine E] [--context N] [--json]   engine limits and launch flags', load: () => import('./serve') },
   bound: { summary: 'bound --length L --head-dim d | --base B … | --table   exact b*(L, d) and L_max(b)', load: () => import('./bound') },
   plan: { summary: 'plan --model <path|id> --target N [--stages a,b,…] [--trainer T] [--json]   context-extension plan per stage', load: () => import('./plan') },

@@ -19,9 +19,10 @@ import { shellCommand, grouped } from '../../shared/service/engines';
 import { modelReach } from '../../shared/config/reach';
 import { isGgufFile, readGgufMetadata } from '../../shared/node/readGguf';
 import { cliService } from './service';
+import { trainingBase, trainingBaseLine } from './trainingBase';
 import type { RopeLensService } from '../../shared/service/service';
 
-const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf | hub id[@revision]> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--hub] [--json]';
+const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf | training.yaml | hub id[@revision]> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--hub] [--json]';
 
 interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean; hub?: boolean }
 
@@ -143,7 +144,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const service = cliService();
   let loaded: Loaded;
   try {
-    const arg = await modelArg(args.path, hub, nodeFileReader.readText);
+    let arg = await modelArg(args.path, hub, nodeFileReader.readText);
+    // A training YAML: the model it fine-tunes is what an engine would load (not the YAML's folder).
+    if (arg.kind === 'path') {
+      const yamlText = /\.ya?ml$/i.test(arg.path) ? nodeFileReader.readText(arg.path) : undefined;
+      const base = yamlText !== undefined ? await trainingBase(arg.path, yamlText, hub, 'serve') : undefined;
+      if (base) {
+        io.err(trainingBaseLine(arg.path, base, 'serve'));
+        arg = base.model;
+      }
+    }
     loaded = await load(arg.kind === 'path' ? arg.path : arg.ref, service, arg.kind === 'model' ? arg : undefined);
   } catch (e) {
     // A GGUF repository has no config.json: its header says what the engines need.

@@ -1,10 +1,9 @@
 /** Input checks shared by every b* entry point: bad input is a RopeError, never NaN or a hang. */
 import { RopeError } from '../core/errors';
+import { MAX_HEAD_DIM, MAX_LENGTH } from '../core/limits';
 
-/** Largest length the engine accepts: 2^24 (one float64 scan of it is ~2 s; beyond, answers would take minutes). */
-export const MAX_LENGTH = 1 << 24;
-/** Largest head dimension accepted (real models use 32–512). */
-export const MAX_HEAD_DIM = 4096;
+// The caps live in core/limits (one place for every reader and validator); re-exported for the engine's callers.
+export { MAX_HEAD_DIM, MAX_LENGTH };
 
 export function checkLength(length: number): number {
   if (typeof length !== 'number' || !Number.isFinite(length)) {

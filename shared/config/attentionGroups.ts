@@ -17,6 +17,7 @@
  *    `max_window_layers` slide;
  *  - Mistral-7B-v0.1 and others: a `sliding_window` with no layer pattern slides every layer.
  */
+import { isWorkableLayerCount } from '../core/limits';
 import type { ConfigNode } from '../document/configNode';
 import { child } from '../document/configNode';
 import type { AttentionGroup, Located, ModelRope, ScalingDescription } from './modelRope';
@@ -68,7 +69,7 @@ const NOPE_FULL_TYPES = new Set(['exaone4', 'cohere2']);
 /** The layer kinds of a model, as its config class lays them out. */
 function layout(s: ScopeLookup, modelType: string | undefined, window: Located<number> | undefined): Layout {
   const n = s.number('num_hidden_layers')?.value;
-  const count = n !== undefined && Number.isInteger(n) && n > 0 && n <= 10000 ? n : undefined;
+  const count = isWorkableLayerCount(n) ? n : undefined;
   const fromKinds = (kinds: Kind[]): Layout => ({ kinds, present: new Set(kinds) });
   const perLayer = (f: (i: number) => Kind, fallback: Kind[]): Layout =>
     count ? fromKinds(Array.from({ length: count }, (_, i) => f(i))) : { present: new Set(fallback) };

@@ -4,6 +4,7 @@
  * vision towers and state-space models have no rotary embedding, and a RoPE finding on them is noise.
  * Encoders that do use RoPE (ModernBERT, nomic-bert, RoFormer, ESM with `rotary`) stay RoPE.
  */
+import { isWorkableLayerCount } from '../core/limits';
 import type { ConfigNode } from '../document/configNode';
 import { child } from '../document/configNode';
 import { booleanOf, numberOf, stringOf } from './modelValues';
@@ -114,7 +115,7 @@ function hybridMix(get: (key: string) => ConfigNode | undefined): string {
   const period = numberOf(get('attn_layer_period'));
   const offset = numberOf(get('attn_layer_offset'));
   const layers = numberOf(get('num_hidden_layers'));
-  if (period && period > 0 && offset !== undefined && layers && Number.isInteger(layers)) {
+  if (period && period > 0 && offset !== undefined && isWorkableLayerCount(layers)) {
     const n = Array.from({ length: layers }, (_, i) => i).filter((i) => i % period === offset).length;
     return `; ${n} of its ${layers} layers attend (every ${period}th from layer ${offset}: attn_layer_period, attn_layer_offset)`;
   }

@@ -3,6 +3,7 @@
  * naming the field and the value, so nothing downstream ever computes with NaN or Infinity.
  */
 import { RopeError } from '../core/errors';
+import { MAX_HEAD_DIM } from '../core/limits';
 import { ROPE_TYPES, RopeSpec } from './spec';
 
 /** A finite base > 0 (and ≠ 1, where log(base) would vanish). */
@@ -14,13 +15,16 @@ export function checkBase(base: number, what = 'rope_theta (base)'): number {
   return base;
 }
 
-/** An even integer rotary dimension ≥ 2. */
+/** An even integer rotary dimension ≥ 2, at most MAX_HEAD_DIM (checked before any table is allocated). */
 export function checkRotaryDim(dim: number, what = 'rotary dimension'): number {
   if (typeof dim !== 'number' || !Number.isInteger(dim) || dim <= 0) {
     throw new RopeError('invalid-dimension', `${what} must be a positive integer, got ${String(dim)}`);
   }
   if (dim % 2 !== 0) {
     throw new RopeError('invalid-dimension', `${what} must be even (channels rotate in pairs), got ${dim}`);
+  }
+  if (dim > MAX_HEAD_DIM) {
+    throw new RopeError('invalid-dimension', `${what} ${dim} is beyond the largest RoPE Lens computes with (${MAX_HEAD_DIM})`);
   }
   return dim;
 }

@@ -7,6 +7,7 @@
 import type { ModelRope } from '../config/modelRope';
 import type { RuleContext } from './context';
 import { fmt, numParam } from './context';
+import { MAX_LENGTH, isWorkableDim, isWorkableSize } from '../core/limits';
 
 export interface JudgedLength { length: number; why: string }
 
@@ -32,8 +33,8 @@ export function judgedLength(rope: ModelRope, trainingLength?: number): JudgedLe
 
 /** True when base, dimension and length are something the bound can be computed for. */
 export function boundable(base: number, dim: number, length: number): boolean {
-  return Number.isFinite(base) && base > 1 && Number.isInteger(dim) && dim >= 2 && dim % 2 === 0 && dim <= 4096
-    && Number.isInteger(length) && length >= 2 && length <= 1 << 24;
+  return Number.isFinite(base) && base > 1 && isWorkableDim(dim) && dim >= 2 && dim % 2 === 0
+    && isWorkableSize(length, MAX_LENGTH) && length >= 2;
 }
 
 export function lmaxOf(ctx: RuleContext, base: number, dim: number, length: number): number | null | undefined {

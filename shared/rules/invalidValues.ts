@@ -1,9 +1,11 @@
 /**
  * rope/invalid-value (error): a value with which transformers computes garbage or raises — a base
- * ≤ 1 or not finite, a rotary dimension that is zero, negative, fractional or odd, a context or
+ * ≤ 1 or not finite, a head dimension that is not a positive integer, a rotary dimension that is
+ * zero, negative, fractional or odd, either one beyond MAX_HEAD_DIM (core/limits: far beyond any
+ * real model, and never computed with), a context or
  * training length ≤ 0, a RoPE key whose value is not a number at all.
  * rope/absurd-value (warning): loadable but numerically absurd — a base so large that float32
- * inv_freq underflows to 0 for some channel pairs (they never rotate), a head far beyond any model.
+ * inv_freq underflows to 0 for some channel pairs (they never rotate).
  *
  * Only values written in this document are judged (defaults are sane, and a base model's values
  * live in another file). The bound rule skips these values itself (see `boundable`).
@@ -12,7 +14,7 @@ import type { ConfigNode } from '../document/configNode';
 import { child } from '../document/configNode';
 import type { Located, ModelRope } from '../config/modelRope';
 import { keyPathOf, numberOf } from '../config/modelValues';
-import { MAX_HEAD_DIM } from '../bstar/validate';
+import { MAX_HEAD_DIM, isWorkableDim } from '../core/limits';
 import type { Finding } from '../core/findings';
 import { Rule, RuleContext, finding, fmt, keyRangeOf, rangeFor } from './context';
 
@@ -136,6 +138,7 @@ function checkBase(ctx: RuleContext, b: Located<number>, dim: number | undefined
  * 1 / (base ** (arange(0, d, 2).float() / d)) with the base cast to float32.
  */
 export function frozenPairs(base: number, dim: number): number {
+  if (!isWorkableDim(dim)) return 0; // never loop over a dimension no model has (core/limits)
   const b32 = Math.fround(base);
   let frozen = 0;
   for (let i = 0; i < dim / 2; i++) {
@@ -157,9 +160,17 @@ function checkDims(ctx: RuleContext, rope: ModelRope, out: Finding[]): boolean {
     out.push(finding(INVALID_VALUE, 'error', `head_dim ${fmt(h.value)}${why} must be a positive integer: it is the number of channels per attention head.`, hRange ?? rangeFor(ctx.doc, h)));
     return false;
   }
+  if (hWritten && h.value > MAX_HEAD_DIM) {
+    // Checked before anything sized by it (inv_freq tables, f_b sums, the bound) is computed.
+    const why = h.node ? '' : ` (${h.note ?? 'derived'})`;
+    out.push(finding(INVALID_VALUE, 'error', `head_dim ${fmt(h.value)}${why} is far beyond any real model (public configs use 64 to 512 channels per head; RoPE Lens computes with at most ${fmt(MAX_HEAD_DIM)}): the attention projections could not be built with it, so nothing sized by it is checked.`, hRange ?? rangeFor(ctx.doc, h)));
+    return false;
+  }
   // An out-of-range factor has its own finding (rope/partial-rotary-range); do not pile on.
   if (p.node && !(p.value > 0 && p.value <= 1)) return false;
-  if (!r.node && !hWritten) return true;
+  // Not written here (a base model's, or derived from values this finding cannot point at): judged
+  // elsewhere, but never computed with beyond the cap.
+  if (!r.node && !hWritten) return isWorkableDim(r.value);
   const rRange = r.node ? rangeFor(ctx.doc, r) : hRange!;
   const how = r.note ? ` (${r.note})` : '';
   if (!Number.isFinite(r.value) || r.value <= 0) {
@@ -171,7 +182,7 @@ function checkDims(ctx: RuleContext, rope: ModelRope, out: Finding[]): boolean {
     return false;
   }
   if (r.value > MAX_HEAD_DIM) {
-    out.push(finding(ABSURD_VALUE, 'warning', `the rotary dimension ${fmt(r.value)}${how} is far beyond any real model and beyond the largest RoPE Lens checks (${MAX_HEAD_DIM}); the base bound is not checked.`, rRange));
+    out.push(finding(INVALID_VALUE, 'error', `the rotary dimension ${fmt(r.value)}${how} is far beyond any real model (public configs rotate at most 512 channels per head; RoPE Lens computes with at most ${fmt(MAX_HEAD_DIM)}), so nothing sized by it is checked.`, rRange));
     return false;
   }
   return true;

@@ -7,6 +7,7 @@ export { ENGINES, ENGINE_NAMES, engineById, servingInput, servingPlan } from '..
 export type { Engine, EngineName, ServingInput, ServingPlan } from '../serving/index';
 export { launchScript, servingHoverSection, vllmConfigYaml } from '../serving/present';
 export { consumersMarkdown, consumersText, consumerCells } from '../serving/consumersView';
+export { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../serving/pins';
 export { contextKeysOf } from '../serving/contextKeys';
 export { shellCommand } from '../serving/shell';
 export { grouped } from '../serving/common';

@@ -172,7 +172,8 @@ export const ROPE_CONFIG_KEYS = [
   'partial_rotary_factor', 'sliding_window', 'use_sliding_window', 'text_config', 'model_max_length', 'head_dim',
 ];
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance (near misses of a key or a name). */
+export function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {

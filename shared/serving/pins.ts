@@ -4,6 +4,7 @@
  * out); reading the files is the injected `WorkspaceFacts` (shared/node/consumerPins.ts on Node).
  */
 import type { ConsumerPackage } from './consumer';
+import { editDistance } from './argv';
 
 export interface ConsumerPin {
   pkg: ConsumerPackage;
@@ -110,6 +111,34 @@ export function pinsFromPipfileLock(text: string, file: string): ConsumerPin[] {
 }
 
 /** The `ropeLens.consumers` setting: specifiers such as `transformers==4.42.4` or `vllm`. */
+/** The forms a consumer may be named in (`--consumer`, `ropeLens.consumers`), for messages. */
+export const CONSUMER_SPEC_FORMS = 'PACKAGE or PACKAGE==VERSION (also ~=, >=, ===, @, and a range such as >=0.6,<0.7), where PACKAGE is transformers, vllm, sglang, llama.cpp (or llama-cpp-python), tgi (or text-generation, text-generation-server) or ollama; e.g. transformers==4.41.0';
+
+const SPEC_NAMES = [...Object.keys(PACKAGES), 'llama.cpp', 'tgi'];
+
+/**
+ * Why `spec` is not a consumer RoPE Lens knows, or undefined when it is one. Stricter than
+ * parseRequirement (which reads requirement files, where other packages and trailing text are
+ * normal): the whole text must be one consumer, so `transformers=4.41.0` (one '=') or a misspelt
+ * package is refused instead of silently read as something else or ignored.
+ */
+export function consumerSpecProblem(spec: string): string | undefined {
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(.*?)\s*$/.exec(spec);
+  if (!m) return `'${spec}' does not name a package`;
+  const [, name, rest] = m;
+  if (!pkgOf(name)) {
+    const n = normalize(name);
+    const near = SPEC_NAMES.find((k) => editDistance(n, normalize(k)) <= 2);
+    return `unknown consumer '${name}'${near ? ` (did you mean '${near}'?)` : ''}`;
+  }
+  // The version parseRequirement reads, then optional upper bounds (`>=0.6,<0.7`: the lower one is what counts).
+  if (rest && !/^(===|==|~=|>=|@|:)\s*v?[0-9][0-9A-Za-z.+-]*(\s*,\s*(<|<=|!=)\s*[0-9][0-9A-Za-z.*+-]*)*$/.test(rest)) {
+    const single = /^=\s*v?[0-9]/.test(rest) ? ` (did you mean '${name}==${rest.slice(1).trim()}'?)` : '';
+    return `'${spec}' is not a version specifier${single}`;
+  }
+  return undefined;
+}
+
 export function pinsFromSetting(specs: readonly string[] | undefined): ConsumerPin[] {
   return (specs ?? []).map((s) => parseRequirement(s, 'setting ropeLens.consumers')).filter((p): p is ConsumerPin => p !== undefined);
 }

@@ -27,6 +27,7 @@ import { familyDefaultBase } from '../config/families';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { legacyKeys, numberIn, scalingTypeOf, specOf } from './consumer';
 import { FLOAT_KEYS } from './common';
+import { pyRepr } from '../core/quote';
 
 /**
  * Model types transformers 4.57 ships a config class for (a file of another type cannot load on
@@ -153,16 +154,16 @@ export function transformers5Reading(input: ConsumerInput): ConsumerReading {
   return error ? { ...row, status: 'refuses', error } : row;
 }
 
-/** Python's repr of a small dict, as transformers' messages print it. */
-/** A value as Python prints it in the error (an object as its dict, not "[object Object]"). */
+/**
+ * A value as transformers' f-string prints it (an object as its dict, never "[object Object]"),
+ * elided past a short length: the file may hold any junk there.
+ */
 function pyValue(x: unknown): string {
-  if (x === undefined || x === null) return 'None';
-  if (typeof x === 'object' && !Array.isArray(x)) return pyDict(x as Record<string, unknown>);
-  return typeof x === 'string' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : JSON.stringify(x);
+  // transformers prints a string bare (str()); it is quoted here (repr) so that "NaN" reads as the file's text.
+  return pyRepr(x, { floatKeys: FLOAT_KEYS });
 }
 
+/** The rope_scaling dict as Python prints it, with integral factors as floats (8.0), elided past a short length. */
 function pyDict(o: Record<string, unknown>): string {
-  // JSON loses 8.0 vs 8: keys Python reads as floats are printed as floats, as the error shows them.
-  const v = (k: string, x: unknown): string => (typeof x === 'string' ? `'${x}'` : typeof x === 'number' ? (Number.isInteger(x) && FLOAT_KEYS.has(k) ? x.toFixed(1) : String(x)) : x === null ? 'None' : typeof x === 'boolean' ? (x ? 'True' : 'False') : JSON.stringify(x));
-  return `{${Object.entries(o).map(([k, x]) => `'${k}': ${v(k, x)}`).join(', ')}}`;
+  return pyRepr(o, { floatKeys: FLOAT_KEYS });
 }

@@ -19,6 +19,21 @@ export const instantOracle: BoundOracle = {
 /** An oracle that knows nothing yet, as the server's is before the worker answers. */
 export const unknownOracle: BoundOracle = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
 
+/**
+ * Longest message a finding may have: the longest prose messages are ~700 characters; quoted values
+ * add at most a short excerpt each (core/quote elides past MAX_QUOTED_CHARS), never the whole value.
+ */
+const MAX_MESSAGE_CHARS = 2000;
+
+/**
+ * The message without the spans where a user's text is shown as Python's repr prints it ('NaN', as
+ * core/quote writes it). Double quotes are not exempt: JSON pasted into a Python message is a bug.
+ */
+function unquoted(message: string): string {
+  // An opening ' follows a space or an opening bracket, so the apostrophe of "model's" or "`rope_scaling`'s" does not open a span.
+  return message.replace(/(^|[\s([{:,=])'[^'\n]*'/g, "$1''");
+}
+
 function insideDocument(lines: LineIndex, r: Range, what: string): void {
   const startOff = lines.offsetAt(r.start);
   const endOff = lines.offsetAt(r.end);
@@ -41,7 +56,9 @@ export function checkInvariants(text: string, fileName: string, oracle: BoundOra
   const lines = new LineIndex(text);
   for (const d of a.diagnostics) {
     assert.ok(typeof d.message === 'string' && d.message.length > 0, 'empty message');
-    assert.ok(!/NaN|undefined|\[object Object\]/.test(d.message), `message leaks a bad value: ${d.message}`);
+    // A computed NaN or a stringified object is a bug; a user's own text quoted back as Python shows it ('NaN') is not.
+    assert.ok(!/NaN|undefined|\[object Object\]/.test(unquoted(d.message)), `message leaks a bad value: ${d.message}`);
+    assert.ok(d.message.length <= MAX_MESSAGE_CHARS, `message of ${d.message.length} characters (quoted values must be elided): ${d.message.slice(0, 300)}…`);
     insideDocument(lines, d.range, `diagnostic ${d.code}`);
     for (const r of d.related ?? []) insideDocument(lines, r.range, `related of ${d.code}`);
     for (const f of d.fixes) for (const e of f.edits) insideDocument(lines, e.range, `fix "${f.title}"`);

@@ -26,6 +26,11 @@ export function serverInputs(): fc.Arbitrary<Input> {
   );
 }
 
+/** The property's input at a seed and path (to check that a replay still reaches the recorded counterexample). */
+export function serverInputAt(seed: number, path: string): Input {
+  return fc.sample(fc.tuple(serverInputs(), fc.boolean()), { seed, path, numRuns: 1 })[0][0];
+}
+
 /** Throws unless `r` is a well-formed range inside `text` (no character past its line's end). */
 export function assertInside(text: string, r: LspRange, what: string): void {
   const lines = new LineIndex(text);
@@ -48,10 +53,11 @@ function checkPublish(p: PublishDiagnosticsParams, text: string): void {
 }
 
 /**
- * Registers the property as one mocha test. Half the inputs replace the text of one long-lived
+ * Registers the property as one mocha test (with `path`, starting at that run of `seed`: a replay).
+ * Half the inputs replace the text of one long-lived
  * document (didChange, full text), half open a fresh document (didOpen) that is closed after.
  */
-export function serverProperty(runs: number, seed: number | undefined): void {
+export function serverProperty(runs: number, seed: number | undefined, path?: string): void {
   let h: LspHarness | undefined;
   before(async function () {
     h = await LspHarness.start({ settings: { validation: { delay: 0 } } });
@@ -84,7 +90,7 @@ export function serverProperty(runs: number, seed: number | undefined): void {
         `diagnostics of ${uri} v${version}`, 15000);
       checkPublish(p, input.text);
       if (reopen) await server.close(uri);
-    }), { numRuns: runs, seed, endOnFailure: true });
+    }), { numRuns: runs, seed, path, endOnFailure: true });
     // Still alive and answering requests.
     assert.equal(server.child.exitCode, null, 'the server process exited');
     const hover = await server.conn.sendRequest(HoverRequest.type, { textDocument: { uri: live.json }, position: { line: 0, character: 0 } });

@@ -80,6 +80,8 @@ export function hostileInputs(big = true): HostileInput[] {
     { name: 'max_position_embeddings 1e12', fileName: 'config.json', languageId: 'json', text: () => config({ max_position_embeddings: 1e12 }) },
     { name: 'head_dim 0', fileName: 'config.json', languageId: 'json', text: () => config({ head_dim: 0 }) },
     { name: 'head_dim 127 (odd)', fileName: 'config.json', languageId: 'json', text: () => config({ head_dim: 127 }) },
+    // issue 25: a head dimension no model has, which sized an inv_freq table of 600 million entries.
+    { name: 'head_dim 1e9', fileName: 'config.json', languageId: 'json', text: () => config({ head_dim: 1e9 }) },
     { name: 'rope_theta 1', fileName: 'config.json', languageId: 'json', text: () => config({ rope_theta: 1 }) },
     { name: 'rope_theta 1e300', fileName: 'config.json', languageId: 'json', text: () => config({ rope_theta: 1e300, max_position_embeddings: 131072 }) },
   ];

@@ -13,7 +13,7 @@ import {
   DidCloseTextDocumentNotification, TextDocumentContentChangeEvent, ShutdownRequest, ExitNotification,
   ConfigurationRequest, RegistrationRequest, WorkDoneProgressCreateRequest, WorkDoneProgress,
   WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport, Diagnostic, TextEdit,
-  DiagnosticRefreshRequest, InlayHintRefreshRequest, InitializeResult,
+  DiagnosticRefreshRequest, InlayHintRefreshRequest, InitializeResult, LogMessageNotification,
 } from 'vscode-languageserver-protocol/node';
 import { BOUND_STATUS_METHOD, BoundStatusParams } from '../../shared/protocol/messages';
 
@@ -51,6 +51,8 @@ export class LspHarness {
   readonly stderr: string[] = [];
   /** Capabilities the server registered dynamically (client/registerCapability). */
   readonly registrations: { method: string; registerOptions?: unknown }[] = [];
+  /** The server's window/logMessage lines (where it reports a validation that threw), the last 50. */
+  readonly logs: string[] = [];
   settings: Record<string, unknown>;
   refreshes = 0;
   initResult!: InitializeResult;
@@ -59,6 +61,7 @@ export class LspHarness {
   private constructor(readonly child: ChildProcessWithoutNullStreams, readonly conn: ProtocolConnection, opts: HarnessOptions) {
     this.settings = opts.settings ?? {};
     conn.onNotification(PublishDiagnosticsNotification.type, (p) => { this.published.push(p); this.wake(); });
+    conn.onNotification(LogMessageNotification.type, (p) => { this.logs.push(p.message); if (this.logs.length > 50) this.logs.shift(); });
     conn.onNotification(BOUND_STATUS_METHOD, (p: BoundStatusParams) => { this.boundStatus.push(p); this.wake(); });
     conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'ropeLens' ? this.settings : null)));
     conn.onRequest(RegistrationRequest.type, (p) => { this.registrations.push(...p.registrations); this.wake(); return null; });
@@ -99,7 +102,7 @@ export class LspHarness {
       const v = predicate();
       if (v) return v;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; server stderr: ${this.stderr.join('').slice(-2000)}`);
+      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; server stderr: ${this.stderr.join('').slice(-2000)}; last server log lines: ${this.logs.slice(-5).join(' | ').slice(-2000)}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => { clearTimeout(t); resolve(); });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { checkInvariants } from '../fuzz/harness';
-import { serviceProperties } from '../fuzz/properties';
+import { PROPERTIES, jsonInputAt, replay, serviceProperties } from '../fuzz/properties';
 
 describe('robustness: property tests over mutated real configs (fast run)', () => {
   // A fixed seed keeps npm test deterministic; `npm run fuzz` explores random seeds (FUZZ_SEED to replay).
@@ -26,5 +26,51 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
   it('LLaMA-Factory rope_scaling outside its enum is refused with a message, not echoed', () => {
     const a = checkInvariants('model_name_or_path: Qwen/Qwen2.5-7B-Instruct\nrope_scaling: "NaN"\nstage: sft\ncutoff_len: 65536\n', 'train.yaml');
     assert.ok(a.diagnostics.some((d) => d.code === 'rope/unknown-type' && d.severity === 'error'));
+  });
+
+  // issue 25. The fuzz input, shrunk by fast-check: a nested dict inside rope_scaling was pasted as JSON into
+  // transformers' Python message ({"rope_theta":"NaN",…}); the unshrunk one pasted a five-level nested object whole.
+  it('a nested value in rope_scaling is quoted as Python prints it, and elided past a short length', () => {
+    const shrunk = '{\n  "architectures": [\n    "LlamaForCausalLM"\n  ],\n  "hidden_size": 4096,\n  "max_position_embeddings": 16384,\n  "model_type": "llama",\n  "num_attention_heads": 32,\n  "rope_scaling": {\n    "type": "linear",\n    "factor": 0.25,\n    "rope_theta": {\n      "rope_theta": "NaN",\n      "long_factor": 127\n    }\n  },\n  "rope_theta": 10000,\n  "vocab_size": 32000\n}';
+    const refused = (t: string) => checkInvariants(t, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
+    const m1 = refused(shrunk)?.message ?? '';
+    assert.match(m1, /got \{'type': 'linear', 'factor': 0\.25, 'rope_theta': \{'rope_theta': 'NaN', 'long_factor': 127\}\} \(these keys/);
+    // Nested deeper than the fuzz input, so that the elision shows whatever the limit.
+    let junk = '{"x":{},"long_factor":127}';
+    for (let i = 0; i < 60; i++) junk = `{"x":${junk}}`;
+    const nested = `{"architectures":["LlamaForCausalLM"],"hidden_size":4096,"max_position_embeddings":16384,"model_type":"llama","num_attention_heads":32,"rope_scaling":{"factor":{"x":${junk},"original_max_position_embeddings":{"short_factor":"longrope","base_model":"NaN","long_factor":0}}},"rope_theta":10000,"vocab_size":32000}`;
+    const m2 = refused(nested)?.message ?? '';
+    assert.match(m2, /got \{'factor': \{'x': \{'x': [{}'x: ]+… \(these keys/);
+    assert.doesNotMatch(m2, /long_factor|base_model|"/, 'the rest of the value is elided, and nothing is printed as JSON');
+    assert.ok(m2.length < 500, `${m2.length} characters`);
+  });
+
+  it('replays the JSON counterexample at seed -1066591578, path "2398"', function () {
+    // The replay reaches the recorded input only while the fixture corpus is the one it was found with.
+    if (!jsonInputAt(-1066591578, '2398').includes('"factor":{"x":{"x":{"x"')) this.skip();
+    replay(PROPERTIES.json(), -1066591578, '2398');
+  });
+
+  // issue 25: the real Qwen3-8B config (CRLF, one duplicated key) with head_dim 1,199,763,050 hung the server.
+  it('a Qwen3 config with head_dim 1,199,763,050 gets rope/invalid-value on head_dim and nothing computed with it', () => {
+    const qwen3 = [
+      '{', '\t"architectures": [', '\t\t"Qwen3ForCausalLM"', '\t],', '\t"head_dim": 1199763050,', '\t"hidden_size": 4096,', '\t"hidden_size": 4096,',
+      '\t"max_position_embeddings": 40960,', '\t"model_type": "qwen3",', '\t"num_attention_heads": 32,', '\t"num_hidden_layers": 36,',
+      '\t"num_key_value_heads": 8,', '\t"rope_scaling": null,', '\t"rope_theta": 1000000,', '\t"transformers_version": "4.51.0"', '}',
+    ].join('\r\n');
+    const a = checkInvariants(qwen3, 'config.json');
+    const f = a.diagnostics.filter((d) => d.code === 'rope/invalid-value');
+    assert.equal(f.length, 1, JSON.stringify(a.diagnostics.map((d) => d.code)));
+    assert.equal(f[0].severity, 'error');
+    assert.equal(f[0].range.start.line, 4, 'on the head_dim line');
+    assert.match(f[0].message, /head_dim 1,199,763,050 is far beyond any real model/);
+    assert.ok(!a.diagnostics.some((d) => d.code === 'rope/base-below-bound'), 'no bound computed for it');
+  });
+
+  // Found by the fuzz run of this change (seed -292620931, path "73936"): a factor written as the string "NaN".
+  it('a rope_scaling factor written as the string "NaN" is quoted as the file\'s text, not printed as a computed NaN', () => {
+    const text = '{"hidden_size":4096,"max_position_embeddings":16384,"model_type":"llama","num_attention_heads":32,"rope_scaling":{"type":"linear","factor":"NaN"},"rope_theta":10000,"architectures":["LlamaForCausalLM"]}';
+    const f = checkInvariants(text, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
+    assert.match(f?.message ?? '', /factor field must be a float > 1, got 'NaN' \(these keys/);
   });
 });

@@ -45,6 +45,27 @@ describe('invalid and absurd RoPE values', () => {
     assertSingle(text({ hidden_size: 4064 }), 'rope/invalid-value', 'error', 'hidden_size', /rotary dimension 127 .*4064 \/ 32/);
   });
 
+  it('a head dimension far beyond any model is an error on head_dim, and nothing is computed with it', () => {
+    // issue 25: head_dim 1,199,763,050 made the service fill a 4.8 GB inv_freq table (the server hung).
+    assertSingle(text({ head_dim: 1199763050 }), 'rope/invalid-value', 'error', 'head_dim', /head_dim 1,199,763,050 is far beyond any real model .*at most 4,096/);
+    assertSingle(text({ head_dim: 1e9 }), 'rope/invalid-value', 'error', 'head_dim', /head_dim 1,000,000,000 is far beyond/);
+    // Just past the cap: the same finding; at the cap: a (strange but computable) dimension, no finding about it.
+    assertSingle(text({ head_dim: 4098 }), 'rope/invalid-value', 'error', 'head_dim', /head_dim 4,098 is far beyond/);
+    assert.equal(only(analyze(text({ head_dim: 4096 })), 'rope/invalid-value').length, 0);
+    // Derived from hidden_size / heads: pointed at hidden_size.
+    assertSingle(text({ hidden_size: 4096 * 32 * 2 ** 10 }), 'rope/invalid-value', 'error', 'hidden_size', /head_dim 4,194,304 \(.*\) is far beyond/);
+    // A rotary dimension beyond the cap (head_dim itself sane) is refused the same way.
+    assertSingle(text({ head_dim: 128, rotary_dim: 1e8 }), 'rope/invalid-value', 'error', 'rotary_dim', /rotary dimension 100,000,000 is far beyond any real model/);
+  });
+
+  it('a dimension beyond the cap that the file does not locate is never computed with (GPT-NeoX YAML, hidden_size 1.2e9)', () => {
+    // head_dim = hidden_size / heads is derived, not located: no finding on it, and no loop of 18 million pairs either.
+    const yaml = '{\n  "num_layers": 32,\n  "hidden_size": 1199763040,\n  "num_attention_heads": 32,\n  "seq-length": 8192,\n  "max-position-embeddings": 4096,\n  "pos-emb": "rotary",\n  "rotary_emb_base": 10000\n}\n';
+    const a = analyze(yaml, 'neox.yml');
+    assert.equal(only(a, 'rope/absurd-value').length, 0);
+    assert.equal(frozenPairs(1e300, 1199763040 / 32), 0, 'frozenPairs refuses a dimension beyond the cap instead of looping over it');
+  });
+
   it('a partial_rotary_factor that leaves no rotating channel is an error', () => {
     // int(128 × 0.001) = 0.
     assertSingle(text({ partial_rotary_factor: 0.001 }), 'rope/invalid-value', 'error', 'partial_rotary_factor', /rotary dimension is 0 .*no channel rotates/);
