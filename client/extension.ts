@@ -36,6 +36,11 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'ollama-modelfile' },
   { scheme: 'file', language: 'dockercompose' },
   { scheme: 'untitled', language: 'shellscript' },
+  // Launch files by name whatever language VS Code gives them (`x-Dockerfile`, `Dockerfile-gpu`,
+  // `Modelfile.qwen`, `run.zsh`): the server decides by their text (shared/launch/format.ts).
+  { scheme: 'file', pattern: '**/*{Dockerfile,dockerfile,Containerfile,containerfile}*' },
+  { scheme: 'file', pattern: '**/{Modelfile,modelfile}*' },
+  { scheme: 'file', pattern: '**/*.{sh,bash,zsh}' },
 ];
 
 export function activate(context: vscode.ExtensionContext): { stats: ActivationStats } {

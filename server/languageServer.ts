@@ -30,6 +30,7 @@ import { loadShellParser } from '../shared/node/shellParser';
 import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
 import { nodeProjectConfig } from '../shared/node/projectConfig';
 import { PROJECT_FILE_NAME } from '../shared/service/projectConfig';
+import { nodeSourcedFiles } from '../shared/node/sourcedFiles';
 import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
@@ -99,7 +100,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // The project file (.rope-lens.yaml) is found from each document's path; when it changes on disk
   // (watched below, or after its short cache expires) every open document is checked again.
   const project = nodeProjectConfig();
-  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts(), project });
+  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts(), sourcedFiles: nodeSourcedFiles(), project });
   let clientAsksHub = false;
   const hub = new HubFetcher({
     connection, resolver, log,

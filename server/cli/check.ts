@@ -12,7 +12,7 @@
  * Base models and served models are resolved offline (local folder, HF cache, catalog); with `--hub`
  * or ROPE_LENS_HUB=1 the ones not found are fetched from the Hub into the HF cache first (see hub.ts).
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
@@ -26,11 +26,12 @@ import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
 import { PROJECT_FILE_NAME, ignoredBy } from '../../shared/service/projectConfig';
+// Launch files a folder walk picks up by name (a file named on the command line is always read);
+// what each one is, is decided by its text.
+import { mayBeLaunchFileName } from '../../shared/launch/format';
 import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
-/** Launch files a folder walk picks up by name (a file named on the command line is always read). */
-const LAUNCH_NAMES = /(\.(sh|bash|zsh)|^(Dockerfile|Containerfile)([.-][\w.-]*)?|\.dockerfile|^Modelfile|\.modelfile)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
 const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--output FILE] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
@@ -208,18 +209,20 @@ function collect(p: string, io: CliIO): string[] | undefined {
   }
   const out: string[] = [];
   const walk = (dir: string) => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir).sort();
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
-    for (const n of names) {
+    for (const e of entries) {
+      const n = e.name;
       const full = join(dir, n);
-      let s;
-      try { s = statSync(full); } catch { continue; }
-      if (s.isDirectory()) { if (!SKIP_DIRS.has(n)) walk(full); }
-      else if (n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || LAUNCH_NAMES.test(n))) out.push(full);
+      // The entry's own type spares a stat per file; a symbolic link is followed as before.
+      let isDir = e.isDirectory();
+      if (e.isSymbolicLink()) { try { isDir = statSync(full).isDirectory(); } catch { continue; } }
+      if (isDir) { if (!SKIP_DIRS.has(n)) walk(full); }
+      else if (n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || mayBeLaunchFileName(n))) out.push(full);
     }
   };
   walk(p);

@@ -133,7 +133,8 @@ export class CommandLineEditor implements ConfigEditor {
     if (o) {
       if (o.form === 'flag') throw new Unwritable();
       const tok = o.value!;
-      if (!tok.known) throw new Unwritable(); // part of the value is not in the file (a command substitution)
+      // Part of the value is not in the file (a command substitution), or it is written in a sourced file.
+      if (!tok.known || tok.from) throw new Unwritable();
       if (o.form === 'flag-value') return this.assignment(tok, text) ?? { offset: tok.offset, length: tok.length, newText: quoteAs(text, tok.quote, json) };
       if (o.valueOffset !== tok.offset) return { offset: o.valueOffset, length: o.valueLength, newText: quoteAs(text, 'none', json) };
       const prefix = tok.value.slice(0, tok.value.indexOf('=') + 1);

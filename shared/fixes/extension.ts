@@ -13,7 +13,8 @@ import type { RopeSpec, TransformersVariant } from '../rope/spec';
 import { computeFrequencies } from '../rope/invFreq';
 import { gradientThetaBase, ntkAwareBase } from '../rope/seedMethods';
 import { firstNegative } from '../rope/fb';
-import { RopeTarget, dynamicFix, factorValue, linearFix, llama3Fix, yarnFix } from './rewrites';
+import { RopeTarget, dynamicFix, factorValue, linearFix, llama3Fix, roundFactor, yarnFix } from './rewrites';
+import { float, type PlainObject } from './render';
 import { fmt, fmtPlain } from '../core/format';
 
 export interface ExtensionInput {
@@ -81,7 +82,8 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
   const yarnContext = Math.round(factor * x.trained);
   if (yarn && x.declaredContext && x.declaredContext.value !== x.trained && x.declaredContext.value !== yarnContext) {
     yarn.title += `, max_position_embeddings ${yarnContext}`;
-    yarn.edits = [...yarn.edits, ...x.target.editor.set(x.declaredContext.path, yarnContext)];
+    const block = { rope_type: 'yarn', factor: float(roundFactor(factor)), original_max_position_embeddings: x.trained };
+    yarn.edits = withDeclaredContext(x.target, yarn, block, x.declaredContext.path, yarnContext);
   }
   add(yarn, { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: x.trained });
   add(linearFix(x.target, factor), { ...common, ropeType: 'linear', factor });
@@ -103,6 +105,20 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
   }
 
   return judgedRewrites(out, x);
+}
+
+/**
+ * The YaRN block's edits plus the declared context. When both keys go into a mapping the file does
+ * not have yet (axolotl's `overrides_of_model_config`), two separate insertions would each write
+ * that mapping, and PyYAML keeps only the last: the mapping is written once, holding both.
+ */
+function withDeclaredContext(t: RopeTarget, yarn: Fix, block: PlainObject, path: KeyPath, value: number): Fix['edits'] {
+  const parent = path.slice(0, -1);
+  const sp = t.scalingPath;
+  if (sp && parent.length > 0 && sp.length === path.length && parent.every((k, i) => sp[i] === k) && t.editor.nodeAt(parent)?.kind !== 'object') {
+    return t.editor.set(parent, { [sp[sp.length - 1]]: block, [path[path.length - 1]]: value });
+  }
+  return [...yarn.edits, ...t.editor.set(path, value)];
 }
 
 /** A rewrite with the frequencies it makes (and the running length, for dynamic NTK). */
@@ -146,10 +162,17 @@ export function verdictOf(spec: RopeSpec, length: number, variant: TransformersV
 /** Ranks by verdict (how far it holds when training; whether it meets the bound when not), then by use; a user preference wins when offered. */
 function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined, training: boolean): void {
   if (!fixes.length) return;
+  const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
+  (wanted ?? preferredOf(fixes, training))!.preferred = true;
+}
+
+/**
+ * The fix to prefer among `fixes` by that ranking; fix verification uses it when the preferred
+ * fix was not offered.
+ */
+export function preferredOf(fixes: readonly Fix[], training: boolean): Fix | undefined {
   const cost = CHANGE_COST[training ? 'training' : 'inference'];
   const reach = (f: Fix) => (f.verdict ? (f.verdict.lmax === null ? Infinity : f.verdict.lmax) : -1);
   const score = training ? reach : (f: Fix) => (f.verdict?.lmax === null ? 1 : 0);
-  const ranked = [...fixes].sort((a, b) => score(b) - score(a) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9));
-  const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
-  (wanted ?? ranked[0]).preferred = true;
+  return [...fixes].sort((a, b) => score(b) - score(a) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9))[0];
 }

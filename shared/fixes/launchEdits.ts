@@ -24,6 +24,7 @@ function yamlWord(v: string): string {
 
 /** `value` written as a replacement for `tok`, in the token's own quoting. */
 export function quoteLike(tok: Token, value: string, form: ArgForm = 'shell'): string {
+  if (tok.enclosed) return insideQuotes(tok.enclosed, value, form);
   if (form === 'json-array') return JSON.stringify(value);
   if (form === 'yaml-list') {
     if (tok.quote === 'double') return JSON.stringify(value);
@@ -38,6 +39,14 @@ export function quoteLike(tok: Token, value: string, form: ArgForm = 'shell'): s
     case 'none': return shellWord(value);
     default: return shellWord(value);
   }
+}
+
+/** `value` escaped for the quotes it sits inside (`"--flag=…"`): a JSON or YAML string, or a shell word. */
+function insideQuotes(q: 'single' | 'double', value: string, form: ArgForm): string {
+  if (form === 'json-array' || (form === 'yaml-list' && q === 'double')) return JSON.stringify(value).slice(1, -1);
+  if (form === 'yaml-list') return value.replace(/'/g, "''");
+  // The shell's own quoting, without its outer quotes (the token's are kept).
+  return (q === 'single' ? singleQuoted(value) : doubleQuoted(value)).slice(1, -1);
 }
 
 /** How arguments of this invocation are written. */
@@ -58,9 +67,9 @@ export class LaunchEditor {
     this.lines = new LineIndex(text);
   }
 
-  /** Whether the token is a span of this text (env tokens from elsewhere, or placeholders, are not). */
+  /** Whether the token is a span of this text (env tokens from elsewhere, placeholders, values written in a sourced file are not). */
   editable(tok: Token | undefined): tok is Token {
-    return !!tok && tok.offset >= 0 && tok.offset + tok.length <= this.text.length && this.text.slice(tok.offset, tok.offset + tok.length) === tok.raw && tok.known;
+    return !!tok && !tok.from && tok.offset >= 0 && tok.offset + tok.length <= this.text.length && this.text.slice(tok.offset, tok.offset + tok.length) === tok.raw && tok.known;
   }
 
   /**

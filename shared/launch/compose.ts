@@ -7,7 +7,7 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
 import { throughShellC } from './shell';
 import { splitLikeCompose } from './shellwords';
-import { isLaunchInvocation } from './sniff';
+import { isLaunchImage, isLaunchInvocation, launchArgv, startsWithLaunch } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
@@ -96,7 +96,8 @@ function environment(node: YamlNode | null | undefined, doc: LineMap): Record<st
       if (!name) continue;
       if (isScalar(p.value) && p.value.value !== null) {
         const t = composeScalar(doc, p.value);
-        if (t) env[name] = t;
+        const k = isScalar(p.key) ? p.key.range : undefined;
+        if (t) env[name] = k ? { ...t, nameAt: { offset: k[0], length: k[1] - k[0], range: doc.range(k[0], k[1] - k[0]) } } : t;
       } else if (isScalar(p.key) && p.key.range) {
         // `NAME:` with no value: taken from the host, unknown here.
         env[name] = makeToken(doc, { offset: p.key.range[0], length: p.key.range[1] - p.key.range[0], value: '', quote: 'none', known: false });
@@ -109,7 +110,11 @@ function environment(node: YamlNode | null | undefined, doc: LineMap): Record<st
       if (!t) continue;
       const eq = t.value.indexOf('=');
       if (eq < 0) { env[t.value] = { ...t, value: '', known: false }; continue; }
-      env[t.value.slice(0, eq)] = valueAfterName(doc, t, eq);
+      const v = valueAfterName(doc, t, eq);
+      // `- NAME=value` written plainly or quoted whole: the name starts the item.
+      const inner = t.quote === 'none' ? t.raw : t.raw.slice(1, -1);
+      const at = t.offset + (t.quote === 'none' ? 0 : 1);
+      env[t.value.slice(0, eq)] = inner === t.value ? { ...v, nameAt: { offset: at, length: eq, range: doc.range(at, eq) } } : v;
     }
   }
   return env;
@@ -134,8 +139,20 @@ function readService(svc: YAMLMap, doc: LineMap, problems: LaunchFile['problems'
   if (svc.has('env_file')) notes.push('env_file not read: the variables it sets are unknown');
   if (!image && !entry && !cmd) return undefined;
   // An entrypoint (even an empty one) replaces the image's: command then follows it as arguments.
-  const entrypoint: Invocation['entrypoint'] = entry ? 'program' : 'image';
-  const argv = [...(entry?.tokens ?? []), ...(cmd?.tokens ?? [])];
+  let entrypoint: Invocation['entrypoint'] = entry ? 'program' : 'image';
+  let argv = [...(entry?.tokens ?? []), ...(cmd?.tokens ?? [])];
+  if (cmd?.tokens.length && startsWithLaunch(cmd.tokens, doc) && !(entry && startsWithLaunch(argv, doc))) {
+    // A command that starts a known program (`command: vllm serve …` on a custom image or `build:`)
+    // is that program: a plain image has no entrypoint, and an unknown one is assumed to exec it.
+    if (entry?.tokens.length) notes.push(`the entrypoint ${entry.tokens.map((t) => t.value).join(' ')} is assumed to exec the command, which starts a known program`);
+    else if (!entry && image && isLaunchImage(image.value)) notes.push(`command starts a program: read as the command ${image.value} runs (its entrypoint is assumed to exec it)`);
+    argv = cmd.tokens;
+    entrypoint = 'program';
+  }
+  if (entrypoint === 'program') {
+    const peeled = launchArgv(argv, doc);
+    if (peeled && peeled.argv !== argv) { argv = peeled.argv; Object.assign(env, peeled.env); }
+  }
   const svcRange = svc.range ?? [0, 0];
   const span = spanOf(argv) ?? { offset: svcRange[0], length: Math.max(0, svcRange[1] - svcRange[0]) };
   const inv: Invocation = { argv, entrypoint, env, source: 'compose', range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes };

@@ -6,7 +6,7 @@
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import type { Range } from '../core/range';
 import { quotedValueMap, readShellSpans, throughShellC } from './shell';
-import { isLaunchInvocation } from './sniff';
+import { isLaunchImage, isLaunchInvocation, launchArgv, startsWithLaunch } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
@@ -82,7 +82,10 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
           continue;
         }
         const tok = vr ? tokenOf(vr, p.getValue() ?? '') : makeToken(doc, { ...spanOfRange(p.getNameRange()), value: '', quote: 'none' });
-        if (kw === 'ENV' && cur) cur.env[name] = tok;
+        if (kw === 'ENV' && cur) {
+          const n = spanOfRange(p.getNameRange());
+          cur.env[name] = { ...tok, nameAt: { ...n, range: doc.range(n.offset, n.length) } };
+        }
         else if (kw === 'ARG') (cur ? cur.args : globalArgs)[name] = tok;
       }
     } else if ((kw === 'CMD' || kw === 'ENTRYPOINT') && cur) {
@@ -206,6 +209,12 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
   let entrypoint: Invocation['entrypoint'];
   let append: Invocation['append'];
   let env = { ...stage.env };
+  /** CMD as the words it runs: exec form as written, shell form through `/bin/sh -c`. */
+  const cmdWords = () => {
+    if (!cmd) return { argv: [] as Token[], append: undefined, env: {} };
+    if (cmd.form === 'exec') return { argv: cmd.tokens, append: cmd.append, env: {} };
+    return shellWords(cmd, doc, stage.env, shell, notes);
+  };
   if (ep && ep.form === 'shell') {
     // Shell-form ENTRYPOINT ignores CMD entirely.
     const w = shellWords(ep, doc, stage.env, shell, notes);
@@ -214,27 +223,42 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
     entrypoint = 'program';
     if (cmd) notes.push('CMD is ignored: ENTRYPOINT is in shell form');
   } else if (ep && ep.tokens.length) {
-    const rest = cmd ? (cmd.form === 'exec' ? cmd.tokens : cmd.tokens) : [];
-    if (cmd?.form === 'shell') notes.push('CMD in shell form after an exec-form ENTRYPOINT is passed as "/bin/sh -c …"');
-    argv = [...ep.tokens, ...(cmd?.form === 'shell' ? [] : rest)];
-    entrypoint = 'program';
-    append = cmd?.form === 'exec' ? cmd.append ?? ep.append : ep.append;
-  } else if (cmd) {
-    // No ENTRYPOINT (or `ENTRYPOINT []`): without one, CMD is the program; with the base image's
-    // entrypoint unknown here, it is the image's arguments unless ENTRYPOINT was cleared.
-    const cleared = ep !== undefined;
-    if (cmd.form === 'shell') {
-      const w = shellWords(cmd, doc, stage.env, shell, notes);
+    const rest = cmd ? cmd.tokens : [];
+    const whole = [...ep.tokens, ...(cmd?.form === 'shell' ? [] : rest)];
+    const w = cmd && !startsWithLaunch(whole, doc) ? cmdWords() : undefined;
+    if (w && startsWithLaunch(w.argv, doc)) {
+      // `ENTRYPOINT ["/entrypoint.sh"]` + `CMD ["vllm", "serve", …]`: an entrypoint this file does
+      // not know, whose CMD starts an engine. Such entrypoints prepare and exec "$@".
       ({ argv, append } = w);
       env = { ...env, ...w.env };
+      notes.push(`the ENTRYPOINT ${ep.tokens.map((t) => t.value).join(' ')} is assumed to exec its CMD, which starts a known program`);
     } else {
-      argv = cmd.tokens;
-      append = cmd.append;
+      if (cmd?.form === 'shell') notes.push('CMD in shell form after an exec-form ENTRYPOINT is passed as "/bin/sh -c …"');
+      argv = whole;
+      append = cmd?.form === 'exec' ? cmd.append ?? ep.append : ep.append;
     }
-    entrypoint = cleared ? 'program' : 'image';
+    entrypoint = 'program';
+  } else if (cmd) {
+    // No ENTRYPOINT (or `ENTRYPOINT []`). A CMD that starts a known program is that program,
+    // whatever the base image (`FROM ubuntu:22.04` + `CMD llama-server …`); any other CMD is
+    // the arguments of the base image's entrypoint, unknown here unless ENTRYPOINT was cleared.
+    const cleared = ep !== undefined;
+    const w = cmdWords();
+    ({ argv, append } = w);
+    env = { ...env, ...w.env };
+    const launches = startsWithLaunch(argv, doc);
+    entrypoint = cleared || launches ? 'program' : 'image';
+    // An engine image has an entrypoint of its own; one that is handed a whole command is
+    // assumed to exec it (plain OS and language images have none, or one that execs "$@").
+    if (launches && !cleared && cmd.form === 'exec' && stage.image && isLaunchImage(stage.image.value)) {
+      notes.push(`CMD starts a program: read as the command the image runs (the entrypoint of ${stage.image.value} is assumed to exec it)`);
+    }
   } else {
     return undefined;
   }
+  // `tini -- vllm serve …`: the program is what the init process runs.
+  const peeled = entrypoint === 'program' ? launchArgv(argv, doc) : undefined;
+  if (peeled && peeled.argv !== argv) { argv = peeled.argv; env = { ...env, ...peeled.env }; }
   const parts = [ep, cmd].filter((x): x is StartCommand => !!x);
   const span = spanOf(parts.flatMap((p) => {
     const r = p.instruction.getRange();

@@ -10,10 +10,10 @@ import { readModelfile } from './modelfile';
 import { readShellScript } from './shell';
 import { mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
-import type { LaunchFile, ShellParser } from './types';
+import type { LaunchFile, ShellParser, SourceReader } from './types';
 
-export { launchFormatOf } from './format';
-export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule } from './sniff';
+export { launchFormatOf, mayBeLaunchFileName } from './format';
+export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule, wrappedLaunchProgram } from './sniff';
 // Each format's reader, for callers that already know the format (tests, engine modules' own checks).
 export { readShellScript } from './shell';
 export { readDockerfile } from './dockerfile';
@@ -26,13 +26,37 @@ export interface LaunchReadOptions {
   /** The shell grammar (shared/node/shellParser.ts). Without it shell scripts and shell-form CMDs are not read. */
   shell?: ShellParser;
   languageId?: string;
+  /** Reads the files a shell script sources (beside it, in the workspace); see ShellReadOptions. */
+  readSourced?: SourceReader;
+}
+
+/** `source NAME` / `. NAME` lines: the names a script sources (quotes and a leading `$DIR/` aside). */
+const SOURCE_LINE = /^[ \t]*(?:source|\.)[ \t]+(["']?)([^\s;&|"']+)\1/gm;
+
+/**
+ * A script that names no launch word may still launch through a function defined in a file it
+ * sources: worth parsing only when such a file mentions one (a `source venv/bin/activate` does not).
+ */
+function sourcesALaunch(text: string, read: SourceReader): boolean {
+  if (!text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
+  for (const m of text.matchAll(SOURCE_LINE)) {
+    const written = m[2];
+    const name = written.includes('$') ? /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(written)?.[1] : written;
+    if (!name) continue;
+    let f;
+    try { f = read(name); } catch { f = undefined; }
+    if (f && mentionsLaunchWord(f.text)) return true;
+  }
+  return false;
 }
 
 /** Everything a launch file starts, or undefined when it is not a launch file or launches nothing known. */
 export function readLaunchFile(text: string, fileName: string, opts: LaunchReadOptions = {}): LaunchFile | undefined {
   const format = launchFormatOf(fileName, opts.languageId, text);
   // A Modelfile always launches Ollama; every other format must name a launch word to be parsed.
-  if (!format || (format !== 'modelfile' && !mentionsLaunchWord(text))) return undefined;
+  if (!format) return undefined;
+  const worthReading = format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
+  if (!worthReading) return undefined;
   let file: LaunchFile;
   try {
     file = readAs(format, text, opts);
@@ -48,7 +72,7 @@ function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOpti
   switch (format) {
     case 'shell': {
       if (!opts.shell) return { format, invocations: [], problems: [] };
-      return { format, ...readShellScript(text, opts.shell) };
+      return { format, ...readShellScript(text, opts.shell, { readSourced: opts.readSourced }) };
     }
     case 'dockerfile': return readDockerfile(text, opts.shell);
     case 'compose': return readCompose(text, opts.shell);

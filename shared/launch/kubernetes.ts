@@ -1,12 +1,13 @@
 /**
  * Kubernetes manifests → one invocation per container of each workload (Deployment, StatefulSet,
  * DaemonSet, ReplicaSet, Job, CronJob, Pod, LeaderWorkerSet leader and worker templates, and `List`
- * items), across `---` documents.
+ * items), and one per KubeAI `Model` (kubeai.ts), across `---` documents.
  * Container semantics: `command` replaces the image's entrypoint, `args` its CMD; `$(NAME)` in
  * either is replaced by the container's `env` value (`$$(` keeps it literal); `valueFrom` values
  * are unknown. Init containers run before the server and are not read.
  */
 import { isMap, isScalar, isSeq, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { isKubeAiModel, readKubeAiModel } from './kubeai';
 import { throughShellC } from './shell';
 import { isLaunchInvocation, isLaunchProgram } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
@@ -48,6 +49,11 @@ export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
   for (const p of parsed.problems) problems.push({ message: p.message, range: doc.range(p.offset, p.length), ...(p.partial ? { partial: true } : {}) });
   for (const d of parsed.docs) {
     if (!isMap(d.contents)) continue;
+    if (isKubeAiModel(d.contents)) {
+      const inv = readKubeAiModel(d.contents, doc);
+      if (inv && isLaunchInvocation(inv)) invocations.push(inv);
+      continue;
+    }
     for (const pod of podSpecs(d.contents)) {
       const containers = get(pod, 'containers');
       if (!isSeq(containers)) continue;
@@ -74,7 +80,8 @@ function containerEnv(node: YamlNode | undefined, doc: LineMap): Record<string, 
     if (isScalar(value)) {
       // An env value may use the variables defined before it: `$(BASE)/models`.
       const t = scalarToken(doc, value);
-      if (t) env[name] = expandRefs(t, env);
+      const n = nameNode.range;
+      if (t) env[name] = { ...expandRefs(t, env), ...(n ? { nameAt: { offset: n[0], length: n[1] - n[0], range: doc.range(n[0], n[1] - n[0]) } } : {}) };
     } else {
       // `valueFrom:` (a secret, a config map, a field ref): unknown until the cluster resolves it.
       const at = (get(item, 'valueFrom') as { range?: [number, number] } | undefined)?.range ?? nameNode.range ?? [0, 0];

@@ -7,7 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import { isLaunchInvocation, mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
-import type { Invocation, LaunchFile, ShellParser, Token } from './types';
+import type { Invocation, LaunchFile, ShellParser, SourceReader, Token } from './types';
 import { peelWrappers } from './shell/peel';
 import { prepareShell, SHELL_LIMITS } from './shell/prepare';
 import { Scope, type Binding } from './shell/scope';
@@ -26,6 +26,12 @@ export interface ShellReadOptions {
   limits?: typeof SHELL_LIMITS;
   /** How many `sh -c` scripts deep this text is (nested scripts stop at MAX_SHELL_C_DEPTH). */
   depth?: number;
+  /**
+   * Reads a file the script sources (`source ../setup.sh`, `. ./env.sh`); the front-end looks
+   * beside the script and in the workspace. Without it, or when it finds nothing, launches after
+   * the `source` say that its functions and variables are unknown.
+   */
+  readSourced?: SourceReader;
 }
 
 export interface ShellResult {
@@ -37,6 +43,10 @@ const MAX_DEPTH = 400;
 const MAX_CALL_DEPTH = 8;
 const MAX_ERRORS_REPORTED = 3;
 const MAX_SHELL_C_DEPTH = 3;
+/** `source` inside a sourced file inside …: how deep files are followed. */
+const MAX_SOURCE_DEPTH = 4;
+/** A sourced file larger than this is not read (it is a library, not a setup script). */
+const MAX_SOURCED_CHARS = 1_000_000;
 
 const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => !!c);
 
@@ -67,8 +77,9 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
     return { invocations: [], problems: [{ message: `the shell parser failed: ${(e as Error)?.message ?? e}`, range: src.range(0, 0) }] };
   }
   if (!tree) return { invocations: [], problems: [{ message: 'the shell parser returned no tree', range: src.range(0, 0) }] };
+  const shared = newShared();
   try {
-    const w = new ShellWalker(src, parser, opts);
+    const w = new ShellWalker(src, parser, opts, shared);
     const top = new Scope();
     for (const [name, token] of Object.entries(opts.vars ?? {})) {
       top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: false, via: token.via });
@@ -78,33 +89,67 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
     }
     w.walk(tree.rootNode, top, 0);
     if (tree.rootNode.hasError) w.reportErrors(tree.rootNode);
-    return { invocations: w.invocations, problems: w.problems };
+    return { invocations: shared.invocations, problems: shared.problems };
   } finally {
     tree.delete();
+    // Sourced files' trees live until the end: their functions may be called anywhere after.
+    for (const t of shared.trees) t.delete();
   }
 }
 
 /** A command's node and where it really starts (after stray assignments tree-sitter attached to it). */
 interface CommandAt { node: Node; start: number }
 
-interface CallFrame { name: string; call: CommandAt; defined: Node }
+interface CallFrame {
+  name: string;
+  call: CommandAt;
+  /** The call's command name (parsed offsets in `src`): where values written in a sourced file enter this one. */
+  nameAt: { start: number; end: number };
+  /** The text the call is in. */
+  src: ParseSource;
+  defined: Node;
+  /** The walker of the file the function is defined in. */
+  owner: ShellWalker;
+}
+
+/** What the script and the files it sources share: one function table, one call stack, one output. */
+interface Shared {
+  invocations: Invocation[];
+  problems: LaunchFile['problems'];
+  functions: Map<string, { body: Node; owner: ShellWalker }>;
+  calls: CallFrame[];
+  /** Sourced files' trees, deleted when the whole read ends. */
+  trees: { delete(): void }[];
+  /** Files being sourced now (a file that sources itself is not followed round). */
+  visiting: Set<string>;
+}
+
+const newShared = (): Shared => ({ invocations: [], problems: [], functions: new Map(), calls: [], trees: [], visiting: new Set() });
 
 class ShellWalker {
-  readonly invocations: Invocation[] = [];
-  readonly problems: LaunchFile['problems'] = [];
-  private readonly functions = new Map<string, Node>();
   private readonly words: WordEvaluator;
-  private readonly calls: CallFrame[] = [];
   private deepWarned = false;
   /** The if/elif/else/case-item/loop branches the walk is in, outermost first, each with its own id. */
   private readonly branch: number[] = [];
   private nextBranch = 0;
-  /** Files the script sources (`source .env`, `. ./config.sh`), in order. */
+  /** Sourced files that were not found (`source .env`, `. ./config.sh`), in order. */
   private readonly sourced: string[] = [];
 
-  constructor(private readonly src: ParseSource, private readonly parser: ShellParser, private readonly opts: ShellReadOptions) {
+  constructor(
+    private readonly src: ParseSource,
+    private readonly parser: ShellParser,
+    private readonly opts: ShellReadOptions,
+    private readonly shared: Shared,
+    /** How many `source`s deep this file is (0: the document itself). */
+    private readonly sourceDepth = 0,
+  ) {
     this.words = new WordEvaluator(src, () => this.branch);
   }
+
+  get invocations(): Invocation[] { return this.shared.invocations; }
+  get problems(): LaunchFile['problems'] { return this.shared.problems; }
+  private get functions() { return this.shared.functions; }
+  private get calls() { return this.shared.calls; }
 
   walk(n: Node, scope: Scope, depth: number): void {
     if (depth > MAX_DEPTH) {
@@ -118,7 +163,7 @@ class ShellWalker {
       case 'function_definition': {
         const name = n.childForFieldName('name')?.text;
         const body = n.childForFieldName('body');
-        if (name && body) this.functions.set(name, body);
+        if (name && body) this.functions.set(name, { body, owner: this });
         return;
       }
       case 'variable_assignment':
@@ -196,9 +241,18 @@ class ShellWalker {
       const end = value ? value.endIndex : n.endIndex;
       const full = append && prev ? { value: prev.value + p.value, known: prev.known && p.known } : { value: p.value, known: p.known };
       const token = this.src.token(start, end, { value: full.value, quote: quoteFromNode(value), known: full.known, via: p.via });
+      if (!this.src.from) {
+        const at = this.src.span(nameNode.startIndex, nameNode.endIndex);
+        token.nameAt = { ...at, range: this.src.doc.range(at.offset, at.length) };
+      }
       b = { ...full, token, assignedAt: token.range, exported: prev?.exported || exported, via: p.via };
     }
     if (this.branch.length) b.branch = [...this.branch];
+    if (this.src.from) b.from = this.src.from;
+    // `local ctx=$2`: the value is the call's argument (a use of `$ctx` is that token).
+    const positional = value && /^"?\$\{?([1-9])\}?"?$/.exec(value.text);
+    const arg = positional ? scope.args()?.[Number(positional[1]) - 1] : undefined;
+    if (arg && !append) b.argToken = arg;
     into.set(name, b);
   }
 
@@ -241,8 +295,7 @@ class ShellWalker {
     const start = prefix.length ? n.startIndex : nameWord.startIndex;
     const plainName = nameWord.type === 'word' ? nameWord.text : undefined;
     if ((plainName === 'source' || plainName === '.') && argNodes.length) {
-      // Another file's assignments are not read: launches after it say so.
-      this.sourced.push(argNodes[0].text);
+      this.source(argNodes[0], scope, depth);
       return;
     }
     const text = n.text;
@@ -261,7 +314,10 @@ class ShellWalker {
     const peeled = peelWrappers(argv, this.src.doc, hostEnv);
     const program = peeled.argv[0]?.value;
     if (!peeled.container && program !== undefined && this.functions.has(program)) {
-      this.callFunction(program, { node: n, start }, peeled.argv.slice(1), local, peeled.env, depth);
+      const nameTok = peeled.argv[0];
+      const nameAt = nameTok.offset === this.src.span(nameWord.startIndex, nameWord.endIndex).offset
+        ? { start: nameWord.startIndex, end: nameWord.endIndex } : { start, end: start };
+      this.callFunction(program, { node: n, start }, nameAt, peeled.argv.slice(1), local, peeled.env, depth);
     } else if (peeled.argv.length || peeled.image) {
       // In a container only what `docker run` passes applies; otherwise the script's exports too.
       const env: Record<string, Token> = peeled.container ? {} : { ...hostEnv };
@@ -278,47 +334,81 @@ class ShellWalker {
     return false;
   }
 
-  private callFunction(name: string, call: CommandAt, args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
-    const body = this.functions.get(name)!;
+  private callFunction(name: string, call: CommandAt, nameAt: CallFrame['nameAt'], args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
+    const { body, owner } = this.functions.get(name)!;
     if (this.calls.length >= MAX_CALL_DEPTH || this.calls.some((f) => f.defined === body)) return; // recursion
     const inner = new Scope(scope, args);
     for (const [k, t] of Object.entries(env)) inner.set(k, { value: t.value, known: t.known, token: t, assignedAt: t.range, exported: true });
-    this.calls.push({ name, call, defined: body });
+    this.calls.push({ name, call, nameAt, src: this.src, defined: body, owner });
     try {
-      this.walk(body, inner, depth + 1);
+      owner.walk(body, inner, depth + 1);
     } finally {
       this.calls.pop();
     }
   }
 
-  private emit(n: CommandAt, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[], scope: Scope): void {
-    // Inside a function, the invocation is said to be where the function was called (outermost call).
-    const at = this.calls.length ? this.calls[0].call : n;
-    const span = this.src.span(at.start, at.node.endIndex);
-    const inv: Invocation = {
-      argv, entrypoint, env, source: this.opts.source ?? 'shell',
-      range: this.src.doc.range(span.offset, span.length), offset: span.offset, length: span.length,
-      notes: [...notes, ...this.calls.map((f) => `through the shell function ${f.name}() defined on line ${this.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1}`)],
-    };
-    if (this.sourced.length) inv.notes.push(`variables set in ${this.sourced.join(', ')} (sourced) are not read: values from there are unknown`);
-    if (image) inv.image = image;
-    const append = this.appendAfter(at);
-    if (append) inv.append = append;
-    // `bash -c "vllm serve …"` in a script: the quoted script maps back when it has no escapes.
-    const vars = scriptIndex(argv) >= 0 ? scope.tokens() : undefined;
-    const read = throughShellC(inv, this.src.doc, quotedValueMap, this.parser, this.opts.depth, vars);
-    if (this.opts.keepAll || isLaunchInvocation(read)) this.invocations.push(read);
+  /**
+   * `source FILE` / `. FILE`: the file runs in this shell, so its functions and variables are read
+   * into this scope when the front-end can read it (beside the script or in the workspace). Its
+   * own launches are not reported here (checking that file reports them).
+   */
+  private source(arg: Node, scope: Scope, depth: number): void {
+    const written = arg.text;
+    const w = this.words.word(arg, scope);
+    // `$(dirname "$0")/setup.sh`, `${SCRIPT_DIR}/setup.sh`: the script's own folder, unknown
+    // statically; the name after it is looked up beside the script.
+    const name = w.known ? w.value : /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(w.value)?.[1];
+    const file = name && this.opts.readSourced && this.sourceDepth < MAX_SOURCE_DEPTH ? safeRead(this.opts.readSourced, name) : undefined;
+    if (!file || file.text.length > MAX_SOURCED_CHARS) {
+      // A file sourced inside a branch (`if [[ -f ../.env ]]; then source ../.env; fi`) is optional: not said.
+      if (!this.branch.length) this.sourced.push(written);
+      return;
+    }
+    if (this.shared.visiting.has(file.path)) return;
+    const doc = new LineMap(file.text);
+    const prep = prepareShell(doc);
+    let tree;
+    try { tree = this.parser.parse(prep.source.parsed); } catch { tree = null; }
+    if (!tree) { this.sourced.push(written); return; }
+    this.shared.trees.push(tree);
+    // Tokens and notes name the file as the script wrote it (`../setup_llama_server.sh`).
+    const child = new ShellWalker(prep.source.withOrigin(w.known ? w.value : written), this.parser, { ...this.opts, keepAll: false }, this.shared, this.sourceDepth + 1);
+    this.shared.visiting.add(file.path);
+    try {
+      child.walk(tree.rootNode, scope, depth + 1);
+    } finally {
+      this.shared.visiting.delete(file.path);
+    }
+    this.sourced.push(...child.sourced);
   }
 
-  /** New flags go after the command's last word, on a new continued line when the command is continued. */
-  private appendAfter(n: CommandAt): Invocation['append'] {
-    const doc = this.src.doc;
-    const end = this.src.span(n.start, n.node.endIndex);
-    const offset = end.offset + end.length;
-    const raw = doc.text.slice(end.offset, offset);
-    const cont = /\\(\r?\n)([ \t]*)(?=[^\r\n]*$)/.exec(raw);
-    const separator = cont ? ` \\${cont[1]}${cont[2]}` : ' ';
-    return { offset, range: doc.range(offset, 0), separator, form: 'shell' };
+  private emit(n: CommandAt, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[], scope: Scope): void {
+    // Inside a function, the invocation is said to be where the function was called (outermost call).
+    const outer = this.calls[0];
+    // A launch written in a sourced file and run there, not through a call from the document: that file's own.
+    if (this.src.from && !outer) return;
+    const at = outer ? outer.call : n;
+    const atSrc = outer ? outer.src : this.src;
+    const doc = atSrc.doc;
+    const span = atSrc.span(at.start, at.node.endIndex);
+    const inv: Invocation = {
+      argv, entrypoint, env, source: this.opts.source ?? 'shell',
+      range: doc.range(span.offset, span.length), offset: span.offset, length: span.length,
+      notes: [...notes, ...this.calls.map((f) => {
+        const line = f.owner.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1;
+        return `through the shell function ${f.name}() defined ${f.owner.src.from ? `in ${f.owner.src.from} (sourced) ` : ''}on line ${line}`;
+      })],
+    };
+    if (this.sourced.length) inv.notes.push(`${this.sourced.join(', ')} (sourced) was not found beside the script or in the workspace: functions and variables set there are unknown`);
+    if (image) inv.image = image;
+    const append = appendAfter(atSrc, at);
+    if (append) inv.append = append;
+    if (outer) reanchor(inv, doc, atSrc.span(outer.nameAt.start, outer.nameAt.end));
+    else stripForeignTraces(inv);
+    // `bash -c "vllm serve …"` in a script: the quoted script maps back when it has no escapes.
+    const vars = scriptIndex(inv.argv) >= 0 && !this.src.from ? scope.tokens() : undefined;
+    const read = this.src.from ? inv : throughShellC(inv, doc, quotedValueMap, this.parser, this.opts.depth, vars);
+    if (this.opts.keepAll || isLaunchInvocation(read)) this.invocations.push(read);
   }
 
   reportErrors(root: Node): void {
@@ -332,6 +422,47 @@ class ShellWalker {
     }
     if (!errors.length) this.problems.push({ message: 'the shell parser met a syntax error (a missing keyword or quote?)', range: this.src.range(0, 0) });
   }
+}
+
+/** New flags go after the command's last word, on a new continued line when the command is continued. */
+function appendAfter(src: ParseSource, n: CommandAt): Invocation['append'] {
+  const doc = src.doc;
+  const end = src.span(n.start, n.node.endIndex);
+  const offset = end.offset + end.length;
+  const raw = doc.text.slice(end.offset, offset);
+  const cont = /\\(\r?\n)([ \t]*)(?=[^\r\n]*$)/.exec(raw);
+  const separator = cont ? ` \\${cont[1]}${cont[2]}` : ' ';
+  return { offset, range: doc.range(offset, 0), separator, form: 'shell' };
+}
+
+function safeRead(read: SourceReader, name: string): ReturnType<SourceReader> {
+  try { return read(name); } catch { return undefined; }
+}
+
+/** Variable traces through a sourced file's assignments keep their names, not spans of that file. */
+function localTraces(t: Token): Token {
+  if (!t.via?.some((v) => v.from)) return t;
+  return { ...t, via: t.via.map((v) => (v.from ? { name: v.name, from: v.from, ...(v.conditional ? { conditional: true } : {}) } : v)) };
+}
+
+function stripForeignTraces(inv: Invocation): void {
+  inv.argv = inv.argv.map(localTraces);
+  for (const k of Object.keys(inv.env)) inv.env[k] = localTraces(inv.env[k]);
+}
+
+/**
+ * Tokens written in a sourced file are placed on the call's command name in this document (where
+ * their values enter it); the call's own arguments keep their exact spans.
+ */
+function reanchor(inv: Invocation, doc: LineMap, anchor: { offset: number; length: number }): void {
+  const raw = doc.text.slice(anchor.offset, anchor.offset + anchor.length);
+  const move = (t: Token): Token => {
+    const l = localTraces(t);
+    return l.from ? { ...l, raw, offset: anchor.offset, length: anchor.length, range: doc.range(anchor.offset, anchor.length) } : l;
+  };
+  inv.argv = inv.argv.map(move);
+  for (const k of Object.keys(inv.env)) inv.env[k] = move(inv.env[k]);
+  if (inv.image) inv.image = move(inv.image);
 }
 
 /** The operands of a chain of pipelines and lists, in order, without recursion. */

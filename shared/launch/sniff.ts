@@ -3,12 +3,16 @@
  * Adapters know no engine; this only says "this may start an inference engine or a trainer", so
  * a file that launches nothing is dismissed by one regex test, before any parse.
  */
-import type { Invocation } from './types';
+import { peelWrappers } from './shell/peel';
+import type { LineMap } from './text';
+import type { Invocation, Token } from './types';
 
 /** Programs (by basename) that start an engine or a trainer. */
 export const LAUNCH_PROGRAMS: readonly string[] = [
   'vllm', 'sglang', 'llama-server', 'llama-cli', 'text-generation-launcher', 'text-generation-inference',
   'ollama', 'swift', 'llamafactory-cli', 'axolotl', 'tune', 'accelerate', 'torchrun', 'deepspeed',
+  // ms-swift's Megatron path (`megatron sft|pt|rlhf …`, swift/cli/_megatron).
+  'megatron',
 ];
 
 /** llama.cpp's older binaries: only as a path (`./main`, `./server`, `build/bin/server`), never bare. */
@@ -21,6 +25,8 @@ export const LAUNCH_PARAMETER_WORDS: readonly string[] = ['num_ctx', 'OLLAMA_CON
 export const LAUNCH_MODULES: readonly string[] = [
   'vllm', 'sglang', 'axolotl', 'llamafactory', 'swift', 'torch.distributed.run', 'torch.distributed.launch',
   'accelerate', 'deepspeed', 'torchtune', 'text_generation_server',
+  // llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server --n_ctx …`).
+  'llama_cpp.server',
 ];
 
 /** Image names that carry an engine or trainer (`vllm/vllm-openai`, `lmsysorg/sglang`, llama.cpp's images…). */
@@ -38,7 +44,39 @@ export const TRAINING_SCRIPT_WORDS: readonly string[] = ['train', 'tune', 'tunin
 export const TRAINING_SCRIPT_NAME = new RegExp(TRAINING_SCRIPT_WORDS.join('|'), 'i');
 
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WORDS, 'vllm-openai', 'lmsysorg/sglang'];
+const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WORDS, 'vllm-openai', 'lmsysorg/sglang', 'kubeai.org', 'huggingface-text-generation-inference'];
+
+/**
+ * Engine names a wrapper's name may carry (`run_llama_server`, `start_vllm`, `serve-sglang`,
+ * `launch_tgi`), with the program each stands for. Whether the wrapper's arguments really are
+ * that engine's flags is the engine module's call, not this one.
+ */
+const WRAPPED_ENGINES: readonly [RegExp, string][] = [
+  [/llama[_-]?server|llama[_-]?cpp/, 'llama-server'],
+  [/vllm/, 'vllm'],
+  [/sglang/, 'sglang'],
+  [/ollama/, 'ollama'],
+  [/tgi|text[_-]generation[_-](?:inference|launcher)/, 'text-generation-launcher'],
+];
+const WRAPPER_NAME = /^[A-Za-z][\w-]*$/;
+const ENGINE_NAMES_IN_WRAPPERS = ['vllm', 'sglang', 'llama', 'ollama', 'tgi'];
+const WRAPPER_WORD_RE = /(?:^|[\s;&|(`])[A-Za-z][\w-]*?[_-](?:llama[_-]?server|llama[_-]?cpp|vllm|sglang|ollama|tgi)(?:[_-][\w-]*)?(?=[\s;&|)`]|$)|(?:^|[\s;&|(`])(?:llama[_-]?server|vllm|sglang|ollama|tgi)[_-][\w-]+(?=[\s;&|)`]|$)/m;
+
+/**
+ * The program a command named for an engine stands for (`run_llama_server` → `llama-server`),
+ * when the name is a bare word that carries an engine's name beside other words; undefined for
+ * the engine's own program names and for paths and script files (`./start_vllm.sh`).
+ */
+export function wrappedLaunchProgram(name: string): string | undefined {
+  if (!WRAPPER_NAME.test(name) || PROGRAMS.has(name)) return undefined;
+  const lower = name.toLowerCase();
+  for (const [re, program] of WRAPPED_ENGINES) {
+    const m = re.exec(lower);
+    // The engine's name must be a part of the name, not the whole of it or inside a longer word.
+    if (m && m[0].length < lower.length && (m.index === 0 || /[_-]/.test(lower[m.index - 1])) && (m.index + m[0].length === lower.length || /[_-]/.test(lower[m.index + m[0].length]))) return program;
+  }
+  return undefined;
+}
 
 /**
  * Any launch word, `python -m`, `python` running a script named for training, or a llama.cpp
@@ -47,14 +85,18 @@ const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WO
  */
 export const LAUNCH_WORD_RE = new RegExp(
   `(?:^|[^\\w.-])(?:${[...new Set(words)].map(escape).join('|')})(?![\\w])` +
-  `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m\\b` +
+  `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m(?:\\b|[A-Za-z_])` +
+  // `-mvllm.entrypoints…` glued, in an exec-form list where `python3` is a separate quoted word.
+  `|(?:^|[\\s"'\\[,])-m(?:${LAUNCH_MODULES.map(escape).join('|')})\\b` +
   `|python[\\d.]*\\s+(?:-\\S+\\s+)*[^\\s;|&]*?(?:${TRAINING_SCRIPT_WORDS.map(escape).join('|')})[^\\s;|&/]*\\.py\\b` +
   `|(?:\\.|/bin)/(?:${LLAMA_CPP_PATH_BINARIES.join('|')})\\b`,
 );
 
 /** The cheap test run before any parse: false means the text launches nothing RoPE Lens reads. */
 export function mentionsLaunchWord(text: string): boolean {
-  return LAUNCH_WORD_RE.test(text);
+  if (LAUNCH_WORD_RE.test(text)) return true;
+  // The wrapper pattern tries every word; most texts name no engine at all, which indexOf says at once.
+  return ENGINE_NAMES_IN_WRAPPERS.some((w) => text.includes(w)) && WRAPPER_WORD_RE.test(text);
 }
 
 const PROGRAMS = new Set(LAUNCH_PROGRAMS);
@@ -104,7 +146,25 @@ export function isLaunchImage(image: string): boolean {
 /** Whether an adapter reports this invocation: a launch program, a launch image, or a launch parameter. */
 export function isLaunchInvocation(inv: Invocation): boolean {
   const argv = inv.argv.map((t) => t.value);
+  if (inv.entrypoint === 'program' && argv.length > 1 && wrappedLaunchProgram(argv[0])) return true;
   if (inv.entrypoint === 'program' ? isLaunchProgram(argv) : (inv.image && isLaunchImage(inv.image.value)) || isLaunchProgram(argv)) return true;
   if (Object.keys(inv.env).some((k) => LAUNCH_PARAMETER_WORDS.includes(k))) return true;
   return argv.some((a) => LAUNCH_PARAMETER_WORDS.some((w) => a.includes(w)));
+}
+
+/**
+ * A container command's argv from its first launch program on: `["vllm", "serve", …]` as is,
+ * `["tini", "--", "vllm", …]` or `["env", "A=1", "llama-server", …]` with the wrappers peeled.
+ * Undefined when it does not start a known program.
+ */
+export function launchArgv(argv: Token[], doc: LineMap): { argv: Token[]; env: Record<string, Token> } | undefined {
+  if (!argv.length) return undefined;
+  if (isLaunchProgram(argv.map((t) => t.value))) return { argv, env: {} };
+  const p = peelWrappers(argv, doc);
+  return !p.container && p.argv.length < argv.length && isLaunchProgram(p.argv.map((t) => t.value)) ? { argv: p.argv, env: p.env } : undefined;
+}
+
+/** Whether a container command starts a known program (wrappers peeled). */
+export function startsWithLaunch(argv: Token[], doc: LineMap): boolean {
+  return launchArgv(argv, doc) !== undefined;
 }

@@ -26,6 +26,8 @@ export interface VariableTrace {
    * reading order, but a run may take another branch (say so rather than assert the value).
    */
   conditional?: boolean;
+  /** Assigned in another file (a sourced one): `assignedAt` is not given, since it is not in this document. */
+  from?: string;
 }
 
 export interface Token {
@@ -38,10 +40,27 @@ export interface Token {
   length: number;
   range: Range;
   quote: QuoteStyle;
+  /**
+   * A span inside a quoted word (the value of `"--flag=value"`): a replacement is written bare,
+   * escaped for these enclosing quotes, never quoted again.
+   */
+  enclosed?: 'single' | 'double';
   /** False when part of the value is not known statically (a command substitution, an unset variable). */
   known: boolean;
   /** Variables the value came through, outermost first. */
   via?: VariableTrace[];
+  /**
+   * Not written in this document as this value: a function body in a sourced script (the file's
+   * name as the script wrote it), or a word an operator supplies (KubeAI's controller adds
+   * `--model <repo>` from `spec.url`). The span is where the value enters this document (the
+   * call's command name, the resource field), `raw` that span's text; fixes never edit it.
+   */
+  from?: string;
+  /**
+   * An environment value: where its variable's name is written in this document (`OLLAMA_MAX_CTX`
+   * in `OLLAMA_MAX_CTX=32768`, a compose key, a Kubernetes `name:`), for findings about the name.
+   */
+  nameAt?: { offset: number; length: number; range: Range };
 }
 
 /** One start of a program: argv with positions, and the environment it runs with. */
@@ -106,6 +125,18 @@ export interface LaunchFile {
    */
   problems: { message: string; range: Range; partial?: boolean }[];
 }
+
+/** A file a script sources (`source ../setup.sh`), as the front-end found it. */
+export interface SourcedFile {
+  /** Where it was found (for notes), e.g. `../setup_llama_server.sh` resolved beside the script. */
+  path: string;
+  text: string;
+}
+/**
+ * Reads the file a script sources, by the name written in the script (already expanded): the
+ * front-end looks beside the script and in its workspace; undefined when it is not there.
+ */
+export type SourceReader = (name: string) => SourcedFile | undefined;
 
 /**
  * The shell grammar, injected: shared/ stays pure and synchronous, the Node layer loads the

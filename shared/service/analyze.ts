@@ -16,14 +16,16 @@ import { BaseModelResolver, catalogResolver } from '../config/resolve';
 import type { RuleContext } from '../rules/context';
 import { RULES } from '../rules/index';
 import { DocumentEditor } from '../fixes/documentEditor';
-import { applyTextEdits } from '../fixes/textEdits';
+import { LineIndex } from '../document/positions';
 import { sniff } from './sniff';
 import { analyzeServingConfig } from './analyzeServing';
 import { consumerTable } from '../serving/consumers';
 import { pinsFromSetting, type WorkspaceFacts } from '../serving/pins';
 import { launchFormatOf, readLaunchFile } from '../launch/index';
-import type { ShellParser } from '../launch/types';
+import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
+import { verifyFixes } from './verifyFixes';
+import { brokenContinuationFindings, invalidJsonFindings } from './readerFindings';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -34,7 +36,10 @@ export interface AnalyzeOptions {
   resolver?: BaseModelResolver;
   /** Per-code severity, or 'off' to drop the code. */
   severityOverrides?: Record<string, Severity | 'off' | string>;
-  /** Re-analyse each fix's result and drop fixes that do not remove their finding (default: for texts up to 64 KB). */
+  /**
+   * Re-analyse each fix's result and drop fixes that do not remove their finding, bring a new warning
+   * or error, or leave a file its consumer parses less well (default: for texts up to 64 KB).
+   */
   verifyFixes?: boolean;
   /**
    * "Check this file as a model config": skip the sniffer (names never configs, no RoPE keys) and
@@ -51,6 +56,8 @@ export interface AnalyzeOptions {
   consumers?: readonly string[];
   /** The shell grammar for launch scripts (loaded by the Node layer); without it shell scripts are not read. */
   shellParser?: ShellParser;
+  /** Files a shell script sources, found beside it or in its workspace (RopeLensServiceOptions.sourcedFiles). */
+  sourcedFiles?: (scriptPath: string, name: string) => SourcedFile | undefined;
 }
 
 /** Above this size fixes are not re-verified by default (see analyzeText). */
@@ -63,7 +70,14 @@ export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
   // Verification re-analyses the whole text once per fix: cheap for real configs (a few KB),
   // too slow as-you-type for giant files, whose fixes stay as the (round-trip-tested) builders made them.
   const verify = opts.verifyFixes ?? text.length <= VERIFY_FIXES_MAX_CHARS;
-  if (verify && analysis.kind !== 'launch' && analysis.diagnostics.some((d) => d.fixes.length)) verifyFixes(text, analysis, opts);
+  if (verify && analysis.diagnostics.some((d) => d.fixes.length)) {
+    const readLaunch = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId });
+    verifyFixes({
+      text, lines: analysis.document?.lines ?? new LineIndex(text), analysis,
+      reanalyse: (t) => analyzeOnce(t, { ...opts, verifyFixes: false }),
+      consumer: { fileName: opts.fileName, languageId: opts.languageId, readLaunch },
+    });
+  }
   applySeverity(analysis, opts.severityOverrides);
   if (opts.preferredRewrite && opts.preferredRewrite !== 'auto') {
     for (const f of analysis.diagnostics) preferKind(f, opts.preferredRewrite);
@@ -109,17 +123,19 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
 
   if (asModel || isModelConfig(doc)) {
     const reading = safe('reading the model config', () => readModelConfig(doc, { filePath: opts.fileName }));
+    // transformers loads config.json with Python's json: what it refuses is an error first of all.
+    const unreadable = doc.format === 'json' ? invalidJsonFindings(text, doc.lines) : [];
     // No rotary embedding at all: say so once; no base is invented, no rule runs.
-    if (reading?.noRope) return { ...OTHER(), kind: 'model-config', noRope: reading.noRope, document: doc };
+    if (reading?.noRope) return { ...OTHER(), kind: 'model-config', noRope: reading.noRope, diagnostics: unreadable, document: doc };
     const rope = reading?.rope;
     if (rope) {
       const consumers = safe('reading the file as each consumer does', () => consumerTable(rope, doc)) ?? [];
       const pins = [...(safe('reading the workspace pins', () => opts.workspace?.pinsFor(opts.fileName)) ?? []), ...pinsFromSetting(opts.consumers)];
       const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope, consumers, pins };
-      return { kind: 'model-config', rope, training: null, consumers, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupePending(base.pending), document: doc };
+      return { kind: 'model-config', rope, training: null, consumers, diagnostics: [...unreadable, ...runRules(ctx, opts.log)], pendingBounds: dedupePending(base.pending), document: doc };
     }
     // Asked to read it as a model config but no RoPE setting is there: classify it as usual.
-    if (!asModel) return { ...OTHER(), kind: 'model-config', document: doc };
+    if (!asModel) return { ...OTHER(), kind: 'model-config', diagnostics: unreadable, document: doc };
   }
   const serving = safe('reading the serving config', () => analyzeServingConfig(doc, { fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, variant: opts.variant, log: opts.log }));
   if (serving) return serving;
@@ -141,14 +157,17 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
 }
 
 function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undefined {
-  const read = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId });
+  const sourced = opts.sourcedFiles;
+  const readSourced = sourced ? (name: string) => sourced(opts.fileName, name) : undefined;
+  const read = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId, readSourced });
   const file = read(text);
   if (!file) return undefined;
-  const verify = opts.verifyFixes ?? text.length <= VERIFY_FIXES_MAX_CHARS;
-  return analyzeLaunchFile(file, text, {
-    fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, oracle: opts.oracle, variant: opts.variant ?? 'v5',
-    log: opts.log, ...(verify ? { reparse: read } : {}),
+  // Fixes are verified by analyzeText, as for every other kind of file.
+  const analysis = analyzeLaunchFile(file, text, {
+    fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, oracle: opts.oracle, variant: opts.variant ?? 'v5', log: opts.log,
   });
+  if (file.format === 'shell') analysis.diagnostics.unshift(...brokenContinuationFindings(text, file.invocations));
+  return analysis;
 }
 
 export const NOT_ANALYSED = 'parse/not-analysed';
@@ -200,34 +219,6 @@ function preferKind(finding: Finding, kind: FixKind): void {
   for (const fix of finding.fixes) fix.preferred = fix.kind === kind;
 }
 
-
-/**
- * Keeps only fixes that, applied, give a text that still parses as well as before and no longer
- * has the finding (one fewer finding with that code). Fixes whose check needs bounds not yet known
- * are kept (the server re-runs once they are).
- */
-function verifyFixes(text: string, analysis: FileAnalysis & { document?: ParsedDocument }, opts: AnalyzeOptions): void {
-  const doc = analysis.document;
-  if (!doc) return;
-  const count = (a: FileAnalysis, code: string) => a.diagnostics.filter((d) => d.code === code).length;
-  for (const d of analysis.diagnostics) {
-    const before = count(analysis, d.code);
-    d.fixes = d.fixes.filter((fix) => {
-      let next: string;
-      try {
-        next = applyTextEdits(text, doc.lines, fix.edits);
-      } catch {
-        return false;
-      }
-      const re = analyzeOnce(next, { ...opts, verifyFixes: false });
-      // Only lmax questions decide whether a finding is present; b* only colours the message.
-      if (re.pendingBounds.some((p) => p.base !== undefined)) return true;
-      const parsedOk = (re.document?.problems.length ?? 0) <= doc.problems.length;
-      return parsedOk && re.kind === analysis.kind && count(re, d.code) < before;
-    });
-    if (d.fixes.length && !d.fixes.some((f) => f.preferred) && d.fixes.length === 1) d.fixes[0].preferred = true;
-  }
-}
 
 function applySeverity(a: FileAnalysis, overrides: AnalyzeOptions['severityOverrides']): void {
   if (!overrides) return;

@@ -16,7 +16,7 @@ import type { TransformersVariant } from '../rope/spec';
 import type { BoundOracle, FileAnalysis, Finding, LaunchDescription, PendingBound } from './types';
 import { analyzeTrainerLaunches } from './analyzeTrainerLaunch';
 import type { EngineName } from '../serving/types';
-import { engineModelIdentity, engineOf, launchEffect, readModelfileLaunch, readServingLaunch } from '../serving/launch';
+import { engineModelIdentity, engineOf, launchEffect, readModelfileLaunch, readServingLaunch, relateServingLaunches } from '../serving/launch';
 import { engineById } from '../serving/engines';
 import { detached, scalingWords } from '../serving/launchModel';
 import { scalingFacts, trainedContextOf } from '../serving/common';
@@ -189,6 +189,7 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
     derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
     ropeOptions, overrides: req.overrides?.value ?? null, env,
     range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE, notes,
+    ...(ctx.effect?.replacesModelScaling ? { replacesModelScaling: true as const } : {}),
   };
   const unjudged = unjudgedReason(ctx);
   if (unjudged) description.unjudged = unjudged;
@@ -226,6 +227,7 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     }
   }
   if (file.modelfile) requests.push(readModelfileLaunch(file.modelfile));
+  relateServingLaunches(requests);
   const launches: LaunchDescription[] = [];
   const diagnostics: Finding[] = [];
   const launchHovers: LaunchHover[] = [];

@@ -23,6 +23,8 @@ export interface ServingDescription {
   trainedContext: number | null;
   /** Why the config was not judged (its model was not found offline); no finding says it (see LaunchDescription.unjudged). */
   unjudged?: string;
+  /** The config's override scaling is live and takes the place of the model's own (see LaunchDescription). */
+  replacesModelScaling?: true;
 }
 
 export function analyzeServingConfig(
@@ -40,5 +42,6 @@ export function analyzeServingConfig(
     maxModelLen: read.request.length?.value ?? null, derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
   };
   if (j.description.unjudged) description.unjudged = j.description.unjudged;
+  if (j.description.replacesModelScaling) description.replacesModelScaling = true;
   return { kind: 'serving-config', rope: ctx.effect?.rope ?? null, training: null, serving: description, diagnostics: j.diagnostics, pendingBounds: [], document: doc };
 }

@@ -16,7 +16,7 @@ import type { ParsedDocument } from '../document/configNode';
 import type { GgufMetadata } from '../gguf/metadata';
 import { analyzeGguf, type GgufAnalysis } from './analyzeGguf';
 import type { WorkspaceFacts } from '../serving/pins';
-import type { ShellParser } from '../launch/types';
+import type { ShellParser, SourcedFile } from '../launch/types';
 import { ignoredBy, type ProjectConfig, type ProjectConfigSource } from './projectConfig';
 import { applySuppressions, projectSeverity, projectSilences, readDirectives } from './suppress';
 
@@ -55,6 +55,12 @@ export interface RopeLensServiceOptions extends Partial<AnalysisSettings> {
    * is shared/node/projectConfig.ts. Without it only suppression comments apply.
    */
   project?: ProjectConfigSource;
+  /**
+   * Reads a file a shell script sources (`source ../setup.sh`): `name` as the script wrote it,
+   * looked up beside `scriptPath` and in its workspace (shared/node/sourcedFiles.ts). Without it,
+   * sourced files are unknown (said in a note).
+   */
+  sourcedFiles?: (scriptPath: string, name: string) => SourcedFile | undefined;
 }
 
 /** One document to analyse. */
@@ -130,6 +136,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         workspace: options.workspace,
         consumers,
         shellParser: options.shellParser?.(),
+        sourcedFiles: options.sourcedFiles,
       });
       // Suppressions in one place, for every front-end: comments in the file, then the project file.
       const json = /^jsonc?$/i.test(input.languageId ?? '') || /\.jsonc?$/i.test(input.fileName);
@@ -155,6 +162,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
         workspace: options.workspace, consumers: s.consumers,
         shellParser: options.shellParser?.(),
+        sourcedFiles: options.sourcedFiles,
       });
     },
     analyzeGguf(metadata, settings, fileName) {

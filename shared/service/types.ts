@@ -66,6 +66,8 @@ export interface LaunchDescription {
   env: Record<string, string>;
   range: import('../core/range').Range;
   notes: string[];
+  /** The command's scaling is live and takes the place of the one the model ships with (absent: it does not). */
+  replacesModelScaling?: true;
   /**
    * Why the launch was not judged (its model was not found offline, or is only known when the
    * script runs). No finding is reported per launch for it: the CLI says it once for all of them

@@ -61,6 +61,14 @@ export function valueAfterEquals(tok: Token): Token {
   };
   // A token spanning lines (rare) keeps its own range; offsets stay exact either way.
   if (tok.range.start.line !== tok.range.end.line) range.start = tok.range.start;
+  // `"--max-model-len=65536"` (an exec-form or YAML list item, a quoted shell word): the value is
+  // the text between '=' and the closing quote, written bare in the enclosing quotes by a fix.
+  const enclosing = tok.raw[0];
+  if ((enclosing === '"' || enclosing === "'") && tok.raw.length > eqRaw + 1 && tok.raw.endsWith(enclosing) && raw.slice(0, -1) === value) {
+    const inner = raw.slice(0, -1);
+    const innerRange = { start: range.start, end: { line: tok.range.end.line, character: Math.max(range.start.character, tok.range.end.character - 1) } };
+    return { ...tok, value, raw: inner, offset, length: inner.length, range: innerRange, quote: 'none', enclosed: enclosing === '"' ? 'double' : 'single' };
+  }
   const quote = /^'.*'$/s.test(raw) ? 'single' : /^".*"$/s.test(raw) ? 'double' : raw.includes("'") || raw.includes('"') ? 'mixed' : 'none';
   return { ...tok, value, raw, offset, length: lenDelta, range, quote };
 }
@@ -130,12 +138,42 @@ export function isPython(tok: Token | undefined): boolean {
 /** Index after `python -m MODULE` when argv runs that module (flags like `-u` before `-m` allowed), else -1. */
 export function afterPythonModule(argv: readonly Token[], modules: readonly string[]): number {
   if (!isPython(argv[0])) return -1;
-  for (let i = 1; i < argv.length - 1; i++) {
+  for (let i = 1; i < argv.length; i++) {
     const v = argv[i].value;
-    if (v === '-m') return modules.includes(argv[i + 1].value) ? i + 2 : -1;
+    if (v === '-m') return i + 1 < argv.length && modules.includes(argv[i + 1].value) ? i + 2 : -1;
+    // `python3 -mvllm.entrypoints.openai.api_server`: CPython takes the module glued to -m.
+    if (/^-m[A-Za-z_]/.test(v)) return modules.includes(v.slice(2)) ? i + 1 : -1;
     if (!v.startsWith('-')) return -1;
   }
   return -1;
+}
+
+/**
+ * Whether an image is one of these repositories, wherever it is pulled from: the repository itself
+ * (`vllm/vllm-openai`) or a copy under another registry or namespace that keeps its name
+ * (`registry.example.com/mirror/vllm-openai`, `us-docker.pkg.dev/…/vllm-openai`).
+ */
+export function imageIs(image: string, repos: readonly string[]): boolean {
+  const { repo } = imageRepo(image);
+  if (repos.includes(repo)) return true;
+  const last = repo.slice(repo.lastIndexOf('/') + 1);
+  return repos.some((r) => r.includes('/') && r.slice(r.lastIndexOf('/') + 1) === last && last.length > 4);
+}
+
+/**
+ * A command named for this engine (`start_vllm`, `run_llama_server`; shared/launch/sniff.ts says
+ * which) whose arguments are this engine's flags: read as the engine, from argv[1]. At least one
+ * flag must be one the engine module reads and none another engine's, so a wrapper taking its own
+ * options is not misread.
+ */
+export function engineWrapper(argv: readonly Token[], program: string, named: (name: string) => string | undefined, specs: readonly OptionSpec[], habits: GrammarHabits, foreign: Record<string, unknown> = {}): { note: string } | undefined {
+  const name = programName(argv[0]);
+  if (!name || named(name) !== program) return undefined;
+  const r = readArgv(argv, 1, specs, habits);
+  // Options outside the table may be the engine's own (the table lists what RoPE Lens reads), but
+  // another engine's flag means the wrapper is something else.
+  if (!r.uses.length || r.unknown.some((u) => u.name in foreign)) return undefined;
+  return { note: `${name} is read as ${program}: it is not defined in the files read, its name says ${program} and its arguments are ${program}'s options.` };
 }
 
 /** The image name without registry, tag or digest: `docker.io/vllm/vllm-openai:v0.10.1` → `vllm/vllm-openai`. */

@@ -36,4 +36,9 @@ export interface Engine {
   env: RegExp;
   /** The hub model the engine's own naming stands for (an Ollama library tag), said as an assumption. */
   modelIdentity?(ref: string): { id: string; how: string } | undefined;
+  /**
+   * Relates this engine's requests in one file, in document order, once all are read (Ollama: the
+   * runs a script makes are served at its `ollama serve`'s context).
+   */
+  relate?(requests: LaunchRequest[]): void;
 }

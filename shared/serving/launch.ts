@@ -15,6 +15,14 @@ export type { LaunchEffect } from './launchModel';
 export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> =
   Object.fromEntries(ENGINES.map((e) => [e.id, e.readArgv])) as Record<EngineName, (inv: Invocation) => LaunchRequest | undefined>;
 
+/**
+ * Requests that depend on one another within a file, related after all are read: Ollama's runs
+ * are served at the context the script's `ollama serve` was started with.
+ */
+export function relateServingLaunches(requests: LaunchRequest[]): void {
+  for (const e of ENGINES) e.relate?.(requests.filter((r) => r.program === e.id));
+}
+
 /** The serving request this invocation makes, read by the engine it launches; undefined when none does. */
 export function readServingLaunch(inv: Invocation): LaunchRequest | undefined {
   for (const e of ENGINES) {

@@ -208,7 +208,8 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
 //    ghcr.io/ggml-org/llama.cpp:server, :server-cuda, …); `:light` runs llama-cli.
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
-import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { OptionSpec, afterPythonModule, engineWrapper, imageIs, imageRepo, lastUse, programName, readArgv } from './argv';
+import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { withScaling } from './launchModel';
@@ -253,11 +254,10 @@ const LLAMA_PROGRAMS = ['llama-server', 'llama-cli', 'llama-simple-chat', 'llama
 const LEGACY_PROGRAMS = ['server', 'main'];
 
 export function isLlamaCppImage(image: string): boolean {
-  const { repo } = imageRepo(image);
-  return repo === 'ggml-org/llama.cpp' || repo === 'ggerganov/llama.cpp';
+  return imageIs(image, ['ggml-org/llama.cpp', 'ggerganov/llama.cpp']);
 }
 
-function llamaStart(inv: Invocation): { start: number; program: string } | undefined {
+function llamaStart(inv: Invocation): { start: number; program: string; note?: string } | undefined {
   const argv = inv.argv;
   if (inv.entrypoint === 'image') {
     if (!inv.image || !isLlamaCppImage(inv.image.value)) return undefined;
@@ -269,6 +269,9 @@ function llamaStart(inv: Invocation): { start: number; program: string } | undef
   const name = programName(argv[0]);
   if (LLAMA_PROGRAMS.includes(name)) return { start: 1, program: name };
   if (LEGACY_PROGRAMS.includes(name) && argv[0].value.includes('/')) return { start: 1, program: name };
+  // `run_llama_server --model … --ctx-size …` (a wrapper defined elsewhere): llama-server's grammar.
+  const w = engineWrapper(argv, 'llama-server', wrappedLaunchProgram, LLAMA_SPECS, { equals: false, underscores: true }, LLAMA_FOREIGN);
+  if (w) return { start: 1, program: 'llama-server', note: w.note };
   return undefined;
 }
 
@@ -277,16 +280,104 @@ function envUse(name: string, tok: Token): OptionUse {
   return { name, flag: tok, value: tok };
 }
 
-/** llama-server (and the old `server` binary) serve slots capped at the GGUF's length; the CLIs run one context. */
+// llama-cpp-python's OpenAI-compatible server (abetlen/llama-cpp-python):
+//  - `python -m llama_cpp.server` builds its argparse from the pydantic Settings fields
+//    (`llama_cpp/server/cli.py::add_args_from_model`): `--<field>` exactly as the field is named
+//    (`--n_ctx`, `--rope_freq_base`; argparse: `--x=v` too, dashes are another flag), booleans take
+//    a value. pydantic-settings also reads each field from the environment (`N_CTX`, `MODEL`); the
+//    command line wins.
+//  - `llama_cpp/server/settings.py` ModelSettings: n_ctx default 2048 (0: the model's own),
+//    rope_scaling_type an integer (-1 unspecified, 0 none, 1 linear, 2 yarn, 3 longrope: llama.h),
+//    rope_freq_base / rope_freq_scale 0 = from the model, yarn_orig_ctx 0 = the model's,
+//    yarn_ext_factor -1, yarn_attn_factor 1, yarn_beta_fast 32, yarn_beta_slow 1;
+//    `--hf_model_repo_id` names the Hub repository, `--model` then the file in it.
+//  - One llama.cpp context of n_ctx tokens (no server slots, so no per-slot cap).
+const LLAMA_PY_SPECS: OptionSpec[] = [
+  ['model', 'model'], ['hf_model_repo_id', 'hf-repo'], ['n_ctx', 'ctx-size'], ['rope_scaling_type', 'rope-scaling'],
+  ['rope_freq_base', 'rope-freq-base'], ['rope_freq_scale', 'rope-freq-scale'], ['yarn_orig_ctx', 'yarn-orig-ctx'],
+  ['yarn_ext_factor', 'yarn-ext-factor'], ['yarn_attn_factor', 'yarn-attn-factor'], ['yarn_beta_fast', 'yarn-beta-fast'],
+  ['yarn_beta_slow', 'yarn-beta-slow'], ['config_file', 'config-file'],
+].map(([field, name]) => ({ name, flags: [`--${field}`], takesValue: true }));
+const LLAMA_PY_FIELD: Record<string, string> = Object.fromEntries(LLAMA_PY_SPECS.map((s) => [s.name, s.flags[0].slice(2)]));
+const LLAMA_PY_SCALING: Record<string, string> = { '-1': 'unspecified', '0': 'none', '1': 'linear', '2': 'yarn', '3': 'longrope' };
+/** Values that mean "from the model" in settings.py: not an option the user set. */
+const LLAMA_PY_UNSET: Record<string, string> = { 'rope-freq-base': '0', 'rope-freq-scale': '0', 'yarn-orig-ctx': '0', 'rope-scaling': '-1' };
+
+function readLlamaCppPythonLaunch(inv: Invocation, start: number): LaunchRequest {
+  const r = readArgv(inv.argv, start, LLAMA_PY_SPECS, { equals: true, underscores: false });
+  // Options are written in llama-cpp-python's own spelling; fixes that would add llama-server flags are not offered.
+  const shown: Invocation = { ...inv };
+  delete shown.append;
+  const req: LaunchRequest = {
+    program: 'llama.cpp', role: 'serving', invocation: shown, rope: {}, problems: [],
+    notes: ["llama-cpp-python's server (python -m llama_cpp.server) runs one context of n_ctx tokens (no server slots)."],
+  };
+  const get = (name: string): OptionUse | undefined => {
+    const cli = lastUse(r, name);
+    if (cli) return cli;
+    // pydantic-settings: the field's name in any case.
+    const field = LLAMA_PY_FIELD[name];
+    const key = Object.keys(inv.env).find((k) => k.toLowerCase() === field);
+    return key ? envUse(name, inv.env[key]) : undefined;
+  };
+  const model = get('hf-repo') ?? get('model');
+  if (model?.value) req.model = model.value;
+  if (get('config-file')) req.notes.push('--config_file settings are not read: the models and lengths it sets are unknown here.');
+  const ctx = get('ctx-size');
+  if (ctx?.value) {
+    const v = /^\s*\d+\s*$/.test(ctx.value.value) ? Number(ctx.value.value) : NaN;
+    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama-cpp-python reads --n_ctx as an integer: ${shownValue(ctx.value.value)} stops it with "invalid int value".` });
+    else if (v === 0) req.notes.push('--n_ctx 0 takes the context from the model (the GGUF\'s context_length).');
+    else req.length = { value: v, option: ctx };
+  } else {
+    req.notes.push('--n_ctx absent: llama-cpp-python serves 2048 tokens (settings.py default).');
+  }
+  for (const name of LLAMA_ROPE_OPTIONS) {
+    const u = get(name);
+    if (!u?.value || u.value.value.trim() === LLAMA_PY_UNSET[name]) continue;
+    if (name === 'rope-scaling') {
+      const type = LLAMA_PY_SCALING[u.value.value.trim()];
+      if (!type) { req.problems.push({ token: u.value, kind: 'bad-value', severity: 'error', message: `llama-cpp-python's --rope_scaling_type is llama.cpp's integer code (0 none, 1 linear, 2 yarn): ${shownValue(u.value.value)} is not one.` }); continue; }
+      // The request speaks llama.cpp's names; the integer written stays untouched by fixes.
+      req.rope[name] = { ...u, value: { ...u.value, value: type, from: "llama-cpp-python's integer code" } };
+      continue;
+    }
+    req.rope[name] = u;
+  }
+  for (const u of r.unknown) {
+    const dashed = u.name.replace(/^--/, '').replace(/-/g, '_');
+    const field = LLAMA_PY_SPECS.find((s) => s.flags[0] === `--${dashed}`);
+    if (field && dashed !== u.name.slice(2)) {
+      req.problems.push({ token: u.flag, kind: 'misspelled', severity: 'error', message: `llama-cpp-python's options are its settings' field names: ${u.name} stops argparse with "unrecognized arguments". Write ${field.flags[0]}.`, ...(u.flag.quote === 'none' && !u.flag.value.includes('=') ? { replacement: field.flags[0] } : {}) });
+    } else {
+      // A llama-server flag (`-c`, `--ctx-size`): llama-cpp-python's field for it, when it has one.
+      const server = LLAMA_SPECS.find((s) => s.flags.includes(u.name));
+      const pyField = server ? LLAMA_PY_FIELD[server.name] : undefined;
+      if (server || u.name in LLAMA_FOREIGN) {
+        req.problems.push({ token: u.flag, kind: 'foreign', severity: 'error', message: `llama-cpp-python does not know ${u.name}${server ? ' (a llama-server flag)' : ''}: argparse stops with "unrecognized arguments".${pyField ? ` Its option is --${pyField}.` : ''}`, ...(pyField && u.flag.quote === 'none' ? { replacement: `--${pyField}` } : {}) });
+      }
+    }
+  }
+  return req;
+}
+
+/** Which llama.cpp front-end the invocation runs (`llama-server`, `llama-cli`, llama-cpp-python's `llama_cpp.server`). */
+function llamaProgramOf(inv: Invocation): string | undefined {
+  return afterPythonModule(inv.argv, ['llama_cpp.server']) > 0 ? 'llama_cpp.server' : llamaStart(inv)?.program;
+}
+
+/** llama-server (and the old `server` binary) serve slots capped at the GGUF's length; the CLIs and llama-cpp-python run one context. */
 function isLlamaServerProgram(program: string | undefined): boolean {
   return program === undefined || program === 'llama-server' || program === 'server';
 }
 
 export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
+  const py = afterPythonModule(inv.argv, ['llama_cpp.server']);
+  if (py > 0) return readLlamaCppPythonLaunch(inv, py);
   const where = llamaStart(inv);
   if (!where) return undefined;
   const r = readArgv(inv.argv, where.start, LLAMA_SPECS, { equals: false, underscores: true });
-  const req: LaunchRequest = { program: 'llama.cpp', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  const req: LaunchRequest = { program: 'llama.cpp', role: 'serving', invocation: inv, rope: {}, problems: [], notes: where.note ? [where.note] : [] };
   if (!isLlamaServerProgram(where.program)) req.notes.push(`${where.program} runs one context of -c tokens (no server slots).`);
   const get = (name: string): OptionUse | undefined => {
     const cli = lastUse(r, name);
@@ -406,7 +497,7 @@ export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): L
   const m = kv ? /\.context_length=int:(\d+)$/.exec(kv) : null;
   if (m) derived = Number(m[1]);
   const basis = m ? '--override-kv context_length' : `the GGUF's context_length (max_position_embeddings at conversion)`;
-  const program = req.invocation ? llamaStart(req.invocation)?.program : undefined;
+  const program = req.invocation ? llamaProgramOf(req.invocation) : undefined;
   return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes, overLength: isLlamaServerProgram(program) ? 'caps' : 'warns' };
 }
 // ==== end of launch grammar (h-engines) ====================================================

@@ -65,18 +65,83 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
 // "requested context size too large for model". A Modelfile's `PARAMETER num_ctx N` sets the
 // model's default; `FROM` names a model, a GGUF file or a folder. `ollama run MODEL` is a client:
 // the server it talks to has its own environment.
-import type { Invocation, ModelfileLaunch } from '../launch/types';
-import type { LaunchRequest } from '../launch/request';
-import { imageRepo, programName } from './argv';
+import type { Invocation, ModelfileLaunch, Token } from '../launch/types';
+import type { GrammarProblem, LaunchRequest } from '../launch/request';
+import { imageIs, programName } from './argv';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
+
+/**
+ * The variables Ollama reads (ollama/ollama `envconfig/config.go` at fb30760, and the OLLAMA_* names
+ * its Go sources read elsewhere), and ones older releases read (the same file at 000ce02): a name
+ * outside both is ignored by the server, silently.
+ */
+const OLLAMA_ENV_NAMES = new Set([
+  'OLLAMA_AUTH', 'OLLAMA_CONTEXT_LENGTH', 'OLLAMA_DEBUG', 'OLLAMA_DEBUG_LOG_REQUESTS', 'OLLAMA_EDITOR', 'OLLAMA_FLASH_ATTENTION',
+  'OLLAMA_GO_TEMPLATE', 'OLLAMA_GPU_OVERHEAD', 'OLLAMA_HOST', 'OLLAMA_IGPU_ENABLE', 'OLLAMA_KEEP_ALIVE', 'OLLAMA_KV_CACHE_TYPE',
+  'OLLAMA_LLM_LIBRARY', 'OLLAMA_LOAD_TIMEOUT', 'OLLAMA_MAX_LOADED_MODELS', 'OLLAMA_MAX_QUEUE', 'OLLAMA_MAX_TRANSFER_STREAMS',
+  'OLLAMA_MODELS', 'OLLAMA_NOHISTORY', 'OLLAMA_NOPRUNE', 'OLLAMA_NO_CLOUD', 'OLLAMA_NUM_PARALLEL', 'OLLAMA_ORIGINS', 'OLLAMA_REMOTES',
+  'OLLAMA_SCHED_SPREAD', 'OLLAMA_VULKAN', 'OLLAMA_API_KEY', 'OLLAMA_CORS', 'OLLAMA_EXPERIMENT', 'OLLAMA_LIBRARY_PATH',
+  'OLLAMA_LLAMA_CPP_COMPAT', 'OLLAMA_CLOUD_BASE_URL', 'OLLAMA_DOT_COM_URL', 'OLLAMA_APP_DB_PATH', 'OLLAMA_SKILLS',
+  'OLLAMA_AGENT_DISABLE_SHELL', 'OLLAMA_AGENT_DISABLE_WEBSEARCH', 'OLLAMA_LAUNCH_DSH_API_KEY',
+  // Read by earlier releases.
+  'OLLAMA_TMPDIR', 'OLLAMA_HOME', 'OLLAMA_RUNNERS_DIR', 'OLLAMA_MAX_VRAM', 'OLLAMA_INTEL_GPU', 'OLLAMA_NEW_ENGINE', 'OLLAMA_MULTIUSER_CACHE',
+]);
+
+/** Levenshtein distance, small strings only. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0];
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = d[j];
+      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return d[b.length];
+}
+
+/** The variable Ollama reads that an unknown one most likely meant, when one is close. */
+function meantOllamaEnv(name: string): string | undefined {
+  // Every spelling of a context size means Ollama's one context variable.
+  if (/CTX|CONTEXT|SEQ_LEN|MAX_LEN|NUM_CTX/.test(name)) return OLLAMA_CONTEXT_ENV;
+  let best: string | undefined, bestD = Infinity;
+  for (const k of OLLAMA_ENV_NAMES) {
+    const dd = distance(name, k);
+    if (dd < bestD) { best = k; bestD = dd; }
+  }
+  return bestD <= 3 ? best : undefined;
+}
+
+/**
+ * OLLAMA_* variables `ollama serve` does not read: silently ignored, so a context set through one
+ * never takes effect. The finding sits on the variable's name where the file writes it.
+ */
+function unknownOllamaEnv(inv: Invocation): GrammarProblem[] {
+  const out: GrammarProblem[] = [];
+  for (const [name, tok] of Object.entries(inv.env)) {
+    if (!name.startsWith('OLLAMA_') || OLLAMA_ENV_NAMES.has(name)) continue;
+    const meant = meantOllamaEnv(name);
+    const at = tok.nameAt;
+    const token: Token = at ? { ...tok, value: name, raw: name, offset: at.offset, length: at.length, range: at.range, quote: 'none', known: true } : tok;
+    const context = meant === OLLAMA_CONTEXT_ENV;
+    out.push({
+      token, kind: 'misspelled', severity: context ? 'warning' : 'information',
+      message: `Ollama does not read ${name} (envconfig/config.go): the server ignores it${context ? ', so the context stays at its default' : ''}.${meant ? ` Its variable is ${meant}.` : ''}`,
+      ...(meant && at ? { replacement: meant } : {}),
+    });
+  }
+  return out;
+}
 
 export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
   const argv = inv.argv;
   let sub: string | undefined;
   let at = 1;
   if (inv.entrypoint === 'image') {
-    if (!inv.image || imageRepo(inv.image.value).repo !== 'ollama/ollama') return undefined;
+    if (!inv.image || !imageIs(inv.image.value, ['ollama/ollama'])) return undefined;
     // The image's ENTRYPOINT is /bin/ollama with CMD ["serve"].
     sub = argv[0]?.value ?? 'serve';
     at = 0;
@@ -85,6 +150,7 @@ export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
   if (sub !== 'serve' && sub !== 'run' && sub !== 'create') return undefined;
   const req: LaunchRequest = { program: 'ollama', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
   const env = inv.env[OLLAMA_CONTEXT_ENV];
+  if (sub === 'serve') req.problems.push(...unknownOllamaEnv(inv));
   if (sub === 'serve') {
     if (env) {
       const v = /^\s*\d+\s*$/.test(env.value) ? Number(env.value) : NaN;
@@ -97,6 +163,33 @@ export function readOllamaLaunch(inv: Invocation): LaunchRequest | undefined {
     if (env) req.notes.push(`${OLLAMA_CONTEXT_ENV} on \`ollama ${sub}\` does not reach the server: set it where \`ollama serve\` runs.`);
   }
   return req;
+}
+
+/** `ollama serve` (a program, or the image's default command), as opposed to a client command. */
+function isOllamaServe(req: LaunchRequest): boolean {
+  const inv = req.invocation;
+  if (!inv || req.program !== 'ollama') return false;
+  if (inv.entrypoint === 'image') return (inv.argv[0]?.value ?? 'serve') === 'serve';
+  return inv.argv[1]?.value === 'serve';
+}
+
+/**
+ * A script that starts `ollama serve` with OLLAMA_CONTEXT_LENGTH and then runs models against it
+ * (`ollama run qwen2.5:7b`): each run is served at that length (envconfig ContextLength, the
+ * default num_ctx of every request the server gets), so it is judged at it, on the token that
+ * sets it. A run that sets its own length (a Modelfile, num_ctx) is left alone.
+ */
+export function relateOllamaRuns(requests: LaunchRequest[]): void {
+  let serve: LaunchRequest | undefined;
+  for (const req of requests) {
+    if (req.program !== 'ollama' || !req.invocation) continue;
+    if (isOllamaServe(req)) { serve = req; continue; }
+    if (!serve?.length || req.length || !req.model || req.invocation.source !== serve.invocation!.source) continue;
+    const line = serve.invocation!.range.start.line + 1;
+    req.length = serve.length;
+    req.notes = req.notes.filter((n) => !n.startsWith(`${OLLAMA_CONTEXT_ENV} on`));
+    req.notes.push(`Served by the ollama serve on line ${line}, whose ${OLLAMA_CONTEXT_ENV}=${serve.length.value} is the context of every request it gets.`);
+  }
 }
 
 /**
@@ -182,6 +275,7 @@ export const ollamaEngine: Engine = {
   effect: ollamaLaunchEffect,
   plan: ollamaPlan,
   env: /^OLLAMA_CONTEXT_LENGTH$/,
+  relate: relateOllamaRuns,
   modelIdentity(ref) {
     const hit = ollamaLibraryModel(ref);
     return hit ? { id: hit.id, how: `the Ollama library tag ${hit.tag}` } : undefined;

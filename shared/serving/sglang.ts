@@ -121,7 +121,8 @@ export function sglangPlan(input: ServingInput): ServingPlan {
 //  - Images lmsysorg/sglang have no serving ENTRYPOINT: the command is given in full.
 import type { Invocation } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
-import { OptionSpec, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { OptionSpec, afterPythonModule, engineWrapper, ignoredOverrideKeys, imageIs, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import { parseLength } from './vllm';
 import { foreignProblem } from './vllm';
@@ -161,13 +162,16 @@ const SGLANG_LONG = SGLANG_SPECS.flatMap((s) => s.flags);
 export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
   const argv = inv.argv;
   let start = -1;
-  if (inv.entrypoint === 'image' && !(inv.image && SGLANG_IMAGES.includes(imageRepo(inv.image.value).repo))) return undefined;
+  if (inv.entrypoint === 'image' && !(inv.image && imageIs(inv.image.value, SGLANG_IMAGES))) return undefined;
+  let wrapper: { note: string } | undefined;
   if (programName(argv[0]) === 'sglang' && argv[1]?.value === 'serve') start = 2;
   else start = afterPythonModule(argv, ['sglang.launch_server']);
+  // `serve_sglang --model-path … --context-length …` (a wrapper defined elsewhere).
+  if (start < 0 && inv.entrypoint === 'program' && (wrapper = engineWrapper(argv, 'sglang', wrappedLaunchProgram, SGLANG_SPECS, { equals: true, underscores: false }, SGLANG_FOREIGN))) start = 1;
   if (start < 0) return undefined;
   // argparse: no `_` → `-`; `--flag=value` splits.
   const r = readArgv(argv, start, SGLANG_SPECS, { equals: true, underscores: false });
-  const req: LaunchRequest = { program: 'sglang', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  const req: LaunchRequest = { program: 'sglang', role: 'serving', invocation: inv, rope: {}, problems: [], notes: wrapper ? [wrapper.note] : [] };
   // A unique prefix of a known option is that option (argparse allow_abbrev).
   for (const u of [...r.unknown]) {
     const hits = SGLANG_LONG.filter((f) => f.startsWith(u.name) && u.name.length > 2);

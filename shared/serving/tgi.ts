@@ -107,7 +107,8 @@ export function tgiPlan(input: ServingInput): ServingPlan {
 //  - `Dockerfile`: ENTRYPOINT ["/tgi-entrypoint.sh"], which runs `text-generation-launcher $@`.
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
-import { OptionSpec, imageRepo, lastUse, programName, readArgv } from './argv';
+import { OptionSpec, engineWrapper, imageIs, imageRepo, lastUse, programName, readArgv } from './argv';
+import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { withScaling } from './launchModel';
@@ -133,15 +134,30 @@ const TGI_FOREIGN: Record<string, string | undefined> = {
 
 export const TGI_IMAGES = ['huggingface/text-generation-inference'];
 
+/**
+ * TGI's image wherever it is pulled from: ghcr.io/huggingface/text-generation-inference, a mirror
+ * that keeps the name, and Google Cloud's Deep Learning Containers
+ * (`us-docker.pkg.dev/deeplearning-platform-release/gcr.io/huggingface-text-generation-inference-cu124.2-3.ubuntu2204.py311`),
+ * whose entrypoint is TGI's own (the launcher, reading the same environment).
+ */
+export function isTgiImage(image: string): boolean {
+  if (imageIs(image, TGI_IMAGES)) return true;
+  const { repo } = imageRepo(image);
+  return /^huggingface-text-generation-inference(?:-|$)/.test(repo.slice(repo.lastIndexOf('/') + 1));
+}
+
 export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
   let start: number;
+  let wrapper: { note: string } | undefined;
   if (inv.entrypoint === 'image') {
-    if (!inv.image || !TGI_IMAGES.includes(imageRepo(inv.image.value).repo)) return undefined;
+    if (!inv.image || !isTgiImage(inv.image.value)) return undefined;
     start = programName(inv.argv[0]) === 'text-generation-launcher' ? 1 : 0;
   } else if (programName(inv.argv[0]) === 'text-generation-launcher') start = 1;
+  // `launch_tgi --model-id … --max-total-tokens …` (a wrapper defined elsewhere).
+  else if ((wrapper = engineWrapper(inv.argv, 'text-generation-launcher', wrappedLaunchProgram, TGI_SPECS, { equals: true, underscores: false }, TGI_FOREIGN))) start = 1;
   else return undefined;
   const r = readArgv(inv.argv, start, TGI_SPECS, { equals: true, underscores: false });
-  const req: LaunchRequest = { program: 'tgi', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  const req: LaunchRequest = { program: 'tgi', role: 'serving', invocation: inv, rope: {}, problems: [], notes: wrapper ? [wrapper.note] : [] };
   const get = (name: string): OptionUse | undefined => {
     const cli = lastUse(r, name);
     if (cli) return cli;

@@ -165,7 +165,8 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //  - `--rope-scaling` / `--rope-theta` were removed by PR #28006 (v0.11.1): "unrecognized arguments".
 import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
-import { GrammarHabits, OptionSpec, ReadArgv, afterPythonModule, ignoredOverrideKeys, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { GrammarHabits, OptionSpec, ReadArgv, afterPythonModule, engineWrapper, ignoredOverrideKeys, imageIs, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { scalingWords, withOverrides } from './launchModel';
@@ -203,11 +204,11 @@ const VLLM_FOREIGN: Record<string, string | undefined> = {
 export const VLLM_IMAGES = ['vllm/vllm-openai', 'vllm/vllm-openai-rocm', 'rocm/vllm'];
 
 /** Where vLLM's serve arguments start in this invocation, or -1 when it is not a vLLM launch. */
-function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boolean } | undefined {
+function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boolean; note?: string } | undefined {
   const argv = inv.argv;
   if (inv.entrypoint === 'image') {
-    const repo = inv.image ? imageRepo(inv.image.value).repo : '';
-    if (!VLLM_IMAGES.includes(repo)) return undefined;
+    // The image under any registry (`vllm/vllm-openai`, a mirror's `…/vllm-openai`).
+    if (!inv.image || !imageIs(inv.image.value, VLLM_IMAGES)) return undefined;
     // An image run whose command repeats `vllm serve` (ENTRYPOINT cleared) reads as a program.
     if (programName(argv[0]) === 'vllm' || afterPythonModule(argv, ['vllm.entrypoints.openai.api_server']) > 0) return vllmArgsStart({ ...inv, entrypoint: 'program' });
     return { start: 0, positionalModel: true };
@@ -215,6 +216,9 @@ function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boole
   if (programName(argv[0]) === 'vllm' && argv[1]?.value === 'serve') return { start: 2, positionalModel: true };
   const api = afterPythonModule(argv, ['vllm.entrypoints.openai.api_server', 'vllm.entrypoints.api_server']);
   if (api > 0) return { start: api, positionalModel: false };
+  // `start_vllm MODEL --max-model-len …` (a wrapper defined elsewhere): vllm serve's grammar.
+  const w = engineWrapper(argv, 'vllm', wrappedLaunchProgram, VLLM_SPECS, VLLM_HABITS, VLLM_FOREIGN);
+  if (w) return { start: 1, positionalModel: true, note: w.note };
   return undefined;
 }
 
@@ -226,7 +230,7 @@ export function readVllmLaunch(inv: Invocation): LaunchRequest | undefined {
   const first = inv.argv[where.start];
   const leading = where.positionalModel && first && !first.value.startsWith('-') ? first : undefined;
   const r = readArgv(inv.argv, where.start + (leading ? 1 : 0), VLLM_SPECS, VLLM_HABITS);
-  const req: LaunchRequest = { program: 'vllm', role: 'serving', invocation: inv, rope: {}, problems: [], notes: [] };
+  const req: LaunchRequest = { program: 'vllm', role: 'serving', invocation: inv, rope: {}, problems: [], notes: where.note ? [where.note] : [] };
   const positional = leading ?? (where.positionalModel ? r.positionals[0] : undefined);
   return vllmRequestOf(req, r, positional, inv.image);
 }
@@ -308,8 +312,8 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
 
 /** The release an image tag pins (`v0.10.1`, `0.10.1-cu128`), when it names one. */
 export function vllmImageVersion(image: string): number[] | undefined {
-  const { repo, tag } = imageRepo(image);
-  if (!VLLM_IMAGES.includes(repo) || !tag) return undefined;
+  const { tag } = imageRepo(image);
+  if (!imageIs(image, VLLM_IMAGES) || !tag) return undefined;
   const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(tag);
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
- * `--only bstar|bstar-long|server|kernels|plan|gguf|launch` runs one suite; `--json FILE` also writes the rows as JSON;
+ * `--only bstar|bstar-long|server|kernels|plan|gguf|launch|repo-scan` runs one suite; `--json FILE` also writes the rows as JSON;
  * `--quick` leaves out b* at 2^24 (the long suite alone takes a few minutes).
  */
 import { writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import * as kernels from './kernels';
 import * as plan from './plan';
 import * as gguf from './gguf';
 import * as launch from './launch';
+import * as repoScan from './repoScan';
 
 
 async function main() {
@@ -19,7 +20,7 @@ async function main() {
   const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
   const quick = args.includes('--quick');
   const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = {
-    bstar, 'bstar-long': { runBench: (r) => bstar.runLongBench(r, quick) }, server, kernels, plan, gguf, launch,
+    bstar, 'bstar-long': { runBench: (r) => bstar.runLongBench(r, quick) }, server, kernels, plan, gguf, launch, 'repo-scan': repoScan,
   };
   const report = new BenchReport();
   for (const [name, suite] of Object.entries(SUITES)) {

@@ -3,8 +3,8 @@
  * repository whose `.pre-commit-config.yaml` points at this repository (a local path, at a commit),
  * with nothing installed globally — no `rope-lens` on PATH. pre-commit sets the hook up itself
  * (`language: node`: `npm install` of the hook repository, which builds the CLI, then a packed
- * install into the hook's environment) and runs it: a config and a launch file each fail with their
- * finding, then pass once fixed.
+ * install into the hook's environment) and runs it: a config, a compose file and a shell launch script
+ * each fail with their finding, then pass once fixed.
  *
  * The hook repository is a temporary git repository holding this working tree's files (tracked and
  * untracked, not ignored), so the test runs what is here, committed or not. Setting the hook up
@@ -98,9 +98,9 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit, nothing inst
     // Llama-3-8B's config with max_position_embeddings raised 8× and no scaling.
     const cfg = JSON.parse(readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8'));
     cfg.max_position_embeddings = 65536;
-    // Saved by a transformers that reads `rope_type` (4.43+): Meta's own 4.40.0.dev0 stamp would make the
-    // YaRN fix a consumer/refused warning of its own (4.40's LlamaConfig accepts only {type, factor}).
-    cfg.transformers_version = '4.46.0';
+    // Meta's own file as published, stamped 4.40.0.dev0: the preferred fix must not bring a finding of
+    // its own there (a rewrite 4.40 refuses is not offered), so the hook passes after it.
+    assert.equal(cfg.transformers_version, '4.40.0.dev0');
     const bad = JSON.stringify(cfg, null, 2) + '\n';
     const r = runHook({ 'model/config.json': bad });
     assert.equal(r.status, 1, r.stdout + r.stderr);
@@ -136,6 +136,15 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit, nothing inst
     assert.match(bad.stdout, /deploy\/compose\.yaml:4:\d+ error vllm\/max-model-len-exceeds/);
     const override = ', "--hf-overrides", "{\\"rope_scaling\\": {\\"rope_type\\": \\"yarn\\", \\"factor\\": 4.0, \\"original_max_position_embeddings\\": 32768}}"';
     const good = runHook({ 'deploy/compose.yaml': compose(override) });
+    assert.equal(good.status, 0, good.stdout + good.stderr);
+    assert.match(good.stdout, /RoPE Lens .*Passed/);
+  });
+
+  it('a shell launch script: llama-server with a bare --rope-scale fails; without it, at the GGUF\'s context, it passes', () => {
+    const bad = runHook({ 'serve.sh': 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 98304 --rope-scale 3 --port 8080\n' });
+    assert.equal(bad.status, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stdout, /serve\.sh:1:\d+ warning launch\/implicit-linear /);
+    const good = runHook({ 'serve.sh': 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 32768 --port 8080\n' });
     assert.equal(good.status, 0, good.stdout + good.stderr);
     assert.match(good.stdout, /RoPE Lens .*Passed/);
   });

@@ -34,10 +34,11 @@ describe('launch files: Dockerfiles (dockerfile-ast)', () => {
     assert.match(edited, /original_max_position_embeddings\\":32768}", "--enforce-eager"\]/);
   });
 
-  it('CMD alone under FROM: the image\'s arguments (entrypoint "image"), with the FROM image token', () => {
+  it('CMD alone under FROM that starts a program: that program (the engine image\'s entrypoint assumed to exec it), with the FROM image token', () => {
     const text = fixture('Dockerfile.sglang');
     const inv = read(text).invocations[0];
-    assert.equal(inv.entrypoint, 'image');
+    assert.equal(inv.entrypoint, 'program');
+    assert.ok(inv.notes.some((n) => /lmsysorg\/sglang:latest is assumed to exec it/.test(n)), inv.notes.join('; '));
     assert.equal(inv.image?.value, 'lmsysorg/sglang:latest');
     assert.equal(after(inv, '--model-path').value, 'Qwen/Qwen3-8B');
     assert.deepEqual(envOf(inv), { HF_TOKEN: '' });

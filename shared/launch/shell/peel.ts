@@ -20,6 +20,9 @@ interface WrapperSpec {
 const WRAPPERS: Record<string, WrapperSpec> = {
   exec: { valued: ['-a'] },
   nohup: { valued: [] },
+  // Container init processes: `tini -- vllm serve …`, `dumb-init -- …` run their arguments.
+  tini: { valued: ['-e', '-p'] },
+  'dumb-init': { valued: ['-r', '--rewrite'] },
   time: { valued: ['-f', '-o'] },
   command: { valued: [] },
   builtin: { valued: [] },
@@ -89,7 +92,8 @@ export function valueAfterEquals(map: LineMap, t: Token, eq: number): Token {
   const closing = t.raw === t.value ? 0 : (t.quote === 'double' || t.quote === 'single') && t.raw.slice(1, -1) === t.value ? 1 : 0;
   const offset = t.offset + rawStart;
   const length = t.length - rawStart - closing;
-  return { ...t, value, raw: map.text.slice(offset, offset + length), offset, length, range: map.range(offset, length) };
+  const nameOffset = offset - eq - 1;
+  return { ...t, value, raw: map.text.slice(offset, offset + length), offset, length, range: map.range(offset, length), nameAt: { offset: nameOffset, length: eq, range: map.range(nameOffset, eq) } };
 }
 
 function assignment(t: Token): { name: string; eq: number } | undefined {

@@ -9,7 +9,7 @@
  * Dropped lines leave only their line break behind, so line numbers stay right and every offset
  * maps back exactly (ParseSource). Each cut is reported as a problem.
  */
-import { LAUNCH_WORD_RE } from '../sniff';
+import { mentionsLaunchWord } from '../sniff';
 import type { LineMap } from '../text';
 import { ParseSource } from './source';
 
@@ -77,7 +77,7 @@ export function prepareShell(doc: LineMap, limits = SHELL_LIMITS): Prepared {
       if (i + 1 < lines.length) i++;
     }
     const s = i === first ? first_ : text.slice(lines[first].start, lines[i].end);
-    const launch = LAUNCH_WORD_RE.test(s);
+    const launch = mentionsLaunchWord(s);
     const assigns = ASSIGNS.exec(s)?.[1];
     groups.push({
       start: lines[first].start, end: lines[i].end, next: lines[i].next, lines: i - first + 1,

@@ -19,6 +19,10 @@ export interface Binding {
   via?: VariableTrace[];
   /** `unset NAME`: hides outer bindings. */
   unset?: boolean;
+  /** Assigned in a sourced file (its `assignedAt` is a span of that file). */
+  from?: string;
+  /** `local x=$2`: the call's argument the value is, so a use of `$x` is that argument's token. */
+  argToken?: Token;
   /** The branches (if/elif/else/case item/loop body, outermost first) the assignment sits in. */
   branch?: readonly number[];
 }

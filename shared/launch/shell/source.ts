@@ -15,11 +15,18 @@ export class ParseSource {
     readonly parsed: string,
     readonly doc: LineMap,
     private readonly segments: Segment[],
+    /** Set for a sourced file: the tokens it makes say so (Token.from). */
+    readonly from?: string,
   ) {}
 
   /** The whole document, parsed as is. */
-  static whole(doc: LineMap): ParseSource {
-    return new ParseSource(doc.text, doc, [{ parsedStart: 0, origStart: 0 }]);
+  static whole(doc: LineMap, from?: string): ParseSource {
+    return new ParseSource(doc.text, doc, [{ parsedStart: 0, origStart: 0 }], from);
+  }
+
+  /** The same parsed text, its tokens marked as written in `from` (a sourced file). */
+  withOrigin(from: string): ParseSource {
+    return new ParseSource(this.parsed, this.doc, this.segments, from);
   }
 
   /** Only these document spans, in order, each followed by a newline in the parsed text. */
@@ -70,6 +77,8 @@ export class ParseSource {
 
   /** A token for the parsed span [start, end). */
   token(start: number, end: number, t: Omit<TokenInit, 'offset' | 'length'>): Token {
-    return makeToken(this.doc, { ...t, ...this.span(start, end) });
+    const tok = makeToken(this.doc, { ...t, ...this.span(start, end) });
+    if (this.from) tok.from = this.from;
+    return tok;
   }
 }

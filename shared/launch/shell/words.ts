@@ -227,6 +227,7 @@ export class WordEvaluator {
   private trace(name: string, b: Binding): VariableTrace[] {
     const t: VariableTrace = { name };
     if (b.assignedAt) t.assignedAt = b.assignedAt;
+    if (b.from) t.from = b.from;
     // Conditional when assigned in a branch the reading point is not inside (an `if` already left).
     const here = this.branchOf();
     if (b.branch && b.branch.some((id, i) => here[i] !== id)) t.conditional = true;
@@ -282,6 +283,9 @@ export class WordEvaluator {
         const b = scope.get(nameNode.childForFieldName('name')?.text ?? '');
         if (b?.elements && (idx === '@' || (idx === '*' && !quoted))) return b.elements.map((t) => ({ ...t, via: [...this.trace(nameNode.childForFieldName('name')!.text, b), ...(t.via ?? [])] }));
       }
+      // `local ctx=$2 … -c "$ctx"`: the value is the call's argument, so is its token.
+      const bound = plain && nameNode.type === 'variable_name' ? scope.get(nameNode.text) : undefined;
+      if (bound?.argToken && bound.argToken.value === bound.value && (quoted || !/\s/.test(bound.value))) return [{ ...bound.argToken }];
       if (!quoted) {
         const p = this.word(e, scope, false);
         if (!p.known) return [src.token(n.startIndex, n.endIndex, { value: p.value, quote: 'none', known: false, via: p.via })];

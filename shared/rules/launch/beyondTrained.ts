@@ -7,7 +7,7 @@
  */
 import { finding, fmt } from '../context';
 import { ENGINE_LABEL, LaunchRule, useRange } from './context';
-import { extensionFixes } from './engineFixes';
+import { commandRaisedBase, extensionFixes } from './engineFixes';
 import { lengthLabel } from './length';
 import { extensionFrom } from '../../serving/common';
 import { sglangHonoursWindows } from '../../serving/sglang';
@@ -30,6 +30,8 @@ export const beyondTrainedRule: LaunchRule = {
     if (ctx.engine === 'vllm' || !len || !effect || T === undefined) return [];
     const C = len.value;
     if (C > effect.derived) return [];
+    // The command raised the base to the NTK-aware base for C: that is its extension.
+    if (commandRaisedBase(ctx, C)?.covers) return [];
     // From the model's own reach (a fine-tune's own rope_theta may already extend it), and only
     // where some layer the engine runs without a window would see past it.
     const from = extensionFrom({ rope: effect.rope, trainedContext: T }, effect.facts, C, honoursWindows(ctx.engine, effect.rope.modelType));

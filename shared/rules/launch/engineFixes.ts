@@ -22,10 +22,27 @@ export function contextOverrideKv(ctx: LaunchRuleContext, length: number): { nam
   return arch ? { name: 'override-kv', flag: '--override-kv', value: `${arch}.context_length=int:${length}` } : undefined;
 }
 
+/**
+ * The base the command itself sets above the model's own (llama.cpp `--rope-freq-base`, an
+ * override's rope_theta), and whether it already is the NTK-aware base for `length` (within 10%:
+ * 2,000,000 for Llama-3's 500,000 at ×4, whose exact value is 2,044,497). Such a command has
+ * extended the context its own way: no scaling goes on top of it, and no second raise.
+ */
+export function commandRaisedBase(ctx: LaunchRuleContext, length: number): { base: number; own: number; covers: boolean } | undefined {
+  const own = ctx.model?.base.value, base = ctx.effect?.rope.base.value, T = ctx.trained;
+  const dim = ctx.effect?.rope.rotaryDim.value;
+  if (own === undefined || base === undefined || !(base > own * (1 + 1e-9)) || !Number.isFinite(base)) return undefined;
+  const s = T !== undefined && T > 0 ? length / T : 1;
+  const covers = s <= 1 || (dim !== undefined && Number.isFinite(dim) && base >= 0.9 * ntkAwareBase(own, s, dim));
+  return { base, own, covers };
+}
+
 /** Scaling fixes for running the model at `length` past its trained context, in the engine's syntax. */
 export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { liftCap?: boolean } = {}): Fix[] {
   const T = ctx.trained, effect = ctx.effect;
   if (T === undefined || !effect || effect.facts.type !== 'none' || !(length > T)) return [];
+  // Never stack a scaling (or a second raise) on a base the command already raised.
+  if (commandRaisedBase(ctx, length)) return [];
   const rope = effect.rope;
   switch (ctx.engine) {
     case 'vllm':

@@ -17,6 +17,7 @@ import { LaunchRuleContext, LaunchRule, jsonKeyRange, overrideWriter, tokenRange
 import { ignoredOverrideKeys, renameKey } from '../../serving/argv';
 import { jsonText, modernScaling } from '../../serving/common';
 import { combineEdits } from '../../fixes/launchEdits';
+import { scalingWords } from '../../serving/launchModel';
 import { REMOVED_OPTION, removedOptionMessage } from './removedOption';
 
 export const FOREIGN_FLAG = 'launch/foreign-flag';
@@ -45,7 +46,9 @@ export const grammarRule: LaunchRule = {
       if (p.kind === 'ignored-key') {
         // One finding per key, on that key inside the JSON; the fix renames every such key at once.
         const at = p.keyPath ? jsonKeyRange(ctx.editor, p.token, p.keyPath, range) : range;
-        out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, p.message, at, keysDone ? [] : renameKeysFix(ctx)));
+        const keepsOwn = ownScalingKept(ctx, p.keyPath?.[0]);
+        const message = keepsOwn ? `${p.message.replace(/ Write "[^"]*"\.$/, '')} ${ctx.modelName} ships its own ${scalingWords(ctx.modelFacts!)}: written as ${keepsOwn} the override would replace it whole, so the dead key is better removed.` : p.message;
+        out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, message, at, keysDone ? [] : renameKeysFix(ctx)));
         keysDone = true;
         continue;
       }
@@ -57,7 +60,12 @@ export const grammarRule: LaunchRule = {
 
 function replacementFix(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   if (p.replacement === undefined) return [];
-  // A replacement names a flag (`--context-length`), or a split `--flag value` for llama.cpp's `=` form.
+  // A replacement names a flag (`--context-length`), or a split `--flag value` for llama.cpp's `=` form,
+  // or an environment variable's name (`OLLAMA_CONTEXT_LENGTH` for `OLLAMA_MAX_CTX`), renamed where it is written.
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.token.value) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(p.replacement)) {
+    const edits = ctx.editor.replaceRaw(p.token, p.replacement);
+    return edits.length ? [{ title: `Rename to ${p.replacement}`, kind: 'other', preferred: true, edits }] : [];
+  }
   if (!p.token.value.startsWith('-')) return [];
   if (!p.replacement.includes(' ') && usesFlag(ctx, p.replacement)) {
     // The request already sets the option the flag stands for: renaming would set it twice.
@@ -82,15 +90,39 @@ function usesFlag(ctx: LaunchRuleContext, flag: string): boolean {
   return uses.some((u) => u && u.flag !== u.value && flagName(u.flag.value) === flag);
 }
 
+/**
+ * The key the ignored `key` was meant to be, when making it live would replace the scaling the
+ * model ships with (gpt-oss's YaRN with its beta_fast/beta_slow): then the key goes, not renamed.
+ */
+function ownScalingKept(ctx: LaunchRuleContext, key: string | undefined): string | undefined {
+  if (!key || !ctx.modelFacts || ctx.modelFacts.type === 'none') return undefined;
+  const meant = ignoredOverrideKeys({ [key]: null }).find((r) => r.key === key)?.meant;
+  return meant === 'rope_scaling' || meant === 'rope_parameters' ? meant : undefined;
+}
+
 function renameKeysFix(ctx: LaunchRuleContext): Fix[] {
   const ov = ctx.request.overrides;
   if (!ov?.value || !ov.option.value) return [];
   let obj = ov.value;
   const renames = ignoredOverrideKeys(obj);
-  for (const r of renames) obj = renameKey(obj, r.key, r.meant);
-  const edits = ctx.editor.replaceValue(ov.option.value, jsonText(obj));
-  const what = renames.map((r) => `${r.key} → ${r.meant}`).join(', ');
-  return edits.length ? [{ title: `Rename ${what} in ${ov.option.name}`, kind: 'other', preferred: true, edits }] : [];
+  const removed = renames.filter((r) => ownScalingKept(ctx, r.key));
+  for (const r of renames) obj = removed.includes(r) ? withoutKey(obj, r.key) : renameKey(obj, r.key, r.meant);
+  const edits = Object.keys(obj).length
+    ? ctx.editor.replaceValue(ov.option.value, jsonText(obj))
+    : ctx.editor.removeOption([ov.option.flag, ...(ov.option.value !== ov.option.flag ? [ov.option.value] : [])]);
+  const renamed = renames.filter((r) => !removed.includes(r)).map((r) => `${r.key} → ${r.meant}`);
+  const own = removed.length ? ` (the model keeps its own ${scalingWords(ctx.modelFacts!)})` : '';
+  const dead = removed.map((r) => r.key).join(', ');
+  const title = !removed.length ? `Rename ${renamed.join(', ')} in ${ov.option.name}`
+    : !Object.keys(obj).length ? `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose only key ${dead} is dead${own}`
+      : `Remove ${dead}${renamed.length ? `, rename ${renamed.join(', ')}` : ''} in ${ov.option.name}${own}`;
+  return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
+}
+
+function withoutKey(obj: Record<string, unknown>, key: string): Record<string, unknown> {
+  const out = { ...obj };
+  delete out[key];
+  return out;
 }
 
 /**

@@ -18,7 +18,7 @@ import { vllmAllowsLong, vllmLengthFindings } from './vllmLength';
 import { VLLM_LONG_ENV } from '../../serving/vllm';
 import { SGLANG_LONG_ENV } from '../../serving/sglang';
 import { MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED, SERVING_STATIC_YARN } from './vllmLength';
-import { contextOverrideKv, extensionFixes } from './engineFixes';
+import { commandRaisedBase, contextOverrideKv, extensionFixes } from './engineFixes';
 import { overrideWriter } from './context';
 
 export const LENGTH_EXCEEDS_DERIVED = 'launch/length-exceeds-derived';
@@ -67,7 +67,10 @@ export const lengthRule: LaunchRule = {
       const edits = ctx.editor.replaceValue(len.option.value, String(D));
       if (edits.length) lower.push({ title: `Set ${label} to ${D}`, kind: 'other', edits });
     }
-    const covered = scalingCovers(ctx, C);
+    // A base the command raised to the NTK-aware base for C covers C as a scaling would.
+    const raised = commandRaisedBase(ctx, C);
+    const covered = scalingCovers(ctx, C) || !!raised?.covers;
+    const coveredBy = raised?.covers ? `raised --rope-freq-base ${fmt(raised.base)} (the NTK-aware base for ×${fmt(C / ctx.trained)})` : `${effect.facts.type} scaling in effect`;
     switch (ctx.engine) {
       case 'sglang': {
         const env = ctx.request.invocation?.env[SGLANG_LONG_ENV]?.value;
@@ -100,7 +103,7 @@ export const lengthRule: LaunchRule = {
           }
           fixes.push(...extensionFixes(ctx, C, { liftCap: true }), ...lower);
           return [finding(LENGTH_EXCEEDS_DERIVED, 'warning',
-            `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} for ${m}: llama-server caps each slot there ("the slot context (…) exceeds the training context of the model (${D}) - capping") and serves ${fmt(D)}, not ${fmt(C)}.${covered ? ` The ${effect.facts.type} scaling in effect covers ${fmt(C)}: --override-kv raises the cap.` : ''}`,
+            `${label} ${fmt(C)} is above the GGUF's context_length ${fmt(D)} for ${m}: llama-server caps each slot there ("the slot context (…) exceeds the training context of the model (${D}) - capping") and serves ${fmt(D)}, not ${fmt(C)}.${covered ? ` The ${coveredBy} covers ${fmt(C)}: --override-kv raises the cap.` : ''}`,
             range, fixes)];
         }
         return [finding(LENGTH_EXCEEDS_DERIVED, 'warning',

@@ -12,6 +12,9 @@
  *   llamafactory-cli / lmf train (LLaMA-Factory setup.py::get_console_scripts → llamafactory.cli:main),
  *   its src/train.py and llamafactory/launcher.py (what the CLI hands to torchrun);
  *   swift sft|pt|rlhf (ms-swift swift/cli/main.py::ROUTE_MAPPING → swift/cli/sft.py, pt.py, rlhf.py);
+ *   megatron sft|pt|rlhf (Megatron-SWIFT, swift/cli/_megatron/main.py: MegatronTrainArguments, which
+ *   extend ms-swift's own arguments, so `--max_length` means the same; the weights are `--model` or a
+ *   converted mcore checkpoint folder in `--load`);
  *   axolotl train (axolotl src/axolotl/cli/main.py::train), python/accelerate -m axolotl.cli.train
  *   (src/axolotl/cli/train.py: fire.Fire(do_cli));
  *   tune run <recipe> (torchtune's `tune` CLI; torchrun options come before the recipe).
@@ -55,6 +58,8 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
   const name = baseName(prog.value);
   if ((name === 'llamafactory-cli' || name === 'lmf') && sub?.value === 'train') return { program: 'llamafactory', args: argv.slice(2), entry: sub, via };
   if (name === 'swift' && sub && ['sft', 'pt', 'rlhf'].includes(sub.value)) return { program: 'swift', args: argv.slice(2), entry: sub, via };
+  // Megatron-SWIFT: the same argument classes under Megatron (swift/cli/_megatron/main.py ROUTE_MAPPING).
+  if (name === 'megatron' && sub && ['sft', 'pt', 'rlhf'].includes(sub.value)) return { program: 'swift', args: argv.slice(2), entry: sub, via: [...via, 'megatron'] };
   if (name === 'axolotl' && sub?.value === 'train') return { program: 'axolotl', args: argv.slice(2), entry: sub, via };
   if (name === 'tune' && sub?.value === 'run') return tuneRun(argv.slice(2), via);
   if (name === 'accelerate' && sub?.value === 'launch') return launcher('accelerate', argv.slice(2), [...via, 'accelerate launch']);
@@ -100,8 +105,8 @@ function target(entry: Token, args: Token[], isModule: boolean, via: string[]): 
   if (isModule) {
     if (v === 'axolotl.cli.train') return { program: 'axolotl', args, entry, via };
     if (v === 'llamafactory.launcher') return { program: 'llamafactory', args, entry, via };
-    const swift = v.match(/^swift\.cli\.(sft|pt|rlhf)$/);
-    if (swift) return { program: 'swift', args, entry, via };
+    const swift = v.match(/^swift\.cli\.(_megatron\.)?(sft|pt|rlhf)$/);
+    if (swift) return { program: 'swift', args, entry, via: swift[1] ? [...via, 'megatron'] : via };
     if (v === 'torch.distributed.run' || v === 'torch.distributed.launch') return launcher('torchrun', args, [...via, `python -m ${v}`]);
     if (v === 'accelerate.commands.launch') return launcher('accelerate', args, [...via, 'accelerate launch']);
     if (v === 'deepspeed.launcher.runner') return launcher('deepspeed', args, [...via, 'deepspeed']);

@@ -1,5 +1,5 @@
 /**
- * `swift sft|pt|rlhf …` (ms-swift), parsed by HfArgumentParser (swift/utils/utils.py::parse_args),
+ * `swift sft|pt|rlhf …` (ms-swift) and `megatron sft|pt|rlhf …` (Megatron-SWIFT), parsed by HfArgumentParser (swift/utils/utils.py::parse_args),
  * so `--max_length` and `--max-length`, `--k v` and `--k=v` are the same option.
  *   --model (3.x; `--model_id_or_path` in 2.x)   the checkpoint; `--model_type` only names ms-swift's model group;
  *   --max_length                                  the training length (3.x default: the model's max_model_len,
@@ -34,9 +34,13 @@ export function readSwiftLaunch(l: Launched, inv: Invocation, lines: LineIndex):
   const { options } = readOptions(l.args);
   const b = new LaunchDocBuilder(lines, inv);
   const request = emptyRequest('swift', inv);
-  const legacyOpt = lastOf(options, 'model_id_or_path');
+  const megatron = l.via.includes('megatron');
+  const legacyOpt = megatron ? undefined : lastOf(options, 'model_id_or_path');
   const legacy = !!legacyOpt;
-  const modelOpt = lastOf(options, 'model') ?? legacyOpt;
+  // Megatron-SWIFT loads `--model` (HF weights through its bridge) or an mcore checkpoint folder in `--load`.
+  const loadOpt = megatron ? lastOf(options, 'load') : undefined;
+  const modelOpt = lastOf(options, 'model') ?? legacyOpt ?? loadOpt;
+  if (megatron && loadOpt && modelOpt === loadOpt) request.notes.push(`--load ${loadOpt.text} is a Megatron (mcore) checkpoint converted from a Hugging Face model: it is looked up by that name.`);
   const model = stringOption(b, 'model', modelOpt);
   const lengthOpt = lastOf(options, 'max_length');
   const length = numberOption(b, 'max_length', lengthOpt);

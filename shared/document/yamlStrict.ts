@@ -1,0 +1,38 @@
+/**
+ * YAML as PyYAML reads it (axolotl, LLaMA-Factory, torchtune, vLLM's --config, docker compose's
+ * own loader behaves alike): a syntax error stops the load, and a key written twice in one
+ * mapping loads silently with the last value — the first is dead. The tree reader
+ * (parseYaml.ts) is tolerant on purpose; this checker counts what a strict reader would object
+ * to, so a fix can be held to "no new error, no key written twice". Every document of a
+ * multi-document file (Kubernetes) is read.
+ */
+import { parseAllDocuments } from 'yaml';
+
+export interface YamlStrictProblem {
+  kind: 'syntax' | 'duplicate-key';
+  message: string;
+  offset: number;
+  length: number;
+}
+
+export function checkYamlStrict(text: string): YamlStrictProblem[] {
+  const out: YamlStrictProblem[] = [];
+  let docs: ReturnType<typeof parseAllDocuments>;
+  try {
+    docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
+  } catch (e) {
+    return [{ kind: 'syntax', message: (e as Error).message, offset: 0, length: 0 }];
+  }
+  const list = Array.isArray(docs) ? docs : [docs];
+  for (const d of list) {
+    for (const e of d.errors) {
+      out.push({
+        kind: e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'syntax',
+        message: e.message.split('\n')[0],
+        offset: e.pos[0],
+        length: Math.max(0, e.pos[1] - e.pos[0]),
+      });
+    }
+  }
+  return out;
+}
