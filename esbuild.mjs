@@ -3,7 +3,8 @@
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 // `--outdir DIR` builds into DIR instead of dist/ (e.g. a minified build beside the development one).
@@ -44,6 +45,22 @@ const common = {
   legalComments: 'none',
 };
 
+// The rule pages (docs/rules/<code>.md), built into the bundles: `rope-lens rules CODE` and SARIF's
+// rule help read them from here, never from docs/ at run time (server/cli/rulePages.ts).
+function rulePages(dir) {
+  const out = {};
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.md')) out[relative(dir, p).split(sep).join('/').replace(/\.md$/, '')] = readFileSync(p, 'utf8');
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+const pagesDefine = { ROPE_LENS_RULE_PAGES: JSON.stringify(rulePages('docs/rules')) };
+
 const builds = [];
 for (const [src, out] of nodeEntries) {
   if (!existsSync(src)) continue;
@@ -58,6 +75,7 @@ for (const [src, out] of nodeEntries) {
     external: ['vscode', 'gl', 'webgpu'],
     // jsonc-parser's UMD "main" requires its modules dynamically (esbuild cannot follow that); its ESM build bundles.
     mainFields: ['module', 'main'],
+    define: pagesDefine,
   }));
 }
 for (const [src, out] of browserEntries) {

@@ -3,7 +3,7 @@ import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIAGNOSTIC_SOURCE, RULES_DOC_PATH } from '../shared/protocol/messages';
+import { DIAGNOSTIC_SOURCE, RULE_PAGES_DIR } from '../shared/protocol/messages';
 import type { Finding, FileAnalysis, Severity } from '../shared/service/types';
 import type { RopeLensSettings } from './settings';
 
@@ -14,22 +14,23 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-const REPOSITORY_DOCS = 'https://github.com/rope-lens/rope-lens/blob/main/' + RULES_DOC_PATH;
+const REPOSITORY_PAGES = 'https://github.com/rope-lens/rope-lens/blob/main/' + RULE_PAGES_DIR;
 
 /**
- * Where `codeDescription` points: the rules page shipped next to the bundle (the .vsix carries
- * docs/rules.md, so the link opens offline), else the repository's copy.
+ * Where `codeDescription` points: the rule pages shipped next to the bundle (the .vsix carries
+ * docs/rules/, so the link opens offline), else the repository's copy. Each code's page is
+ * `<base>/<code>.md`.
  */
 export function rulesDocBase(bundleDir: string = __dirname): string {
-  for (const candidate of [join(bundleDir, '..', RULES_DOC_PATH), join(bundleDir, '..', '..', RULES_DOC_PATH)]) {
+  for (const candidate of [join(bundleDir, '..', RULE_PAGES_DIR), join(bundleDir, '..', '..', RULE_PAGES_DIR)]) {
     if (existsSync(candidate)) return pathToFileURL(candidate).toString();
   }
-  return REPOSITORY_DOCS;
+  return REPOSITORY_PAGES;
 }
 
-/** Anchor of a rule code in docs/rules.md (GitHub's heading slug for a heading that is the code). */
-export function ruleAnchor(code: string): string {
-  return code.toLowerCase().replace(/[^a-z0-9_\- ]/g, '').replace(/ /g, '-');
+/** The page of a code under a base from rulesDocBase. */
+export function rulePageHref(docsBase: string, code: string): string {
+  return `${docsBase}/${code.split('/').map(encodeURIComponent).join('/')}.md`;
 }
 
 export function toDiagnostic(finding: Finding, uri: string, settings: RopeLensSettings, docsBase: string): Diagnostic | undefined {
@@ -39,7 +40,7 @@ export function toDiagnostic(finding: Finding, uri: string, settings: RopeLensSe
     range: finding.range,
     severity: SEVERITY[severity],
     code: finding.code,
-    codeDescription: { href: `${docsBase}#${ruleAnchor(finding.code)}` },
+    codeDescription: { href: rulePageHref(docsBase, finding.code) },
     source: DIAGNOSTIC_SOURCE,
     message: finding.message,
   };

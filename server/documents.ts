@@ -35,7 +35,7 @@ export class AnalysisCache {
   constructor(
     private readonly service: RopeLensService,
     private readonly oracle: CachedBoundOracle,
-    private readonly analysed?: (uri: string, fileName: string) => void,
+    private readonly analysed?: (uri: string, fileName: string, analysis: FileAnalysis) => void,
   ) {}
 
   get(doc: TextDocument, settings: RopeLensSettings): FileAnalysis {
@@ -47,7 +47,7 @@ export class AnalysisCache {
     }
     const analysis = this.compute(doc, settings, forced);
     this.entries.set(doc.uri, { version: doc.version, settings, forced, epoch: this.oracle.epoch, analysis });
-    this.analysed?.(doc.uri, fileNameOf(doc.uri));
+    this.analysed?.(doc.uri, fileNameOf(doc.uri), analysis);
     return analysis;
   }
 

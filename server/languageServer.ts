@@ -4,7 +4,7 @@
  * keeps the shared state (documents, settings, analyses, bound oracle).
  */
 import {
-  CancellationToken, CodeActionKind, CodeActionTriggerKind, Connection, DidChangeConfigurationNotification, InitializeParams,
+  CancellationToken, CodeActionKind, CodeActionTriggerKind, Connection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, InitializeParams,
   InitializeResult, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -28,6 +28,8 @@ import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
 import { loadShellParser } from '../shared/node/shellParser';
 import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
+import { nodeProjectConfig } from '../shared/node/projectConfig';
+import { PROJECT_FILE_NAME } from '../shared/service/projectConfig';
 import { nodeSourcedFiles } from '../shared/node/sourcedFiles';
 import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
@@ -95,7 +97,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // Shell scripts need the tree-sitter grammar (WASM, loaded asynchronously): until it is in,
   // they read as nothing; once it is, every open document is checked again.
   let shell: ShellParser | undefined;
-  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts(), sourcedFiles: nodeSourcedFiles() });
+  // The project file (.rope-lens.yaml) is found from each document's path; when it changes on disk
+  // (watched below, or after its short cache expires) every open document is checked again.
+  const project = nodeProjectConfig();
+  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts(), sourcedFiles: nodeSourcedFiles(), project });
   let clientAsksHub = false;
   const hub = new HubFetcher({
     connection, resolver, log,
@@ -103,7 +108,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     clientAsks: () => clientAsksHub,
     landed: () => { cache.clear(); validator.revalidateAll(); },
   });
-  const cache = new AnalysisCache(service, oracle, (uri, fileName) => hub.noticed(uri, fileName));
+  // Problems with suppression comments or a project file go to the output channel, once each.
+  const saidProblems = new Set<string>();
+  const cache = new AnalysisCache(service, oracle, (uri, fileName, analysis) => {
+    hub.noticed(uri, fileName);
+    for (const p of analysis.configProblems ?? []) {
+      const line = p.line === undefined ? p.message : `${fileName}:${p.line + 1}: ${p.message}`;
+      if (!saidProblems.has(line)) { saidProblems.add(line); log(line); }
+    }
+  });
   loadShellParser().then((p) => {
     shell = p;
     cache.clear();
@@ -112,6 +125,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support, hub };
   const validator = new Validator(ctx);
   const known = new Set<string>();
+  let watchFiles = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const caps = params.capabilities ?? {};
@@ -125,6 +139,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     support.configuration = !!caps.workspace?.configuration;
     support.dynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     support.relatedInformation = !!caps.textDocument?.publishDiagnostics?.relatedInformation;
+    watchFiles = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     settings.enablePull(support.configuration);
     const init = params.initializationOptions as { settings?: unknown; hubPermission?: boolean } | undefined;
     if (init?.settings !== undefined) settings.changed({ ropeLens: init.settings });
@@ -132,7 +147,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
     const result: InitializeResult = {
       capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, SERVING_SOURCE_KIND], resolveProvider: false },
         inlayHintProvider: { resolveProvider: false },
@@ -150,6 +165,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (support.dynamicConfiguration) {
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'ropeLens' }).catch(() => undefined);
     }
+    if (watchFiles) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_FILE_NAME}` }] }).catch(() => undefined);
+    }
     void applyBackend();
   });
 
@@ -165,6 +183,20 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       oracle.setComputer(makeComputer(backend));
     }
   }
+
+  /** A project file changed: suppressions, severities and ignored paths may differ for every document. */
+  const projectChanged = () => {
+    project.invalidate();
+    cache.clear();
+    validator.revalidateAll();
+  };
+  connection.onDidChangeWatchedFiles(({ changes }) => {
+    if (changes.some((c) => c.uri.endsWith(`/${PROJECT_FILE_NAME}`))) projectChanged();
+  });
+  documents.onDidSave(({ document }) => {
+    // Clients that do not watch files still save the project file through the editor.
+    if (document.uri.endsWith(`/${PROJECT_FILE_NAME}`)) projectChanged();
+  });
 
   connection.onDidChangeConfiguration((change) => {
     settings.changed(change.settings);

@@ -12,7 +12,7 @@
  * Base models and served models are resolved offline (local folder, HF cache, catalog); with `--hub`
  * or ROPE_LENS_HUB=1 the ones not found are fetched from the Hub into the HF cache first (see hub.ts).
  */
-import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
@@ -25,6 +25,7 @@ import { createNodeResolver } from '../../shared/node/resolveNode';
 import { parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { toGithub, toSarif } from './ciFormats';
 import { loadShellParser } from '../../shared/node/shellParser';
+import { PROJECT_FILE_NAME, ignoredBy } from '../../shared/service/projectConfig';
 // Launch files a folder walk picks up by name (a file named on the command line is always read);
 // what each one is, is decided by its text.
 import { mayBeLaunchFileName } from '../../shared/launch/format';
@@ -33,7 +34,7 @@ import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/e
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
-const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
+const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--output FILE] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['error', 'warning', 'never'] as const;
 type Format = (typeof FORMATS)[number];
@@ -49,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      json: { type: 'boolean' }, format: { type: 'string' }, 'fail-on': { type: 'string' },
+      json: { type: 'boolean' }, format: { type: 'string' }, output: { type: 'string' }, 'fail-on': { type: 'string' },
       variant: { type: 'string' }, consumer: { type: 'string', multiple: true }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...HUB_OPTION,
     },
   });
@@ -65,6 +66,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const failOn = (parsed.values['fail-on'] ?? 'error') as FailOn;
   if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, got '${failOn}'`);
   if (parsed.positionals.length === 0) throw new UsageError(`no files or folders given (${USAGE})`);
+  // --output FILE: the format goes to the file and the plain text lines to stdout, from one analysis
+  // (the GitHub Action writes SARIF for code scanning and keeps a readable log, without annotations).
+  const output = parsed.values.output;
+  if (output !== undefined && (output === '' || format === 'text')) throw new UsageError('--output takes a file name, with --format json, sarif or github');
   // A misspelt consumer would silently check nothing: refuse it, naming the forms accepted.
   for (const spec of parsed.values.consumer ?? []) {
     const problem = consumerSpecProblem(spec);
@@ -121,11 +126,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
+  // Problems with suppression comments and project files: one stderr line each (they never fail the run).
+  const said = new Set<string>();
+  const warn = (line: string) => { if (!said.has(line)) { said.add(line); io.err(line); } };
+  let ignored = 0;
   const reports: (JsonFileReport | GgufFileReport)[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   const textLines: string[] = [];
   for (const file of files) {
     if (/\.gguf$/i.test(file)) {
+      const project = service.projectFor(resolve(file));
+      const skip = project && ignoredBy(project, resolve(file));
+      for (const p of project?.problems ?? []) warn(`rope-lens: ${p}`);
+      if (skip) { ignored++; continue; }
       const g = await checkGguf(file, service, io);
       if (!g) { unreadable = true; continue; }
       for (const d of g.diagnostics) {
@@ -137,6 +150,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     const analysis = analyses.get(file);
     if (!analysis) continue;
+    for (const p of analysis.configProblems ?? []) warn(p.line === undefined ? `rope-lens: ${p.message}` : `${file}:${p.line + 1}: rope-lens: ${p.message}`);
+    if (analysis.ignoredBy) { ignored++; continue; }
     for (const d of analysis.diagnostics) counts[d.severity]++;
     const report = toJsonReport(file, analysis);
     reports.push(report);
@@ -146,22 +161,33 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // Launches whose model was not found offline are not judged; said once for all of them, not per launch.
   const unjudged: string[] = [];
   for (const [file, a] of analyses) {
+    if (a.ignoredBy) continue;
     for (const l of a.launches ?? []) if (l.unjudged) unjudged.push(`${file}:${l.range.start.line + 1}:${l.range.start.character + 1} ${l.unjudged}`);
     if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
   }
 
-  if (format === 'json') io.out(JSON.stringify({ files: reports }, null, 2));
-  else if (format === 'sarif') io.out(JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2));
-  else if (format === 'github') { for (const l of toGithub(reports)) io.out(l); }
-  else for (const l of textLines) io.out(l);
-  if (format !== 'json' && format !== 'sarif') {
+  const formatted = format === 'json' ? JSON.stringify({ files: reports }, null, 2)
+    : format === 'sarif' ? JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2)
+    : format === 'github' ? toGithub(reports).join('\n') : textLines.join('\n');
+  if (output !== undefined) {
+    try {
+      writeFileSync(output, formatted + '\n');
+    } catch (e) {
+      io.err(`rope-lens check: cannot write ${output}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return EXIT_USAGE;
+    }
+    for (const l of textLines) io.out(l);
+  } else if (formatted) io.out(formatted);
+  if ((format !== 'json' && format !== 'sarif') || output !== undefined) {
     const others = counts.information + counts.hint;
     const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
     if (unjudged.length) {
       io.err(`${unjudged.length} launch${unjudged.length === 1 ? '' : 'es'} not judged: ${unjudged.length === 1 ? 'its model was' : 'models'} not found ${hub.enabled ? 'offline or on the Hub' : 'offline; `--hub` resolves them'}${parsed.values.verbose ? ':' : ' (--verbose lists them)'}`);
       if (parsed.values.verbose) for (const u of unjudged) io.err(`  ${u}`);
     }
-    io.err(`${n(files.length, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}`);
+    const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
+    const extra = [ignored ? `${n(ignored, 'file')} ignored by the project file` : '', silenced ? `${silenced} suppressed` : ''].filter(Boolean);
+    io.err(`${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`);
   }
   if (unreadable) return EXIT_USAGE;
   return (Object.keys(counts) as Severity[]).some((sev) => counts[sev] > 0 && fails(sev, failOn)) ? EXIT_FINDINGS : EXIT_OK;
@@ -196,7 +222,7 @@ function collect(p: string, io: CliIO): string[] | undefined {
       let isDir = e.isDirectory();
       if (e.isSymbolicLink()) { try { isDir = statSync(full).isDirectory(); } catch { continue; } }
       if (isDir) { if (!SKIP_DIRS.has(n)) walk(full); }
-      else if (EXTENSIONS.test(n) || mayBeLaunchFileName(n)) out.push(full);
+      else if (n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || mayBeLaunchFileName(n))) out.push(full);
     }
   };
   walk(p);

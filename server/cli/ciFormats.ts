@@ -1,58 +1,46 @@
 /**
  * `rope-lens check --format sarif|github`: the findings in the two forms CI systems read.
  *
- * SARIF 2.1.0 (GitHub code scanning and other SARIF viewers): one run; the tool's rules with their
- * help text from docs/rules.md and a link to the rule's section; results whose regions use the text
- * output's convention (1-based line and column, UTF-16 code units; the end column is exclusive);
- * each verified quick fix as a SARIF fix (deleted region + inserted text per edit).
+ * SARIF 2.1.0 (GitHub code scanning and other SARIF viewers): one run; the tool's rules from the
+ * code registry, each with its page (docs/rules/<code>.md, built into the bundle) as help and a link
+ * to it; results whose regions use the text output's convention (1-based line and column, UTF-16
+ * code units; the end column is exclusive); each verified quick fix as a SARIF fix (deleted region +
+ * inserted text per edit); findings silenced by a comment or the project file as results with a
+ * `suppressions` entry (inSource / external), so code scanning shows them as suppressed.
  *
  * GitHub workflow commands: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`,
  * with GitHub's escaping (data: % CR LF; properties additionally : and ,).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../shared/core/findings';
 import type { Range } from '../../shared/core/range';
 import type { JsonFileReport } from '../../shared/service/jsonReport';
 import type { GgufFileReport } from './checkGguf';
-import { RULES_DOC_PATH } from '../../shared/protocol/messages';
+import { FINDING_CODES, codeInfo, codePage } from '../../shared/core/codes';
+import { pageSummary, rulePages } from './rulePages';
 
 export const REPOSITORY_URL = 'https://github.com/rope-lens/rope-lens';
-const RULES_DOC_URL = `${REPOSITORY_URL}/blob/main/${RULES_DOC_PATH}`;
 
 export type FileReport = JsonFileReport | GgufFileReport;
 
-/** Anchor of a rule code in docs/rules.md (GitHub's slug for a heading that is the code). */
-export function ruleAnchor(code: string): string {
-  return code.toLowerCase().replace(/[^a-z0-9_\- ]/g, '').replace(/ /g, '-');
-}
-
 export interface RuleDoc {
   code: string;
-  /** The section's first sentence. */
+  /** One sentence (the registry's summary). */
   summary: string;
-  /** The whole section (Markdown). */
+  /** The page (Markdown). */
   markdown: string;
 }
 
-/** The rule sections of docs/rules.md (`## code` headings), from the copy next to the bundle or the source tree. */
-export function readRuleDocs(dir: string = __dirname): Map<string, RuleDoc> {
-  const out = new Map<string, RuleDoc>();
-  const file = [join(dir, '..', RULES_DOC_PATH), join(dir, '..', '..', RULES_DOC_PATH)].find((p) => existsSync(p));
-  if (!file) return out;
-  const text = readFileSync(file, 'utf8');
-  const sections = text.split(/^## /m).slice(1);
-  for (const s of sections) {
-    const nl = s.indexOf('\n');
-    const code = s.slice(0, nl).trim();
-    if (!/^[a-z.\-]+\/[a-z0-9.\-]+$/.test(code)) continue;
-    const markdown = s.slice(nl + 1).trim();
-    const firstParagraph = markdown.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ');
-    const sentence = /^(.+?\.)(\s|$)/.exec(firstParagraph)?.[1] ?? firstParagraph;
-    out.set(code, { code, summary: plain(sentence), markdown });
-  }
-  return out;
+/** Every registered code with its page (built into the bundle; see rulePages.ts). */
+export function readRuleDocs(): Map<string, RuleDoc> {
+  const pages = rulePages();
+  return new Map(FINDING_CODES.map((i) => [i.code, { code: i.code, summary: i.summary, markdown: pages.get(i.code) ?? i.summary }]));
+}
+
+/** A page's address in the repository. */
+export function ruleHelpUri(code: string): string {
+  return `${REPOSITORY_URL}/blob/main/${codePage(code)}`;
 }
 
 /** Code scanning keeps rule descriptions to 1,024 characters. */
@@ -91,19 +79,22 @@ export function toSarif(reports: readonly FileReport[], opts: SarifOptions = {})
   const docs = opts.rules ?? readRuleDocs();
   // Every documented rule, so a viewer can show help for codes with no result in this run; then any undocumented code seen.
   const codes = [...docs.keys()];
-  for (const r of reports) for (const d of r.diagnostics) if (!codes.includes(d.code)) codes.push(d.code);
+  const suppressedOf = (r: FileReport) => ('suppressed' in r && r.suppressed ? r.suppressed : []);
+  for (const r of reports) for (const d of [...r.diagnostics, ...suppressedOf(r)]) if (!codes.includes(d.code)) codes.push(d.code);
   const index = new Map(codes.map((c, i) => [c, i]));
   const rules = codes.map((code) => {
     const doc = docs.get(code);
-    const helpUri = `${RULES_DOC_URL}#${ruleAnchor(code)}`;
+    const helpUri = ruleHelpUri(code);
     const summary = doc?.summary ?? `RoPE Lens rule ${code}.`;
+    const level = codeInfo(code)?.severity;
     return {
       id: code,
       name: code.split('/').pop()!.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
-      shortDescription: { text: brief(summary) },
-      fullDescription: { text: brief(plain(doc?.markdown.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ') ?? summary)) },
-      help: { text: `${plain(doc?.markdown ?? summary)}\n\n${helpUri}`, markdown: `${doc?.markdown ?? summary}\n\n[${code} in docs/rules.md](${helpUri})` },
+      shortDescription: { text: brief(plain(summary)) },
+      fullDescription: { text: brief(plain(doc ? pageSummary(doc.markdown) || summary : summary)) },
+      help: { text: `${plain(doc?.markdown ?? summary)}\n\n${helpUri}`, markdown: `${doc?.markdown ?? summary}\n\n[${code}](${helpUri})` },
       helpUri,
+      ...(level ? { defaultConfiguration: { level: SARIF_LEVEL[level] } } : {}),
     };
   });
   const results = reports.flatMap((report) => {
@@ -130,7 +121,15 @@ export function toSarif(reports: readonly FileReport[], opts: SarifOptions = {})
         ...(fixes ? { fixes } : {}),
         properties: { severity: d.severity },
       };
-    });
+    }).concat(suppressedOf(report).map((d) => ({
+      ruleId: d.code,
+      ruleIndex: index.get(d.code)!,
+      level: SARIF_LEVEL[d.severity],
+      message: { text: d.message },
+      locations: [{ physicalLocation: { artifactLocation: artifact, region: sarifRegion(d.range) } }],
+      suppressions: [{ kind: d.suppression.kind, justification: d.suppression.justification }],
+      properties: { severity: d.severity },
+    })));
   });
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

@@ -15,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   bound: { summary: 'bound --length L --head-dim d | --base B … | --table   exact b*(L, d) and L_max(b)', load: () => import('./bound') },
   plan: { summary: 'plan --model <path|id> --target N [--stages a,b,…] [--trainer T] [--json]   context-extension plan per stage', load: () => import('./plan') },
   inspect: { summary: 'inspect <config | hub id> [--target N] [--variant v4|v5] --html out.html | --json   RoPE Inspector page or data', load: () => import('./inspect') },
+  rules: { summary: 'rules [CODE] [--json]                    every finding code, or one code\'s page (what, why, examples)', load: () => import('./rules') },
   bench: { summary: 'bench --kernels [--json]                 kernel micro-benchmarks', load: () => import('./bench') },
   lsp: { summary: 'lsp [--stdio]                            serve the language server over stdio', load: () => import('./lsp') },
 };

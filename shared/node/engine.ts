@@ -23,6 +23,18 @@ export type { GpuInfoValue } from './workerProtocol';
  */
 export const GPU_AUTO_MIN_LENGTH = 1 << 17;
 
+/**
+ * Whether 'auto' may pick a hardware GPU at all. Measured on the lent NVIDIA H100 (2026-11-26, one run of
+ * .device/quick.mjs): `bound --backend gpu` finished at L = 2^16 (776 ms wall, against 417 ms on the CPU,
+ * identical b*) but at 2^20, 2^22 and 2^24 it either did not finish within 40 s or the process died at
+ * once, while the CPU took 2.1 / 9.7 / 53.6 s (d = 128). So the faster path is the CPU at every length
+ * measured, and 'auto' stays there until a device run shows the GPU path finishing; ROPE_LENS_GPU_AUTO=1
+ * restores the length crossover above for such a run.
+ */
+export function gpuAutoOnHardware(): boolean {
+  return typeof process !== 'undefined' && process.env.ROPE_LENS_GPU_AUTO === '1';
+}
+
 export type Backend = 'auto' | 'gpu' | 'cpu';
 export type RanOn = 'cpu' | 'gpu';
 
@@ -125,6 +137,9 @@ export class BoundEngine {
     if (!g.precise) return { backend: 'cpu', reason: `${choice}: ${g.adapter} not used to certify: ${g.reason}` };
     if (choice === 'gpu') return { backend: 'gpu', reason: `requested (--backend gpu): ${g.adapter}` };
     if (g.software) return { backend: 'cpu', reason: `auto: ${g.adapter} is a software rasterizer, slower than the CPU sweep` };
+    if (!gpuAutoOnHardware()) {
+      return { backend: 'cpu', reason: `auto: the WebGPU path is opt-in (--backend gpu): on the lent H100 it did not finish b* at L ≥ 2^20 (see README, performance)` };
+    }
     return { backend: 'gpu', reason: `auto: ${g.adapter}, L = ${length} ≥ crossover ${GPU_AUTO_MIN_LENGTH}` };
   }
 

@@ -16,8 +16,9 @@ import type { InspectorControls, InspectorData } from '../inspector/types';
 import type { PlanTrainer, PlanViewData } from '../inspector/planTypes';
 import { COMMANDS } from './commands';
 
-/** Where the rule docs live; `#<code>` anchors per rule. */
+/** Where the rule docs live: the index, and one page per code (`docs/rules/<code>.md`). */
 export const RULES_DOC_PATH = 'docs/rules.md';
+export const RULE_PAGES_DIR = 'docs/rules';
 
 /** `source` of every diagnostic the server publishes. */
 export const DIAGNOSTIC_SOURCE = 'rope-lens';

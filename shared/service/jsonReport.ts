@@ -53,7 +53,14 @@ export interface JsonFileReport {
   serving?: FileAnalysis['serving'];
   /** Launch files: what each invocation asks for (engine or trainer, model, length, overrides). */
   launches?: FileAnalysis['launches'];
-  diagnostics: { code: string; severity: Finding['severity']; message: string; range: Finding['range']; fixes: { title: string; kind: Finding['fixes'][number]['kind']; preferred: boolean; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[] }[];
+  diagnostics: JsonDiagnostic[];
+  /** Findings silenced by a suppression comment (`inSource`) or the project file (`external`). */
+  suppressed?: (Omit<JsonDiagnostic, 'fixes'> & { suppression: { kind: 'inSource' | 'external'; justification: string } })[];
+}
+
+export interface JsonDiagnostic {
+  code: string; severity: Finding['severity']; message: string; range: Finding['range'];
+  fixes: { title: string; kind: Finding['fixes'][number]['kind']; preferred: boolean; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[];
 }
 
 /** Unknown values (NaN: the base model was not found) are null in JSON. */
@@ -118,5 +125,11 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
       range: d.range,
       fixes: d.fixes.map((f) => ({ title: f.title, kind: f.kind, preferred: f.preferred === true, edits: f.edits, ...(f.verdict ? { verdict: f.verdict } : {}) })),
     })),
+    ...(a.suppressed?.length ? {
+      suppressed: a.suppressed.map((x) => ({
+        code: x.finding.code, severity: x.finding.severity, message: x.finding.message, range: x.finding.range,
+        suppression: { kind: x.kind, justification: x.justification },
+      })),
+    } : {}),
   };
 }

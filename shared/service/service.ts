@@ -17,6 +17,8 @@ import type { GgufMetadata } from '../gguf/metadata';
 import { analyzeGguf, type GgufAnalysis } from './analyzeGguf';
 import type { WorkspaceFacts } from '../serving/pins';
 import type { ShellParser, SourcedFile } from '../launch/types';
+import { ignoredBy, type ProjectConfig, type ProjectConfigSource } from './projectConfig';
+import { applySuppressions, projectSeverity, projectSilences, readDirectives } from './suppress';
 
 /** What a user may set per document (the editor's `ropeLens.*` settings, the CLI's flags). */
 export interface AnalysisSettings {
@@ -48,6 +50,11 @@ export interface RopeLensServiceOptions extends Partial<AnalysisSettings> {
    * (shared/node/shellParser.ts); a getter, so a server can start before it has loaded.
    */
   shellParser?: () => ShellParser | undefined;
+  /**
+   * The project file (`.rope-lens.yaml`) that applies to a file, found upward from it; the Node one
+   * is shared/node/projectConfig.ts. Without it only suppression comments apply.
+   */
+  project?: ProjectConfigSource;
   /**
    * Reads a file a shell script sources (`source ../setup.sh`): `name` as the script wrote it,
    * looked up beside `scriptPath` and in its workspace (shared/node/sourcedFiles.ts). Without it,
@@ -82,6 +89,8 @@ export interface RopeLensService {
   facts(rope: ModelRope, settings?: Partial<AnalysisSettings>): RopeFacts;
   /** Settings with the service's defaults filled in. */
   settingsFor(settings?: Partial<AnalysisSettings>): AnalysisSettings;
+  /** The project file that applies to a file, if any. */
+  projectFor(fileName: string): ProjectConfig | undefined;
 }
 
 export function createRopeLensService(options: RopeLensServiceOptions): RopeLensService {
@@ -92,14 +101,28 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
   };
   const resolver = options.resolver ?? catalogResolver;
   const settingsFor = (s?: Partial<AnalysisSettings>): AnalysisSettings => ({ ...defaults, ...s });
+  const projectFor = (fileName: string): ProjectConfig | undefined => {
+    try {
+      return options.project?.configFor(fileName);
+    } catch (e) {
+      options.log?.(`reading the project file for ${fileName} failed: ${(e as Error).message}`);
+      return undefined;
+    }
+  };
   return {
     oracle: options.oracle,
     resolver,
     defaults,
     settingsFor,
     analyze(text, input) {
+      const project = projectFor(input.fileName);
+      const ignored = project && ignoredBy(project, input.fileName);
+      if (project && ignored) {
+        return { kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [], ignoredBy: `${project.path}: ignore ${ignored}` };
+      }
       const s = settingsFor(input.settings);
-      return analyzeText(text, {
+      const consumers = project?.consumers.length ? [...(s.consumers ?? []), ...project.consumers] : s.consumers;
+      const analysis = analyzeText(text, {
         fileName: input.fileName,
         languageId: input.languageId,
         asModelConfig: input.asModelConfig,
@@ -111,10 +134,26 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         log: options.log,
         verifyFixes: options.verifyFixes,
         workspace: options.workspace,
-        consumers: s.consumers,
+        consumers,
         shellParser: options.shellParser?.(),
         sourcedFiles: options.sourcedFiles,
       });
+      // Suppressions in one place, for every front-end: comments in the file, then the project file.
+      const json = /^jsonc?$/i.test(input.languageId ?? '') || /\.jsonc?$/i.test(input.fileName);
+      const directives = readDirectives(text, !json);
+      const { kept, suppressed } = applySuppressions(analysis.diagnostics, {
+        directives, project, commandRanges: analysis.launches?.map((l) => l.range),
+      });
+      // The project file's severities, where the user's own settings set none for the code.
+      for (const f of kept) {
+        const level = s.severity[f.code] === undefined ? projectSeverity(project, f.code) : undefined;
+        if (level) f.severity = level;
+      }
+      analysis.diagnostics = kept;
+      if (suppressed.length) analysis.suppressed = suppressed;
+      const problems = [...directives.problems, ...(project?.problems ?? []).map((message) => ({ message }))];
+      if (problems.length) analysis.configProblems = problems;
+      return analysis;
     },
     describe(text, input) {
       const s = settingsFor(input.settings);
@@ -127,8 +166,15 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
       });
     },
     analyzeGguf(metadata, settings, fileName) {
-      return analyzeGguf(metadata, { oracle: options.oracle, variant: settingsFor(settings).variant, log: options.log, fileName });
+      const a = analyzeGguf(metadata, { oracle: options.oracle, variant: settingsFor(settings).variant, log: options.log, fileName });
+      // A binary file has no comments: only the project file silences or re-grades its findings.
+      const project = fileName ? projectFor(fileName) : undefined;
+      if (!project) return a;
+      a.diagnostics = a.diagnostics.filter((d) => projectSilences(project, d.code) === undefined);
+      for (const d of a.diagnostics) d.severity = projectSeverity(project, d.code) ?? d.severity;
+      return a;
     },
+    projectFor,
     facts(rope, settings) {
       return ropeFacts(rope, options.oracle, settingsFor(settings).variant);
     },

@@ -31,6 +31,12 @@ export interface FileAnalysis {
   /** Launch files: a hover (markdown) for each judged command's range. */
   launchHovers?: { range: import('../core/range').Range; markdown: string }[];
   diagnostics: Finding[];
+  /** Findings silenced by a `# rope-lens: disable` comment or the project file (SARIF lists them as suppressed). */
+  suppressed?: import('./suppress').SuppressedFinding[];
+  /** The project file's `ignore` entry that excludes this file (`.rope-lens.yaml: legacy/**`): nothing was checked. */
+  ignoredBy?: string;
+  /** Suppression comments that name no code or cannot be read (0-based line), and project-file problems. */
+  configProblems?: { line?: number; message: string }[];
   /** Bound questions the oracle could not answer yet; the server computes them and re-runs. */
   pendingBounds: PendingBound[];
 }

@@ -11,7 +11,7 @@ rm -rf "$D"; mkdir -p "$D/dist" "$D/webgpu" "$D/gl"
 node esbuild.mjs --production --outdir "$D/build" >/dev/null
 cp "$D/build/cli.js" "$D/build/bstarWorker.js" "$D/build/webgpuWorker.js" "$D/dist/"
 rm -rf "$D/build"
-cp test/device/measure.mjs "$D/"
+cp test/device/measure.mjs test/device/quick.mjs "$D/"
 
 W=$(node -p "require('path').dirname(require.resolve('webgpu/package.json'))")
 cp "$W/package.json" "$D/webgpu/"

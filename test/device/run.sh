@@ -23,7 +23,7 @@ cp "$D/webgpu/package.json" "$T/webgpu/"
 xz -dc "$D/webgpu/dawn.node.xz" > "$T/webgpu/dist/linux-x64/dawn.node"
 export ROPE_LENS_WEBGPU_DIR=$T/webgpu
 (nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true) > "$OUT/device.txt" 2>&1
-"$NODE" "$D/measure.mjs" "$D/dist/cli.js" "$OUT" 2> >(tee "$OUT/stderr.log" | grep -v '^Warning: max' >&2)
+"$NODE" "$D/${MEASURE_SCRIPT:-measure.mjs}" "$D/dist/cli.js" "$OUT" 2> >(tee "$OUT/stderr.log" | grep -v '^Warning: max' >&2)
 rc=$?
 rm -rf "$T"
 exit $rc

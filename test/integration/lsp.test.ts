@@ -68,9 +68,8 @@ describe('language server over stdio (protocol)', function () {
     for (const d of diags) {
       assert.equal(d.source, 'rope-lens');
       assert.equal(typeof d.code, 'string');
-      // docs/rules.md has one heading per code; GitHub's slug of "rope/base-below-bound" drops the slash.
-      const slug = String(d.code).toLowerCase().replace(/\//g, '');
-      assert.ok(d.codeDescription?.href.endsWith('rules.md#' + slug), `docs link for ${d.code}: ${d.codeDescription?.href}`);
+      // Each code links to its own page, docs/rules/<code>.md (shipped beside the bundle).
+      assert.ok(d.codeDescription?.href.endsWith(`/docs/rules/${d.code}.md`), `docs link for ${d.code}: ${d.codeDescription?.href}`);
     }
     await h.close(uri);
   });

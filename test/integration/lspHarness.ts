@@ -49,6 +49,8 @@ export class LspHarness {
   readonly progress: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd }[] = [];
   readonly boundStatus: BoundStatusParams[] = [];
   readonly stderr: string[] = [];
+  /** Capabilities the server registered dynamically (client/registerCapability). */
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   /** The server's window/logMessage lines (where it reports a validation that threw), the last 50. */
   readonly logs: string[] = [];
   settings: Record<string, unknown>;
@@ -62,7 +64,7 @@ export class LspHarness {
     conn.onNotification(LogMessageNotification.type, (p) => { this.logs.push(p.message); if (this.logs.length > 50) this.logs.shift(); });
     conn.onNotification(BOUND_STATUS_METHOD, (p: BoundStatusParams) => { this.boundStatus.push(p); this.wake(); });
     conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'ropeLens' ? this.settings : null)));
-    conn.onRequest(RegistrationRequest.type, () => null);
+    conn.onRequest(RegistrationRequest.type, (p) => { this.registrations.push(...p.registrations); this.wake(); return null; });
     conn.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
       conn.onProgress(WorkDoneProgress.type, token, (value) => { this.progress.push({ token, value }); this.wake(); });
       return null;
