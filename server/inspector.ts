@@ -36,7 +36,7 @@ export async function inspectorData(
   try {
     const variant = settings.transformersVersion;
     const a = read(doc, service, settings);
-    const input = inspectorInputFromAnalysis(a, params.label ?? labelOf(doc.uri), doc.uri, variant);
+    const input = inspectorInputFromAnalysis(a, params.label ?? labelOf(doc.uri), doc.uri, variant, params.controls?.targetLength);
     const target = params.controls?.targetLength ?? defaultControls(input).targetLength;
     const d = input.spec.rotaryDim;
     const exactWanted = Number.isInteger(target) && target <= INSPECTOR_EXACT_MAX_LENGTH;

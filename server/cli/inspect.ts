@@ -3,7 +3,7 @@
  * Writes the RoPE Inspector as one standalone HTML file (script, styles and data inlined, strict
  * CSP, no network) that shows the same plots as the VS Code panel; or prints its data as JSON.
  */
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { buildInspectorData } from '../../shared/inspector/build';
@@ -34,7 +34,7 @@ export function exactBounds(input: InspectorInput, controls: Partial<InspectorCo
   return { bstar: b.bstar, threshold: t.threshold, note: `b* is exact (certified float64 sweep); the threshold is the b* engine's ${t.guarantee}` };
 }
 
-const USAGE = 'usage: rope-lens inspect <config | hub id[@revision]> [--target N] [--method M] [--base B] [--variant v4|v5] [--hub] (--html out.html | --json)';
+const USAGE = 'usage: rope-lens inspect <config.json | model folder | hub id[@revision]> [--target N] [--method M] [--base B] [--variant v4|v5] [--hub] (--html out.html | --json)';
 
 /** dist/media next to dist/cli.js, or the repo's dist/media when run from source. */
 export function findMediaDir(): string {
@@ -53,7 +53,7 @@ function intOption(v: string | undefined, what: string): number | undefined {
 /** The standalone page for one config: same bundle as the webview, everything inlined. */
 export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir(), service = cliService(), given?: string): string {
   const text = given ?? readFileSync(configPath, 'utf8');
-  const input = inspectorInputFromText(text, configPath, undefined, service);
+  const input = inspectorInputFromText(text, configPath, undefined, service, controls.targetLength);
   const data = buildInspectorData(input, controls, { exact: exactBounds(input, controls) });
   return renderInspectorHtml(
     {
@@ -85,17 +85,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (!values.html && !values.json) throw new UsageError(`give --html out.html or --json\n${USAGE}`);
   // A model id resolves to its config.json (HF cache, catalog, or with --hub the Hub); a path is read as it is.
   const arg = await modelArg(positionals[0], hubContext(values.hub, io), nodeFileReader.readText);
-  const configPath = arg.kind === 'model' ? (arg.path ?? resolve(`${arg.ref}/config.json`)) : resolve(arg.path);
+  // What serve and plan take: a config file, a model folder (its config.json), or a model id.
+  let configPath = arg.kind === 'model' ? (arg.path ?? resolve(`${arg.ref}/config.json`)) : resolve(arg.path);
   const given = arg.kind === 'model' ? arg.text : undefined;
   if (given === undefined && !existsSync(configPath)) throw new UsageError(`${positionals[0]}: no such file`);
+  if (given === undefined && statSync(configPath).isDirectory()) {
+    configPath = join(configPath, 'config.json');
+    if (!existsSync(configPath)) throw new UsageError(`${positionals[0]}: a folder without a config.json`);
+  }
 
   const variant = values.variant ?? 'v5';
   if (variant !== 'v4' && variant !== 'v5') throw new UsageError(`--variant must be v4 or v5, got '${variant}'`);
   const service = cliService(variant);
   const text = given ?? readFileSync(configPath, 'utf8');
-  const input = inspectorInputFromText(text, configPath, undefined, service);
-  const partial: Partial<InspectorControls> = {};
   const target = intOption(values.target, '--target');
+  const input = inspectorInputFromText(text, configPath, undefined, service, target);
+  const partial: Partial<InspectorControls> = {};
   if (values.method !== undefined && !isRewriteMethod(values.method)) {
     throw new UsageError(`--method must be one of configured, pi, ntk, ntk-by-parts, yarn, llama3, dynamic, longrope, gradient; got '${values.method}'`);
   }

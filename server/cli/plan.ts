@@ -41,6 +41,8 @@ export function planText(plan: Plan): string {
     `trained context:  ${fmt(plan.trainedContext)} (${plan.trainedContextSource}); critical dim ${plan.criticalDimAtTrained}`,
     `target:           ${fmt(plan.target)} in ${plan.stages.length} stage${plan.stages.length > 1 ? 's' : ''}: ${plan.stages.map((s) => fmt(s.length)).join(' → ')}`,
   ];
+  lines.push(`question:         ${plan.question}`);
+  lines.push(`without training: ${plan.withoutTraining ? `${plan.withoutTraining.label}: ${plan.withoutTraining.why}` : `none: ${plan.withoutTrainingReason ?? 'no rewrite is needed'}`}`);
   for (const n of plan.notes) lines.push(`note: ${n}`);
   plan.stages.forEach((st, k) => {
     lines.push('', `stage ${k + 1}: ${fmt(st.length)} tokens (s = ${+st.factor.toFixed(4)})`);

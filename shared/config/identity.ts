@@ -13,6 +13,7 @@
 import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
 import type { ModelIdentity } from './modelRope';
 import { familyDefaultBase } from './families';
+import { currentTypeName } from '../rope/spec';
 
 /** Architecture values that tell models apart; max_position_embeddings is deliberately absent (users raise it). */
 export interface Fingerprint {
@@ -98,8 +99,7 @@ function scalingBlock(scope: Record<string, unknown>): Record<string, unknown> |
 
 function normalizeScalingType(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw === '') return undefined;
-  const t = raw.toLowerCase();
-  return t === 'su' ? 'longrope' : t;
+  return currentTypeName(raw.toLowerCase());
 }
 
 /** The fingerprint of one config scope (root, or the `text_config` of a multimodal config). */
@@ -189,6 +189,11 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
   const archHits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, ARCH_FIELDS));
   if (archHits.length === 0) return undefined;
   const ropeHits = archHits.filter((e) => ropeDifferences(fp, contextLength, e, archHits).length === 0);
+  // Every value counts: a file without scaling whose context is exactly what a scaled model of the
+  // architecture shipped (and no unscaled one did) is that model with its scaling lost — a
+  // Llama-3.1-8B config without its llama3 block (131,072, rope_theta 500,000) is not Llama-3-8B.
+  const lost = lostScaling(fp, contextLength, archHits, ropeHits);
+  if (lost) return { match: lost };
   if (ropeHits.length > 0) {
     const ts = new Set(ropeHits.map((e) => e.trainedContext.value));
     return ts.size === 1 ? { match: matchOf(shippingFirst(ropeHits, contextLength), 'fingerprint', true) } : undefined;
@@ -222,6 +227,19 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
       ...(unscaled ? { unscaledTrainedContext: unscaled.trainedContext.value } : {}),
     },
   };
+}
+
+function lostScaling(fp: Fingerprint, contextLength: number | undefined, archHits: CatalogEntry[], ropeHits: CatalogEntry[]): IdentityMatch | undefined {
+  if (fp.scalingType !== 'default' || contextLength === undefined) return undefined;
+  if (ropeHits.some((e) => shippedOf(e).contextLength === contextLength)) return undefined;
+  const scaled = archHits.filter((e) => {
+    const shipped = ENTRY_FINGERPRINTS.get(e)!;
+    return shipped.scalingType !== undefined && shipped.scalingType !== 'default' && thetaOf(shipped) === thetaOf(fp) && shippedOf(e).contextLength === contextLength;
+  });
+  if (scaled.length === 0 || new Set(scaled.map((e) => e.trainedContext.value)).size !== 1) return undefined;
+  const match = matchOf(scaled, 'fingerprint', true);
+  match.identity.lostScaling = ENTRY_FINGERPRINTS.get(scaled[0])!.scalingType;
+  return match;
 }
 
 /** Candidates that agree on T, the one that shipped this context first (Qwen2-7B 32,768, Qwen2.5-7B 131,072). */

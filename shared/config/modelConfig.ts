@@ -6,7 +6,7 @@
  */
 import { ConfigNode, ParsedDocument, child } from '../document/configNode';
 import { RopeError } from '../core/errors';
-import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant } from '../rope/spec';
+import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant, ropeTypeOf } from '../rope/spec';
 import { GEMMA3_LOCAL_BASE, familyDefaultBase, familyDefaultContext, usesLocalBase } from './families';
 import type { Located, ModelRope, ScalingDescription } from './modelRope';
 import {
@@ -111,8 +111,6 @@ export class Scopes {
   }
 }
 
-const TYPE_ALIASES: Record<string, RopeType> = { su: 'longrope', mrope: 'default' };
-
 /** Describes one scaling object (`rope_scaling`, `rope_parameters` or one of its per-layer entries). */
 export function describeScaling(node: ConfigNode): ScalingDescription {
   const params: Record<string, Located<unknown>> = {};
@@ -125,8 +123,7 @@ export function describeScaling(node: ConfigNode): ScalingDescription {
   let type: RopeType | undefined;
   if (!rawType) type = 'default';
   else {
-    const t = rawType.value.trim().toLowerCase();
-    type = TYPE_ALIASES[t] ?? ((ROPE_TYPES as readonly string[]).includes(t) ? (t as RopeType) : undefined);
+    type = ropeTypeOf(rawType.value);
   }
   const desc: ScalingDescription = { node, key: keyPathOf(node), type, params };
   if (rawType) {

@@ -108,6 +108,11 @@ export interface ModelIdentity {
   via: '_name_or_path' | 'path' | 'base_model' | 'fingerprint';
   /** Fingerprint matches that agree on the trained context (e.g. a base model and its Instruct twin). */
   candidates?: string[];
+  /**
+   * The model shipped this scaling type and the file has none: its context is what that model
+   * shipped with its scaling (a Llama-3.1 config that lost its `llama3` block).
+   */
+  lostScaling?: string;
 }
 
 /** See `ModelRope.derivativeOf`. */

@@ -22,7 +22,11 @@ export interface Fix {
    * target length (advice.md): the first failing relative distance, or null when it holds.
    */
   verdict?: FixVerdict;
+  /** For rewrites the advice ranks (advice/advice.ts): the values written, so every front-end's answer compares. */
+  rewrite?: FixRewrite;
 }
+
+export interface FixRewrite { factor: number; original?: number; base?: number; recipe?: boolean }
 
 export interface FixVerdict { lmax: number | null; length: number }
 

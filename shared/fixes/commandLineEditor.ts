@@ -21,6 +21,7 @@ import type { TrainerLaunch } from '../config/trainers/launch/types';
 import type { ConfigEditor, KeyPath } from './configEditor';
 import { FloatValue, PlainObject, PlainValue, float, isPlainObject, jsonScalar } from './render';
 import { OffsetEdit, toTextEdits } from './textEdits';
+import { compactJsonText } from '../core/json';
 
 /** Marks a fix this command line cannot express; `withoutUnwritable` drops such fixes. */
 export const UNWRITABLE: TextEdit = Object.freeze({ range: { start: { line: -1, character: -1 }, end: { line: -1, character: -1 } }, newText: '' });
@@ -196,8 +197,8 @@ export function quoteAs(text: string, quote: QuoteStyle, jsonForm: boolean): str
 
 /** `{"rope_type":"yarn","factor":4.0}`: no spaces, so the value stays one compact word. */
 export function compactJson(v: PlainValue): string {
-  if (!isPlainObject(v)) return jsonScalar(v);
-  return '{' + Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${compactJson(x)}`).join(',') + '}';
+  // Numbers as the config writer writes them (a float kept from the source stays a float).
+  return compactJsonText(v, (x) => (isPlainObject(x as PlainValue) ? undefined : jsonScalar(x as Exclude<PlainValue, PlainObject>)));
 }
 
 /** A node as a plain value; `4.0` stays a float so a rewrite keeps its decimal point. */

@@ -1,24 +1,23 @@
 /**
  * The quick fixes for a context extended beyond the trained context T (advice.md, situation 3),
- * with s = C / T from the trained context, never an invented one:
- *   NTK-aware base b·s^(d/(d−2)) (always offered), YaRN {s, T}, linear {s}, llama3 {s, 1, 4, T}
- *   (Llama family), dynamic {s} with max_position_embeddings back at T (inference only), and
- *   Gradient's law base b^(ln(C/2π)/ln(T/2π)) for training at C.
- * Each fix carries its verdict: the generalised bound of its effective frequencies over the
- * target's reach (first failing distance, or null); markPreferred says which one is preferred.
+ * written into the user's file. Which rewrites exist, their verdicts on the bound and which one is
+ * preferred are decided once for every front-end by advice/advice.ts (`adviseRewrite`); this module
+ * only writes them: the vendor's recipe, NTK-aware base, YaRN {s, T}, linear {s}, llama3 {s, 1, 4, T}
+ * (Llama family), dynamic {s} with max_position_embeddings back at T, Gradient's law base.
  */
-import type { Fix, FixKind, FixVerdict } from '../core/findings';
+import type { Fix, FixKind, FixRewrite } from '../core/findings';
 import type { KeyPath } from './documentEditor';
 import type { RopeSpec, TransformersVariant } from '../rope/spec';
-import { computeFrequencies } from '../rope/invFreq';
-import { gradientThetaBase, ntkAwareBase } from '../rope/seedMethods';
-import { firstNegative } from '../rope/fb';
-import { RopeTarget, dynamicFix, factorValue, linearFix, llama3Fix, roundFactor, yarnFix } from './rewrites';
-import { float, type PlainObject } from './render';
+import type { ModelRope } from '../config/modelRope';
+import { RewriteAdvice, RewriteKind, RewriteOption, adviseRewrite, rank, verdictOf, verdictText } from '../advice/advice';
+import { RopeTarget, dynamicFix, linearFix, llama3Fix, roundFactor, scalingBlockFix, yarnFix } from './rewrites';
+import { PlainObject, float, floatText } from './render';
 import { fmt, fmtPlain } from '../core/format';
 
 export interface ExtensionInput {
   target: RopeTarget;
+  /** The model being extended: its identity gives the vendor's recipe (advice/recipes.ts). */
+  rope: ModelRope;
   base: number;
   /** Rotary dimension of the group being extended. */
   dim: number;
@@ -27,7 +26,8 @@ export interface ExtensionInput {
   length: number;
   /** Largest relative distance the layers see at that length (the window for sliding layers). */
   reach: number;
-  llamaFamily: boolean;
+  /** Kept for callers; the advice decides llama3 from the model type. */
+  llamaFamily?: boolean;
   variant: TransformersVariant;
   /** Where max_position_embeddings is written, for dynamic NTK (model configs only). */
   contextPath?: KeyPath;
@@ -48,131 +48,153 @@ export interface ExtensionInput {
   declaredContext?: { path: KeyPath; value: number };
 }
 
-/** Verdicts above this length are not computed as you type (the scan is linear in the length). */
-export const MAX_VERDICT_LENGTH = 1 << 21;
+export { MAX_VERDICT_LENGTH, verdictOf, verdictText } from '../advice/advice';
+
+/** Display order of the fixes (the preferred one is marked, not moved): as advice.md lists them, a recipe before its kind's generic one. */
+const ORDER: Record<string, number> = { ntk: 1, yarn: 2, linear: 3, llama3: 4, dynamic: 5, 'raise-base': 6 };
 
 /**
- * Which rewrite to prefer. Training at the length (the paper's setting): the verdict first (meets
- * the bound, else holds furthest), then the smallest edit; dynamic NTK (a base per sequence length)
- * is not for training. Running a checkpoint as is: whether the bound is met, then the
- * training-free methods in the order practitioners use them (YaRN, the NTK-aware base, llama3,
- * dynamic); linear interpolation without fine-tuning blurs nearby positions, and Gradient's law is
- * a base to train with, so neither is preferred over them.
+ * The situation-3 fixes, one per rewrite the advice ranks (advice/advice.ts), each with its verdict;
+ * the advice's first is preferred unless the user prefers another kind.
  */
-const CHANGE_COST: Record<'training' | 'inference', Record<string, number>> = {
-  training: { ntk: 1, 'raise-base': 1.5, linear: 2, yarn: 3, llama3: 5, dynamic: 10 },
-  inference: { yarn: 1, ntk: 2, llama3: 2.5, dynamic: 3, linear: 4, 'raise-base': 10 },
-};
-
 export function extensionFixes(x: ExtensionInput): Fix[] {
-  const s = x.length / x.trained;
-  if (!(s > 1) || !Number.isFinite(s)) return [];
-  const factor = factorValue(s);
-  const out: { fix: Fix; spec: RopeSpec; seqLen?: number }[] = [];
-  const add = (fix: Fix | undefined, spec: RopeSpec, seqLen?: number) => { if (fix) out.push({ fix, spec, seqLen }); };
-  const common = { base: x.base, rotaryDim: x.dim, maxPositionEmbeddings: x.length };
+  const advice = adviseRewrite({
+    rope: x.rope, length: x.length, trained: x.trained, from: x.trained, reach: x.reach, base: x.base, dim: x.dim,
+    variant: x.variant, training: x.training, scalingOnly: x.scalingOnly || !x.target.basePath,
+  });
+  if (!advice) return [];
+  const built: { fix: Fix; rank: number; order: number }[] = [];
+  advice.options.forEach((o, rank) => {
+    const fix = fixOf(o, x);
+    if (!fix) return;
+    fix.rewrite = rewriteOf(o);
+    if (o.verdict) { fix.title = `${fix.title} — ${verdictText(o.verdict)}`; fix.verdict = o.verdict; }
+    built.push({ fix, rank, order: (ORDER[o.kind] ?? 9) - (o.recipe ? 0.5 : 0) });
+  });
+  if (!built.length) return [];
+  const wanted = x.preferred && x.preferred !== 'auto' ? built.filter((b) => b.fix.kind === x.preferred).sort((a, b) => a.rank - b.rank)[0] : undefined;
+  (wanted ?? built.reduce((a, b) => (b.rank < a.rank ? b : a))).fix.preferred = true;
+  return built.sort((a, b) => a.order - b.order).map((b) => b.fix);
+}
 
-  const baseRewrites = !!x.target.basePath && !x.scalingOnly;
-  if (baseRewrites) {
-    const ntk = ntkAwareBase(x.base, s, x.dim);
-    add({ title: `Apply NTK scaling: ${x.target.baseName} ${fmtPlain(x.base)} → ${fmtPlain(ntk)} (s = ${fmt(s)}, d = ${x.dim})`, kind: 'ntk', edits: x.target.editor.set(x.target.basePath!, ntk) },
-      { ...common, ropeType: 'default', base: ntk });
-  }
-  const yarn = yarnFix(x.target, factor, x.trained);
-  const yarnContext = Math.round(factor * x.trained);
-  if (yarn && x.declaredContext && x.declaredContext.value !== x.trained && x.declaredContext.value !== yarnContext) {
-    yarn.title += `, max_position_embeddings ${yarnContext}`;
-    const block = { rope_type: 'yarn', factor: float(roundFactor(factor)), original_max_position_embeddings: x.trained };
-    yarn.edits = withDeclaredContext(x.target, yarn, block, x.declaredContext.path, yarnContext);
-  }
-  add(yarn, { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: x.trained });
-  add(linearFix(x.target, factor), { ...common, ropeType: 'linear', factor });
-  if (x.llamaFamily) {
-    add(llama3Fix(x.target, factor, x.trained), { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: x.trained });
-  }
-  if (x.contextPath) {
-    // transformers starts dynamic NTK at max_position_embeddings: it goes back to T.
-    const dyn = dynamicFix(x.target, factor);
-    if (dyn) {
-      add({ ...dyn, title: `${dyn.title}, max_position_embeddings back to ${x.trained}`, edits: [...dyn.edits, ...x.target.editor.set(x.contextPath, x.trained)] },
-        { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: x.trained }, x.length);
+/** The values an advised rewrite writes, carried on its fix. */
+export function rewriteOf(o: RewriteOption): FixRewrite {
+  return { factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}), ...(o.recipe ? { recipe: true } : {}) };
+}
+
+/** One advised rewrite written into this document, or undefined where the file cannot say it. */
+function fixOf(o: RewriteOption, x: ExtensionInput): Fix | undefined {
+  const t = x.target;
+  if (o.recipe) return recipeFix(o, x);
+  switch (o.kind) {
+    case 'ntk':
+      if (!t.basePath || o.base === undefined) return undefined;
+      return { title: `Apply NTK scaling: ${t.baseName} ${fmtPlain(x.base)} → ${fmtPlain(o.base)} (s = ${fmt(o.factor)}, d = ${x.dim})`, kind: 'ntk', edits: t.editor.set(t.basePath, o.base) };
+    case 'yarn': {
+      const yarn = yarnFix(t, o.factor, o.original ?? x.trained);
+      if (!yarn) return undefined;
+      const yarnContext = Math.round(roundFactor(o.factor) * (o.original ?? x.trained));
+      if (x.declaredContext && x.declaredContext.value !== x.trained && x.declaredContext.value !== yarnContext) {
+        yarn.title += `, max_position_embeddings ${yarnContext}`;
+        const block = { rope_type: 'yarn', factor: float(roundFactor(o.factor)), original_max_position_embeddings: o.original ?? x.trained };
+        yarn.edits = withDeclaredContext(t, yarn, block, x.declaredContext.path, yarnContext);
+      }
+      return yarn;
     }
+    case 'linear':
+      return linearFix(t, o.factor);
+    case 'llama3':
+      return llama3Fix(t, o.factor, o.original ?? x.trained);
+    case 'dynamic': {
+      // transformers starts dynamic NTK at max_position_embeddings: it goes back to T.
+      if (!x.contextPath) return undefined;
+      const dyn = dynamicFix(t, o.factor);
+      return dyn ? { ...dyn, title: `${dyn.title}, max_position_embeddings back to ${x.trained}`, edits: [...dyn.edits, ...t.editor.set(x.contextPath, x.trained)] } : undefined;
+    }
+    case 'raise-base':
+      if (!t.basePath || o.base === undefined) return undefined;
+      return { title: `Raise ${t.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(o.base)}`, kind: 'raise-base', edits: t.editor.set(t.basePath, o.base) };
   }
-  if (baseRewrites && x.trained > 2 * Math.PI) {
-    const g = gradientThetaBase(x.base, x.trained, x.length);
-    add({ title: `Raise ${x.target.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(g)}`, kind: 'raise-base', edits: x.target.editor.set(x.target.basePath!, g) },
-      { ...common, ropeType: 'default', base: g });
-  }
-
-  return judgedRewrites(out, x);
 }
 
 /**
- * The YaRN block's edits plus the declared context. When both keys go into a mapping the file does
- * not have yet (axolotl's `overrides_of_model_config`), two separate insertions would each write
- * that mapping, and PyYAML keeps only the last: the mapping is written once, holding both.
+ * The vendor's recipe as written by the vendor (every key of its block). A YaRN recipe whose
+ * factor × original differs from the declared context also writes the context (transformers 4.4x
+ * takes YaRN's factor as max_position_embeddings / original).
  */
-function withDeclaredContext(t: RopeTarget, yarn: Fix, block: PlainObject, path: KeyPath, value: number): Fix['edits'] {
+function recipeFix(o: RewriteOption, x: ExtensionInput): Fix | undefined {
+  const r = o.recipe!;
+  const t = x.target;
+  const block: PlainObject = {};
+  for (const [k, v] of Object.entries(r.scaling)) {
+    if (typeof v === 'number') block[k] = FLOAT_KEYS.has(k) ? float(v) : v;
+    else if (typeof v === 'string' || typeof v === 'boolean' || v === null) block[k] = v;
+  }
+  const keys = Object.entries(r.scaling).filter(([k]) => k !== 'rope_type').map(([k, v]) => `${k} ${typeof v === 'number' && FLOAT_KEYS.has(k) ? floatText(v) : String(v)}`).join(', ');
+  const name = r.scaling.rope_type === 'yarn' ? 'YaRN' : r.scaling.rope_type;
+  const verb = r.restores ? `Restore the ${name} scaling of ${r.who}` : `Add ${name} as ${r.who} documents it`;
+  const fix = scalingBlockFix(t, o.kind, r.scaling.rope_type, block, `${verb} (${keys})`);
+  if (!fix) return undefined;
+  const declared = x.declaredContext ?? (x.contextPath ? { path: x.contextPath, value: x.length } : undefined);
+  const stretched = Math.round(r.scaling.factor * (r.scaling.original_max_position_embeddings ?? x.trained));
+  // As for a generic YaRN block: a context left at T stays (Qwen's own card keeps 32,768).
+  if (r.scaling.rope_type === 'yarn' && declared && declared.value !== x.trained && declared.value !== stretched) {
+    fix.title += `, max_position_embeddings ${stretched}`;
+    fix.edits = withDeclaredContext(t, fix, block, declared.path, stretched);
+  }
+  return fix;
+}
+
+/**
+ * The scaling block's edits plus the declared context. When both keys go into a mapping the file
+ * does not have yet (axolotl's `overrides_of_model_config`), two separate insertions would each
+ * write that mapping, and PyYAML keeps only the last: the mapping is written once, holding both.
+ */
+function withDeclaredContext(t: RopeTarget, fix: Fix, block: PlainObject, path: KeyPath, value: number): Fix['edits'] {
   const parent = path.slice(0, -1);
   const sp = t.scalingPath;
-  if (sp && parent.length > 0 && sp.length === path.length && parent.every((k, i) => sp[i] === k) && t.editor.nodeAt(parent)?.kind !== 'object') {
+  if (sp && !t.namePath && parent.length > 0 && sp.length === path.length && parent.every((k, i) => sp[i] === k) && t.editor.nodeAt(parent)?.kind !== 'object') {
     return t.editor.set(parent, { [sp[sp.length - 1]]: block, [path[path.length - 1]]: value });
   }
-  return [...yarn.edits, ...t.editor.set(path, value)];
+  return [...fix.edits, ...t.editor.set(path, value)];
 }
 
-/** A rewrite with the frequencies it makes (and the running length, for dynamic NTK). */
-export interface RewriteCandidate { fix: Fix; spec: RopeSpec; seqLen?: number }
+/** Keys a scaling block holds as floats (written `4.0`). */
+const FLOAT_KEYS = new Set(['factor', 'low_freq_factor', 'high_freq_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'attention_factor']);
 
-/** Each rewrite's verdict at the reach, in its title, and the preferred one marked (also for callers that write elsewhere, e.g. vLLM overrides). */
-export function judgedRewrites(candidates: RewriteCandidate[], x: Pick<ExtensionInput, 'reach' | 'variant' | 'preferred' | 'training'>): Fix[] {
+/** A rewrite with the frequencies it makes (and the running length, for dynamic NTK). */
+export interface RewriteCandidate { fix: Fix; spec: RopeSpec; seqLen?: number; /** The vendor's recipe. */ recipe?: boolean }
+
+/**
+ * Each rewrite's verdict at the reach, in its title, and the preferred one marked, for callers that
+ * write elsewhere (engine flags). With `advice`, the preferred one is the advice's first that this
+ * caller can write, so every front-end prefers the same rewrite.
+ */
+export function judgedRewrites(candidates: RewriteCandidate[], x: { reach: number; variant: TransformersVariant; preferred?: FixKind | 'auto'; training: boolean; advice?: RewriteAdvice }): Fix[] {
   const fixes = candidates.map(({ fix, spec, seqLen }) => {
     const verdict = verdictOf(spec, x.reach, x.variant, seqLen);
     return verdict ? { ...fix, title: `${fix.title} — ${verdictText(verdict)}`, verdict } : fix;
   });
-  markPreferred(fixes, x.preferred, x.training);
+  if (!fixes.length) return fixes;
+  const wanted = x.preferred && x.preferred !== 'auto' ? fixes.find((f) => f.kind === x.preferred) : undefined;
+  if (wanted) { wanted.preferred = true; return fixes; }
+  if (x.advice) {
+    for (const o of x.advice.options) {
+      const i = candidates.findIndex((c) => c.fix.kind === o.kind && !!c.recipe === !!o.recipe);
+      if (i >= 0) { fixes[i].preferred = true; return fixes; }
+    }
+  }
+  const ranked = rank(fixes.map((f, i) => ({ kind: f.kind as RewriteKind, verdict: f.verdict, recipe: candidates[i].recipe, i })), x.training);
+  fixes[ranked[0].i].preferred = true;
   return fixes;
 }
 
-/** "meets the bound at 65,536" / "holds to 40,960 of 65,536". */
-export function verdictText(v: FixVerdict): string {
-  return v.lmax === null ? `meets the bound at ${fmt(v.length)}` : `holds to ${fmt(v.lmax)} of ${fmt(v.length)}`;
-}
-
-const verdictCache = new Map<string, FixVerdict | undefined>();
-
-/** The generalised bound Σ cos(m·θᵢ′) ≥ 0 for m < length over a rewrite's effective frequencies. */
-export function verdictOf(spec: RopeSpec, length: number, variant: TransformersVariant, seqLen?: number): FixVerdict | undefined {
-  if (!(length >= 2) || length > MAX_VERDICT_LENGTH) return undefined;
-  const key = JSON.stringify([spec, length, variant, seqLen]);
-  if (verdictCache.has(key)) return verdictCache.get(key);
-  let verdict: FixVerdict | undefined;
-  try {
-    const theta = computeFrequencies(spec, { variant, seqLen: seqLen ?? length }).invFreq;
-    const hit = firstNegative(theta, 0, length);
-    verdict = { lmax: hit ? hit.m : null, length };
-  } catch {
-    verdict = undefined; // a spec the core refuses gets no verdict, not a crash
-  }
-  if (verdictCache.size > 256) verdictCache.clear();
-  verdictCache.set(key, verdict);
-  return verdict;
-}
-
-/** Ranks by verdict (how far it holds when training; whether it meets the bound when not), then by use; a user preference wins when offered. */
-function markPreferred(fixes: Fix[], preferred: FixKind | 'auto' | undefined, training: boolean): void {
-  if (!fixes.length) return;
-  const wanted = preferred && preferred !== 'auto' ? fixes.find((f) => f.kind === preferred) : undefined;
-  (wanted ?? preferredOf(fixes, training))!.preferred = true;
-}
-
 /**
- * The fix to prefer among `fixes` by that ranking; fix verification uses it when the preferred
- * fix was not offered.
+ * The fix to prefer among `fixes` by the advice's ranking (advice/advice.ts `rank`); fix
+ * verification uses it when the preferred fix was refused, so the next-ranked rewrite that
+ * survives is the one every front-end prefers.
  */
 export function preferredOf(fixes: readonly Fix[], training: boolean): Fix | undefined {
-  const cost = CHANGE_COST[training ? 'training' : 'inference'];
-  const reach = (f: Fix) => (f.verdict ? (f.verdict.lmax === null ? Infinity : f.verdict.lmax) : -1);
-  const score = training ? reach : (f: Fix) => (f.verdict?.lmax === null ? 1 : 0);
-  return [...fixes].sort((a, b) => score(b) - score(a) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9))[0];
+  const ranked = rank(fixes.map((f) => ({ kind: f.kind as RewriteKind, verdict: f.verdict, recipe: f.rewrite?.recipe, f })), training);
+  return ranked[0]?.f;
 }

@@ -65,6 +65,11 @@ export function raiseBaseFix(t: RopeTarget, base: number, next: number, length: 
   };
 }
 
+/** A scaling block merged into the file's (or LLaMA-Factory's name for it), or undefined where the file cannot hold it. */
+export function scalingBlockFix(t: RopeTarget, kind: Fix['kind'], name: string, block: PlainObject, title: string): Fix | undefined {
+  return scalingFix(t, kind, name, block, title);
+}
+
 function scalingFix(t: RopeTarget, kind: Fix['kind'], name: string, block: PlainObject, title: string): Fix | undefined {
   if (t.namePath) return { title: `Use LLaMA-Factory's ${name} scaling (rope_scaling: ${name})`, kind, edits: t.editor.set(t.namePath, name) };
   if (!t.scalingPath || !canRewriteScaling(t)) return undefined;
@@ -82,14 +87,7 @@ export function canRewriteScaling(t: RopeTarget): boolean {
   return !(typeof type?.value === 'string' && UNTOUCHABLE_TYPES.includes(type.value.trim().toLowerCase()));
 }
 
-/**
- * A factor as written: the ratio itself when it is a multiple of 1/4 (8, 4.5), else rounded up at
- * the fourth decimal, so factor × original still covers the target.
- */
-export function factorValue(x: number): number {
-  const q = Math.round(x * 4) / 4;
-  return Math.abs(q - x) < 1e-9 ? q : Math.ceil(x * 1e4 - 1e-6) / 1e4;
-}
+export { factorValue } from '../advice/advice';
 
 export function yarnFix(t: RopeTarget, factor: number, original: number): Fix | undefined {
   const f = roundFactor(factor);

@@ -12,7 +12,7 @@ import { ntkAwareBase, gradientThetaBase, ntkByPartsInvFreq } from '../rope/seed
 import { wavelengths as wavelengthsOf, criticalDimension } from '../rope/analysis';
 import { BLOCK, TOLERANCE, evalBlock, firstNegative } from '../rope/fb';
 import {
-  ConsumerTableData, FbCurve, InspectorControls, InspectorData, REWRITE_LABELS, RewriteCurve, RewriteMethod,
+  ConsumerTableData, FbCurve, InspectorControls, InspectorData, InspectorRecommendation, REWRITE_LABELS, RewriteCurve, RewriteMethod,
 } from './types';
 import { MAX_TARGET_LENGTH, MIN_TARGET_LENGTH } from './messages';
 import { validityScan } from './validity';
@@ -38,6 +38,8 @@ export interface InspectorInput {
   variant?: TransformersVariant;
   /** How each consumer reads the file (model configs). */
   consumers?: ConsumerTableData;
+  /** The recommended rewrite at one target (the host computes it: fromConfig.ts `recommendationFor`). */
+  recommended?: InspectorRecommendation | null;
 }
 
 export interface BuildOptions {
@@ -52,14 +54,17 @@ export interface BuildOptions {
 
 /** The target shown when the caller gives none: the configured context if scaled, else 4×. */
 export function defaultTarget(input: InspectorInput): number {
+  // Unscaled: the context the file asks for when it is past the trained one (an extended config), else 4×.
   const t = input.defaultTargetLength !== undefined ? input.defaultTargetLength : input.spec.ropeType === 'default'
-    ? input.originalLength * 4
+    ? (input.spec.maxPositionEmbeddings > input.originalLength ? input.spec.maxPositionEmbeddings : input.originalLength * 4)
     : Math.max(input.spec.maxPositionEmbeddings, input.originalLength);
   return Math.min(MAX_TARGET_LENGTH, Math.max(MIN_TARGET_LENGTH, Math.round(t)));
 }
 
 export function defaultControls(input: InspectorInput): InspectorControls {
-  return { method: input.spec.ropeType === 'default' ? 'yarn' : 'configured', targetLength: defaultTarget(input) };
+  const targetLength = defaultTarget(input);
+  const rec = input.recommended && input.recommended.targetLength === targetLength ? input.recommended.method : null;
+  return { method: rec ?? (input.spec.ropeType === 'default' ? 'yarn' : 'configured'), targetLength };
 }
 
 function toArray(a: ArrayLike<number>): number[] {
@@ -253,5 +258,6 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
     warnings,
     notes: input.notes ?? [],
     consumers: input.consumers ?? null,
+    recommended: input.recommended && input.recommended.targetLength === target ? input.recommended : null,
   };
 }

@@ -13,10 +13,46 @@ import type { InspectorInput } from './build';
 import type { FileAnalysis } from '../service/types';
 import { createRopeLensService, type RopeLensService } from '../service/service';
 import { CONSUMER_COLUMNS, consumerCells } from '../serving/consumersView';
+import { trainedContextOf } from '../config/trainedContext';
+import { RewriteKind, adviseRewrite } from '../advice/advice';
+import type { InspectorRecommendation, RewriteMethod } from './types';
+import { defaultTarget } from './build';
 
-/** The training context of the unscaled model: original_max_position_embeddings, else the context. */
+/**
+ * The context the checkpoint was trained at, as `check` decides it (config/trainedContext.ts: the
+ * scaling's original, else the catalog entry of its identity, else max_position_embeddings): a
+ * Llama-3.1 config that lost its rope_scaling was trained at 8,192, not at its 131,072.
+ */
 export function originalLengthOf(rope: ModelRope): number {
-  return rope.originalContextLength?.value ?? rope.contextLength.value;
+  return trainedContextOf(rope).value;
+}
+
+const METHOD_OF: Record<RewriteKind, RewriteMethod> = { ntk: 'ntk', yarn: 'yarn', linear: 'pi', dynamic: 'dynamic', llama3: 'llama3', 'raise-base': 'gradient' };
+
+/**
+ * The recommended rewrite at `target` (advice/advice.ts), or null when nothing needs extending.
+ * `method` names this page's curve for it when the curve has the same values (the page's curves
+ * stretch from the trained context by target / T; a vendor recipe with its own factor has none).
+ */
+export function recommendationFor(rope: ModelRope, target: number, variant?: TransformersVariant, training = false): InspectorRecommendation | null {
+  const a = adviseRewrite({ rope, length: target, variant, training });
+  if (!a) return null;
+  const o = a.preferred;
+  const T = originalLengthOf(rope);
+  const sameCurve = !o.recipe && a.from === T && (o.kind === 'ntk' || o.kind === 'raise-base' || Math.abs(o.factor - target / T) < 1e-3);
+  return {
+    targetLength: target, trainedContext: a.trained, reach: a.reach, kind: o.kind, method: sameCurve ? METHOD_OF[o.kind] : null,
+    factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}),
+    label: o.label, why: a.why, recipe: !!o.recipe, ...(o.verdict ? { verdict: o.verdict } : {}),
+  };
+}
+
+/** The input with the recommendation at `target` and a note the page shows. */
+export function withRecommendation(input: InspectorInput, rope: ModelRope, target: number, variant?: TransformersVariant, training = false): InspectorInput {
+  const recommended = recommendationFor(rope, target, variant, training);
+  const notes = [...(input.notes ?? [])];
+  if (recommended) notes.push(`Recommended at ${target.toLocaleString('en-US')}: ${recommended.label}, ${recommended.why}.`);
+  return { ...input, recommended, notes };
 }
 
 export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: string, variant?: TransformersVariant): InspectorInput {
@@ -46,13 +82,13 @@ export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: str
  * base model with the YAML's overrides, the target being the training sequence length.
  * Training configs are read-only: the Inspector's Apply writes model configs only.
  */
-export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?: string, variant?: TransformersVariant): InspectorInput {
+export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?: string, variant?: TransformersVariant, target?: number): InspectorInput {
   if (a.rope && a.kind === 'model-config') {
     const input = inspectorInputFromRope(a.rope, label, uri, variant);
     if (a.consumers?.length) {
       input.consumers = { columns: [...CONSUMER_COLUMNS], rows: consumerCells(a.consumers).map(({ cells, differs, detail }) => ({ cells, differs, detail })) };
     }
-    return input;
+    return withRecommendation(input, a.rope, target ?? defaultTarget(input), variant);
   }
   if (a.rope && a.kind === 'training-config') {
     const input = inspectorInputFromRope(a.rope, label, uri, variant);
@@ -60,7 +96,7 @@ export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?:
     input.label = `${label} (training${t?.baseModel ? `, base model ${t.baseModel}` : ''})`;
     if (t?.sequenceLength && t.sequenceLength >= 16) input.defaultTargetLength = t.sequenceLength;
     input.notes = [...(input.notes ?? []), `Base model from ${t?.resolvedFrom ?? 'the training config'}; the target is the training sequence length.`];
-    return input;
+    return withRecommendation(input, a.rope, target ?? defaultTarget(input), variant, true);
   }
   if (a.noRope) throw new RopeError('invalid-parameter', `${label} has no rotary position embedding: ${a.noRope}`);
   throw new RopeError('invalid-parameter', `${label} is neither a model config (model_type or architectures with rope_theta, rope_scaling or max_position_embeddings) nor a training config whose base model is known`);
@@ -69,9 +105,9 @@ export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?:
 const NO_ORACLE = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
 
 /** File text → Inspector input, through the given service (the CLI's, with its resolver and variant). */
-export function inspectorInputFromText(text: string, fileName: string, uri?: string, service: RopeLensService = createRopeLensService({ oracle: NO_ORACLE })): InspectorInput {
+export function inspectorInputFromText(text: string, fileName: string, uri?: string, service: RopeLensService = createRopeLensService({ oracle: NO_ORACLE }), target?: number): InspectorInput {
   if (!formatOf(fileName)) throw new RopeError('parse-error', `${fileName}: not a .json or .yaml file`);
   const label = fileName.split(/[\\/]/).slice(-2).join('/');
   const a = service.describe(text, { fileName, asModelConfig: true });
-  return inspectorInputFromAnalysis(a, label, uri, service.defaults.variant);
+  return inspectorInputFromAnalysis(a, label, uri, service.defaults.variant, target);
 }

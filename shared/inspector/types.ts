@@ -124,7 +124,31 @@ export interface InspectorData {
   notes: string[];
   /** The consumer table for a model config; null for training configs and inputs without it. */
   consumers: ConsumerTableData | null;
+  /**
+   * The rewrite RoPE Lens recommends at this target (advice/advice.ts, the same `check` prefers and
+   * `serve` writes), or null when nothing needs extending or the host did not compute it.
+   */
+  recommended: InspectorRecommendation | null;
 }
+
+/** The one recommendation at a target length, as the host computed it. */
+export interface InspectorRecommendation {
+  targetLength: number;
+  /** The trained context and the reach it was judged from. */
+  trainedContext: number;
+  reach: number;
+  kind: 'ntk' | 'yarn' | 'linear' | 'dynamic' | 'llama3' | 'raise-base';
+  /** The curve of this page that shows it, when one does with the same values (a vendor recipe may not). */
+  method: RewriteMethod | null;
+  factor: number;
+  original?: number;
+  base?: number;
+  label: string;
+  why: string;
+  recipe: boolean;
+  verdict?: { lmax: number | null; length: number };
+}
+
 
 /**
  * How each consumer (transformers by release, vLLM, SGLang, llama.cpp, TGI, Ollama) reads the

@@ -4,6 +4,7 @@
  * a file that launches nothing is dismissed by one regex test, before any parse.
  */
 import { peelWrappers } from './shell/peel';
+import { pythonTarget } from './python';
 import type { LineMap } from './text';
 import type { Invocation, Token } from './types';
 
@@ -104,26 +105,14 @@ const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** The module after `-m` when argv starts `python… [flags] -m MODULE`. */
 export function pythonModule(argv: readonly string[]): string | undefined {
-  if (!/^python[\d.]*$/.test(baseName(argv[0] ?? ''))) return undefined;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '-m') return argv[i + 1];
-    if (a.startsWith('-m') && a.length > 2) return a.slice(2);
-    if (!a.startsWith('-')) return undefined;
-  }
-  return undefined;
+  const t = pythonTarget(argv);
+  return t?.kind === 'module' ? t.name : undefined;
 }
 
 /** The script `python… [flags] SCRIPT.py` runs, when argv starts so (not `-m`, not `-c`). */
 export function pythonScript(argv: readonly string[]): string | undefined {
-  if (!/^python[\d.]*$/.test(baseName(argv[0] ?? ''))) return undefined;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '-W' || a === '-X') { i++; continue; }
-    if (a.startsWith('-')) { if (/^-[^-]*[mc]/.test(a)) return undefined; continue; }
-    return /\.py$/.test(a) ? a : undefined;
-  }
-  return undefined;
+  const t = pythonTarget(argv);
+  return t?.kind === 'script' && /\.py$/.test(t.name) ? t.name : undefined;
 }
 
 /** Whether argv[0] (with `python -m`, or `python` and a script named for training) names a program or module from the lists above. */

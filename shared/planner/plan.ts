@@ -9,6 +9,7 @@ import { toRopeSpec } from '../config/modelConfig';
 import { criticalDimension } from '../rope/analysis';
 import { trainedContextOf } from '../config/trainedContext';
 import { differencesText, lengthScalingType, modelReach } from '../config/reach';
+import { adviseRewrite, windowsCover } from '../advice/advice';
 import { planStages, stagedGradientBases, stagedNtkAwareBases } from './stages';
 import { PlanModelFacts, stageOptions } from './options';
 import { rankOptions, recommend } from './recommend';
@@ -54,7 +55,10 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
   const grad = stagedGradientBases(base, T, lengths);
   const trainers = req.trainers?.length ? req.trainers : TRAINERS;
   const notes: string[] = [];
-  if (rope.slidingWindow?.value) notes.push(`Layers with a sliding window of ${rope.slidingWindow.value} never see distances beyond it; the plan judges the full-attention frequencies.`);
+  // Mistral-7B-v0.1: a 4,096 window on every layer, trained at 8,192 — no layer sees a new distance.
+  const covered = windowsCover(rope, req.target, T);
+  if (covered) notes.push(`No full-attention frequencies to judge: ${covered}.`);
+  else if (rope.slidingWindow?.value) notes.push(`Layers with a sliding window of ${rope.slidingWindow.value} never see distances beyond it; the plan judges the full-attention frequencies.`);
   if (shippedScaling) notes.push(`The model ships ${shippedScaling} scaling; every option below is computed on its unscaled base ${base} relative to T = ${T}, and replaces that scaling.`);
   if (T !== tc.value) notes.push(`Planned from ${T}, not the ${tc.value} of ${tc.source.replace(/^catalog:/, '')}: ${own!.basis}.`);
   else if (tc.source.startsWith('assumed:')) {
@@ -66,7 +70,7 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
 
   const stages: PlanStage[] = lengths.map((L, k) => {
     const options = stageOptions(facts, { length: L, ntkAwareBase: ntk[k], gradientBase: grad[k] });
-    const rec = recommend(options, L, facts.shippedContext, !!shippedScaling);
+    const rec = covered ? { method: null, reason: `No full-attention frequencies to judge: ${covered}.` } : recommend(options, L, facts.shippedContext, !!shippedScaling);
     const ranked = rankOptions(options, L, facts.shippedContext, !!shippedScaling);
     const sn = stageSnippets({
       length: L, trained: T, base, rotaryDim: d, modelType: rope.modelType, shippedContext: facts.shippedContext,
@@ -88,7 +92,21 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
     criticalDimAtTrained: criticalDimension(base, d, T),
     stages,
     notes,
+    question: `Training at ${req.target.toLocaleString('en-US')}: the stages, options and trainer settings below are for fine-tuning at each stage length. Running the checkpoint at the target without training is another question; its answer is the rewrite check, serve and the Inspector recommend.`,
+    ...withoutTraining(rope, req.target, tc.value, covered),
   };
+}
+
+/** `plan`'s no-training line: the advice's rewrite at the target, as check and serve give it. */
+function withoutTraining(rope: ModelRope, target: number, trained: number, covered: string | undefined): Pick<Plan, 'withoutTraining' | 'withoutTrainingReason' | 'noFullAttention'> {
+  if (covered) return { withoutTraining: null, withoutTrainingReason: covered, noFullAttention: covered };
+  const a = adviseRewrite({ rope, length: target, trained });
+  if (!a) {
+    const reach = modelReach(rope, trained);
+    return { withoutTraining: null, withoutTrainingReason: lengthScalingType(rope) === 'none' ? `${target.toLocaleString('en-US')} is within what the model reaches (${reach.basis}): no rewrite is needed` : `the model ships its own ${lengthScalingType(rope)} scaling (it reaches ${reach.value.toLocaleString('en-US')}): no new scaling is stacked on it` };
+  }
+  const o = a.preferred;
+  return { withoutTraining: { kind: o.kind, label: o.label, why: a.why, factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}), recipe: !!o.recipe } };
 }
 
 /** The plan as `rope-lens plan --json` prints it: wavelengths left out. */

@@ -71,4 +71,14 @@ export interface Plan {
   criticalDimAtTrained: number;
   stages: PlanStage[];
   notes: string[];
+  /** The question this plan answers: training at the target (stages, options and trainer snippets). */
+  question: string;
+  /**
+   * Running the checkpoint at the target without training: the one rewrite `check`, `serve` and the
+   * Inspector recommend (advice/advice.ts), or null with the reason when none is needed.
+   */
+  withoutTraining: { kind: string; label: string; why: string; factor: number; original?: number; base?: number; recipe: boolean } | null;
+  withoutTrainingReason?: string;
+  /** Every RoPE layer attends within a window the checkpoint was trained on: no full-attention frequencies to judge. */
+  noFullAttention?: string;
 }

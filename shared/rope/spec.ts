@@ -5,6 +5,24 @@
 export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 'llama3' | 'proportional';
 export const ROPE_TYPES: readonly RopeType[] = ['default', 'linear', 'dynamic', 'yarn', 'longrope', 'llama3', 'proportional'];
 
+/**
+ * The one table of other names for RoPE types, as transformers reads them: `su` is the legacy name
+ * of `longrope` (Phi-3's first configs); `mrope` (Qwen2-VL) sections frequencies per axis but
+ * computes them as `default`. Every reader of a written type goes through `ropeTypeOf`.
+ */
+export const ROPE_TYPE_ALIASES: Readonly<Record<string, RopeType>> = { su: 'longrope', mrope: 'default' };
+
+/** The RoPE type a written name stands for (trimmed, any case, aliases resolved); undefined for a name no reader knows. */
+export function ropeTypeOf(raw: string): RopeType | undefined {
+  const t = raw.trim().toLowerCase();
+  return ROPE_TYPE_ALIASES[t] ?? ((ROPE_TYPES as readonly string[]).includes(t) ? (t as RopeType) : undefined);
+}
+
+/** A written type with a legacy name replaced by the current one (`su` → `longrope`); any other name as written. */
+export function currentTypeName(raw: string): string {
+  return raw.trim().toLowerCase() === 'su' ? ROPE_TYPE_ALIASES['su'] : raw;
+}
+
 /** Which transformers generation's formulas to follow where they differ (see README). */
 export type TransformersVariant = 'v4' | 'v5';
 

@@ -91,7 +91,7 @@ function fixesFor(ctx: RuleContext, L: number, T: number, rescale = false): Fix[
   // The model's context is written beside the scaling block (axolotl's overrides, nanotron's model_config).
   const declaredContext = target.scalingPath ? { path: [...target.scalingPath.slice(0, -1), 'max_position_embeddings'], value: rope.contextLength.value } : undefined;
   return extensionFixes({
-    target, base, dim, trained: T, length: L, reach: L, declaredContext,
+    target, rope, base, dim, trained: T, length: L, reach: L, declaredContext,
     llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant, training: true, scalingOnly: rescale,
   });
 }

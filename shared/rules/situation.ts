@@ -34,13 +34,18 @@ export function situationOf(rope: ModelRope): Situation {
   // A shipped config without rope_theta ran on its class default.
   const shippedBase = shipped ? shipped.base ?? familyDefaultBase(rope.modelType).value : undefined;
   const sameBase = shippedBase === undefined || Math.abs(rope.base.value - shippedBase) <= 1e-9 * shippedBase;
-  const shippedType = shipped?.scalingType ?? 'default';
-  const asShipped = !!shipped && shipped.contextLength === C && sameBase && (rope.scaling?.type ?? 'default') === shippedType;
+  // Multimodal sections (`mrope`) stretch nothing: the same as no scaling; `su` is longrope.
+  const typeOf = (t: string | undefined) => (!t || t === 'default' || t === 'mrope' ? 'default' : t === 'su' ? 'longrope' : t);
+  const shippedType = typeOf(shipped?.scalingType);
+  const asShipped = !!shipped && shipped.contextLength === C && sameBase && typeOf(rope.scaling?.type) === shippedType;
   const stock = asShipped || !(C > tc.value);
   const baseChanged = shippedBase !== undefined && !sameBase;
-  const beyondShipped = !shipped?.contextLength || C > shipped.contextLength;
+  // Only the shipped values themselves are the vendor's claim (Qwen2.5-7B base declares 131,072 over
+  // a trained 32,768): an edited context past T without scaling is extended, whatever the vendor
+  // declared — serve and the Inspector recommend a rewrite there too (advice/advice.ts) — and so
+  // is the shipped context without the shipped scaling (a Llama-3.1 config that lost its llama3 block).
   return {
     trained: tc.value, trainedSource: tc.source, length: C, scaled, stock, baseChanged,
-    extended: !stock && !scaled && !baseChanged && beyondShipped,
+    extended: !stock && !scaled && !baseChanged,
   };
 }

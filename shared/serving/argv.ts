@@ -4,6 +4,7 @@
  * engine module supplies its table and its parser's habits; this file knows no engine.
  * Not a shell parser: it receives tokens an adapter already split (shared/launch/types).
  */
+import { isPythonProgram, pythonTarget } from '../launch/python';
 import type { Token } from '../launch/types';
 import type { OptionUse } from '../launch/request';
 
@@ -132,20 +133,13 @@ export function programName(tok: Token | undefined): string {
 
 /** `python`, `python3`, `python3.11`, `/usr/bin/python3` (and `uv run python`, already peeled by adapters). */
 export function isPython(tok: Token | undefined): boolean {
-  return /^python(\d+(\.\d+)?)?$/.test(programName(tok));
+  return isPythonProgram(tok?.value);
 }
 
 /** Index after `python -m MODULE` when argv runs that module (flags like `-u` before `-m` allowed), else -1. */
 export function afterPythonModule(argv: readonly Token[], modules: readonly string[]): number {
-  if (!isPython(argv[0])) return -1;
-  for (let i = 1; i < argv.length; i++) {
-    const v = argv[i].value;
-    if (v === '-m') return i + 1 < argv.length && modules.includes(argv[i + 1].value) ? i + 2 : -1;
-    // `python3 -mvllm.entrypoints.openai.api_server`: CPython takes the module glued to -m.
-    if (/^-m[A-Za-z_]/.test(v)) return modules.includes(v.slice(2)) ? i + 1 : -1;
-    if (!v.startsWith('-')) return -1;
-  }
-  return -1;
+  const t = pythonTarget(argv.map((a) => a.value));
+  return t?.kind === 'module' && modules.includes(t.name) ? t.rest : -1;
 }
 
 /**

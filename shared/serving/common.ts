@@ -8,6 +8,9 @@ import { trainedContextOf as trainedContextFact } from '../config/trainedContext
 import { everyRopeLayerWindow, modelReach, ropeReachAt } from '../config/reach';
 import type { ServingInput } from './types';
 import { familyDefaultContext, hasClassDefault } from '../config/families';
+import { RewriteAdvice, RewriteOption, adviseRewrite, extensionNeed } from '../advice/advice';
+import { currentTypeName, ropeTypeOf } from '../rope/spec';
+import { compactJsonText } from '../core/json';
 
 /** The trained context T as the config reader decides it (stated, catalog, else max_position_embeddings). */
 export function trainedContextOf(rope: ModelRope): number {
@@ -111,11 +114,28 @@ export function reachNotes(input: ServingInput, facts: ScalingFacts, context: nu
  * src/llama-context.cpp sets yarn_ext_factor to 1 for rope scaling type yarn. Served at or below the original
  * context, the scaling only costs quality on short inputs.
  */
-export function staticYarnNote(facts: ScalingFacts, trained: number, context: number, engine: string): string | undefined {
+export function staticYarnNote(facts: ScalingFacts, trained: number, context: number, engine: string, rope?: ModelRope): string | undefined {
   if (facts.type !== 'yarn' || facts.factor === undefined || !(facts.factor > 1)) return undefined;
   const original = facts.original ?? trained;
   if (!(context <= original)) return undefined;
+  // The model's own YaRN (DeepSeek-V3/R1, gpt-oss) is how it was trained to run: never advised away.
+  if (rope && isNativeYarn(rope)) return undefined;
   return `${engine} applies YaRN at every length (static scaling): served at ${grouped(context)}, within the ${grouped(original)} the model was trained at, it gains nothing and costs quality on short inputs. Leave rope_scaling out unless inputs go past ${grouped(original)}.`;
+}
+
+/**
+ * The config's YaRN is the model's own, not one a user added (Qwen's card snippet): the identified
+ * model shipped YaRN, or the config declares the stretched context original × factor as its
+ * max_position_embeddings, as checkpoints trained with YaRN ship it (DeepSeek-V3/R1: 4,096 × 40 =
+ * 163,840; gpt-oss: 4,096 × 32 = 131,072). Such a model was trained with the scaling on; leaving
+ * it out runs frequencies it never saw.
+ */
+export function isNativeYarn(rope: ModelRope): boolean {
+  const facts = scalingFacts(rope);
+  if (facts.type !== 'yarn') return false;
+  if (rope.shipped?.scalingType === 'yarn') return true;
+  const o = facts.original, f = facts.factor;
+  return o !== undefined && f !== undefined && f > 1 && rope.contextLength.value >= Math.floor(o * f);
 }
 
 /** Types a user adds by hand (engines need them passed); llama3/longrope ship in the vendor's config. */
@@ -124,22 +144,56 @@ export function isHandAddedType(t: ScalingFacts['type']): t is 'linear' | 'dynam
 }
 
 /**
- * advice.md situation 3: a context beyond the model's reach R with no scaling gets YaRN
- * {factor C/R, original R}, the preferred fix. `from` is `extensionFrom`'s answer; undefined when
- * nothing needs extending.
+ * advice.md situation 3: a context beyond the model's reach with no scaling gets the one
+ * recommended rewrite (advice/advice.ts), the same `check` prefers and the Inspector shows.
+ * Undefined when nothing needs extending (`windows`: whether the engine honours sliding windows).
  */
-export function proposedScaling(facts: ScalingFacts, from: number | undefined, context: number): Record<string, unknown> | undefined {
-  if (from === undefined || facts.type !== 'none' || !(context > from) || !(from > 0)) return undefined;
-  return { rope_type: 'yarn', factor: context / from, original_max_position_embeddings: from };
+export function recommendedRewrite(input: ServingInput, facts: ScalingFacts, context: number, windows = true): RewriteAdvice | undefined {
+  if (facts.type !== 'none') return undefined;
+  const need = extensionNeed(input.rope, context, { trained: input.trainedContext, windows });
+  return need ? adviseRewrite({ rope: input.rope, length: context, trained: input.trainedContext, from: need.from, reach: need.reach, variant: 'v5' }) : undefined;
 }
 
 /**
- * The proposed scaling merged into the config's own object (v5 `rope_parameters` keeps its
- * rope_theta, an mrope object its sections): the fix owns only rope_type, factor and original.
+ * A rewrite as config override values (vLLM `--hf-overrides`, SGLang `--json-model-override-args`),
+ * nested where the config keeps its scaling (`text_config.rope_scaling` → `{text_config: …}`).
+ * A scaling merges into the config's own object (v5 rope_parameters keeps its rope_theta, mrope
+ * its sections); a new base is written beside it (inside rope_parameters for v5 files). The
+ * context is raised where the engine derives it from max_position_embeddings (llama3, a new base),
+ * or where the scaling does not stretch to it. `scaling`: the scaling object in effect after it.
  */
-export function extendedScaling(facts: ScalingFacts, from: number | undefined, context: number): Record<string, unknown> | undefined {
-  const proposed = proposedScaling(facts, from, context);
-  return proposed ? { ...modernScaling(facts.params), ...proposed } : undefined;
+export function rewriteOverride(facts: ScalingFacts, o: RewriteOption, context: number, opts: { yarnSetsLength?: boolean; setsLength?: boolean } = {}): { override: Record<string, unknown>; scaling?: Record<string, unknown>; context?: number } {
+  const parts = facts.keyPath.split('.').filter(Boolean);
+  const leaf = parts.pop() ?? 'rope_scaling';
+  const wrap = (v: Record<string, unknown>) => (parts.length ? overrideAt(parts.join('.'), v) : v);
+  if (o.scaling) {
+    const scaling = { ...modernScaling(facts.params), ...o.scaling };
+    const stretched = o.original !== undefined ? Math.floor(o.factor * o.original) : undefined;
+    let mpe: number | undefined;
+    if (o.kind === 'llama3') mpe = Math.max(context, o.recipe?.reach ?? 0);
+    else if (opts.setsLength) mpe = context;
+    else if (o.kind === 'yarn' && (opts.yarnSetsLength || (stretched !== undefined && stretched < context))) mpe = context;
+    return { override: wrap({ [leaf]: scaling, ...(mpe !== undefined ? { max_position_embeddings: mpe } : {}) }), scaling, ...(mpe !== undefined ? { context: mpe } : {}) };
+  }
+  const base = o.base!;
+  if (leaf === 'rope_parameters') return { override: wrap({ rope_parameters: { ...modernScaling(facts.params), rope_theta: base }, max_position_embeddings: context }), context };
+  return { override: wrap({ rope_theta: base, max_position_embeddings: context }), context };
+}
+
+/** A rewrite kind in words, for notes ("TGI's CLI cannot set YaRN"). */
+export function kindName(kind: string): string {
+  return ({ yarn: 'YaRN', llama3: 'llama3 scaling', dynamic: 'dynamic NTK', linear: 'linear scaling', ntk: 'a new rope_theta', 'raise-base': 'a new rope_theta' } as Record<string, string>)[kind] ?? kind;
+}
+
+/** The plan's `rewrite` field for the advice's preferred rewrite. */
+export function planRewrite(advice: RewriteAdvice, written: boolean): NonNullable<import('./types').ServingPlan['rewrite']> {
+  const o = advice.preferred;
+  return { kind: o.kind, factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}), label: o.label, recipe: !!o.recipe, written };
+}
+
+/** "the override adds YaRN ×4 over 32,768 (…): the preferred fix, because …" for every engine's note. */
+export function rewriteNote(input: ServingInput, advice: RewriteAdvice, how: string): string {
+  return `The config has no RoPE scaling and ${grouped(advice.length)} is ${beyondFrom(advice.from, input.trainedContext)}: ${how} ${advice.preferred.label}, the preferred fix: ${advice.why}.`;
 }
 
 /**
@@ -149,7 +203,7 @@ export function extendedScaling(facts: ScalingFacts, from: number | undefined, c
 export function modernScaling(params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const t = params['rope_type'] ?? params['type'];
-  if (typeof t === 'string') out['rope_type'] = t.trim().toLowerCase() === 'su' ? 'longrope' : t;
+  if (typeof t === 'string') out['rope_type'] = currentTypeName(t);
   for (const [k, v] of Object.entries(params)) if (k !== 'type' && k !== 'rope_type') out[k] = v;
   return out;
 }
@@ -172,8 +226,9 @@ export function scalingInOverride(override: Record<string, unknown> | null, keyP
 /** Facts of a scaling object given as plain values (an override), with the config's top-level original. */
 export function factsOfObject(rope: ModelRope, params: Record<string, unknown>, keyPath: string): ScalingFacts {
   const t = String(params['rope_type'] ?? params['type'] ?? 'default').trim().toLowerCase();
-  const known: Record<string, ScalingFacts['type']> = { default: 'none', mrope: 'none', linear: 'linear', dynamic: 'dynamic', yarn: 'yarn', longrope: 'longrope', su: 'longrope', llama3: 'llama3' };
-  const facts: ScalingFacts = { type: known[t], rawType: t, params, keyPath };
+  const type = ropeTypeOf(t);
+  // As scalingFacts: default frequencies (mrope) and Gemma-4's `proportional` stretch no position.
+  const facts: ScalingFacts = { type: type === 'default' || type === 'proportional' ? 'none' : type, rawType: t, params, keyPath };
   if (typeof params['factor'] === 'number') facts.factor = params['factor'];
   const o = params['original_max_position_embeddings'];
   const original = typeof o === 'number' ? o : rope.topLevelOriginalContextLength?.value;
@@ -186,13 +241,12 @@ export const FLOAT_KEYS: ReadonlySet<string> = new Set(['factor', 'attention_fac
 
 /** Compact JSON with float keys written as floats (`"factor":4.0`). */
 export function jsonText(value: unknown, key?: string): string {
-  if (typeof value === 'number') return Number.isInteger(value) && key && FLOAT_KEYS.has(key) ? value.toFixed(1) : JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => jsonText(v)).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v, k)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+  return compactJsonText(value, floatKeyNumber, key);
 }
+
+/** A number under a float key, integral, as a float (`4.0`); other values as JSON writes them. */
+const floatKeyNumber = (value: unknown, key: string | undefined): string | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && key && FLOAT_KEYS.has(key) ? value.toFixed(1) : undefined;
 
 /** A number for a command line: integers as integers, others with up to 6 decimals. */
 export function argNumber(n: number): string {

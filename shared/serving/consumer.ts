@@ -10,6 +10,7 @@ import { child, toPlain } from '../document/configNode';
 import { primaryScope } from '../config/modelConfig';
 import { factsOfObject, trainedContextOf, type ScalingFacts } from './common';
 import type { RopeSpec, RopeType } from '../rope/spec';
+import { ropeTypeOf } from '../rope/spec';
 import type { ServingInput } from './types';
 
 export type ConsumerId = 'transformers-4.42' | 'transformers-4' | 'transformers-5' | 'vllm-4x' | 'vllm' | 'sglang' | 'llama.cpp' | 'tgi' | 'ollama';
@@ -145,8 +146,9 @@ export function scalingTypeOf(obj: Record<string, unknown> | undefined): string 
   const t = obj['rope_type'] ?? obj['type'];
   if (typeof t !== 'string') return 'none';
   const n = t.trim().toLowerCase();
-  if (n === 'default' || n === 'mrope') return 'none';
-  return n === 'su' ? 'longrope' : n;
+  const type = ropeTypeOf(n);
+  if (type === 'default') return 'none';
+  return type ?? n;
 }
 
 export function numberIn(obj: Record<string, unknown> | undefined, key: string): number | undefined {

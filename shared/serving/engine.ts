@@ -18,6 +18,47 @@ export interface ConfigFileRequest {
   separator: '-' | '_';
 }
 
+/** One option of an engine's command line to set: its name in the grammar (no dashes), its flag, its value. */
+export interface EngineOption { name: string; flag: string; value: string }
+
+/** Options as the words a message or fix title shows (`--rope-scaling yarn --rope-scale 4`). */
+export function optionText(opts: readonly EngineOption[]): string {
+  return opts.flatMap((o) => [o.flag, o.value]).join(' ');
+}
+
+/** A scaling as an engine's own flags say it (llama.cpp, TGI); NTK as a new base, written as the flag takes it. */
+export type FlagScaling =
+  | { type: 'yarn'; factor: number; original: number }
+  | { type: 'linear'; factor: number }
+  | { type: 'dynamic'; factor: number }
+  | { type: 'ntk'; base: string };
+
+/** What an engine says when a requested length is above the one it derives (launch/length-exceeds-derived). */
+export interface OverLengthWords {
+  /** The length option as the command writes it (`--context-length`, `-c`, `num_ctx`). */
+  label: string;
+  /** Requested and derived length. */
+  length: number;
+  derived: number;
+  /** The model as written (for messages). */
+  model: string;
+  /** How the engine arrived at `derived`. */
+  basis: string;
+  /** The scaling type in effect when it covers the length, else undefined. */
+  covered?: string;
+  /**
+   * With no scaling covering it, the base the command raised when that is the NTK-aware base for
+   * the length (×factor of the trained context): the command's own extension, in the engine's words.
+   */
+  raisedBase?: { base: number; factor: number };
+  /** The engine's long-length variable as the environment sets it to a value that allows it. */
+  allowedBy?: string;
+  /** Whether any RoPE scaling is in effect. */
+  scaled: boolean;
+  /** The verdict of the engine's effect for this command (llama-server caps, llama-cli warns). */
+  verdict: LaunchEffect['overLength'];
+}
+
 export interface Engine {
   id: EngineName;
   /** The name people write (`vLLM`, `llama.cpp`), for messages. */
@@ -41,4 +82,53 @@ export interface Engine {
    * runs a script makes are served at its `ollama serve`'s context).
    */
   relate?(requests: LaunchRequest[]): void;
+
+  // What the rules need to know of the engine (rules/launch/): data and small writers, so the rules
+  // never branch on an engine's name.
+
+  /**
+   * Its command and its config file are one request judged under the engine's own codes (vLLM:
+   * vllm/max-model-len-exceeds and vllm/context-beyond-trained in rules/launch/vllmLength.ts,
+   * vllm/removed-option, vllm/legacy-rope-type) instead of the launch/ codes.
+   */
+  ownCodes?: boolean;
+  /** The option that passes a config override object (vLLM `--hf-overrides`), when the engine has one. */
+  override?: {
+    flag: string;
+    /** For fix titles: `hf-overrides`. */
+    name: string;
+    /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
+    yarnSetsLength?: boolean;
+  };
+  /** The engine's scaling flags (llama.cpp, TGI), when it takes a scaling as flags. */
+  scalingFlags?: {
+    /** The one writer of them: fixes, their titles and `serve`; undefined for a scaling the flags cannot say. */
+    write(s: FlagScaling): EngineOption[] | undefined;
+    /** The option that names the scaling type (`rope-scaling`). */
+    typeOption: string;
+    /** The options that carry the factor; `inverse` for a frequency scale (1 / factor). */
+    scales: readonly { name: string; inverse?: boolean }[];
+    /** YaRN's original-length option. */
+    originalOption?: string;
+    /** A scale without the type option runs linear interpolation (llama.cpp: "defaults to linear unless specified by the model"). */
+    scaleAloneIsLinear?: boolean;
+    /** Said after a fix title that writes flags of that kind ("TGI's CLI has no YaRN; YaRN goes in config.json"). */
+    titleNote?: Partial<Record<FlagScaling['type'], string>>;
+  };
+  /** How a scaling the command sets replaces the model's own, in words (launch/override-replaces-scaling). */
+  replacesScaling?: string;
+  /** Whether the engine applies the model's sliding windows to this model type. */
+  honoursWindows(modelType: string | undefined): boolean;
+  /** Said where a scaling is needed and the engine has no option for one (Ollama). */
+  noScalingOption?: string;
+  /** The variable that lets the engine run a length above the one it derives, and whether a value turns it on. */
+  longEnv?: { name: string; allows(value: string): boolean };
+  /** The option that raises the length the engine derives to `length` (llama-server's `--override-kv`), when the engine has one. */
+  liftLength?(modelType: string | undefined, length: number): EngineOption | undefined;
+  /** The engine's words for a length above the one it derives, as its `overLength` verdict has it. */
+  overLengthText?(w: OverLengthWords): string;
+  /** The engine loads GGUF files (a name is also looked up without its quantisation suffix). */
+  gguf?: boolean;
+  /** What a model file's name says of its family when the model is not in the catalog (a Qwen GGUF stores no scaling type). */
+  familyFromFileName?(ref: string): { family: string; storesScaling: false; yarnOriginal: number } | undefined;
 }

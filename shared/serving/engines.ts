@@ -13,8 +13,23 @@ import { ollamaEngine } from './ollama';
 
 export type { Engine, ConfigFileRequest } from './engine';
 
+const registry: Engine[] = [vllmEngine, sglangEngine, llamaCppEngine, tgiEngine, ollamaEngine];
+
 /** In the order launch readers are tried. */
-export const ENGINES: readonly Engine[] = [vllmEngine, sglangEngine, llamaCppEngine, tgiEngine, ollamaEngine];
+export const ENGINES: readonly Engine[] = registry;
+
+/**
+ * Adds an engine after the built-in ones (a module outside this list; the tests' stand-in for a
+ * sixth engine). Returns its removal. An id already registered is refused.
+ */
+export function registerEngine(e: Engine): () => void {
+  if (registry.some((x) => x.id === e.id)) throw new Error(`engine ${e.id} is already registered`);
+  registry.push(e);
+  return () => {
+    const i = registry.indexOf(e);
+    if (i >= 0) registry.splice(i, 1);
+  };
+}
 
 export function engineById(id: EngineName): Engine {
   const e = ENGINES.find((x) => x.id === id);

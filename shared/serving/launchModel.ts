@@ -5,7 +5,7 @@
  * the plain-value plumbing.
  */
 import type { Located, ModelRope, ScalingDescription } from '../config/modelRope';
-import type { RopeType } from '../rope/spec';
+import { ropeTypeOf } from '../rope/spec';
 import { ScalingFacts, factsOfObject, scalingFacts } from './common';
 
 export interface LaunchEffect {
@@ -30,16 +30,12 @@ export interface LaunchEffect {
   overLength?: 'refuses' | 'caps' | 'warns' | 'clamps' | 'unchecked';
 }
 
-const TYPE_OF: Record<string, RopeType | undefined> = {
-  default: 'default', mrope: 'default', linear: 'linear', dynamic: 'dynamic', yarn: 'yarn', longrope: 'longrope', su: 'longrope', llama3: 'llama3',
-};
-
 /** A scaling object given as plain values (an override or flags), as a description without positions. */
 export function plainScaling(params: Record<string, unknown>, key: string, note: string): ScalingDescription {
   const located: Record<string, Located<unknown>> = {};
   for (const [k, v] of Object.entries(params)) located[k] = { value: v, key: `${key}.${k}`, note };
   const raw = params['rope_type'] ?? params['type'];
-  const desc: ScalingDescription = { key, type: typeof raw === 'string' ? TYPE_OF[raw.trim().toLowerCase()] : 'default', params: located };
+  const desc: ScalingDescription = { key, type: typeof raw === 'string' ? ropeTypeOf(raw) : 'default', params: located };
   if (typeof raw === 'string') desc.rawType = { value: raw, key: `${key}.rope_type`, note };
   return desc;
 }

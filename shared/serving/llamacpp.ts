@@ -17,7 +17,9 @@
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
-import { ScalingFacts, argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, reachNotes, scalingFacts, staticYarnNote, targetContext } from './common';
+import { ScalingFacts, argNumber, grouped, kindName, lengthKeys, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, staticYarnNote, targetContext } from './common';
+import type { RewriteOption } from '../advice/advice';
+import { fmtPlain } from '../core/format';
 
 const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'max_length', 'max_sequence_length', 'model_max_length'];
 
@@ -163,14 +165,21 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
   notes.push(...scalingNotes);
   let extended = flags.length > 0;
   const windows = llamaCppHonoursWindows(input.rope.modelType);
-  const from = extensionFrom(input, facts, context, windows);
-  if (from !== undefined) {
-    const s = context / from;
-    flags = llamaOptionArgs(llamaCppScalingOptions({ type: 'yarn', factor: s, original: from }));
-    extended = true;
-    notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: the flags add YaRN factor ${argNumber(s)} (the preferred fix).`);
+  const advice = recommendedRewrite(input, facts, context, windows);
+  let rewrite: ServingPlan['rewrite'];
+  if (advice) {
+    // The advice's first rewrite llama.cpp's flags can say (no llama3 band or dynamic NTK flags).
+    const o = advice.options.find((x) => llamaCppFlagsOf(x) !== undefined);
+    const written = o === advice.preferred;
+    rewrite = planRewrite(advice, written);
+    if (o) {
+      flags = llamaCppFlagsOf(o)!;
+      extended = true;
+    }
+    notes.push(written ? rewriteNote(input, advice, 'the flags write')
+      : `${rewriteNote(input, advice, 'the preferred rewrite is')} llama.cpp has no flag for ${kindName(advice.preferred.kind)}${o ? `: the flags write ${o.label}, the closest it can` : ''}; or convert the GGUF from a config that carries it.`);
   }
-  const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp');
+  const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp', input.rope);
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'llama.cpp', nCtxTrain, windows));
   if (!input.gguf && !input.ggufHub) notes.push('llama.cpp loads a GGUF: convert the model with convert_hf_to_gguf.py and pass the file to -m.');
@@ -187,7 +196,21 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
     }
     if (!extended) notes.push(`No flag scales past ${grouped(nCtxTrain)}: positions beyond it are extrapolated.`);
   }
-  return { engine: 'llama.cpp', derivedMaxLen: nCtxTrain, context, args, env: {}, overrides: null, notes };
+  return { engine: 'llama.cpp', derivedMaxLen: nCtxTrain, context, args, env: {}, overrides: null, notes, ...(rewrite ? { rewrite } : {}) };
+}
+
+/** llama.cpp's options for an advised rewrite (YaRN, linear, a new base), through its one writer; undefined where it has none. */
+export function llamaCppOptionsOf(o: RewriteOption): LlamaOption[] | undefined {
+  if (o.kind === 'yarn' && o.original !== undefined) return llamaCppScalingOptions({ type: 'yarn', factor: o.factor, original: o.original });
+  if (o.kind === 'linear') return llamaCppScalingOptions({ type: 'linear', factor: o.factor });
+  if (o.kind === 'ntk' && o.base !== undefined && Number.isFinite(o.base)) return llamaCppScalingOptions({ type: 'ntk', base: fmtPlain(o.base) });
+  return undefined;
+}
+
+/** The same as command-line arguments. */
+export function llamaCppFlagsOf(o: RewriteOption): string[] | undefined {
+  const opts = llamaCppOptionsOf(o);
+  return opts ? llamaOptionArgs(opts) : undefined;
 }
 
 // ==== Launch grammar (h-engines): how llama.cpp reads its own command line ================
@@ -503,6 +526,7 @@ export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): L
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import { fmt } from '../core/format';
 
 export const llamaCppEngine: Engine = {
   id: 'llama.cpp',
@@ -511,4 +535,28 @@ export const llamaCppEngine: Engine = {
   effect: llamaCppLaunchEffect,
   plan: llamaCppPlan,
   env: /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,
+  scalingFlags: {
+    write: (s) => (s.type === 'dynamic' ? undefined : llamaCppScalingOptions(s)),
+    typeOption: 'rope-scaling',
+    scales: [{ name: 'rope-scale' }, { name: 'rope-freq-scale', inverse: true }],
+    originalOption: 'yarn-orig-ctx',
+    scaleAloneIsLinear: true,
+  },
+  replacesScaling: 'the flags replace the GGUF\'s rope.scaling values',
+  honoursWindows: llamaCppHonoursWindows,
+  liftLength(modelType, length) {
+    const arch = llamaCppArch(modelType);
+    return arch ? { name: 'override-kv', flag: '--override-kv', value: `${arch}.context_length=int:${length}` } : undefined;
+  },
+  overLengthText(w) {
+    const C = fmt(w.length), D = fmt(w.derived);
+    const by = w.covered ? `${w.covered} scaling in effect`
+      : w.raisedBase ? `raised --rope-freq-base ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)})` : undefined;
+    if (w.verdict === 'caps') {
+      return `${w.label} ${C} is above the GGUF's context_length ${D} for ${w.model}: llama-server caps each slot there ("the slot context (…) exceeds the training context of the model (${w.derived}) - capping") and serves ${D}, not ${C}.${by ? ` The ${by} covers ${C}: --override-kv raises the cap.` : ''}`;
+    }
+    return `${w.label} ${C} is above the GGUF's context_length ${D} for ${w.model}: llama.cpp runs it and only warns "n_ctx_seq (${w.length}) > n_ctx_train (${w.derived}) -- possible training context overflow"${by ? '' : `; positions past ${D} are extrapolated`}.`;
+  },
+  gguf: true,
+  familyFromFileName: ggufFamilyFromName,
 };

@@ -8,7 +8,7 @@
  * whatever rope.scaling.* the GGUF carries from conversion (see llamacpp.ts).
  */
 import type { ServingInput, ServingPlan } from './types';
-import { beyondFrom, extensionFrom, grouped, reachNotes, scalingFacts, targetContext } from './common';
+import { grouped, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, targetContext } from './common';
 import { llamaCppHonoursWindows, llamaCppReading, llamaCppTrainContext } from './llamacpp';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 
@@ -30,6 +30,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
   const derivedMaxLen = llamaCppTrainContext(input);
   const served = Math.min(context, derivedMaxLen);
   const notes: string[] = [`Per model instead of server-wide: a Modelfile line \`PARAMETER num_ctx ${served}\`, or options.num_ctx in the API request.`];
+  let rewrite: ServingPlan['rewrite'];
   switch (facts.type) {
     case 'yarn':
     case 'linear':
@@ -43,8 +44,11 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
       notes.push(`${facts.type} scaling comes from tensors the GGUF conversion writes; Ollama has nothing to set.`);
       break;
     case 'none': {
-      const from = extensionFrom(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
-      if (from !== undefined) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}: Ollama gives no scaling at all, so convert from a config with rope_scaling yarn {factor ${context / from}, original ${from}} or serve with llama.cpp's flags.`);
+      const advice = recommendedRewrite(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
+      if (advice) {
+        rewrite = planRewrite(advice, false);
+        notes.push(`${rewriteNote(input, advice, 'the preferred rewrite is')} Ollama gives no scaling at all, so convert the GGUF from a config that carries it, or serve with llama.cpp's flags.`);
+      }
       break;
     }
     default:
@@ -54,7 +58,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
   if (context > derivedMaxLen) {
     notes.push(`Ollama clamps num_ctx to the GGUF's context_length (${grouped(derivedMaxLen)}) with "requested context size too large for model": ${grouped(context)} needs a GGUF converted from a config whose max_position_embeddings is ${context}. The command asks for ${grouped(served)}.`);
   }
-  return { engine: 'ollama', derivedMaxLen, context, args: ['ollama', 'serve'], env: { [OLLAMA_CONTEXT_ENV]: String(served) }, overrides: null, notes };
+  return { engine: 'ollama', derivedMaxLen, context, args: ['ollama', 'serve'], env: { [OLLAMA_CONTEXT_ENV]: String(served) }, overrides: null, notes, ...(rewrite ? { rewrite } : {}) };
 }
 
 // ==== Launch grammar (h-engines): what Ollama reads ========================================
@@ -266,6 +270,7 @@ export function ollamaLaunchEffect(_req: LaunchRequest, input: ServingInput): La
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import { fmt } from '../core/format';
 
 export const ollamaEngine: Engine = {
   id: 'ollama',
@@ -276,6 +281,11 @@ export const ollamaEngine: Engine = {
   plan: ollamaPlan,
   env: /^OLLAMA_CONTEXT_LENGTH$/,
   relate: relateOllamaRuns,
+  honoursWindows: llamaCppHonoursWindows,
+  noScalingOption: 'Ollama has no RoPE option: convert the GGUF from a config with rope_scaling yarn, or serve it with llama.cpp\'s --rope-scaling yarn flags.',
+  overLengthText: (w) =>
+    `${w.label} ${fmt(w.length)} is above the GGUF's context_length ${fmt(w.derived)} for ${w.model}: Ollama clamps it to ${fmt(w.derived)} ("requested context size too large for model"); serving ${fmt(w.length)} needs a GGUF converted with that context (and YaRN scaling, which Ollama has no option for).`,
+  gguf: true,
   modelIdentity(ref) {
     const hit = ollamaLibraryModel(ref);
     return hit ? { id: hit.id, how: `the Ollama library tag ${hit.tag}` } : undefined;

@@ -11,7 +11,8 @@ import { shellCommand } from './shell';
 import { FLOAT_KEYS, grouped } from './common';
 import { modelReach } from '../config/reach';
 
-const ENGINE_LABEL: Record<string, string> = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
+/** The engine's label, looked up when asked (an engine registered later has one too). */
+const labelOf = (id: string): string | undefined => ENGINES.find((e) => e.id === id)?.label;
 
 /** "; the model reaches 32,768" where the model's reach differs from its trained context. */
 function reachText(input: ServingInput): string {
@@ -22,7 +23,7 @@ function reachText(input: ServingInput): string {
 /** Markdown for a hover: one table row per engine, then each engine's command in a shell block. */
 export function servingHoverSection(input: ServingInput): string {
   const plans = ENGINE_NAMES.map((e) => servingPlan(e, input));
-  const rows = plans.map((p) => `| ${ENGINE_LABEL[p.engine]} | ${grouped(p.derivedMaxLen)} | ${grouped(p.context)}${Object.keys(p.env).length ? ` (needs ${Object.keys(p.env).join(', ')})` : ''} |`);
+  const rows = plans.map((p) => `| ${labelOf(p.engine)} | ${grouped(p.derivedMaxLen)} | ${grouped(p.context)}${Object.keys(p.env).length ? ` (needs ${Object.keys(p.env).join(', ')})` : ''} |`);
   return [
     '**Serving** (trained context ' + grouped(input.trainedContext) + reachText(input) + ')',
     '',
@@ -66,7 +67,7 @@ export function vllmConfigYaml(plan: ServingPlan, source: string): string {
 /** A launch script for the plan (SGLang's override and environment variable included). */
 export function launchScript(plan: ServingPlan, source: string): string {
   return [
-    '#!/bin/sh', `# ${ENGINE_LABEL[plan.engine]} launch command written by RoPE Lens from ${source}`, ...plan.notes.map((n) => `# ${n}`),
+    '#!/bin/sh', `# ${labelOf(plan.engine)} launch command written by RoPE Lens from ${source}`, ...plan.notes.map((n) => `# ${n}`),
     ...Object.entries(plan.env).map(([k, v]) => `export ${shellCommand({ env: {}, args: [`${k}=${v}`] })}`),
     `exec ${shellCommand({ env: {}, args: plan.args })}`, '',
   ].join('\n');
@@ -95,7 +96,7 @@ export interface LaunchHoverFacts {
 
 /** Markdown for a hover on a launch command: what the engine will derive and do for it. */
 export function launchHoverMarkdown(f: LaunchHoverFacts): string {
-  const label = ENGINE_LABEL[f.engine] ?? f.engine;
+  const label = labelOf(f.engine) ?? f.engine;
   const lines = [`**${label} launch**${f.model ? ` of \`${f.model}\`` : ''}`, ''];
   if (f.model && !f.resolvedFrom) lines.push(`The model was not found offline: ${label}'s derived length and the trained context are unknown, so this launch is not judged (\`rope-lens check --hub\`, or \`ropeLens.hub.allowNetwork\`, fetches its config).`, '');
   const rows: [string, string][] = [];

@@ -17,7 +17,7 @@ import { engineRow, factsOfReading, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
-  ScalingFacts, argNumber, extendedScaling, extensionFrom, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
+  ScalingFacts, argNumber, planRewrite, recommendedRewrite, rewriteNote, rewriteOverride, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
   modernScaling, overrideAt, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
 
 const LENGTH_KEYS = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
@@ -74,23 +74,42 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   const derivedMaxLen = sglangDerivedContext(input, facts);
   const notes: string[] = [];
   let scaling: Record<string, unknown> | undefined;
+  let overrides: Record<string, unknown> | null = null;
+  let rewrite: ServingPlan['rewrite'];
+  let mpe: number | undefined;
+  let advice: ReturnType<typeof recommendedRewrite>;
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
   } else if (facts.type === 'none') {
-    const from = extensionFrom(input, facts, context, sglangHonoursWindows(input.rope.modelType));
-    scaling = extendedScaling(facts, from, context);
-    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from!, input.trainedContext)}: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix).`);
+    advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
+    if (advice) {
+      // SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings.
+      const w = rewriteOverride(facts, advice.preferred, context, { yarnSetsLength: true });
+      overrides = w.override;
+      scaling = w.scaling;
+      mpe = w.context;
+      rewrite = planRewrite(advice, true);
+      notes.push(rewriteNote(input, advice, 'the override writes'));
+    }
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(`${facts.type} scaling is read from the model's config.json.`);
   } else {
     notes.push(`RoPE type '${facts.rawType}' is passed through from config.json; SGLang's length rule ignores it.`);
   }
-  const yarn = staticYarnNote(facts, input.trainedContext, context, 'SGLang');
+  const yarn = staticYarnNote(facts, input.trainedContext, context, 'SGLang', input.rope);
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'SGLang', derivedMaxLen, sglangHonoursWindows(input.rope.modelType)));
-  const overrides = scaling ? overrideAt(facts.keyPath, scaling) : null;
-  const after = scaling ? sglangDerivedContext(input, factsOfObject(input.rope, scaling, facts.keyPath)) : derivedMaxLen;
+  if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
+  const lengthWith = (n: number | undefined) => sglangDerivedContext(n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts);
+  let after = overrides ? lengthWith(mpe) : derivedMaxLen;
+  if (advice && scaling && mpe === undefined && after < context) {
+    // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    overrides = w.override;
+    mpe = w.context;
+    after = lengthWith(mpe);
+  }
   const env: Record<string, string> = {};
   if (context > after) {
     env[SGLANG_LONG_ENV] = '1';
@@ -101,7 +120,7 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   }
   const args = ['python3', '-m', 'sglang.launch_server', '--model-path', modelRef(input), '--context-length', String(context)];
   if (overrides) args.push('--json-model-override-args', jsonText(overrides));
-  return { engine: 'sglang', derivedMaxLen, context, args, env, overrides, notes };
+  return { engine: 'sglang', derivedMaxLen, context, args, env, overrides, notes, ...(rewrite ? { rewrite } : {}) };
 }
 
 // ==== Launch grammar (h-engines): how SGLang reads its own command line ===================
@@ -231,6 +250,7 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import { fmt } from '../core/format';
 
 export const sglangEngine: Engine = {
   id: 'sglang',
@@ -239,4 +259,17 @@ export const sglangEngine: Engine = {
   effect: sglangLaunchEffect,
   plan: sglangPlan,
   env: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
+  override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true },
+  replacesScaling: 'the override object replaces the model\'s whole (no merge)',
+  honoursWindows: sglangHonoursWindows,
+  longEnv: { name: SGLANG_LONG_ENV, allows: (v) => ['1', 'true'].includes(v.trim().toLowerCase()) },
+  overLengthText(w) {
+    const C = fmt(w.length), D = fmt(w.derived);
+    const quote = `"User-specified context_length (${w.length}) is greater than the derived context_length (${w.derived})"`;
+    const past = w.covered ? `the ${w.covered} scaling in effect covers ${C}`
+      : w.raisedBase ? `the raised rope_theta ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)}) covers ${C}` : `positions past ${D} are extrapolated`;
+    return w.allowedBy !== undefined
+      ? `${w.label} ${C} is above the ${D} SGLang derives from ${w.model} (${w.basis}): with ${SGLANG_LONG_ENV}=${w.allowedBy} SGLang only warns (${quote}) and runs; ${past}.`
+      : `${w.label} ${C} is above the ${D} SGLang derives from ${w.model} (${w.basis}): SGLang refuses it at startup with ${quote} unless ${SGLANG_LONG_ENV}=1; ${past}.`;
+  },
 };

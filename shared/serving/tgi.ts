@@ -15,9 +15,22 @@ import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
-import { argNumber, beyondFrom, extensionFrom, grouped, lengthKeys, modelRef, reachNotes, scalingFacts, targetContext } from './common';
+import { kindName } from './common';
+import { argNumber, grouped, lengthKeys, modelRef, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, targetContext } from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
+
+/**
+ * The one writer of TGI's scaling flags (`serve`, the launch fixes and their titles): the launcher's
+ * `--rope-scaling` takes linear or dynamic only, with `--rope-factor`; undefined for any other.
+ */
+export function tgiScalingOptions(s: FlagScaling): EngineOption[] | undefined {
+  return s.type === 'linear' || s.type === 'dynamic'
+    ? [{ name: 'rope-scaling', flag: '--rope-scaling', value: s.type }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(s.factor) }]
+    : undefined;
+}
+
+const optionArgs = (opts: readonly EngineOption[] | undefined): string[] => (opts ?? []).flatMap((o) => [o.flag, o.value]);
 
 export function tgiDerivedMaxLen(input: ServingInput): number {
   const keys = lengthKeys(input);
@@ -51,12 +64,13 @@ export function tgiPlan(input: ServingInput): ServingPlan {
   const context = targetContext(input, facts);
   const derivedMaxLen = tgiDerivedMaxLen(input);
   const notes: string[] = [];
+  let rewrite: ServingPlan['rewrite'];
   const flags: string[] = [];
   let extended = facts.type !== 'none';
   switch (facts.type) {
     case 'linear':
     case 'dynamic':
-      if (facts.factor !== undefined) flags.push('--rope-scaling', facts.type, '--rope-factor', argNumber(facts.factor));
+      if (facts.factor !== undefined) flags.push(...optionArgs(tgiScalingOptions({ type: facts.type, factor: facts.factor })));
       break;
     case 'yarn': {
       notes.push('TGI reads YaRN from config.json (its CLI sets only linear or dynamic): the model\'s config.json must carry this rope_scaling.');
@@ -71,12 +85,18 @@ export function tgiPlan(input: ServingInput): ServingPlan {
       notes.push(`${facts.type} scaling is read from config.json by TGI's rotary layer.`);
       break;
     case 'none': {
-      const from = extensionFrom(input, facts, context);
-      if (from !== undefined) {
-        const s = context / from;
-        flags.push('--rope-scaling', 'dynamic', '--rope-factor', argNumber(s));
-        extended = true;
-        notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from, input.trainedContext)}. TGI's CLI cannot set YaRN (the preferred fix; add it to config.json instead): dynamic NTK factor ${argNumber(s)} is the closest flag.`);
+      const advice = recommendedRewrite(input, facts, context);
+      if (advice) {
+        // TGI's CLI sets only linear or dynamic (launcher/src/main.rs: --rope-scaling linear|dynamic).
+        const o = advice.options.find((x) => !x.recipe && (x.kind === 'dynamic' || x.kind === 'linear'));
+        const written = o === advice.preferred;
+        rewrite = planRewrite(advice, written);
+        if (o) {
+          flags.push(...optionArgs(tgiScalingOptions({ type: o.kind as 'dynamic' | 'linear', factor: o.factor })));
+          extended = true;
+        }
+        notes.push(written ? rewriteNote(input, advice, 'the flags write')
+          : `${rewriteNote(input, advice, 'the preferred rewrite is')} TGI's CLI cannot set ${kindName(advice.preferred.kind)} (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`);
       }
       break;
     }
@@ -88,7 +108,7 @@ export function tgiPlan(input: ServingInput): ServingPlan {
     notes.push(`${grouped(context)} is above the ${grouped(derivedMaxLen)} TGI's launcher reads from max_position_embeddings; the launcher does not check it${extended ? '' : ', and positions past it are extrapolated'}.`);
   }
   const args = ['text-generation-launcher', '--model-id', modelRef(input), '--max-input-tokens', String(Math.max(1, context - 1)), '--max-total-tokens', String(context), ...flags];
-  return { engine: 'tgi', derivedMaxLen, context, args, env: {}, overrides: null, notes };
+  return { engine: 'tgi', derivedMaxLen, context, args, env: {}, overrides: null, notes, ...(rewrite ? { rewrite } : {}) };
 }
 
 // ==== Launch grammar (h-engines): how TGI's launcher reads its command line ===============
@@ -228,7 +248,8 @@ export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): Launch
 }
 // ==== end of launch grammar (h-engines) ====================================================
 
-import type { Engine } from './engine';
+import type { Engine, EngineOption, FlagScaling } from './engine';
+import { fmt } from '../core/format';
 
 export const tgiEngine: Engine = {
   id: 'tgi',
@@ -237,4 +258,14 @@ export const tgiEngine: Engine = {
   effect: tgiLaunchEffect,
   plan: tgiPlan,
   env: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,
+  scalingFlags: {
+    write: tgiScalingOptions,
+    typeOption: 'rope-scaling',
+    scales: [{ name: 'rope-factor' }],
+    titleNote: { dynamic: 'TGI\'s CLI has no YaRN; YaRN goes in config.json' },
+  },
+  replacesScaling: 'the flags replace config.json\'s rope_scaling',
+  honoursWindows: () => true,
+  overLengthText: (w) =>
+    `${w.label} ${fmt(w.length)} is above the ${fmt(w.derived)} TGI's launcher reads from the max_position_embeddings of ${w.model}; the launcher does not check it, and with ${w.scaled ? 'this scaling' : 'no RoPE scaling'} positions past ${fmt(w.derived)} are extrapolated.`,
 };

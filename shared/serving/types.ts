@@ -43,4 +43,10 @@ export interface ServingPlan {
   overrides: Record<string, unknown> | null;
   /** What the engine will do that the flags cannot say: limits, unsupported scaling, caps. */
   notes: string[];
+  /**
+   * The recommended rewrite (advice/advice.ts) when the context needs one: its kind, factor and
+   * label, and whether this engine's command writes it (`written`: false where the engine cannot
+   * say it, e.g. TGI's CLI has no YaRN; the notes then say so).
+   */
+  rewrite?: { kind: string; factor: number; original?: number; base?: number; label: string; recipe: boolean; written: boolean };
 }

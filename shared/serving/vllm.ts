@@ -26,13 +26,18 @@ import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
   ScalingFacts, argNumber, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef, modernScaling,
-  overrideAt, extendedScaling, extensionFrom, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
+  overrideAt, planRewrite, recommendedRewrite, reachNotes, rewriteNote, rewriteOverride, scalingFacts, staticYarnNote, targetContext } from './common';
 import { derivativeNote } from '../config/reach';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'n_positions', 'max_seq_len', 'seq_length', 'model_max_length', 'max_target_positions', 'max_sequence_length', 'max_seq_length', 'seq_len'];
 const DEFAULT_LEN = 2048;
 
 export const VLLM_LONG_ENV = 'VLLM_ALLOW_LONG_MAX_MODEL_LEN';
+
+/** VLLM_ALLOW_LONG_MAX_MODEL_LEN as vllm/envs.py reads it: "1" or "true", any case, trimmed. */
+export function vllmAllowsLong(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true'].includes(value.trim().toLowerCase());
+}
 
 /** The unscaled length vLLM starts from, and the key it came from. */
 export function vllmBaseLength(input: ServingInput): { value: number; key: string } {
@@ -115,32 +120,50 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   const derivedMaxLen = vllmDerivedMaxLen(input, facts);
   const notes: string[] = [];
   let scaling: Record<string, unknown> | undefined;
+  let overrides: Record<string, unknown> | null = null;
+  let rewrite: ServingPlan['rewrite'];
+  let mpe: number | undefined;
+  let advice: ReturnType<typeof recommendedRewrite>;
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
     notes.push(`--hf-overrides repeats the config's ${facts.type} scaling so a hub copy without it (or a stock config.json) runs the same; vLLM removed --rope-scaling (PR #28006).`);
   } else if (facts.type === 'none') {
-    const from = extensionFrom(input, facts, context);
-    scaling = extendedScaling(facts, from, context);
-    if (scaling) notes.push(`The config has no RoPE scaling and ${grouped(context)} is ${beyondFrom(from!, input.trainedContext)}: the override adds YaRN factor ${argNumber(context / from!)} (the preferred fix; static YaRN costs some quality on short inputs).${derivativeNote(input.rope)}`);
+    advice = recommendedRewrite(input, facts, context);
+    if (advice) {
+      const w = rewriteOverride(facts, advice.preferred, context);
+      overrides = w.override;
+      scaling = w.scaling;
+      mpe = w.context;
+      rewrite = planRewrite(advice, true);
+      notes.push(`${rewriteNote(input, advice, 'the override writes')}${advice.preferred.kind === 'yarn' ? ' Static YaRN costs some quality on short inputs.' : ''}${derivativeNote(input.rope)}`);
+    }
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(`${facts.type} scaling is read from the model's config.json; vLLM's derived length is max_position_embeddings (it does not multiply by factor for ${facts.type}).`);
     if (facts.type === 'longrope') notes.push(`Without --max-model-len vLLM serves longrope models at original_max_position_embeddings (${grouped(facts.original ?? input.trainedContext)}), so the flag is needed for the long context.`);
   } else {
     notes.push(`RoPE type '${facts.rawType}' is not one vLLM derives a length for; the command sets only --max-model-len.`);
   }
-  const yarn = staticYarnNote(facts, input.trainedContext, context, 'vLLM');
+  const yarn = staticYarnNote(facts, input.trainedContext, context, 'vLLM', input.rope);
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'vLLM', derivedMaxLen));
-  const overrides = scaling ? overrideAt(facts.keyPath, scaling) : null;
-  const after = scaling ? vllmDerivedMaxLen(input, factsOfObject(input.rope, scaling, facts.keyPath)) : derivedMaxLen;
+  if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
+  const lengthWith = (n: number | undefined) => vllmDerivedMaxLen(n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts);
+  let after = overrides ? lengthWith(mpe) : derivedMaxLen;
+  if (advice && scaling && mpe === undefined && after < context) {
+    // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    overrides = w.override;
+    mpe = w.context;
+    after = lengthWith(mpe);
+  }
   const env: Record<string, string> = {};
   if (context > after) {
     env[VLLM_LONG_ENV] = '1';
-    notes.push(`${grouped(context)} is above the ${grouped(after)} vLLM derives${scaling ? ' with the override' : ''}: it refuses --max-model-len without ${VLLM_LONG_ENV}=1, and positions past ${grouped(after)} are extrapolated.`);
+    notes.push(`${grouped(context)} is above the ${grouped(after)} vLLM derives${overrides ? ' with the override' : ''}: it refuses --max-model-len without ${VLLM_LONG_ENV}=1, and positions past ${grouped(after)} are extrapolated.`);
   }
   const args = ['vllm', 'serve', modelRef(input), '--max-model-len', String(context)];
   if (overrides) args.push('--hf-overrides', jsonText(overrides));
-  return { engine: 'vllm', derivedMaxLen, context, args, env, overrides, notes };
+  return { engine: 'vllm', derivedMaxLen, context, args, env, overrides, notes, ...(rewrite ? { rewrite } : {}) };
 }
 
 // ==== Launch grammar (h-engines): how vLLM reads its own command line ====================
@@ -415,4 +438,9 @@ export const vllmEngine: Engine = {
   effect: vllmLaunchEffect,
   plan: vllmPlan,
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
+  ownCodes: true,
+  override: { flag: '--hf-overrides', name: 'hf-overrides' },
+  replacesScaling: 'the override object replaces the model\'s whole (no merge)',
+  honoursWindows: () => true,
+  longEnv: { name: VLLM_LONG_ENV, allows: vllmAllowsLong },
 };

@@ -133,7 +133,8 @@ describe('launch rules: length against what the engine derives', () => {
     const s = only('llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n', 'launch/length-exceeds-derived');
     assert.equal(s.severity, 'warning');
     assert.match(s.message, /capping/);
-    assert.match(s.fixes.find((f) => f.preferred)!.title, /^Add YaRN flags: --rope-scaling yarn --rope-scale 2 --yarn-orig-ctx 32768, --override-kv qwen2\.context_length=int:65536/);
+    // Qwen's own recipe (YaRN ×4 over 32,768) is preferred, as check on the config and serve prefer it.
+    assert.match(s.fixes.find((f) => f.preferred)!.title, /^Add YaRN flags as Qwen's model card for Qwen\/Qwen2\.5-7B-Instruct documents them: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768, --override-kv qwen2\.context_length=int:65536/);
     const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n';
     assert.deepEqual(analyze(apply(text, s)).diagnostics, []);
     const c = only('llama-cli -m qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n', 'launch/length-exceeds-derived');
@@ -154,7 +155,19 @@ describe('launch rules: beyond the trained context, no scaling', () => {
     const d = only(text, 'launch/beyond-trained');
     assert.equal(d.severity, 'warning');
     assert.equal(spanOf(text, d), '131072');
-    assert.match(d.fixes.find((f) => f.preferred)!.title, /^Add YaRN to json-model-override-args \(factor 4, original 32768, max_position_embeddings 131072\)/);
+    assert.match(d.fixes.find((f) => f.preferred)!.title, /^Add YaRN as Qwen's model card for Qwen\/Qwen2\.5-7B documents it in json-model-override-args \(factor 4, original 32768, max_position_embeddings 131072\)/);
+    assert.deepEqual(analyze(apply(text, d)).diagnostics, []);
+  });
+
+  it('SGLang runs Mistral-7B-v0.1 without its sliding window: the fixes are judged over every distance, as the finding is', () => {
+    const text = 'python -m sglang.launch_server --model-path mistralai/Mistral-7B-v0.1 --context-length 16384\n';
+    const d = only(text, 'launch/beyond-trained');
+    const preferred = d.fixes.find((f) => f.preferred);
+    assert.ok(preferred?.rewrite, JSON.stringify(d.fixes.map((f) => f.title)));
+    // The rewrite `serve --engine sglang` writes for the same question (YaRN ×2 over 8,192).
+    assert.equal(preferred!.kind, 'yarn');
+    assert.equal(preferred!.rewrite!.factor, 2);
+    assert.equal(preferred!.rewrite!.original, 8192);
     assert.deepEqual(analyze(apply(text, d)).diagnostics, []);
   });
 

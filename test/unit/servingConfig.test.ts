@@ -40,7 +40,7 @@ describe('vLLM serving configs (vllm serve --config)', () => {
     // advice.md situation 3 in override form: NTK always offered, each rewrite with its verdict at 131,072.
     assert.deepEqual(d.fixes.map((f) => f.kind), ['ntk', 'yarn', 'linear', 'dynamic', 'other']);
     assert.match(d.fixes[0].title, /^Apply NTK scaling in hf-overrides: rope_theta 1000000 → 4088994\.24 \(s = 4, d = 128\), max_position_embeddings 131072 — holds to [\d,]+ of 131,072$/);
-    assert.match(d.fixes[1].title, /^Add YaRN to hf-overrides \(factor 4, original 32768\) — holds to [\d,]+ of 131,072$/);
+    assert.match(d.fixes[1].title, /^Add YaRN as Qwen.s model card for Qwen\/Qwen2.5-7B-Instruct documents it in hf-overrides \(factor 4, original 32768\) — holds to [\d,]+ of 131,072$/);
     // Serving runs the checkpoint as is: none of the rewrites meets the bound, so the training-free
     // method vendors recommend (Qwen: YaRN ×4) is preferred, not the one that holds furthest.
     assert.deepEqual(d.fixes.filter((f) => f.preferred).map((f) => f.kind), ['yarn']);

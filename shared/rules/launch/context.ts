@@ -11,7 +11,8 @@ import type { LaunchRequest, OptionUse } from '../../launch/request';
 import type { Token } from '../../launch/types';
 import type { TransformersVariant } from '../../rope/spec';
 import type { EngineName } from '../../serving/types';
-import { ENGINES } from '../../serving/engines';
+import { ENGINES, engineById } from '../../serving/engines';
+import type { Engine } from '../../serving/engines';
 import type { ScalingFacts } from '../../serving/common';
 import type { LaunchEffect } from '../../serving/launchModel';
 import { jsonText } from '../../serving/common';
@@ -51,8 +52,13 @@ export interface LaunchRule {
   check(ctx: LaunchRuleContext): Finding[];
 }
 
-/** Engine names as people write them (each engine module's label). */
-export const ENGINE_LABEL: Record<string, string> = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
+/** Engine names as people write them (each engine module's label; looked up when asked, so an engine registered later has one). */
+export const ENGINE_LABEL: Record<string, string> = new Proxy({}, { get: (_t, id) => ENGINES.find((e) => e.id === id)?.label });
+
+/** The engine the request is for: what the rules know of it is data and small writers there, never a branch on its name. */
+export function engineOf(ctx: LaunchRuleContext): Engine {
+  return engineById(ctx.engine);
+}
 
 /** The range of an option's value (else its flag), for findings on what the user wrote. */
 export function useRange(u: OptionUse | undefined, fallback: Range): Range {

@@ -6,21 +6,15 @@
  * has no YaRN). Each with its verdict on the bound at the served length; the preferred one ranked
  * as for a checkpoint run as is. Ollama has no RoPE option: none.
  */
-import type { Fix, TextEdit } from '../../core/findings';
-import { LaunchRuleContext, flagSetter, overrideWriter } from './context';
+import type { Fix } from '../../core/findings';
+import { LaunchRuleContext, engineOf, flagSetter, overrideWriter } from './context';
+import { optionText, type Engine, type FlagScaling } from '../../serving/engine';
 import { overrideExtensionFixes } from './vllmLength';
-import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
-import { factorValue } from '../../fixes/rewrites';
+import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
+import { RewriteAdvice, RewriteOption, adviseRewrite } from '../../advice/advice';
+import { ropeReachAt } from '../../config/reach';
 import { ntkAwareBase } from '../../rope/seedMethods';
 import { fmt, fmtPlain } from '../../core/format';
-import { argNumber } from '../../serving/common';
-import { llamaCppArch, llamaCppScalingOptions, llamaOptionText } from '../../serving/llamacpp';
-
-/** The `--override-kv` that lifts llama-server's per-slot cap to `length`, when the architecture is known. */
-export function contextOverrideKv(ctx: LaunchRuleContext, length: number): { name: string; flag: string; value: string } | undefined {
-  const arch = llamaCppArch(ctx.model?.modelType);
-  return arch ? { name: 'override-kv', flag: '--override-kv', value: `${arch}.context_length=int:${length}` } : undefined;
-}
 
 /**
  * The base the command itself sets above the model's own (llama.cpp `--rope-freq-base`, an
@@ -44,60 +38,72 @@ export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { l
   // Never stack a scaling (or a second raise) on a base the command already raised.
   if (commandRaisedBase(ctx, length)) return [];
   const rope = effect.rope;
-  switch (ctx.engine) {
-    case 'vllm':
-      return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, '--hf-overrides') })
-        .filter((f) => f.edits.length > 0);
-    case 'sglang':
-      return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, '--json-model-override-args'), overrideName: 'json-model-override-args', yarnSetsLength: true })
-        .filter((f) => f.edits.length > 0);
-    case 'llama.cpp':
-      return llamaFixes(ctx, length, T, opts.liftCap === true);
-    case 'tgi':
-      return tgiFixes(ctx, length, T);
-    default:
-      return [];
+  const engine = engineOf(ctx);
+  if (engine.override) {
+    const o = engine.override;
+    // Judged as the finding is: over every distance up to C where the engine runs the model without its windows.
+    const windowsOff = !engine.honoursWindows(rope.modelType);
+    return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, o.flag), overrideName: o.name, ...(o.yarnSetsLength ? { yarnSetsLength: true } : {}), ...(windowsOff ? { windowsOff } : {}) })
+      .filter((f) => f.edits.length > 0);
+  }
+  return engine.scalingFlags ? flagFixes(ctx, engine.scalingFlags, length, T, opts.liftCap === true) : [];
+}
+
+/** The one recommendation (advice/advice.ts) for this launch, judged over what the layers see at C. */
+function adviceFor(ctx: LaunchRuleContext, C: number, T: number): RewriteAdvice | undefined {
+  const rope = ctx.effect!.rope;
+  return adviseRewrite({ rope, length: C, trained: T, from: T, reach: ropeReachAt(rope, C), variant: ctx.variant });
+}
+
+type ScalingFlags = NonNullable<Engine['scalingFlags']>;
+
+/**
+ * An advised rewrite as scaling flags say it; undefined for Gradient's base (a base to train
+ * with) and for a vendor recipe other than YaRN (its block holds keys no engine flag takes).
+ */
+function flagScalingOf(o: RewriteOption): FlagScaling | undefined {
+  if (o.recipe && o.kind !== 'yarn') return undefined;
+  switch (o.kind) {
+    case 'yarn': return o.original !== undefined ? { type: 'yarn', factor: o.factor, original: o.original } : undefined;
+    case 'ntk': return o.base !== undefined && Number.isFinite(o.base) ? { type: 'ntk', base: fmtPlain(o.base) } : undefined;
+    case 'linear': return { type: 'linear', factor: o.factor };
+    case 'dynamic': return { type: 'dynamic', factor: o.factor };
+    default: return undefined;
   }
 }
 
-function llamaFixes(ctx: LaunchRuleContext, C: number, T: number, liftCap: boolean): Fix[] {
+/** Listed YaRN, NTK, dynamic, linear (a vendor's recipe first); the preferred one is the advice's first the engine can write. */
+const FLAG_ORDER: Record<string, number> = { yarn: 0, ntk: 1, dynamic: 2, linear: 3 };
+
+/**
+ * The advice's rewrites written as the engine's flags, each one its writer can say (llama.cpp:
+ * YaRN, NTK through the base, linear; TGI: dynamic NTK, linear), judged at the served length.
+ */
+function flagFixes(ctx: LaunchRuleContext, flags: ScalingFlags, C: number, T: number, liftCap: boolean): Fix[] {
   const set = flagSetter(ctx);
-  const s = C / T;
-  const factor = factorValue(s);
-  const base = ctx.effect!.rope.base.value, dim = ctx.effect!.rope.rotaryDim.value;
-  const kv = liftCap ? contextOverrideKv(ctx, C) : undefined;
+  const advice = adviceFor(ctx, C, T);
+  if (!advice) return [];
+  const kv = liftCap ? engineOf(ctx).liftLength?.(ctx.model?.modelType, C) : undefined;
   const tail = kv ? [kv] : [];
   const tailTitle = kv ? `, ${kv.flag} ${kv.value}` : '';
-  const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
   const candidates: RewriteCandidate[] = [];
-  const add = (title: string, kind: Fix['kind'], edits: TextEdit[], spec: RewriteCandidate['spec']) => {
-    if (edits.length) candidates.push({ fix: { title, kind, edits }, spec });
-  };
   // Options, edits and titles from the engine's one writer of its scaling flags.
-  const yarn = llamaCppScalingOptions({ type: 'yarn', factor, original: T });
-  add(`Add YaRN flags: ${llamaOptionText(yarn)}${tailTitle}`, 'yarn', set([...yarn, ...tail]),
-    { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
-  if (Number.isFinite(base) && Number.isFinite(dim)) {
-    const ntk = ntkAwareBase(base, s, dim);
-    const opts = llamaCppScalingOptions({ type: 'ntk', base: fmtPlain(ntk) });
-    add(`Apply NTK scaling: ${llamaOptionText(opts)} (was ${fmtPlain(base)}; s = ${fmt(s)}, d = ${dim})${tailTitle}`, 'ntk',
-      set([...opts, ...tail]), { ...common, ropeType: 'default', base: ntk });
+  for (const o of advice.options) {
+    const scaling = flagScalingOf(o);
+    const opts = scaling && flags.write(scaling);
+    if (!scaling || !opts) continue;
+    const text = optionText(opts);
+    const note = flags.titleNote?.[scaling.type];
+    const whose = o.recipe ? (o.recipe.restores ? ` restoring ${o.recipe.who}'s YaRN` : ` as ${o.recipe.who} documents them`) : '';
+    const title = scaling.type === 'yarn' ? `Add YaRN flags${whose}: ${text}`
+      : scaling.type === 'ntk' ? `Apply NTK scaling: ${text} (was ${fmtPlain(advice.base)}; s = ${fmt(o.factor)}, d = ${advice.dim})`
+      : scaling.type === 'dynamic' ? `Add dynamic NTK flags: ${text}`
+      : `Add linear scaling flags: ${text}`;
+    const edits = set([...opts, ...tail]);
+    if (edits.length) {
+      candidates.push({ fix: { title: `${title}${note ? ` (${note})` : ''}${tailTitle}`, kind: o.kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, ...(o.seqLen !== undefined ? { seqLen: o.seqLen } : {}), recipe: !!o.recipe });
+    }
   }
-  const linear = llamaCppScalingOptions({ type: 'linear', factor });
-  add(`Add linear scaling flags: ${llamaOptionText(linear)}${tailTitle}`, 'linear', set([...linear, ...tail]),
-    { ...common, ropeType: 'linear', factor });
-  return judgedRewrites(candidates, { reach: C, variant: ctx.variant, training: false });
-}
-
-function tgiFixes(ctx: LaunchRuleContext, C: number, T: number): Fix[] {
-  const set = flagSetter(ctx);
-  const factor = factorValue(C / T);
-  const base = ctx.effect!.rope.base.value, dim = ctx.effect!.rope.rotaryDim.value;
-  const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
-  const candidates: RewriteCandidate[] = [];
-  const dyn = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'dynamic' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
-  if (dyn.length) candidates.push({ fix: { title: `Add dynamic NTK flags: --rope-scaling dynamic --rope-factor ${argNumber(factor)} (TGI's CLI has no YaRN; YaRN goes in config.json)`, kind: 'dynamic', edits: dyn }, spec: { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: T }, seqLen: C });
-  const lin = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
-  if (lin.length) candidates.push({ fix: { title: `Add linear scaling flags: --rope-scaling linear --rope-factor ${argNumber(factor)}`, kind: 'linear', edits: lin }, spec: { ...common, ropeType: 'linear', factor } });
-  return judgedRewrites(candidates, { reach: C, variant: ctx.variant, training: false });
+  candidates.sort((a, b) => (a.recipe ? -1 : 0) - (b.recipe ? -1 : 0) || (FLAG_ORDER[a.fix.kind] ?? 9) - (FLAG_ORDER[b.fix.kind] ?? 9));
+  return judgedRewrites(candidates, { reach: advice.reach, variant: ctx.variant, training: false, advice });
 }

@@ -13,7 +13,7 @@
 import type { Fix, Finding } from '../../core/findings';
 import type { GrammarProblem } from '../../launch/request';
 import { finding } from '../context';
-import { LaunchRuleContext, LaunchRule, jsonKeyRange, overrideWriter, tokenRange } from './context';
+import { LaunchRuleContext, LaunchRule, engineOf, jsonKeyRange, overrideWriter, tokenRange } from './context';
 import { ignoredOverrideKeys, renameKey } from '../../serving/argv';
 import { jsonText, modernScaling } from '../../serving/common';
 import { combineEdits } from '../../fixes/launchEdits';
@@ -37,7 +37,7 @@ export const grammarRule: LaunchRule = {
     let keysDone = false;
     for (const p of ctx.request.problems) {
       const range = tokenRange(p.token, ctx.commandRange);
-      if (p.kind === 'removed' && ctx.engine === 'vllm') {
+      if (p.kind === 'removed' && engineOf(ctx).ownCodes) {
         const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
         // Unpinned (or a release without the option): the YAML's words; a pinned older release says so.
         out.push(finding(REMOVED_OPTION, p.severity, p.severity === 'error' ? removedOptionMessage(name) : p.message, range, vllmRemovedFixes(ctx, p)));
@@ -144,13 +144,15 @@ function vllmRemovedFixes(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
     value = Number(use.value.value);
     if (!Number.isFinite(value)) return [];
   }
-  const title = `Move ${name} into hf-overrides.${target}`;
+  const override = engineOf(ctx).override;
+  if (!override) return [];
+  const title = `Move ${name} into ${override.name}.${target}`;
   if (!ctx.request.overrides) {
     // Rewritten in place (flag and value), keeping the layout.
-    const edits = ctx.editor.moveOption(use, '--hf-overrides', jsonText({ [target]: value }));
+    const edits = ctx.editor.moveOption(use, override.flag, jsonText({ [target]: value }));
     return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
   }
-  const write = overrideWriter(ctx, '--hf-overrides')({ [target]: value });
+  const write = overrideWriter(ctx, override.flag)({ [target]: value });
   const remove = use.flag.value.includes('=') ? ctx.editor.removeOption([use.flag]) : ctx.editor.removeOption([use.flag, use.value]);
   const edits = combineEdits(remove, write);
   return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];

@@ -12,8 +12,8 @@
  * store none), said as assumed from the name.
  */
 import { finding, fmt } from '../context';
-import { LaunchRule, flagSetter, useRange } from './context';
-import { ggufFamilyFromName } from '../../serving/llamacpp';
+import { LaunchRule, engineOf, flagSetter, useRange } from './context';
+import { optionText } from '../../serving/engine';
 
 export const IMPLICIT_LINEAR = 'launch/implicit-linear';
 
@@ -27,10 +27,13 @@ function flagFactor(value: string | undefined, inverse: boolean): number | undef
 export const implicitLinearRule: LaunchRule = {
   codes: [IMPLICIT_LINEAR],
   check(ctx) {
-    if (ctx.engine !== 'llama.cpp') return [];
+    const engine = engineOf(ctx);
+    const flags = engine.scalingFlags;
+    if (!flags?.scaleAloneIsLinear) return [];
     const rope = ctx.request.rope;
-    const scale = rope['rope-scale'] ?? rope['rope-freq-scale'];
-    if (!scale || rope['rope-scaling']) return [];
+    const scaleSpec = flags.scales.find((x) => rope[x.name]);
+    const scale = scaleSpec && rope[scaleSpec.name];
+    if (!scale || rope[flags.typeOption]) return [];
     let factor: number | undefined, T: number | undefined, vendor = '';
     if (ctx.resolved) {
       if (!ctx.effect || ctx.trained === undefined) return [];
@@ -43,19 +46,22 @@ export const implicitLinearRule: LaunchRule = {
     } else {
       // Not in the catalog: the file name may still say the family, and with it that the GGUF stores no scaling type.
       const name = ctx.request.model?.value;
-      const fam = name ? ggufFamilyFromName(name) : undefined;
+      const fam = name ? engine.familyFromFileName?.(name) : undefined;
       if (!fam) return [];
-      factor = flagFactor(scale.value?.value, scale.name === 'rope-freq-scale');
+      factor = flagFactor(scale.value?.value, !!scaleSpec.inverse);
       T = fam.yarnOriginal;
       vendor = ` Qwen documents YaRN for inputs past ${fmt(T)} (${fam.family}, assumed from the name ${name!.replace(/\\/g, '/').split('/').pop()}; its GGUFs store no scaling type).`;
     }
     if (factor === undefined || factor === 1) return [];
     const written = scale.flag === scale.value ? `${scale.name}=${scale.value?.value}` : `${scale.flag.value} ${scale.value?.value ?? ''}`.trim();
-    const set = flagSetter(ctx);
-    const edits = set([{ name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' }, ...(rope['yarn-orig-ctx'] ? [] : [{ name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(T) }])]);
+    // The engine's writer for YaRN, less the factor the command already gives and an original it already has.
+    const yarn = (flags.write({ type: 'yarn', factor, original: T }) ?? [])
+      .filter((o) => !flags.scales.some((x) => x.name === o.name) && !(o.name === flags.originalOption && rope[o.name]));
+    const typeFlag = yarn.find((o) => o.name === flags.typeOption)?.flag ?? `--${flags.typeOption}`;
+    const edits = yarn.length ? flagSetter(ctx)(yarn) : [];
     return [finding(IMPLICIT_LINEAR, 'warning',
-      `${written} without --rope-scaling runs linear interpolation (llama.cpp's default when the GGUF names no scaling type): every position is compressed ×${fmt(factor)}, which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
+      `${written} without ${typeFlag} runs linear interpolation (${engine.label}'s default when the GGUF names no scaling type): every position is compressed ×${fmt(factor)}, which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
       useRange(scale, ctx.commandRange),
-      edits.length ? [{ title: `Use YaRN: --rope-scaling yarn${rope['yarn-orig-ctx'] ? '' : ` --yarn-orig-ctx ${T}`}`, kind: 'yarn', preferred: true, edits }] : [])];
+      edits.length ? [{ title: `Use YaRN: ${optionText(yarn)}`, kind: 'yarn', preferred: true, edits }] : [])];
   },
 };

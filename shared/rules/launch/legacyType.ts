@@ -8,7 +8,7 @@
  */
 import type { Finding } from '../../core/findings';
 import { finding } from '../context';
-import { LaunchRule, overrideKeyRange, overrideWriter } from './context';
+import { LaunchRule, engineOf, overrideKeyRange, overrideWriter } from './context';
 import { modernScaling } from '../../serving/common';
 
 export const LEGACY_ROPE_TYPE = 'vllm/legacy-rope-type';
@@ -16,7 +16,9 @@ export const LEGACY_ROPE_TYPE = 'vllm/legacy-rope-type';
 export const launchLegacyTypeRule: LaunchRule = {
   codes: [LEGACY_ROPE_TYPE],
   check(ctx) {
-    if (ctx.engine !== 'vllm') return [];
+    // Said under the engine's own code (vllm/legacy-rope-type), for the engine whose requests have them.
+    const override = engineOf(ctx).override;
+    if (!engineOf(ctx).ownCodes || !override) return [];
     const ov = ctx.request.overrides;
     if (!ov?.value) return [];
     const out: Finding[] = [];
@@ -25,7 +27,7 @@ export const launchLegacyTypeRule: LaunchRule = {
       if (!obj || typeof obj !== 'object' || Array.isArray(obj)) continue;
       const o = obj as Record<string, unknown>;
       if (!('type' in o) || 'rope_type' in o) continue;
-      const edits = overrideWriter(ctx, '--hf-overrides')({ [key]: modernScaling(o) });
+      const edits = overrideWriter(ctx, override.flag)({ [key]: modernScaling(o) });
       out.push(finding(LEGACY_ROPE_TYPE, 'information',
         `hf-overrides.${key} uses the legacy key \`type\`: current vLLM copies it to \`rope_type\` (patch_rope_parameters_dict), but releases from before that fail with KeyError: 'rope_type' (vllm #20857). Write rope_type: ${JSON.stringify(o['type'])} so every release reads it.`,
         overrideKeyRange(ctx, [key, 'type']),

@@ -7,7 +7,7 @@
  */
 import type { Fix } from '../../core/findings';
 import { finding, fmt } from '../context';
-import { LaunchRule, LaunchRuleContext, overrideKeyRange, overrideScalingKey, useRange } from './context';
+import { LaunchRule, LaunchRuleContext, engineOf, overrideKeyRange, overrideScalingKey, useRange } from './context';
 import { scalingWords } from '../../serving/launchModel';
 import { jsonText } from '../../serving/common';
 
@@ -27,9 +27,7 @@ export const overrideReplacesRule: LaunchRule = {
     const key = overrideScalingKey(ctx);
     const where = ctx.request.overrides?.option ?? ctx.request.rope['rope-scaling'] ?? ctx.request.rope['rope-scale'] ?? ctx.request.rope['rope-factor'];
     const range = key ? overrideKeyRange(ctx, [key]) : useRange(where, ctx.commandRange);
-    const how = ctx.engine === 'vllm' || ctx.engine === 'sglang'
-      ? 'the override object replaces the model\'s whole (no merge)'
-      : ctx.engine === 'llama.cpp' ? 'the flags replace the GGUF\'s rope.scaling values' : 'the flags replace config.json\'s rope_scaling';
+    const how = engineOf(ctx).replacesScaling ?? 'the command\'s scaling replaces the model\'s';
     const trained = ctx.trained !== undefined ? ` (trained context ${fmt(ctx.trained)})` : '';
     return [finding(OVERRIDE_REPLACES_SCALING, 'warning',
       `The command replaces ${ctx.modelName}'s own ${scalingWords(own)}, the scaling it was trained with${trained}, by ${scalingWords(cmd)}: ${how}, so the model runs with the command's.`,

@@ -9,8 +9,8 @@
  */
 import type { Finding } from '../../core/findings';
 import { finding, fmt } from '../context';
-import { llamaCppScalingOptions, llamaOptionText } from '../../serving/llamacpp';
-import { LaunchRule, LaunchRuleContext, flagSetter, overrideKeyRange, overrideScalingKey, overrideWriter, useRange } from './context';
+import { optionText } from '../../serving/engine';
+import { LaunchRule, LaunchRuleContext, engineOf, flagSetter, overrideKeyRange, overrideScalingKey, overrideWriter, useRange } from './context';
 import { argNumber } from '../../serving/common';
 import { factorValue } from '../../fixes/rewrites';
 
@@ -38,7 +38,7 @@ export const scalingMismatchRule: LaunchRule = {
         rangeOf('original_max_position_embeddings'), fix(ctx, wantFactor ?? f.factor ?? 1, T)));
     }
     const reach = (f.factor ?? 1) * (f.type === 'yarn' ? f.original ?? T : T);
-    const refused = ctx.request.length !== undefined && ctx.request.length.value > e.derived && (ctx.engine === 'vllm' || ctx.engine === 'sglang');
+    const refused = ctx.request.length !== undefined && ctx.request.length.value > e.derived && e.overLength === 'refuses';
     if (ctx.request.length && C > reach * 1.001 && !refused && !out.length) {
       out.push(finding(SCALING_MISMATCH, 'warning',
         `The command's ${f.type} factor ${fmt(f.factor ?? 1)} covers ${fmt(reach)} tokens, short of the ${fmt(C)} it serves: positions past ${fmt(reach)} are extrapolated.${wantFactor ? ` Factor ${fmt(wantFactor)} over the trained ${fmt(T)} covers it.` : ''}`,
@@ -48,30 +48,33 @@ export const scalingMismatchRule: LaunchRule = {
   },
 };
 
-/** Where the command writes its scaling: the override option, else the scale flag. */
+/** Where the command writes its scaling: the override option, else a scale flag, else the type flag. */
 function scalingUse(ctx: LaunchRuleContext) {
   const r = ctx.request.rope;
-  return ctx.request.overrides?.option ?? r['rope-scale'] ?? r['rope-freq-scale'] ?? r['rope-factor'] ?? r['rope-scaling'];
+  const flags = engineOf(ctx).scalingFlags;
+  return ctx.request.overrides?.option ?? (flags && ([...flags.scales.map((x) => r[x.name]), r[flags.typeOption]].find((u) => u)));
 }
 
 function fix(ctx: LaunchRuleContext, factor: number, T: number) {
   const f = ctx.effect!.facts;
+  const engine = engineOf(ctx);
   let edits;
   let title: string;
-  if (ctx.engine === 'vllm' || ctx.engine === 'sglang') {
+  if (engine.override) {
     const key = f.keyPath.split('.').pop() === 'rope_parameters' ? 'rope_parameters' : 'rope_scaling';
     const obj: Record<string, unknown> = { ...f.params, factor };
     if (f.type === 'yarn') obj['original_max_position_embeddings'] = T;
-    edits = overrideWriter(ctx, ctx.engine === 'vllm' ? '--hf-overrides' : '--json-model-override-args')({ [key]: obj });
+    edits = overrideWriter(ctx, engine.override.flag)({ [key]: obj });
     title = `Set ${key} factor ${argNumber(factor)}${f.type === 'yarn' ? `, original ${T}` : ''}`;
-  } else if (ctx.engine === 'llama.cpp') {
-    // The engine's writer, less the --rope-scaling the command already has right.
-    const opts = llamaCppScalingOptions(f.type === 'yarn' ? { type: 'yarn', factor, original: T } : { type: 'linear', factor }).filter((o) => o.name !== 'rope-scaling');
-    edits = ctx.request.rope['rope-freq-scale'] && !ctx.request.rope['rope-scale'] ? [] : flagSetter(ctx)(opts);
-    title = `Set ${llamaOptionText(opts)}`;
-  } else if (ctx.engine === 'tgi') {
-    edits = flagSetter(ctx)([{ name: 'rope-factor', flag: '--rope-factor', value: argNumber(factor) }]);
-    title = `Set --rope-factor ${argNumber(factor)}`;
+  } else if (engine.scalingFlags && f.type !== undefined && f.type !== 'none' && f.type !== 'llama3' && f.type !== 'longrope') {
+    // The engine's writer, less the type option the command already has right.
+    const flags = engine.scalingFlags;
+    const opts = (flags.write(f.type === 'yarn' ? { type: 'yarn', factor, original: T } : { type: f.type, factor }) ?? []).filter((o) => o.name !== flags.typeOption);
+    // A factor written as a frequency scale (llama.cpp's --rope-freq-scale) alone is not rewritten.
+    const r = ctx.request.rope;
+    const inverseOnly = flags.scales.some((x) => x.inverse && r[x.name]) && !flags.scales.some((x) => !x.inverse && r[x.name]);
+    edits = !opts.length || inverseOnly ? [] : flagSetter(ctx)(opts);
+    title = `Set ${optionText(opts)}`;
   } else return [];
   return edits.length ? [{ title, kind: f.type === 'yarn' ? 'yarn' as const : f.type === 'linear' ? 'linear' as const : 'dynamic' as const, preferred: true, edits }] : [];
 }

@@ -7,7 +7,7 @@
  * hover says it. The codes stay reserved for what was reported before.
  */
 import { shown } from '../context';
-import { ENGINE_LABEL, LaunchRuleContext } from './context';
+import { LaunchRuleContext, engineOf } from './context';
 
 /** A vLLM request's model (command or --config YAML): one code for both. */
 export const SERVING_MODEL_UNRESOLVED = 'serving/model-unresolved';
@@ -22,12 +22,14 @@ export function unjudgedReason(ctx: LaunchRuleContext): string | undefined {
   // A path whose folder is `$HOME/…` still names its model by its last segment.
   const atRunTime = /\$/.test(m.value.replace(/\/+$/, '').split('/').pop() ?? m.value);
   const lookedFor = atRunTime ? `The model is only known when the script runs (${shown(m.value)})` : undefined;
-  if (ctx.engine === 'vllm') {
-    if (lookedFor) return `${lookedFor}: max-model-len cannot be checked against the length vLLM derives.`;
-    return `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog): max-model-len cannot be checked against the length vLLM derives.`;
+  const engine = engineOf(ctx);
+  if (engine.ownCodes) {
+    // Its config file and its command say it alike (serving/model-unresolved).
+    if (lookedFor) return `${lookedFor}: max-model-len cannot be checked against the length ${engine.label} derives.`;
+    return `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog): max-model-len cannot be checked against the length ${engine.label} derives.`;
   }
   const named = ctx.named ? ` It is read as ${ctx.named}, which is not in the catalog.` : '';
-  const what = ctx.request.length ? `${ctx.request.length.option.name} ${ctx.request.length.value} cannot be checked against the length ${ENGINE_LABEL[ctx.engine]} derives or the context it was trained at` : `the length ${ENGINE_LABEL[ctx.engine]} derives and the context it was trained at are unknown`;
+  const what = ctx.request.length ? `${ctx.request.length.option.name} ${ctx.request.length.value} cannot be checked against the length ${engine.label} derives or the context it was trained at` : `the length ${engine.label} derives and the context it was trained at are unknown`;
   if (lookedFor) return `${lookedFor}: ${what}.`;
-  return `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog${ctx.engine === 'llama.cpp' || ctx.engine === 'ollama' ? ', its file name without the quantisation suffix' : ''}): ${what}.${named}`;
+  return `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog${engine.gguf ? ', its file name without the quantisation suffix' : ''}): ${what}.${named}`;
 }

@@ -22,12 +22,11 @@
 import type { Fix, Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
-import type { ScalingFacts } from '../../serving/common';
-import { VLLM_LONG_ENV, vllmBaseLength, vllmSlidingWindow } from '../../serving/vllm';
+import { ScalingFacts, factsOfObject, isNativeYarn } from '../../serving/common';
+import { VLLM_LONG_ENV, vllmAllowsLong, vllmBaseLength, vllmDerivedMaxLen, vllmSlidingWindow } from '../../serving/vllm';
 import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
-import { judgedRewrites, RewriteCandidate } from '../../fixes/extension';
-import { factorValue } from '../../fixes/rewrites';
-import { ntkAwareBase } from '../../rope/seedMethods';
+import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
+import { RewriteOption, adviseRewrite } from '../../advice/advice';
 import { fmt } from '../../core/format';
 import { fmtPlain } from '../../core/format';
 import { finding } from '../context';
@@ -61,10 +60,7 @@ export interface VllmLengthInput {
   windowsOff?: boolean;
 }
 
-/** VLLM_ALLOW_LONG_MAX_MODEL_LEN as vllm/envs.py reads it: "1" or "true", any case, trimmed. */
-export function vllmAllowsLong(value: string | undefined): boolean {
-  return value !== undefined && ['1', 'true'].includes(value.trim().toLowerCase());
-}
+export { vllmAllowsLong };
 
 export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
   const C = x.length;
@@ -106,7 +102,8 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
     }
   }
   const original = facts.original ?? trained;
-  if (facts.type === 'yarn' && (facts.factor ?? 1) > 1 && C <= original) {
+  // The model's own YaRN (DeepSeek-V3/R1, gpt-oss) is how it was trained to run: never advised away.
+  if (facts.type === 'yarn' && (facts.factor ?? 1) > 1 && C <= original && !isNativeYarn(x.effective)) {
     out.push(finding(SERVING_STATIC_YARN, 'information',
       `YaRN factor ${fmt(facts.factor!)} is in effect while max-model-len ${fmt(C)} stays within the ${fmt(original)} tokens ${model} was trained at: vLLM applies YaRN at every length (static scaling), so short inputs lose some quality for no gain. Leave the scaling out unless inputs go past ${fmt(original)}.`,
       x.range));
@@ -156,32 +153,63 @@ export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trai
   const rope = x.effective;
   const name = x.overrideName ?? 'hf-overrides';
   if (T === undefined) return [];
-  const s = C / T;
-  const factor = factorValue(s);
-  const base = rope.base.value, dim = rope.rotaryDim.value;
-  const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
+  // The one recommendation (advice/advice.ts), judged over what the layers see at C.
+  const advice = adviseRewrite({ rope, length: C, trained: x.trained, from: T, reach: x.windowsOff ? C : ropeReachAt(rope, C), variant: 'v5' });
+  if (!advice) return [];
   const candidates: RewriteCandidate[] = [];
-  const add = (title: string, kind: Fix['kind'], values: Record<string, unknown>, spec: RewriteCandidate['spec'], seqLen?: number) => {
+  const add = (title: string, kind: Fix['kind'], values: Record<string, unknown>, o: RewriteOption) => {
+    // A scaling vLLM does not stretch its derived length by (Gemma-3's is skipped, a linear factor
+    // over a small max_position_embeddings) also raises the context, or vLLM still refuses C.
+    if (!('max_position_embeddings' in values) && vllmLengthWith(x, values) < C) {
+      values = { ...values, max_position_embeddings: C };
+      title = title.replace(/\)$/, `, max_position_embeddings ${C})`);
+    }
     const edits = x.setOverrides(values);
-    if (edits.length) candidates.push({ fix: { title, kind, edits }, spec, seqLen });
+    if (edits.length) candidates.push({ fix: { title, kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
   };
-  if (Number.isFinite(base) && Number.isFinite(dim)) {
-    const ntk = ntkAwareBase(base, s, dim);
-    add(`Apply NTK scaling in ${name}: rope_theta ${fmtPlain(base)} → ${fmtPlain(ntk)} (s = ${fmt(s)}, d = ${dim}), max_position_embeddings ${C}`, 'ntk',
-      { rope_theta: ntk, max_position_embeddings: C }, { ...common, ropeType: 'default', base: ntk });
+  for (const o of [...advice.options].sort((a, b) => displayOrder(a) - displayOrder(b))) {
+    switch (o.kind) {
+      case 'ntk':
+        add(`Apply NTK scaling in ${name}: rope_theta ${fmtPlain(advice.base)} → ${fmtPlain(o.base!)} (s = ${fmt(o.factor)}, d = ${advice.dim}), max_position_embeddings ${C}`, 'ntk',
+          { rope_theta: o.base, max_position_embeddings: C }, o);
+        break;
+      case 'yarn': {
+        const orig = o.original ?? T;
+        const setsLength = x.yarnSetsLength || (o.recipe !== undefined && Math.round(o.factor * orig) < C);
+        const what = o.recipe ? `${o.recipe.restores ? `Restore the YaRN of ${o.recipe.who}` : `Add YaRN as ${o.recipe.who} documents it`} in ${name}` : `Add YaRN to ${name}`;
+        add(`${what} (factor ${fmt(o.factor)}, original ${orig}${setsLength ? `, max_position_embeddings ${C}` : ''})`, 'yarn',
+          { rope_scaling: o.scaling ?? { rope_type: 'yarn', factor: o.factor, original_max_position_embeddings: orig }, ...(setsLength ? { max_position_embeddings: C } : {}) }, o);
+        break;
+      }
+      case 'linear':
+        add(`Add linear scaling to ${name} (factor ${fmt(o.factor)})`, 'linear', { rope_scaling: o.scaling ?? { rope_type: 'linear', factor: o.factor } }, o);
+        break;
+      case 'dynamic':
+        add(`Add dynamic NTK scaling to ${name} (factor ${fmt(o.factor)})`, 'dynamic', { rope_scaling: o.scaling ?? { rope_type: 'dynamic', factor: o.factor } }, o);
+        break;
+      case 'llama3': {
+        // vLLM derives llama3 models' length from max_position_embeddings alone, so it moves with the scaling.
+        const what = o.recipe ? `${o.recipe.restores ? `Restore the llama3 scaling of ${o.recipe.who}` : `Add llama3 scaling as ${o.recipe.who} documents it`} in ${name}` : `Add Llama-3 scaling to ${name}`;
+        add(`${what} (factor ${fmt(o.factor)}, original ${o.original ?? T})`, 'llama3',
+          { rope_scaling: o.scaling ?? { rope_type: 'llama3', factor: o.factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T }, max_position_embeddings: Math.max(C, o.recipe?.reach ?? 0) }, o);
+        break;
+      }
+      default:
+        break; // Gradient's law is a base to train with, not to serve with
+    }
   }
-  add(`Add YaRN to ${name} (factor ${fmt(factor)}, original ${T}${x.yarnSetsLength ? `, max_position_embeddings ${C}` : ''})`, 'yarn',
-    { rope_scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: T }, ...(x.yarnSetsLength ? { max_position_embeddings: C } : {}) },
-    { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: T });
-  add(`Add linear scaling to ${name} (factor ${fmt(factor)})`, 'linear',
-    { rope_scaling: { rope_type: 'linear', factor } }, { ...common, ropeType: 'linear', factor });
-  add(`Add dynamic NTK scaling to ${name} (factor ${fmt(factor)})`, 'dynamic',
-    { rope_scaling: { rope_type: 'dynamic', factor } }, { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: T }, C);
-  if (rope.modelType === 'llama') {
-    // vLLM derives llama3 models' length from max_position_embeddings alone, so it moves with the scaling.
-    add(`Add Llama-3 scaling to ${name} (factor ${fmt(factor)}, original ${T})`, 'llama3',
-      { rope_scaling: { rope_type: 'llama3', factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T }, max_position_embeddings: C },
-      { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: T });
-  }
-  return judgedRewrites(candidates, { reach: C, variant: 'v5', training: false });
+  return judgedRewrites(candidates, { reach: advice.reach, variant: 'v5', training: false, advice });
+}
+
+/** vLLM's derived length with override values applied (their scaling and context). */
+function vllmLengthWith(x: Pick<VllmLengthInput, 'trained' | 'effective'>, values: Record<string, unknown>): number {
+  const mpe = typeof values['max_position_embeddings'] === 'number' ? values['max_position_embeddings'] as number : undefined;
+  const scaling = values['rope_scaling'] && typeof values['rope_scaling'] === 'object' ? values['rope_scaling'] as Record<string, unknown> : undefined;
+  const input = { rope: x.effective, trainedContext: x.trained, ...(mpe !== undefined ? { contextKeys: { max_position_embeddings: mpe } } : {}) };
+  return vllmDerivedMaxLen(input, scaling ? factsOfObject(x.effective, scaling, 'rope_scaling') : undefined);
+}
+
+/** The order fixes are listed in (the preferred one is marked, not moved). */
+function displayOrder(o: RewriteOption): number {
+  return ({ ntk: 1, yarn: 2, linear: 3, dynamic: 4, llama3: 5, 'raise-base': 6 } as const)[o.kind] - (o.recipe ? 0.5 : 0);
 }

@@ -19,6 +19,7 @@
  *   (src/axolotl/cli/train.py: fire.Fire(do_cli));
  *   tune run <recipe> (torchtune's `tune` CLI; torchrun options come before the recipe).
  */
+import { isPythonProgram, pythonTarget } from '../../../launch/python';
 import type { Token } from '../../../launch/types';
 import { normalized } from './argv';
 
@@ -65,7 +66,7 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
   if (name === 'accelerate' && sub?.value === 'launch') return launcher('accelerate', argv.slice(2), [...via, 'accelerate launch']);
   if (name === 'torchrun') return launcher('torchrun', argv.slice(1), [...via, 'torchrun']);
   if (name === 'deepspeed') return launcher('deepspeed', argv.slice(1), [...via, 'deepspeed']);
-  if (/^python(\d+(\.\d+)?)?$/.test(name)) return launcher('python', argv.slice(1), via);
+  if (isPythonProgram(name)) return launcher('python', argv.slice(1), via);
   return undefined;
 }
 
@@ -76,16 +77,15 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
 function launcher(kind: keyof typeof LAUNCHER_BOOLEANS, rest: Token[], via: string[]): Launched | undefined {
   const booleans = LAUNCHER_BOOLEANS[kind];
   let moduleMode = false, noPython = false;
+  if (kind === 'python') {
+    // Inline code (-c) has nothing to read.
+    const t = pythonTarget(['python', ...rest.map((x) => x.value)]);
+    if (!t || t.kind === 'code') return undefined;
+    const entry = rest[t.at - 1];
+    return target(t.glued ? { ...entry, value: t.name } : entry, rest.slice(t.rest - 1), t.kind === 'module', via);
+  }
   for (let i = 0; i < rest.length; i++) {
     const v = rest[i].value;
-    if (kind === 'python') {
-      if (v === '-c') return undefined; // inline code: nothing to read
-      if (v === '-m') return rest[i + 1] ? target(rest[i + 1], rest.slice(i + 2), true, via) : undefined;
-      if (/^-m./.test(v)) return target({ ...rest[i], value: v.slice(2) }, rest.slice(i + 1), true, via);
-      if (v === '-W' || v === '-X') { i++; continue; }
-      if (/^-[A-Za-z]/.test(v)) continue;
-      return target(rest[i], rest.slice(i + 1), false, via);
-    }
     if (v.startsWith('-')) {
       const body = normalized(v.replace(/^--?/, ''));
       if (body === 'm' || body === 'module') moduleMode = true;

@@ -100,7 +100,16 @@ function settleScaling(
   // The name's own token stands for the scaling object: findings about it point there, a removal deletes the option.
   const scaling: ScalingDescription = json ? { ...json, params } : { type: name as ScalingDescription['type'], key: 'rope_scaling', rawType: x.byName, node: x.byName!.node, params };
   t.overrides.scaling = scaling;
-  if (!r) return;
+  if (!r) {
+    // ms-swift 3.x computes what the file leaves out once it loads the model (_init_rope_scaling in
+    // swift/llm/argument/base_args/model_args.py: factor = max(ceil(max_model_len / original), 1),
+    // original from the model): with the model unknown here, a missing factor is not a finding.
+    if (!x.legacy && params['factor'] === undefined) {
+      delete t.overrides.scaling;
+      launch.request.notes.push(`ms-swift derives the ${name ?? 'rope_scaling'} factor itself (ceil(max_model_len / the model's original context)); it is checked when the model is found.`);
+    }
+    return;
+  }
   const mpe = r.contextLength.value;
   if (x.legacy) {
     // 2.x: factor from max_length over max_position_embeddings, no original length.
