@@ -497,7 +497,8 @@ export const vllmEngine: Engine = {
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
   ownCodes: true,
   override: { flag: '--hf-overrides', name: 'hf-overrides' },
-  replacesScaling: 'the override object replaces the model\'s whole (no merge)',
+  // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
+  replacesScaling: 'the override\'s scaling is set over the model\'s (a top-level object whole, one under text_config key by key)',
   honoursWindows: () => true,
   longEnv: { name: VLLM_LONG_ENV, allows: vllmAllowsLong },
 };
