@@ -30,6 +30,8 @@ export interface LaunchEffect {
   overLength?: 'refuses' | 'caps' | 'warns' | 'clamps' | 'unchecked';
   /** Override keys the engine sets where the model never reads them (vLLM: top-level RoPE keys of a model built from `scope`). */
   deadOverrideKeys?: { key: string; scope: string }[];
+  /** The sub-config an override's RoPE keys must be written under to be read (vLLM: `text_config`). */
+  overrideScope?: string;
   /** Scaling keys the model's attention indexes that the command's scaling lacks (a KeyError at load). */
   droppedScalingKeys?: { keys: string[]; reader: string };
 }

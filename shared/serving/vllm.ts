@@ -396,6 +396,7 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const model = scalingFacts(input.rope);
   const replaces = !!scaling && model.type !== 'none';
   const effect: LaunchEffect = { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: replaces, notes, overLength: 'refuses' };
+  if (scope) effect.overrideScope = scope;
   if (dead.length) effect.deadOverrideKeys = dead.map((key) => ({ key, scope: scope! }));
   const reads = input.rope.modelType ? ATTENTION_READS[input.rope.modelType] : undefined;
   const missing = scaling && reads ? reads.keys.filter((k) => !(k in scaling)) : [];
@@ -427,8 +428,8 @@ const ROPE_OVERRIDE_KEYS = ['rope_scaling', 'rope_parameters', 'rope_theta', 'ma
  * `get_hf_text_config(...)`, so a top-level RoPE key there is set and never read: `dead`.
  */
 export function vllmAppliedOverrides(ov: Record<string, unknown> | undefined, rope: ModelRope): { applied?: Record<string, unknown>; dead: string[]; scope?: string } {
-  if (!ov) return { dead: [] };
   const scope = languageScopeOf(rope);
+  if (!ov) return { dead: [], ...(scope ? { scope } : {}) };
   if (!scope) return { applied: ov, dead: [] };
   const dead = ROPE_OVERRIDE_KEYS.filter((k) => k in ov);
   const inner = ov[scope];

@@ -80,4 +80,13 @@ describe('vLLM --hf-overrides applied as vLLM nests them', function () {
     const whole = { rope_scaling: { ...ov.rope_scaling, beta_fast: 32.0, beta_slow: 1.0 } };
     assert.deepEqual(codes(analyze(shellLine('openai/gpt-oss-120b', whole, 131072), 'serve.sh')), []);
   });
+
+  it('a fix that adds RoPE keys writes them where vLLM reads them: under text_config (Voxtral)', () => {
+    const sh = 'vllm serve mistralai/Voxtral-Mini-3B-2507 --max-model-len 65536\n';
+    const fix = analyze(sh, 'serve.sh').diagnostics.flatMap((d) => d.fixes).find((f) => f.preferred);
+    assert.ok(fix);
+    const fixed = apply(sh, fix!.edits);
+    assert.match(fixed, /--hf-overrides '\{"text_config":\{"rope_scaling":\{"rope_type":"yarn"/);
+    assert.deepEqual(codes(analyze(fixed, 'serve.sh')).filter((c) => !c.endsWith(':information')), []);
+  });
 });
