@@ -28,6 +28,12 @@ export interface LaunchEffect {
    * Ollama: clamps; TGI's launcher: does not check).
    */
   overLength?: 'refuses' | 'caps' | 'warns' | 'clamps' | 'unchecked';
+  /** Override keys the engine sets where the model never reads them (vLLM: top-level RoPE keys of a model built from `scope`). */
+  deadOverrideKeys?: { key: string; scope: string }[];
+  /** The sub-config an override's RoPE keys must be written under to be read (vLLM: `text_config`). */
+  overrideScope?: string;
+  /** Scaling keys the model's attention indexes that the command's scaling lacks (a KeyError at load). */
+  droppedScalingKeys?: { keys: string[]; reader: string };
 }
 
 /** A scaling object given as plain values (an override or flags), as a description without positions. */

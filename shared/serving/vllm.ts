@@ -377,8 +377,9 @@ function removedMeaning(req: LaunchRequest): Record<string, unknown> | undefined
  * base length at the window, and `_get_and_verify_max_len` on the result.
  */
 export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
-  const ov = req.overrides?.value ?? removedMeaning(req);
-  const { rope, facts, scaling } = withOverrides(input.rope, ov, 'hf-overrides');
+  const given = req.overrides?.value ?? removedMeaning(req);
+  const { applied: ov, dead, scope } = vllmAppliedOverrides(given, input.rope);
+  const { rope, facts, scaling } = withOverrides(input.rope, ov, scope ? `hf-overrides.${scope}` : 'hf-overrides');
   const keys: Record<string, number> = { ...lengthKeys(input) };
   if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
   const notes: string[] = [];
@@ -393,7 +394,63 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const derived = vllmDerivedMaxLen({ ...input, rope, contextKeys: keys }, facts);
   const basis = facts.type === 'none' ? `${vllmBaseLength({ ...input, contextKeys: keys }).key}, no RoPE scaling` : `${scalingWords(facts)}`;
   const model = scalingFacts(input.rope);
-  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes, overLength: 'refuses' };
+  const replaces = !!scaling && model.type !== 'none';
+  const effect: LaunchEffect = { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: replaces, notes, overLength: 'refuses' };
+  if (scope) effect.overrideScope = scope;
+  if (dead.length) effect.deadOverrideKeys = dead.map((key) => ({ key, scope: scope! }));
+  const reads = input.rope.modelType ? ATTENTION_READS[input.rope.modelType] : undefined;
+  const missing = scaling && reads ? reads.keys.filter((k) => !(k in scaling)) : [];
+  if (missing.length) effect.droppedScalingKeys = { keys: missing, reader: reads!.reader };
+  return effect;
+}
+
+/**
+ * The scaling keys a model's attention indexes without a default, so an override that lacks them
+ * fails at load with a KeyError. vllm-project/vllm `vllm/model_executor/models/gpt_oss.py`,
+ * `OAIAttention.__init__`: `get_rope(..., rope_scaling={"rope_type": "yarn", "factor":
+ * config.rope_scaling["factor"], "original_max_position_embeddings": …, "beta_fast":
+ * config.rope_scaling["beta_fast"], "beta_slow": config.rope_scaling["beta_slow"]})`.
+ */
+const ATTENTION_READS: Record<string, { keys: string[]; reader: string }> = {
+  gpt_oss: { keys: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow'], reader: 'vLLM\'s gpt-oss attention (OAIAttention)' },
+};
+
+/** The config keys whose override changes the RoPE vLLM runs (what withOverrides reads). */
+const ROPE_OVERRIDE_KEYS = ['rope_scaling', 'rope_parameters', 'rope_theta', 'max_position_embeddings'];
+
+/**
+ * `--hf-overrides` as vLLM applies it to the config the language model is built from.
+ * vllm-project/vllm `vllm/config/model.py::ModelConfig._apply_dict_overrides`: a dict value whose
+ * key names a sub-config (`text_config`, a PretrainedConfig) is merged into it key by key
+ * (`_update_nested`, which also merges into an existing dict such as its `rope_scaling`); any other
+ * key is set on the top-level config. A multimodal model (Gemma 3's Gemma3ForConditionalGeneration)
+ * builds its language model from `text_config`, and `_get_and_verify_max_len` reads
+ * `get_hf_text_config(...)`, so a top-level RoPE key there is set and never read: `dead`.
+ */
+export function vllmAppliedOverrides(ov: Record<string, unknown> | undefined, rope: ModelRope): { applied?: Record<string, unknown>; dead: string[]; scope?: string } {
+  const scope = languageScopeOf(rope);
+  if (!ov) return { dead: [], ...(scope ? { scope } : {}) };
+  if (!scope) return { applied: ov, dead: [] };
+  const dead = ROPE_OVERRIDE_KEYS.filter((k) => k in ov);
+  const inner = ov[scope];
+  if (!inner || typeof inner !== 'object' || Array.isArray(inner)) return { dead, scope };
+  const applied: Record<string, unknown> = { ...(inner as Record<string, unknown>) };
+  // _update_nested merges a dict into the model's own dict: the model's scaling keys stay unless replaced.
+  const own = rope.scaling?.key ? scalingFacts(rope).params : undefined;
+  for (const k of ['rope_scaling', 'rope_parameters']) {
+    const v = applied[k];
+    if (v && typeof v === 'object' && !Array.isArray(v) && own && rope.scaling!.key!.endsWith(`.${k}`)) applied[k] = { ...own, ...(v as Record<string, unknown>) };
+  }
+  return { applied, dead, scope };
+}
+
+/** The sub-config the model's RoPE keys live in (`text_config`), from where they were read. */
+function languageScopeOf(rope: ModelRope): string | undefined {
+  for (const at of [rope.scaling?.key, rope.base?.key, rope.contextLength?.key]) {
+    const m = at ? /^(text_config|language_config|llm_config|text_model)\./.exec(at) : null;
+    if (m) return m[1];
+  }
+  return undefined;
 }
 /**
  * vLLM's human-readable lengths, exactly as `human_readable_int` parses them
@@ -427,6 +484,7 @@ export function parseLengthOrAuto(raw: string): number | 'auto' {
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';
+import type { ModelRope } from '../config/modelRope';
 import type { ParsedDocument } from '../document/configNode';
 import { readVllmConfigFile } from './vllmConfigFile';
 
@@ -440,7 +498,8 @@ export const vllmEngine: Engine = {
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
   ownCodes: true,
   override: { flag: '--hf-overrides', name: 'hf-overrides' },
-  replacesScaling: 'the override object replaces the model\'s whole (no merge)',
+  // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
+  replacesScaling: 'the override\'s scaling is set over the model\'s (a top-level object whole, one under text_config key by key)',
   honoursWindows: () => true,
   longEnv: { name: VLLM_LONG_ENV, allows: vllmAllowsLong },
 };

@@ -109,8 +109,12 @@ export function flagText(u: OptionUse | undefined, canonical: string): string {
  * (`--hf-overrides.rope_scaling.factor 4`) are not rewritten: no edit.
  */
 export function overrideWriter(ctx: LaunchRuleContext, flag: string): (values: Record<string, unknown>) => TextEdit[] {
-  return (values) => {
+  return (written) => {
     const ov = ctx.request.overrides;
+    // Where the engine applies RoPE keys to the language model (vLLM: under text_config for Gemma 3).
+    const scope = ctx.effect?.overrideScope;
+    const inner = scope ? ov?.value?.[scope] : undefined;
+    const values = scope ? { [scope]: { ...(inner && typeof inner === 'object' && !Array.isArray(inner) ? inner as Record<string, unknown> : {}), ...written } } : written;
     if (ov) {
       if (!ov.value || !ov.option.value || ov.option.flag.value.startsWith(`${flag}.`)) return [];
       return ctx.editor.replaceValue(ov.option.value, jsonText({ ...ov.value, ...values }));

@@ -54,9 +54,41 @@ export const grammarRule: LaunchRule = {
       }
       out.push(finding(CODE[p.kind], p.severity, p.message, range, replacementFix(ctx, p)));
     }
+    for (const d of ctx.effect?.deadOverrideKeys ?? []) out.push(deadKeyFinding(ctx, d.key, d.scope));
     return out;
   },
 };
+
+/**
+ * A RoPE key the engine sets on the top-level config of a model whose language model is built from
+ * a sub-config (`text_config`): set, never read. Fix: moved under the sub-config, unless there it
+ * would replace the scaling the model ships with (Gemma 3's linear ×8): then removed.
+ */
+function deadKeyFinding(ctx: LaunchRuleContext, key: string, scope: string): Finding {
+  const ov = ctx.request.overrides;
+  const range = tokenRange(ov?.option.value ?? ov?.option.flag ?? ctx.request.overrides!.option.flag, ctx.commandRange);
+  const at = ov?.option.value ? jsonKeyRange(ctx.editor, ov.option.value, [key], range) : range;
+  const own = ctx.modelFacts && ctx.modelFacts.type !== 'none' && (key === 'rope_scaling' || key === 'rope_parameters') ? scalingWords(ctx.modelFacts) : undefined;
+  const name = ov?.option.name ?? 'the override';
+  const message = `${name} key ${JSON.stringify(key)} is set on the top-level config, but ${ctx.modelName} builds its language model from ${scope} (and its length is read there): nothing reads it and the model keeps its own value.${own ? ` ${ctx.modelName} ships ${own} in ${scope}; written there the override would replace it, so the dead key is better removed.` : ` Write it under ${JSON.stringify(scope)}.`}`;
+  return finding(OVERRIDE_KEY_IGNORED, 'warning', message, at, deadKeyFix(ctx, key, scope, !!own));
+}
+
+function deadKeyFix(ctx: LaunchRuleContext, key: string, scope: string, remove: boolean): Fix[] {
+  const ov = ctx.request.overrides;
+  if (!ov?.value || !ov.option.value || ov.option.flag.value.includes('.') || !(key in ov.value)) return [];
+  const obj = withoutKey(ov.value, key);
+  if (!remove) {
+    const inner = ov.value[scope];
+    obj[scope] = { ...(inner && typeof inner === 'object' && !Array.isArray(inner) ? inner as Record<string, unknown> : {}), [key]: ov.value[key] };
+  }
+  const edits = Object.keys(obj).length
+    ? ctx.editor.replaceValue(ov.option.value, jsonText(obj))
+    : ctx.editor.removeOption([ov.option.flag, ...(ov.option.value !== ov.option.flag ? [ov.option.value] : [])]);
+  const title = remove ? (Object.keys(obj).length ? `Remove the dead ${key} in ${ov.option.name} (the model keeps its own ${scalingWords(ctx.modelFacts!)})` : `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose ${key} is dead (the model keeps its own ${scalingWords(ctx.modelFacts!)})`)
+    : `Move ${key} under ${scope} in ${ov.option.name}`;
+  return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
+}
 
 function replacementFix(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   if (p.replacement === undefined) return [];
