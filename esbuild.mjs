@@ -64,29 +64,33 @@ const pagesDefine = { ROPE_LENS_RULE_PAGES: JSON.stringify(rulePages('docs/rules
 const builds = [];
 for (const [src, out] of nodeEntries) {
   if (!existsSync(src)) continue;
-  builds.push(esbuild.build({
-    ...common,
-    entryPoints: [src],
-    outfile: at(out),
-    platform: 'node',
-    format: 'cjs',
-    // vscode is provided by the host; gl is headless-gl's native module, which must stay a real
-    // require() (a bundled copy cannot find webgl.node and gpu.js would silently fall back).
-    external: ['vscode', 'gl', 'webgpu'],
-    // jsonc-parser's UMD "main" requires its modules dynamically (esbuild cannot follow that); its ESM build bundles.
-    mainFields: ['module', 'main'],
-    define: pagesDefine,
-  }));
+  builds.push(
+    esbuild.build({
+      ...common,
+      entryPoints: [src],
+      outfile: at(out),
+      platform: 'node',
+      format: 'cjs',
+      // vscode is provided by the host; gl is headless-gl's native module, which must stay a real
+      // require() (a bundled copy cannot find webgl.node and gpu.js would silently fall back).
+      external: ['vscode', 'gl', 'webgpu'],
+      // jsonc-parser's UMD "main" requires its modules dynamically (esbuild cannot follow that); its ESM build bundles.
+      mainFields: ['module', 'main'],
+      define: pagesDefine,
+    }),
+  );
 }
 for (const [src, out] of browserEntries) {
   if (!existsSync(src)) continue;
-  builds.push(esbuild.build({
-    ...common,
-    entryPoints: [src],
-    outfile: at(out),
-    platform: 'browser',
-    format: 'iife',
-  }));
+  builds.push(
+    esbuild.build({
+      ...common,
+      entryPoints: [src],
+      outfile: at(out),
+      platform: 'browser',
+      format: 'iife',
+    }),
+  );
 }
 await Promise.all(builds);
 

@@ -8,14 +8,27 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const hasEsbuild = () => { try { require.resolve('esbuild'); return true; } catch { return false; } };
+const hasEsbuild = () => {
+  try {
+    require.resolve('esbuild');
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 if (!hasEsbuild() && process.env.npm_execpath) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-    !/^npm_config_/i.test(k) || /^npm_config_(cache|registry|userconfig|globalconfig|https?_proxy|proxy|noproxy|strict_ssl|cafile|ca)$/i.test(k)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^npm_config_/i.test(k) || /^npm_config_(cache|registry|userconfig|globalconfig|https?_proxy|proxy|noproxy|strict_ssl|cafile|ca)$/i.test(k),
+    ),
+  );
   console.error('rope-lens prepare: installing the build tools into this clone (npm prepared it without its devDependencies)');
-  const r = spawnSync(process.execPath, [process.env.npm_execpath, 'install', '--include=dev', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--prefix', process.cwd()],
-    { stdio: 'inherit', env, cwd: process.cwd() });
+  const r = spawnSync(
+    process.execPath,
+    [process.env.npm_execpath, 'install', '--include=dev', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--prefix', process.cwd()],
+    { stdio: 'inherit', env, cwd: process.cwd() },
+  );
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 const build = spawnSync(process.execPath, ['esbuild.mjs', ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -8,4 +8,8 @@ if (!fs.existsSync(cli)) {
   process.stderr.write('rope-lens: dist/cli.js is missing; run `npm run build` first\n');
   process.exit(2);
 }
-require(cli).main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+require(cli)
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code;
+  });

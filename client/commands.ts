@@ -25,7 +25,9 @@ export function registerServerCommands(context: vscode.ExtensionContext, client:
       await ready;
       const r = await client.sendRequest(CheckAsModelConfigRequest, { uri: uri.toString() });
       void vscode.window.setStatusBarMessage(
-        r.findings ? `RoPE Lens: ${r.findings} finding(s) in this file` : 'RoPE Lens: no RoPE findings in this file', 4000);
+        r.findings ? `RoPE Lens: ${r.findings} finding(s) in this file` : 'RoPE Lens: no RoPE findings in this file',
+        4000,
+      );
       return r;
     }),
     vscode.commands.registerCommand(COMMANDS.describeDocument, async (arg?: unknown, waitForBounds?: boolean): Promise<DescribeResult | null> => {

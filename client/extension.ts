@@ -8,7 +8,12 @@ import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import {
-  BoundStatusNotification, InspectorDataRequest, InspectorFixRequest, PlanRequest, PlanWriteStageRequest, SERVER_NODE_FLAGS,
+  BoundStatusNotification,
+  InspectorDataRequest,
+  InspectorFixRequest,
+  PlanRequest,
+  PlanWriteStageRequest,
+  SERVER_NODE_FLAGS,
 } from '../shared/protocol/messages';
 import { COMMANDS } from '../shared/protocol/commands';
 import { BoundStatusItem } from './status';
@@ -20,7 +25,10 @@ import { registerHub } from './hub';
 let client: LanguageClient | undefined;
 
 /** Timings of this activation, read by the extension-host tests and the benchmark. */
-export interface ActivationStats { activateMs: number; serverReadyMs?: number }
+export interface ActivationStats {
+  activateMs: number;
+  serverReadyMs?: number;
+}
 const stats: ActivationStats = { activateMs: NaN };
 
 export const DOCUMENT_SELECTOR = [
@@ -74,16 +82,30 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
   registerServerCommands(context, client, ready);
   const c = client;
   registerInspector(context, {
-    data: async (params) => { await ready; return c.sendRequest(InspectorDataRequest, params); },
-    fix: async (params) => { await ready; return c.sendRequest(InspectorFixRequest, params); },
-    plan: async (params) => { await ready; return c.sendRequest(PlanRequest, params); },
-    writeStage: async (params) => { await ready; return c.sendRequest(PlanWriteStageRequest, params); },
+    data: async (params) => {
+      await ready;
+      return c.sendRequest(InspectorDataRequest, params);
+    },
+    fix: async (params) => {
+      await ready;
+      return c.sendRequest(InspectorFixRequest, params);
+    },
+    plan: async (params) => {
+      await ready;
+      return c.sendRequest(PlanRequest, params);
+    },
+    writeStage: async (params) => {
+      await ready;
+      return c.sendRequest(PlanWriteStageRequest, params);
+    },
   });
   registerKernelBench(context);
-  context.subscriptions.push(vscode.commands.registerCommand(COMMANDS.activationStats, async (waitForServer?: boolean) => {
-    if (waitForServer) await ready.catch(() => undefined);
-    return { ...stats };
-  }));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.activationStats, async (waitForServer?: boolean) => {
+      if (waitForServer) await ready.catch(() => undefined);
+      return { ...stats };
+    }),
+  );
 
   stats.activateMs = performance.now() - t0;
   return { stats };

@@ -22,7 +22,8 @@ export async function hubPermission(context: vscode.ExtensionContext, params: Hu
   const models = params.refs.length === 1 ? params.refs[0] : `${params.refs.length} models (${params.refs.join(', ')})`;
   const pick = await vscode.window.showInformationMessage(
     `RoPE Lens: ${models} is not in the Hugging Face cache or the built-in catalog. Fetch its config.json from ${params.endpoint} into the Hugging Face cache?`,
-    ALLOW, NEVER,
+    ALLOW,
+    NEVER,
   );
   if (pick === ALLOW || pick === NEVER) await context.workspaceState.update(HUB_ANSWER_KEY, pick === ALLOW ? 'allow' : 'never');
   // Dismissed: not now (the server asks again after a settings change or a restart).

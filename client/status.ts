@@ -22,7 +22,11 @@ export class BoundStatusItem implements vscode.Disposable {
   }
 
   /** Visible text (for tests); undefined while hidden. */
-  get text(): string | undefined { return this.item.text; }
+  get text(): string | undefined {
+    return this.item.text;
+  }
 
-  dispose(): void { this.item.dispose(); }
+  dispose(): void {
+    this.item.dispose();
+  }
 }

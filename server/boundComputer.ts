@@ -22,7 +22,9 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
       return await job();
     } finally {
       if (--active === 0) {
-        idleTimer = setTimeout(() => { if (active === 0) void engine.dispose().then(collectGarbage); }, idleMs);
+        idleTimer = setTimeout(() => {
+          if (active === 0) void engine.dispose().then(collectGarbage);
+        }, idleMs);
         idleTimer.unref();
       }
     }
@@ -31,7 +33,10 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
     bstar: (length, headDim, onProgress) => track(async () => (await engine.bstar(length, headDim, { backend, onProgress })).bstar),
     threshold: (length, headDim) => track(async () => (await engine.threshold(length, headDim, { backend })).threshold),
     lmax: (base, headDim, length) => track(async () => (await engine.lmax(base, headDim, length, { backend })).lmax),
-    dispose: () => { if (idleTimer) clearTimeout(idleTimer); return engine.dispose(); },
+    dispose: () => {
+      if (idleTimer) clearTimeout(idleTimer);
+      return engine.dispose();
+    },
   };
 }
 

@@ -17,7 +17,9 @@ export interface BoundComputer {
 }
 
 type Answer = number | null;
-interface Failure { error: string }
+interface Failure {
+  error: string;
+}
 
 export interface BoundActivity {
   /** Computations running or queued. */
@@ -70,7 +72,8 @@ export class CachedBoundOracle implements BoundOracle {
   peek(kind: 'bstar' | 'threshold', length: number, headDim: number): number | undefined;
   peek(kind: 'lmax', length: number, headDim: number, base: number): number | null | undefined;
   peek(kind: 'bstar' | 'threshold' | 'lmax', length: number, headDim: number, base?: number): number | null | undefined {
-    const key = kind === 'bstar' ? `b*(${length}, ${headDim})` : kind === 'threshold' ? `threshold(${length}, ${headDim})` : `L_max(${base}, ${headDim}, ${length})`;
+    const key =
+      kind === 'bstar' ? `b*(${length}, ${headDim})` : kind === 'threshold' ? `threshold(${length}, ${headDim})` : `L_max(${base}, ${headDim}, ${length})`;
     const a = this.answers.get(key);
     return a === undefined || isFailure(a) ? undefined : a;
   }
@@ -81,7 +84,9 @@ export class CachedBoundOracle implements BoundOracle {
     return a !== undefined && isFailure(a) ? a.error : undefined;
   }
 
-  get pending(): number { return this.inFlight.size; }
+  get pending(): number {
+    return this.inFlight.size;
+  }
 
   /** Resolves when nothing is computing (or at once). */
   idle(): Promise<void> {

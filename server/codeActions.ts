@@ -4,9 +4,7 @@
  * when the findings' edits do not overlap. Edits are the service's own minimal edits, sent as a
  * versioned change so a client applying them to a newer text refuses instead of corrupting it.
  */
-import {
-  CodeAction, CodeActionKind, CodeActionParams, Diagnostic, TextDocumentEdit, WorkspaceEdit, TextEdit,
-} from 'vscode-languageserver';
+import { CodeAction, CodeActionKind, CodeActionParams, Diagnostic, TextDocumentEdit, WorkspaceEdit, TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FIX_ALL_KIND } from '../shared/protocol/messages';
 import type { FileAnalysis, Finding, Fix } from '../shared/service/types';
@@ -17,8 +15,12 @@ import type { RopeLensSettings } from './settings';
 import { SERVING_SOURCE_KIND, servingSourceActions } from './servingActions';
 
 export function codeActionsFor(
-  doc: TextDocument, analysis: FileAnalysis, params: CodeActionParams, settings: RopeLensSettings,
-  support: ClientSupport, docsBase: string,
+  doc: TextDocument,
+  analysis: FileAnalysis,
+  params: CodeActionParams,
+  settings: RopeLensSettings,
+  support: ClientSupport,
+  docsBase: string,
 ): CodeAction[] {
   const only = params.context.only;
   const wants = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(o + '.'));
@@ -63,7 +65,10 @@ export function fixAllEdits(findings: Finding[]): TextEdit[] {
     if (preferred.length !== 1) continue;
     const edits = preferred[0].edits;
     if (edits.some((e) => taken.some((t) => touches(t, e.range)))) continue;
-    for (const e of edits) { taken.push(e.range); out.push(e); }
+    for (const e of edits) {
+      taken.push(e.range);
+      out.push(e);
+    }
   }
   return out;
 }

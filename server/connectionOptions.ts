@@ -2,9 +2,7 @@
 import { ConnectionOptions, LSPErrorCodes, Message, ResponseMessage } from 'vscode-languageserver/node';
 
 /** Requests whose answer is useless once the client has moved on; cancelled before they run. */
-const CANCELLABLE = new Set([
-  'textDocument/hover', 'textDocument/codeAction', 'textDocument/inlayHint', 'textDocument/codeLens', 'textDocument/diagnostic',
-]);
+const CANCELLABLE = new Set(['textDocument/hover', 'textDocument/codeAction', 'textDocument/inlayHint', 'textDocument/codeLens', 'textDocument/diagnostic']);
 
 export const connectionOptions: ConnectionOptions = {
   connectionStrategy: {

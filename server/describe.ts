@@ -16,17 +16,25 @@ export function describe(doc: TextDocument, analysis: FileAnalysis, oracle: Cach
   const rope = analysis.rope;
   let bounds: DescribeResult['bounds'] = null;
   if (rope) {
-    const L = rope.contextLength.value, d = rope.rotaryDim.value, base = rope.base.value;
+    const L = rope.contextLength.value,
+      d = rope.rotaryDim.value,
+      base = rope.base.value;
     const lmax = oracle.peek('lmax', L, d, base);
     bounds = {
-      length: L, headDim: d, base,
+      length: L,
+      headDim: d,
+      base,
       bstar: oracle.peek('bstar', L, d) ?? null,
       threshold: oracle.peek('threshold', L, d) ?? null,
       lmax: lmax === undefined ? 'pending' : lmax,
     };
   }
   let spec = null;
-  try { spec = rope ? toRopeSpec(rope, { variant }) : null; } catch { spec = null; }
+  try {
+    spec = rope ? toRopeSpec(rope, { variant }) : null;
+  } catch {
+    spec = null;
+  }
   const result: DescribeResult = {
     uri: doc.uri,
     version: doc.version,
@@ -37,7 +45,10 @@ export function describe(doc: TextDocument, analysis: FileAnalysis, oracle: Cach
     training: analysis.training,
     bounds,
     findings: analysis.diagnostics.map((f) => ({
-      code: f.code, severity: f.severity, message: f.message, range: f.range,
+      code: f.code,
+      severity: f.severity,
+      message: f.message,
+      range: f.range,
       ...(f.related ? { related: f.related } : {}),
       fixes: f.fixes.map((x) => ({ title: x.title, kind: x.kind, preferred: x.preferred === true })),
     })),

@@ -41,8 +41,13 @@ export class AnalysisCache {
   get(doc: TextDocument, settings: RopeLensSettings): FileAnalysis {
     const forced = this.forced.has(doc.uri);
     const e = this.entries.get(doc.uri);
-    if (e && e.version === doc.version && e.settings === settings && e.forced === forced &&
-        (e.analysis.pendingBounds.length === 0 || e.epoch === this.oracle.epoch)) {
+    if (
+      e &&
+      e.version === doc.version &&
+      e.settings === settings &&
+      e.forced === forced &&
+      (e.analysis.pendingBounds.length === 0 || e.epoch === this.oracle.epoch)
+    ) {
       return e.analysis;
     }
     const analysis = this.compute(doc, settings, forced);
@@ -62,11 +67,19 @@ export class AnalysisCache {
     return [...this.entries].filter(([, e]) => e.analysis.pendingBounds.length > 0).map(([uri]) => uri);
   }
 
-  force(uri: string): void { this.forced.add(uri); }
-  isForced(uri: string): boolean { return this.forced.has(uri); }
+  force(uri: string): void {
+    this.forced.add(uri);
+  }
+  isForced(uri: string): boolean {
+    return this.forced.has(uri);
+  }
 
-  delete(uri: string): void { this.entries.delete(uri); }
-  clear(): void { this.entries.clear(); }
+  delete(uri: string): void {
+    this.entries.delete(uri);
+  }
+  clear(): void {
+    this.entries.clear();
+  }
 
   private compute(doc: TextDocument, settings: RopeLensSettings, forced: boolean): FileAnalysis {
     this.runs++;
@@ -77,7 +90,12 @@ export class AnalysisCache {
       fileName: fileNameOf(doc.uri),
       languageId: doc.languageId,
       asModelConfig: forced,
-      settings: { variant: settings.transformersVersion, severity: settings.severity, preferredRewrite: settings.preferredRewrite, consumers: settings.consumers },
+      settings: {
+        variant: settings.transformersVersion,
+        severity: settings.severity,
+        preferredRewrite: settings.preferredRewrite,
+        consumers: settings.consumers,
+      },
     });
   }
 }
@@ -98,7 +116,8 @@ function tooLarge(text: string, fileName: string, languageId: string, settings: 
     // A launch file this large is generated or binary; say why nothing is shown instead of guessing.
     if (!mentionsLaunchWord(head)) return none;
     none.diagnostics.push({
-      code: NOT_ANALYSED, severity,
+      code: NOT_ANALYSED,
+      severity,
       message: `This file is ${mb} MB; RoPE Lens reads launch files up to ${MAX_SNIFF_BYTES / 1e6} MB as you type, so the commands in it were not checked. Run \`rope-lens check\` on it to check them.`,
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
       fixes: [],

@@ -19,12 +19,17 @@ import { COMMANDS } from '../shared/protocol/commands';
 
 export const OPEN_INSPECTOR_COMMAND = COMMANDS.openInspector;
 
-interface Target { node: ConfigNode; label: string }
+interface Target {
+  node: ConfigNode;
+  label: string;
+}
 
 /** Every positioned value of the RoPE description, with what it means. */
 function targets(rope: ModelRope): Target[] {
   const out: Target[] = [];
-  const add = (l: Located<unknown> | undefined, label: string) => { if (l?.node) out.push({ node: l.node, label }); };
+  const add = (l: Located<unknown> | undefined, label: string) => {
+    if (l?.node) out.push({ node: l.node, label });
+  };
   add(rope.base, 'RoPE base (θ)');
   add(rope.headDim, 'head dimension');
   add(rope.rotaryDim, 'rotary dimensions');
@@ -81,25 +86,40 @@ export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Pos
     ['context L', `${grouped(f.contextLength)}` + (rope.contextLength.key ? ` (\`${rope.contextLength.key}\`)` : '')],
     ['b*(L, d)', f.bstar === undefined ? pending : `${sci(f.bstar)} — smallest base whose f stays ≥ 0 for all m < L`],
     ['all bases valid above', f.threshold === undefined ? pending : sci(f.threshold)],
-    ['L_max(θ)', f.lmax === undefined ? pending : f.lmax === null ? `≥ ${grouped(f.contextLength)} (valid for the whole context)` : `${grouped(f.lmax)} — f first turns negative here`],
+    [
+      'L_max(θ)',
+      f.lmax === undefined
+        ? pending
+        : f.lmax === null
+          ? `≥ ${grouped(f.contextLength)} (valid for the whole context)`
+          : `${grouped(f.lmax)} — f first turns negative here`,
+    ],
   ];
   if (f.criticalDim !== undefined) rows.push(['critical dimension', `${f.criticalDim} of ${f.rotaryDim} dims see a full period within L`]);
   rows.push(['rope type', `\`${f.ropeType}\``]);
-  rows.push(['attention factor', f.attentionFactor !== undefined ? `${Number(f.attentionFactor.toPrecision(6))} (transformers ${variant})` : `n/a${f.frequencyError ? ' — ' + f.frequencyError : ''}`]);
+  rows.push([
+    'attention factor',
+    f.attentionFactor !== undefined
+      ? `${Number(f.attentionFactor.toPrecision(6))} (transformers ${variant})`
+      : `n/a${f.frequencyError ? ' — ' + f.frequencyError : ''}`,
+  ]);
 
   const args = encodeURIComponent(JSON.stringify([doc.uri]));
-  const value = [
-    `**RoPE Lens** · ${hit.label}`,
-    '',
-    '| | |',
-    '|---|---|',
-    ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
-    '',
-    `[Open RoPE Inspector](command:${OPEN_INSPECTOR_COMMAND}?${args}) · [Plan context extension…](command:${COMMANDS.planContextExtension}?${args})`,
-  ].join('\n') + consumerSectionFor(analysis, rope, hit.node) + servingSectionFor(doc, analysis, rope, hit.node);
+  const value =
+    [
+      `**RoPE Lens** · ${hit.label}`,
+      '',
+      '| | |',
+      '|---|---|',
+      ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
+      '',
+      `[Open RoPE Inspector](command:${OPEN_INSPECTOR_COMMAND}?${args}) · [Plan context extension…](command:${COMMANDS.planContextExtension}?${args})`,
+    ].join('\n') +
+    consumerSectionFor(analysis, rope, hit.node) +
+    servingSectionFor(doc, analysis, rope, hit.node);
   const node = hit.node;
   const start = contains(node, offset) === 'key' && node.keyOffset !== undefined ? node.keyOffset : node.offset;
-  const length = contains(node, offset) === 'key' ? node.keyLength ?? 0 : node.length;
+  const length = contains(node, offset) === 'key' ? (node.keyLength ?? 0) : node.length;
   return {
     contents: { kind: MarkupKind.Markdown, value },
     range: { start: doc.positionAt(start), end: doc.positionAt(start + length) },

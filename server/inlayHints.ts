@@ -22,13 +22,15 @@ export function inlayHintsFor(doc: TextDocument, analysis: FileAnalysis, oracle:
   const node = analysis.rope?.base.node;
   const label = hintText(analysis, oracle, variant);
   if (!node || !label) return [];
-  return [{
-    position: doc.positionAt(node.offset + node.length),
-    label,
-    kind: InlayHintKind.Parameter,
-    paddingLeft: true,
-    tooltip: 'Exact b*(L, d): the smallest RoPE base for which Σcos(m·θᵢ) stays ≥ 0 for every position m < L',
-  }];
+  return [
+    {
+      position: doc.positionAt(node.offset + node.length),
+      label,
+      kind: InlayHintKind.Parameter,
+      paddingLeft: true,
+      tooltip: 'Exact b*(L, d): the smallest RoPE base for which Σcos(m·θᵢ) stays ≥ 0 for every position m < L',
+    },
+  ];
 }
 
 export function codeLensesFor(doc: TextDocument, analysis: FileAnalysis, oracle: BoundOracle, variant: TransformersVariant): CodeLens[] {
@@ -36,8 +38,10 @@ export function codeLensesFor(doc: TextDocument, analysis: FileAnalysis, oracle:
   const label = hintText(analysis, oracle, variant);
   if (!node || !label) return [];
   const start = doc.positionAt(node.keyOffset ?? node.offset);
-  return [{
-    range: { start, end: start },
-    command: { title: `${label} · Open RoPE Inspector`, command: OPEN_INSPECTOR_COMMAND, arguments: [doc.uri] },
-  }];
+  return [
+    {
+      range: { start, end: start },
+      command: { title: `${label} · Open RoPE Inspector`, command: OPEN_INSPECTOR_COMMAND, arguments: [doc.uri] },
+    },
+  ];
 }

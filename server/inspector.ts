@@ -25,13 +25,19 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function read(doc: TextDocument, service: RopeLensService, settings: RopeLensSettings) {
   return service.describe(doc.getText(), {
-    fileName: fileNameOf(doc.uri), languageId: doc.languageId, asModelConfig: true,
+    fileName: fileNameOf(doc.uri),
+    languageId: doc.languageId,
+    asModelConfig: true,
     settings: { variant: settings.transformersVersion },
   });
 }
 
 export async function inspectorData(
-  doc: TextDocument, params: InspectorDataParams, service: RopeLensService, oracle: CachedBoundOracle, settings: RopeLensSettings,
+  doc: TextDocument,
+  params: InspectorDataParams,
+  service: RopeLensService,
+  oracle: CachedBoundOracle,
+  settings: RopeLensSettings,
 ): Promise<InspectorDataResult> {
   try {
     const variant = settings.transformersVersion;

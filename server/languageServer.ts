@@ -4,13 +4,30 @@
  * keeps the shared state (documents, settings, analyses, bound oracle).
  */
 import {
-  CancellationToken, CodeActionKind, CodeActionTriggerKind, Connection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, InitializeParams,
-  InitializeResult, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
+  CancellationToken,
+  CodeActionKind,
+  CodeActionTriggerKind,
+  Connection,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  InitializeParams,
+  InitializeResult,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  BoundStatusParams, CheckAsModelConfigRequest, DescribeRequest, DescribeResult, FIX_ALL_KIND,
-  InspectorDataRequest, InspectorFixRequest, PlanRequest, PlanWriteStageRequest,
+  BoundStatusParams,
+  CheckAsModelConfigRequest,
+  DescribeRequest,
+  DescribeResult,
+  FIX_ALL_KIND,
+  InspectorDataRequest,
+  InspectorFixRequest,
+  PlanRequest,
+  PlanWriteStageRequest,
 } from '../shared/protocol/messages';
 import { SETTINGS_SECTION } from '../shared/protocol/settings';
 import { createRopeLensService, type RopeLensService } from '../shared/service/service';
@@ -69,8 +86,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const makeComputer = options.boundComputer ?? createBoundComputer;
   let backend: BoundBackend = 'auto';
   const support: ClientSupport = {
-    pullDiagnostics: false, diagnosticRefresh: false, inlayHintRefresh: false, codeLensRefresh: false,
-    workDoneProgress: false, documentChanges: false, configuration: false, dynamicConfiguration: false,
+    pullDiagnostics: false,
+    diagnosticRefresh: false,
+    inlayHintRefresh: false,
+    codeLensRefresh: false,
+    workDoneProgress: false,
+    documentChanges: false,
+    configuration: false,
+    dynamicConfiguration: false,
     relatedInformation: false,
   };
   const progress = new BoundProgress(connection, () => support.workDoneProgress);
@@ -88,7 +111,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         if (support.codeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
       });
     },
-    (a) => { progress.update(a); options.onBoundStatus?.(a); },
+    (a) => {
+      progress.update(a);
+      options.onBoundStatus?.(a);
+    },
   );
   // The one service of this window: the same resolver as the CLI (local folders, the HF cache, the
   // catalog), the window's bound oracle; settings come per document.
@@ -100,13 +126,26 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // The project file (.rope-lens.yaml) is found from each document's path; when it changes on disk
   // (watched below, or after its short cache expires) every open document is checked again.
   const project = nodeProjectConfig();
-  const service: RopeLensService = createRopeLensService({ oracle, resolver, log, shellParser: () => shell, workspace: nodeWorkspaceFacts(), sourcedFiles: nodeSourcedFiles(), project });
+  const service: RopeLensService = createRopeLensService({
+    oracle,
+    resolver,
+    log,
+    shellParser: () => shell,
+    workspace: nodeWorkspaceFacts(),
+    sourcedFiles: nodeSourcedFiles(),
+    project,
+  });
   let clientAsksHub = false;
   const hub = new HubFetcher({
-    connection, resolver, log,
+    connection,
+    resolver,
+    log,
     settingsOf: (uri) => settings.get(uri),
     clientAsks: () => clientAsksHub,
-    landed: () => { cache.clear(); validator.revalidateAll(); },
+    landed: () => {
+      cache.clear();
+      validator.revalidateAll();
+    },
   });
   // Problems with suppression comments or a project file go to the output channel, once each.
   const saidProblems = new Set<string>();
@@ -114,14 +153,20 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     hub.noticed(uri, fileName);
     for (const p of analysis.configProblems ?? []) {
       const line = p.line === undefined ? p.message : `${fileName}:${p.line + 1}: ${p.message}`;
-      if (!saidProblems.has(line)) { saidProblems.add(line); log(line); }
+      if (!saidProblems.has(line)) {
+        saidProblems.add(line);
+        log(line);
+      }
     }
   });
-  loadShellParser().then((p) => {
-    shell = p;
-    cache.clear();
-    validator.revalidateAll();
-  }, (e) => log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`));
+  loadShellParser().then(
+    (p) => {
+      shell = p;
+      cache.clear();
+      validator.revalidateAll();
+    },
+    (e) => log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`),
+  );
   const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support, hub };
   const validator = new Validator(ctx);
   const known = new Set<string>();
@@ -166,7 +211,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'ropeLens' }).catch(() => undefined);
     }
     if (watchFiles) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_FILE_NAME}` }] }).catch(() => undefined);
+      void connection.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_FILE_NAME}` }] })
+        .catch(() => undefined);
     }
     void applyBackend();
   });
@@ -175,7 +222,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   async function applyBackend(): Promise<void> {
     let wanted: BoundBackend = settings.peek('').boundBackend;
     if (support.configuration) {
-      const raw = await connection.workspace.getConfiguration(SETTINGS_SECTION).catch((e) => { log(`settings: ${(e as Error)?.message ?? e}`); return undefined; });
+      const raw = await connection.workspace.getConfiguration(SETTINGS_SECTION).catch((e) => {
+        log(`settings: ${(e as Error)?.message ?? e}`);
+        return undefined;
+      });
       wanted = normalizeSettings(raw).boundBackend;
     }
     if (wanted !== backend) {
@@ -231,37 +281,45 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return { doc: current, settings: s, analysis: cache.get(current, s) };
   }
 
-  connection.onHover((params, token) => runSafe(token, async () => {
-    const a = await analysisOf(params.textDocument.uri);
-    return a ? hoverAt(a.doc, a.analysis, params.position, oracle, a.settings.transformersVersion) : null;
-  }));
+  connection.onHover((params, token) =>
+    runSafe(token, async () => {
+      const a = await analysisOf(params.textDocument.uri);
+      return a ? hoverAt(a.doc, a.analysis, params.position, oracle, a.settings.transformersVersion) : null;
+    }),
+  );
 
-  connection.onCodeAction((params, token) => runSafe(token, async () => {
-    let a = await analysisOf(params.textDocument.uri);
-    // An explicit Ctrl+. (or fix-all) answers once the bound findings' fixes exist, instead of
-    // "no code actions" while the worker is still computing; the lightbulb's automatic requests
-    // answer at once. Each round waits for the engine to go idle; a few rounds cover the follow-up
-    // questions an answer raises (b* after L_max, the fixes' own checks).
-    const explicit = params.context.triggerKind === CodeActionTriggerKind.Invoked || (params.context.only ?? []).some((k) => FIX_ALL_KIND.startsWith(k));
-    for (let round = 0; explicit && a && a.analysis.pendingBounds.length > 0 && oracle.pending > 0 && round < MAX_SETTLE_ROUNDS; round++) {
-      await oracle.idle();
-      if (token.isCancellationRequested) throw cancelled();
-      a = await analysisOf(params.textDocument.uri);
-    }
-    return a ? codeActionsFor(a.doc, a.analysis, params, a.settings, support, ctx.docsBase) : [];
-  }));
+  connection.onCodeAction((params, token) =>
+    runSafe(token, async () => {
+      let a = await analysisOf(params.textDocument.uri);
+      // An explicit Ctrl+. (or fix-all) answers once the bound findings' fixes exist, instead of
+      // "no code actions" while the worker is still computing; the lightbulb's automatic requests
+      // answer at once. Each round waits for the engine to go idle; a few rounds cover the follow-up
+      // questions an answer raises (b* after L_max, the fixes' own checks).
+      const explicit = params.context.triggerKind === CodeActionTriggerKind.Invoked || (params.context.only ?? []).some((k) => FIX_ALL_KIND.startsWith(k));
+      for (let round = 0; explicit && a && a.analysis.pendingBounds.length > 0 && oracle.pending > 0 && round < MAX_SETTLE_ROUNDS; round++) {
+        await oracle.idle();
+        if (token.isCancellationRequested) throw cancelled();
+        a = await analysisOf(params.textDocument.uri);
+      }
+      return a ? codeActionsFor(a.doc, a.analysis, params, a.settings, support, ctx.docsBase) : [];
+    }),
+  );
 
-  connection.languages.inlayHint.on((params, token) => runSafe(token, async () => {
-    const a = await analysisOf(params.textDocument.uri);
-    if (!a || a.settings.hints !== 'inlay') return [];
-    return inlayHintsFor(a.doc, a.analysis, oracle, a.settings.transformersVersion);
-  }));
+  connection.languages.inlayHint.on((params, token) =>
+    runSafe(token, async () => {
+      const a = await analysisOf(params.textDocument.uri);
+      if (!a || a.settings.hints !== 'inlay') return [];
+      return inlayHintsFor(a.doc, a.analysis, oracle, a.settings.transformersVersion);
+    }),
+  );
 
-  connection.onCodeLens((params, token) => runSafe(token, async () => {
-    const a = await analysisOf(params.textDocument.uri);
-    if (!a || a.settings.hints !== 'codeLens') return [];
-    return codeLensesFor(a.doc, a.analysis, oracle, a.settings.transformersVersion);
-  }));
+  connection.onCodeLens((params, token) =>
+    runSafe(token, async () => {
+      const a = await analysisOf(params.textDocument.uri);
+      if (!a || a.settings.hints !== 'codeLens') return [];
+      return codeLensesFor(a.doc, a.analysis, oracle, a.settings.transformersVersion);
+    }),
+  );
 
   connection.onRequest(DescribeRequest, async (params, token): Promise<DescribeResult | null> => {
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'describe: params.uri must be a string');

@@ -5,9 +5,7 @@
  * the client or the webview.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type {
-  PlanDefaults, PlanParams, PlanResult, PlanWriteStageParams, PlanWriteStageResult,
-} from '../shared/protocol/messages';
+import type { PlanDefaults, PlanParams, PlanResult, PlanWriteStageParams, PlanWriteStageResult } from '../shared/protocol/messages';
 import type { RopeLensService } from '../shared/service/service';
 import { formatOf, parseDocumentText } from '../shared/document/parse';
 import { trainedContextOf } from '../shared/config/trainedContext';
@@ -38,7 +36,7 @@ function load(doc: TextDocument, service: RopeLensService): { model: LoadedPlanM
 }
 
 function writableTrainer(model: LoadedPlanModel, format: 'json' | 'yaml'): PlanTrainer | undefined {
-  return format === 'yaml' && (PLAN_TRAINERS as readonly string[]).includes(model.tool ?? '') ? model.tool as PlanTrainer : undefined;
+  return format === 'yaml' && (PLAN_TRAINERS as readonly string[]).includes(model.tool ?? '') ? (model.tool as PlanTrainer) : undefined;
 }
 
 export function planDefaults(model: LoadedPlanModel, trainer: PlanTrainer | undefined): PlanDefaults {
@@ -61,7 +59,8 @@ function isLength(v: unknown): v is number {
 /** Checks the request's target and stages (a client is untrusted input); a reason when bad. */
 function badLengths(target: unknown, stages: unknown): string | undefined {
   if (!isLength(target)) return `target must be a positive integer, got ${JSON.stringify(target)}`;
-  if (stages !== undefined && (!Array.isArray(stages) || stages.length > 16 || !stages.every(isLength))) return 'stages must be a list of at most 16 positive integers';
+  if (stages !== undefined && (!Array.isArray(stages) || stages.length > 16 || !stages.every(isLength)))
+    return 'stages must be a list of at most 16 positive integers';
   return undefined;
 }
 

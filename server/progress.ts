@@ -9,7 +9,10 @@ import type { BoundActivity } from './boundOracle';
 export class BoundProgress {
   private reporter: Promise<WorkDoneProgressServerReporter | undefined> | undefined;
 
-  constructor(private readonly connection: Connection, private readonly workDoneProgress: () => boolean) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly workDoneProgress: () => boolean,
+  ) {}
 
   update(a: BoundActivity): void {
     // Fractions only move the work-done bar; the status item changes when the queue does.
@@ -21,7 +24,10 @@ export class BoundProgress {
     if (a.pending > 0 && !this.reporter) {
       this.reporter = this.connection.window.createWorkDoneProgress().then(
         // Begun with a percentage so that clients honour the fractions b* jobs report later.
-        (r) => { r.begin('RoPE Lens', 0, `computing ${a.label ?? 'bounds'}`, false); return r; },
+        (r) => {
+          r.begin('RoPE Lens', 0, `computing ${a.label ?? 'bounds'}`, false);
+          return r;
+        },
         () => undefined,
       );
     } else if (a.pending > 0 && this.reporter) {

@@ -52,12 +52,25 @@ export function servingSourceActions(doc: TextDocument, analysis: FileAnalysis, 
     return {
       title,
       kind: SERVING_SOURCE_KIND,
-      edit: { documentChanges: [CreateFile.create(uri, { overwrite: true }), TextDocumentEdit.create({ uri, version: null }, [TextEdit.insert({ line: 0, character: 0 }, text)])] },
+      edit: {
+        documentChanges: [
+          CreateFile.create(uri, { overwrite: true }),
+          TextDocumentEdit.create({ uri, version: null }, [TextEdit.insert({ line: 0, character: 0 }, text)]),
+        ],
+      },
     };
   };
   const vllm = servingPlan('vllm', input);
-  out.push(write(`Write vLLM serve config with this scaling (vllm-serve.yaml, max-model-len ${vllm.context})`, 'vllm-serve.yaml', vllmConfigYaml(vllm, source)));
+  out.push(
+    write(`Write vLLM serve config with this scaling (vllm-serve.yaml, max-model-len ${vllm.context})`, 'vllm-serve.yaml', vllmConfigYaml(vllm, source)),
+  );
   const sglang = servingPlan('sglang', input);
-  out.push(write(`Write SGLang launch script with this scaling (sglang-serve.sh, --context-length ${sglang.context})`, 'sglang-serve.sh', launchScript(sglang, source)));
+  out.push(
+    write(
+      `Write SGLang launch script with this scaling (sglang-serve.sh, --context-length ${sglang.context})`,
+      'sglang-serve.sh',
+      launchScript(sglang, source),
+    ),
+  );
   return out;
 }

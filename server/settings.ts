@@ -17,7 +17,10 @@ export class SettingsStore {
   /** Latest resolved settings per URI, for synchronous callers (debounce delay). */
   private readonly resolved = new Map<string, RopeLensSettings>();
 
-  constructor(private readonly connection: Connection, private readonly log: (line: string) => void = () => {}) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
 
   private normalize(raw: unknown): RopeLensSettings {
     const problems: NormalizeProblem[] = [];
@@ -26,15 +29,27 @@ export class SettingsStore {
     return s;
   }
 
-  enablePull(on: boolean): void { this.usePull = on; }
+  enablePull(on: boolean): void {
+    this.usePull = on;
+  }
 
   get(uri: string): Promise<RopeLensSettings> {
     if (!this.usePull) return Promise.resolve(this.global);
     let p = this.perUri.get(uri);
     if (!p) {
-      p = this.connection.workspace.getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION })
-        .then((raw) => this.normalize(raw), (e) => { this.log(`settings: workspace/configuration failed: ${(e as Error)?.message ?? e}`); return DEFAULT_SETTINGS; })
-        .then((s) => { this.resolved.set(uri, s); return s; });
+      p = this.connection.workspace
+        .getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION })
+        .then(
+          (raw) => this.normalize(raw),
+          (e) => {
+            this.log(`settings: workspace/configuration failed: ${(e as Error)?.message ?? e}`);
+            return DEFAULT_SETTINGS;
+          },
+        )
+        .then((s) => {
+          this.resolved.set(uri, s);
+          return s;
+        });
       this.perUri.set(uri, p);
     }
     return p;
@@ -42,7 +57,7 @@ export class SettingsStore {
 
   /** Last known settings for `uri` without a round trip (defaults if never asked). */
   peek(uri: string): RopeLensSettings {
-    return this.usePull ? this.resolved.get(uri) ?? DEFAULT_SETTINGS : this.global;
+    return this.usePull ? (this.resolved.get(uri) ?? DEFAULT_SETTINGS) : this.global;
   }
 
   /** didChangeConfiguration: forget everything; a push-style payload replaces the global settings. */

@@ -5,8 +5,12 @@
  * answered from the per-version cache and honours cancellation.
  */
 import {
-  CancellationToken, DocumentDiagnosticReport, DocumentDiagnosticReportKind, DocumentDiagnosticParams,
-  LSPErrorCodes, ResponseError,
+  CancellationToken,
+  DocumentDiagnosticReport,
+  DocumentDiagnosticReportKind,
+  DocumentDiagnosticParams,
+  LSPErrorCodes,
+  ResponseError,
 } from 'vscode-languageserver';
 import type { ServerContext } from './context';
 import { diagnosticsOf } from './diagnostics';

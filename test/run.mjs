@@ -19,7 +19,11 @@ function testFiles(dirs) {
   const out = [];
   const walk = (d) => {
     let names;
-    try { names = readdirSync(d); } catch { return; }
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
     for (const n of names) {
       const p = join(d, n);
       if (statSync(p).isDirectory()) walk(p);

@@ -38,7 +38,11 @@ class BenchPanel {
   private ready = false;
   private queued: BenchHostMessage[] = [];
 
-  constructor(readonly panel: vscode.WebviewPanel, media: vscode.Uri, private readonly onDispose: () => void) {
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    media: vscode.Uri,
+    private readonly onDispose: () => void,
+  ) {
     panel.webview.options = { enableScripts: true, localResourceRoots: [media], enableCommandUris: false };
     panel.webview.html = pageHtml(panel.webview, media);
     panel.webview.onDidReceiveMessage((m) => void this.onMessage(m));
@@ -86,7 +90,9 @@ async function runNode(size: Size): Promise<{ run: BenchRun | null; note?: strin
     { location: vscode.ProgressLocation.Notification, title: 'RoPE Lens: kernel micro-benchmarks (Node)', cancellable: true },
     async (progress, token) => {
       const signal = { aborted: false };
-      token.onCancellationRequested(() => { signal.aborted = true; });
+      token.onCancellationRequested(() => {
+        signal.aborted = true;
+      });
       let last = 0;
       const run = await runNodeKernelBench({
         size,
@@ -106,38 +112,45 @@ async function runNode(size: Size): Promise<{ run: BenchRun | null; note?: strin
 export function registerKernelBench(context: vscode.ExtensionContext): void {
   let current: BenchPanel | undefined;
   const media = vscode.Uri.joinPath(context.extensionUri, 'dist', 'media');
-  context.subscriptions.push(vscode.commands.registerCommand(KERNEL_BENCH_COMMAND, async (sizeArg?: unknown) => {
-    if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('RoPE Lens: kernel micro-benchmarks are off in untrusted workspaces (they run generated GPU code). Trust the workspace to run them; the analysis, hovers, quick fixes and the Inspector keep working.');
-      return;
-    }
-    let size: Size | undefined = sizeArg === 'small' || sizeArg === 'medium' ? sizeArg : undefined;
-    if (!size) {
-      const pick = await vscode.window.showQuickPick(
-        [
-          { label: 'small', description: '512 tokens × 8 heads × 128; f_b over 16k positions (a few seconds)' },
-          { label: 'medium', description: '2048 × 16 × 128; f_b over 64k positions (tens of seconds)' },
-        ],
-        { title: 'Kernel micro-benchmarks: size' },
-      );
-      if (!pick) return;
-      size = pick.label as Size;
-    }
-    if (!current) {
-      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'RoPE Lens: Kernel Benchmarks', vscode.ViewColumn.Active, {
-        enableScripts: true, localResourceRoots: [media],
-      });
-      current = new BenchPanel(panel, media, () => { current = undefined; });
-    } else {
-      current.panel.reveal();
-    }
-    const panel = current;
-    try {
-      const { run, note } = await runNode(size);
-      panel.showNode(run, note);
-    } catch (e) {
-      panel.showNode(null, `Node run failed: ${(e as Error)?.message ?? e}`);
-    }
-    panel.post({ type: 'start', size });
-  }));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(KERNEL_BENCH_COMMAND, async (sizeArg?: unknown) => {
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage(
+          'RoPE Lens: kernel micro-benchmarks are off in untrusted workspaces (they run generated GPU code). Trust the workspace to run them; the analysis, hovers, quick fixes and the Inspector keep working.',
+        );
+        return;
+      }
+      let size: Size | undefined = sizeArg === 'small' || sizeArg === 'medium' ? sizeArg : undefined;
+      if (!size) {
+        const pick = await vscode.window.showQuickPick(
+          [
+            { label: 'small', description: '512 tokens × 8 heads × 128; f_b over 16k positions (a few seconds)' },
+            { label: 'medium', description: '2048 × 16 × 128; f_b over 64k positions (tens of seconds)' },
+          ],
+          { title: 'Kernel micro-benchmarks: size' },
+        );
+        if (!pick) return;
+        size = pick.label as Size;
+      }
+      if (!current) {
+        const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'RoPE Lens: Kernel Benchmarks', vscode.ViewColumn.Active, {
+          enableScripts: true,
+          localResourceRoots: [media],
+        });
+        current = new BenchPanel(panel, media, () => {
+          current = undefined;
+        });
+      } else {
+        current.panel.reveal();
+      }
+      const panel = current;
+      try {
+        const { run, note } = await runNode(size);
+        panel.showNode(run, note);
+      } catch (e) {
+        panel.showNode(null, `Node run failed: ${(e as Error)?.message ?? e}`);
+      }
+      panel.post({ type: 'start', size });
+    }),
+  );
 }

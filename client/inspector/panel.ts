@@ -11,8 +11,14 @@ import { parsePageMessage, parseState } from '../../shared/inspector/messages';
 import type { HostMessage, InspectorControls, InspectorData } from '../../shared/inspector/types';
 import type { PlanViewData, PlanViewRequest } from '../../shared/inspector/planTypes';
 import type {
-  InspectorDataParams, InspectorDataResult, InspectorFixParams, InspectorFixResult, PlanParams, PlanResult,
-  PlanWriteStageParams, PlanWriteStageResult,
+  InspectorDataParams,
+  InspectorDataResult,
+  InspectorFixParams,
+  InspectorFixResult,
+  PlanParams,
+  PlanResult,
+  PlanWriteStageParams,
+  PlanWriteStageResult,
 } from '../../shared/protocol/messages';
 import { COMMANDS, VIEW_TYPES } from '../../shared/protocol/commands';
 import { askPlanRequest, readPlanOptions } from './planInput';
@@ -116,7 +122,10 @@ class InspectorPanel {
   async showPlan(req: PlanViewRequest): Promise<void> {
     this.planRequest = req;
     this.panel.reveal();
-    if (!this.loaded) { await this.render(); return; }
+    if (!this.loaded) {
+      await this.render();
+      return;
+    }
     await this.updatePlan();
   }
 
@@ -133,18 +142,31 @@ class InspectorPanel {
   /** "Write this stage into <file>": the server's edits for the stage, applied as one undoable edit. */
   private async writeStage(stage: number): Promise<void> {
     const req = this.planRequest;
-    if (!req) { this.post({ type: 'applied', ok: false, message: 'No plan on show.' }); return; }
+    if (!req) {
+      this.post({ type: 'applied', ok: false, message: 'No plan on show.' });
+      return;
+    }
     try {
       const d = await this.document();
       const r = await this.host.server.writeStage({ uri: d.uri.toString(), target: req.target, stages: req.stages, stage });
-      if (!r.ok) { this.post({ type: 'applied', ok: false, message: r.message }); return; }
-      if (r.version !== d.version) { this.post({ type: 'applied', ok: false, message: 'The document changed while the edit was computed; try again.' }); return; }
+      if (!r.ok) {
+        this.post({ type: 'applied', ok: false, message: r.message });
+        return;
+      }
+      if (r.version !== d.version) {
+        this.post({ type: 'applied', ok: false, message: 'The document changed while the edit was computed; try again.' });
+        return;
+      }
       const edit = new vscode.WorkspaceEdit();
       for (const e of r.edits) {
         edit.replace(d.uri, new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character), e.newText);
       }
       const ok = await vscode.workspace.applyEdit(edit);
-      this.post({ type: 'applied', ok, message: ok ? `${r.title}: done. Undo reverts it; save the file to keep it.` : 'The editor refused the edit (is the file read-only?).' });
+      this.post({
+        type: 'applied',
+        ok,
+        message: ok ? `${r.title}: done. Undo reverts it; save the file to keep it.` : 'The editor refused the edit (is the file read-only?).',
+      });
     } catch (e) {
       this.post({ type: 'applied', ok: false, message: messageOf(e) });
     }
@@ -168,20 +190,30 @@ class InspectorPanel {
     this.exactJob = job;
     const L = c.targetLength;
     this.post({ type: 'busy', what: `Computing the exact b* for ${L.toLocaleString('en-US')} tokens…` });
-    void this.document().then((d) => this.host.server.data({ uri: d.uri.toString(), controls: c, waitForExact: true, label: vscode.workspace.asRelativePath(d.uri) })).then(
-      (r) => {
-        if (job.signal.aborted || this.controls?.targetLength !== L) return;
-        if (!r.ok) { this.post({ type: 'busy', what: `Exact b* unavailable: ${r.message} (grid estimate shown)` }); return; }
-        this.data = r.data;
-        this.post({ type: 'data', data: r.data });
-      },
-      (e) => { if (!job.signal.aborted) this.post({ type: 'busy', what: `Exact b* unavailable: ${messageOf(e)} (grid estimate shown)` }); },
-    );
+    void this.document()
+      .then((d) => this.host.server.data({ uri: d.uri.toString(), controls: c, waitForExact: true, label: vscode.workspace.asRelativePath(d.uri) }))
+      .then(
+        (r) => {
+          if (job.signal.aborted || this.controls?.targetLength !== L) return;
+          if (!r.ok) {
+            this.post({ type: 'busy', what: `Exact b* unavailable: ${r.message} (grid estimate shown)` });
+            return;
+          }
+          this.data = r.data;
+          this.post({ type: 'data', data: r.data });
+        },
+        (e) => {
+          if (!job.signal.aborted) this.post({ type: 'busy', what: `Exact b* unavailable: ${messageOf(e)} (grid estimate shown)` });
+        },
+      );
   }
 
   private scheduleRefresh(): void {
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => { void this.update(); void this.updatePlan(); }, 400);
+    this.refreshTimer = setTimeout(() => {
+      void this.update();
+      void this.updatePlan();
+    }, 400);
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -230,7 +262,11 @@ class InspectorPanel {
       }
       const ok = await vscode.workspace.applyEdit(edit);
       this.controls = { ...c, method: 'configured' };
-      this.post({ type: 'applied', ok, message: ok ? `Applied: ${fix.title}. Save the file to keep it.` : 'The editor refused the edit (is the file read-only?).' });
+      this.post({
+        type: 'applied',
+        ok,
+        message: ok ? `Applied: ${fix.title}. Save the file to keep it.` : 'The editor refused the edit (is the file read-only?).',
+      });
       if (ok) await this.update(this.controls);
     } catch (e) {
       this.post({ type: 'applied', ok: false, message: messageOf(e) });
@@ -268,7 +304,10 @@ class InspectorHost {
   private readonly panels = new Map<string, InspectorPanel>();
   private readonly output: vscode.OutputChannel;
 
-  constructor(private readonly context: vscode.ExtensionContext, readonly server: InspectorServer) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly server: InspectorServer,
+  ) {
     this.output = vscode.window.createOutputChannel('RoPE Lens Inspector');
     context.subscriptions.push(this.output);
   }
@@ -329,7 +368,10 @@ class InspectorHost {
    */
   async openPlan(uri: vscode.Uri, req: PlanViewRequest): Promise<void> {
     const existing = this.panels.get(uri.toString());
-    if (existing) { await existing.showPlan(req); return; }
+    if (existing) {
+      await existing.showPlan(req);
+      return;
+    }
     const doc = await vscode.workspace.openTextDocument(uri);
     const first = await this.server.plan({ uri: doc.uri.toString(), target: req.target, stages: req.stages });
     if (!first.ok) throw new Error(first.message);
@@ -364,7 +406,11 @@ class InspectorHost {
 function resolveUri(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
   if (typeof arg === 'string' && arg.length > 0 && arg.length < 4096) {
-    try { return vscode.Uri.parse(arg, true); } catch { return undefined; }
+    try {
+      return vscode.Uri.parse(arg, true);
+    } catch {
+      return undefined;
+    }
   }
   if (Array.isArray(arg) && arg.length > 0) return resolveUri(arg[0]);
   return vscode.window.activeTextEditor?.document.uri;

@@ -29,12 +29,36 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-interface EmbeddedPayload { data?: InspectorData; input?: InspectorInput; plan?: PlanViewData }
+interface EmbeddedPayload {
+  data?: InspectorData;
+  input?: InspectorInput;
+  plan?: PlanViewData;
+}
 
 /** What the Chromium tests read back: which charts exist and whether drawing finished. */
-interface PlanProbe { rendered: number; stages: { length: number; recommended: string | null; rows: { method: string; recommended: boolean }[] }[]; charts: PlanChartProbe[] }
-interface PageProbe { rendered: number; charts: { id: string; series: string[]; axes: string[] }[]; errors: string[]; theme: string; gpuCheck: typeof lastGpuCheck; view: string; plan: PlanProbe }
-const probe: PageProbe = { rendered: 0, charts: [], errors: [], theme: '', gpuCheck: lastGpuCheck, view: 'inspector', plan: { rendered: 0, stages: [], charts: [] } };
+interface PlanProbe {
+  rendered: number;
+  stages: { length: number; recommended: string | null; rows: { method: string; recommended: boolean }[] }[];
+  charts: PlanChartProbe[];
+}
+interface PageProbe {
+  rendered: number;
+  charts: { id: string; series: string[]; axes: string[] }[];
+  errors: string[];
+  theme: string;
+  gpuCheck: typeof lastGpuCheck;
+  view: string;
+  plan: PlanProbe;
+}
+const probe: PageProbe = {
+  rendered: 0,
+  charts: [],
+  errors: [],
+  theme: '',
+  gpuCheck: lastGpuCheck,
+  view: 'inspector',
+  plan: { rendered: 0, stages: [], charts: [] },
+};
 (window as unknown as { __ropeLens: PageProbe }).__ropeLens = probe;
 
 const vscode: VsCodeApi | undefined = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;
@@ -58,7 +82,6 @@ let planPlots: uPlot[] = [];
 const hiddenRewrites = new Set<string>();
 let plots: uPlot[] = [];
 
-
 /* ---------- layout ---------- */
 
 const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
@@ -68,14 +91,23 @@ const methodSel = h('select', { id: 'rl-method', 'aria-label': 'Rewrite method' 
 const targetIn = h('input', { id: 'rl-target', type: 'number', min: '16', step: '1', 'aria-label': 'Target context length' });
 const factorOut = h('span', { class: 'rl-factor' });
 const baseIn = h('input', { id: 'rl-base', type: 'number', min: '1', step: 'any', 'aria-label': 'Base (rope_theta) for f_b(m)' });
-const applyBtn = h('button', { id: 'rl-apply', type: 'button', title: 'Write this rewrite into the config (the same edit as the quick fix)' }, 'Apply to config');
+const applyBtn = h(
+  'button',
+  { id: 'rl-apply', type: 'button', title: 'Write this rewrite into the config (the same edit as the quick fix)' },
+  'Apply to config',
+);
 const exportBtn = h('button', { id: 'rl-export', type: 'button', class: 'secondary' }, 'Export JSON');
 const planBtn = h('button', { id: 'rl-show-plan', type: 'button', class: 'secondary', hidden: '' }, 'Show plan');
-const controls = h('form', { class: 'rl-controls', autocomplete: 'off' },
+const controls = h(
+  'form',
+  { class: 'rl-controls', autocomplete: 'off' },
   h('label', {}, 'Method ', methodSel),
   h('label', {}, 'Target length ', targetIn, ' ', factorOut),
   h('label', {}, 'Base for f_b ', baseIn),
-  applyBtn, exportBtn, planBtn);
+  applyBtn,
+  exportBtn,
+  planBtn,
+);
 const chartsBox = h('main', { class: 'rl-charts' });
 const tableBox = h('section', { class: 'rl-table' });
 const consumersBox = h('section', { class: 'rl-table rl-consumers', id: 'rl-consumers' });
@@ -107,9 +139,12 @@ function clearTransientStatus(): void {
 function renderHeader(d: InspectorData): void {
   header.replaceChildren(
     h('h1', {}, 'RoPE Inspector · ', h('span', { class: 'rl-model' }, d.source.label)),
-    h('p', { class: 'rl-summary' },
+    h(
+      'p',
+      { class: 'rl-summary' },
       `${d.ropeType === 'default' ? 'no rope_scaling' : `rope_type ${d.ropeType}`} · base ${fmtCompact(d.base)} · rotary dim ${d.rotaryDim} of head dim ${d.headDim} · ` +
-      `original context ${fmtInt(d.originalLength)} → target ${fmtInt(d.targetLength)} (×${fmtFixed(d.factor, 3)})`),
+        `original context ${fmtInt(d.originalLength)} → target ${fmtInt(d.targetLength)} (×${fmtFixed(d.factor, 3)})`,
+    ),
     ...d.warnings.map((w) => h('p', { class: 'rl-warning' }, w)),
     ...(d.notes.length ? [h('p', { class: 'rl-note' }, d.notes.join(' · '))] : []),
   );
@@ -129,34 +164,47 @@ function renderControls(d: InspectorData): void {
   if (document.activeElement !== baseIn) baseIn.value = String(d.fb.base);
   const canApply = d.applicable.some((a) => a.method === d.controls.method);
   applyBtn.disabled = !canApply;
-  applyBtn.title = canApply
-    ? d.applicable.find((a) => a.method === d.controls.method)!.title
-    : 'No quick fix writes this rewrite for this file';
+  applyBtn.title = canApply ? d.applicable.find((a) => a.method === d.controls.method)!.title : 'No quick fix writes this rewrite for this file';
 }
 
 function renderTable(d: InspectorData): void {
-  const head = h('tr', {}, ...['rewrite', 'available', 'factor', 'base', 'attention factor', `L_max (< ${fmtInt(d.targetLength)})`, 'pairs with a full period', 'rope_scaling'].map((t) => h('th', {}, t)));
-  const rows = [d.original, ...d.rewrites].map((r) => h('tr', { class: r.method === d.controls.method ? 'selected' : '' },
-    h('td', {}, r === d.original ? 'original (unscaled)' : r.label),
-    h('td', {}, r.available ? 'yes' : `no: ${r.reason ?? ''}`),
-    h('td', {}, r.factor !== undefined ? fmtFixed(r.factor, 3) : '–'),
-    h('td', {}, r.base !== undefined ? fmtCompact(r.base) : '–'),
-    h('td', {}, r.available ? fmtFixed(r.attentionFactor, 4) : '–'),
-    h('td', {}, !r.available ? '–' : r.lmax === null ? 'none (valid)' : fmtInt(r.lmax)),
-    h('td', {}, r.available ? `${r.fullPeriodDims.length} / ${d.dims.length}` : '–'),
-    h('td', { class: 'mono' }, r.configText ?? ''),
-  ));
+  const head = h(
+    'tr',
+    {},
+    ...['rewrite', 'available', 'factor', 'base', 'attention factor', `L_max (< ${fmtInt(d.targetLength)})`, 'pairs with a full period', 'rope_scaling'].map(
+      (t) => h('th', {}, t),
+    ),
+  );
+  const rows = [d.original, ...d.rewrites].map((r) =>
+    h(
+      'tr',
+      { class: r.method === d.controls.method ? 'selected' : '' },
+      h('td', {}, r === d.original ? 'original (unscaled)' : r.label),
+      h('td', {}, r.available ? 'yes' : `no: ${r.reason ?? ''}`),
+      h('td', {}, r.factor !== undefined ? fmtFixed(r.factor, 3) : '–'),
+      h('td', {}, r.base !== undefined ? fmtCompact(r.base) : '–'),
+      h('td', {}, r.available ? fmtFixed(r.attentionFactor, 4) : '–'),
+      h('td', {}, !r.available ? '–' : r.lmax === null ? 'none (valid)' : fmtInt(r.lmax)),
+      h('td', {}, r.available ? `${r.fullPeriodDims.length} / ${d.dims.length}` : '–'),
+      h('td', { class: 'mono' }, r.configText ?? ''),
+    ),
+  );
   tableBox.replaceChildren(h('h2', {}, 'Rewrites at the target length'), h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)));
 }
 
 /** How each consumer reads the file; cells that differ from transformers 5's reading are marked. */
 function renderConsumers(d: InspectorData): void {
   const t = d.consumers;
-  if (!t?.rows.length) { consumersBox.replaceChildren(); consumersBox.hidden = true; return; }
+  if (!t?.rows.length) {
+    consumersBox.replaceChildren();
+    consumersBox.hidden = true;
+    return;
+  }
   consumersBox.hidden = false;
   const head = h('tr', {}, ...t.columns.map((c) => h('th', {}, c)));
-  const rows = t.rows.map((r) => h('tr', { title: r.detail.join(' · ') },
-    ...r.cells.map((v, i) => h('td', r.differs.includes(i) ? { class: 'rl-differs' } : {}, v))));
+  const rows = t.rows.map((r) =>
+    h('tr', { title: r.detail.join(' · ') }, ...r.cells.map((v, i) => h('td', r.differs.includes(i) ? { class: 'rl-differs' } : {}, v))),
+  );
   const notes = t.rows.filter((r) => r.differs.length && r.detail.length).map((r) => h('p', { class: 'rl-note' }, `${r.cells[0]}: ${r.detail[0]}`));
   consumersBox.replaceChildren(h('h2', {}, 'How each consumer reads this file'), h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)), ...notes);
 }
@@ -198,12 +246,15 @@ function renderCharts(d: InspectorData): void {
 /** Remember which rewrites the user hid in plot (b), so a redraw keeps them hidden. */
 function trackLegendToggles(plot: uPlot, d: InspectorData): void {
   const shown = d.rewrites.filter((r) => r.available);
-  plot.hooks.setSeries = [(_u: uPlot, idx: number | null) => {
-    if (idx === null) return;
-    const r = shown[idx - 2];
-    if (!r) return;
-    if (plot.series[idx].show) hiddenRewrites.delete(r.method); else hiddenRewrites.add(r.method);
-  }];
+  plot.hooks.setSeries = [
+    (_u: uPlot, idx: number | null) => {
+      if (idx === null) return;
+      const r = shown[idx - 2];
+      if (!r) return;
+      if (plot.series[idx].show) hiddenRewrites.delete(r.method);
+      else hiddenRewrites.add(r.method);
+    },
+  ];
 }
 
 function render(d: InspectorData): void {
@@ -232,13 +283,20 @@ function renderPlan(p: PlanViewData): void {
   for (const x of planPlots) x.destroy();
   try {
     const r = renderPlanView(planBox, p, readPalette(), chartWidth(planBox), {
-      write: (stage) => { vscode?.postMessage({ type: 'plan-write', stage }); setStatus('Writing the stage…'); },
+      write: (stage) => {
+        vscode?.postMessage({ type: 'plan-write', stage });
+        setStatus('Writing the stage…');
+      },
       back: () => showView('inspector'),
     });
     planPlots = r.plots;
     probe.plan = {
       rendered: probe.plan.rendered + 1,
-      stages: p.stages.map((s) => ({ length: s.length, recommended: s.recommended, rows: s.rows.map((x) => ({ method: x.method, recommended: x.recommended })) })),
+      stages: p.stages.map((s) => ({
+        length: s.length,
+        recommended: s.recommended,
+        rows: s.rows.map((x) => ({ method: x.method, recommended: x.recommended })),
+      })),
       charts: r.charts,
     };
   } catch (e) {
@@ -296,7 +354,11 @@ function standaloneUpdate(c: InspectorControls): void {
 
 function onControlsChanged(): void {
   const c = readControls();
-  if (typeof c === 'string') { requestSeq++; setStatus(c, 'error'); return; }
+  if (typeof c === 'string') {
+    requestSeq++;
+    setStatus(c, 'error');
+    return;
+  }
   if (vscode) {
     setStatus('Computing…');
     vscode.postMessage({ type: 'update', controls: c });
@@ -308,10 +370,16 @@ function onControlsChanged(): void {
 methodSel.addEventListener('change', onControlsChanged);
 targetIn.addEventListener('change', onControlsChanged);
 baseIn.addEventListener('change', onControlsChanged);
-controls.addEventListener('submit', (e) => { e.preventDefault(); onControlsChanged(); });
+controls.addEventListener('submit', (e) => {
+  e.preventDefault();
+  onControlsChanged();
+});
 applyBtn.addEventListener('click', () => {
   const c = readControls();
-  if (typeof c === 'string') { setStatus(c, 'error'); return; }
+  if (typeof c === 'string') {
+    setStatus(c, 'error');
+    return;
+  }
   vscode?.postMessage({ type: 'apply', controls: c });
   setStatus('Applying…');
 });
@@ -321,11 +389,24 @@ window.addEventListener('message', (ev: MessageEvent) => {
   const msg = ev.data as HostMessage;
   if (!msg || typeof msg !== 'object') return;
   switch (msg.type) {
-    case 'data': render(msg.data); clearTransientStatus(); break;
-    case 'busy': if (!stickyStatus) setStatus(msg.what); break;
-    case 'error': setStatus(msg.message, 'error'); break;
-    case 'applied': setStatus(msg.message, msg.ok ? 'info' : 'error', true); break;
-    case 'plan': currentPlan = msg.plan; showView('plan'); clearTransientStatus(); break;
+    case 'data':
+      render(msg.data);
+      clearTransientStatus();
+      break;
+    case 'busy':
+      if (!stickyStatus) setStatus(msg.what);
+      break;
+    case 'error':
+      setStatus(msg.message, 'error');
+      break;
+    case 'applied':
+      setStatus(msg.message, msg.ok ? 'info' : 'error', true);
+      break;
+    case 'plan':
+      currentPlan = msg.plan;
+      showView('plan');
+      clearTransientStatus();
+      break;
   }
 });
 

@@ -7,14 +7,12 @@
  * ratio to a measured memory copy, and each kernel's max error against a float64 reference.
  */
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
-import { BenchRun, runBenchmarks } from '../../shared/kernelBench/runner';
-import { allCases, benchConfig, GpuChoice, KernelBenchConfig, SIZES } from '../../shared/kernelBench/cases';
+import { SIZES } from '../../shared/kernelBench/cases';
 import { formatRun } from '../../shared/kernelBench/format';
 import { runNodeKernelBench } from '../../shared/node/kernelBench';
 export { runNodeKernelBench };
 
 const USAGE = 'usage: rope-lens bench --kernels [--size small|medium|large] [--head-dim D] [--repeats N] [--warmup N] [--only TEXT] [--json]';
-
 
 function positiveInt(v: string | undefined, what: string, max: number): number | undefined {
   if (v === undefined) return undefined;
@@ -24,21 +22,27 @@ function positiveInt(v: string | undefined, what: string, max: number): number |
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseCliArgs({
-    args: argv,
-    options: {
-      kernels: { type: 'boolean' },
-      size: { type: 'string' },
-      'head-dim': { type: 'string' },
-      repeats: { type: 'string' },
-      warmup: { type: 'string' },
-      only: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+  const parsed = parseCliArgs(
+    {
+      args: argv,
+      options: {
+        kernels: { type: 'boolean' },
+        size: { type: 'string' },
+        'head-dim': { type: 'string' },
+        repeats: { type: 'string' },
+        warmup: { type: 'string' },
+        only: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     },
-  }, USAGE);
+    USAGE,
+  );
   const v = parsed.values;
-  if (v.help) { io.out(USAGE); return EXIT_OK; }
+  if (v.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
   if (!v.kernels) throw new UsageError(`nothing to run: give --kernels\n${USAGE}`);
   if (v.size !== undefined && !(v.size in SIZES)) throw new UsageError(`--size must be small, medium or large, got '${v.size}'`);
   const headDim = positiveInt(v['head-dim'], '--head-dim', 1024);

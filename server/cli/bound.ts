@@ -19,8 +19,16 @@ const USAGE = [
 
 /** Seed 001's published rows (L = 1k … 1M, 1k = 1024). */
 export const PUBLISHED_TABLE: { label: string; length: number; thisPost: number; original: number }[] = [
-  ['1k', 4.3e3, 4.3e3], ['2k', 1.2e4, 1.6e4], ['4k', 2.7e4, 2.7e4], ['8k', 8.4e4, 8.4e4], ['16k', 2.3e5, 3.1e5],
-  ['32k', 6.3e5, 6.4e5], ['64k', 2.1e6, 2.1e6], ['128k', 4.9e6, 7.8e6], ['256k', 2.4e7, 3.6e7], ['512k', 5.8e7, 6.4e7],
+  ['1k', 4.3e3, 4.3e3],
+  ['2k', 1.2e4, 1.6e4],
+  ['4k', 2.7e4, 2.7e4],
+  ['8k', 8.4e4, 8.4e4],
+  ['16k', 2.3e5, 3.1e5],
+  ['32k', 6.3e5, 6.4e5],
+  ['64k', 2.1e6, 2.1e6],
+  ['128k', 4.9e6, 7.8e6],
+  ['256k', 2.4e7, 3.6e7],
+  ['512k', 5.8e7, 6.4e7],
   ['1M', 6.5e7, 5.1e8],
 ].map(([label, thisPost, original], k) => ({ label: label as string, length: 1024 << k, thisPost: thisPost as number, original: original as number }));
 
@@ -43,20 +51,26 @@ function parseNumber(text: string, what: string): number {
 const fmt = boundFigure;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const a = parseCliArgs({
-    args: argv,
-    options: {
-      length: { type: 'string' },
-      'head-dim': { type: 'string' },
-      base: { type: 'string' },
-      backend: { type: 'string' },
-      table: { type: 'boolean', default: false },
-      threshold: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
+  const a = parseCliArgs(
+    {
+      args: argv,
+      options: {
+        length: { type: 'string' },
+        'head-dim': { type: 'string' },
+        base: { type: 'string' },
+        backend: { type: 'string' },
+        table: { type: 'boolean', default: false },
+        threshold: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     },
-  }, USAGE).values;
-  if (a.help) { io.out(USAGE); return EXIT_OK; }
+    USAGE,
+  ).values;
+  if (a.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
 
   if (a.table) {
     if (a.length !== undefined || a.base !== undefined || a.threshold) throw new UsageError(`--table takes only --head-dim and --json\n${USAGE}`);
@@ -80,9 +94,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       const out = { base, length, headDim, lmax, valid: lmax === null, bstar: t.bstar, threshold: t.threshold, ms: Date.now() - t0 };
       if (a.json) io.out(JSON.stringify(out));
       else {
-        io.out(lmax === null
-          ? `base ${base} is valid for L = ${length}, d = ${headDim}: f_b(m) ≥ 0 for every m < ${length}`
-          : `base ${base} is NOT valid for L = ${length}, d = ${headDim}: f_b(m) < 0 first at m = ${lmax} (it satisfies the bound up to length ${lmax})`);
+        io.out(
+          lmax === null
+            ? `base ${base} is valid for L = ${length}, d = ${headDim}: f_b(m) ≥ 0 for every m < ${length}`
+            : `base ${base} is NOT valid for L = ${length}, d = ${headDim}: f_b(m) < 0 first at m = ${lmax} (it satisfies the bound up to length ${lmax})`,
+        );
         io.out(`  b*(L, d) = ${fmt(t.bstar)}; every base is valid above ≈ ${fmt(t.threshold)} (estimate; proven above ${t.certifiedAbove.toExponential(2)})`);
         if (lmax === null && base < t.threshold) io.out('  note: valid, but bases just above or below may not be; validity is not monotone in the base');
         io.out(`  ${out.ms} ms`);
@@ -96,15 +112,24 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.status?.('');
     const w = r.witness;
     const out = {
-      length, headDim, bstar: r.bstar, ...(t ? { threshold: t.threshold } : {}),
+      length,
+      headDim,
+      bstar: r.bstar,
+      ...(t ? { threshold: t.threshold } : {}),
       witness: w ? { m: w.m, f: w.f, base: w.base } : null,
-      backend: r.backend, backendReason: r.backendReason, ...(r.gpu ? { gpu: r.gpu } : {}), ms: Date.now() - t0,
+      backend: r.backend,
+      backendReason: r.backendReason,
+      ...(r.gpu ? { gpu: r.gpu } : {}),
+      ms: Date.now() - t0,
     };
     if (a.json) io.out(JSON.stringify(out));
     else {
       io.out(`b*(L = ${length}, d = ${headDim}) = ${fmt(r.bstar)}   (exact, float64; f ≥ −1e-7 counts as non-negative)`);
       io.out(`  certificate: min over m < L of f at b* = ${r.certificate.minF.toExponential(3)} (m = ${r.certificate.argminM})`);
-      if (w) io.out(`  witness: base ${fmt(w.base)} (b*·(1 − ${((r.bstar - w.base) / r.bstar).toExponential(1)})) fails at m = ${w.m} (f = ${w.f.toExponential(3)})`);
+      if (w)
+        io.out(
+          `  witness: base ${fmt(w.base)} (b*·(1 − ${((r.bstar - w.base) / r.bstar).toExponential(1)})) fails at m = ${w.m} (f = ${w.f.toExponential(3)})`,
+        );
       if (t) io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
       else io.out('  every base valid above: run with --threshold (an estimate from a 2% grid of bases)');
       io.out('  note: b* is the left end of a narrow valid island; bases just above b* are mostly invalid again');
@@ -135,11 +160,16 @@ function table(headDim: number, json: boolean, io: CliIO): number {
   const links = bstarChain(PUBLISHED_TABLE[PUBLISHED_TABLE.length - 1].length, headDim);
   const byLength = new Map(links.map((l) => [l.length, l.bstar]));
   const rows = PUBLISHED_TABLE.map((p) => ({ label: p.label, length: p.length, bstar: byLength.get(p.length)!, thisPost: p.thisPost, original: p.original }));
-  if (json) { io.out(JSON.stringify({ headDim, rows, ms: Date.now() - t0 })); return EXIT_OK; }
+  if (json) {
+    io.out(JSON.stringify({ headDim, rows, ms: Date.now() - t0 }));
+    return EXIT_OK;
+  }
   io.out(`b*(L, d = ${headDim}): exact float64 values beside seed 001's published rows (1k = 1024)`);
   io.out(`${'L'.padEnd(6)}${'length'.padStart(9)}${'exact b*'.padStart(16)}${'"This Post"'.padStart(13)}${'"Original"'.padStart(12)}`);
   for (const r of rows) {
-    io.out(`${r.label.padEnd(6)}${String(r.length).padStart(9)}${fmt(r.bstar).padStart(16)}${r.thisPost.toExponential(1).padStart(13)}${r.original.toExponential(1).padStart(12)}`);
+    io.out(
+      `${r.label.padEnd(6)}${String(r.length).padStart(9)}${fmt(r.bstar).padStart(16)}${r.thisPost.toExponential(1).padStart(13)}${r.original.toExponential(1).padStart(12)}`,
+    );
   }
   if (headDim !== 128) io.out('(the published rows are for d = 128)');
   io.out(`${Date.now() - t0} ms`);

@@ -34,7 +34,8 @@ import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/e
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
 
-const USAGE = 'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--output FILE] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
+const USAGE =
+  'usage: rope-lens check <files or folders…> [--format text|json|sarif|github] [--output FILE] [--fail-on error|warning|never] [--hub] [--variant v4|v5] [--consumer SPEC]… [--verbose]';
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['error', 'warning', 'never'] as const;
 type Format = (typeof FORMATS)[number];
@@ -50,8 +51,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      json: { type: 'boolean' }, format: { type: 'string' }, output: { type: 'string' }, 'fail-on': { type: 'string' },
-      variant: { type: 'string' }, consumer: { type: 'string', multiple: true }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...HUB_OPTION,
+      json: { type: 'boolean' },
+      format: { type: 'string' },
+      output: { type: 'string' },
+      'fail-on': { type: 'string' },
+      variant: { type: 'string' },
+      consumer: { type: 'string', multiple: true },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      ...HUB_OPTION,
     },
   });
   if (parsed.values.help) {
@@ -92,7 +100,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const settings = parsed.values.consumer ? { consumers: parsed.values.consumer } : undefined;
   // The shell grammar (WASM, ~25 ms) is loaded only when a file may hold shell commands.
   const mayLaunch = files.some((f) => !/\.(json|jsonc|gguf)$/i.test(f));
-  const shell = mayLaunch ? await loadShellParser().catch((e) => { io.err(`rope-lens check: the shell parser did not load, shell commands are not read: ${(e as Error).message}`); return undefined; }) : undefined;
+  const shell = mayLaunch
+    ? await loadShellParser().catch((e) => {
+        io.err(`rope-lens check: the shell parser did not load, shell commands are not read: ${(e as Error).message}`);
+        return undefined;
+      })
+    : undefined;
   const recorder = recordingResolver(createNodeResolver());
   let service = cliService(variant, log, recorder, shell);
   const analyses = new Map<string, FileAnalysis>();
@@ -128,7 +141,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   // Problems with suppression comments and project files: one stderr line each (they never fail the run).
   const said = new Set<string>();
-  const warn = (line: string) => { if (!said.has(line)) { said.add(line); io.err(line); } };
+  const warn = (line: string) => {
+    if (!said.has(line)) {
+      said.add(line);
+      io.err(line);
+    }
+  };
   let ignored = 0;
   const reports: (JsonFileReport | GgufFileReport)[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
@@ -138,9 +156,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       const project = service.projectFor(resolve(file));
       const skip = project && ignoredBy(project, resolve(file));
       for (const p of project?.problems ?? []) warn(`rope-lens: ${p}`);
-      if (skip) { ignored++; continue; }
+      if (skip) {
+        ignored++;
+        continue;
+      }
       const g = await checkGguf(file, service, io);
-      if (!g) { unreadable = true; continue; }
+      if (!g) {
+        unreadable = true;
+        continue;
+      }
       for (const d of g.diagnostics) {
         counts[d.severity]++;
         textLines.push(`${file}: ${d.severity} ${d.code} ${d.message}${d.key ? ` [${d.key}]` : ''}`);
@@ -151,7 +175,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const analysis = analyses.get(file);
     if (!analysis) continue;
     for (const p of analysis.configProblems ?? []) warn(p.line === undefined ? `rope-lens: ${p.message}` : `${file}:${p.line + 1}: rope-lens: ${p.message}`);
-    if (analysis.ignoredBy) { ignored++; continue; }
+    if (analysis.ignoredBy) {
+      ignored++;
+      continue;
+    }
     for (const d of analysis.diagnostics) counts[d.severity]++;
     const report = toJsonReport(file, analysis);
     reports.push(report);
@@ -166,9 +193,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
   }
 
-  const formatted = format === 'json' ? JSON.stringify({ files: reports }, null, 2)
-    : format === 'sarif' ? JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2)
-    : format === 'github' ? toGithub(reports).join('\n') : textLines.join('\n');
+  const formatted =
+    format === 'json'
+      ? JSON.stringify({ files: reports }, null, 2)
+      : format === 'sarif'
+        ? JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2)
+        : format === 'github'
+          ? toGithub(reports).join('\n')
+          : textLines.join('\n');
   if (output !== undefined) {
     try {
       writeFileSync(output, formatted + '\n');
@@ -182,12 +214,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const others = counts.information + counts.hint;
     const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
     if (unjudged.length) {
-      io.err(`${unjudged.length} launch${unjudged.length === 1 ? '' : 'es'} not judged: ${unjudged.length === 1 ? 'its model was' : 'models'} not found ${hub.enabled ? 'offline or on the Hub' : 'offline; `--hub` resolves them'}${parsed.values.verbose ? ':' : ' (--verbose lists them)'}`);
+      io.err(
+        `${unjudged.length} launch${unjudged.length === 1 ? '' : 'es'} not judged: ${unjudged.length === 1 ? 'its model was' : 'models'} not found ${hub.enabled ? 'offline or on the Hub' : 'offline; `--hub` resolves them'}${parsed.values.verbose ? ':' : ' (--verbose lists them)'}`,
+      );
       if (parsed.values.verbose) for (const u of unjudged) io.err(`  ${u}`);
     }
     const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
     const extra = [ignored ? `${n(ignored, 'file')} ignored by the project file` : '', silenced ? `${silenced} suppressed` : ''].filter(Boolean);
-    io.err(`${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`);
+    io.err(
+      `${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`,
+    );
   }
   if (unreadable) return EXIT_USAGE;
   return (Object.keys(counts) as Severity[]).some((sev) => counts[sev] > 0 && fails(sev, failOn)) ? EXIT_FINDINGS : EXIT_OK;
@@ -220,9 +256,16 @@ function collect(p: string, io: CliIO): string[] | undefined {
       const full = join(dir, n);
       // The entry's own type spares a stat per file; a symbolic link is followed as before.
       let isDir = e.isDirectory();
-      if (e.isSymbolicLink()) { try { isDir = statSync(full).isDirectory(); } catch { continue; } }
-      if (isDir) { if (!SKIP_DIRS.has(n)) walk(full); }
-      else if (n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || mayBeLaunchFileName(n))) out.push(full);
+      if (e.isSymbolicLink()) {
+        try {
+          isDir = statSync(full).isDirectory();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir) {
+        if (!SKIP_DIRS.has(n)) walk(full);
+      } else if (n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || mayBeLaunchFileName(n))) out.push(full);
     }
   };
   walk(p);

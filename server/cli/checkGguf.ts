@@ -19,7 +19,11 @@ export interface GgufFileReport {
 }
 
 /** The report, or undefined (after one stderr line) when the file is not a readable GGUF. */
-export async function checkGguf(file: string, service: RopeLensService, io: CliIO): Promise<{ report: GgufFileReport; diagnostics: GgufFinding[] } | undefined> {
+export async function checkGguf(
+  file: string,
+  service: RopeLensService,
+  io: CliIO,
+): Promise<{ report: GgufFileReport; diagnostics: GgufFinding[] } | undefined> {
   let metadata;
   try {
     metadata = await readGgufMetadata(file);
@@ -28,6 +32,13 @@ export async function checkGguf(file: string, service: RopeLensService, io: CliI
     return undefined;
   }
   const a = service.analyzeGguf(metadata, undefined, file);
-  const report: GgufFileReport = { path: file, kind: 'gguf', rope: a.rope ? ropeToJson(a.rope) : null, gguf: a.gguf, training: null, diagnostics: a.diagnostics };
+  const report: GgufFileReport = {
+    path: file,
+    kind: 'gguf',
+    rope: a.rope ? ropeToJson(a.rope) : null,
+    gguf: a.gguf,
+    training: null,
+    diagnostics: a.diagnostics,
+  };
   return { report, diagnostics: a.diagnostics };
 }

@@ -11,7 +11,7 @@
  * GitHub workflow commands: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`,
  * with GitHub's escaping (data: % CR LF; properties additionally : and ,).
  */
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../shared/core/findings';
 import type { Range } from '../../shared/core/range';
@@ -89,7 +89,10 @@ export function toSarif(reports: readonly FileReport[], opts: SarifOptions = {})
     const level = codeInfo(code)?.severity;
     return {
       id: code,
-      name: code.split('/').pop()!.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
+      name: code
+        .split('/')
+        .pop()!
+        .replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
       shortDescription: { text: brief(plain(summary)) },
       fullDescription: { text: brief(plain(doc ? pageSummary(doc.markdown) || summary : summary)) },
       help: { text: `${plain(doc?.markdown ?? summary)}\n\n${helpUri}`, markdown: `${doc?.markdown ?? summary}\n\n[${code}](${helpUri})` },
@@ -99,47 +102,63 @@ export function toSarif(reports: readonly FileReport[], opts: SarifOptions = {})
   });
   const results = reports.flatMap((report) => {
     const artifact = artifactUri(report.path, baseDir);
-    return report.diagnostics.map((d) => {
-      const range = 'range' in d ? d.range : undefined;
-      const location = { physicalLocation: { artifactLocation: artifact, ...(range ? { region: sarifRegion(range) } : {}) } };
-      const fixes = 'fixes' in d && d.fixes.length
-        ? d.fixes.map((f) => ({
-          description: { text: f.title },
-          artifactChanges: [{
-            artifactLocation: artifact,
-            replacements: f.edits.map((e) => ({ deletedRegion: sarifRegion(e.range), insertedContent: { text: e.newText } })),
-          }],
-        }))
-        : undefined;
-      const key = 'key' in d && d.key ? ` [${d.key}]` : '';
-      return {
-        ruleId: d.code,
-        ruleIndex: index.get(d.code)!,
-        level: SARIF_LEVEL[d.severity],
-        message: { text: d.message + key },
-        locations: [location],
-        ...(fixes ? { fixes } : {}),
-        properties: { severity: d.severity },
-      };
-    }).concat(suppressedOf(report).map((d) => ({
-      ruleId: d.code,
-      ruleIndex: index.get(d.code)!,
-      level: SARIF_LEVEL[d.severity],
-      message: { text: d.message },
-      locations: [{ physicalLocation: { artifactLocation: artifact, region: sarifRegion(d.range) } }],
-      suppressions: [{ kind: d.suppression.kind, justification: d.suppression.justification }],
-      properties: { severity: d.severity },
-    })));
+    return report.diagnostics
+      .map((d) => {
+        const range = 'range' in d ? d.range : undefined;
+        const location = { physicalLocation: { artifactLocation: artifact, ...(range ? { region: sarifRegion(range) } : {}) } };
+        const fixes =
+          'fixes' in d && d.fixes.length
+            ? d.fixes.map((f) => ({
+                description: { text: f.title },
+                artifactChanges: [
+                  {
+                    artifactLocation: artifact,
+                    replacements: f.edits.map((e) => ({ deletedRegion: sarifRegion(e.range), insertedContent: { text: e.newText } })),
+                  },
+                ],
+              }))
+            : undefined;
+        const key = 'key' in d && d.key ? ` [${d.key}]` : '';
+        return {
+          ruleId: d.code,
+          ruleIndex: index.get(d.code)!,
+          level: SARIF_LEVEL[d.severity],
+          message: { text: d.message + key },
+          locations: [location],
+          ...(fixes ? { fixes } : {}),
+          properties: { severity: d.severity },
+        };
+      })
+      .concat(
+        suppressedOf(report).map((d) => ({
+          ruleId: d.code,
+          ruleIndex: index.get(d.code)!,
+          level: SARIF_LEVEL[d.severity],
+          message: { text: d.message },
+          locations: [{ physicalLocation: { artifactLocation: artifact, region: sarifRegion(d.range) } }],
+          suppressions: [{ kind: d.suppression.kind, justification: d.suppression.justification }],
+          properties: { severity: d.severity },
+        })),
+      );
   });
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{
-      tool: { driver: { name: 'RoPE Lens', informationUri: REPOSITORY_URL, ...(opts.version ? { semanticVersion: opts.version, version: opts.version } : {}), rules } },
-      originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(baseDir + sep).toString() } },
-      columnKind: 'utf16CodeUnits',
-      results,
-    }],
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'RoPE Lens',
+            informationUri: REPOSITORY_URL,
+            ...(opts.version ? { semanticVersion: opts.version, version: opts.version } : {}),
+            rules,
+          },
+        },
+        originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(baseDir + sep).toString() } },
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
   };
 }
 

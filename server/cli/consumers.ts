@@ -18,16 +18,28 @@ const USAGE = 'usage: rope-lens consumers <config.json | model folder | training
 
 function configPath(path: string): string {
   let st;
-  try { st = statSync(path); } catch { throw new UsageError(`cannot read '${path}'`); }
+  try {
+    st = statSync(path);
+  } catch {
+    throw new UsageError(`cannot read '${path}'`);
+  }
   return st.isDirectory() ? join(path, 'config.json') : path;
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCliArgs({
-    args: argv, allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false }, ...HUB_OPTION },
-  }, USAGE, { oneLine: true });
-  if (values.help) { io.out(USAGE); return EXIT_OK; }
+  const { values, positionals } = parseCliArgs(
+    {
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false }, ...HUB_OPTION },
+    },
+    USAGE,
+    { oneLine: true },
+  );
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
   if (positionals.length !== 1) throw new UsageError(`expected exactly one config, folder, training YAML or model id, got ${positionals.length}; ${USAGE}`);
   const hub = hubContext(values.hub, io);
   // A model id: the HF cache, the catalog, or (with --hub) the Hub, as the other commands read it.
@@ -39,7 +51,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     text = arg.text;
   } else {
     file = configPath(arg.path);
-    try { text = readFileSync(file, 'utf8'); } catch { throw new UsageError(`cannot read '${file}'`); }
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new UsageError(`cannot read '${file}'`);
+    }
     // A training YAML: the consumers load its base model's config, so that is the one tabled.
     const base = await trainingBase(file, text, hub, 'consumers');
     if (base) {
@@ -53,7 +69,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const rows = analysis.consumers ?? [];
   if (values.json) {
     const cells = consumerCells(rows);
-    io.out(JSON.stringify({ path: file, consumers: rows.map((r, i) => ({ ...r, differs: cells[i].differs.map((c) => ['consumer', 'accepts', 'base', 'scaling', 'factor', 'attentionFactor', 'derivedMaxLen', 'windows', 'rotaryDim'][c]) })) }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          path: file,
+          consumers: rows.map((r, i) => ({
+            ...r,
+            differs: cells[i].differs.map(
+              (c) => ['consumer', 'accepts', 'base', 'scaling', 'factor', 'attentionFactor', 'derivedMaxLen', 'windows', 'rotaryDim'][c],
+            ),
+          })),
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     io.out(`${file}\n\n${consumersText(rows)}`);
   }

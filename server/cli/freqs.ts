@@ -24,12 +24,9 @@ const USAGE = 'usage: rope-lens freqs <config.json | hub id[@revision]> [--seq-l
  * `freqs --json`: the spec's numbers, the frequencies as transformers computes them (typed arrays as
  * plain arrays) and the context keys as `check --json` prints them — derived, not copied.
  */
-export type FreqsReport =
-  Pick<RopeSpec, 'ropeType' | 'rotaryDim' | 'base'>
-  & { [K in 'invFreq' | 'attentionFactor']: RopeFrequencies[K] extends Float64Array ? number[] : RopeFrequencies[K] }
-  & { wavelengths: number[] }
-  & { contextLength: number; originalContextLength: JsonRopeCore['originalContextLength'] }
-  & { groups: FreqsGroup[] };
+export type FreqsReport = Pick<RopeSpec, 'ropeType' | 'rotaryDim' | 'base'> & {
+  [K in 'invFreq' | 'attentionFactor']: RopeFrequencies[K] extends Float64Array ? number[] : RopeFrequencies[K];
+} & { wavelengths: number[] } & { contextLength: number; originalContextLength: JsonRopeCore['originalContextLength'] } & { groups: FreqsGroup[] };
 
 /** Every attention group with RoPE, its frequencies as transformers computes them for those layers. */
 export interface FreqsGroup {
@@ -44,20 +41,30 @@ export interface FreqsGroup {
   attentionFactor: number;
 }
 
-interface FreqsArgs { path: string; seqLen?: number; variant: TransformersVariant; json: boolean; hub?: boolean }
+interface FreqsArgs {
+  path: string;
+  seqLen?: number;
+  variant: TransformersVariant;
+  json: boolean;
+  hub?: boolean;
+}
 
 function parse(argv: string[]): FreqsArgs | 'help' {
-  const parsed = parseCliArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'seq-len': { type: 'string' },
-      variant: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      ...HUB_OPTION,
+  const parsed = parseCliArgs(
+    {
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'seq-len': { type: 'string' },
+        variant: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        ...HUB_OPTION,
+      },
     },
-  }, USAGE, { oneLine: true });
+    USAGE,
+    { oneLine: true },
+  );
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   if (positionals.length !== 1) throw new UsageError(`expected exactly one config file, got ${positionals.length}; ${USAGE}`);
@@ -87,7 +94,9 @@ function readRope(path: string, variant: TransformersVariant, resolver?: BaseMod
   if (!doc.root || doc.problems.length > 0) {
     const p = doc.problems[0];
     const where = p ? doc.lines.positionAt(p.offset) : undefined;
-    throw new UsageError(`'${path}' is not valid ${doc.format.toUpperCase()}${p && where ? ` (line ${where.line + 1}, column ${where.character + 1}: ${p.message})` : ''}`);
+    throw new UsageError(
+      `'${path}' is not valid ${doc.format.toUpperCase()}${p && where ? ` (line ${where.line + 1}, column ${where.character + 1}: ${p.message})` : ''}`,
+    );
   }
   // Through the CLI's service, as `check` and `inspect` read it (a training YAML: its base model).
   const described = cliService(variant, undefined, resolver).describe(text, { fileName: path, asModelConfig: true });
@@ -106,8 +115,15 @@ export function freqsReport(rope: ModelRope, spec: RopeSpec, f: RopeFrequencies,
       const gs = toRopeSpec({ ...rope, base: g.base, rotaryDim: g.rotaryDim, scaling: groupScaling(rope, g) }, v5 ? { variant: 'v5' } : {});
       const gf = computeFrequencies(gs, opts);
       return {
-        layerType: g.layerType, layers: g.layers, ropeType: gs.ropeType, base: gs.base, rotaryDim: gs.rotaryDim,
-        window: g.window?.value ?? null, reach: g.reach, invFreq: Array.from(gf.invFreq), attentionFactor: gf.attentionFactor,
+        layerType: g.layerType,
+        layers: g.layers,
+        ropeType: gs.ropeType,
+        base: gs.base,
+        rotaryDim: gs.rotaryDim,
+        window: g.window?.value ?? null,
+        reach: g.reach,
+        invFreq: Array.from(gf.invFreq),
+        attentionFactor: gf.attentionFactor,
       };
     }),
     ropeType: spec.ropeType,
@@ -155,9 +171,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // A model id: the HF cache, the catalog, or (with --hub) the Hub; a training YAML's base model likewise.
   const hub = hubContext(args.hub, io);
   const arg = await modelArg(args.path, hub, nodeFileReader.readText);
-  const rope = arg.kind === 'model'
-    ? readRope(arg.path ?? `${arg.ref}/config.json`, args.variant, undefined, arg.text)
-    : await withHub(hub, (resolver) => readRope(arg.path, args.variant, resolver));
+  const rope =
+    arg.kind === 'model'
+      ? readRope(arg.path ?? `${arg.ref}/config.json`, args.variant, undefined, arg.text)
+      : await withHub(hub, (resolver) => readRope(arg.path, args.variant, resolver));
   if ('noRope' in rope) {
     // Not an error: the model simply has no rotary embedding (check says the same).
     io.out(args.json ? JSON.stringify({ noRope: rope.noRope }) : `no rotary position embedding: ${rope.noRope}`);

@@ -40,7 +40,9 @@ export async function fetchMissing(refs: Iterable<string>, ctx: HubContext): Pro
   if (!todo.length) return false;
   todo.forEach((r) => ctx.said.add(r));
   if (!ctx.enabled) {
-    ctx.io.err(`rope-lens: not found offline (local path, Hugging Face cache, built-in catalog): ${todo.join(', ')}; --hub (or ROPE_LENS_HUB=1) fetches ${todo.length === 1 ? 'its' : 'their'} config.json from the Hub`);
+    ctx.io.err(
+      `rope-lens: not found offline (local path, Hugging Face cache, built-in catalog): ${todo.join(', ')}; --hub (or ROPE_LENS_HUB=1) fetches ${todo.length === 1 ? 'its' : 'their'} config.json from the Hub`,
+    );
     return false;
   }
   const results = await fetchModels(todo, ctx.settings, (line) => ctx.io.err(`rope-lens: hub: ${line}`));
@@ -83,7 +85,13 @@ export function fromPhrase(hit: ResolvedBaseModel): string {
 }
 
 /** A model id resolved to a config: a file in the HF cache, or the catalog's text. */
-export interface ResolvedModelArg { kind: 'model'; ref: string; path?: string; text: string; from: string }
+export interface ResolvedModelArg {
+  kind: 'model';
+  ref: string;
+  path?: string;
+  text: string;
+  from: string;
+}
 export type ModelArg = { kind: 'path'; path: string } | ResolvedModelArg;
 
 /**
@@ -108,9 +116,11 @@ export async function modelArg(arg: string, ctx: HubContext, readText: (path: st
   let found = lookup();
   if (!found && ctx.enabled && (await fetchMissing([ref], ctx))) found = lookup();
   if (!found) {
-    throw new UsageError(ctx.enabled
-      ? `'${ref}' could not be resolved (see the line above)`
-      : `'${ref}' is neither a file nor a model found offline (Hugging Face cache, built-in catalog); add --hub to fetch it from the Hub`);
+    throw new UsageError(
+      ctx.enabled
+        ? `'${ref}' could not be resolved (see the line above)`
+        : `'${ref}' is neither a file nor a model found offline (Hugging Face cache, built-in catalog); add --hub to fetch it from the Hub`,
+    );
   }
   if (!ctx.said.has(ref)) ctx.io.err(`rope-lens: ${ref}: ${found.from}`);
   ctx.said.add(ref);

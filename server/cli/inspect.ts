@@ -27,14 +27,17 @@ export function exactBounds(input: InspectorInput, controls: Partial<InspectorCo
   const L = controls.targetLength ?? defaultControls(input).targetLength;
   const d = input.spec.rotaryDim;
   if (L > EXACT_BSTAR_MAX_LENGTH) {
-    return { note: `Exact b* is not computed for lengths above ${EXACT_BSTAR_MAX_LENGTH} in the export (rope-lens bound --length ${L} --head-dim ${d} computes it); markers are grid estimates.` };
+    return {
+      note: `Exact b* is not computed for lengths above ${EXACT_BSTAR_MAX_LENGTH} in the export (rope-lens bound --length ${L} --head-dim ${d} computes it); markers are grid estimates.`,
+    };
   }
   const b = exactBstar(L, d);
   const t = exactThreshold(L, d, { bstar: b.bstar });
   return { bstar: b.bstar, threshold: t.threshold, note: `b* is exact (certified float64 sweep); the threshold is the b* engine's ${t.guarantee}` };
 }
 
-const USAGE = 'usage: rope-lens inspect <config.json | model folder | hub id[@revision]> [--target N] [--method M] [--base B] [--variant v4|v5] [--hub] (--html out.html | --json)';
+const USAGE =
+  'usage: rope-lens inspect <config.json | model folder | hub id[@revision]> [--target N] [--method M] [--base B] [--variant v4|v5] [--hub] (--html out.html | --json)';
 
 /** dist/media next to dist/cli.js, or the repo's dist/media when run from source. */
 export function findMediaDir(): string {
@@ -51,7 +54,13 @@ function intOption(v: string | undefined, what: string): number | undefined {
 }
 
 /** The standalone page for one config: same bundle as the webview, everything inlined. */
-export function standaloneHtml(configPath: string, controls: Partial<InspectorControls>, mediaDir = findMediaDir(), service = cliService(), given?: string): string {
+export function standaloneHtml(
+  configPath: string,
+  controls: Partial<InspectorControls>,
+  mediaDir = findMediaDir(),
+  service = cliService(),
+  given?: string,
+): string {
   const text = given ?? readFileSync(configPath, 'utf8');
   const input = inspectorInputFromText(text, configPath, undefined, service, controls.targetLength);
   const data = buildInspectorData(input, controls, { exact: exactBounds(input, controls) });
@@ -65,22 +74,28 @@ export function standaloneHtml(configPath: string, controls: Partial<InspectorCo
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseCliArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      target: { type: 'string' },
-      method: { type: 'string' },
-      base: { type: 'string' },
-      html: { type: 'string' },
-      json: { type: 'boolean' },
-      variant: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      ...HUB_OPTION,
+  const parsed = parseCliArgs(
+    {
+      args: argv,
+      allowPositionals: true,
+      options: {
+        target: { type: 'string' },
+        method: { type: 'string' },
+        base: { type: 'string' },
+        html: { type: 'string' },
+        json: { type: 'boolean' },
+        variant: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        ...HUB_OPTION,
+      },
     },
-  }, USAGE);
+    USAGE,
+  );
   const { values, positionals } = parsed;
-  if (values.help) { io.out(USAGE); return EXIT_OK; }
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
   if (positionals.length !== 1) throw new UsageError(`expected one config file\n${USAGE}`);
   if (!values.html && !values.json) throw new UsageError(`give --html out.html or --json\n${USAGE}`);
   // A model id resolves to its config.json (HF cache, catalog, or with --hub the Hub); a path is read as it is.

@@ -8,14 +8,33 @@ import { RopeError } from '../../shared/core/errors';
 type Command = { summary: string; load: () => Promise<{ run(argv: string[], io: CliIO): Promise<number> }> };
 
 const COMMANDS: Record<string, Command> = {
-  check: { summary: 'check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--consumer SPEC]…   lint model configs, training and serving YAML, GGUF headers', load: () => import('./check') },
-  freqs: { summary: 'freqs <config.json | hub id> [--seq-len N] [--variant v4|v5] [--json]   inv_freq as transformers computes it', load: () => import('./freqs') },
-  consumers: { summary: 'consumers <config.json | folder | training.yaml | hub id> [--hub] [--json]   how each transformers release and engine reads the config', load: () => import('./consumers') },
-  serve: { summary: 'serve <config | folder | model.gguf | hub id> [--engine E] [--context N] [--json]   engine limits and launch flags', load: () => import('./serve') },
+  check: {
+    summary:
+      'check <files or folders…> [--format text|json|sarif|github] [--fail-on error|warning|never] [--hub] [--consumer SPEC]…   lint model configs, training and serving YAML, GGUF headers',
+    load: () => import('./check'),
+  },
+  freqs: {
+    summary: 'freqs <config.json | hub id> [--seq-len N] [--variant v4|v5] [--json]   inv_freq as transformers computes it',
+    load: () => import('./freqs'),
+  },
+  consumers: {
+    summary: 'consumers <config.json | folder | training.yaml | hub id> [--hub] [--json]   how each transformers release and engine reads the config',
+    load: () => import('./consumers'),
+  },
+  serve: {
+    summary: 'serve <config | folder | model.gguf | hub id> [--engine E] [--context N] [--json]   engine limits and launch flags',
+    load: () => import('./serve'),
+  },
   bound: { summary: 'bound --length L --head-dim d | --base B … | --table   exact b*(L, d) and L_max(b)', load: () => import('./bound') },
-  plan: { summary: 'plan --model <path|id> --target N [--stages a,b,…] [--trainer T] [--json]   context-extension plan per stage', load: () => import('./plan') },
-  inspect: { summary: 'inspect <config | hub id> [--target N] [--variant v4|v5] --html out.html | --json   RoPE Inspector page or data', load: () => import('./inspect') },
-  rules: { summary: 'rules [CODE] [--json]                    every finding code, or one code\'s page (what, why, examples)', load: () => import('./rules') },
+  plan: {
+    summary: 'plan --model <path|id> --target N [--stages a,b,…] [--trainer T] [--json]   context-extension plan per stage',
+    load: () => import('./plan'),
+  },
+  inspect: {
+    summary: 'inspect <config | hub id> [--target N] [--variant v4|v5] --html out.html | --json   RoPE Inspector page or data',
+    load: () => import('./inspect'),
+  },
+  rules: { summary: "rules [CODE] [--json]                    every finding code, or one code's page (what, why, examples)", load: () => import('./rules') },
   bench: { summary: 'bench --kernels [--json]                 kernel micro-benchmarks', load: () => import('./bench') },
   lsp: { summary: 'lsp [--stdio]                            serve the language server over stdio', load: () => import('./lsp') },
 };
@@ -53,5 +72,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
 
 // Run when executed directly (`node dist/cli.js …`); bin/rope-lens.js calls main() itself.
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -11,7 +11,8 @@ import { nodeFileReader } from '../../shared/node/resolveNode';
 import { HUB_OPTION, hubContext, withHub } from './hub';
 import { Plan, PlanOption, TRAINERS, Trainer } from '../../shared/planner/types';
 
-const USAGE = 'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id[@revision]> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--hub] [--json]';
+const USAGE =
+  'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id[@revision]> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--hub] [--json]';
 
 function length(raw: string, what: string): number {
   const r = parseContextLength(raw);
@@ -25,7 +26,10 @@ function setting(o: PlanOption): string {
   if (o.ropeTheta !== undefined) return `rope_theta ${fmt(Math.round(o.ropeTheta * 100) / 100)}`;
   if (o.ropeScaling) {
     const short: Record<string, string> = { original_max_position_embeddings: 'original', low_freq_factor: 'low', high_freq_factor: 'high' };
-    return Object.entries(o.ropeScaling).filter(([k]) => k !== 'rope_type').map(([k, v]) => `${short[k] ?? k} ${v}`).join(', ');
+    return Object.entries(o.ropeScaling)
+      .filter(([k]) => k !== 'rope_type')
+      .map(([k, v]) => `${short[k] ?? k} ${v}`)
+      .join(', ');
   }
   if (o.perDimensionFactors) {
     const f = o.perDimensionFactors;
@@ -42,7 +46,9 @@ export function planText(plan: Plan): string {
     `target:           ${fmt(plan.target)} in ${plan.stages.length} stage${plan.stages.length > 1 ? 's' : ''}: ${plan.stages.map((s) => fmt(s.length)).join(' → ')}`,
   ];
   lines.push(`question:         ${plan.question}`);
-  lines.push(`without training: ${plan.withoutTraining ? `${plan.withoutTraining.label}: ${plan.withoutTraining.why}` : `none: ${plan.withoutTrainingReason ?? 'no rewrite is needed'}`}`);
+  lines.push(
+    `without training: ${plan.withoutTraining ? `${plan.withoutTraining.label}: ${plan.withoutTraining.why}` : `none: ${plan.withoutTrainingReason ?? 'no rewrite is needed'}`}`,
+  );
   for (const n of plan.notes) lines.push(`note: ${n}`);
   plan.stages.forEach((st, k) => {
     lines.push('', `stage ${k + 1}: ${fmt(st.length)} tokens (s = ${+st.factor.toFixed(4)})`);
@@ -51,37 +57,56 @@ export function planText(plan: Plan): string {
       const mark = o.method === st.recommended ? '*' : ' ';
       const bound = o.meetsBound ? 'meets' : `holds to ${fmt(o.lmax)}`;
       const tags = [!o.expressible ? 'no config key' : '', !o.trainable ? 'inference only' : ''].filter(Boolean).join(', ');
-      lines.push(`${mark} ${(o.label + (tags ? ` (${tags})` : '')).padEnd(44)} ${setting(o).padEnd(44)} ${bound.padEnd(18)} ${String(o.criticalDim).padStart(4)}  ${o.attentionFactor.toFixed(3)}  ${o.change.toFixed(3)}`);
+      lines.push(
+        `${mark} ${(o.label + (tags ? ` (${tags})` : '')).padEnd(44)} ${setting(o).padEnd(44)} ${bound.padEnd(18)} ${String(o.criticalDim).padStart(4)}  ${o.attentionFactor.toFixed(3)}  ${o.change.toFixed(3)}`,
+      );
     }
     lines.push(`  recommended: ${st.recommended ?? 'none'}: ${st.recommendedReason}`);
     for (const t of Object.keys({ ...st.snippets, ...st.snippetNotes }) as Trainer[]) {
       lines.push(`  --- ${t} ---`);
       if (st.snippetNotes[t]) lines.push(`  # ${st.snippetNotes[t]}`);
-      if (st.snippets[t]) lines.push(...st.snippets[t]!.trimEnd().split('\n').map((l) => `  ${l}`));
+      if (st.snippets[t])
+        lines.push(
+          ...st.snippets[t]!.trimEnd()
+            .split('\n')
+            .map((l) => `  ${l}`),
+        );
     }
   });
-  lines.push('', '* recommended. bound: Σ cos(m·θ′) ≥ 0 for every m < L on the effective frequencies; crit: Liu et al.\'s critical dimension at L; change: mean |ln θ′/θ|.');
+  lines.push(
+    '',
+    "* recommended. bound: Σ cos(m·θ′) ≥ 0 for every m < L on the effective frequencies; crit: Liu et al.'s critical dimension at L; change: mean |ln θ′/θ|.",
+  );
   return lines.join('\n');
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCliArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      model: { type: 'string' },
-      target: { type: 'string' },
-      stages: { type: 'string' },
-      trainer: { type: 'string', multiple: true },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      ...HUB_OPTION,
+  const { values, positionals } = parseCliArgs(
+    {
+      args: argv,
+      allowPositionals: true,
+      options: {
+        model: { type: 'string' },
+        target: { type: 'string' },
+        stages: { type: 'string' },
+        trainer: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        ...HUB_OPTION,
+      },
     },
-  }, USAGE);
-  if (values.help) { io.out(USAGE); return EXIT_OK; }
+    USAGE,
+  );
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
   if (!values.model) throw new UsageError(`--model is required\n${USAGE}`);
-  const trainers = (values.trainer ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  const trainers = (values.trainer ?? [])
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
   for (const t of trainers) if (!TRAINERS.includes(t as Trainer)) throw new UsageError(`--trainer must be one of ${TRAINERS.join(', ')}, got '${t}'`);
   const stages = values.stages !== undefined ? values.stages.split(',').map((s) => length(s, '--stages')) : undefined;
   // Offline first; with --hub, a model (or a training YAML's base model) not found is fetched and the load retried.

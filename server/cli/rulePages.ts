@@ -66,6 +66,9 @@ export function pageExamples(markdown: string): RuleExample[] {
 
 /** A page's first paragraph after the title and the severity line: what the finding says. */
 export function pageSummary(markdown: string): string {
-  const paras = markdown.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p && !p.startsWith('#') && !p.startsWith('**Severity'));
+  const paras = markdown
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p && !p.startsWith('#') && !p.startsWith('**Severity'));
   return (paras[0] ?? '').replace(/\s*\n\s*/g, ' ');
 }

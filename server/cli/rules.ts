@@ -20,7 +20,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const code = parsed.positionals[0];
   if (code === undefined) {
     if (parsed.values.json) {
-      io.out(JSON.stringify(FINDING_CODES.map((i) => ({ ...i, page: codePage(i.code) })), null, 2));
+      io.out(
+        JSON.stringify(
+          FINDING_CODES.map((i) => ({ ...i, page: codePage(i.code) })),
+          null,
+          2,
+        ),
+      );
       return EXIT_OK;
     }
     const width = Math.max(...FINDING_CODES.map((i) => i.code.length));

@@ -22,9 +22,16 @@ import { cliService } from './service';
 import { trainingBase, trainingBaseLine } from './trainingBase';
 import type { RopeLensService } from '../../shared/service/service';
 
-const USAGE = 'usage: rope-lens serve <config.json | model folder | model.gguf | training.yaml | hub id[@revision]> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--hub] [--json]';
+const USAGE =
+  'usage: rope-lens serve <config.json | model folder | model.gguf | training.yaml | hub id[@revision]> [--engine vllm|sglang|llama.cpp|tgi|ollama] [--context N] [--hub] [--json]';
 
-interface ServeArgs { path: string; engines: EngineName[]; context?: number; json: boolean; hub?: boolean }
+interface ServeArgs {
+  path: string;
+  engines: EngineName[];
+  context?: number;
+  json: boolean;
+  hub?: boolean;
+}
 
 /** 131072, 131_072, 128k (×1024). */
 export function parseContext(raw: string): number {
@@ -36,22 +43,29 @@ export function parseContext(raw: string): number {
 }
 
 function parse(argv: string[]): ServeArgs | 'help' {
-  const { values, positionals } = parseCliArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      engine: { type: 'string' },
-      context: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      ...HUB_OPTION,
+  const { values, positionals } = parseCliArgs(
+    {
+      args: argv,
+      allowPositionals: true,
+      options: {
+        engine: { type: 'string' },
+        context: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        ...HUB_OPTION,
+      },
     },
-  }, USAGE, { oneLine: true });
+    USAGE,
+    { oneLine: true },
+  );
   if (values.help) return 'help';
   if (positionals.length !== 1) throw new UsageError(`expected exactly one config, folder or GGUF file, got ${positionals.length}; ${USAGE}`);
   let engines: EngineName[] = [...ENGINE_NAMES];
   if (values.engine !== undefined) {
-    const e = values.engine.trim().toLowerCase().replace(/^llamacpp$|^llama-cpp$/, 'llama.cpp') as EngineName;
+    const e = values.engine
+      .trim()
+      .toLowerCase()
+      .replace(/^llamacpp$|^llama-cpp$/, 'llama.cpp') as EngineName;
     if (!ENGINE_NAMES.includes(e)) throw new UsageError(`--engine must be one of ${ENGINE_NAMES.join(', ')}, got '${values.engine}'`);
     engines = [e];
   }
@@ -60,7 +74,13 @@ function parse(argv: string[]): ServeArgs | 'help' {
   return args;
 }
 
-interface Loaded { rope: ModelRope; model: string; gguf?: string; ggufHub?: { repo: string; file: string }; contextKeys: Record<string, number> }
+interface Loaded {
+  rope: ModelRope;
+  model: string;
+  gguf?: string;
+  ggufHub?: { repo: string; file: string };
+  contextKeys: Record<string, number>;
+}
 
 /**
  * The model's RoPE, read by the same service as `check` (identity, trained context, groups). The
@@ -160,7 +180,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (!hub.enabled || !parseHubRef(args.path.trim()) || existsSync(args.path)) throw e;
     loaded = await loadHubGguf(args.path.trim(), service, hub);
   }
-  const input = servingInput(loaded.rope, { model: loaded.model, gguf: loaded.gguf, ggufHub: loaded.ggufHub, contextKeys: loaded.contextKeys, context: args.context });
+  const input = servingInput(loaded.rope, {
+    model: loaded.model,
+    gguf: loaded.gguf,
+    ggufHub: loaded.ggufHub,
+    contextKeys: loaded.contextKeys,
+    context: args.context,
+  });
   const plans = args.engines.map((e) => servingPlan(e, input));
   if (args.json) io.out(JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2));
   else {

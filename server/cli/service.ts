@@ -13,6 +13,20 @@ import type { BaseModelResolver } from '../../shared/config/resolve';
 import type { ShellParser } from '../../shared/launch/types';
 
 /** `shell`: the loaded shell grammar, for commands that read launch scripts (check). */
-export function cliService(variant: TransformersVariant = 'v5', log?: (line: string) => void, resolver: BaseModelResolver = createNodeResolver(), shell?: ShellParser): RopeLensService {
-  return createRopeLensService({ oracle: createSyncOracle(), resolver, variant, log, shellParser: () => shell, workspace: nodeWorkspaceFacts(), sourcedFiles: nodeSourcedFiles(), project: nodeProjectConfig() });
+export function cliService(
+  variant: TransformersVariant = 'v5',
+  log?: (line: string) => void,
+  resolver: BaseModelResolver = createNodeResolver(),
+  shell?: ShellParser,
+): RopeLensService {
+  return createRopeLensService({
+    oracle: createSyncOracle(),
+    resolver,
+    variant,
+    log,
+    shellParser: () => shell,
+    workspace: nodeWorkspaceFacts(),
+    sourcedFiles: nodeSourcedFiles(),
+    project: nodeProjectConfig(),
+  });
 }

@@ -35,14 +35,20 @@ export async function trainingBase(path: string, text: string, hub: HubContext, 
   const t = trainingOf(text, path);
   if (!t) return undefined;
   if (t.ownModel) {
-    throw new UsageError(`'${path}' is a training config (${t.tool}) that defines its model itself (pretraining): there is no base model config for ${command}`);
+    throw new UsageError(
+      `'${path}' is a training config (${t.tool}) that defines its model itself (pretraining): there is no base model config for ${command}`,
+    );
   }
   const refs = [...t.baseModelCandidates, ...(t.baseModel ? [t.baseModel.value] : [])];
-  if (!refs.length) throw new UsageError(`'${path}' is a training config (${t.tool}) that names no base model (base_model, model_name_or_path…): nothing for ${command}`);
+  if (!refs.length)
+    throw new UsageError(`'${path}' is a training config (${t.tool}) that names no base model (base_model, model_name_or_path…): nothing for ${command}`);
   const abs = resolve(path);
   const hit = await withHub(hub, (resolver) => {
     const h = resolver.resolve(refs, abs);
-    if (!h) throw new UsageError(`'${path}': its base model ${refs[refs.length - 1]} was not found offline (a folder beside the YAML, Hugging Face cache, built-in catalog)`);
+    if (!h)
+      throw new UsageError(
+        `'${path}': its base model ${refs[refs.length - 1]} was not found offline (a folder beside the YAML, Hugging Face cache, built-in catalog)`,
+      );
     return h;
   });
   const from = fromPhrase(hit);
@@ -66,8 +72,9 @@ export async function trainingBase(path: string, text: string, hub: HubContext, 
     model = { kind: 'model', ref, path: file, text: configText, from };
   }
   const o = t.overrides;
-  const overrides = [o.base?.key, o.contextLength?.key, o.scaling ? 'rope_scaling' : undefined, o.scalingCleared ? 'rope_scaling: null' : undefined]
-    .filter((k): k is string => !!k);
+  const overrides = [o.base?.key, o.contextLength?.key, o.scaling ? 'rope_scaling' : undefined, o.scalingCleared ? 'rope_scaling: null' : undefined].filter(
+    (k): k is string => !!k,
+  );
   return { model, training: t, overrides };
 }
 

@@ -132,7 +132,11 @@ export function verdictText(v: FixVerdict): string {
 }
 
 /** Where a new scaling would extend from and the distance to judge at C, or undefined when nothing needs extending. */
-export function extensionNeed(rope: ModelRope, length: number, opts: { trained?: number; windows?: boolean } = {}): { from: number; reach: number } | undefined {
+export function extensionNeed(
+  rope: ModelRope,
+  length: number,
+  opts: { trained?: number; windows?: boolean } = {},
+): { from: number; reach: number } | undefined {
   if (lengthScalingType(rope) !== 'none') return undefined;
   const trained = opts.trained ?? trainedContextOf(rope).value;
   const from = modelReach(rope, trained).unscaledFrom ?? trained;
@@ -194,7 +198,11 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
   const options: RewriteOption[] = [];
   const add = (o: Omit<RewriteOption, 'verdict'>) => {
     // The generic rewrite the vendor's recipe already is (Qwen's YaRN ×4 over 32,768 at 131,072) is listed once, as the recipe.
-    if (!o.recipe && options.some((r) => r.recipe && r.kind === o.kind && Math.abs(r.factor - o.factor) < 1e-9 && (r.original ?? from) === (o.original ?? from))) return;
+    if (
+      !o.recipe &&
+      options.some((r) => r.recipe && r.kind === o.kind && Math.abs(r.factor - o.factor) < 1e-9 && (r.original ?? from) === (o.original ?? from))
+    )
+      return;
     const verdict = verdictOf(o.spec, reach, variant, o.seqLen);
     options.push(verdict ? { ...o, verdict } : o);
   };
@@ -204,39 +212,98 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
   if (recipe && recipeFits) {
     const r = recipe.scaling;
     const o = r.original_max_position_embeddings;
-    const spec: RopeSpec = r.rope_type === 'llama3'
-      ? { ...common, ropeType: 'llama3', factor: r.factor, lowFreqFactor: num(r['low_freq_factor'], 1), highFreqFactor: num(r['high_freq_factor'], 4), originalMaxPositionEmbeddings: o ?? from }
-      : r.rope_type === 'yarn'
-        ? { ...common, ropeType: 'yarn', factor: r.factor, originalMaxPositionEmbeddings: o ?? from, ...yarnExtras(r) }
-        : r.rope_type === 'dynamic'
-          ? { ...common, ropeType: 'dynamic', factor: r.factor, maxPositionEmbeddings: from }
-          : { ...common, ropeType: 'linear', factor: r.factor };
-    add({ kind: r.rope_type, factor: r.factor, ...(o !== undefined ? { original: o } : {}), scaling: { ...r }, recipe, spec, ...(r.rope_type === 'dynamic' ? { seqLen: C } : {}), label: recipeLabel(recipe) });
+    const spec: RopeSpec =
+      r.rope_type === 'llama3'
+        ? {
+            ...common,
+            ropeType: 'llama3',
+            factor: r.factor,
+            lowFreqFactor: num(r['low_freq_factor'], 1),
+            highFreqFactor: num(r['high_freq_factor'], 4),
+            originalMaxPositionEmbeddings: o ?? from,
+          }
+        : r.rope_type === 'yarn'
+          ? { ...common, ropeType: 'yarn', factor: r.factor, originalMaxPositionEmbeddings: o ?? from, ...yarnExtras(r) }
+          : r.rope_type === 'dynamic'
+            ? { ...common, ropeType: 'dynamic', factor: r.factor, maxPositionEmbeddings: from }
+            : { ...common, ropeType: 'linear', factor: r.factor };
+    add({
+      kind: r.rope_type,
+      factor: r.factor,
+      ...(o !== undefined ? { original: o } : {}),
+      scaling: { ...r },
+      recipe,
+      spec,
+      ...(r.rope_type === 'dynamic' ? { seqLen: C } : {}),
+      label: recipeLabel(recipe),
+    });
   }
   if (!x.scalingOnly) {
     const ntk = ntkAwareBase(base, s, dim);
-    add({ kind: 'ntk', factor: s, base: ntk, spec: { ...common, ropeType: 'default', base: ntk }, label: `NTK-aware base ${fmt(ntk)} (s = ${fmt(s)}, d = ${dim})` });
+    add({
+      kind: 'ntk',
+      factor: s,
+      base: ntk,
+      spec: { ...common, ropeType: 'default', base: ntk },
+      label: `NTK-aware base ${fmt(ntk)} (s = ${fmt(s)}, d = ${dim})`,
+    });
   }
   // A block of a kind a new scaling must not replace (mrope sections, proportional) leaves the base alone to rewrite.
   if (!keepsOwnBlock(rope)) addScalings();
   function addScalings(): void {
-  add({ kind: 'yarn', factor, original: from, scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: from },
-    spec: { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: from }, label: `YaRN ×${fmt(factor)} over ${fmt(from)}` });
-  add({ kind: 'linear', factor, scaling: { rope_type: 'linear', factor }, spec: { ...common, ropeType: 'linear', factor }, label: `linear ×${fmt(factor)}` });
-  if (isLlamaFamily(rope.modelType)) {
-    add({ kind: 'llama3', factor, original: from, scaling: { rope_type: 'llama3', factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: from },
-      spec: { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: from }, label: `llama3 ×${fmt(factor)} over ${fmt(from)}` });
-  }
-  add({ kind: 'dynamic', factor, scaling: { rope_type: 'dynamic', factor }, spec: { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: from }, seqLen: C, label: `dynamic NTK ×${fmt(factor)}` });
+    add({
+      kind: 'yarn',
+      factor,
+      original: from,
+      scaling: { rope_type: 'yarn', factor, original_max_position_embeddings: from },
+      spec: { ...common, ropeType: 'yarn', factor, originalMaxPositionEmbeddings: from },
+      label: `YaRN ×${fmt(factor)} over ${fmt(from)}`,
+    });
+    add({ kind: 'linear', factor, scaling: { rope_type: 'linear', factor }, spec: { ...common, ropeType: 'linear', factor }, label: `linear ×${fmt(factor)}` });
+    if (isLlamaFamily(rope.modelType)) {
+      add({
+        kind: 'llama3',
+        factor,
+        original: from,
+        scaling: { rope_type: 'llama3', factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: from },
+        spec: { ...common, ropeType: 'llama3', factor, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: from },
+        label: `llama3 ×${fmt(factor)} over ${fmt(from)}`,
+      });
+    }
+    add({
+      kind: 'dynamic',
+      factor,
+      scaling: { rope_type: 'dynamic', factor },
+      spec: { ...common, ropeType: 'dynamic', factor, maxPositionEmbeddings: from },
+      seqLen: C,
+      label: `dynamic NTK ×${fmt(factor)}`,
+    });
   }
   if (!x.scalingOnly && from > 2 * Math.PI) {
     const g = gradientThetaBase(base, from, C);
-    add({ kind: 'raise-base', factor: s, base: g, spec: { ...common, ropeType: 'default', base: g }, label: `base ${fmt(g)} by Gradient's law (for training at ${fmt(C)})` });
+    add({
+      kind: 'raise-base',
+      factor: s,
+      base: g,
+      spec: { ...common, ropeType: 'default', base: g },
+      label: `base ${fmt(g)} by Gradient's law (for training at ${fmt(C)})`,
+    });
   }
 
   const ranked = rank(options, training);
   const preferred = ranked[0];
-  return { trained, from, length: C, reach, base, dim, options: ranked, preferred, ...(recipe ? { recipe } : {}), why: whyOf(preferred, ranked, recipe, !!recipeFits, C) };
+  return {
+    trained,
+    from,
+    length: C,
+    reach,
+    base,
+    dim,
+    options: ranked,
+    preferred,
+    ...(recipe ? { recipe } : {}),
+    why: whyOf(preferred, ranked, recipe, !!recipeFits, C),
+  };
 }
 
 /** The model's scaling object holds what a rewrite cannot carry over (Qwen2-VL mrope sections, Gemma-4 proportional). */
@@ -270,12 +337,16 @@ export function rank<O extends Pick<RewriteOption, 'kind' | 'verdict'> & { recip
   // The model's own shipped scaling, lost from this file: its weights were trained with those
   // frequencies (Llama-3.1's long-context stage ran llama3 ×8), so no verdict outranks it.
   const restores = (o: O) => ((o.recipe as { restores?: boolean } | undefined)?.restores ? 0 : 1);
-  return [...options].sort((a, b) => restores(a) - restores(b) || off(a) - off(b) || score(b) - score(a) || recipeFirst(a) - recipeFirst(b) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9));
+  return [...options].sort(
+    (a, b) =>
+      restores(a) - restores(b) || off(a) - off(b) || score(b) - score(a) || recipeFirst(a) - recipeFirst(b) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9),
+  );
 }
 
 function whyOf(best: RewriteOption, ranked: RewriteOption[], recipe: VendorRecipe | undefined, recipeFits: boolean, C: number): string {
   const verdict = best.verdict ? ` (it ${verdictText(best.verdict)})` : '';
-  if (best.recipe?.restores) return `the model's own scaling, which this file lost: ${best.recipe.who.replace(/'s shipped config$/, '')} was trained with it, so it is restored whatever the bound says${verdict}`;
+  if (best.recipe?.restores)
+    return `the model's own scaling, which this file lost: ${best.recipe.who.replace(/'s shipped config$/, '')} was trained with it, so it is restored whatever the bound says${verdict}`;
   if (best.recipe) return `the vendor's recipe${verdict}`;
   if (recipe && !recipeFits) {
     return `${recipeLabel(recipe)} reaches ${fmt(recipe.reach)}, short of ${fmt(C)}, so ${best.label} is preferred${verdict}`;
@@ -283,5 +354,7 @@ function whyOf(best: RewriteOption, ranked: RewriteOption[], recipe: VendorRecip
   const r = ranked.find((o) => o.recipe);
   if (r && r.verdict) return `${r.label} ${verdictText(r.verdict)}, while ${best.label} meets the bound: ${best.label} is preferred`;
   const meets = ranked.filter((o) => o.verdict?.lmax === null).length;
-  return meets ? `${best.label} meets the bound at ${fmt(C)}${meets > 1 ? ' and is the most used of those that do' : ''}` : `no rewrite meets the bound at ${fmt(C)}; ${best.label} is the most used${verdict}`;
+  return meets
+    ? `${best.label} meets the bound at ${fmt(C)}${meets > 1 ? ' and is the most used of those that do' : ''}`
+    : `no rewrite meets the bound at ${fmt(C)}; ${best.label} is the most used${verdict}`;
 }

@@ -72,7 +72,7 @@ function reachOf(scaling: VendorRecipe['scaling'], shippedContext: number | unde
 
 function entryOf(rope: ModelRope): CatalogEntry | undefined {
   const id = rope.identity?.id;
-  return id ? findCatalogEntryStrict(id) ?? CATALOG.find((e) => namesOf(e).includes(id)) : undefined;
+  return id ? (findCatalogEntryStrict(id) ?? CATALOG.find((e) => namesOf(e).includes(id))) : undefined;
 }
 
 /**
@@ -83,7 +83,7 @@ export function vendorRecipeOf(rope: ModelRope, trained: number): VendorRecipe |
   const e = entryOf(rope);
   if (!e) return undefined;
   const scope = languageScope(e.config);
-  const ctx = typeof scope['max_position_embeddings'] === 'number' ? scope['max_position_embeddings'] as number : undefined;
+  const ctx = typeof scope['max_position_embeddings'] === 'number' ? (scope['max_position_embeddings'] as number) : undefined;
   const shipped = shippedScaling(e);
   if (shipped) {
     return { scaling: shipped, reach: reachOf(shipped, ctx, trained), who: `${e.id}'s shipped config`, source: e.source, restores: true };

@@ -93,11 +93,7 @@ export function bstar(length: number, headDim: number, opts: BstarOptions = {}):
  * The base above which every base is valid: an estimate from a grid scan, plus a proven (loose)
  * bound `certifiedAbove`; `guarantee` says exactly what is established.
  */
-export function threshold(
-  length: number,
-  headDim: number,
-  opts: { signal?: AbortSignal | Cancellable; bstar?: number } = {},
-): ThresholdResult {
+export function threshold(length: number, headDim: number, opts: { signal?: AbortSignal | Cancellable; bstar?: number } = {}): ThresholdResult {
   checkLength(length);
   checkHeadDim(headDim);
   const b = opts.bstar ?? bstar(length, headDim, { signal: opts.signal }).bstar;

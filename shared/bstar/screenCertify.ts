@@ -29,9 +29,7 @@ export type ScreenVerdict =
 /** More candidate chunks than this fraction of all: the screen saves too little, scan on the CPU. */
 const MAX_CANDIDATE_FRACTION = 0.25;
 
-export function certifyFromScreen(
-  theta: Float64Array, length: number, s: ChunkMinima, tol: number, buf: Float64Array, signal?: Cancellable,
-): ScreenVerdict {
+export function certifyFromScreen(theta: Float64Array, length: number, s: ChunkMinima, tol: number, buf: Float64Array, signal?: Cancellable): ScreenVerdict {
   const { minima, chunk, eps } = s;
   const chunks = Math.ceil(length / chunk);
   let gmin = Infinity;

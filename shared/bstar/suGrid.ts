@@ -15,7 +15,8 @@ export function suGridBstar(length: number, headDim: number, opts: { witnessCach
   const buf = new Float64Array(BLOCK);
   const recent: number[] = [];
   let B = 1000 * length;
-  let candidates = 0, scans = 0;
+  let candidates = 0,
+    scans = 0;
   const valid = (b: number): boolean => {
     const th = thetas(b, headDim);
     if (useCache) for (const m of recent) if (fAt(th, m) < 0) return false;
@@ -23,7 +24,10 @@ export function suGridBstar(length: number, headDim: number, opts: { witnessCach
     // Su's test is y ≥ 0 exactly: tolerance 0.
     const hit = firstNegative(th, 0, length, 0, buf);
     if (!hit) return true;
-    if (useCache) { recent.unshift(hit.m); if (recent.length > 8) recent.pop(); }
+    if (useCache) {
+      recent.unshift(hit.m);
+      if (recent.length > 8) recent.pop();
+    }
     return false;
   };
   for (let k = 1; k <= 5; k++) {
@@ -31,7 +35,10 @@ export function suGridBstar(length: number, headDim: number, opts: { witnessCach
     for (let j = 1; j <= n; j++) {
       const b = (j / n) * B;
       candidates++;
-      if (b > 1 && valid(b)) { B = b; break; }
+      if (b > 1 && valid(b)) {
+        B = b;
+        break;
+      }
     }
   }
   return { bstar: B, candidates, scans };

@@ -94,8 +94,13 @@ function remember(recent: number[], m: number): void {
  * them exactly). Stops once `enough()` says so.
  */
 function gatherNear(
-  th: Float64Array, cos2: Float64Array, length: number, recent: number[], buf: Float64Array,
-  consider: (m: number) => void, enough: () => boolean,
+  th: Float64Array,
+  cos2: Float64Array,
+  length: number,
+  recent: number[],
+  buf: Float64Array,
+  consider: (m: number) => void,
+  enough: () => boolean,
 ): void {
   const picks = [-1, -1, -1];
   for (const c of recent) {
@@ -131,14 +136,23 @@ function toFront(pool: number[], m: number): void {
  * first: the witness used last, the other pool entries, windows around recent witnesses, a full scan.
  */
 export function sweepFrom(
-  length: number, headDim: number, start: number, pool: number[], signal?: Cancellable, screen?: WitnessScreen,
-  onProgress?: (fraction: number) => void, fullScan?: FullScan,
+  length: number,
+  headDim: number,
+  start: number,
+  pool: number[],
+  signal?: Cancellable,
+  screen?: WitnessScreen,
+  onProgress?: (fraction: number) => void,
+  fullScan?: FullScan,
 ): SweepResult {
   const buf = new Float64Array(BLOCK);
   const jet = new JetStepper();
   const target = -TOLERANCE / 2;
   let b = start;
-  let steps = 0, scans = 0, nearHits = 0, poolHits = 0;
+  let steps = 0,
+    scans = 0,
+    nearHits = 0,
+    poolHits = 0;
   let last: { base: number; m: number } | null = null;
   // Scans visit first the blocks of m that produced witnesses or were low recently.
   const search = new WitnessSearch(length, SEARCH_BLOCK);
@@ -156,12 +170,17 @@ export function sweepFrom(
     let sj = 0;
     if (pool.length > 0 && pool[0] < length) {
       sj = jet.step(th, pool[0], target);
-      if (jet.f < -TOLERANCE) { m = pool[0]; poolHits++; }
+      if (jet.f < -TOLERANCE) {
+        m = pool[0];
+        poolHits++;
+      }
     }
     if (m < 0) {
       // The witness ran out: compare several confirmed witnesses and keep the one whose certified
       // step reaches furthest (steps differ by 10× between witnesses at the same base).
-      let best = -1, bestStep = -1, confirmed = 0;
+      let best = -1,
+        bestStep = -1,
+        confirmed = 0;
       const tried = new Set<number>();
       const consider = (c: number) => {
         if (c >= length || tried.has(c)) return;
@@ -170,7 +189,10 @@ export function sweepFrom(
         const st = jet.step(th, c, target);
         if (!(jet.f < -TOLERANCE)) return;
         confirmed++;
-        if (st > bestStep) { bestStep = st; best = c; }
+        if (st > bestStep) {
+          bestStep = st;
+          best = c;
+        }
       };
       const enough = () => confirmed >= CANDIDATES;
       if (!enough()) {
@@ -204,7 +226,10 @@ export function sweepFrom(
             };
           }
           consider(hit.m);
-          if (best < 0) { best = hit.m; bestStep = 0; }
+          if (best < 0) {
+            best = hit.m;
+            bestStep = 0;
+          }
         }
       }
       m = best;

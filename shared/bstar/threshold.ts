@@ -36,11 +36,16 @@ function gBound(base: number, headDim: number, m: number): number {
 export function certifiedValidAbove(length: number, headDim: number): number {
   const m = length - 1;
   if (gBound(1, headDim, m) >= 0) return 1;
-  let lo = 1, hi = 2;
-  while (gBound(hi, headDim, m) < 0) { lo = hi; hi *= 2; }
+  let lo = 1,
+    hi = 2;
+  while (gBound(hi, headDim, m) < 0) {
+    lo = hi;
+    hi *= 2;
+  }
   while (hi / lo - 1 > 1e-12) {
     const mid = Math.sqrt(lo * hi);
-    if (gBound(mid, headDim, m) >= 0) hi = mid; else lo = mid;
+    if (gBound(mid, headDim, m) >= 0) hi = mid;
+    else lo = mid;
   }
   return hi;
 }
@@ -71,7 +76,10 @@ export function estimateThreshold(length: number, headDim: number, bstar: number
   let lower = bstar;
   for (let b = top; b > bstar; b /= GRID_RATIO) {
     throwIfAborted(signal);
-    if (!isValid(b, headDim, length, buf, signal)) { lower = b; break; }
+    if (!isValid(b, headDim, length, buf, signal)) {
+      lower = b;
+      break;
+    }
     upper = b;
   }
   // Refine between the invalid grid point and the valid one above it.
@@ -79,7 +87,10 @@ export function estimateThreshold(length: number, headDim: number, bstar: number
   for (let k = REFINE_STEPS - 1; k >= 1; k--) {
     throwIfAborted(signal);
     const b = lower * Math.pow(upper / lower, k / REFINE_STEPS);
-    if (!isValid(b, headDim, length, buf, signal)) { est = b; break; }
+    if (!isValid(b, headDim, length, buf, signal)) {
+      est = b;
+      break;
+    }
   }
   return { threshold: Math.max(est, bstar), certifiedAbove, guarantee };
 }

@@ -41,7 +41,10 @@ export class HeatOrder {
     this.heat = new Float64Array(nBlocks);
     this.order = new Int32Array(nBlocks);
     this.pos = new Int32Array(nBlocks);
-    for (let q = 0; q < nBlocks; q++) { this.order[q] = nBlocks - 1 - q; this.pos[nBlocks - 1 - q] = q; }
+    for (let q = 0; q < nBlocks; q++) {
+      this.order[q] = nBlocks - 1 - q;
+      this.pos[nBlocks - 1 - q] = q;
+    }
   }
   hit(block: number): void {
     const { heat, order, pos } = this;
@@ -74,7 +77,10 @@ export class WitnessSearch {
   private readonly stamp: Int32Array;
   private scan = 0;
 
-  constructor(readonly length: number, readonly block: number) {
+  constructor(
+    readonly length: number,
+    readonly block: number,
+  ) {
     this.nBlocks = Math.ceil(length / block);
     this.heat = new HeatOrder(this.nBlocks);
     this.lastMin = new Float64Array(this.nBlocks).fill(NaN);
@@ -96,7 +102,9 @@ export class WitnessSearch {
     this.scan++;
     const order = this.heat.order;
     const hot = Math.min(HOT_FIRST, this.nBlocks);
-    let first = -1, visits = 0, stopAt = Infinity;
+    let first = -1,
+      visits = 0,
+      stopAt = Infinity;
     for (let tier = 0; tier < 2; tier++) {
       // The full order is built only by scans that get past the hottest blocks (about half).
       const seq = tier === 0 ? order : this.byLastMin();
@@ -138,7 +146,10 @@ export class WitnessSearch {
     for (let j = 0; j < nBlocks; j++) start[key(j) + 1]++;
     for (let b = 0; b < N_BUCKETS; b++) start[b + 1] += start[b];
     const out = new Int32Array(nBlocks);
-    for (let q = 0; q < nBlocks; q++) { const j = order[q]; out[start[key(j)]++] = j; }
+    for (let q = 0; q < nBlocks; q++) {
+      const j = order[q];
+      out[start[key(j)]++] = j;
+    }
     return out;
   }
 

@@ -28,7 +28,13 @@ export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void
   // (Qwen-1 declares max_position_embeddings 32,768 beside the seq_length 8,192 it trains at).
   const scope = plain && typeof plain === 'object' && !Array.isArray(plain) ? languageScope(plain as Record<string, unknown>) : undefined;
   const declared = scope ? shippedContextOf(scope) : undefined;
-  const input = { nameOrPath: evidence.nameOrPath, filePath: evidence.filePath, baseModel: evidence.baseModel, fingerprint, contextLength: declared ?? rope.contextLength.value };
+  const input = {
+    nameOrPath: evidence.nameOrPath,
+    filePath: evidence.filePath,
+    baseModel: evidence.baseModel,
+    fingerprint,
+    contextLength: declared ?? rope.contextLength.value,
+  };
   const match = identifyModel(input);
   rope.identity = match ? match.identity : null;
   if (match) rope.shipped = match.shipped;

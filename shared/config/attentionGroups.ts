@@ -134,7 +134,18 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
 }
 
 /** Keys that look like a layer pattern; one this reader does not interpret is named in the assumption. */
-const UNKNOWN_PATTERN_KEYS = ['sliding_window_pattern', 'layer_pattern', 'attention_pattern', 'hybrid_layer_pattern', 'layer_types', 'swa_layers', 'sliding_window_layers', 'full_attention_layers', 'global_attn_layers', 'attention_type'];
+const UNKNOWN_PATTERN_KEYS = [
+  'sliding_window_pattern',
+  'layer_pattern',
+  'attention_pattern',
+  'hybrid_layer_pattern',
+  'layer_types',
+  'swa_layers',
+  'sliding_window_layers',
+  'full_attention_layers',
+  'global_attn_layers',
+  'attention_type',
+];
 
 /** The sliding window in force, or undefined when windows are off. */
 export function slidingWindowOf(s: ScopeLookup, modelType: string | undefined): Located<number> | undefined {
@@ -206,7 +217,8 @@ function groupBase(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): 
   const s = g.scopes;
   const local = SLIDING_BASE_KEYS.map((k) => s.number(k)).find((v) => v !== undefined);
   if (local) return local;
-  if (g.modelType === 'gemma3' || g.modelType === 'gemma3_text') return noted(10000, 'default rope_local_base_freq 10,000 (not in the file; Gemma-3 sliding layers)');
+  if (g.modelType === 'gemma3' || g.modelType === 'gemma3_text')
+    return noted(10000, 'default rope_local_base_freq 10,000 (not in the file; Gemma-3 sliding layers)');
   if (g.modelType === 'modernbert') return noted(10000, 'default local_rope_theta 10,000 (not in the file; ModernBERT local layers)');
   return g.base;
 }
@@ -218,7 +230,9 @@ function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefin
   const swaHead = kind === 'sliding_attention' ? g.scopes.number('swa_head_dim') : undefined;
   if (swaHead && !params) {
     const shared = g.scopes.number('partial_rotary_factor');
-    return shared ? { ...shared, value: Math.trunc(swaHead.value * shared.value), note: `int(swa_head_dim ${swaHead.value} × partial_rotary_factor ${shared.value})` } : swaHead;
+    return shared
+      ? { ...shared, value: Math.trunc(swaHead.value * shared.value), note: `int(swa_head_dim ${swaHead.value} × partial_rotary_factor ${shared.value})` }
+      : swaHead;
   }
   const prf = locatedNumber(params, 'partial_rotary_factor');
   const type = stringOf(child(params, 'rope_type'));
@@ -227,9 +241,14 @@ function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefin
     // int(partial_rotary_factor × head // 2) pairs rotate (exponents over the whole head); the rest stay still.
     const f = prf?.value ?? 1;
     const rotated = 2 * Math.floor((f * head.value) / 2);
-    return { ...(prf ?? head), value: rotated, note: `proportional RoPE: ${rotated} of ${head.key ?? 'head_dim'} ${head.value} channels rotate (partial_rotary_factor ${f})` };
+    return {
+      ...(prf ?? head),
+      value: rotated,
+      note: `proportional RoPE: ${rotated} of ${head.key ?? 'head_dim'} ${head.value} channels rotate (partial_rotary_factor ${f})`,
+    };
   }
-  if (prf) return { ...prf, value: Math.trunc(head.value * prf.value), note: `int(${head.key ?? 'head_dim'} ${head.value} × ${keyPathOf(prf.node!)} ${prf.value})` };
+  if (prf)
+    return { ...prf, value: Math.trunc(head.value * prf.value), note: `int(${head.key ?? 'head_dim'} ${head.value} × ${keyPathOf(prf.node!)} ${prf.value})` };
   if (globalHead) return globalHead;
   // A per-type entry without its own factor: the model-wide one (the reader's rotary dim may carry the
   // full-attention entry's factor, which other layer types do not share).
@@ -242,7 +261,9 @@ function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefin
 
 /** Groups that rotate (NoPE groups have no base). */
 export function ropeGroups(rope: ModelRope): (AttentionGroup & { base: Located<number>; rotaryDim: Located<number> })[] {
-  return (rope.groups ?? []).filter((x): x is AttentionGroup & { base: Located<number>; rotaryDim: Located<number> } => x.base !== null && x.rotaryDim !== null);
+  return (rope.groups ?? []).filter(
+    (x): x is AttentionGroup & { base: Located<number>; rotaryDim: Located<number> } => x.base !== null && x.rotaryDim !== null,
+  );
 }
 
 /**

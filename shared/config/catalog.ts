@@ -59,7 +59,13 @@ for (const e of CATALOG) {
 const COPY_SUFFIXES = /(-bnb-4bit|-4bit|-8bit|-awq|-gptq|-gguf|-fp8|-unsloth)+$/i;
 
 function normalizeRef(ref: string): string[] {
-  return ref.trim().replace(/\\/g, '/').replace(/\/+$/, '').toLowerCase().split('/').filter((p) => p !== '');
+  return ref
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/\/+$/, '')
+    .toLowerCase()
+    .split('/')
+    .filter((p) => p !== '');
 }
 
 /**

@@ -27,14 +27,15 @@ export function effectiveModel(t: TrainingConfig, resolved: ResolvedBaseModel): 
       const factor = Math.ceil(L / mpe);
       out.scaling = {
         type: type as RopeType,
-        key: 'rope_scaling', rawType: t.scalingByName,
+        key: 'rope_scaling',
+        rawType: t.scalingByName,
         params: {
           rope_type: t.scalingByName,
           factor: { value: factor, note: `LLaMA-Factory: ceil(${L} / ${mpe})` },
-          original_max_position_embeddings: { value: mpe, note: 'LLaMA-Factory: the model\'s max_position_embeddings' },
+          original_max_position_embeddings: { value: mpe, note: "LLaMA-Factory: the model's max_position_embeddings" },
         },
       };
-      out.originalContextLength = { value: mpe, note: 'LLaMA-Factory: the model\'s max_position_embeddings' };
+      out.originalContextLength = { value: mpe, note: "LLaMA-Factory: the model's max_position_embeddings" };
       out.contextLength = { value: mpe * factor, note: `LLaMA-Factory: max_position_embeddings × ${factor}` };
     }
   }
@@ -54,7 +55,10 @@ function applyOverrides(out: ModelRope, t: TrainingConfig): void {
     reach: g.window ? Math.min(out.contextLength.value, g.window.value) : out.contextLength.value,
   }));
   if (!out.groups) delete out.groups;
-  if (o.scalingCleared) { delete out.scaling; delete out.originalContextLength; }
+  if (o.scalingCleared) {
+    delete out.scaling;
+    delete out.originalContextLength;
+  }
   const scaling = o.scaling ?? (t.deprecatedScaling?.kind === 'object' ? describeScaling(t.deprecatedScaling) : undefined);
   if (scaling) {
     out.scaling = scaling;
@@ -73,10 +77,12 @@ export function overridesOnly(t: TrainingConfig): ModelRope | undefined {
   if (!o.base && !o.contextLength && !o.scaling && t.deprecatedScaling?.kind !== 'object') return undefined;
   const unknown = (what: string): Located<number> => ({ value: NaN, note: `${what}: base model not found offline` });
   const out: ModelRope = {
-    base: unknown('rope_theta'), headDim: unknown('head_dim'), rotaryDim: unknown('rotary dim'),
-    partialRotaryFactor: unknown('partial_rotary_factor'), contextLength: unknown('max_position_embeddings'),
+    base: unknown('rope_theta'),
+    headDim: unknown('head_dim'),
+    rotaryDim: unknown('rotary dim'),
+    partialRotaryFactor: unknown('partial_rotary_factor'),
+    contextLength: unknown('max_position_embeddings'),
   };
   applyOverrides(out, t);
   return out;
 }
-

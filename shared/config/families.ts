@@ -12,11 +12,11 @@ import { DEFAULT_THETA_5 } from './transformers5Classes';
  * llama4) take their text config's.
  */
 const WRAPPER_BASE: Record<string, number> = {
-  gemma3: 1e6,          // Gemma3Config → Gemma3TextConfig (1,000,000)
-  llama4: 500000,       // Llama4Config → Llama4TextConfig (500,000)
+  gemma3: 1e6, // Gemma3Config → Gemma3TextConfig (1,000,000)
+  llama4: 500000, // Llama4Config → Llama4TextConfig (500,000)
 };
 const V4_DIFFERS: Record<string, number> = {
-  cohere: 10000,        // 4.x CohereConfig(rope_theta=10000.0)
+  cohere: 10000, // 4.x CohereConfig(rope_theta=10000.0)
 };
 
 /** Gemma-3's base for sliding-window (local) layers when rope_local_base_freq is absent. */
@@ -35,20 +35,20 @@ export const DEFAULT_CONTEXT = 2048;
 
 /** max_position_embeddings default of the model's config class, where it is not 2048. */
 const DEFAULT_CONTEXT_BY_TYPE: Record<string, number> = {
-  gemma3: 131072,       // Gemma3TextConfig(max_position_embeddings=131_072); multimodal text_config often omits it
+  gemma3: 131072, // Gemma3TextConfig(max_position_embeddings=131_072); multimodal text_config often omits it
   gemma3_text: 131072,
-  gemma: 8192,          // GemmaConfig(max_position_embeddings=8192)
+  gemma: 8192, // GemmaConfig(max_position_embeddings=8192)
   gemma2: 8192,
-  cohere: 8192,         // CohereConfig(max_position_embeddings=8192)
-  mistral: 131072,      // MistralConfig(max_position_embeddings=4096 * 32)
+  cohere: 8192, // CohereConfig(max_position_embeddings=8192)
+  mistral: 131072, // MistralConfig(max_position_embeddings=4096 * 32)
   mixtral: 131072,
-  qwen2: 32768,         // Qwen2Config(max_position_embeddings=32768)
+  qwen2: 32768, // Qwen2Config(max_position_embeddings=32768)
   qwen3: 32768,
-  phi3: 4096,           // Phi3Config(max_position_embeddings=4096)
-  stablelm: 4096,       // StableLmConfig(max_position_embeddings=4096)
+  phi3: 4096, // Phi3Config(max_position_embeddings=4096)
+  stablelm: 4096, // StableLmConfig(max_position_embeddings=4096)
   deepseek_v2: 2048,
-  deepseek_v3: 4096,    // DeepseekV3Config(max_position_embeddings=4096)
-  llama4_text: 131072,  // Llama4TextConfig(max_position_embeddings=4096 * 32)
+  deepseek_v3: 4096, // DeepseekV3Config(max_position_embeddings=4096)
+  llama4_text: 131072, // Llama4TextConfig(max_position_embeddings=4096 * 32)
   gpt_oss: 131072,
 };
 

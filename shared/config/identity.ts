@@ -115,7 +115,8 @@ export function fingerprintOf(scope: Record<string, unknown>): Fingerprint {
   fp.vocabSize = firstNum(scope, ['vocab_size', 'padded_vocab_size']);
   const scaling = scalingBlock(scope);
   const attn = isObject(scope['attn_config']) ? scope['attn_config'] : {};
-  fp.ropeTheta = num(scope['rope_theta']) ?? num(scaling?.['rope_theta']) ?? num(scope['rotary_emb_base']) ?? num(scope['global_rope_theta']) ?? num(attn['rope_theta']);
+  fp.ropeTheta =
+    num(scope['rope_theta']) ?? num(scaling?.['rope_theta']) ?? num(scope['rotary_emb_base']) ?? num(scope['global_rope_theta']) ?? num(attn['rope_theta']);
   // A scaling block whose type is `default` (v5 writes one for every model) is no scaling.
   fp.scalingType = normalizeScalingType(scaling?.['rope_type'] ?? scaling?.['type']) ?? 'default';
   if (fp.scalingType !== 'default') fp.scalingFactor = num(scaling?.['factor']);
@@ -123,7 +124,15 @@ export function fingerprintOf(scope: Record<string, unknown>): Fingerprint {
   return fp;
 }
 
-const ARCH_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads', 'numKeyValueHeads', 'intermediateSize', 'vocabSize'];
+const ARCH_FIELDS: (keyof Fingerprint)[] = [
+  'modelType',
+  'hiddenSize',
+  'numHiddenLayers',
+  'numAttentionHeads',
+  'numKeyValueHeads',
+  'intermediateSize',
+  'vocabSize',
+];
 /** Without these on the input, a fingerprint says too little to name a model. */
 const REQUIRED_FIELDS: (keyof Fingerprint)[] = ['modelType', 'hiddenSize', 'numHiddenLayers', 'numAttentionHeads'];
 
@@ -234,7 +243,9 @@ function lostScaling(fp: Fingerprint, contextLength: number | undefined, archHit
   if (ropeHits.some((e) => shippedOf(e).contextLength === contextLength)) return undefined;
   const scaled = archHits.filter((e) => {
     const shipped = ENTRY_FINGERPRINTS.get(e)!;
-    return shipped.scalingType !== undefined && shipped.scalingType !== 'default' && thetaOf(shipped) === thetaOf(fp) && shippedOf(e).contextLength === contextLength;
+    return (
+      shipped.scalingType !== undefined && shipped.scalingType !== 'default' && thetaOf(shipped) === thetaOf(fp) && shippedOf(e).contextLength === contextLength
+    );
   });
   if (scaled.length === 0 || new Set(scaled.map((e) => e.trainedContext.value)).size !== 1) return undefined;
   const match = matchOf(scaled, 'fingerprint', true);
@@ -286,10 +297,7 @@ export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
     return e ? matchOf([e], via, false) : undefined;
   };
   const fromCache = input.filePath ? hubIdFromCachePath(input.filePath) : undefined;
-  return named(input.nameOrPath, '_name_or_path')
-    ?? named(fromCache, 'path')
-    ?? named(input.baseModel, 'base_model')
-    ?? fingerprintMatch(input);
+  return named(input.nameOrPath, '_name_or_path') ?? named(fromCache, 'path') ?? named(input.baseModel, 'base_model') ?? fingerprintMatch(input);
 }
 
 function fingerprintMatch(input: IdentifyInput): IdentityMatch | undefined {

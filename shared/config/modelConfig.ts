@@ -9,9 +9,7 @@ import { RopeError } from '../core/errors';
 import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant, ropeTypeOf } from '../rope/spec';
 import { GEMMA3_LOCAL_BASE, familyDefaultBase, familyDefaultContext, usesLocalBase } from './families';
 import type { Located, ModelRope, ScalingDescription } from './modelRope';
-import {
-  keyPathOf, locatedBoolean, locatedNumber, locatedString, noted, numberOf, paramValue, stringOf,
-} from './modelValues';
+import { keyPathOf, locatedBoolean, locatedNumber, locatedString, noted, numberOf, paramValue, stringOf } from './modelValues';
 import { noRopeReason } from './ropePresence';
 import { readAttentionGroups } from './attentionGroups';
 import { statedTrainedContext } from './trainedContext';
@@ -20,28 +18,90 @@ import { ROTARY_DIM_CLASSES_5, knownTo5x } from './transformers5Classes';
 
 /** Keys that only a model config has (any one of them, with no non-model marker, makes a model config). */
 const MODEL_KEYS = [
-  'model_type', 'architectures', 'num_attention_heads', 'n_head', 'num_heads', 'rope_theta', 'rope_scaling',
-  'rope_parameters', 'max_position_embeddings', 'rotary_emb_base', 'rope_ratio', 'rotary_pct', 'qk_rope_head_dim',
-  'n_positions', 'kv_channels', 'head_dim', 'partial_rotary_factor',
+  'model_type',
+  'architectures',
+  'num_attention_heads',
+  'n_head',
+  'num_heads',
+  'rope_theta',
+  'rope_scaling',
+  'rope_parameters',
+  'max_position_embeddings',
+  'rotary_emb_base',
+  'rope_ratio',
+  'rotary_pct',
+  'qk_rope_head_dim',
+  'n_positions',
+  'kv_channels',
+  'head_dim',
+  'partial_rotary_factor',
 ];
 /** Keys of well-known non-model JSON/YAML files and of training configs. */
 const NON_MODEL_KEYS = [
   // package.json, tsconfig, eslint, VS Code
-  'dependencies', 'devDependencies', 'scripts', 'compilerOptions', 'extends', 'contributes', 'engines',
+  'dependencies',
+  'devDependencies',
+  'scripts',
+  'compilerOptions',
+  'extends',
+  'contributes',
+  'engines',
   // tokenizer.json, tokenizer_config.json, special_tokens_map.json, generation/adapter configs
-  'added_tokens', 'normalizer', 'pre_tokenizer', 'added_tokens_decoder', 'peft_type', 'lora_alpha',
+  'added_tokens',
+  'normalizer',
+  'pre_tokenizer',
+  'added_tokens_decoder',
+  'peft_type',
+  'lora_alpha',
   // CI YAML
-  'jobs', 'stages', 'pipeline', 'steps', 'services',
+  'jobs',
+  'stages',
+  'pipeline',
+  'steps',
+  'services',
   // training configs (axolotl, LLaMA-Factory, torchtune, LitGPT, GPT-NeoX, nanotron)
-  'base_model', 'model_name_or_path', 'sequence_len', 'cutoff_len', 'datasets', 'dataset', 'micro_batch_size',
-  'num_epochs', 'learning_rate', 'optimizer', 'train_micro_batch_size_per_gpu', 'train_iters', 'train-iters',
-  'data_path', 'data-path', 'output_dir', 'checkpoint_dir', 'checkpointer', 'tokenizer', 'stage', 'finetuning_type',
-  'max_steps', 'epochs', 'lr', 'zero_optimization', 'general',
+  'base_model',
+  'model_name_or_path',
+  'sequence_len',
+  'cutoff_len',
+  'datasets',
+  'dataset',
+  'micro_batch_size',
+  'num_epochs',
+  'learning_rate',
+  'optimizer',
+  'train_micro_batch_size_per_gpu',
+  'train_iters',
+  'train-iters',
+  'data_path',
+  'data-path',
+  'output_dir',
+  'checkpoint_dir',
+  'checkpointer',
+  'tokenizer',
+  'stage',
+  'finetuning_type',
+  'max_steps',
+  'epochs',
+  'lr',
+  'zero_optimization',
+  'general',
 ];
 /** Where multimodal and wrapper configs keep the language model's keys. */
 const NESTED_SCOPES = ['text_config', 'llm_config', 'language_config', 'text_model', 'thinker_config'];
 /** Keys that show a scope holds the attention/RoPE description. */
-const ARCH_KEYS = ['num_attention_heads', 'n_head', 'num_heads', 'n_heads', 'hidden_size', 'head_dim', 'rope_theta', 'rope_scaling', 'rope_parameters', 'max_position_embeddings'];
+const ARCH_KEYS = [
+  'num_attention_heads',
+  'n_head',
+  'num_heads',
+  'n_heads',
+  'hidden_size',
+  'head_dim',
+  'rope_theta',
+  'rope_scaling',
+  'rope_parameters',
+  'max_position_embeddings',
+];
 
 const HIDDEN_KEYS = ['hidden_size', 'n_embd', 'd_model', 'dim'];
 const HEADS_KEYS = ['num_attention_heads', 'n_head', 'num_heads', 'n_heads'];
@@ -78,7 +138,10 @@ export function isModelConfig(doc: ParsedDocument): boolean {
 /** Lookup order for one key: the language-model scope first, then the root. */
 export class Scopes {
   readonly list: ConfigNode[];
-  constructor(readonly root: ConfigNode, readonly primary: ConfigNode) {
+  constructor(
+    readonly root: ConfigNode,
+    readonly primary: ConfigNode,
+  ) {
     this.list = primary === root ? [root] : [primary, root];
   }
   number(key: string): Located<number> | undefined {
@@ -179,7 +242,11 @@ function resolveBase(scopes: Scopes, mainScaling: ConfigNode | undefined, modelT
   return noted(d.value, d.note);
 }
 
-interface Dims { headDim: Located<number>; rotaryDim: Located<number>; partialRotaryFactor: Located<number> }
+interface Dims {
+  headDim: Located<number>;
+  rotaryDim: Located<number>;
+  partialRotaryFactor: Located<number>;
+}
 
 function resolveDims(scopes: Scopes, mainScaling: ConfigNode | undefined, modelType: string | undefined): Dims {
   // MLA (DeepSeek-V2/V3, Kimi): RoPE runs only on the decoupled qk_rope_head_dim channels.
@@ -215,7 +282,8 @@ function resolveDims(scopes: Scopes, mainScaling: ConfigNode | undefined, modelT
       partialRotaryFactor: noted(0.5, 'ChatGLM rotates half of each head'),
     };
   }
-  const prf = locatedNumber(mainScaling, 'partial_rotary_factor') ?? scopes.number('partial_rotary_factor') ?? scopes.number('rotary_pct') ?? scopes.number('rope_pct');
+  const prf =
+    locatedNumber(mainScaling, 'partial_rotary_factor') ?? scopes.number('partial_rotary_factor') ?? scopes.number('rotary_pct') ?? scopes.number('rope_pct');
   if (prf) {
     const dim = Math.trunc(headDim.value * prf.value); // transformers: int(head_dim * partial_rotary_factor)
     return { headDim, rotaryDim: { ...prf, value: dim, note: `int(head_dim ${headDim.value} × ${prf.key} ${prf.value})` }, partialRotaryFactor: prf };
@@ -277,7 +345,6 @@ function noRotaryLayerReason(groups: NonNullable<ModelRope['groups']>): string {
 }
 
 function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
-
   const sRoot = scalingRoot(scopes);
   const perLayer = sRoot !== undefined && isPerLayerType(sRoot);
   const mainScaling = perLayer ? (child(sRoot, 'full_attention') ?? sRoot!.children![0]) : sRoot;
@@ -300,12 +367,19 @@ function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
   if (perLayer) {
     for (const c of sRoot!.children!) {
       if (c === mainScaling) continue;
-      variants.push({ layerType: c.key!, base: locatedNumber(c, 'rope_theta') ?? { ...base, note: `no rope_theta in ${keyPathOf(c)}: the global base` }, scaling: describeScaling(c) });
+      variants.push({
+        layerType: c.key!,
+        base: locatedNumber(c, 'rope_theta') ?? { ...base, note: `no rope_theta in ${keyPathOf(c)}: the global base` },
+        scaling: describeScaling(c),
+      });
     }
   }
   const local = scopes.number('rope_local_base_freq');
   if (local || usesLocalBase(modelType)) {
-    variants.push({ layerType: 'sliding_attention', base: local ?? noted(GEMMA3_LOCAL_BASE, `rope_local_base_freq absent: Gemma-3's default ${GEMMA3_LOCAL_BASE} for sliding layers`) });
+    variants.push({
+      layerType: 'sliding_attention',
+      base: local ?? noted(GEMMA3_LOCAL_BASE, `rope_local_base_freq absent: Gemma-3's default ${GEMMA3_LOCAL_BASE} for sliding layers`),
+    });
   }
   if (variants.length) rope.layerVariants = variants;
 
@@ -320,7 +394,12 @@ function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
   if (logn) rope.useLognAttn = { ...logn, note: 'Qwen-1 remote code: queries scaled by log_{seq_length}(n) past seq_length' };
 
   rope.groups = readAttentionGroups({
-    scopes, modelType, base, rotaryDim: dims.rotaryDim, headDim: dims.headDim, contextLength,
+    scopes,
+    modelType,
+    base,
+    rotaryDim: dims.rotaryDim,
+    headDim: dims.headDim,
+    contextLength,
     perLayerTypeParams: perLayer ? sRoot : undefined,
   });
   // The top-level base and rotary dim are the full-attention group's (Gemma-4: its global head).
@@ -353,7 +432,10 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
   }
   const s = rope.scaling;
   if (s && s.type === undefined) {
-    throw new RopeError('unknown-rope-type', `unknown rope type '${s.rawType?.value ?? '?'}' in ${s.key ?? 'rope_scaling'} (expected one of ${ROPE_TYPES.join(', ')}, or su/mrope)`);
+    throw new RopeError(
+      'unknown-rope-type',
+      `unknown rope type '${s.rawType?.value ?? '?'}' in ${s.key ?? 'rope_scaling'} (expected one of ${ROPE_TYPES.join(', ')}, or su/mrope)`,
+    );
   }
   const spec: RopeSpec = {
     ropeType: s?.type ?? 'default',
@@ -361,7 +443,9 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
     rotaryDim: opts.variant === 'v5' ? transformers5RotaryDim(rope, rope.rotaryDim).value : rope.rotaryDim.value,
     maxPositionEmbeddings: rope.contextLength.value,
   };
-  const set = <K extends keyof RopeSpec>(k: K, v: RopeSpec[K] | undefined) => { if (v !== undefined) spec[k] = v; };
+  const set = <K extends keyof RopeSpec>(k: K, v: RopeSpec[K] | undefined) => {
+    if (v !== undefined) spec[k] = v;
+  };
   set('originalMaxPositionEmbeddings', numParam(s, 'original_max_position_embeddings'));
   set('topLevelOriginalMaxPositionEmbeddings', rope.topLevelOriginalContextLength?.value);
   set('factor', numParam(s, 'factor'));

@@ -61,11 +61,16 @@ export function locatedString(obj: ConfigNode | undefined, key: string): Located
 /** A plain value of a scaling parameter: numbers (also from numeric strings), lists, booleans, strings. */
 export function paramValue(node: ConfigNode): unknown {
   switch (node.kind) {
-    case 'number': return node.value;
-    case 'string': return numberOf(node) ?? node.value;
-    case 'boolean': return node.value;
-    case 'null': return null;
-    case 'array': return (node.children ?? []).map(paramValue);
+    case 'number':
+      return node.value;
+    case 'string':
+      return numberOf(node) ?? node.value;
+    case 'boolean':
+      return node.value;
+    case 'null':
+      return null;
+    case 'array':
+      return (node.children ?? []).map(paramValue);
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const c of node.children ?? []) out[c.key!] = paramValue(c);

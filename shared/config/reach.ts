@@ -58,7 +58,11 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       const shippedBase = rope.shipped?.base;
       const ownBase = shippedBase !== undefined && Math.abs(rope.base.value - shippedBase) > 1e-9 * shippedBase;
       if (ownBase && mpe > trained) {
-        return { value: mpe, basis: `its own rope_theta ${n(rope.base.value)}, shipped ${n(shippedBase!)}, at max_position_embeddings ${n(mpe)}`, unscaledFrom: mpe };
+        return {
+          value: mpe,
+          basis: `its own rope_theta ${n(rope.base.value)}, shipped ${n(shippedBase!)}, at max_position_embeddings ${n(mpe)}`,
+          unscaledFrom: mpe,
+        };
       }
       return { value: trained, basis: `trained at ${n(trained)}`, unscaledFrom: trained };
     }
@@ -78,7 +82,11 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       // with nothing known, max_position_embeddings is taken as including it, as the checkpoints
       // that ship linear scaling do, so no factor is counted twice.
       const base = rope.derivativeOf?.unscaledTrainedContext;
-      if (base !== undefined && mpe <= base) return { value: Math.floor(mpe * f), basis: `max_position_embeddings ${n(mpe)} × linear factor ${f}; the unscaled model of its architecture was trained at ${n(base)}` };
+      if (base !== undefined && mpe <= base)
+        return {
+          value: Math.floor(mpe * f),
+          basis: `max_position_embeddings ${n(mpe)} × linear factor ${f}; the unscaled model of its architecture was trained at ${n(base)}`,
+        };
       return { value: mpe, basis: `max_position_embeddings ${n(mpe)}, taken as already including linear ×${f}` };
     }
     case 'llama3': {
@@ -91,7 +99,9 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       return extended > mpe ? { value: extended, basis: `llama3 original ${n(o!)} × factor ${f}` } : { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
     }
     case 'dynamic':
-      return f ? { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × dynamic factor ${f}` } : { value: trained, basis: `trained at ${n(trained)}` };
+      return f
+        ? { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × dynamic factor ${f}` }
+        : { value: trained, basis: `trained at ${n(trained)}` };
     default:
       return { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
   }
@@ -113,7 +123,7 @@ export function everyRopeLayerWindow(rope: ModelRope): number | undefined {
 
 /** "its rope_theta 283,461,213 (shipped 500,000) differs" / "… and … differ", for a derivative's messages. */
 export function differencesText(d: DerivativeOf): string {
-  const list = d.differences.length > 1 ? `${d.differences.slice(0, -1).join(', ')} and ${d.differences[d.differences.length - 1]}` : d.differences[0] ?? '';
+  const list = d.differences.length > 1 ? `${d.differences.slice(0, -1).join(', ')} and ${d.differences[d.differences.length - 1]}` : (d.differences[0] ?? '');
   return `its ${list} ${d.differences.length > 1 ? 'differ' : 'differs'}`;
 }
 

@@ -156,7 +156,8 @@ export function parseHubRef(ref: string): HubRef | undefined {
   // A file (a GGUF, weights, a config) is a path, never a repository name.
   if (!/^[A-Za-z0-9][\w.\-]*\/[\w.\-]+$/.test(id) || /\.(json|gguf|safetensors|bin|pt|pth)$/i.test(id) || id.includes('..')) return undefined;
   // A revision names a file under refs/: no empty, `.` or `..` segments (nothing outside that folder).
-  if (revision !== undefined && (!/^[\w.\-\/]+$/.test(revision) || revision.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) return undefined;
+  if (revision !== undefined && (!/^[\w.\-\/]+$/.test(revision) || revision.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')))
+    return undefined;
   return revision === undefined ? { id } : { id, revision };
 }
 
@@ -195,8 +196,12 @@ function fromHubCache(hub: HubRef, hubCache: string, reader: FileReader): Resolv
     // The revision `refs/main` points at; else any snapshot that has a config.json, except those
     // another branch or tag names (`org/name` means main, not a branch fetched as `org/name@v2`).
     const main = reader.readText(joinPath(dir, 'refs/main'))?.trim();
-    const otherRefs = new Set((reader.listDir(joinPath(dir, 'refs')) ?? []).filter((n) => n !== 'main')
-      .map((n) => reader.readText(joinPath(dir, 'refs', n))?.trim()).filter((c): c is string => !!c));
+    const otherRefs = new Set(
+      (reader.listDir(joinPath(dir, 'refs')) ?? [])
+        .filter((n) => n !== 'main')
+        .map((n) => reader.readText(joinPath(dir, 'refs', n))?.trim())
+        .filter((c): c is string => !!c),
+    );
     const rest = revs.filter((r) => r !== main && !otherRefs.has(r)).sort();
     ordered = main && revs.includes(main) ? [main, ...rest] : rest;
   }
@@ -212,7 +217,10 @@ function fromHubCache(hub: HubRef, hubCache: string, reader: FileReader): Resolv
 
 /** POSIX-style path helpers (pure; Windows back-slashes are normalized). */
 export function joinPath(...parts: string[]): string {
-  const joined = parts.filter((p) => p !== '').join('/').replace(/\\/g, '/');
+  const joined = parts
+    .filter((p) => p !== '')
+    .join('/')
+    .replace(/\\/g, '/');
   const abs = joined.startsWith('/');
   const out: string[] = [];
   for (const seg of joined.split('/')) {

@@ -14,9 +14,18 @@ import { readNanotron } from './trainers/nanotron';
 import { readMaxText } from './trainers/maxtext';
 import { readOlmo } from './trainers/olmo';
 
-export type TrainingTool = 'axolotl' | 'llama-factory' | 'torchtune' | 'litgpt' | 'gpt-neox' | 'nanotron' | 'maxtext' | 'olmo'
+export type TrainingTool =
+  | 'axolotl'
+  | 'llama-factory'
+  | 'torchtune'
+  | 'litgpt'
+  | 'gpt-neox'
+  | 'nanotron'
+  | 'maxtext'
+  | 'olmo'
   /** Command lines only (config/trainers/launch): ms-swift, and a train script read generically. */
-  | 'swift' | 'generic-trainer';
+  | 'swift'
+  | 'generic-trainer';
 
 /** RoPE keys a training config writes over the base model's config. */
 export interface RopeOverrides {

@@ -14,22 +14,29 @@ type LocatedKeys = keyof Located<unknown>;
 /** Located<V> exactly (only value/node/key/note), not a richer object that happens to have `value`. */
 type IsLocated<T> = T extends { value: unknown } ? (Exclude<keyof T, LocatedKeys> extends never ? true : false) : false;
 
-export type Wire<T> =
-  T extends ConfigNode ? Range
-    : T extends readonly (infer E)[] ? Wire<E>[]
-      : T extends object ? { [K in keyof T as K extends 'node' ? 'range' : K]: Wire<T[K]> }
-        : T;
-
-export type Plain<T> =
-  T extends readonly (infer E)[] ? Plain<E>[]
-    : IsLocated<T> extends true ? (T extends Located<infer V> ? Plain<V> : never)
-      : T extends object ? { [K in keyof T as K extends 'node' ? never : K]: Plain<T[K]> }
-        : T;
-
-export type Detached<T> =
-  T extends readonly (infer E)[] ? Detached<E>[]
-    : T extends object ? { [K in keyof T as K extends 'node' ? never : K]: Detached<T[K]> }
+export type Wire<T> = T extends ConfigNode
+  ? Range
+  : T extends readonly (infer E)[]
+    ? Wire<E>[]
+    : T extends object
+      ? { [K in keyof T as K extends 'node' ? 'range' : K]: Wire<T[K]> }
       : T;
+
+export type Plain<T> = T extends readonly (infer E)[]
+  ? Plain<E>[]
+  : IsLocated<T> extends true
+    ? T extends Located<infer V>
+      ? Plain<V>
+      : never
+    : T extends object
+      ? { [K in keyof T as K extends 'node' ? never : K]: Plain<T[K]> }
+      : T;
+
+export type Detached<T> = T extends readonly (infer E)[]
+  ? Detached<E>[]
+  : T extends object
+    ? { [K in keyof T as K extends 'node' ? never : K]: Detached<T[K]> }
+    : T;
 
 const isNode = (v: unknown): v is ConfigNode =>
   typeof v === 'object' && v !== null && typeof (v as ConfigNode).offset === 'number' && typeof (v as ConfigNode).length === 'number' && 'kind' in v;

@@ -15,7 +15,10 @@ export type RopeErrorCode =
   | 'cancelled';
 
 export class RopeError extends Error {
-  constructor(public readonly code: RopeErrorCode, message: string) {
+  constructor(
+    public readonly code: RopeErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'RopeError';
   }

@@ -7,7 +7,10 @@ import type { Range } from './range';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
-export interface TextEdit { range: Range; newText: string }
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
 
 export type FixKind = 'ntk' | 'yarn' | 'linear' | 'dynamic' | 'llama3' | 'raise-base' | 'other';
 
@@ -26,9 +29,17 @@ export interface Fix {
   rewrite?: FixRewrite;
 }
 
-export interface FixRewrite { factor: number; original?: number; base?: number; recipe?: boolean }
+export interface FixRewrite {
+  factor: number;
+  original?: number;
+  base?: number;
+  recipe?: boolean;
+}
 
-export interface FixVerdict { lmax: number | null; length: number }
+export interface FixVerdict {
+  lmax: number | null;
+  length: number;
+}
 
 export interface Finding {
   code: string;
@@ -50,4 +61,8 @@ export interface BoundOracle {
 }
 
 /** A bound question the oracle could not answer yet (base set: an L_max question, which decides findings). */
-export interface PendingBound { length: number; headDim: number; base?: number }
+export interface PendingBound {
+  length: number;
+  headDim: number;
+  base?: number;
+}

@@ -47,7 +47,11 @@ export function fmtCompact(v: number | null | undefined): string {
   const a = Math.abs(v);
   if (a === 0) return '0';
   if (a >= 1e12 || a < 1e-3) return v.toExponential(2);
-  const units: [number, string][] = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  const units: [number, string][] = [
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
   for (const [u, s] of units) {
     if (a >= u) return trim((v / u).toPrecision(3)) + s;
   }

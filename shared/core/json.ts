@@ -13,7 +13,9 @@ export function compactJsonText(value: unknown, scalar?: JsonScalarWriter, key?:
   if (own !== undefined) return own;
   if (Array.isArray(value)) return `[${value.map((v) => compactJsonText(v, scalar)).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${compactJsonText(v, scalar, k)}`).join(',')}}`;
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${JSON.stringify(k)}:${compactJsonText(v, scalar, k)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }

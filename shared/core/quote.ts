@@ -127,7 +127,8 @@ function jsonWrite(w: Writer, v: unknown): void {
     }
     w.put('}');
   } else if (typeof v === 'string') w.put(JSON.stringify(w.fit(v)));
-  else if (typeof v === 'number' && !Number.isFinite(v)) w.put(String(v)); // not JSON; say what it is
+  else if (typeof v === 'number' && !Number.isFinite(v))
+    w.put(String(v)); // not JSON; say what it is
   else w.put(JSON.stringify(v ?? null));
 }
 
@@ -143,7 +144,8 @@ export function pyString(s: string): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\\u' + c.toString(16).padStart(4, '0'); // lone surrogate
+    else if (c >= 0xd800 && c <= 0xdfff)
+      out += '\\u' + c.toString(16).padStart(4, '0'); // lone surrogate
     else out += ch;
   }
   return out + q;

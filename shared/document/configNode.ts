@@ -24,7 +24,11 @@ export interface ConfigNode {
   parent?: ConfigNode;
 }
 
-export interface ParseProblem { message: string; offset: number; length: number }
+export interface ParseProblem {
+  message: string;
+  offset: number;
+  length: number;
+}
 
 export interface ParsedDocument {
   format: 'json' | 'yaml';
@@ -88,9 +92,7 @@ export function valueRange(doc: ParsedDocument, node: ConfigNode): Range {
 
 /** Range of the key of `node` when it is a property, else of its value. */
 export function keyRange(doc: ParsedDocument, node: ConfigNode): Range {
-  return node.keyOffset !== undefined
-    ? doc.lines.rangeOf(node.keyOffset, node.keyLength ?? 0)
-    : valueRange(doc, node);
+  return node.keyOffset !== undefined ? doc.lines.rangeOf(node.keyOffset, node.keyLength ?? 0) : valueRange(doc, node);
 }
 
 /** A plain JS value of a node (objects become records); for small subtrees only. */
@@ -102,7 +104,9 @@ export function toPlain(node: ConfigNode | undefined): unknown {
       for (const c of node.children ?? []) out[c.key!] = toPlain(c);
       return out;
     }
-    case 'array': return (node.children ?? []).map(toPlain);
-    default: return node.value;
+    case 'array':
+      return (node.children ?? []).map(toPlain);
+    default:
+      return node.value;
   }
 }

@@ -95,10 +95,21 @@ function convert(n: JsonNode, parent: ConfigNode | undefined): ConfigNode {
       node.kind = 'array';
       node.children = (n.children ?? []).map((c) => convert(c, node));
       break;
-    case 'string': node.kind = 'string'; node.value = n.value; break;
-    case 'number': node.kind = 'number'; node.value = n.value; break;
-    case 'boolean': node.kind = 'boolean'; node.value = n.value; break;
-    default: node.kind = 'null'; node.value = null;
+    case 'string':
+      node.kind = 'string';
+      node.value = n.value;
+      break;
+    case 'number':
+      node.kind = 'number';
+      node.value = n.value;
+      break;
+    case 'boolean':
+      node.kind = 'boolean';
+      node.value = n.value;
+      break;
+    default:
+      node.kind = 'null';
+      node.value = null;
   }
   return node;
 }

@@ -83,7 +83,10 @@ function convert(doc: Document.Parsed, n: YNode, parent: ConfigNode | undefined,
       const v = item.value as YNode | null;
       const child = v ? convert(doc, v, node, budget, depth + 1) : nullAfterKey(k, node);
       child.key = keyText;
-      if (k?.range) { child.keyOffset = k.range[0]; child.keyLength = k.range[1] - k.range[0]; }
+      if (k?.range) {
+        child.keyOffset = k.range[0];
+        child.keyLength = k.range[1] - k.range[0];
+      }
       node.children.push(child);
     }
   } else if (isSeq(n)) {
@@ -92,11 +95,22 @@ function convert(doc: Document.Parsed, n: YNode, parent: ConfigNode | undefined,
   } else if (isScalar(n)) {
     const v = n.value;
     node.raw = n.source ?? undefined;
-    if (typeof v === 'number') { node.kind = 'number'; node.value = v; }
-    else if (typeof v === 'bigint') { node.kind = 'number'; node.value = Number(v); }
-    else if (typeof v === 'boolean') { node.kind = 'boolean'; node.value = v; }
-    else if (v === null || v === undefined) { node.kind = 'null'; node.value = null; }
-    else { node.kind = 'string'; node.value = String(v); }
+    if (typeof v === 'number') {
+      node.kind = 'number';
+      node.value = v;
+    } else if (typeof v === 'bigint') {
+      node.kind = 'number';
+      node.value = Number(v);
+    } else if (typeof v === 'boolean') {
+      node.kind = 'boolean';
+      node.value = v;
+    } else if (v === null || v === undefined) {
+      node.kind = 'null';
+      node.value = null;
+    } else {
+      node.kind = 'string';
+      node.value = String(v);
+    }
   }
   return node;
 }

@@ -23,13 +23,17 @@ export class LineIndex {
     }
     this.lineStarts = starts;
   }
-  get lineCount(): number { return this.lineStarts.length; }
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
   positionAt(offset: number): Position {
     const o = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0, hi = this.lineStarts.length - 1;
+    let lo = 0,
+      hi = this.lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid] <= o) lo = mid; else hi = mid - 1;
+      if (this.lineStarts[mid] <= o) lo = mid;
+      else hi = mid - 1;
     }
     return { line: lo, character: o - this.lineStarts[lo] };
   }

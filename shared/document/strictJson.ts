@@ -23,7 +23,9 @@ export interface StrictJsonResult {
 }
 
 class Stop extends Error {
-  constructor(readonly problem: StrictJsonProblem) { super(problem.message); }
+  constructor(readonly problem: StrictJsonProblem) {
+    super(problem.message);
+  }
 }
 
 const WS = /[ \t\n\r]*/y;
@@ -36,7 +38,11 @@ export function checkStrictJson(text: string): StrictJsonResult {
   const stop = (message: string, offset: number, length = 1, repair?: StrictJsonProblem['repair']): never => {
     throw new Stop({ kind: 'syntax', message, offset, length: Math.max(0, Math.min(length, text.length - offset)), ...(repair ? { repair } : {}) });
   };
-  const ws = () => { WS.lastIndex = i; WS.exec(text); i = WS.lastIndex; };
+  const ws = () => {
+    WS.lastIndex = i;
+    WS.exec(text);
+    i = WS.lastIndex;
+  };
   /** End of the value just read, for a missing comma's repair. */
   let lastEnd = 0;
 
@@ -47,7 +53,11 @@ export function checkStrictJson(text: string): StrictJsonResult {
     for (;;) {
       if (i >= text.length) stop('Unterminated string starting at', start, 1);
       const c = text.charCodeAt(i);
-      if (c === 0x22) { i++; lastEnd = i; return out; }
+      if (c === 0x22) {
+        i++;
+        lastEnd = i;
+        return out;
+      }
       if (c < 0x20) stop('Invalid control character at', i, 1);
       if (c === 0x5c) {
         const e = text[i + 1];
@@ -72,20 +82,35 @@ export function checkStrictJson(text: string): StrictJsonResult {
     const c = text[i];
     if (c === '{') return object(depth);
     if (c === '[') return array(depth);
-    if (c === '"') { str(); return; }
+    if (c === '"') {
+      str();
+      return;
+    }
     for (const word of ['true', 'false', 'null', 'NaN', 'Infinity', '-Infinity']) {
-      if (text.startsWith(word, i)) { i += word.length; lastEnd = i; return; }
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        lastEnd = i;
+        return;
+      }
     }
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
-    if (m) { i = NUMBER.lastIndex; lastEnd = i; return; }
+    if (m) {
+      i = NUMBER.lastIndex;
+      lastEnd = i;
+      return;
+    }
     stop('Expecting value', i, 1);
   };
 
   const object = (depth: number): void => {
     i++;
     ws();
-    if (text[i] === '}') { i++; lastEnd = i; return; }
+    if (text[i] === '}') {
+      i++;
+      lastEnd = i;
+      return;
+    }
     const seen = new Map<string, number>();
     for (;;) {
       if (text[i] !== '"') stop('Expecting property name enclosed in double quotes', i, 1);
@@ -93,7 +118,12 @@ export function checkStrictJson(text: string): StrictJsonResult {
       const key = str();
       const first = seen.get(key);
       if (first !== undefined) {
-        duplicates.push({ kind: 'duplicate-key', message: `Duplicate key "${key}": Python's json keeps the last value, the one at offset ${first} is dead`, offset: keyAt, length: i - keyAt });
+        duplicates.push({
+          kind: 'duplicate-key',
+          message: `Duplicate key "${key}": Python's json keeps the last value, the one at offset ${first} is dead`,
+          offset: keyAt,
+          length: i - keyAt,
+        });
       } else {
         seen.set(key, keyAt);
       }
@@ -104,26 +134,39 @@ export function checkStrictJson(text: string): StrictJsonResult {
       value(depth + 1);
       const end = lastEnd;
       ws();
-      if (text[i] === '}') { i++; lastEnd = i; return; }
+      if (text[i] === '}') {
+        i++;
+        lastEnd = i;
+        return;
+      }
       if (text[i] !== ',') {
         stop("Expecting ',' delimiter", i, 1, text[i] === '"' ? { offset: end, length: 0, newText: ',', title: 'Insert the missing comma' } : undefined);
       }
       const comma = i;
       i++;
       ws();
-      if (text[i] === '}') stop('Illegal trailing comma before end of object', comma, 1, { offset: comma, length: 1, newText: '', title: 'Remove the trailing comma' });
+      if (text[i] === '}')
+        stop('Illegal trailing comma before end of object', comma, 1, { offset: comma, length: 1, newText: '', title: 'Remove the trailing comma' });
     }
   };
 
   const array = (depth: number): void => {
     i++;
     ws();
-    if (text[i] === ']') { i++; lastEnd = i; return; }
+    if (text[i] === ']') {
+      i++;
+      lastEnd = i;
+      return;
+    }
     for (;;) {
       value(depth + 1);
       const end = lastEnd;
       ws();
-      if (text[i] === ']') { i++; lastEnd = i; return; }
+      if (text[i] === ']') {
+        i++;
+        lastEnd = i;
+        return;
+      }
       if (text[i] !== ',') {
         const startsValue = i < text.length && /["{[\dtfnNI-]/.test(text[i]);
         stop("Expecting ',' delimiter", i, 1, startsValue ? { offset: end, length: 0, newText: ',', title: 'Insert the missing comma' } : undefined);
@@ -131,7 +174,8 @@ export function checkStrictJson(text: string): StrictJsonResult {
       const comma = i;
       i++;
       ws();
-      if (text[i] === ']') stop('Illegal trailing comma before end of array', comma, 1, { offset: comma, length: 1, newText: '', title: 'Remove the trailing comma' });
+      if (text[i] === ']')
+        stop('Illegal trailing comma before end of array', comma, 1, { offset: comma, length: 1, newText: '', title: 'Remove the trailing comma' });
     }
   };
 

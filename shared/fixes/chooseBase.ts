@@ -66,7 +66,11 @@ export function chooseValidBase(start: number, lmax: LmaxFn): number | undefined
     for (const point of neighbourhoodOf(candidate)) {
       const r = lmax(point);
       if (r === undefined) state = 'unknown';
-      else if (r !== null) { state = 'invalid'; invalidAt = point; break; }
+      else if (r !== null) {
+        state = 'invalid';
+        invalidAt = point;
+        break;
+      }
     }
     if (state === 'valid' && unknownSince < 0) return candidate;
     if (state === 'unknown' && unknownSince < 0) unknownSince = i;

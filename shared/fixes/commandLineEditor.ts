@@ -49,7 +49,11 @@ export class CommandLineEditor implements ConfigEditor {
   }
 
   mergeObject(path: KeyPath, entries: PlainObject, owned: readonly string[]): TextEdit[] {
-    return this.setObject(path, entries, this.keysOf(path).filter((k) => !owned.includes(k)));
+    return this.setObject(
+      path,
+      entries,
+      this.keysOf(path).filter((k) => !owned.includes(k)),
+    );
   }
 
   setObject(path: KeyPath, entries: PlainObject, keep: readonly string[] = []): TextEdit[] {
@@ -185,7 +189,6 @@ function mergeInsertions(edits: OffsetEdit[]): OffsetEdit[] {
   }
   return out;
 }
-
 
 /** `text` written the way the token it replaces was quoted (JSON string in an exec-form array). */
 export function quoteAs(text: string, quote: QuoteStyle, jsonForm: boolean): string {

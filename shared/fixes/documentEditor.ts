@@ -9,8 +9,17 @@ import type { TextEdit } from '../core/findings';
 import type { ConfigEditor, KeyPath } from './configEditor';
 import { OffsetEdit, minimizeEdit, toTextEdits } from './textEdits';
 import {
-  Layout, PlainObject, PlainValue, detectEol, detectIndentUnit, isPlainObject,
-  jsonScalar, jsonValue, yamlBlockEntry, yamlFlow, yamlKey, yamlScalar,
+  Layout,
+  PlainObject,
+  PlainValue,
+  detectEol,
+  detectIndentUnit,
+  isPlainObject,
+  jsonValue,
+  yamlBlockEntry,
+  yamlFlow,
+  yamlKey,
+  yamlScalar,
 } from './render';
 
 export type { KeyPath };
@@ -115,7 +124,9 @@ export class DocumentEditor implements ConfigEditor {
     if (isPlainObject(value) && node.kind === 'object' && !isFlow(text, node)) {
       // A block map replaced by a block map: first line at the node's column, the rest indented alike.
       const indent = ' '.repeat(node.offset - lineStart(text, node.offset));
-      const body = Object.entries(value).map(([k, v]) => yamlBlockEntry(k, v, indent, this.layout)).join(this.layout.eol + indent);
+      const body = Object.entries(value)
+        .map(([k, v]) => yamlBlockEntry(k, v, indent, this.layout))
+        .join(this.layout.eol + indent);
       return { offset: node.offset, length: contentEnd(text, node) - node.offset, newText: body };
     }
     const rendered = isPlainObject(value) ? yamlFlow(value, quoted) : yamlScalar(value, quoted);
@@ -129,7 +140,9 @@ export class DocumentEditor implements ConfigEditor {
   private insertIntoEmpty(value: PlainValue): OffsetEdit {
     const obj = value as PlainObject;
     if (this.doc.format === 'json') return { offset: 0, length: this.text.length, newText: jsonValue(obj, '', this.layout) + this.layout.eol };
-    const body = Object.entries(obj).map(([k, v]) => yamlBlockEntry(k, v, '', this.layout)).join(this.layout.eol);
+    const body = Object.entries(obj)
+      .map(([k, v]) => yamlBlockEntry(k, v, '', this.layout))
+      .join(this.layout.eol);
     const sep = this.text.length && !/\n$/.test(this.text) ? this.layout.eol : '';
     return { offset: this.text.length, length: 0, newText: sep + body + this.layout.eol };
   }
@@ -145,9 +158,8 @@ export class DocumentEditor implements ConfigEditor {
     if (this.doc.format === 'json' || isFlow(text, obj)) {
       const json = this.doc.format === 'json';
       const quoted = json || text[keyAt] === '"';
-      const entry = (k: string, v: PlainValue) => json
-        ? `${JSON.stringify(k)}: ${jsonValue(v, indent, ownLine ? layout : undefined)}`
-        : `${yamlKey(k, quoted)}: ${yamlFlow(v, quoted)}`;
+      const entry = (k: string, v: PlainValue) =>
+        json ? `${JSON.stringify(k)}: ${jsonValue(v, indent, ownLine ? layout : undefined)}` : `${yamlKey(k, quoted)}: ${yamlFlow(v, quoted)}`;
       const items = Object.entries(entries).map(([k, v]) => entry(k, v));
       const sep = ownLine ? layout.eol + indent : ' ';
       const after = skipBlanks(text, anchorEnd);
@@ -159,7 +171,9 @@ export class DocumentEditor implements ConfigEditor {
     }
     // Block map: new lines after the anchor's last line, at the anchor key's indentation.
     const at = lineEnd(text, anchorEnd);
-    const body = Object.entries(entries).map(([k, v]) => layout.eol + indent + yamlBlockEntry(k, v, indent, layout)).join('');
+    const body = Object.entries(entries)
+      .map(([k, v]) => layout.eol + indent + yamlBlockEntry(k, v, indent, layout))
+      .join('');
     return { offset: at, length: 0, newText: body };
   }
 
@@ -181,7 +195,10 @@ export class DocumentEditor implements ConfigEditor {
     const edits: OffsetEdit[] = [];
     let i = 0;
     while (i < kids.length) {
-      if (!removed.includes(kids[i])) { i++; continue; }
+      if (!removed.includes(kids[i])) {
+        i++;
+        continue;
+      }
       let j = i;
       while (j + 1 < kids.length && removed.includes(kids[j + 1])) j++;
       const first = kids[i];

@@ -59,8 +59,16 @@ const ORDER: Record<string, number> = { ntk: 1, yarn: 2, linear: 3, llama3: 4, d
  */
 export function extensionFixes(x: ExtensionInput): Fix[] {
   const advice = adviseRewrite({
-    rope: x.rope, length: x.length, trained: x.trained, from: x.trained, reach: x.reach, base: x.base, dim: x.dim,
-    variant: x.variant, training: x.training, scalingOnly: x.scalingOnly || !x.target.basePath,
+    rope: x.rope,
+    length: x.length,
+    trained: x.trained,
+    from: x.trained,
+    reach: x.reach,
+    base: x.base,
+    dim: x.dim,
+    variant: x.variant,
+    training: x.training,
+    scalingOnly: x.scalingOnly || !x.target.basePath,
   });
   if (!advice) return [];
   const built: { fix: Fix; rank: number; order: number }[] = [];
@@ -68,7 +76,10 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
     const fix = fixOf(o, x);
     if (!fix) return;
     fix.rewrite = rewriteOf(o);
-    if (o.verdict) { fix.title = `${fix.title} — ${verdictText(o.verdict)}`; fix.verdict = o.verdict; }
+    if (o.verdict) {
+      fix.title = `${fix.title} — ${verdictText(o.verdict)}`;
+      fix.verdict = o.verdict;
+    }
     built.push({ fix, rank, order: (ORDER[o.kind] ?? 9) - (o.recipe ? 0.5 : 0) });
   });
   if (!built.length) return [];
@@ -79,7 +90,12 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
 
 /** The values an advised rewrite writes, carried on its fix. */
 export function rewriteOf(o: RewriteOption): FixRewrite {
-  return { factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}), ...(o.recipe ? { recipe: true } : {}) };
+  return {
+    factor: o.factor,
+    ...(o.original !== undefined ? { original: o.original } : {}),
+    ...(o.base !== undefined ? { base: o.base } : {}),
+    ...(o.recipe ? { recipe: true } : {}),
+  };
 }
 
 /** One advised rewrite written into this document, or undefined where the file cannot say it. */
@@ -89,7 +105,11 @@ function fixOf(o: RewriteOption, x: ExtensionInput): Fix | undefined {
   switch (o.kind) {
     case 'ntk':
       if (!t.basePath || o.base === undefined) return undefined;
-      return { title: `Apply NTK scaling: ${t.baseName} ${fmtPlain(x.base)} → ${fmtPlain(o.base)} (s = ${fmt(o.factor)}, d = ${x.dim})`, kind: 'ntk', edits: t.editor.set(t.basePath, o.base) };
+      return {
+        title: `Apply NTK scaling: ${t.baseName} ${fmtPlain(x.base)} → ${fmtPlain(o.base)} (s = ${fmt(o.factor)}, d = ${x.dim})`,
+        kind: 'ntk',
+        edits: t.editor.set(t.basePath, o.base),
+      };
     case 'yarn': {
       const yarn = yarnFix(t, o.factor, o.original ?? x.trained);
       if (!yarn) return undefined;
@@ -109,11 +129,17 @@ function fixOf(o: RewriteOption, x: ExtensionInput): Fix | undefined {
       // transformers starts dynamic NTK at max_position_embeddings: it goes back to T.
       if (!x.contextPath) return undefined;
       const dyn = dynamicFix(t, o.factor);
-      return dyn ? { ...dyn, title: `${dyn.title}, max_position_embeddings back to ${x.trained}`, edits: [...dyn.edits, ...t.editor.set(x.contextPath, x.trained)] } : undefined;
+      return dyn
+        ? { ...dyn, title: `${dyn.title}, max_position_embeddings back to ${x.trained}`, edits: [...dyn.edits, ...t.editor.set(x.contextPath, x.trained)] }
+        : undefined;
     }
     case 'raise-base':
       if (!t.basePath || o.base === undefined) return undefined;
-      return { title: `Raise ${t.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(o.base)}`, kind: 'raise-base', edits: t.editor.set(t.basePath, o.base) };
+      return {
+        title: `Raise ${t.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(o.base)}`,
+        kind: 'raise-base',
+        edits: t.editor.set(t.basePath, o.base),
+      };
   }
 }
 
@@ -130,7 +156,10 @@ function recipeFix(o: RewriteOption, x: ExtensionInput): Fix | undefined {
     if (typeof v === 'number') block[k] = FLOAT_KEYS.has(k) ? float(v) : v;
     else if (typeof v === 'string' || typeof v === 'boolean' || v === null) block[k] = v;
   }
-  const keys = Object.entries(r.scaling).filter(([k]) => k !== 'rope_type').map(([k, v]) => `${k} ${typeof v === 'number' && FLOAT_KEYS.has(k) ? floatText(v) : String(v)}`).join(', ');
+  const keys = Object.entries(r.scaling)
+    .filter(([k]) => k !== 'rope_type')
+    .map(([k, v]) => `${k} ${typeof v === 'number' && FLOAT_KEYS.has(k) ? floatText(v) : String(v)}`)
+    .join(', ');
   const name = r.scaling.rope_type === 'yarn' ? 'YaRN' : r.scaling.rope_type;
   const verb = r.restores ? `Restore the ${name} scaling of ${r.who}` : `Add ${name} as ${r.who} documents it`;
   const fix = scalingBlockFix(t, o.kind, r.scaling.rope_type, block, `${verb} (${keys})`);
@@ -153,7 +182,14 @@ function recipeFix(o: RewriteOption, x: ExtensionInput): Fix | undefined {
 function withDeclaredContext(t: RopeTarget, fix: Fix, block: PlainObject, path: KeyPath, value: number): Fix['edits'] {
   const parent = path.slice(0, -1);
   const sp = t.scalingPath;
-  if (sp && !t.namePath && parent.length > 0 && sp.length === path.length && parent.every((k, i) => sp[i] === k) && t.editor.nodeAt(parent)?.kind !== 'object') {
+  if (
+    sp &&
+    !t.namePath &&
+    parent.length > 0 &&
+    sp.length === path.length &&
+    parent.every((k, i) => sp[i] === k) &&
+    t.editor.nodeAt(parent)?.kind !== 'object'
+  ) {
     return t.editor.set(parent, { [sp[sp.length - 1]]: block, [path[path.length - 1]]: value });
   }
   return [...fix.edits, ...t.editor.set(path, value)];
@@ -163,28 +199,45 @@ function withDeclaredContext(t: RopeTarget, fix: Fix, block: PlainObject, path: 
 const FLOAT_KEYS = new Set(['factor', 'low_freq_factor', 'high_freq_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'attention_factor']);
 
 /** A rewrite with the frequencies it makes (and the running length, for dynamic NTK). */
-export interface RewriteCandidate { fix: Fix; spec: RopeSpec; seqLen?: number; /** The vendor's recipe. */ recipe?: boolean }
+export interface RewriteCandidate {
+  fix: Fix;
+  spec: RopeSpec;
+  seqLen?: number /** The vendor's recipe. */;
+  recipe?: boolean;
+}
 
 /**
  * Each rewrite's verdict at the reach, in its title, and the preferred one marked, for callers that
  * write elsewhere (engine flags). With `advice`, the preferred one is the advice's first that this
  * caller can write, so every front-end prefers the same rewrite.
  */
-export function judgedRewrites(candidates: RewriteCandidate[], x: { reach: number; variant: TransformersVariant; preferred?: FixKind | 'auto'; training: boolean; advice?: RewriteAdvice }): Fix[] {
+export function judgedRewrites(
+  candidates: RewriteCandidate[],
+  x: { reach: number; variant: TransformersVariant; preferred?: FixKind | 'auto'; training: boolean; advice?: RewriteAdvice },
+): Fix[] {
   const fixes = candidates.map(({ fix, spec, seqLen }) => {
     const verdict = verdictOf(spec, x.reach, x.variant, seqLen);
     return verdict ? { ...fix, title: `${fix.title} — ${verdictText(verdict)}`, verdict } : fix;
   });
   if (!fixes.length) return fixes;
   const wanted = x.preferred && x.preferred !== 'auto' ? fixes.find((f) => f.kind === x.preferred) : undefined;
-  if (wanted) { wanted.preferred = true; return fixes; }
+  if (wanted) {
+    wanted.preferred = true;
+    return fixes;
+  }
   if (x.advice) {
     for (const o of x.advice.options) {
       const i = candidates.findIndex((c) => c.fix.kind === o.kind && !!c.recipe === !!o.recipe);
-      if (i >= 0) { fixes[i].preferred = true; return fixes; }
+      if (i >= 0) {
+        fixes[i].preferred = true;
+        return fixes;
+      }
     }
   }
-  const ranked = rank(fixes.map((f, i) => ({ kind: f.kind as RewriteKind, verdict: f.verdict, recipe: candidates[i].recipe, i })), x.training);
+  const ranked = rank(
+    fixes.map((f, i) => ({ kind: f.kind as RewriteKind, verdict: f.verdict, recipe: candidates[i].recipe, i })),
+    x.training,
+  );
   fixes[ranked[0].i].preferred = true;
   return fixes;
 }
@@ -195,6 +248,9 @@ export function judgedRewrites(candidates: RewriteCandidate[], x: { reach: numbe
  * survives is the one every front-end prefers.
  */
 export function preferredOf(fixes: readonly Fix[], training: boolean): Fix | undefined {
-  const ranked = rank(fixes.map((f) => ({ kind: f.kind as RewriteKind, verdict: f.verdict, recipe: f.rewrite?.recipe, f })), training);
+  const ranked = rank(
+    fixes.map((f) => ({ kind: f.kind as RewriteKind, verdict: f.verdict, recipe: f.rewrite?.recipe, f })),
+    training,
+  );
   return ranked[0]?.f;
 }

@@ -19,7 +19,14 @@ export const shellWord = shellQuote;
 /** A YAML flow/list scalar: plain when safe, else single-quoted. */
 function yamlWord(v: string): string {
   // `--flag` is a plain scalar (a `-` indicator needs a space after it); numbers stay strings only when quoted.
-  return v !== '' && v !== '-' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(v) && !/^[?:,[\]{}#&*!|>'"%@`]/.test(v) && !/^(true|false|null|yes|no|on|off|~)$/i.test(v) && !/^[+-]?[\d.]/.test(v) ? v : `'${v.replace(/'/g, "''")}'`;
+  return v !== '' &&
+    v !== '-' &&
+    /^[A-Za-z0-9_@%+=:,./-]+$/.test(v) &&
+    !/^[?:,[\]{}#&*!|>'"%@`]/.test(v) &&
+    !/^(true|false|null|yes|no|on|off|~)$/i.test(v) &&
+    !/^[+-]?[\d.]/.test(v)
+    ? v
+    : `'${v.replace(/'/g, "''")}'`;
 }
 
 /** `value` written as a replacement for `tok`, in the token's own quoting. */
@@ -29,15 +36,26 @@ export function quoteLike(tok: Token, value: string, form: ArgForm = 'shell'): s
   if (form === 'yaml-list') {
     if (tok.quote === 'double') return JSON.stringify(value);
     // A plain token stays plain when the new value can be (a number replacing a number included).
-    if (tok.quote === 'none' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) && !/^(true|false|null|yes|no|on|off|~|-)$/i.test(value) && !/^[?:,[\]{}#&*!|>'"%@`]/.test(value)) return value;
+    if (
+      tok.quote === 'none' &&
+      /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) &&
+      !/^(true|false|null|yes|no|on|off|~|-)$/i.test(value) &&
+      !/^[?:,[\]{}#&*!|>'"%@`]/.test(value)
+    )
+      return value;
     return `'${value.replace(/'/g, "''")}'`;
   }
   switch (tok.quote) {
-    case 'single': return singleQuoted(value);
-    case 'double': return doubleQuoted(value);
-    case 'ansi-c': return `$'${value.replace(/(['\\])/g, '\\$1')}'`;
-    case 'none': return shellWord(value);
-    default: return shellWord(value);
+    case 'single':
+      return singleQuoted(value);
+    case 'double':
+      return doubleQuoted(value);
+    case 'ansi-c':
+      return `$'${value.replace(/(['\\])/g, '\\$1')}'`;
+    case 'none':
+      return shellWord(value);
+    default:
+      return shellWord(value);
   }
 }
 
@@ -69,7 +87,14 @@ export class LaunchEditor {
 
   /** Whether the token is a span of this text (env tokens from elsewhere, placeholders, values written in a sourced file are not). */
   editable(tok: Token | undefined): tok is Token {
-    return !!tok && !tok.from && tok.offset >= 0 && tok.offset + tok.length <= this.text.length && this.text.slice(tok.offset, tok.offset + tok.length) === tok.raw && tok.known;
+    return (
+      !!tok &&
+      !tok.from &&
+      tok.offset >= 0 &&
+      tok.offset + tok.length <= this.text.length &&
+      this.text.slice(tok.offset, tok.offset + tok.length) === tok.raw &&
+      tok.known
+    );
   }
 
   /**
@@ -95,9 +120,18 @@ export class LaunchEditor {
       const v = tok.via[i];
       const span = v.assignedAt ?? (v.defaulted ? v.defaultAt : undefined);
       if (!span) continue;
-      const s = this.lines.offsetAt(span.start), e = this.lines.offsetAt(span.end);
+      const s = this.lines.offsetAt(span.start),
+        e = this.lines.offsetAt(span.end);
       const raw = this.text.slice(s, e);
-      const quote: Token['quote'] = /^'.*'$/s.test(raw) ? 'single' : /^".*"$/s.test(raw) ? 'double' : /^\$'/.test(raw) ? 'ansi-c' : /['"]/.test(raw) ? 'mixed' : 'none';
+      const quote: Token['quote'] = /^'.*'$/s.test(raw)
+        ? 'single'
+        : /^".*"$/s.test(raw)
+          ? 'double'
+          : /^\$'/.test(raw)
+            ? 'ansi-c'
+            : /['"]/.test(raw)
+              ? 'mixed'
+              : 'none';
       return { range: span, quote };
     }
     return undefined;
@@ -108,7 +142,8 @@ export class LaunchEditor {
     if (!this.editable(tok)) return [];
     const eq = tok.raw.indexOf('=');
     if (eq > 0 && tok.quote === 'none' && tok.raw.startsWith('-')) return [{ range: this.lines.rangeOf(tok.offset, eq), newText: flag }];
-    if (form === 'json-array') return [{ range: this.lines.rangeOf(tok.offset, tok.length), newText: JSON.stringify(eq > 0 ? flag + tok.value.slice(tok.value.indexOf('=')) : flag) }];
+    if (form === 'json-array')
+      return [{ range: this.lines.rangeOf(tok.offset, tok.length), newText: JSON.stringify(eq > 0 ? flag + tok.value.slice(tok.value.indexOf('=')) : flag) }];
     return tok.quote === 'none' ? [{ range: this.lines.rangeOf(tok.offset, tok.length), newText: flag }] : [];
   }
 
@@ -124,7 +159,8 @@ export class LaunchEditor {
    */
   removeOption(inv: Invocation, tokens: Token[]): TextEdit[] {
     if (!tokens.every((t) => this.editable(t))) return [];
-    const first = tokens[0], last = tokens[tokens.length - 1];
+    const first = tokens[0],
+      last = tokens[tokens.length - 1];
     const idx = inv.argv.indexOf(first);
     const prev = idx > 0 ? inv.argv[idx - 1] : undefined;
     const start = prev && this.editable(prev) ? prev.offset + prev.length : first.offset;
@@ -165,7 +201,8 @@ export function combineEdits(...groups: TextEdit[][]): TextEdit[] {
   const key = (e: TextEdit) => e.range.start.line * 1e7 + e.range.start.character;
   all.sort((x, y) => key(x) - key(y));
   for (let i = 1; i < all.length; i++) {
-    const p = all[i - 1].range.end, c = all[i].range.start;
+    const p = all[i - 1].range.end,
+      c = all[i].range.start;
     if (p.line > c.line || (p.line === c.line && p.character > c.character)) return [];
   }
   return all;

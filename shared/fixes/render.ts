@@ -10,7 +10,9 @@ export class FloatValue {
 export const float = (v: number): FloatValue => new FloatValue(v);
 
 export type PlainValue = number | string | boolean | null | FloatValue | PlainObject;
-export interface PlainObject { [key: string]: PlainValue }
+export interface PlainObject {
+  [key: string]: PlainValue;
+}
 
 export function isPlainObject(v: PlainValue | undefined): v is PlainObject {
   return typeof v === 'object' && v !== null && !(v instanceof FloatValue);
@@ -32,7 +34,10 @@ function numberText(v: number | FloatValue): string {
   return Number.isInteger(v) ? String(v) : floatText(v);
 }
 
-export interface Layout { eol: string; unit: string }
+export interface Layout {
+  eol: string;
+  unit: string;
+}
 
 export function detectEol(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';

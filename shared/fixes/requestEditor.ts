@@ -50,12 +50,21 @@ export interface RequestEditor {
  */
 export class InvocationEditor implements RequestEditor {
   readonly form: ArgForm;
-  constructor(private readonly launch: LaunchEditor, private readonly inv: Invocation | undefined) {
+  constructor(
+    private readonly launch: LaunchEditor,
+    private readonly inv: Invocation | undefined,
+  ) {
     this.form = formOf(inv);
   }
-  get text(): string { return this.launch.text; }
-  get lines(): LineIndex { return this.launch.lines; }
-  editable(tok: Token | undefined): tok is Token { return this.launch.editable(tok); }
+  get text(): string {
+    return this.launch.text;
+  }
+  get lines(): LineIndex {
+    return this.launch.lines;
+  }
+  editable(tok: Token | undefined): tok is Token {
+    return this.launch.editable(tok);
+  }
   replaceValue(tok: Token, value: string): TextEdit[] {
     return this.launch.replaceValue(tok, value, this.form);
   }
@@ -76,7 +85,10 @@ export class InvocationEditor implements RequestEditor {
     if (use.flag.value.includes('=')) {
       return this.launch.replaceRaw(use.flag, `${flag}=${this.form === 'shell' ? singleQuoted(value) : value}`);
     }
-    return combineEdits(this.launch.replaceFlag(use.flag, flag, this.form), this.launch.replaceValue(use.value, value, this.form.startsWith('json') ? this.form : 'shell'));
+    return combineEdits(
+      this.launch.replaceFlag(use.flag, flag, this.form),
+      this.launch.replaceValue(use.value, value, this.form.startsWith('json') ? this.form : 'shell'),
+    );
   }
   /**
    * The key's name without its JSON quotes, when the JSON appears verbatim in the token's source
@@ -127,7 +139,11 @@ export class ConfigFileEditor implements RequestEditor {
   readonly text: string;
   readonly lines: LineIndex;
   private readonly doc: DocumentEditor;
-  constructor(private readonly parsed: ParsedDocument, private readonly paths: ReadonlyMap<Token, KeyPath>, private readonly separator: '-' | '_') {
+  constructor(
+    private readonly parsed: ParsedDocument,
+    private readonly paths: ReadonlyMap<Token, KeyPath>,
+    private readonly separator: '-' | '_',
+  ) {
     this.text = parsed.text;
     this.lines = parsed.lines;
     this.doc = new DocumentEditor(parsed);
@@ -142,12 +158,16 @@ export class ConfigFileEditor implements RequestEditor {
       try {
         const v = JSON.parse(value);
         if (v && typeof v === 'object' && !Array.isArray(v)) return yamlValue(v as Record<string, unknown>);
-      } catch { /* not JSON: written as a string */ }
+      } catch {
+        /* not JSON: written as a string */
+      }
     }
     if (node?.kind !== 'string' && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
     return value;
   }
-  editable(tok: Token | undefined): tok is Token { return !!tok && this.paths.has(tok); }
+  editable(tok: Token | undefined): tok is Token {
+    return !!tok && this.paths.has(tok);
+  }
   replaceValue(tok: Token, value: string): TextEdit[] {
     const path = this.paths.get(tok);
     if (!path) return [];
@@ -162,7 +182,9 @@ export class ConfigFileEditor implements RequestEditor {
     if (!node || node.keyOffset === undefined || node.keyLength === undefined || this.has(key)) return [];
     return [{ range: this.lines.rangeOf(node.keyOffset, node.keyLength), newText: key }];
   }
-  replaceRaw(): TextEdit[] { return []; }
+  replaceRaw(): TextEdit[] {
+    return [];
+  }
   removeOption(tokens: Token[]): TextEdit[] {
     const path = tokens.length ? this.paths.get(tokens[0]) : undefined;
     return path ? this.doc.remove(path) : [];

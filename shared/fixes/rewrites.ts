@@ -15,8 +15,17 @@ import { fmt, fmtPlain } from '../core/format';
  * partial_rotary_factor …) is kept as written.
  */
 export const OWNED_SCALING_KEYS = [
-  'rope_type', 'type', 'factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor',
-  'beta_fast', 'beta_slow', 'short_factor', 'long_factor', 'truncate',
+  'rope_type',
+  'type',
+  'factor',
+  'original_max_position_embeddings',
+  'low_freq_factor',
+  'high_freq_factor',
+  'beta_fast',
+  'beta_slow',
+  'short_factor',
+  'long_factor',
+  'truncate',
 ];
 
 /** Existing scaling types a rewrite does not understand well enough to replace: offer nothing. */
@@ -92,8 +101,13 @@ export { factorValue } from '../advice/advice';
 export function yarnFix(t: RopeTarget, factor: number, original: number): Fix | undefined {
   const f = roundFactor(factor);
   if (!(f > 1)) return undefined;
-  return scalingFix(t, 'yarn', 'yarn', { rope_type: 'yarn', factor: float(f), original_max_position_embeddings: original },
-    `Add YaRN scaling (factor ${f}, original_max_position_embeddings ${original})`);
+  return scalingFix(
+    t,
+    'yarn',
+    'yarn',
+    { rope_type: 'yarn', factor: float(f), original_max_position_embeddings: original },
+    `Add YaRN scaling (factor ${f}, original_max_position_embeddings ${original})`,
+  );
 }
 
 export function linearFix(t: RopeTarget, factor: number): Fix | undefined {
@@ -111,9 +125,13 @@ export function dynamicFix(t: RopeTarget, factor: number): Fix | undefined {
 export function llama3Fix(t: RopeTarget, factor: number, original: number): Fix | undefined {
   const f = roundFactor(factor);
   if (!(f > 1)) return undefined;
-  return scalingFix(t, 'llama3', 'llama3',
+  return scalingFix(
+    t,
+    'llama3',
+    'llama3',
     { rope_type: 'llama3', factor: float(f), low_freq_factor: float(1), high_freq_factor: float(4), original_max_position_embeddings: original },
-    `Add llama3 scaling (factor ${f}, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings ${original})`);
+    `Add llama3 scaling (factor ${f}, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings ${original})`,
+  );
 }
 
 /** Plain number for titles (shared/core/format). */

@@ -6,7 +6,11 @@
 import type { TextEdit } from '../core/findings';
 import type { LineIndex } from '../document/positions';
 
-export interface OffsetEdit { offset: number; length: number; newText: string }
+export interface OffsetEdit {
+  offset: number;
+  length: number;
+  newText: string;
+}
 
 export function toTextEdits(lines: LineIndex, edits: OffsetEdit[]): TextEdit[] {
   return sortEdits(edits).map((e) => ({ range: lines.rangeOf(e.offset, e.length), newText: e.newText }));
@@ -14,7 +18,10 @@ export function toTextEdits(lines: LineIndex, edits: OffsetEdit[]): TextEdit[] {
 
 function sortEdits(edits: OffsetEdit[]): OffsetEdit[] {
   // Stable by offset; a pure insertion sorts before a replacement starting at the same offset.
-  return edits.map((e, i) => ({ e, i })).sort((a, b) => a.e.offset - b.e.offset || a.e.length - b.e.length || a.i - b.i).map((x) => x.e);
+  return edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.offset - b.e.offset || a.e.length - b.e.length || a.i - b.i)
+    .map((x) => x.e);
 }
 
 /** Applies offset edits to `text`; throws on overlapping edits (a bug in a fix builder). */
@@ -32,10 +39,13 @@ export function applyOffsetEdits(text: string, edits: OffsetEdit[]): string {
 
 /** Applies LSP TextEdits (ranges in the original text) to `text`. */
 export function applyTextEdits(text: string, lines: LineIndex, edits: TextEdit[]): string {
-  return applyOffsetEdits(text, edits.map((e) => {
-    const start = lines.offsetAt(e.range.start);
-    return { offset: start, length: lines.offsetAt(e.range.end) - start, newText: e.newText };
-  }));
+  return applyOffsetEdits(
+    text,
+    edits.map((e) => {
+      const start = lines.offsetAt(e.range.start);
+      return { offset: start, length: lines.offsetAt(e.range.end) - start, newText: e.newText };
+    }),
+  );
 }
 
 /** Shrinks an edit to the part that really changes (drops a common prefix and suffix). */

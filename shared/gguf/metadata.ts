@@ -16,10 +16,30 @@ export type GgufMetadata = Record<string, unknown>;
 
 /** llama.cpp architecture → the transformers model_type the reader and catalog know. */
 const MODEL_TYPE: Record<string, string> = {
-  llama: 'llama', qwen2: 'qwen2', qwen2moe: 'qwen2_moe', qwen3: 'qwen3', qwen3moe: 'qwen3_moe', phi3: 'phi3', phi2: 'phi',
-  deepseek2: 'deepseek_v3', gemma: 'gemma', gemma2: 'gemma2', gemma3: 'gemma3_text', 'gpt-oss': 'gpt_oss', olmo: 'olmo',
-  olmo2: 'olmo2', granite: 'granite', 'command-r': 'cohere', starcoder2: 'starcoder2', internlm2: 'internlm2',
-  exaone: 'exaone', glm4: 'glm4', stablelm: 'stablelm', falcon: 'falcon', gptneox: 'gpt_neox', minicpm: 'minicpm',
+  llama: 'llama',
+  qwen2: 'qwen2',
+  qwen2moe: 'qwen2_moe',
+  qwen3: 'qwen3',
+  qwen3moe: 'qwen3_moe',
+  phi3: 'phi3',
+  phi2: 'phi',
+  deepseek2: 'deepseek_v3',
+  gemma: 'gemma',
+  gemma2: 'gemma2',
+  gemma3: 'gemma3_text',
+  'gpt-oss': 'gpt_oss',
+  olmo: 'olmo',
+  olmo2: 'olmo2',
+  granite: 'granite',
+  'command-r': 'cohere',
+  starcoder2: 'starcoder2',
+  internlm2: 'internlm2',
+  exaone: 'exaone',
+  glm4: 'glm4',
+  stablelm: 'stablelm',
+  falcon: 'falcon',
+  gptneox: 'gpt_neox',
+  minicpm: 'minicpm',
 };
 
 export interface GgufConfig {
@@ -106,15 +126,24 @@ export function ggufToConfig(m: GgufMetadata): GgufConfig | undefined {
     keyOf['rope_scaling'] = a('rope.scaling.type');
     keyOf['rope_scaling.rope_type'] = a('rope.scaling.type');
     const factor = num(m[a('rope.scaling.factor')]);
-    if (factor !== undefined) { scaling['factor'] = factor; keyOf['rope_scaling.factor'] = a('rope.scaling.factor'); }
+    if (factor !== undefined) {
+      scaling['factor'] = factor;
+      keyOf['rope_scaling.factor'] = a('rope.scaling.factor');
+    }
     const orig = num(m[a('rope.scaling.original_context_length')]);
     if (orig !== undefined) {
       scaling['original_max_position_embeddings'] = orig;
       keyOf['rope_scaling.original_max_position_embeddings'] = a('rope.scaling.original_context_length');
     }
-    for (const [k, g] of [['beta_fast', 'rope.scaling.yarn_beta_fast'], ['beta_slow', 'rope.scaling.yarn_beta_slow']] as const) {
+    for (const [k, g] of [
+      ['beta_fast', 'rope.scaling.yarn_beta_fast'],
+      ['beta_slow', 'rope.scaling.yarn_beta_slow'],
+    ] as const) {
       const v = num(m[a(g)]);
-      if (v !== undefined) { scaling[k] = v; keyOf[`rope_scaling.${k}`] = a(g); }
+      if (v !== undefined) {
+        scaling[k] = v;
+        keyOf[`rope_scaling.${k}`] = a(g);
+      }
     }
     config['rope_scaling'] = scaling;
   } else if (!type && linearScale !== undefined && linearScale !== 1) {

@@ -64,7 +64,6 @@ const KERNEL_SOURCE = `function (phase, theta) {
   return best;
 }`;
 
-
 /** Chunk length K: 64 for short L (best precision), doubled until the chunk count fits a texture. */
 export function chunkSize(length: number): number {
   let K = 64;

@@ -5,9 +5,7 @@
  */
 import * as gpujs from 'gpu.js';
 
-export const GPUJS_KERNEL_CLASSES = [
-  'WebGPUKernel', 'WebGL2Kernel', 'HeadlessGLKernel', 'WebGLKernel', 'WebAssemblyKernel', 'CPUKernel',
-] as const;
+export const GPUJS_KERNEL_CLASSES = ['WebGPUKernel', 'WebGL2Kernel', 'HeadlessGLKernel', 'WebGLKernel', 'WebAssemblyKernel', 'CPUKernel'] as const;
 
 /** Classes that run on a GPU (everything but the CPU and WebAssembly fallbacks). */
 export const GPU_KERNEL_CLASSES: readonly string[] = ['WebGPUKernel', 'WebGL2Kernel', 'HeadlessGLKernel', 'WebGLKernel'];

@@ -78,15 +78,19 @@ function applyInto(out: Num, x: ArrayLike<number>, s: RopeShape, layout: RopeLay
       const base = (t * H + h) * D;
       if (layout === 'rotate-half') {
         for (let i = 0; i < half; i++) {
-          const c = cos[tb + i], sn = sin[tb + i];
-          const a = x[base + i], b = x[base + i + half];
+          const c = cos[tb + i],
+            sn = sin[tb + i];
+          const a = x[base + i],
+            b = x[base + i + half];
           out[base + i] = a * c - b * sn;
           out[base + i + half] = b * c + a * sn;
         }
       } else {
         for (let i = 0; i < half; i++) {
-          const c = cos[tb + i], sn = sin[tb + i];
-          const a = x[base + 2 * i], b = x[base + 2 * i + 1];
+          const c = cos[tb + i],
+            sn = sin[tb + i];
+          const a = x[base + 2 * i],
+            b = x[base + 2 * i + 1];
           out[base + 2 * i] = a * c - b * sn;
           out[base + 2 * i + 1] = a * sn + b * c;
         }
@@ -201,7 +205,8 @@ export function createRopeKernel(gpu: GpuLike, shape: RopeShape, layout: RopeLay
 /** Largest |a − ref| and the largest |ref| (to read the error relative to the data). */
 export function maxAbsError(a: ArrayLike<number>, ref: ArrayLike<number>): { maxAbs: number; refMax: number } {
   if (a.length !== ref.length) throw new RopeError('length-mismatch', `lengths differ: ${a.length} vs ${ref.length}`);
-  let maxAbs = 0, refMax = 0;
+  let maxAbs = 0,
+    refMax = 0;
   for (let i = 0; i < a.length; i++) {
     const e = Math.abs(a[i] - ref[i]);
     if (!(e <= maxAbs)) maxAbs = e; // NaN propagates as the maximum
@@ -216,9 +221,11 @@ export function randomTensor(n: number, seed = 12345): Float32Array {
   const out = new Float32Array(n);
   let s = seed >>> 0 || 1;
   for (let i = 0; i < n; i++) {
-    s ^= s << 13; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
     s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
+    s ^= s << 5;
+    s >>>= 0;
     out[i] = (s / 4294967296) * 2 - 1;
   }
   return out;

@@ -37,7 +37,13 @@ function contextFor(doc: ParsedDocument, rope: ModelRope, variant: TransformersV
  * else records the new length) it also raises max_position_embeddings to the target. Linear and
  * dynamic keep it: vLLM multiplies it by the factor, and dynamic starts scaling past it.
  */
-export function inspectorFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod, targetLength: number, variant: TransformersVariant = 'v5'): Fix | undefined {
+export function inspectorFix(
+  doc: ParsedDocument,
+  rope: ModelRope,
+  method: RewriteMethod,
+  targetLength: number,
+  variant: TransformersVariant = 'v5',
+): Fix | undefined {
   const fix = rewriteFix(doc, rope, method, targetLength, variant);
   if (!fix || !RAISES_CONTEXT.has(method)) return fix;
   return withContext(fix, doc, rope, targetLength);
@@ -62,11 +68,16 @@ function rewriteFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod,
   const base = rope.base.value;
   const dim = rope.rotaryDim.value;
   switch (method) {
-    case 'pi': return linearFix(target, factor);
-    case 'yarn': return yarnFix(target, factor, L0);
-    case 'llama3': return llama3Fix(target, factor, L0);
-    case 'dynamic': return dynamicFix(target, factor);
-    case 'ntk': return factor > 1 ? ntkFix(target, base, factor, dim) : undefined;
+    case 'pi':
+      return linearFix(target, factor);
+    case 'yarn':
+      return yarnFix(target, factor, L0);
+    case 'llama3':
+      return llama3Fix(target, factor, L0);
+    case 'dynamic':
+      return dynamicFix(target, factor);
+    case 'ntk':
+      return factor > 1 ? ntkFix(target, base, factor, dim) : undefined;
     case 'gradient': {
       if (!(targetLength > L0)) return undefined;
       return raiseBaseFix(target, base, roundBase(gradientThetaBase(base, L0, targetLength)), targetLength);
@@ -80,7 +91,12 @@ function rewriteFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod,
 }
 
 /** Every rewrite this document can take at `targetLength`, with the quick fix's title. */
-export function applicableRewrites(doc: ParsedDocument, rope: ModelRope, targetLength: number, variant: TransformersVariant = 'v5'): { method: RewriteMethod; title: string }[] {
+export function applicableRewrites(
+  doc: ParsedDocument,
+  rope: ModelRope,
+  targetLength: number,
+  variant: TransformersVariant = 'v5',
+): { method: RewriteMethod; title: string }[] {
   const out: { method: RewriteMethod; title: string }[] = [];
   for (const m of REWRITE_METHODS) {
     const f = inspectorFix(doc, rope, m, targetLength, variant);

@@ -11,9 +11,7 @@ import type { TransformersVariant } from '../rope/spec';
 import { ntkAwareBase, gradientThetaBase, ntkByPartsInvFreq } from '../rope/seedMethods';
 import { wavelengths as wavelengthsOf, criticalDimension } from '../rope/analysis';
 import { BLOCK, TOLERANCE, evalBlock, firstNegative } from '../rope/fb';
-import {
-  ConsumerTableData, FbCurve, InspectorControls, InspectorData, InspectorRecommendation, REWRITE_LABELS, RewriteCurve, RewriteMethod,
-} from './types';
+import { ConsumerTableData, FbCurve, InspectorControls, InspectorData, InspectorRecommendation, REWRITE_LABELS, RewriteCurve, RewriteMethod } from './types';
 import { MAX_TARGET_LENGTH, MIN_TARGET_LENGTH } from './messages';
 import { validityScan } from './validity';
 
@@ -55,9 +53,14 @@ export interface BuildOptions {
 /** The target shown when the caller gives none: the configured context if scaled, else 4×. */
 export function defaultTarget(input: InspectorInput): number {
   // Unscaled: the context the file asks for when it is past the trained one (an extended config), else 4×.
-  const t = input.defaultTargetLength !== undefined ? input.defaultTargetLength : input.spec.ropeType === 'default'
-    ? (input.spec.maxPositionEmbeddings > input.originalLength ? input.spec.maxPositionEmbeddings : input.originalLength * 4)
-    : Math.max(input.spec.maxPositionEmbeddings, input.originalLength);
+  const t =
+    input.defaultTargetLength !== undefined
+      ? input.defaultTargetLength
+      : input.spec.ropeType === 'default'
+        ? input.spec.maxPositionEmbeddings > input.originalLength
+          ? input.spec.maxPositionEmbeddings
+          : input.originalLength * 4
+        : Math.max(input.spec.maxPositionEmbeddings, input.originalLength);
   return Math.min(MAX_TARGET_LENGTH, Math.max(MIN_TARGET_LENGTH, Math.round(t)));
 }
 
@@ -85,18 +88,31 @@ function firstNegativeM(invFreq: Float64Array, length: number): number | null {
 function scalingText(method: RewriteMethod, factor: number, L0: number, base?: number): string | undefined {
   const f = Number(factor.toFixed(4));
   switch (method) {
-    case 'pi': return `{"rope_type": "linear", "factor": ${f}}`;
-    case 'yarn': return `{"rope_type": "yarn", "factor": ${f}, "original_max_position_embeddings": ${L0}}`;
-    case 'llama3': return `{"rope_type": "llama3", "factor": ${f}, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": ${L0}}`;
-    case 'dynamic': return `{"rope_type": "dynamic", "factor": ${f}}`;
+    case 'pi':
+      return `{"rope_type": "linear", "factor": ${f}}`;
+    case 'yarn':
+      return `{"rope_type": "yarn", "factor": ${f}, "original_max_position_embeddings": ${L0}}`;
+    case 'llama3':
+      return `{"rope_type": "llama3", "factor": ${f}, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": ${L0}}`;
+    case 'dynamic':
+      return `{"rope_type": "dynamic", "factor": ${f}}`;
     case 'ntk':
-    case 'gradient': return base !== undefined ? `rope_theta: ${Math.round(base)}` : undefined;
-    default: return undefined;
+    case 'gradient':
+      return base !== undefined ? `rope_theta: ${Math.round(base)}` : undefined;
+    default:
+      return undefined;
   }
 }
 
 /** A rewrite is a RopeSpec transformers can run, or (NTK-by-parts) frequencies from the seed method. */
-interface Rewrite { spec?: RopeSpec; invFreq?: Float64Array; seqLen?: number; base?: number; reason?: string; factor?: number }
+interface Rewrite {
+  spec?: RopeSpec;
+  invFreq?: Float64Array;
+  seqLen?: number;
+  base?: number;
+  reason?: string;
+  factor?: number;
+}
 
 /** The RopeSpec (and evaluation length) that realises each rewrite for this model and target. */
 function rewriteSpec(method: RewriteMethod, input: InspectorInput, target: number, factor: number): Rewrite {
@@ -251,9 +267,14 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
     criticalDim: cd >= 0 && cd < s.rotaryDim / 2 ? cd : null,
     fullPeriodDims: fullPeriodDims(wl, L0),
     fb: fbCurve(fbBase, s.rotaryDim, target, opts.fbBuckets),
-    validity: opts.validity === false ? null : validityScan(target, s.rotaryDim, fbBase, {
-      bstar: opts.exact?.bstar, threshold: opts.exact?.threshold, exactNote: opts.exact?.note,
-    }),
+    validity:
+      opts.validity === false
+        ? null
+        : validityScan(target, s.rotaryDim, fbBase, {
+            bstar: opts.exact?.bstar,
+            threshold: opts.exact?.threshold,
+            exactNote: opts.exact?.note,
+          }),
     applicable: input.applicable ?? [],
     warnings,
     notes: input.notes ?? [],

@@ -4,7 +4,6 @@
  * compares (original training context and default target).
  */
 import { RopeError } from '../core/errors';
-import type { ParsedDocument } from '../document/configNode';
 import { formatOf } from '../document/parse';
 import { toRopeSpec } from '../config/modelConfig';
 import type { ModelRope } from '../config/modelRope';
@@ -27,7 +26,14 @@ export function originalLengthOf(rope: ModelRope): number {
   return trainedContextOf(rope).value;
 }
 
-const METHOD_OF: Record<RewriteKind, RewriteMethod> = { ntk: 'ntk', yarn: 'yarn', linear: 'pi', dynamic: 'dynamic', llama3: 'llama3', 'raise-base': 'gradient' };
+const METHOD_OF: Record<RewriteKind, RewriteMethod> = {
+  ntk: 'ntk',
+  yarn: 'yarn',
+  linear: 'pi',
+  dynamic: 'dynamic',
+  llama3: 'llama3',
+  'raise-base': 'gradient',
+};
 
 /**
  * The recommended rewrite at `target` (advice/advice.ts), or null when nothing needs extending.
@@ -41,9 +47,18 @@ export function recommendationFor(rope: ModelRope, target: number, variant?: Tra
   const T = originalLengthOf(rope);
   const sameCurve = !o.recipe && a.from === T && (o.kind === 'ntk' || o.kind === 'raise-base' || Math.abs(o.factor - target / T) < 1e-3);
   return {
-    targetLength: target, trainedContext: a.trained, reach: a.reach, kind: o.kind, method: sameCurve ? METHOD_OF[o.kind] : null,
-    factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}),
-    label: o.label, why: a.why, recipe: !!o.recipe, ...(o.verdict ? { verdict: o.verdict } : {}),
+    targetLength: target,
+    trainedContext: a.trained,
+    reach: a.reach,
+    kind: o.kind,
+    method: sameCurve ? METHOD_OF[o.kind] : null,
+    factor: o.factor,
+    ...(o.original !== undefined ? { original: o.original } : {}),
+    ...(o.base !== undefined ? { base: o.base } : {}),
+    label: o.label,
+    why: a.why,
+    recipe: !!o.recipe,
+    ...(o.verdict ? { verdict: o.verdict } : {}),
   };
 }
 
@@ -63,12 +78,17 @@ export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: str
   // model-card YaRN snippet): the scaled context is original × factor.
   if (spec.ropeType !== 'default' && spec.factor !== undefined && spec.maxPositionEmbeddings <= originalLength) {
     spec.maxPositionEmbeddings = Math.round(originalLength * spec.factor);
-    warnings.push(`max_position_embeddings (${rope.contextLength.value}) is not above the original context; the target defaults to original × factor = ${spec.maxPositionEmbeddings}.`);
+    warnings.push(
+      `max_position_embeddings (${rope.contextLength.value}) is not above the original context; the target defaults to original × factor = ${spec.maxPositionEmbeddings}.`,
+    );
   }
   // Values not written in the file (defaults, derived): say where each number comes from.
   const notes: string[] = [];
   const named: [string, { note?: string } | undefined][] = [
-    ['base', rope.base], ['head dim', rope.headDim], ['rotary dim', rope.rotaryDim], ['context', rope.contextLength],
+    ['base', rope.base],
+    ['head dim', rope.headDim],
+    ['rotary dim', rope.rotaryDim],
+    ['context', rope.contextLength],
   ];
   for (const [what, n] of named) if (n?.note) notes.push(`${what}: ${n.note}`);
   const input: InspectorInput = { label, uri, modelType: rope.modelType, spec, headDim: rope.headDim.value, originalLength, warnings, notes };
@@ -99,13 +119,22 @@ export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?:
     return withRecommendation(input, a.rope, target ?? defaultTarget(input), variant, true);
   }
   if (a.noRope) throw new RopeError('invalid-parameter', `${label} has no rotary position embedding: ${a.noRope}`);
-  throw new RopeError('invalid-parameter', `${label} is neither a model config (model_type or architectures with rope_theta, rope_scaling or max_position_embeddings) nor a training config whose base model is known`);
+  throw new RopeError(
+    'invalid-parameter',
+    `${label} is neither a model config (model_type or architectures with rope_theta, rope_scaling or max_position_embeddings) nor a training config whose base model is known`,
+  );
 }
 
 const NO_ORACLE = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
 
 /** File text → Inspector input, through the given service (the CLI's, with its resolver and variant). */
-export function inspectorInputFromText(text: string, fileName: string, uri?: string, service: RopeLensService = createRopeLensService({ oracle: NO_ORACLE }), target?: number): InspectorInput {
+export function inspectorInputFromText(
+  text: string,
+  fileName: string,
+  uri?: string,
+  service: RopeLensService = createRopeLensService({ oracle: NO_ORACLE }),
+  target?: number,
+): InspectorInput {
   if (!formatOf(fileName)) throw new RopeError('parse-error', `${fileName}: not a .json or .yaml file`);
   const label = fileName.split(/[\\/]/).slice(-2).join('/');
   const a = service.describe(text, { fileName, asModelConfig: true });

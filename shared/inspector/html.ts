@@ -37,7 +37,7 @@ export function makeNonce(): string {
 }
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** JSON that is safe inside <script type="application/json">: no `</script>`, no `<!--`. */
@@ -70,13 +70,18 @@ export function contentSecurityPolicy(nonce: string, cspSource?: string): string
 
 export function renderInspectorHtml(assets: PageAssets, o: PageOptions): string {
   const nonce = escapeHtml(o.nonce);
-  const style = 'href' in assets.style
-    ? `<link rel="stylesheet" nonce="${nonce}" href="${escapeHtml(assets.style.href)}">`
-    : `<style nonce="${nonce}">${assets.style.inline.replace(/<\/style/gi, '<\\/style')}</style>`;
-  const script = 'src' in assets.script
-    ? `<script nonce="${nonce}" src="${escapeHtml(assets.script.src)}"></script>`
-    : `<script nonce="${nonce}">${safeInlineScript(assets.script.inline)}</script>`;
-  const payload = o.data || o.input || o.plan ? `<script type="application/json" id="rope-lens-data">${jsonForScript({ data: o.data, input: o.input, plan: o.plan })}</script>` : '';
+  const style =
+    'href' in assets.style
+      ? `<link rel="stylesheet" nonce="${nonce}" href="${escapeHtml(assets.style.href)}">`
+      : `<style nonce="${nonce}">${assets.style.inline.replace(/<\/style/gi, '<\\/style')}</style>`;
+  const script =
+    'src' in assets.script
+      ? `<script nonce="${nonce}" src="${escapeHtml(assets.script.src)}"></script>`
+      : `<script nonce="${nonce}">${safeInlineScript(assets.script.inline)}</script>`;
+  const payload =
+    o.data || o.input || o.plan
+      ? `<script type="application/json" id="rope-lens-data">${jsonForScript({ data: o.data, input: o.input, plan: o.plan })}</script>`
+      : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -66,7 +66,8 @@ export function parsePageMessage(raw: unknown): Parsed<PageMessage> {
       const extra = onlyKeys(raw, ['type', 'stage']);
       if (extra) return { ok: false, reason: extra };
       const k = raw.stage;
-      if (typeof k !== 'number' || !Number.isInteger(k) || k < 0 || k >= MAX_PLAN_STAGES) return { ok: false, reason: `stage must be an integer in [0, ${MAX_PLAN_STAGES}), got ${String(k)}` };
+      if (typeof k !== 'number' || !Number.isInteger(k) || k < 0 || k >= MAX_PLAN_STAGES)
+        return { ok: false, reason: `stage must be an integer in [0, ${MAX_PLAN_STAGES}), got ${String(k)}` };
       return { ok: true, value: { type: 'plan-write', stage: k } };
     }
     default:

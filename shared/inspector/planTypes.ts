@@ -26,7 +26,11 @@ export interface PlanViewRow {
   wavelengths: number[];
 }
 
-export interface PlanViewSnippet { trainer: PlanTrainer; yaml?: string; note?: string }
+export interface PlanViewSnippet {
+  trainer: PlanTrainer;
+  yaml?: string;
+  note?: string;
+}
 
 export interface PlanViewStage {
   /** 0-based. */
@@ -43,7 +47,10 @@ export interface PlanViewStage {
 }
 
 /** What produced the plan: the page keeps it in its state to ask again after a reload. */
-export interface PlanViewRequest { target: number; stages?: number[] }
+export interface PlanViewRequest {
+  target: number;
+  stages?: number[];
+}
 
 export interface PlanViewData {
   schema: 1;

@@ -14,7 +14,10 @@ export function settingText(o: PlanOption): string {
   if (o.ropeTheta !== undefined) return `rope_theta ${grouped(Math.round(o.ropeTheta * 100) / 100)}`;
   if (o.ropeScaling) {
     const short: Record<string, string> = { original_max_position_embeddings: 'original', low_freq_factor: 'low', high_freq_factor: 'high' };
-    return Object.entries(o.ropeScaling).filter(([k]) => k !== 'rope_type').map(([k, v]) => `${short[k] ?? k} ${v}`).join(', ');
+    return Object.entries(o.ropeScaling)
+      .filter(([k]) => k !== 'rope_type')
+      .map(([k, v]) => `${short[k] ?? k} ${v}`)
+      .join(', ');
   }
   if (o.perDimensionFactors?.length) {
     const f = o.perDimensionFactors;
@@ -61,7 +64,9 @@ export function planViewData(plan: Plan, o: PlanViewOptions): PlanViewData {
       recommendedLabel: rec?.label ?? null,
       reason: s.recommendedReason,
       snippets: (Object.keys({ ...s.snippets, ...s.snippetNotes }) as Trainer[]).map((t) => ({
-        trainer: t, ...(s.snippets[t] ? { yaml: s.snippets[t] } : {}), ...(s.snippetNotes[t] ? { note: s.snippetNotes[t] } : {}),
+        trainer: t,
+        ...(s.snippets[t] ? { yaml: s.snippets[t] } : {}),
+        ...(s.snippetNotes[t] ? { note: s.snippetNotes[t] } : {}),
       })),
       writable: trainer !== undefined && s.snippets[trainer] !== undefined,
     };

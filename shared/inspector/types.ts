@@ -7,20 +7,9 @@ import type { RopeType } from '../rope/spec';
 import type { PlanViewData, PlanViewRequest } from './planTypes';
 
 /** The rewrites the Inspector compares; `configured` is the file's own rope_scaling. */
-export type RewriteMethod =
-  | 'configured'
-  | 'pi'
-  | 'ntk'
-  | 'ntk-by-parts'
-  | 'yarn'
-  | 'llama3'
-  | 'dynamic'
-  | 'longrope'
-  | 'gradient';
+export type RewriteMethod = 'configured' | 'pi' | 'ntk' | 'ntk-by-parts' | 'yarn' | 'llama3' | 'dynamic' | 'longrope' | 'gradient';
 
-export const REWRITE_METHODS: readonly RewriteMethod[] = [
-  'configured', 'pi', 'ntk', 'ntk-by-parts', 'yarn', 'llama3', 'dynamic', 'longrope', 'gradient',
-];
+export const REWRITE_METHODS: readonly RewriteMethod[] = ['configured', 'pi', 'ntk', 'ntk-by-parts', 'yarn', 'llama3', 'dynamic', 'longrope', 'gradient'];
 
 export const REWRITE_LABELS: Record<RewriteMethod, string> = {
   configured: 'As configured',
@@ -148,7 +137,6 @@ export interface InspectorRecommendation {
   recipe: boolean;
   verdict?: { lmax: number | null; length: number };
 }
-
 
 /**
  * How each consumer (transformers by release, vLLM, SGLang, llama.cpp, TGI, Ollama) reads the

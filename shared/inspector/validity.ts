@@ -34,7 +34,10 @@ export function islandsOf(bases: number[], lmax: number[], length: number): [num
   for (let i = 0; i <= bases.length; i++) {
     const ok = i < bases.length && lmax[i] >= length;
     if (ok && start < 0) start = i;
-    if (!ok && start >= 0) { out.push([bases[start], bases[i - 1]]); start = -1; }
+    if (!ok && start >= 0) {
+      out.push([bases[start], bases[i - 1]]);
+      start = -1;
+    }
   }
   return out;
 }
@@ -58,7 +61,10 @@ export function validityScan(length: number, rotaryDim: number, base: number, op
     run = l >= length ? run + 1 : 0;
   };
   while (bases.length < maxPoints && b < 1e13) {
-    if (!insertedBase && base >= b / step && base < b) { push(base); insertedBase = true; }
+    if (!insertedBase && base >= b / step && base < b) {
+      push(base);
+      insertedBase = true;
+    }
     push(b);
     if (run >= validRun && b > base * 1.5) break;
     b *= step;

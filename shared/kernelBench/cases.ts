@@ -8,8 +8,19 @@ import { RopeError } from '../core/errors';
 import { defaultInvFreq } from '../rope/invFreq';
 import { BLOCK, evalBlock } from '../rope/fb';
 import {
-  GpuLike, RopeLayout, RopeShape, ROPE_LAYOUTS, RopeKernel, applyRopeReference, applyRopeTs, checkShape, createRopeKernel,
-  elementsOf, maxAbsError, randomTensor, ropeTables,
+  GpuLike,
+  RopeLayout,
+  RopeShape,
+  ROPE_LAYOUTS,
+  RopeKernel,
+  applyRopeReference,
+  applyRopeTs,
+  checkShape,
+  createRopeKernel,
+  elementsOf,
+  maxAbsError,
+  randomTensor,
+  ropeTables,
 } from '../gpu/ropeKernels';
 import { BenchCase, memcpyCase } from './runner';
 import { createFbScreen } from '../gpu/fbKernel';
@@ -44,7 +55,10 @@ export function benchConfig(size: keyof typeof SIZES = 'small', headDim = 128): 
 }
 
 /** A gpu.js instance to benchmark, with the name shown in results (e.g. "gpu.js (auto)"). */
-export interface GpuChoice { label: string; gpu: GpuLike }
+export interface GpuChoice {
+  label: string;
+  gpu: GpuLike;
+}
 
 function ropeBytes(s: RopeShape): number {
   // read x, write out, read cos and sin tables
@@ -59,7 +73,10 @@ export function ropeCases(cfg: KernelBenchConfig, gpus: GpuChoice[]): BenchCase[
   const refs = new Map<RopeLayout, Float64Array>();
   const ref = (l: RopeLayout) => {
     let r = refs.get(l);
-    if (!r) { r = applyRopeReference(x, s, l, tables); refs.set(l, r); }
+    if (!r) {
+      r = applyRopeReference(x, s, l, tables);
+      refs.set(l, r);
+    }
     return r;
   };
   const dims = `${s.tokens}×${s.heads}×${s.headDim}`;
@@ -67,21 +84,38 @@ export function ropeCases(cfg: KernelBenchConfig, gpus: GpuChoice[]): BenchCase[
   for (const layout of ROPE_LAYOUTS) {
     const out = new Float32Array(n);
     cases.push({
-      id: `rope-${layout}-ts`, label: `RoPE ${layout} ${dims}`, kind: 'rope', impl: 'TypeScript',
-      backend: () => 'JS loop (float32 data)', elements: n, bytes: ropeBytes(s),
-      run: () => { applyRopeTs(x, s, layout, tables, out); },
+      id: `rope-${layout}-ts`,
+      label: `RoPE ${layout} ${dims}`,
+      kind: 'rope',
+      impl: 'TypeScript',
+      backend: () => 'JS loop (float32 data)',
+      elements: n,
+      bytes: ropeBytes(s),
+      run: () => {
+        applyRopeTs(x, s, layout, tables, out);
+      },
       verify: () => maxAbsError(out, ref(layout)),
     });
     for (const g of gpus) {
       let k: RopeKernel | undefined;
       const gout = new Float32Array(n);
       cases.push({
-        id: `rope-${layout}-${g.label}`, label: `RoPE ${layout} ${dims}`, kind: 'rope', impl: g.label,
+        id: `rope-${layout}-${g.label}`,
+        label: `RoPE ${layout} ${dims}`,
+        kind: 'rope',
+        impl: g.label,
         backend: () => k?.backend() ?? 'not created',
-        elements: n, bytes: ropeBytes(s),
-        run: () => { k ??= createRopeKernel(g.gpu, s, layout); k.run(x, tables, gout); },
+        elements: n,
+        bytes: ropeBytes(s),
+        run: () => {
+          k ??= createRopeKernel(g.gpu, s, layout);
+          k.run(x, tables, gout);
+        },
         verify: () => maxAbsError(gout, ref(layout)),
-        teardown: () => { k?.destroy(); k = undefined; },
+        teardown: () => {
+          k?.destroy();
+          k = undefined;
+        },
       });
     }
   }
@@ -90,7 +124,8 @@ export function ropeCases(cfg: KernelBenchConfig, gpus: GpuChoice[]): BenchCase[
 
 /** Log-spaced bases around the regime where f_b(m) turns negative within the length. */
 export function fbBasesFor(cfg: KernelBenchConfig): number[] {
-  const lo = cfg.fbLength, hi = cfg.fbLength * 1000;
+  const lo = cfg.fbLength,
+    hi = cfg.fbLength * 1000;
   return Array.from({ length: cfg.fbBases }, (_, i) => lo * Math.pow(hi / lo, cfg.fbBases === 1 ? 0 : i / (cfg.fbBases - 1)));
 }
 
@@ -148,7 +183,10 @@ export function gpuFbScan(label: string, gpu: GpuLike): FbScan {
     label,
     minPerBase(bases, headDim, length) {
       let sc = screens.get(headDim);
-      if (!sc) { sc = createFbScreen(gpu as unknown as GPU, headDim); screens.set(headDim, sc); }
+      if (!sc) {
+        sc = createFbScreen(gpu as unknown as GPU, headDim);
+        screens.set(headDim, sc);
+      }
       last = sc;
       sc.screen(bases, length);
       return sc.lastMinima().minima.map((row) => {
@@ -158,7 +196,10 @@ export function gpuFbScan(label: string, gpu: GpuLike): FbScan {
       });
     },
     backend: () => last?.kernelClass() ?? 'not run yet',
-    destroy: () => { for (const s of screens.values()) s.destroy(); screens.clear(); },
+    destroy: () => {
+      for (const s of screens.values()) s.destroy();
+      screens.clear();
+    },
   };
 }
 
@@ -173,17 +214,29 @@ export function fbCases(cfg: KernelBenchConfig, screens: FbScan[]): BenchCase[] 
   const cases: BenchCase[] = [];
   let tsOut: Float64Array | undefined;
   cases.push({
-    id: 'fb-ts', label, kind: 'fb-scan', impl: 'TypeScript', backend: () => 'float64 block recurrence (b* engine)',
+    id: 'fb-ts',
+    label,
+    kind: 'fb-scan',
+    impl: 'TypeScript',
+    backend: () => 'float64 block recurrence (b* engine)',
     elements,
-    run: () => { tsOut = fbMinReference(bases, d, L); },
+    run: () => {
+      tsOut = fbMinReference(bases, d, L);
+    },
     verify: () => maxAbsError(tsOut!, ref()),
   });
   for (const sc of screens) {
     let out: ArrayLike<number> | undefined;
     cases.push({
-      id: `fb-${sc.label}`, label, kind: 'fb-scan', impl: sc.label, backend: () => sc.backend(),
+      id: `fb-${sc.label}`,
+      label,
+      kind: 'fb-scan',
+      impl: sc.label,
+      backend: () => sc.backend(),
       elements,
-      run: () => { out = sc.minPerBase(bases, d, L); },
+      run: () => {
+        out = sc.minPerBase(bases, d, L);
+      },
       verify: () => maxAbsError(out!, ref()),
       teardown: () => sc.destroy?.(),
     });
@@ -193,5 +246,12 @@ export function fbCases(cfg: KernelBenchConfig, screens: FbScan[]): BenchCase[] 
 
 /** Every case for the gpu.js instances given: memcpy, RoPE in both layouts, the f_b scan. */
 export function allCases(cfg: KernelBenchConfig, gpus: GpuChoice[]): BenchCase[] {
-  return [memcpyCase(elementsOf(cfg.shape)), ...ropeCases(cfg, gpus), ...fbCases(cfg, gpus.map((g) => gpuFbScan(g.label, g.gpu)))];
+  return [
+    memcpyCase(elementsOf(cfg.shape)),
+    ...ropeCases(cfg, gpus),
+    ...fbCases(
+      cfg,
+      gpus.map((g) => gpuFbScan(g.label, g.gpu)),
+    ),
+  ];
 }

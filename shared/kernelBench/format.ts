@@ -21,7 +21,11 @@ export function formatRun(run: BenchRun): string {
   const head = ['kernel', 'implementation', 'backend that ran', 'median (IQR)', 'elements/s', 'throughput', 'vs memcpy', 'max |err| vs float64'];
   const rows = [head, ...run.results.map(resultRow)];
   const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [
     `${run.environment}`,
     `warm-up ${run.settings.warmup}, repeats ${run.settings.repeats}; memory copy ${num(run.memcpyGBs)} GB/s (read + write); total ${num(run.totalMs / 1000)} s${run.cancelled ? ' (cancelled)' : ''}`,

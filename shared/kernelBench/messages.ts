@@ -5,14 +5,9 @@
  */
 import type { BenchRun, CaseResult } from './runner';
 
-export type BenchHostMessage =
-  | { type: 'node-results'; run: BenchRun | null; note?: string }
-  | { type: 'start'; size: 'small' | 'medium' };
+export type BenchHostMessage = { type: 'node-results'; run: BenchRun | null; note?: string } | { type: 'start'; size: 'small' | 'medium' };
 
-export type BenchPageMessage =
-  | { type: 'ready' }
-  | { type: 'webview-results'; run: BenchRun }
-  | { type: 'export' };
+export type BenchPageMessage = { type: 'ready' } | { type: 'webview-results'; run: BenchRun } | { type: 'export' };
 
 const MAX_RESULTS = 64;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -99,12 +99,17 @@ export async function runBenchmarks(cases: BenchCase[], settings: BenchSettings,
     let error: string | undefined;
     try {
       const ok = (await timeCalls(c, settings.warmup, hooks)) && (await timeCalls(c, settings.repeats, hooks, samples));
-      if (!ok) { cancelled = true; c.teardown?.(); break; }
+      if (!ok) {
+        cancelled = true;
+        c.teardown?.();
+        break;
+      }
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
     done += settings.warmup + settings.repeats;
-    let maxAbs: number | null = null, rel: number | null = null;
+    let maxAbs: number | null = null,
+      rel: number | null = null;
     if (!error && c.verify) {
       try {
         const v = c.verify();
@@ -116,15 +121,27 @@ export async function runBenchmarks(cases: BenchCase[], settings: BenchSettings,
     }
     let backend = '';
     // Bundlers rename classes (_WebAssemblyKernel): report the plain name.
-    try { backend = c.backend().replace(/^_+/, ''); } catch { backend = 'unknown'; }
+    try {
+      backend = c.backend().replace(/^_+/, '');
+    } catch {
+      backend = 'unknown';
+    }
     c.teardown?.();
     const s = samples.length ? summarize(samples) : undefined;
     const sec = s ? s.median / 1000 : NaN;
     results.push({
-      id: c.id, label: c.label, kind: c.kind, impl: c.impl, backend,
-      elements: c.elements, bytes: c.bytes ?? null,
+      id: c.id,
+      label: c.label,
+      kind: c.kind,
+      impl: c.impl,
+      backend,
+      elements: c.elements,
+      bytes: c.bytes ?? null,
       samplesMs: samples,
-      medianMs: s?.median ?? NaN, minMs: s?.min ?? NaN, maxMs: s?.max ?? NaN, spreadPct: s?.iqrPct ?? NaN,
+      medianMs: s?.median ?? NaN,
+      minMs: s?.min ?? NaN,
+      maxMs: s?.max ?? NaN,
+      spreadPct: s?.iqrPct ?? NaN,
       elementsPerSec: c.elements / sec,
       gbPerSec: c.bytes !== undefined ? c.bytes / sec / 1e9 : null,
       ratioToMemcpy: null,
@@ -151,10 +168,16 @@ export function memcpyCase(n: number): BenchCase {
   for (let i = 0; i < n; i++) src[i] = i;
   const dst = new Float32Array(n);
   return {
-    id: 'memcpy', label: `memory copy (${(n * 4 / 1048576).toFixed(1)} MiB)`, kind: 'memcpy', impl: 'TypedArray.set',
+    id: 'memcpy',
+    label: `memory copy (${((n * 4) / 1048576).toFixed(1)} MiB)`,
+    kind: 'memcpy',
+    impl: 'TypedArray.set',
     backend: () => 'JS',
-    elements: n, bytes: 8 * n,
-    run: () => { dst.set(src); },
+    elements: n,
+    bytes: 8 * n,
+    run: () => {
+      dst.set(src);
+    },
     verify: () => {
       let maxAbs = 0;
       for (let i = 0; i < n; i++) maxAbs = Math.max(maxAbs, Math.abs(dst[i] - src[i]));

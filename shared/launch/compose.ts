@@ -30,7 +30,15 @@ export function readCompose(text: string, shell?: ShellParser): LaunchFile {
       if (!isMap(pair.value)) continue;
       const inv = readService(pair.value, doc, problems, maps);
       if (!inv) continue;
-      const shelled = throughShellC(inv, doc, (t) => { const pieces = maps.get(t); return pieces && { text: t.value, pieces }; }, shell);
+      const shelled = throughShellC(
+        inv,
+        doc,
+        (t) => {
+          const pieces = maps.get(t);
+          return pieces && { text: t.value, pieces };
+        },
+        shell,
+      );
       if (isLaunchInvocation(shelled)) invocations.push(shelled);
     }
   }
@@ -46,7 +54,12 @@ export function composeScalar(doc: LineMap, s: Scalar): Token | undefined {
 }
 
 /** `command:`/`entrypoint:` → tokens: each list item, or the words of a string. */
-function commandTokens(node: YamlNode | null | undefined, doc: LineMap, problems: LaunchFile['problems'], maps: Map<Token, ValueMap>): { tokens: Token[]; append?: Invocation['append'] } | undefined {
+function commandTokens(
+  node: YamlNode | null | undefined,
+  doc: LineMap,
+  problems: LaunchFile['problems'],
+  maps: Map<Token, ValueMap>,
+): { tokens: Token[]; append?: Invocation['append'] } | undefined {
   if (isSeq(node)) {
     const tokens: Token[] = [];
     for (const item of node.items) {
@@ -66,7 +79,8 @@ function commandTokens(node: YamlNode | null | undefined, doc: LineMap, problems
   const split = splitLikeCompose(raw);
   const whole = doc.range(node.range[0], node.range[1] - node.range[0]);
   if (split.error) problems.push({ message: split.error, range: whole });
-  if (split.stoppedAt !== undefined) problems.push({ message: 'compose stops reading the command at an unquoted ; & | < or >: the rest is not run', range: whole });
+  if (split.stoppedAt !== undefined)
+    problems.push({ message: 'compose stops reading the command at an unquoted ; & | < or >: the rest is not run', range: whole });
   const map = valueMap(doc, node);
   const wholeSpan = { offset: node.range[0], length: node.range[1] - node.range[0] };
   const tokens = split.words.flatMap((w) => {
@@ -79,12 +93,16 @@ function commandTokens(node: YamlNode | null | undefined, doc: LineMap, problems
     if (map && inner >= 0 && v.value === w.value) maps.set(t, subMap(map, inner, w.value.length));
     // An unquoted `${ARGS}` holding several words is split after interpolation, as compose would.
     if (w.quote === 'none' && v.value !== w.value && /\s/.test(v.value.trim())) {
-      return v.value.trim().split(/\s+/).map((part) => ({ ...t, value: part }));
+      return v.value
+        .trim()
+        .split(/\s+/)
+        .map((part) => ({ ...t, value: part }));
     }
     return [t];
   });
   const last = tokens[tokens.length - 1];
-  const append = map && last ? { offset: last.offset + last.length, range: doc.range(last.offset + last.length, 0), separator: ' ', form: 'shell' as const } : undefined;
+  const append =
+    map && last ? { offset: last.offset + last.length, range: doc.range(last.offset + last.length, 0), separator: ' ', form: 'shell' as const } : undefined;
   return { tokens, append };
 }
 
@@ -109,7 +127,10 @@ function environment(node: YamlNode | null | undefined, doc: LineMap): Record<st
       const t = composeScalar(doc, item);
       if (!t) continue;
       const eq = t.value.indexOf('=');
-      if (eq < 0) { env[t.value] = { ...t, value: '', known: false }; continue; }
+      if (eq < 0) {
+        env[t.value] = { ...t, value: '', known: false };
+        continue;
+      }
       const v = valueAfterName(doc, t, eq);
       // `- NAME=value` written plainly or quoted whole: the name starts the item.
       const inner = t.quote === 'none' ? t.raw : t.raw.slice(1, -1);
@@ -144,18 +165,32 @@ function readService(svc: YAMLMap, doc: LineMap, problems: LaunchFile['problems'
   if (cmd?.tokens.length && startsWithLaunch(cmd.tokens, doc) && !(entry && startsWithLaunch(argv, doc))) {
     // A command that starts a known program (`command: vllm serve …` on a custom image or `build:`)
     // is that program: a plain image has no entrypoint, and an unknown one is assumed to exec it.
-    if (entry?.tokens.length) notes.push(`the entrypoint ${entry.tokens.map((t) => t.value).join(' ')} is assumed to exec the command, which starts a known program`);
-    else if (!entry && image && isLaunchImage(image.value)) notes.push(`command starts a program: read as the command ${image.value} runs (its entrypoint is assumed to exec it)`);
+    if (entry?.tokens.length)
+      notes.push(`the entrypoint ${entry.tokens.map((t) => t.value).join(' ')} is assumed to exec the command, which starts a known program`);
+    else if (!entry && image && isLaunchImage(image.value))
+      notes.push(`command starts a program: read as the command ${image.value} runs (its entrypoint is assumed to exec it)`);
     argv = cmd.tokens;
     entrypoint = 'program';
   }
   if (entrypoint === 'program') {
     const peeled = launchArgv(argv, doc);
-    if (peeled && peeled.argv !== argv) { argv = peeled.argv; Object.assign(env, peeled.env); }
+    if (peeled && peeled.argv !== argv) {
+      argv = peeled.argv;
+      Object.assign(env, peeled.env);
+    }
   }
   const svcRange = svc.range ?? [0, 0];
   const span = spanOf(argv) ?? { offset: svcRange[0], length: Math.max(0, svcRange[1] - svcRange[0]) };
-  const inv: Invocation = { argv, entrypoint, env, source: 'compose', range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes };
+  const inv: Invocation = {
+    argv,
+    entrypoint,
+    env,
+    source: 'compose',
+    range: doc.range(span.offset, span.length),
+    offset: span.offset,
+    length: span.length,
+    notes,
+  };
   if (image) inv.image = image;
   const append = cmd?.append ?? (cmd ? undefined : entry?.append);
   if (append) inv.append = append;

@@ -42,13 +42,14 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   const reduced = reduceDockerfile(text);
   for (const p of reduced.problems) problems.push({ message: p.message, range: doc.range(p.offset, 0), ...(p.partial ? { partial: true } : {}) });
   const df = DockerfileParser.parse(reduced.text);
-  if (df.getEscapeCharacter() !== '\\') problems.push({ message: 'the escape character is not a backslash: shell-form commands were read as if it were', range: doc.range(0, 0) });
+  if (df.getEscapeCharacter() !== '\\')
+    problems.push({ message: 'the escape character is not a backslash: shell-form commands were read as if it were', range: doc.range(0, 0) });
 
   const globalArgs: Record<string, Token> = {};
   const stages: Stage[] = [];
   let cur: Stage | undefined;
   const lookup = (name: string) => {
-    const t = cur ? cur.env[name] ?? cur.args[name] : globalArgs[name];
+    const t = cur ? (cur.env[name] ?? cur.args[name]) : globalArgs[name];
     return t ? { value: t.value, known: t.known, via: [{ name, assignedAt: t.range }, ...(t.via ?? [])] } : undefined;
   };
   /** A token for a span whose value is Dockerfile-substituted text. */
@@ -68,11 +69,21 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
       const image = imageRange ? tokenOf(imageRange, from.getImage() ?? '') : undefined;
       const parent = image ? stages.find((s) => s.name !== undefined && s.name.toLowerCase() === image.value.toLowerCase()) : undefined;
       cur = parent
-        ? { name: from.getBuildStage() ?? undefined, image: parent.image, env: { ...parent.env }, args: {}, entrypoint: parent.entrypoint, cmd: parent.cmd, from: ins }
+        ? {
+            name: from.getBuildStage() ?? undefined,
+            image: parent.image,
+            env: { ...parent.env },
+            args: {},
+            entrypoint: parent.entrypoint,
+            cmd: parent.cmd,
+            from: ins,
+          }
         : { name: from.getBuildStage() ?? undefined, image, env: {}, args: {}, from: ins };
       stages.push(cur);
     } else if (kw === 'ARG' || kw === 'ENV') {
-      const props = (ins as unknown as { getProperties(): { getName(): string; getValue(): string | null; getValueRange(): Range | null; getNameRange(): Range }[] }).getProperties();
+      const props = (
+        ins as unknown as { getProperties(): { getName(): string; getValue(): string | null; getValueRange(): Range | null; getNameRange(): Range }[] }
+      ).getProperties();
       for (const p of props) {
         const vr = p.getValueRange();
         const name = p.getName();
@@ -85,12 +96,14 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
         if (kw === 'ENV' && cur) {
           const n = spanOfRange(p.getNameRange());
           cur.env[name] = { ...tok, nameAt: { ...n, range: doc.range(n.offset, n.length) } };
-        }
-        else if (kw === 'ARG') (cur ? cur.args : globalArgs)[name] = tok;
+        } else if (kw === 'ARG') (cur ? cur.args : globalArgs)[name] = tok;
       }
     } else if ((kw === 'CMD' || kw === 'ENTRYPOINT') && cur) {
       const sc = startCommand(ins as JSONInstruction, doc, spanOfRange);
-      if (kw === 'ENTRYPOINT') { cur.entrypoint = sc; cur.cmd = undefined; } // Docker resets an inherited CMD
+      if (kw === 'ENTRYPOINT') {
+        cur.entrypoint = sc;
+        cur.cmd = undefined;
+      } // Docker resets an inherited CMD
       else cur.cmd = sc;
     }
   }
@@ -107,7 +120,16 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     // + `ENV OLLAMA_CONTEXT_LENGTH=…`). Its span is the FROM line.
     const r = last.from.getRange();
     const span = { offset: doc.offset(r.start), length: doc.offset(r.end) - doc.offset(r.start) };
-    const inv: Invocation = { argv: [], entrypoint: 'image', env: { ...last.env }, source: 'dockerfile', image: last.image, range: doc.range(span.offset, span.length), ...span, notes: [] };
+    const inv: Invocation = {
+      argv: [],
+      entrypoint: 'image',
+      env: { ...last.env },
+      source: 'dockerfile',
+      image: last.image,
+      range: doc.range(span.offset, span.length),
+      ...span,
+      notes: [],
+    };
     if (isLaunchInvocation(inv)) invocations.push(inv);
   }
   return { format: 'dockerfile', invocations, problems };
@@ -123,7 +145,10 @@ const RUNTIME_INSTRUCTION = /^\s*(?:FROM|ARG|ENV|CMD|ENTRYPOINT)\s/i;
  * every instruction but FROM/ARG/ENV/CMD/ENTRYPOINT, are emptied. Line breaks stay, so every
  * kept character keeps its line and column, and positions map back to the original text.
  */
-export function reduceDockerfile(text: string, limits = DOCKERFILE_LIMITS): { text: string; problems: { message: string; offset: number; partial?: boolean }[] } {
+export function reduceDockerfile(
+  text: string,
+  limits = DOCKERFILE_LIMITS,
+): { text: string; problems: { message: string; offset: number; partial?: boolean }[] } {
   const problems: { message: string; offset: number; partial?: boolean }[] = [];
   if (text.length <= limits.maxLine) return { text, problems };
   const parts = text.split(/(\r\n|\n|\r)/);
@@ -140,7 +165,11 @@ export function reduceDockerfile(text: string, limits = DOCKERFILE_LIMITS): { te
     if (!continued && !comment && line.trim()) keepInstruction = RUNTIME_INSTRUCTION.test(line);
     if (!comment) continued = /\\\s*$/.test(line);
     if (line.length > limits.maxLine) {
-      problems.push({ message: `a line of ${line.length.toLocaleString('en-US')} characters was not read (longer than ${limits.maxLine.toLocaleString('en-US')})`, offset: start, partial: true });
+      problems.push({
+        message: `a line of ${line.length.toLocaleString('en-US')} characters was not read (longer than ${limits.maxLine.toLocaleString('en-US')})`,
+        offset: start,
+        partial: true,
+      });
       parts[i] = '';
     } else if (large && !keepInstruction && line.trim()) {
       parts[i] = '';
@@ -148,7 +177,11 @@ export function reduceDockerfile(text: string, limits = DOCKERFILE_LIMITS): { te
     }
   }
   // Build-time lines never start the container, so skipping them loses no launch (not partial).
-  if (dropped) problems.push({ message: `${dropped.toLocaleString('en-US')} lines of build-time instructions were skipped: the file is over ${limits.maxParse.toLocaleString('en-US')} characters`, offset: 0 });
+  if (dropped)
+    problems.push({
+      message: `${dropped.toLocaleString('en-US')} lines of build-time instructions were skipped: the file is over ${limits.maxParse.toLocaleString('en-US')} characters`,
+      offset: 0,
+    });
   return { text: parts.join(''), problems };
 }
 
@@ -162,7 +195,11 @@ function startCommand(ins: JSONInstruction, doc: LineMap, spanOfRange: (r: Range
       const span = spanOfRange(s.getRange());
       const raw = doc.text.slice(span.offset, span.offset + span.length);
       let value: string;
-      try { value = JSON.parse(raw.replace(/\\\r?\n[ \t]*/g, '')); } catch { value = s.getJSONValue(); }
+      try {
+        value = JSON.parse(raw.replace(/\\\r?\n[ \t]*/g, ''));
+      } catch {
+        value = s.getJSONValue();
+      }
       return makeToken(doc, { ...span, value: String(value), quote: 'double' });
     });
     let append: Invocation['append'];
@@ -181,14 +218,22 @@ function startCommand(ins: JSONInstruction, doc: LineMap, spanOfRange: (r: Range
   const args = ins.getArguments();
   const first = args[0];
   const lastArg = args[args.length - 1];
-  const shellSpan = first ? { offset: doc.offset(first.getRange().start), length: doc.offset(lastArg.getRange().end) - doc.offset(first.getRange().start) } : undefined;
+  const shellSpan = first
+    ? { offset: doc.offset(first.getRange().start), length: doc.offset(lastArg.getRange().end) - doc.offset(first.getRange().start) }
+    : undefined;
   // Without the shell parser, a whitespace split of the arguments (quotes not interpreted).
   const tokens = args.map((a) => makeToken(doc, { ...spanOfRange(a.getRange()), value: a.getValue(), quote: 'none' }));
   return { form: 'shell', instruction: ins, tokens, shellSpan };
 }
 
 /** Shell form → the words `/bin/sh -c` would run, read by the shell adapter at their own spans. */
-function shellWords(sc: StartCommand, doc: LineMap, env: Record<string, Token>, shell: ShellParser | undefined, notes: string[]): { argv: Token[]; append?: Invocation['append']; env: Record<string, Token> } {
+function shellWords(
+  sc: StartCommand,
+  doc: LineMap,
+  env: Record<string, Token>,
+  shell: ShellParser | undefined,
+  notes: string[],
+): { argv: Token[]; append?: Invocation['append']; env: Record<string, Token> } {
   if (!shell || !sc.shellSpan) {
     notes.push('shell-form command read without the shell parser: quotes and variables not interpreted');
     return { argv: sc.tokens, env: {} };
@@ -235,7 +280,7 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
     } else {
       if (cmd?.form === 'shell') notes.push('CMD in shell form after an exec-form ENTRYPOINT is passed as "/bin/sh -c …"');
       argv = whole;
-      append = cmd?.form === 'exec' ? cmd.append ?? ep.append : ep.append;
+      append = cmd?.form === 'exec' ? (cmd.append ?? ep.append) : ep.append;
     }
     entrypoint = 'program';
   } else if (cmd) {
@@ -258,16 +303,27 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
   }
   // `tini -- vllm serve …`: the program is what the init process runs.
   const peeled = entrypoint === 'program' ? launchArgv(argv, doc) : undefined;
-  if (peeled && peeled.argv !== argv) { argv = peeled.argv; env = { ...env, ...peeled.env }; }
+  if (peeled && peeled.argv !== argv) {
+    argv = peeled.argv;
+    env = { ...env, ...peeled.env };
+  }
   const parts = [ep, cmd].filter((x): x is StartCommand => !!x);
-  const span = spanOf(parts.flatMap((p) => {
-    const r = p.instruction.getRange();
-    return [{ offset: doc.offset(r.start), length: doc.offset(r.end) - doc.offset(r.start) } as Token];
-  }))!;
+  const span = spanOf(
+    parts.flatMap((p) => {
+      const r = p.instruction.getRange();
+      return [{ offset: doc.offset(r.start), length: doc.offset(r.end) - doc.offset(r.start) } as Token];
+    }),
+  )!;
   if (!argv.length && !stage.image) problems.push({ message: 'the start command is empty', range: doc.range(span.offset, span.length) });
   const inv: Invocation = {
-    argv, entrypoint, env, source: 'dockerfile',
-    range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes,
+    argv,
+    entrypoint,
+    env,
+    source: 'dockerfile',
+    range: doc.range(span.offset, span.length),
+    offset: span.offset,
+    length: span.length,
+    notes,
   };
   if (stage.image) inv.image = stage.image;
   if (append) inv.append = append;

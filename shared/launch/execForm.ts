@@ -57,5 +57,10 @@ function check(instruction: string, offset: number, out: ExecFormProblem[]): voi
   } catch {
     ok = false;
   }
-  if (!ok) out.push({ instruction: m[1].split(/\s/)[0].toUpperCase(), offset, message: `${m[1].toUpperCase()} is not a JSON array of strings: Docker runs it in shell form` });
+  if (!ok)
+    out.push({
+      instruction: m[1].split(/\s/)[0].toUpperCase(),
+      offset,
+      message: `${m[1].toUpperCase()} is not a JSON array of strings: Docker runs it in shell form`,
+    });
 }

@@ -10,7 +10,19 @@ import type { LaunchFile } from './types';
 const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 
 /** Workload kinds whose pod template (or pod spec) holds containers; `Model` is KubeAI's (kubeai.org). */
-export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Pod', 'Job', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'CronJob', 'LeaderWorkerSet', 'List', 'Model'];
+export const WORKLOAD_KINDS = [
+  'Deployment',
+  'StatefulSet',
+  'Pod',
+  'Job',
+  'DaemonSet',
+  'ReplicaSet',
+  'ReplicationController',
+  'CronJob',
+  'LeaderWorkerSet',
+  'List',
+  'Model',
+];
 
 const SHEBANG = /^(?:\uFEFF)?#!\s*(?:\/usr\/bin\/env\s+(?:-\S+\s+)*)?(?:\/\S*\/)?(?:ba|z|k|da)?sh\b/;
 const WORKLOAD = new RegExp(`^kind:\\s*["']?(?:${WORKLOAD_KINDS.join('|')})["']?\\s*(?:#.*)?$`, 'm');
@@ -24,7 +36,14 @@ export function launchFormatOf(fileName: string, languageId: string | undefined,
   const name = baseName(fileName);
   const lower = name.toLowerCase();
   if (/\.(?:sh|bash|zsh)$/.test(lower) || languageId === 'shellscript' || SHEBANG.test(text)) return 'shell';
-  if (lower === 'dockerfile' || lower === 'containerfile' || lower.endsWith('.dockerfile') || (lower.startsWith('dockerfile.') && !NOT_LAUNCH_EXT.test(lower)) || languageId === 'dockerfile') return 'dockerfile';
+  if (
+    lower === 'dockerfile' ||
+    lower === 'containerfile' ||
+    lower.endsWith('.dockerfile') ||
+    (lower.startsWith('dockerfile.') && !NOT_LAUNCH_EXT.test(lower)) ||
+    languageId === 'dockerfile'
+  )
+    return 'dockerfile';
   if (lower === 'modelfile' || lower.endsWith('.modelfile') || languageId === 'ollama-modelfile') return 'modelfile';
   if (/\.ya?ml$/.test(lower) || languageId === 'yaml' || languageId === 'dockercompose') {
     if (languageId === 'dockercompose' || (/compose/.test(lower) && SERVICES.test(text))) return 'compose';

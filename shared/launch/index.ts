@@ -44,7 +44,11 @@ function sourcesALaunch(text: string, read: SourceReader): boolean {
     const name = written.includes('$') ? /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(written)?.[1] : written;
     if (!name) continue;
     let f;
-    try { f = read(name); } catch { f = undefined; }
+    try {
+      f = read(name);
+    } catch {
+      f = undefined;
+    }
     if (f && mentionsLaunchWord(f.text)) return true;
   }
   return false;
@@ -55,14 +59,19 @@ export function readLaunchFile(text: string, fileName: string, opts: LaunchReadO
   const format = launchFormatOf(fileName, opts.languageId, text);
   // A Modelfile always launches Ollama; every other format must name a launch word to be parsed.
   if (!format) return undefined;
-  const worthReading = format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
+  const worthReading =
+    format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
   if (!worthReading) return undefined;
   let file: LaunchFile;
   try {
     file = readAs(format, text, opts);
   } catch (e) {
     // Adapters are written not to throw; if one does, the file is answered with the problem, not a crash.
-    return { format, invocations: [], problems: [{ message: `could not read this ${format} file: ${(e as Error)?.message ?? e}`, range: new LineMap(text).range(0, 0) }] };
+    return {
+      format,
+      invocations: [],
+      problems: [{ message: `could not read this ${format} file: ${(e as Error)?.message ?? e}`, range: new LineMap(text).range(0, 0) }],
+    };
   }
   // A file cut for size still answers with its problems, so the editor can say what was not read.
   return file.invocations.length || file.modelfile || file.problems.some((p) => p.partial) ? file : undefined;
@@ -74,9 +83,13 @@ function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOpti
       if (!opts.shell) return { format, invocations: [], problems: [] };
       return { format, ...readShellScript(text, opts.shell, { readSourced: opts.readSourced }) };
     }
-    case 'dockerfile': return readDockerfile(text, opts.shell);
-    case 'compose': return readCompose(text, opts.shell);
-    case 'kubernetes': return readKubernetes(text, opts.shell);
-    case 'modelfile': return readModelfile(text);
+    case 'dockerfile':
+      return readDockerfile(text, opts.shell);
+    case 'compose':
+      return readCompose(text, opts.shell);
+    case 'kubernetes':
+      return readKubernetes(text, opts.shell);
+    case 'modelfile':
+      return readModelfile(text);
   }
 }

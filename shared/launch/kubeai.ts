@@ -62,7 +62,9 @@ export function readKubeAiModel(obj: YAMLMap, doc: LineMap): Invocation | undefi
     if (model) argv.push(at(urlNode, '--model')!, model);
     if (isScalar(nameNode)) argv.push(at(nameNode, '--served-model-name')!, at(nameNode, String(nameNode.value))!);
     argv.push(...args);
-    notes.push(`KubeAI Model (engine VLLM): the command ${KUBEAI} runs, python3 -m vllm.entrypoints.openai.api_server --model <spec.url> followed by spec.args`);
+    notes.push(
+      `KubeAI Model (engine VLLM): the command ${KUBEAI} runs, python3 -m vllm.entrypoints.openai.api_server --model <spec.url> followed by spec.args`,
+    );
   } else if (/^ollama$/i.test(engine)) {
     argv = [...supplied('ollama', 'run'), ...(model ? [model] : []), ...args];
     notes.push(`KubeAI Model (engine OLlama): ${KUBEAI} runs ollama serve with spec.env and loads the model with ollama run <spec.url>`);

@@ -22,10 +22,20 @@ function podSpecs(obj: YAMLMap): YAMLMap[] {
   const spec = get(obj, 'spec');
   let pod: unknown;
   switch (kind) {
-    case 'Pod': pod = spec; break;
-    case 'Deployment': case 'StatefulSet': case 'DaemonSet': case 'ReplicaSet': case 'Job': case 'ReplicationController':
-      pod = get(get(spec, 'template'), 'spec'); break;
-    case 'CronJob': pod = get(get(get(get(spec, 'jobTemplate'), 'spec'), 'template'), 'spec'); break;
+    case 'Pod':
+      pod = spec;
+      break;
+    case 'Deployment':
+    case 'StatefulSet':
+    case 'DaemonSet':
+    case 'ReplicaSet':
+    case 'Job':
+    case 'ReplicationController':
+      pod = get(get(spec, 'template'), 'spec');
+      break;
+    case 'CronJob':
+      pod = get(get(get(get(spec, 'jobTemplate'), 'spec'), 'template'), 'spec');
+      break;
     // LeaderWorkerSet (sigs.k8s.io/lws): a leader pod template and a worker pod template per group;
     // without leaderTemplate the leader runs the worker template.
     case 'LeaderWorkerSet': {
@@ -61,7 +71,15 @@ export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
         if (!isMap(c)) continue;
         const inv = readContainer(c, doc, maps);
         if (!inv) continue;
-        const shelled = throughShellC(inv, doc, (t) => { const pieces = maps.get(t); return pieces && { text: t.value, pieces }; }, shell);
+        const shelled = throughShellC(
+          inv,
+          doc,
+          (t) => {
+            const pieces = maps.get(t);
+            return pieces && { text: t.value, pieces };
+          },
+          shell,
+        );
         if (isLaunchInvocation(shelled)) invocations.push(shelled);
       }
     }
@@ -112,7 +130,10 @@ function listTokens(node: YamlNode | undefined, doc: LineMap, env: Record<string
   const out: Token[] = [];
   for (const item of node.items) {
     if (!isScalar(item) || !item.range) continue;
-    const t = expandRefs(makeToken(doc, { offset: item.range[0], length: item.range[1] - item.range[0], value: scalarText(doc, item), quote: quoteOfScalar(item) }), env);
+    const t = expandRefs(
+      makeToken(doc, { offset: item.range[0], length: item.range[1] - item.range[0], value: scalarText(doc, item), quote: quoteOfScalar(item) }),
+      env,
+    );
     const m = t.value === scalarText(doc, item) ? valueMap(doc, item) : undefined;
     if (m) maps.set(t, m);
     out.push(t);
@@ -141,8 +162,14 @@ function readContainer(c: YAMLMap, doc: LineMap, maps: Map<Token, ValueMap>): In
   const argsAreCommand = !command && !!args?.length && isLaunchProgram(args.map((t) => t.value));
   if (argsAreCommand) notes.push('args without command start with a program: read as the command the image runs');
   const inv: Invocation = {
-    argv, entrypoint: command || argsAreCommand ? 'program' : 'image', env, source: 'kubernetes',
-    range: doc.range(span.offset, span.length), offset: span.offset, length: span.length, notes,
+    argv,
+    entrypoint: command || argsAreCommand ? 'program' : 'image',
+    env,
+    source: 'kubernetes',
+    range: doc.range(span.offset, span.length),
+    offset: span.offset,
+    length: span.length,
+    notes,
   };
   if (image) inv.image = image;
   const append = args?.length ? listAppend(argsNode!, doc, args) : command?.length ? listAppend(commandNode!, doc, command) : undefined;

@@ -15,12 +15,19 @@ import type { LaunchFile, ModelfileLaunch, Token } from './types';
 
 const INSTRUCTIONS = new Set(['from', 'license', 'template', 'system', 'adapter', 'draft', 'renderer', 'parser', 'parameter', 'message', 'requires']);
 
-interface Instruction { name: string; nameAt: number; arg?: { text: string; at: number }; value: { offset: number; end: number } }
+interface Instruction {
+  name: string;
+  nameAt: number;
+  arg?: { text: string; at: number };
+  value: { offset: number; end: number };
+}
 
 /** Ollama's unquote: `"""…"""` or `"…"` must be closed; anything else is taken as is. */
 function unquote(s: string): { value: string; ok: boolean; quote: Token['quote'] } {
-  if (s.startsWith('"""')) return s.length >= 6 && s.endsWith('"""') ? { value: s.slice(3, -3), ok: true, quote: 'double' } : { value: '', ok: false, quote: 'double' };
-  if (s.startsWith('"')) return s.length >= 2 && s.endsWith('"') ? { value: s.slice(1, -1), ok: true, quote: 'double' } : { value: '', ok: false, quote: 'double' };
+  if (s.startsWith('"""'))
+    return s.length >= 6 && s.endsWith('"""') ? { value: s.slice(3, -3), ok: true, quote: 'double' } : { value: '', ok: false, quote: 'double' };
+  if (s.startsWith('"'))
+    return s.length >= 2 && s.endsWith('"') ? { value: s.slice(1, -1), ok: true, quote: 'double' } : { value: '', ok: false, quote: 'double' };
   return { value: s, ok: true, quote: 'none' };
 }
 
@@ -33,8 +40,14 @@ function instructions(text: string, problems: { message: string; offset: number 
   const isNl = (c: string) => c === '\n' || c === '\r';
   while (i < n) {
     const c = text[i];
-    if (isSpace(c) || isNl(c)) { i++; continue; }
-    if (c === '#') { while (i < n && !isNl(text[i])) i++; continue; }
+    if (isSpace(c) || isNl(c)) {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < n && !isNl(text[i])) i++;
+      continue;
+    }
     const nameAt = i;
     while (i < n && /[A-Za-z]/.test(text[i])) i++;
     const name = text.slice(nameAt, i).toLowerCase();
@@ -76,7 +89,12 @@ export function readModelfile(text: string, limits = MODELFILE_LIMITS): LaunchFi
   const raw: { message: string; offset: number }[] = [];
   const list = instructions(text.length > limits.maxParse ? text.slice(0, limits.maxParse) : text, raw);
   const problems: LaunchFile['problems'] = raw.map((p) => ({ message: p.message, range: doc.range(p.offset, 0) }));
-  if (text.length > limits.maxParse) problems.push({ message: `only the first ${limits.maxParse.toLocaleString('en-US')} characters were read`, range: doc.range(limits.maxParse, 0), partial: true });
+  if (text.length > limits.maxParse)
+    problems.push({
+      message: `only the first ${limits.maxParse.toLocaleString('en-US')} characters were read`,
+      range: doc.range(limits.maxParse, 0),
+      partial: true,
+    });
   const valueToken = (v: Instruction['value']) => {
     const u = unquote(text.slice(v.offset, v.end));
     return makeToken(doc, { offset: v.offset, length: v.end - v.offset, value: u.value, quote: u.quote, known: u.ok });

@@ -12,8 +12,7 @@ export function isPythonProgram(word: string | undefined): boolean {
 
 export type PythonTarget =
   /** `at`: the word that names the module or script (the `-m` word itself when glued); `rest`: where its own arguments start. */
-  | { kind: 'module' | 'script'; name: string; at: number; rest: number; glued: boolean }
-  | { kind: 'code' };
+  { kind: 'module' | 'script'; name: string; at: number; rest: number; glued: boolean } | { kind: 'code' };
 
 /** The module or script argv runs when argv[0] is the interpreter; undefined when it is not, or runs nothing named. */
 export function pythonTarget(argv: readonly string[]): PythonTarget | undefined {

@@ -65,7 +65,13 @@ export function readShellSpans(doc: LineMap, spans: { offset: number; length: nu
 }
 
 /** Shell text taken out of another format (a YAML scalar, a JSON string), mapped back to the document. */
-export function readShellValue(doc: LineMap, value: string, pieces: { valueStart: number; docStart: number }[], parser: ShellParser, opts: ShellReadOptions = {}): ShellResult {
+export function readShellValue(
+  doc: LineMap,
+  value: string,
+  pieces: { valueStart: number; docStart: number }[],
+  parser: ShellParser,
+  opts: ShellReadOptions = {},
+): ShellResult {
   return readShellSource(ParseSource.mapped(doc, value, pieces), parser, opts);
 }
 
@@ -98,7 +104,10 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
 }
 
 /** A command's node and where it really starts (after stray assignments tree-sitter attached to it). */
-interface CommandAt { node: Node; start: number }
+interface CommandAt {
+  node: Node;
+  start: number;
+}
 
 interface CallFrame {
   name: string;
@@ -146,19 +155,32 @@ class ShellWalker {
     this.words = new WordEvaluator(src, () => this.branch);
   }
 
-  get invocations(): Invocation[] { return this.shared.invocations; }
-  get problems(): LaunchFile['problems'] { return this.shared.problems; }
-  private get functions() { return this.shared.functions; }
-  private get calls() { return this.shared.calls; }
+  get invocations(): Invocation[] {
+    return this.shared.invocations;
+  }
+  get problems(): LaunchFile['problems'] {
+    return this.shared.problems;
+  }
+  private get functions() {
+    return this.shared.functions;
+  }
+  private get calls() {
+    return this.shared.calls;
+  }
 
   walk(n: Node, scope: Scope, depth: number): void {
     if (depth > MAX_DEPTH) {
-      if (!this.deepWarned) this.problems.push({ message: `nesting deeper than ${MAX_DEPTH} levels was not read`, range: this.src.range(n.startIndex, n.startIndex) });
+      if (!this.deepWarned)
+        this.problems.push({ message: `nesting deeper than ${MAX_DEPTH} levels was not read`, range: this.src.range(n.startIndex, n.startIndex) });
       this.deepWarned = true;
       return;
     }
     switch (n.type) {
-      case 'comment': case 'heredoc_body': case 'heredoc_redirect': case 'herestring_redirect': case 'file_redirect':
+      case 'comment':
+      case 'heredoc_body':
+      case 'heredoc_redirect':
+      case 'herestring_redirect':
+      case 'file_redirect':
         return;
       case 'function_definition': {
         const name = n.childForFieldName('name')?.text;
@@ -180,7 +202,9 @@ class ShellWalker {
       case 'command':
         this.command(n, scope, depth);
         return;
-      case 'subshell': case 'command_substitution': case 'process_substitution': {
+      case 'subshell':
+      case 'command_substitution':
+      case 'process_substitution': {
         const inner = new Scope(scope, scope.args());
         for (const c of named(n)) this.walk(c, inner, depth + 1);
         return;
@@ -190,8 +214,13 @@ class ShellWalker {
         if (body) this.walk(body, scope, depth + 1);
         return;
       }
-      case 'if_statement': case 'elif_clause': case 'else_clause': case 'case_item':
-      case 'for_statement': case 'c_style_for_statement': case 'while_statement':
+      case 'if_statement':
+      case 'elif_clause':
+      case 'else_clause':
+      case 'case_item':
+      case 'for_statement':
+      case 'c_style_for_statement':
+      case 'while_statement':
         // A branch: what it assigns may not happen on every run.
         this.branch.push(this.nextBranch++);
         try {
@@ -200,7 +229,8 @@ class ShellWalker {
           this.branch.pop();
         }
         return;
-      case 'pipeline': case 'list':
+      case 'pipeline':
+      case 'list':
         // `a | b | c …` nests one level per operator: flattened here so a long chain costs no depth.
         for (const c of flattenChain(n)) this.walk(c, scope, depth + 1);
         return;
@@ -214,7 +244,10 @@ class ShellWalker {
     if (!n.text.includes('$(') && !n.text.includes('`') && !n.text.includes('<(')) return;
     const visit = (c: Node, d: number) => {
       if (d > 64) return;
-      if (c.type === 'command_substitution' || c.type === 'process_substitution') { this.walk(c, scope, depth + 1); return; }
+      if (c.type === 'command_substitution' || c.type === 'process_substitution') {
+        this.walk(c, scope, depth + 1);
+        return;
+      }
       for (const k of named(c)) visit(k, d + 1);
     };
     for (const c of named(n)) visit(c, 0);
@@ -223,7 +256,7 @@ class ShellWalker {
   private assign(n: Node, scope: Scope, exported: boolean, into: Scope = scope): void {
     const nameNode = n.childForFieldName('name');
     if (!nameNode) return;
-    const name = nameNode.type === 'subscript' ? nameNode.childForFieldName('name')?.text ?? nameNode.text : nameNode.text;
+    const name = nameNode.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? nameNode.text) : nameNode.text;
     const value = n.childForFieldName('value');
     const append = n.children.some((c) => c?.type === '+=');
     const prev = scope.get(name);
@@ -232,9 +265,17 @@ class ShellWalker {
       // `A[i]=v`: the array changes in a way we do not track element by element.
       b = { value: prev?.value ?? '', known: false, exported: prev?.exported ?? exported };
     } else if (value?.type === 'array') {
-      const elements = named(value).filter((c) => c.type !== 'comment').flatMap((c) => this.words.args(c, scope));
+      const elements = named(value)
+        .filter((c) => c.type !== 'comment')
+        .flatMap((c) => this.words.args(c, scope));
       const all = append && prev?.elements ? [...prev.elements, ...elements] : elements;
-      b = { value: all.map((e) => e.value).join(' '), known: all.every((e) => e.known), elements: all, exported: prev?.exported || exported, assignedAt: this.src.range(value.startIndex, value.endIndex) };
+      b = {
+        value: all.map((e) => e.value).join(' '),
+        known: all.every((e) => e.known),
+        elements: all,
+        exported: prev?.exported || exported,
+        assignedAt: this.src.range(value.startIndex, value.endIndex),
+      };
     } else {
       const p = value ? this.words.word(value, scope) : { value: '', known: true, via: [], quotes: new Set<'none'>(['none']) };
       const start = value ? value.startIndex : n.endIndex;
@@ -259,7 +300,10 @@ class ShellWalker {
   /** `export A=1 B`, `local X=2`, `declare -x Y=3`, `readonly Z=4`. */
   private declare(n: Node, scope: Scope): void {
     const keyword = n.child(0)?.type ?? '';
-    const flags = named(n).filter((c) => c.type === 'word' && c.text.startsWith('-')).map((c) => c.text).join('');
+    const flags = named(n)
+      .filter((c) => c.type === 'word' && c.text.startsWith('-'))
+      .map((c) => c.text)
+      .join('');
     const exported = keyword === 'export' || /x/.test(flags);
     // `local` binds in the function's scope; at top level (no function) it is the same scope.
     for (const c of named(n)) {
@@ -315,8 +359,10 @@ class ShellWalker {
     const program = peeled.argv[0]?.value;
     if (!peeled.container && program !== undefined && this.functions.has(program)) {
       const nameTok = peeled.argv[0];
-      const nameAt = nameTok.offset === this.src.span(nameWord.startIndex, nameWord.endIndex).offset
-        ? { start: nameWord.startIndex, end: nameWord.endIndex } : { start, end: start };
+      const nameAt =
+        nameTok.offset === this.src.span(nameWord.startIndex, nameWord.endIndex).offset
+          ? { start: nameWord.startIndex, end: nameWord.endIndex }
+          : { start, end: start };
       this.callFunction(program, { node: n, start }, nameAt, peeled.argv.slice(1), local, peeled.env, depth);
     } else if (peeled.argv.length || peeled.image) {
       // In a container only what `docker run` passes applies; otherwise the script's exports too.
@@ -334,7 +380,15 @@ class ShellWalker {
     return false;
   }
 
-  private callFunction(name: string, call: CommandAt, nameAt: CallFrame['nameAt'], args: Token[], scope: Scope, env: Record<string, Token>, depth: number): void {
+  private callFunction(
+    name: string,
+    call: CommandAt,
+    nameAt: CallFrame['nameAt'],
+    args: Token[],
+    scope: Scope,
+    env: Record<string, Token>,
+    depth: number,
+  ): void {
     const { body, owner } = this.functions.get(name)!;
     if (this.calls.length >= MAX_CALL_DEPTH || this.calls.some((f) => f.defined === body)) return; // recursion
     const inner = new Scope(scope, args);
@@ -368,11 +422,24 @@ class ShellWalker {
     const doc = new LineMap(file.text);
     const prep = prepareShell(doc);
     let tree;
-    try { tree = this.parser.parse(prep.source.parsed); } catch { tree = null; }
-    if (!tree) { this.sourced.push(written); return; }
+    try {
+      tree = this.parser.parse(prep.source.parsed);
+    } catch {
+      tree = null;
+    }
+    if (!tree) {
+      this.sourced.push(written);
+      return;
+    }
     this.shared.trees.push(tree);
     // Tokens and notes name the file as the script wrote it (`../setup_llama_server.sh`).
-    const child = new ShellWalker(prep.source.withOrigin(w.known ? w.value : written), this.parser, { ...this.opts, keepAll: false }, this.shared, this.sourceDepth + 1);
+    const child = new ShellWalker(
+      prep.source.withOrigin(w.known ? w.value : written),
+      this.parser,
+      { ...this.opts, keepAll: false },
+      this.shared,
+      this.sourceDepth + 1,
+    );
     this.shared.visiting.add(file.path);
     try {
       child.walk(tree.rootNode, scope, depth + 1);
@@ -382,7 +449,15 @@ class ShellWalker {
     this.sourced.push(...child.sourced);
   }
 
-  private emit(n: CommandAt, argv: Token[], env: Record<string, Token>, entrypoint: Invocation['entrypoint'], image: Token | undefined, notes: string[], scope: Scope): void {
+  private emit(
+    n: CommandAt,
+    argv: Token[],
+    env: Record<string, Token>,
+    entrypoint: Invocation['entrypoint'],
+    image: Token | undefined,
+    notes: string[],
+    scope: Scope,
+  ): void {
     // Inside a function, the invocation is said to be where the function was called (outermost call).
     const outer = this.calls[0];
     // A launch written in a sourced file and run there, not through a call from the document: that file's own.
@@ -392,14 +467,23 @@ class ShellWalker {
     const doc = atSrc.doc;
     const span = atSrc.span(at.start, at.node.endIndex);
     const inv: Invocation = {
-      argv, entrypoint, env, source: this.opts.source ?? 'shell',
-      range: doc.range(span.offset, span.length), offset: span.offset, length: span.length,
-      notes: [...notes, ...this.calls.map((f) => {
-        const line = f.owner.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1;
-        return `through the shell function ${f.name}() defined ${f.owner.src.from ? `in ${f.owner.src.from} (sourced) ` : ''}on line ${line}`;
-      })],
+      argv,
+      entrypoint,
+      env,
+      source: this.opts.source ?? 'shell',
+      range: doc.range(span.offset, span.length),
+      offset: span.offset,
+      length: span.length,
+      notes: [
+        ...notes,
+        ...this.calls.map((f) => {
+          const line = f.owner.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1;
+          return `through the shell function ${f.name}() defined ${f.owner.src.from ? `in ${f.owner.src.from} (sourced) ` : ''}on line ${line}`;
+        }),
+      ],
     };
-    if (this.sourced.length) inv.notes.push(`${this.sourced.join(', ')} (sourced) was not found beside the script or in the workspace: functions and variables set there are unknown`);
+    if (this.sourced.length)
+      inv.notes.push(`${this.sourced.join(', ')} (sourced) was not found beside the script or in the workspace: functions and variables set there are unknown`);
     if (image) inv.image = image;
     const append = appendAfter(atSrc, at);
     if (append) inv.append = append;
@@ -413,12 +497,18 @@ class ShellWalker {
 
   reportErrors(root: Node): void {
     // A backslash dangling at the end of the file continues onto nothing: bash ignores it, so do we.
-    const errors = root.descendantsOfType('ERROR').filter((e): e is Node => !!e && !/^[\s\\]*$/.test(e.text)).slice(0, MAX_ERRORS_REPORTED);
+    const errors = root
+      .descendantsOfType('ERROR')
+      .filter((e): e is Node => !!e && !/^[\s\\]*$/.test(e.text))
+      .slice(0, MAX_ERRORS_REPORTED);
     if (!errors.length && root.descendantsOfType('ERROR').length) return;
     for (const e of errors) {
       const t = e.text;
       const why = /["'`]/.test(t) ? 'an unterminated quote or bracket?' : 'a syntax error';
-      this.problems.push({ message: `the shell parser could not read this part (${why}); commands in it may be missed`, range: this.src.range(e.startIndex, Math.min(e.endIndex, e.startIndex + 200)) });
+      this.problems.push({
+        message: `the shell parser could not read this part (${why}); commands in it may be missed`,
+        range: this.src.range(e.startIndex, Math.min(e.endIndex, e.startIndex + 200)),
+      });
     }
     if (!errors.length) this.problems.push({ message: 'the shell parser met a syntax error (a missing keyword or quote?)', range: this.src.range(0, 0) });
   }
@@ -436,7 +526,11 @@ function appendAfter(src: ParseSource, n: CommandAt): Invocation['append'] {
 }
 
 function safeRead(read: SourceReader, name: string): ReturnType<SourceReader> {
-  try { return read(name); } catch { return undefined; }
+  try {
+    return read(name);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Variable traces through a sourced file's assignments keep their names, not spans of that file. */
@@ -496,11 +590,17 @@ export const quotedValueMap: ValueMapOf = (t) => {
 
 function quoteFromNode(n: Node | null): Token['quote'] {
   switch (n?.type) {
-    case 'raw_string': return 'single';
-    case 'string': case 'translated_string': return 'double';
-    case 'ansi_c_string': return 'ansi-c';
-    case 'concatenation': return 'mixed';
-    default: return 'none';
+    case 'raw_string':
+      return 'single';
+    case 'string':
+    case 'translated_string':
+      return 'double';
+    case 'ansi_c_string':
+      return 'ansi-c';
+    case 'concatenation':
+      return 'mixed';
+    default:
+      return 'none';
   }
 }
 
@@ -528,13 +628,23 @@ function scriptIndex(argv: Token[]): number {
  * The launch inside `sh -c SCRIPT`, or the invocation unchanged. Also for an image's arguments:
  * whoever passes `sh -c …` as CMD means it as the program (an image entrypoint would not run it).
  */
-export function throughShellC(inv: Invocation, doc: LineMap, mapOf: ValueMapOf, parser: ShellParser | undefined, depth?: number, vars?: Record<string, Token>): Invocation {
+export function throughShellC(
+  inv: Invocation,
+  doc: LineMap,
+  mapOf: ValueMapOf,
+  parser: ShellParser | undefined,
+  depth?: number,
+  vars?: Record<string, Token>,
+): Invocation {
   const at = scriptIndex(inv.argv);
   if (at < 0 || (depth ?? 0) >= MAX_SHELL_C_DEPTH) return inv;
   const script = inv.argv[at];
   const mapped = mapOf(script);
   if (!parser || !mapped) {
-    return { ...inv, notes: [...inv.notes, `the ${inv.argv[0].value} -c script was not read${parser ? ' (its text does not map back to the file)' : ' (no shell parser)'}`] };
+    return {
+      ...inv,
+      notes: [...inv.notes, `the ${inv.argv[0].value} -c script was not read${parser ? ' (its text does not map back to the file)' : ' (no shell parser)'}`],
+    };
   }
   const r = readShellValue(doc, mapped.text, mapped.pieces, parser, { keepAll: true, env: inv.env, vars, source: inv.source, depth: (depth ?? 0) + 1 });
   const inner = r.invocations.find(isLaunchInvocation);
@@ -547,6 +657,7 @@ export function throughShellC(inv: Invocation, doc: LineMap, mapOf: ValueMapOf, 
     notes: [...inv.notes, `through ${inv.argv[0].value} -c`, ...inner.notes],
   };
   if (inner.image) out.image = inner.image;
-  if (inner.append) out.append = inner.append; else delete out.append;
+  if (inner.append) out.append = inner.append;
+  else delete out.append;
   return out;
 }

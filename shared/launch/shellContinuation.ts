@@ -43,8 +43,12 @@ export function brokenContinuations(text: string, invocations: readonly Invocati
     seen.add(slash);
     const commandLineStart = text.lastIndexOf('\n', inv.offset - 1) + 1;
     out.push({
-      offset: slash, tailStart: slash + 1, tailEnd: lineStart + line.length,
-      ...(m[3] ? { comment: m[3].trim() } : {}), nextLine: next, commandLineStart,
+      offset: slash,
+      tailStart: slash + 1,
+      tailEnd: lineStart + line.length,
+      ...(m[3] ? { comment: m[3].trim() } : {}),
+      nextLine: next,
+      commandLineStart,
     });
   }
   return out;
@@ -55,7 +59,10 @@ function nextCodeLine(text: string, from: number): string | undefined {
   if (from >= text.length) return undefined;
   let e = text.indexOf('\n', from + 1);
   if (e < 0) e = text.length;
-  const line = text.slice(from + 1, e).replace(/\r$/, '').trim();
+  const line = text
+    .slice(from + 1, e)
+    .replace(/\r$/, '')
+    .trim();
   if (!line || line.startsWith('#') || /^(fi|done|esac|then|else|elif|do|\}|\))\b/.test(line)) return undefined;
   return line;
 }

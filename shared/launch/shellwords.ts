@@ -27,33 +27,59 @@ export function splitLikeCompose(line: string): SplitResult {
   let buf = '';
   let start = -1;
   let got = false;
-  let escaped = false, dq = false, sq = false;
+  let escaped = false,
+    dq = false,
+    sq = false;
   const quotes = new Set<QuoteStyle>();
   let stoppedAt: number | undefined;
   const flush = (end: number) => {
     if (got) words.push({ value: buf, start, end, quote: quotes.size === 0 ? 'none' : quotes.size === 1 ? [...quotes][0] : 'mixed' });
-    buf = ''; got = false; start = -1; quotes.clear();
+    buf = '';
+    got = false;
+    start = -1;
+    quotes.clear();
   };
   let i = 0;
   for (; i < line.length; i++) {
     const c = line[i];
     if (start < 0 && !/[ \t\r\n]/.test(c)) start = i;
-    if (escaped) { buf += c; escaped = false; got = true; continue; }
-    if (c === '\\') { if (sq) buf += c; else escaped = true; continue; }
+    if (escaped) {
+      buf += c;
+      escaped = false;
+      got = true;
+      continue;
+    }
+    if (c === '\\') {
+      if (sq) buf += c;
+      else escaped = true;
+      continue;
+    }
     if (/[ \t\r\n]/.test(c)) {
       if (sq || dq) buf += c;
       else if (got) flush(i);
       else start = -1;
       continue;
     }
-    if (c === '"' && !sq) { dq = !dq; quotes.add('double'); continue; }
-    if (c === "'" && !dq) { sq = !sq; quotes.add('single'); continue; }
-    if (';&|<>'.includes(c) && !sq && !dq) { stoppedAt = i; break; }
+    if (c === '"' && !sq) {
+      dq = !dq;
+      quotes.add('double');
+      continue;
+    }
+    if (c === "'" && !dq) {
+      sq = !sq;
+      quotes.add('single');
+      continue;
+    }
+    if (';&|<>'.includes(c) && !sq && !dq) {
+      stoppedAt = i;
+      break;
+    }
     if (!sq && !dq) quotes.add('none');
     got = true;
     buf += c;
   }
   flush(i);
-  if (escaped || sq || dq) return { words, stoppedAt, error: 'an unclosed quote or trailing backslash: compose refuses this command ("invalid command line string")' };
+  if (escaped || sq || dq)
+    return { words, stoppedAt, error: 'an unclosed quote or trailing backslash: compose refuses this command ("invalid command line string")' };
   return { words, stoppedAt };
 }

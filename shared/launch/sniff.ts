@@ -10,8 +10,20 @@ import type { Invocation, Token } from './types';
 
 /** Programs (by basename) that start an engine or a trainer. */
 export const LAUNCH_PROGRAMS: readonly string[] = [
-  'vllm', 'sglang', 'llama-server', 'llama-cli', 'text-generation-launcher', 'text-generation-inference',
-  'ollama', 'swift', 'llamafactory-cli', 'axolotl', 'tune', 'accelerate', 'torchrun', 'deepspeed',
+  'vllm',
+  'sglang',
+  'llama-server',
+  'llama-cli',
+  'text-generation-launcher',
+  'text-generation-inference',
+  'ollama',
+  'swift',
+  'llamafactory-cli',
+  'axolotl',
+  'tune',
+  'accelerate',
+  'torchrun',
+  'deepspeed',
   // ms-swift's Megatron path (`megatron sft|pt|rlhf …`, swift/cli/_megatron).
   'megatron',
 ];
@@ -24,15 +36,32 @@ export const LAUNCH_PARAMETER_WORDS: readonly string[] = ['num_ctx', 'OLLAMA_CON
 
 /** Modules that `python -m` starts an engine or trainer with (prefix match on the dotted name). */
 export const LAUNCH_MODULES: readonly string[] = [
-  'vllm', 'sglang', 'axolotl', 'llamafactory', 'swift', 'torch.distributed.run', 'torch.distributed.launch',
-  'accelerate', 'deepspeed', 'torchtune', 'text_generation_server',
+  'vllm',
+  'sglang',
+  'axolotl',
+  'llamafactory',
+  'swift',
+  'torch.distributed.run',
+  'torch.distributed.launch',
+  'accelerate',
+  'deepspeed',
+  'torchtune',
+  'text_generation_server',
   // llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server --n_ctx …`).
   'llama_cpp.server',
 ];
 
 /** Image names that carry an engine or trainer (`vllm/vllm-openai`, `lmsysorg/sglang`, llama.cpp's images…). */
 export const LAUNCH_IMAGE_WORDS: readonly string[] = [
-  'vllm', 'sglang', 'llama.cpp', 'text-generation-inference', 'ollama', 'axolotl', 'llamafactory', 'ms-swift', 'torchtune',
+  'vllm',
+  'sglang',
+  'llama.cpp',
+  'text-generation-inference',
+  'ollama',
+  'axolotl',
+  'llamafactory',
+  'ms-swift',
+  'torchtune',
 ];
 
 /**
@@ -45,7 +74,15 @@ export const TRAINING_SCRIPT_WORDS: readonly string[] = ['train', 'tune', 'tunin
 export const TRAINING_SCRIPT_NAME = new RegExp(TRAINING_SCRIPT_WORDS.join('|'), 'i');
 
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const words = [...LAUNCH_PROGRAMS, ...LAUNCH_PARAMETER_WORDS, ...LAUNCH_IMAGE_WORDS, 'vllm-openai', 'lmsysorg/sglang', 'kubeai.org', 'huggingface-text-generation-inference'];
+const words = [
+  ...LAUNCH_PROGRAMS,
+  ...LAUNCH_PARAMETER_WORDS,
+  ...LAUNCH_IMAGE_WORDS,
+  'vllm-openai',
+  'lmsysorg/sglang',
+  'kubeai.org',
+  'huggingface-text-generation-inference',
+];
 
 /**
  * Engine names a wrapper's name may carry (`run_llama_server`, `start_vllm`, `serve-sglang`,
@@ -61,7 +98,8 @@ const WRAPPED_ENGINES: readonly [RegExp, string][] = [
 ];
 const WRAPPER_NAME = /^[A-Za-z][\w-]*$/;
 const ENGINE_NAMES_IN_WRAPPERS = ['vllm', 'sglang', 'llama', 'ollama', 'tgi'];
-const WRAPPER_WORD_RE = /(?:^|[\s;&|(`])[A-Za-z][\w-]*?[_-](?:llama[_-]?server|llama[_-]?cpp|vllm|sglang|ollama|tgi)(?:[_-][\w-]*)?(?=[\s;&|)`]|$)|(?:^|[\s;&|(`])(?:llama[_-]?server|vllm|sglang|ollama|tgi)[_-][\w-]+(?=[\s;&|)`]|$)/m;
+const WRAPPER_WORD_RE =
+  /(?:^|[\s;&|(`])[A-Za-z][\w-]*?[_-](?:llama[_-]?server|llama[_-]?cpp|vllm|sglang|ollama|tgi)(?:[_-][\w-]*)?(?=[\s;&|)`]|$)|(?:^|[\s;&|(`])(?:llama[_-]?server|vllm|sglang|ollama|tgi)[_-][\w-]+(?=[\s;&|)`]|$)/m;
 
 /**
  * The program a command named for an engine stands for (`run_llama_server` → `llama-server`),
@@ -74,7 +112,13 @@ export function wrappedLaunchProgram(name: string): string | undefined {
   for (const [re, program] of WRAPPED_ENGINES) {
     const m = re.exec(lower);
     // The engine's name must be a part of the name, not the whole of it or inside a longer word.
-    if (m && m[0].length < lower.length && (m.index === 0 || /[_-]/.test(lower[m.index - 1])) && (m.index + m[0].length === lower.length || /[_-]/.test(lower[m.index + m[0].length]))) return program;
+    if (
+      m &&
+      m[0].length < lower.length &&
+      (m.index === 0 || /[_-]/.test(lower[m.index - 1])) &&
+      (m.index + m[0].length === lower.length || /[_-]/.test(lower[m.index + m[0].length]))
+    )
+      return program;
   }
   return undefined;
 }
@@ -86,11 +130,11 @@ export function wrappedLaunchProgram(name: string): string | undefined {
  */
 export const LAUNCH_WORD_RE = new RegExp(
   `(?:^|[^\\w.-])(?:${[...new Set(words)].map(escape).join('|')})(?![\\w])` +
-  `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m(?:\\b|[A-Za-z_])` +
-  // `-mvllm.entrypoints…` glued, in an exec-form list where `python3` is a separate quoted word.
-  `|(?:^|[\\s"'\\[,])-m(?:${LAUNCH_MODULES.map(escape).join('|')})\\b` +
-  `|python[\\d.]*\\s+(?:-\\S+\\s+)*[^\\s;|&]*?(?:${TRAINING_SCRIPT_WORDS.map(escape).join('|')})[^\\s;|&/]*\\.py\\b` +
-  `|(?:\\.|/bin)/(?:${LLAMA_CPP_PATH_BINARIES.join('|')})\\b`,
+    `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m(?:\\b|[A-Za-z_])` +
+    // `-mvllm.entrypoints…` glued, in an exec-form list where `python3` is a separate quoted word.
+    `|(?:^|[\\s"'\\[,])-m(?:${LAUNCH_MODULES.map(escape).join('|')})\\b` +
+    `|python[\\d.]*\\s+(?:-\\S+\\s+)*[^\\s;|&]*?(?:${TRAINING_SCRIPT_WORDS.map(escape).join('|')})[^\\s;|&/]*\\.py\\b` +
+    `|(?:\\.|/bin)/(?:${LLAMA_CPP_PATH_BINARIES.join('|')})\\b`,
 );
 
 /** The cheap test run before any parse: false means the text launches nothing RoPE Lens reads. */

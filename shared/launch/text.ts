@@ -11,8 +11,12 @@ import type { QuoteStyle, Token, VariableTrace } from './types';
  * character to its own line (a Dockerfile AST range can point past a line's end).
  */
 export class LineMap extends LineIndex {
-  position(offset: number): Position { return this.positionAt(offset); }
-  range(offset: number, length: number): Range { return this.rangeOf(offset, length); }
+  position(offset: number): Position {
+    return this.positionAt(offset);
+  }
+  range(offset: number, length: number): Range {
+    return this.rangeOf(offset, length);
+  }
   /** Document offset of an LSP position (clamped to its line). */
   offset(p: Position): number {
     if (p.line >= this.lineStarts.length) return this.text.length;
@@ -48,7 +52,11 @@ export function makeToken(map: LineMap, t: TokenInit): Token {
 /** The span covering a list of tokens (first to last), or undefined for none. */
 export function spanOf(tokens: Token[]): { offset: number; length: number } | undefined {
   if (!tokens.length) return undefined;
-  let start = Infinity, end = -Infinity;
-  for (const t of tokens) { start = Math.min(start, t.offset); end = Math.max(end, t.offset + t.length); }
+  let start = Infinity,
+    end = -Infinity;
+  for (const t of tokens) {
+    start = Math.min(start, t.offset);
+    end = Math.max(end, t.offset + t.length);
+  }
   return { offset: start, length: end - start };
 }

@@ -4,11 +4,15 @@
  */
 import type { VariableTrace } from './types';
 
-export interface VarValue { value: string; known: boolean; via?: VariableTrace[] }
+export interface VarValue {
+  value: string;
+  known: boolean;
+  via?: VariableTrace[];
+}
 
 /** `${NAME}`, `${NAME:-word}` (also `-`, `:+`, `+`, `:?`, `?`), `$NAME`. */
 const REFERENCE = /\$\{([A-Za-z_]\w*)(?:(:?[-+?])((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_]\w*)/.source;
-const WITH_ESCAPE = { '\\$': new RegExp(`\\\\\\$|${REFERENCE}`, 'g'), '$$': new RegExp(`\\$\\$|${REFERENCE}`, 'g') };
+const WITH_ESCAPE = { '\\$': new RegExp(`\\\\\\$|${REFERENCE}`, 'g'), $$: new RegExp(`\\$\\$|${REFERENCE}`, 'g') };
 
 /**
  * Expands references in `text`; unknown ones stay as written and make the result unknown.
@@ -28,9 +32,13 @@ export function substitute(text: string, lookup: (name: string) => VarValue | un
         return word ?? '';
       }
     } else if (op === ':+' || op === '+') {
-      return (op === ':+' ? !empty : !!v) ? word ?? '' : '';
+      return (op === ':+' ? !empty : !!v) ? (word ?? '') : '';
     }
-    if (!v) { known = false; via.push({ name }); return m; }
+    if (!v) {
+      known = false;
+      via.push({ name });
+      return m;
+    }
     known &&= v.known;
     via.push({ name }, ...(v.via ?? []));
     return v.value;

@@ -60,7 +60,9 @@ export function valueMap(doc: LineMap, s: Scalar): ValueMap | undefined {
       const map: ValueMap = [];
       let rebuilt = '';
       for (const l of lines) {
-        if (!l.text.trim()) { if (s.type === Scalar.BLOCK_FOLDED) return undefined; }
+        if (!l.text.trim()) {
+          if (s.type === Scalar.BLOCK_FOLDED) return undefined;
+        }
         if (rebuilt) rebuilt += joiner;
         map.push({ valueStart: rebuilt.length, docStart: l.start + Math.min(indent, l.text.length) });
         rebuilt += l.text.slice(indent);
@@ -144,7 +146,8 @@ export interface YamlDocs {
 export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
   const problems: YamlDocs['problems'] = [];
   const collect = (docs: Document.Parsed[]) => {
-    for (const d of docs) for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, offset: e.pos[0], length: e.pos[1] - e.pos[0] });
+    for (const d of docs)
+      for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, offset: e.pos[0], length: e.pos[1] - e.pos[0] });
     return docs;
   };
   if (text.length <= limits.maxParse) return { docs: collect(parseAllDocuments(text) as Document.Parsed[]), problems };
@@ -155,7 +158,10 @@ export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
     const base = starts[i];
     const chunk = text.slice(base, starts[i + 1] ?? text.length);
     if (!mentionsLaunchWord(chunk)) continue;
-    if (chunk.length > limits.maxParse) { skipped++; continue; }
+    if (chunk.length > limits.maxParse) {
+      skipped++;
+      continue;
+    }
     for (const d of parseAllDocuments(chunk) as Document.Parsed[]) {
       visit(d, (_key, node) => {
         const n = node as { range?: [number, number, number] };
@@ -168,7 +174,9 @@ export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
   collect(docs);
   problems.push({
     message: `the file is over ${limits.maxParse.toLocaleString('en-US')} characters: only its documents that mention a launch program were read${skipped ? ` (${skipped} too large to read at all)` : ''}`,
-    offset: 0, length: 0, partial: true,
+    offset: 0,
+    length: 0,
+    partial: true,
   });
   return { docs, problems };
 }

@@ -14,7 +14,11 @@ const MAX_LEVELS = 40;
 
 function pinsInFolder(dir: string): ConsumerPin[] {
   let names: string[];
-  try { names = readdirSync(dir); } catch { return []; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
   const out: ConsumerPin[] = [];
   for (const name of names.sort()) {
     const path = join(dir, name);
@@ -24,7 +28,9 @@ function pinsInFolder(dir: string): ConsumerPin[] {
       if (!st.isFile() || st.size > MAX_BYTES) continue;
       if (pinsFromFile(name, '') === undefined) continue;
       text = readFileSync(path, 'utf8');
-    } catch { continue; }
+    } catch {
+      continue;
+    }
     out.push(...(pinsFromFile(name, text) ?? []).map((p) => ({ ...p, source: join(dir, p.source) })));
   }
   return out;

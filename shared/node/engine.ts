@@ -62,7 +62,11 @@ export interface EngineBstar extends BstarResult {
   cached: boolean;
 }
 type Stored = BstarResult & { backend: RanOn; backendReason: string; gpu?: GpuJobStats };
-export interface EngineThreshold extends ThresholdResult { bstar: number; backend: RanOn; cached: boolean }
+export interface EngineThreshold extends ThresholdResult {
+  bstar: number;
+  backend: RanOn;
+  cached: boolean;
+}
 
 /** Where dist/bstarWorker.js is: beside this bundle (dist/*.js), or the repo's dist/ when running TS sources. */
 export function defaultWorkerScript(): string {
@@ -108,9 +112,7 @@ export class BoundEngine {
       // Mesa's EGL reads this from the C environment, which only the main thread's process.env
       // writes through to: without a display, llvmpipe is reached surfaceless.
       process.env.EGL_PLATFORM ??= 'surfaceless';
-      p = this.opts.gpuProbe
-        ? Promise.resolve(this.opts.gpuProbe(headDim))
-        : (this.submit({ kind: 'gpuInfo', headDim }) as Promise<GpuInfoValue>);
+      p = this.opts.gpuProbe ? Promise.resolve(this.opts.gpuProbe(headDim)) : (this.submit({ kind: 'gpuInfo', headDim }) as Promise<GpuInfoValue>);
       this.gpu.set(headDim, p);
     }
     return p;
@@ -138,7 +140,10 @@ export class BoundEngine {
     if (choice === 'gpu') return { backend: 'gpu', reason: `requested (--backend gpu): ${g.adapter}` };
     if (g.software) return { backend: 'cpu', reason: `auto: ${g.adapter} is a software rasterizer, slower than the CPU sweep` };
     if (!gpuAutoOnHardware()) {
-      return { backend: 'cpu', reason: `auto: the WebGPU path is opt-in (--backend gpu): on the lent H100 it did not finish b* at L ≥ 2^20 (see README, performance)` };
+      return {
+        backend: 'cpu',
+        reason: `auto: the WebGPU path is opt-in (--backend gpu): on the lent H100 it did not finish b* at L ≥ 2^20 (see README, performance)`,
+      };
     }
     return { backend: 'gpu', reason: `auto: ${g.adapter}, L = ${length} ≥ crossover ${GPU_AUTO_MIN_LENGTH}` };
   }
@@ -152,7 +157,10 @@ export class BoundEngine {
     const k = key(length, headDim);
     const hit = this.bstarCache.get(k);
     // A cached answer reports the backend that computed it (every backend gives the same float64 answer).
-    if (hit) { o.onProgress?.(1); return { ...hit, cached: true }; }
+    if (hit) {
+      o.onProgress?.(1);
+      return { ...hit, cached: true };
+    }
     let p = this.inflight.get(k);
     if (!p) {
       // A cached b* of a shorter length with the same d is a sound starting point (V_L ⊆ V_L').
@@ -231,7 +239,10 @@ export class BoundEngine {
   private onMessage(m: WorkerMessage): void {
     const p = this.pending.get(m.id);
     if (!p) return;
-    if (m.type === 'progress') { p.onProgress?.(m.fraction); return; }
+    if (m.type === 'progress') {
+      p.onProgress?.(m.fraction);
+      return;
+    }
     this.pending.delete(m.id);
     if (this.pending.size === 0) this.worker?.unref();
     if (m.type === 'result') p.resolve(m.value);
@@ -257,8 +268,14 @@ export class BoundEngine {
       signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => signal?.removeEventListener('abort', onAbort);
       this.pending.set(id, {
-        resolve: (v) => { done(); resolvePromise(v); },
-        reject: (e) => { done(); reject(e); },
+        resolve: (v) => {
+          done();
+          resolvePromise(v);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
         onProgress,
         cancel,
       });
@@ -278,6 +295,15 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((res, rej) => {
     const onAbort = () => rej(new RopeError('cancelled', 'b* computation was cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
-    p.then((v) => { signal.removeEventListener('abort', onAbort); res(v); }, (e) => { signal.removeEventListener('abort', onAbort); rej(e); });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        res(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        rej(e);
+      },
+    );
   });
 }

@@ -31,7 +31,7 @@
 import { GpuBufferLike, GpuDeviceLike, MAP_READ, USAGE } from './webgpuLoad';
 
 export function screenEpsilon(n: number): number {
-  return n * (2 ** -11 + 2.2e-6) + 2 ** -24 * 1.001 * n * (n + 1) / 2 + 1e-7;
+  return n * (2 ** -11 + 2.2e-6) + (2 ** -24 * 1.001 * n * (n + 1)) / 2 + 1e-7;
 }
 
 export const FB_WGSL = /* wgsl */ `
@@ -79,7 +79,10 @@ export function packFrequencies(thetasPerBase: Float64Array[]): Float32Array {
       const A1 = Math.floor(A * 4096) / 4096;
       const c1 = Math.floor(c * 4096) / 4096;
       const o = (j * n + i) * 4;
-      out[o] = A1; out[o + 1] = A - A1; out[o + 2] = c1; out[o + 3] = c - c1;
+      out[o] = A1;
+      out[o + 1] = A - A1;
+      out[o + 2] = c1;
+      out[o + 3] = c - c1;
     }
   });
   return out;
@@ -101,7 +104,7 @@ export interface MinimaRequest {
 /** Chunk length for a screen of `bases` × `length`: about 2^17 invocations, a power of two ≤ 4096. */
 export function chunkFor(bases: number, length: number): number {
   let k = 1;
-  while (k < 4096 && (bases * length) / k > (1 << 17)) k *= 2;
+  while (k < 4096 && (bases * length) / k > 1 << 17) k *= 2;
   return k;
 }
 

@@ -22,7 +22,12 @@ export type BridgeRequest =
 /** Longest wait for one GPU answer before the GPU is given up (a hung driver must not hang the sweep). */
 const TIMEOUT_MS = 120_000;
 
-export interface Calibration { precise: boolean; maxError: number; eps: number; samples: number }
+export interface Calibration {
+  precise: boolean;
+  maxError: number;
+  eps: number;
+  samples: number;
+}
 
 export function defaultGpuWorkerScript(): string {
   const candidates = [join(__dirname, 'webgpuWorker.js'), resolve(__dirname, '../../dist/webgpuWorker.js')];
@@ -40,7 +45,10 @@ export class GpuBridge {
   private data = new SharedArrayBuffer(1 << 16);
   readonly calibration = new Map<number, Calibration>();
 
-  private constructor(private readonly worker: Worker, readonly info: WebGpuInfo) {}
+  private constructor(
+    private readonly worker: Worker,
+    readonly info: WebGpuInfo,
+  ) {}
 
   /** Starts the device thread and opens an adapter; `bridge` is null (with the reason) when there is none. */
   static open(script = defaultGpuWorkerScript()): { bridge: GpuBridge | null; info: WebGpuInfo | null; reason: string } {
@@ -52,7 +60,10 @@ export class GpuBridge {
     try {
       const text = probe.call({ op: 'open', ctrl: probe.ctrl, data: probe.data }, 'text') as string;
       const r = JSON.parse(text) as { info: WebGpuInfo | null; reason: string };
-      if (!r.info) { void worker.terminate(); return { bridge: null, info: null, reason: r.reason }; }
+      if (!r.info) {
+        void worker.terminate();
+        return { bridge: null, info: null, reason: r.reason };
+      }
       return { bridge: new GpuBridge(worker, r.info), info: r.info, reason: '' };
     } catch (e) {
       void worker.terminate();
@@ -91,7 +102,8 @@ export class GpuBridge {
     const n = headDim / 2;
     const bases = [1e4, 5e5, 1e7, 3e8, 1e10];
     const th = bases.map((b) => thetas(b, headDim));
-    const count = 512, stride = 32749; // m up to 1.7e7, a prime stride so the low 12 bits vary
+    const count = 512,
+      stride = 32749; // m up to 1.7e7, a prime stride so the low 12 bits vary
     const out = this.minima({ freq: packFrequencies(th), n, bases: bases.length, count, stride, chunk: 1 });
     let maxError = 0;
     for (let j = 0; j < bases.length; j++) {

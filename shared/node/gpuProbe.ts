@@ -9,7 +9,13 @@ import { RopeError } from '../core/errors';
 import { createFbScreen, FbScreen } from '../gpu/fbKernel';
 import { GPU_KERNEL_CLASSES, kernelClassName } from '../gpu/kernelClass';
 
-export interface GpuProbe { available: boolean; software: boolean; kernel: string; renderer: string; reason: string }
+export interface GpuProbe {
+  available: boolean;
+  software: boolean;
+  kernel: string;
+  renderer: string;
+  reason: string;
+}
 
 const SOFTWARE = /llvmpipe|softpipe|swiftshader|swrast/i;
 
@@ -49,7 +55,13 @@ function headlessGlContext(): boolean {
 
 export function probeGpu(): GpuProbe {
   if (!headlessGlContext()) {
-    return { available: false, software: false, kernel: 'none', renderer: 'none', reason: 'no headless-gl (WebGL) context in this Node process, so gpu.js would not run on a GPU' };
+    return {
+      available: false,
+      software: false,
+      kernel: 'none',
+      renderer: 'none',
+      reason: 'no headless-gl (WebGL) context in this Node process, so gpu.js would not run on a GPU',
+    };
   }
   try {
     const { GPU } = loadGpu();
@@ -59,13 +71,20 @@ export function probeGpu(): GpuProbe {
     }
     const gpu = new GPU({ mode: 'gpu' });
     try {
-      const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) { return a[this.thread.x] + 1; }).setOutput([2]);
+      const k = gpu
+        .createKernel(function (this: { thread: { x: number } }, a: number[]) {
+          return a[this.thread.x] + 1;
+        })
+        .setOutput([2]);
       const out = k([1, 2]) as Float32Array;
       const kernel = kernelClassName((k as unknown as { kernel?: unknown }).kernel);
       const ok = GPU_KERNEL_CLASSES.includes(kernel) && out[0] === 2 && out[1] === 3;
       const renderer = rendererOf(gpu);
       return {
-        available: ok, software: SOFTWARE.test(renderer), kernel, renderer,
+        available: ok,
+        software: SOFTWARE.test(renderer),
+        kernel,
+        renderer,
         reason: ok ? '' : `gpu.js runs on ${kernel} here (no WebGL/headless-gl context in this Node process)`,
       };
     } finally {

@@ -148,7 +148,16 @@ export async function fetchModel(ref: string, s: HubSettings = hubSettings(), lo
   const deadlineMs = s.timeoutMs * (s.attempts + 1) * 3;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<HubResult>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, ref, kind: 'timeout', message: `${ref}: the download from ${s.endpoint} did not finish within ${Math.round(deadlineMs / 1000)} s` }), deadlineMs);
+    timer = setTimeout(
+      () =>
+        resolve({
+          ok: false,
+          ref,
+          kind: 'timeout',
+          message: `${ref}: the download from ${s.endpoint} did not finish within ${Math.round(deadlineMs / 1000)} s`,
+        }),
+      deadlineMs,
+    );
   });
   try {
     return await Promise.race([fetchModelOnce(ref, s, log), late]);
@@ -164,7 +173,12 @@ async function fetchModelOnce(ref: string, s: HubSettings, log?: (line: string) 
   const cached = cachedSnapshot(hub, s.cacheDir);
   if (cached) return { ok: true, ref, id: hub.id, revision, ...cached, via: 'cache' };
   if (s.offline) {
-    return { ok: false, ref, kind: 'offline', message: `${ref} is not in the Hugging Face cache (${s.cacheDir}) and HF_HUB_OFFLINE is set, so the Hub was not asked` };
+    return {
+      ok: false,
+      ref,
+      kind: 'offline',
+      message: `${ref} is not in the Hugging Face cache (${s.cacheDir}) and HF_HUB_OFFLINE is set, so the Hub was not asked`,
+    };
   }
   if (s.token && !s.token.startsWith('hf_')) {
     return { ok: false, ref, kind: 'bad-token', message: `the token in ${s.tokenSource} does not look like a Hugging Face access token (they start with hf_)` };
@@ -178,9 +192,13 @@ async function fetchModelOnce(ref: string, s: HubSettings, log?: (line: string) 
     if (!commit || !COMMIT_ID.test(commit)) {
       return { ok: false, ref, kind: 'error', message: `the Hub's answer for ${ref} names no commit; cannot place it in the cache` };
     }
-    const configPath = await quietly(() => downloadFileToCacheDir({ ...common, repo: { type: 'model', name: hub.id }, path: 'config.json', revision: commit, cacheDir: s.cacheDir }));
+    const configPath = await quietly(() =>
+      downloadFileToCacheDir({ ...common, repo: { type: 'model', name: hub.id }, path: 'config.json', revision: commit, cacheDir: s.cacheDir }),
+    );
     // generation_config.json when the repository has one (engines read its defaults); its absence is normal.
-    await quietly(() => downloadFileToCacheDir({ ...common, repo: { type: 'model', name: hub.id }, path: 'generation_config.json', revision: commit, cacheDir: s.cacheDir })).catch(() => undefined);
+    await quietly(() =>
+      downloadFileToCacheDir({ ...common, repo: { type: 'model', name: hub.id }, path: 'generation_config.json', revision: commit, cacheDir: s.cacheDir }),
+    ).catch(() => undefined);
     if (!COMMIT_ID.test(revision)) {
       const refs = join(hubCacheRepoDir(s.cacheDir, hub.id), 'refs');
       await mkdir(join(refs, ...revision.split('/').slice(0, -1)), { recursive: true });
@@ -210,16 +228,28 @@ function explain(e: unknown, hub: HubRef, s: HubSettings): { kind: HubFailureKin
     const status = e.statusCode;
     if (status === 401) {
       return s.token
-        ? { kind: 'unauthorized', message: `${hub.id}: the Hub refused ${tokenSaid} (401): it is invalid or expired, or the repository is private and the token cannot read it` }
-        : { kind: 'unauthorized', message: `${hub.id} needs authentication (401): it is private or gated and no token was sent; set HF_TOKEN to a token that can read it` };
+        ? {
+            kind: 'unauthorized',
+            message: `${hub.id}: the Hub refused ${tokenSaid} (401): it is invalid or expired, or the repository is private and the token cannot read it`,
+          }
+        : {
+            kind: 'unauthorized',
+            message: `${hub.id} needs authentication (401): it is private or gated and no token was sent; set HF_TOKEN to a token that can read it`,
+          };
     }
     if (status === 403) {
-      return { kind: 'gated', message: `${hub.id} is gated (403) and ${tokenSaid} has no access: accept its conditions at ${page} with the account of that token` };
+      return {
+        kind: 'gated',
+        message: `${hub.id} is gated (403) and ${tokenSaid} has no access: accept its conditions at ${page} with the account of that token`,
+      };
     }
     if (status === 404) {
       return /cannot get path info|EntryNotFound/i.test(e.message)
         ? { kind: 'no-config', message: `${hub.id}@${hub.revision ?? 'main'} has no config.json` }
-        : { kind: 'not-found', message: `${hub.id}${hub.revision ? `@${hub.revision}` : ''} was not found on ${s.endpoint} (404): check the id and revision${s.token ? '' : ', or set HF_TOKEN if it is private'}` };
+        : {
+            kind: 'not-found',
+            message: `${hub.id}${hub.revision ? `@${hub.revision}` : ''} was not found on ${s.endpoint} (404): check the id and revision${s.token ? '' : ', or set HF_TOKEN if it is private'}`,
+          };
     }
     return { kind: 'error', message: `${hub.id}: the Hub answered ${status} (${e.message.split('\n')[0].slice(0, 160)})` };
   }
@@ -232,7 +262,10 @@ function explain(e: unknown, hub: HubRef, s: HubSettings): { kind: HubFailureKin
   }
   const cause = err?.cause?.code ?? err?.cause?.message;
   if (cause || err instanceof TypeError) {
-    return { kind: 'network', message: `${hub.id}: cannot reach ${s.endpoint} (${cause ?? err.message}) after ${s.attempts} attempts; set HF_HUB_OFFLINE=1 to work from the cache` };
+    return {
+      kind: 'network',
+      message: `${hub.id}: cannot reach ${s.endpoint} (${cause ?? err.message}) after ${s.attempts} attempts; set HF_HUB_OFFLINE=1 to work from the cache`,
+    };
   }
   return { kind: 'error', message: `${hub.id}: ${err?.message ?? String(e)}` };
 }
@@ -286,7 +319,14 @@ export async function fetchGgufHeader(ref: string, s: HubSettings = hubSettings(
   const fetch = boundedFetch(s, log);
   const auth = s.token ? { Authorization: `Bearer ${s.token}` } : undefined;
   try {
-    const info = await modelInfo({ hubUrl: s.endpoint, fetch, ...(s.token ? { accessToken: s.token } : {}), name: hub.id, revision, additionalFields: ['sha', 'filePaths'] });
+    const info = await modelInfo({
+      hubUrl: s.endpoint,
+      fetch,
+      ...(s.token ? { accessToken: s.token } : {}),
+      name: hub.id,
+      revision,
+      additionalFields: ['sha', 'filePaths'],
+    });
     const files = (info.filePaths ?? []).filter((f) => /\.gguf$/i.test(f)).sort();
     // A split model's header is in its first shard.
     const firsts = files.filter((f) => !/-\d{5}-of-\d{5}\.gguf$/i.test(f) || /-00001-of-\d{5}\.gguf$/i.test(f));

@@ -33,8 +33,14 @@ function nodeGpus(): { gpus: GpuChoice[]; destroy(): void; note: string } {
   const probe = probeGpu();
   const note = probe.available ? `GPU context: ${probe.kernel}` : `no GPU context (${probe.reason})`;
   return {
-    gpus: [{ label: 'gpu.js (default mode)', gpu: auto }, { label: 'gpu.js (cpu mode)', gpu: cpu }],
-    destroy: () => { void auto.destroy(); void cpu.destroy(); },
+    gpus: [
+      { label: 'gpu.js (default mode)', gpu: auto },
+      { label: 'gpu.js (cpu mode)', gpu: cpu },
+    ],
+    destroy: () => {
+      void auto.destroy();
+      void cpu.destroy();
+    },
     note,
   };
 }
@@ -50,23 +56,29 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
   // The WebGPU rows run last: their device opens after every other case (see webgpuBench.ts). Whether
   // there is an adapter is asked first, in a throwaway worker-free probe of the package only.
   const pkg = webgpuDisabled() ? 'disabled by ROPE_LENS_WEBGPU=0' : webgpuPackageDir() ? '' : 'the optional package `webgpu` is not installed';
-  const webgpuRows = !pkg && (!only || 'webgpu'.includes(only) || only.includes('webgpu') || only === 'wgsl')
-    ? webgpuCases(cfg, async () => {
-      const w = await openWebGpu();
-      if (!w.device) throw new Error(w.reason);
-      opened = w.device;
-      adapter = w.info ? describeAdapter(w.info) : 'unknown adapter';
-      // Dawn's OpenGL ES path on llvmpipe aborted the process in these timing loops (repeated
-      // submissions from the main thread); the b* engine's screen runs there on its own thread and the
-      // tests check its kernel. Benchmarking a CPU rasterizer says nothing about GPUs anyway.
-      if (w.info?.software) throw new Error(`not run on a software rasterizer (${adapter})`);
-      return w.device;
-    }, () => `WebGPU: ${adapter || 'no device'}`)
-    : [];
+  const webgpuRows =
+    !pkg && (!only || 'webgpu'.includes(only) || only.includes('webgpu') || only === 'wgsl')
+      ? webgpuCases(
+          cfg,
+          async () => {
+            const w = await openWebGpu();
+            if (!w.device) throw new Error(w.reason);
+            opened = w.device;
+            adapter = w.info ? describeAdapter(w.info) : 'unknown adapter';
+            // Dawn's OpenGL ES path on llvmpipe aborted the process in these timing loops (repeated
+            // submissions from the main thread); the b* engine's screen runs there on its own thread and the
+            // tests check its kernel. Benchmarking a CPU rasterizer says nothing about GPUs anyway.
+            if (w.info?.software) throw new Error(`not run on a software rasterizer (${adapter})`);
+            return w.device;
+          },
+          () => `WebGPU: ${adapter || 'no device'}`,
+        )
+      : [];
   let adapter = '';
   let opened = null as { destroy(): void } | null;
   const cases = [...allCases(cfg, g.gpus).filter(wanted), ...webgpuRows.filter(wanted)];
-  const env = () => `Node ${process.version} on ${c[0]?.model ?? 'unknown CPU'} ×${c.length}; gpu.js ${gpuVersion}; ${g.note}; ${adapter ? `WebGPU: ${adapter}` : `no WebGPU (${pkg || 'no adapter'})`}`;
+  const env = () =>
+    `Node ${process.version} on ${c[0]?.model ?? 'unknown CPU'} ×${c.length}; gpu.js ${gpuVersion}; ${g.note}; ${adapter ? `WebGPU: ${adapter}` : `no WebGPU (${pkg || 'no adapter'})`}`;
   try {
     const r = await runBenchmarks(cases, { warmup: o.warmup ?? 2, repeats: o.repeats ?? 7 }, '', {
       now: () => performance.now(),

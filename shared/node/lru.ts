@@ -16,7 +16,13 @@ export class Lru<K, V> {
     this.map.set(k, v);
     while (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
-  has(k: K): boolean { return this.map.has(k); }
-  get size(): number { return this.map.size; }
-  entries(): IterableIterator<[K, V]> { return this.map.entries(); }
+  has(k: K): boolean {
+    return this.map.has(k);
+  }
+  get size(): number {
+    return this.map.size;
+  }
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
+  }
 }

@@ -30,6 +30,8 @@ export function loadShellParser(): Promise<ShellParser> {
     return { parse: (text: string) => parser.parse(text) };
   })();
   // A failed load is retried on the next call rather than cached.
-  loading.catch(() => { loading = undefined; });
+  loading.catch(() => {
+    loading = undefined;
+  });
   return loading;
 }

@@ -86,16 +86,25 @@ export function webgpuCases(cfg: KernelBenchConfig, open: () => Promise<GpuDevic
   const n = elementsOf(s);
   const cases: BenchCase[] = [];
   const owned: GpuBufferLike[] = [];
-  const keep = (b: GpuBufferLike) => { owned.push(b); return b; };
+  const keep = (b: GpuBufferLike) => {
+    owned.push(b);
+    return b;
+  };
 
   // Device copy: REPEAT copies of the tensor's bytes per submission (at least 16 MiB each, for a stable figure).
   const copyBytes = Math.max(n * 4, 1 << 24);
-  let a: GpuBufferLike | null = null, b: GpuBufferLike | null = null;
+  let a: GpuBufferLike | null = null,
+    b: GpuBufferLike | null = null;
   let copied: Float32Array | null = null;
   const pattern = new Float32Array(copyBytes / 4).map((_, i) => i % 1000);
   cases.push({
-    id: 'memcpy-webgpu', label: `device buffer copy (${(copyBytes / 1048576).toFixed(0)} MiB × ${REPEAT})`, kind: 'memcpy', impl: 'WebGPU',
-    backend: adapter, elements: (copyBytes / 4) * REPEAT, bytes: 2 * copyBytes * REPEAT,
+    id: 'memcpy-webgpu',
+    label: `device buffer copy (${(copyBytes / 1048576).toFixed(0)} MiB × ${REPEAT})`,
+    kind: 'memcpy',
+    impl: 'WebGPU',
+    backend: adapter,
+    elements: (copyBytes / 4) * REPEAT,
+    bytes: 2 * copyBytes * REPEAT,
     run: async () => {
       device ??= await open();
       a ??= keep(buffer(device, pattern, USAGE.COPY_SRC | USAGE.STORAGE));
@@ -107,7 +116,9 @@ export function webgpuCases(cfg: KernelBenchConfig, open: () => Promise<GpuDevic
       copied ??= await readBack(device, b, copyBytes);
     },
     verify: () => maxAbsError(copied!, pattern),
-    teardown: () => { a = b = null; },
+    teardown: () => {
+      a = b = null;
+    },
   });
 
   const x = randomTensor(n);
@@ -115,23 +126,38 @@ export function webgpuCases(cfg: KernelBenchConfig, open: () => Promise<GpuDevic
   const dims = `${s.tokens}×${s.heads}×${s.headDim}`;
   let pipeline: { getBindGroupLayout(i: number): unknown } | null = null;
   ROPE_LAYOUTS.forEach((layout: RopeLayout, li) => {
-    let bind: unknown = null, out: GpuBufferLike | null = null, result: Float32Array | null = null;
+    let bind: unknown = null,
+      out: GpuBufferLike | null = null,
+      result: Float32Array | null = null;
     const reference = applyRopeReference(x, s, layout, tables);
     const shape = dispatchShape(n, 64);
     cases.push({
-      id: `rope-${layout}-webgpu`, label: `RoPE ${layout} ${dims}`, kind: 'rope', impl: 'WebGPU (WGSL)',
-      backend: adapter, elements: n * REPEAT,
-      bytes: (8 * n + 2 * 4 * s.tokens * (s.rotaryDim / 2)) * REPEAT, memcpyRef: 'memcpy-webgpu',
+      id: `rope-${layout}-webgpu`,
+      label: `RoPE ${layout} ${dims}`,
+      kind: 'rope',
+      impl: 'WebGPU (WGSL)',
+      backend: adapter,
+      elements: n * REPEAT,
+      bytes: (8 * n + 2 * 4 * s.tokens * (s.rotaryDim / 2)) * REPEAT,
+      memcpyRef: 'memcpy-webgpu',
       run: async () => {
         if (!bind) {
           device ??= await open();
-          pipeline ??= device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: ROPE_WGSL }), entryPoint: 'main' } });
+          pipeline ??= device.createComputePipeline({
+            layout: 'auto',
+            compute: { module: device.createShaderModule({ code: ROPE_WGSL }), entryPoint: 'main' },
+          });
           out = keep(buffer(device, n * 4, USAGE.STORAGE | USAGE.COPY_SRC));
           const params = keep(buffer(device, new Uint32Array([s.tokens, s.heads, s.headDim, s.rotaryDim, li, n, shape.rowThreads, 0]), USAGE.UNIFORM));
           bind = device.createBindGroup({
             layout: pipeline.getBindGroupLayout(0),
-            entries: [params, keep(buffer(device, x, USAGE.STORAGE)), keep(buffer(device, tables.cos, USAGE.STORAGE)),
-              keep(buffer(device, tables.sin, USAGE.STORAGE)), out].map((buf, i) => ({ binding: i, resource: { buffer: buf } })),
+            entries: [
+              params,
+              keep(buffer(device, x, USAGE.STORAGE)),
+              keep(buffer(device, tables.cos, USAGE.STORAGE)),
+              keep(buffer(device, tables.sin, USAGE.STORAGE)),
+              out,
+            ].map((buf, i) => ({ binding: i, resource: { buffer: buf } })),
           });
         }
         const enc = device.createCommandEncoder();
@@ -147,7 +173,9 @@ export function webgpuCases(cfg: KernelBenchConfig, open: () => Promise<GpuDevic
         result ??= await readBack(device, out!, n * 4);
       },
       verify: () => maxAbsError(result!, reference),
-      teardown: () => { bind = null; },
+      teardown: () => {
+        bind = null;
+      },
     });
   });
 
@@ -162,8 +190,12 @@ export function webgpuCases(cfg: KernelBenchConfig, open: () => Promise<GpuDevic
   let mins: Float64Array | null = null;
   const fbReference = fbMinDirect(bases, d, L);
   cases.push({
-    id: 'fb-webgpu', label: `f_b(m) scan ${bases.length} bases × ${L} m`, kind: 'fb-scan', impl: 'WebGPU (WGSL screen)',
-    backend: adapter, elements: bases.length * L,
+    id: 'fb-webgpu',
+    label: `f_b(m) scan ${bases.length} bases × ${L} m`,
+    kind: 'fb-scan',
+    impl: 'WebGPU (WGSL screen)',
+    backend: adapter,
+    elements: bases.length * L,
     run: async () => {
       device ??= await open();
       screen ??= new WgslFbScreen(device);
@@ -175,7 +207,11 @@ export function webgpuCases(cfg: KernelBenchConfig, open: () => Promise<GpuDevic
       });
     },
     verify: () => maxAbsError(mins!, fbReference),
-    teardown: () => { screen?.destroy(); screen = null; for (const o of owned.splice(0)) o.destroy(); },
+    teardown: () => {
+      screen?.destroy();
+      screen = null;
+      for (const o of owned.splice(0)) o.destroy();
+    },
   });
   return cases;
 }

@@ -34,7 +34,12 @@ export interface GpuDeviceLike {
   createComputePipeline(d: unknown): { getBindGroupLayout(i: number): unknown };
   createBindGroup(d: unknown): unknown;
   createCommandEncoder(): {
-    beginComputePass(): { setPipeline(p: unknown): void; setBindGroup(i: number, g: unknown): void; dispatchWorkgroups(x: number, y?: number, z?: number): void; end(): void };
+    beginComputePass(): {
+      setPipeline(p: unknown): void;
+      setBindGroup(i: number, g: unknown): void;
+      dispatchWorkgroups(x: number, y?: number, z?: number): void;
+      end(): void;
+    };
     copyBufferToBuffer(a: GpuBufferLike, ao: number, b: GpuBufferLike, bo: number, size: number): void;
     finish(): unknown;
   };
@@ -138,7 +143,10 @@ async function open(): Promise<WebGpuHandle> {
     try {
       const gpu = d.create(a.flags);
       const adapter = await gpu.requestAdapter(a.opts);
-      if (!adapter) { why.push(`${a.backend}: no adapter`); continue; }
+      if (!adapter) {
+        why.push(`${a.backend}: no adapter`);
+        continue;
+      }
       const i = adapter.info ?? {};
       const label = `${i.vendor ?? ''} ${i.architecture ?? ''} ${i.device ?? ''} ${i.description ?? ''}`;
       // Dawn lists software Vulkan (lavapipe, SwiftShader) as adapters too; keep looking past them for the
@@ -154,7 +162,10 @@ async function open(): Promise<WebGpuHandle> {
         device,
         info: {
           backend: a.backend === 'default' ? backend : 'opengles',
-          vendor: i.vendor ?? '', architecture: i.architecture ?? '', device: i.device ?? '', description: i.description ?? '',
+          vendor: i.vendor ?? '',
+          architecture: i.architecture ?? '',
+          device: i.device ?? '',
+          description: i.description ?? '',
           software: SOFTWARE.test(label),
         },
         reason: '',

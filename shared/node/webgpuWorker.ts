@@ -40,4 +40,6 @@ function writeText(sab: SharedArrayBuffer, text: string): void {
   view.set(bytes.subarray(0, n), 4);
 }
 
-parentPort?.on('message', (req: BridgeRequest) => { void handle(req); });
+parentPort?.on('message', (req: BridgeRequest) => {
+  void handle(req);
+});

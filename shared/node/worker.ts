@@ -32,8 +32,12 @@ function gpuInfo(headDim: number): GpuInfoValue {
   if (!g.bridge) return { available: false, software: false, adapter: 'none', reason: g.reason, precise: false };
   const c = g.bridge.calibrate(headDim);
   return {
-    available: true, software: g.bridge.info.software, adapter: describeAdapter(g.bridge.info), precise: c.precise,
-    maxError: c.maxError, eps: c.eps,
+    available: true,
+    software: g.bridge.info.software,
+    adapter: describeAdapter(g.bridge.info),
+    precise: c.precise,
+    maxError: c.maxError,
+    eps: c.eps,
     reason: c.precise ? '' : `the GPU's float32 error (${c.maxError.toExponential(2)}) exceeds half the proven bound ε = ${c.eps.toExponential(2)}`,
   };
 }
@@ -57,7 +61,10 @@ function gpuFullScan(headDim: number, stats: GpuJobStats): FullScan | undefined 
     }
     stats.gpuScans++;
     const v = certifyFromScreen(theta, length, { minima, chunk, eps }, TOLERANCE, buf);
-    if (v.kind === 'hit') { stats.chunksChecked += v.chunksChecked; return v.hit; }
+    if (v.kind === 'hit') {
+      stats.chunksChecked += v.chunksChecked;
+      return v.hit;
+    }
     if (v.kind === 'violated') {
       // The driver broke the bound's assumptions: never trust it again in this job.
       disabled = true;
@@ -69,7 +76,11 @@ function gpuFullScan(headDim: number, stats: GpuJobStats): FullScan | undefined 
 }
 
 function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
-  const signal = { get aborted() { return Atomics.load(req.cancel, 0) !== 0; } };
+  const signal = {
+    get aborted() {
+      return Atomics.load(req.cancel, 0) !== 0;
+    },
+  };
   const job = req.job;
   switch (job.kind) {
     case 'bstar': {
@@ -82,7 +93,10 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
         fullScan,
         onProgress: (fraction) => {
           const now = Date.now();
-          if (now - lastSent > 50 || fraction >= 1) { lastSent = now; post({ id: req.id, type: 'progress', fraction }); }
+          if (now - lastSent > 50 || fraction >= 1) {
+            lastSent = now;
+            post({ id: req.id, type: 'progress', fraction });
+          }
         },
       });
       return fullScan ? { ...r, gpu: stats } : r;

@@ -8,18 +8,32 @@ export type JobRequest =
   | { kind: 'gpuInfo'; headDim: number };
 
 /** What the GPU did in one b* job: full scans it decided, scans left to the CPU, chunks evaluated in float64. */
-export interface GpuJobStats { gpuScans: number; cpuScans: number; chunksChecked: number; fallback?: string }
+export interface GpuJobStats {
+  gpuScans: number;
+  cpuScans: number;
+  chunksChecked: number;
+  fallback?: string;
+}
 
 /** The WebGPU adapter as the b* worker sees it (precise: its float32 error is within the proven bound). */
 export interface GpuInfoValue {
-  available: boolean; software: boolean; adapter: string; precise: boolean; reason: string;
-  maxError?: number; eps?: number;
+  available: boolean;
+  software: boolean;
+  adapter: string;
+  precise: boolean;
+  reason: string;
+  maxError?: number;
+  eps?: number;
 }
 
 export type JobValue = (BstarResult & { gpu?: GpuJobStats }) | ThresholdResult | { lmax: number | null } | GpuInfoValue;
 
 /** Main → worker. `cancel` is a SharedArrayBuffer-backed Int32Array[1]: non-zero means stop. */
-export interface WorkerRequest { id: number; job: JobRequest; cancel: Int32Array }
+export interface WorkerRequest {
+  id: number;
+  job: JobRequest;
+  cancel: Int32Array;
+}
 
 /** Worker → main. */
 export type WorkerMessage =

@@ -20,7 +20,10 @@ export function parseContextLength(raw: string): ParsedLength {
 
 /** A comma-separated list of stage lengths (empty text: no stages). */
 export function parseStageList(raw: string): { ok: true; value: number[] } | { ok: false; reason: string } {
-  const parts = raw.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(/[,\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out: number[] = [];
   for (const p of parts) {
     const r = parseContextLength(p);

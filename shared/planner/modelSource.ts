@@ -62,12 +62,20 @@ function fromTrainingYaml(text: string, path: string, label: string, reader: Fil
     if (isModelConfig(doc)) return fromConfigText(text, path, label);
     throw new RopeError('invalid-parameter', `${label}: neither a model config nor a training config RoPE Lens reads (axolotl, LLaMA-Factory, torchtune, …)`);
   }
-  if (t.ownModel) throw new RopeError('invalid-parameter', `${label}: this ${t.tool} config defines its model itself (pretraining); plan from a model config instead`);
+  if (t.ownModel)
+    throw new RopeError('invalid-parameter', `${label}: this ${t.tool} config defines its model itself (pretraining); plan from a model config instead`);
   const refs = [...t.baseModelCandidates, ...(t.baseModel ? [t.baseModel.value] : [])];
   const hit = resolver.resolve(refs, path);
-  if (!hit) throw new RopeError('invalid-parameter', `${label}: base model ${refs[0] ?? '(none)'} was not found offline (local path, Hugging Face cache, built-in catalog)`);
+  if (!hit)
+    throw new RopeError(
+      'invalid-parameter',
+      `${label}: base model ${refs[0] ?? '(none)'} was not found offline (local path, Hugging Face cache, built-in catalog)`,
+    );
   return {
-    label: hit.ref, from: hit.from, rope: hit.rope, config: rawConfigOf(hit.from, reader),
+    label: hit.ref,
+    from: hit.from,
+    rope: hit.rope,
+    config: rawConfigOf(hit.from, reader),
     tool: t.tool,
     ...(t.sequenceLength ? { trainingLength: t.sequenceLength.value } : {}),
   };
@@ -78,7 +86,12 @@ function fromTrainingYaml(text: string, path: string, label: string, reader: Fil
  * training YAML whose base model is resolved offline relative to `path`, as `rope-lens check` does.
  */
 export function loadPlanModelFromText(
-  text: string, path: string, format: 'json' | 'yaml', reader: FileReader, resolver: BaseModelResolver, label = path,
+  text: string,
+  path: string,
+  format: 'json' | 'yaml',
+  reader: FileReader,
+  resolver: BaseModelResolver,
+  label = path,
 ): LoadedPlanModel {
   return format === 'yaml' ? fromTrainingYaml(text, path, label, reader, resolver) : fromConfigText(text, path, label);
 }

@@ -59,12 +59,40 @@ function plainSpec(base: number, dim: number, mpe: number): RopeSpec {
 
 function baseCandidate(method: PlanMethod, label: string, base: number, m: PlanModelFacts, L: number, notes: string[]): Candidate {
   const f = computeFrequencies(plainSpec(base, m.rotaryDim, L));
-  return { method, label, invFreq: f.invFreq, attentionFactor: f.attentionFactor, ropeTheta: base, expressible: true, trainable: true, trainers: BASE_TRAINERS, notes };
+  return {
+    method,
+    label,
+    invFreq: f.invFreq,
+    attentionFactor: f.attentionFactor,
+    ropeTheta: base,
+    expressible: true,
+    trainable: true,
+    trainers: BASE_TRAINERS,
+    notes,
+  };
 }
 
-function scalingCandidate(method: PlanMethod, label: string, spec: RopeSpec, scaling: Record<string, string | number>, seqLen: number | undefined, trainable: boolean, notes: string[]): Candidate {
+function scalingCandidate(
+  method: PlanMethod,
+  label: string,
+  spec: RopeSpec,
+  scaling: Record<string, string | number>,
+  seqLen: number | undefined,
+  trainable: boolean,
+  notes: string[],
+): Candidate {
   const f = computeFrequencies(spec, { seqLen });
-  return { method, label, invFreq: f.invFreq, attentionFactor: f.attentionFactor, ropeScaling: scaling, expressible: true, trainable, trainers: SCALING_TRAINERS, notes };
+  return {
+    method,
+    label,
+    invFreq: f.invFreq,
+    attentionFactor: f.attentionFactor,
+    ropeScaling: scaling,
+    expressible: true,
+    trainable,
+    trainers: SCALING_TRAINERS,
+    notes,
+  };
 }
 
 /** The smallest round base ≥ the model's whose ±10% neighbourhood is valid at L (advice.md), or undefined. */
@@ -73,51 +101,121 @@ export function robustBase(base: number, dim: number, L: number): number | undef
 }
 
 function candidates(m: PlanModelFacts, st: StageInput): Candidate[] {
-  const L = st.length, T = m.trained, d = m.rotaryDim, b = m.base;
+  const L = st.length,
+    T = m.trained,
+    d = m.rotaryDim,
+    b = m.base;
   const s = L / T;
   const out: Candidate[] = [];
   const shipped = computeFrequencies({ ...m.shippedSpec }, { seqLen: L });
   out.push({
-    method: 'as-shipped', label: 'Unchanged (as shipped)', invFreq: shipped.invFreq, attentionFactor: shipped.attentionFactor,
-    expressible: true, trainable: true, trainers: ['axolotl', 'llama-factory', 'torchtune'],
-    notes: [L <= m.shippedContext
-      ? `The config already declares a context of ${m.shippedContext}.`
-      : `Beyond the shipped context ${m.shippedContext}: positions past T = ${T} are extrapolated.`],
+    method: 'as-shipped',
+    label: 'Unchanged (as shipped)',
+    invFreq: shipped.invFreq,
+    attentionFactor: shipped.attentionFactor,
+    expressible: true,
+    trainable: true,
+    trainers: ['axolotl', 'llama-factory', 'torchtune'],
+    notes: [
+      L <= m.shippedContext
+        ? `The config already declares a context of ${m.shippedContext}.`
+        : `Beyond the shipped context ${m.shippedContext}: positions past T = ${T} are extrapolated.`,
+    ],
   });
-  out.push(baseCandidate('ntk-aware', 'NTK-aware base', st.ntkAwareBase, m, L,
-    [`b·s^(d/(d−2)) applied stage by stage from (b = ${b}, T = ${T}); equals the one-step value with s = ${s}.`]));
-  out.push(baseCandidate('gradient', "Gradient's law base", st.gradientBase, m, L,
-    [`b^(ln(L/2π)/ln(T/2π)) applied stage by stage as Gradient did; keeps the critical dimension of T.`]));
+  out.push(
+    baseCandidate('ntk-aware', 'NTK-aware base', st.ntkAwareBase, m, L, [
+      `b·s^(d/(d−2)) applied stage by stage from (b = ${b}, T = ${T}); equals the one-step value with s = ${s}.`,
+    ]),
+  );
+  out.push(
+    baseCandidate('gradient', "Gradient's law base", st.gradientBase, m, L, [
+      `b^(ln(L/2π)/ln(T/2π)) applied stage by stage as Gradient did; keeps the critical dimension of T.`,
+    ]),
+  );
   const robust = robustBase(b, d, L);
   if (robust !== undefined) {
-    out.push(baseCandidate('robust-base', 'Smallest robust valid base', robust, m, L,
-      [robust <= b * 1.0001
-        ? `The model's base already satisfies the bound at ${L} with its ±10% neighbourhood.`
-        : `The smallest round base ≥ ${b} whose whole ±10% neighbourhood satisfies the bound at ${L} (b* itself sits on a narrow island).`]));
+    out.push(
+      baseCandidate('robust-base', 'Smallest robust valid base', robust, m, L, [
+        robust <= b * 1.0001
+          ? `The model's base already satisfies the bound at ${L} with its ±10% neighbourhood.`
+          : `The smallest round base ≥ ${b} whose whole ±10% neighbourhood satisfies the bound at ${L} (b* itself sits on a narrow island).`,
+      ]),
+    );
   }
   const common = { base: b, rotaryDim: d };
-  out.push(scalingCandidate('yarn', 'YaRN', { ...common, ropeType: 'yarn', factor: s, originalMaxPositionEmbeddings: T, maxPositionEmbeddings: L },
-    { rope_type: 'yarn', factor: s, original_max_position_embeddings: T }, undefined, true,
-    ['NTK-by-parts interpolation with the attention temperature 0.1·ln(s) + 1.']));
-  out.push(scalingCandidate('linear', 'Linear (position interpolation)', { ...common, ropeType: 'linear', factor: s, maxPositionEmbeddings: L },
-    { rope_type: 'linear', factor: s }, undefined, true, ['Every frequency divided by s.']));
+  out.push(
+    scalingCandidate(
+      'yarn',
+      'YaRN',
+      { ...common, ropeType: 'yarn', factor: s, originalMaxPositionEmbeddings: T, maxPositionEmbeddings: L },
+      { rope_type: 'yarn', factor: s, original_max_position_embeddings: T },
+      undefined,
+      true,
+      ['NTK-by-parts interpolation with the attention temperature 0.1·ln(s) + 1.'],
+    ),
+  );
+  out.push(
+    scalingCandidate(
+      'linear',
+      'Linear (position interpolation)',
+      { ...common, ropeType: 'linear', factor: s, maxPositionEmbeddings: L },
+      { rope_type: 'linear', factor: s },
+      undefined,
+      true,
+      ['Every frequency divided by s.'],
+    ),
+  );
   if (isLlamaFamily(m.modelType)) {
-    out.push(scalingCandidate('llama3', 'llama3', { ...common, ropeType: 'llama3', factor: s, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: T, maxPositionEmbeddings: L },
-      { rope_type: 'llama3', factor: s, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T }, undefined, true,
-      ['Meta\'s Llama-3.1 scheme (Llama family only).']));
+    out.push(
+      scalingCandidate(
+        'llama3',
+        'llama3',
+        { ...common, ropeType: 'llama3', factor: s, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: T, maxPositionEmbeddings: L },
+        { rope_type: 'llama3', factor: s, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T },
+        undefined,
+        true,
+        ["Meta's Llama-3.1 scheme (Llama family only)."],
+      ),
+    );
   }
-  out.push(scalingCandidate('dynamic', 'Dynamic NTK', { ...common, ropeType: 'dynamic', factor: s, maxPositionEmbeddings: T },
-    { rope_type: 'dynamic', factor: s }, L, false,
-    [`Inference only: the base grows with each sequence's length past max_position_embeddings (keep it at T = ${T}); training and inference would see different frequencies. Shown at sequence length ${L}.`]));
+  out.push(
+    scalingCandidate(
+      'dynamic',
+      'Dynamic NTK',
+      { ...common, ropeType: 'dynamic', factor: s, maxPositionEmbeddings: T },
+      { rope_type: 'dynamic', factor: s },
+      L,
+      false,
+      [
+        `Inference only: the base grows with each sequence's length past max_position_embeddings (keep it at T = ${T}); training and inference would see different frequencies. Shown at sequence length ${L}.`,
+      ],
+    ),
+  );
   const logn = lognAttentionScale(L, T);
-  const perDimNote = 'Per-dimension factors: no Hugging Face config key (rope_theta or rope_scaling) expresses them, so no trainer YAML can; it needs a custom RoPE.';
+  const perDimNote =
+    'Per-dimension factors: no Hugging Face config key (rope_theta or rope_scaling) expresses them, so no trainer YAML can; it needs a custom RoPE.';
   out.push({
-    method: 'ntk-fixed', label: 'NTK-RoPE-fixed (Su)', invFreq: ntkFixedInvFreq(b, d, s), attentionFactor: 1, perDimension: true,
-    expressible: false, trainable: true, trainers: [], lognScale: logn, notes: [perDimNote, 'Every digit\'s radix scaled by λ = s^(2/d), including the first.'],
+    method: 'ntk-fixed',
+    label: 'NTK-RoPE-fixed (Su)',
+    invFreq: ntkFixedInvFreq(b, d, s),
+    attentionFactor: 1,
+    perDimension: true,
+    expressible: false,
+    trainable: true,
+    trainers: [],
+    lognScale: logn,
+    notes: [perDimNote, "Every digit's radix scaled by λ = s^(2/d), including the first."],
   });
   out.push({
-    method: 'ntk-mixed', label: 'NTK-RoPE-mixed (Su)', invFreq: ntkMixedInvFreq(b, d, s, NTK_MIXED_EXPONENT), attentionFactor: 1, perDimension: true,
-    expressible: false, trainable: true, trainers: [], lognScale: logn,
+    method: 'ntk-mixed',
+    label: 'NTK-RoPE-mixed (Su)',
+    invFreq: ntkMixedInvFreq(b, d, s, NTK_MIXED_EXPONENT),
+    attentionFactor: 1,
+    perDimension: true,
+    expressible: false,
+    trainable: true,
+    trainers: [],
+    lognScale: logn,
     notes: [perDimNote, `λ₁⋯λ_m = exp(a·m^${NTK_MIXED_EXPONENT}) with a = ln s/(d/2)^${NTK_MIXED_EXPONENT}.`],
   });
   return out;

@@ -38,9 +38,11 @@ function usable(n: number): boolean {
 
 export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
   const rope = model.rope;
-  const base = rope.base.value, d = rope.rotaryDim.value;
+  const base = rope.base.value,
+    d = rope.rotaryDim.value;
   if (!usable(base) || base <= 1) throw new RopeError('invalid-base', `${model.label}: no usable rope_theta (${String(base)})`);
-  if (!Number.isInteger(d) || d < 4 || d % 2) throw new RopeError('invalid-dimension', `${model.label}: rotary dimension ${String(d)} cannot be planned (needs an even number ≥ 4)`);
+  if (!Number.isInteger(d) || d < 4 || d % 2)
+    throw new RopeError('invalid-dimension', `${model.label}: rotary dimension ${String(d)} cannot be planned (needs an even number ≥ 4)`);
   const tc = trainedContextOf(rope);
   // A model without scaling whose own rope_theta was raised for its own context (a long-context
   // fine-tune named after its base) is planned from that context, not from its base's T.
@@ -58,24 +60,43 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
   // Mistral-7B-v0.1: a 4,096 window on every layer, trained at 8,192 — no layer sees a new distance.
   const covered = windowsCover(rope, req.target, T);
   if (covered) notes.push(`No full-attention frequencies to judge: ${covered}.`);
-  else if (rope.slidingWindow?.value) notes.push(`Layers with a sliding window of ${rope.slidingWindow.value} never see distances beyond it; the plan judges the full-attention frequencies.`);
-  if (shippedScaling) notes.push(`The model ships ${shippedScaling} scaling; every option below is computed on its unscaled base ${base} relative to T = ${T}, and replaces that scaling.`);
+  else if (rope.slidingWindow?.value)
+    notes.push(`Layers with a sliding window of ${rope.slidingWindow.value} never see distances beyond it; the plan judges the full-attention frequencies.`);
+  if (shippedScaling)
+    notes.push(
+      `The model ships ${shippedScaling} scaling; every option below is computed on its unscaled base ${base} relative to T = ${T}, and replaces that scaling.`,
+    );
   if (T !== tc.value) notes.push(`Planned from ${T}, not the ${tc.value} of ${tc.source.replace(/^catalog:/, '')}: ${own!.basis}.`);
   else if (tc.source.startsWith('assumed:')) {
     const d = rope.derivativeOf;
-    notes.push(d && d.differences.length
-      ? `Trained context ${T} taken from its own max_position_embeddings: its architecture is ${d.candidates[0]}'s but ${differencesText(d)}, so it is planned as a derivative on its own values, not from ${d.candidates[0]}'s ${d.baseTrainedContext}.`
-      : `Trained context ${T} assumed from max_position_embeddings (no original_max_position_embeddings or catalog record).`);
+    notes.push(
+      d && d.differences.length
+        ? `Trained context ${T} taken from its own max_position_embeddings: its architecture is ${d.candidates[0]}'s but ${differencesText(d)}, so it is planned as a derivative on its own values, not from ${d.candidates[0]}'s ${d.baseTrainedContext}.`
+        : `Trained context ${T} assumed from max_position_embeddings (no original_max_position_embeddings or catalog record).`,
+    );
   }
 
   const stages: PlanStage[] = lengths.map((L, k) => {
     const options = stageOptions(facts, { length: L, ntkAwareBase: ntk[k], gradientBase: grad[k] });
-    const rec = covered ? { method: null, reason: `No full-attention frequencies to judge: ${covered}.` } : recommend(options, L, facts.shippedContext, !!shippedScaling);
+    const rec = covered
+      ? { method: null, reason: `No full-attention frequencies to judge: ${covered}.` }
+      : recommend(options, L, facts.shippedContext, !!shippedScaling);
     const ranked = rankOptions(options, L, facts.shippedContext, !!shippedScaling);
-    const sn = stageSnippets({
-      length: L, trained: T, base, rotaryDim: d, modelType: rope.modelType, shippedContext: facts.shippedContext,
-      shippedScaling, config: model.config, ranked, options,
-    }, trainers);
+    const sn = stageSnippets(
+      {
+        length: L,
+        trained: T,
+        base,
+        rotaryDim: d,
+        modelType: rope.modelType,
+        shippedContext: facts.shippedContext,
+        shippedScaling,
+        config: model.config,
+        ranked,
+        options,
+      },
+      trainers,
+    );
     return { length: L, factor: L / T, options, recommended: rec.method, recommendedReason: rec.reason, snippets: sn.snippets, snippetNotes: sn.notes };
   });
   return {
@@ -98,15 +119,36 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
 }
 
 /** `plan`'s no-training line: the advice's rewrite at the target, as check and serve give it. */
-function withoutTraining(rope: ModelRope, target: number, trained: number, covered: string | undefined): Pick<Plan, 'withoutTraining' | 'withoutTrainingReason' | 'noFullAttention'> {
+function withoutTraining(
+  rope: ModelRope,
+  target: number,
+  trained: number,
+  covered: string | undefined,
+): Pick<Plan, 'withoutTraining' | 'withoutTrainingReason' | 'noFullAttention'> {
   if (covered) return { withoutTraining: null, withoutTrainingReason: covered, noFullAttention: covered };
   const a = adviseRewrite({ rope, length: target, trained });
   if (!a) {
     const reach = modelReach(rope, trained);
-    return { withoutTraining: null, withoutTrainingReason: lengthScalingType(rope) === 'none' ? `${target.toLocaleString('en-US')} is within what the model reaches (${reach.basis}): no rewrite is needed` : `the model ships its own ${lengthScalingType(rope)} scaling (it reaches ${reach.value.toLocaleString('en-US')}): no new scaling is stacked on it` };
+    return {
+      withoutTraining: null,
+      withoutTrainingReason:
+        lengthScalingType(rope) === 'none'
+          ? `${target.toLocaleString('en-US')} is within what the model reaches (${reach.basis}): no rewrite is needed`
+          : `the model ships its own ${lengthScalingType(rope)} scaling (it reaches ${reach.value.toLocaleString('en-US')}): no new scaling is stacked on it`,
+    };
   }
   const o = a.preferred;
-  return { withoutTraining: { kind: o.kind, label: o.label, why: a.why, factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}), recipe: !!o.recipe } };
+  return {
+    withoutTraining: {
+      kind: o.kind,
+      label: o.label,
+      why: a.why,
+      factor: o.factor,
+      ...(o.original !== undefined ? { original: o.original } : {}),
+      ...(o.base !== undefined ? { base: o.base } : {}),
+      recipe: !!o.recipe,
+    },
+  };
 }
 
 /** The plan as `rope-lens plan --json` prints it: wavelengths left out. */

@@ -6,7 +6,10 @@
  */
 import type { PlanMethod, PlanOption } from './types';
 
-export interface Recommendation { method: PlanMethod | null; reason: string }
+export interface Recommendation {
+  method: PlanMethod | null;
+  reason: string;
+}
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -31,10 +34,11 @@ export function recommend(options: readonly PlanOption[], L: number, shippedCont
   const best = ranked[0];
   if (best) {
     const next = ranked[1];
-    const what = best.method === 'as-shipped'
-      ? `the config as shipped already declares ${fmt(shippedContext)} tokens and its frequencies meet the bound at ${fmt(L)}`
-      : `${best.label} meets the bound at ${fmt(L)} with the smallest change to the trained frequencies (mean |ln θ′/θ| = ${best.change.toFixed(3)})`;
-    const replaced = shipsScaling && best.ropeScaling ? '; it replaces the model\'s own scaling' : '';
+    const what =
+      best.method === 'as-shipped'
+        ? `the config as shipped already declares ${fmt(shippedContext)} tokens and its frequencies meet the bound at ${fmt(L)}`
+        : `${best.label} meets the bound at ${fmt(L)} with the smallest change to the trained frequencies (mean |ln θ′/θ| = ${best.change.toFixed(3)})`;
+    const replaced = shipsScaling && best.ropeScaling ? "; it replaces the model's own scaling" : '';
     const runnerUp = next ? `; next: ${next.label} (${next.change.toFixed(3)})` : '';
     const writers = best.trainers.length ? `; written by ${best.trainers.join(', ')}` : '';
     return { method: best.method, reason: `${what}${writers}${replaced}${runnerUp}.` };

@@ -29,7 +29,10 @@ export interface SnippetContext {
   options: PlanOption[];
 }
 
-export interface Snippet { yaml?: string; note?: string }
+export interface Snippet {
+  yaml?: string;
+  note?: string;
+}
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -93,9 +96,12 @@ export function llamaFactoryDerived(ctx: SnippetContext, name: 'yarn' | 'linear'
   const mpe = ctx.shippedContext;
   const factor = Math.ceil(ctx.length / mpe);
   const common = { base: ctx.base, rotaryDim: ctx.rotaryDim, factor, maxPositionEmbeddings: mpe * factor };
-  const spec: RopeSpec = name === 'linear' ? { ...common, ropeType: 'linear' }
-    : name === 'yarn' ? { ...common, ropeType: 'yarn', originalMaxPositionEmbeddings: mpe }
-      : { ...common, ropeType: 'llama3', lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: mpe };
+  const spec: RopeSpec =
+    name === 'linear'
+      ? { ...common, ropeType: 'linear' }
+      : name === 'yarn'
+        ? { ...common, ropeType: 'yarn', originalMaxPositionEmbeddings: mpe }
+        : { ...common, ropeType: 'llama3', lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: mpe };
   const f = computeFrequencies(spec).invFreq;
   const hit = lmaxOfFrequencies(f, ctx.length);
   const orig = defaultInvFreq(ctx.base, ctx.rotaryDim);
@@ -105,8 +111,9 @@ export function llamaFactoryDerived(ctx: SnippetContext, name: 'yarn' | 'linear'
 }
 
 export function llamaFactorySnippet(ctx: SnippetContext): Snippet {
-  const L = ctx.length, mpe = ctx.shippedContext;
-  const noTheta = 'LLaMA-Factory has no rope_theta key: a base change (NTK-aware, Gradient\'s law, robust base) needs the model\'s config.json edited.';
+  const L = ctx.length,
+    mpe = ctx.shippedContext;
+  const noTheta = "LLaMA-Factory has no rope_theta key: a base change (NTK-aware, Gradient's law, robust base) needs the model's config.json edited.";
   if (L <= mpe) {
     const shipped = ctx.options.find((o) => o.method === 'as-shipped');
     const ok = shipped?.meetsBound === true;
@@ -119,16 +126,22 @@ export function llamaFactorySnippet(ctx: SnippetContext): Snippet {
   const evaluated = names.map((n) => ({ name: n, ...llamaFactoryDerived(ctx, n) }));
   const meets = evaluated.filter((e) => e.meets).sort((a, b) => a.change - b.change);
   const chosen = meets[0] ?? evaluated.slice().sort((a, b) => b.lmax - a.lmax)[0];
-  const notes = [`LLaMA-Factory derives factor = ceil(${fmt(L)} / ${fmt(mpe)}) = ${chosen.factor} and original_max_position_embeddings = ${fmt(mpe)} itself (the model then covers ${fmt(chosen.factor * mpe)}).`];
+  const notes = [
+    `LLaMA-Factory derives factor = ceil(${fmt(L)} / ${fmt(mpe)}) = ${chosen.factor} and original_max_position_embeddings = ${fmt(mpe)} itself (the model then covers ${fmt(chosen.factor * mpe)}).`,
+  ];
   if (!chosen.meets) notes.push(`No scaling LLaMA-Factory can name meets the bound at ${fmt(L)}; ${chosen.name} holds to ${fmt(chosen.lmax)}.`);
   if (mpe !== ctx.trained) notes.push(`Its factor is relative to max_position_embeddings ${fmt(mpe)}, not the trained context ${fmt(ctx.trained)}.`);
   if (ctx.shippedScaling) notes.push(`It replaces the model's own ${ctx.shippedScaling} scaling.`);
   const rec = ctx.ranked[0];
-  if (rec && rec.method !== chosen.name && rec.method !== 'as-shipped') notes.push(`The recommendation (${rec.label}) is not something LLaMA-Factory can write. ${rec.ropeTheta !== undefined ? noTheta : ''}`.trim());
+  if (rec && rec.method !== chosen.name && rec.method !== 'as-shipped')
+    notes.push(`The recommendation (${rec.label}) is not something LLaMA-Factory can write. ${rec.ropeTheta !== undefined ? noTheta : ''}`.trim());
   return { yaml: `cutoff_len: ${L}\nrope_scaling: ${chosen.name}\n`, note: notes.join(' ') };
 }
 
-interface TorchtuneBuilder { component: string; args: [string, unknown][] }
+interface TorchtuneBuilder {
+  component: string;
+  args: [string, unknown][];
+}
 
 function intOf(cfg: Record<string, unknown> | undefined, key: string): number | undefined {
   const v = cfg?.[key];
@@ -137,21 +150,36 @@ function intOf(cfg: Record<string, unknown> | undefined, key: string): number | 
 
 /** torchtune's component builder for this architecture, with every argument from the model's config. */
 export function torchtuneBuilder(modelType: string | undefined, cfg: Record<string, unknown> | undefined): TorchtuneBuilder | { reason: string } {
-  const component = modelType === 'llama' ? (intOf(cfg, 'vocab_size') === 128256 ? 'torchtune.models.llama3.llama3' : 'torchtune.models.llama2.llama2')
-    : modelType === 'qwen2' ? 'torchtune.models.qwen2.qwen2'
-      : modelType === 'mistral' ? 'torchtune.models.mistral.mistral' : undefined;
+  const component =
+    modelType === 'llama'
+      ? intOf(cfg, 'vocab_size') === 128256
+        ? 'torchtune.models.llama3.llama3'
+        : 'torchtune.models.llama2.llama2'
+      : modelType === 'qwen2'
+        ? 'torchtune.models.qwen2.qwen2'
+        : modelType === 'mistral'
+          ? 'torchtune.models.mistral.mistral'
+          : undefined;
   if (!component) return { reason: `no torchtune component builder with a rope_base argument is known here for model_type ${modelType ?? '(none)'}` };
-  const heads = intOf(cfg, 'num_attention_heads'), hidden = intOf(cfg, 'hidden_size');
+  const heads = intOf(cfg, 'num_attention_heads'),
+    hidden = intOf(cfg, 'hidden_size');
   const headDim = intOf(cfg, 'head_dim');
   if (headDim !== undefined && heads && hidden && headDim * heads !== hidden) {
     return { reason: `torchtune's ${component} derives head_dim = embed_dim // num_heads, but this model's head_dim is ${headDim}` };
   }
-  const need: [string, string][] = [['vocab_size', 'vocab_size'], ['num_layers', 'num_hidden_layers'], ['num_heads', 'num_attention_heads'], ['embed_dim', 'hidden_size'], ['intermediate_dim', 'intermediate_size']];
+  const need: [string, string][] = [
+    ['vocab_size', 'vocab_size'],
+    ['num_layers', 'num_hidden_layers'],
+    ['num_heads', 'num_attention_heads'],
+    ['embed_dim', 'hidden_size'],
+    ['intermediate_dim', 'intermediate_size'],
+  ];
   const args: [string, unknown][] = [];
   const missing: string[] = [];
   for (const [arg, key] of need) {
     const v = intOf(cfg, key);
-    if (v === undefined) missing.push(key); else args.push([arg, v]);
+    if (v === undefined) missing.push(key);
+    else args.push([arg, v]);
   }
   if (missing.length) return { reason: `torchtune's component builder needs ${missing.join(', ')}, which the model's config does not give here` };
   args.splice(3, 0, ['num_kv_heads', intOf(cfg, 'num_key_value_heads') ?? heads]);
@@ -179,11 +207,15 @@ export function torchtuneSnippet(ctx: SnippetContext): Snippet {
   const lines = ['model:', `  _component_: ${builder.component}`];
   for (const [k, v] of builder.args) lines.push(`  ${k}: ${typeof v === 'number' ? num(v) : String(v)}`);
   lines.push(`  max_seq_len: ${L}`, `  rope_base: ${theta(base)}`, 'tokenizer:', `  max_seq_len: ${L}`);
-  const extra = 'torchtune\'s model builders fix RoPE in code; the component builder takes rope_base and max_seq_len (RotaryPositionalEmbeddings has no scaling types beyond llama3).';
+  const extra =
+    "torchtune's model builders fix RoPE in code; the component builder takes rope_base and max_seq_len (RotaryPositionalEmbeddings has no scaling types beyond llama3).";
   return { yaml: lines.join('\n') + '\n', note: note ? `${note} ${extra}` : extra };
 }
 
-export function stageSnippets(ctx: SnippetContext, trainers: readonly Trainer[]): { snippets: Partial<Record<Trainer, string>>; notes: Partial<Record<Trainer, string>> } {
+export function stageSnippets(
+  ctx: SnippetContext,
+  trainers: readonly Trainer[],
+): { snippets: Partial<Record<Trainer, string>>; notes: Partial<Record<Trainer, string>> } {
   const snippets: Partial<Record<Trainer, string>> = {};
   const notes: Partial<Record<Trainer, string>> = {};
   for (const t of trainers) {

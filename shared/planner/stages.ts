@@ -33,7 +33,8 @@ function checkStageLength(l: number, what: string): void {
 /** NTK-aware base per stage: b_k = b_{k−1}·(L_k/L_{k−1})^(d/(d−2)), from (b, T). */
 export function stagedNtkAwareBases(base: number, trained: number, lengths: readonly number[], dim: number): number[] {
   const out: number[] = [];
-  let b = base, prev = trained;
+  let b = base,
+    prev = trained;
   for (const L of lengths) {
     b = ntkAwareBase(b, L / prev, dim);
     out.push(b);
@@ -45,7 +46,8 @@ export function stagedNtkAwareBases(base: number, trained: number, lengths: read
 /** Gradient's law per stage: b_k = b_{k−1}^(ln(L_k/2π)/ln(L_{k−1}/2π)), from (b, T). */
 export function stagedGradientBases(base: number, trained: number, lengths: readonly number[]): number[] {
   const out: number[] = [];
-  let b = base, prev = trained;
+  let b = base,
+    prev = trained;
   for (const L of lengths) {
     b = gradientThetaBase(b, prev, L);
     out.push(b);

@@ -1,8 +1,6 @@
 /** The context-extension plan: what `rope-lens plan` prints and the Inspector's plan view draws. */
 
-export type PlanMethod =
-  | 'as-shipped' | 'ntk-aware' | 'gradient' | 'robust-base'
-  | 'yarn' | 'linear' | 'llama3' | 'dynamic' | 'ntk-fixed' | 'ntk-mixed';
+export type PlanMethod = 'as-shipped' | 'ntk-aware' | 'gradient' | 'robust-base' | 'yarn' | 'linear' | 'llama3' | 'dynamic' | 'ntk-fixed' | 'ntk-mixed';
 
 export type Trainer = 'axolotl' | 'llama-factory' | 'torchtune';
 export const TRAINERS: readonly Trainer[] = ['axolotl', 'llama-factory', 'torchtune'];

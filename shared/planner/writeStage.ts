@@ -38,8 +38,10 @@ function plainOf(n: ConfigNode): PlainValue {
       const v = n.value as number;
       return /[.eE]/.test(n.raw ?? '') ? float(v) : v;
     }
-    case 'array': throw new RopeError('invalid-parameter', 'a stage snippet never holds a list');
-    default: return (n.value ?? null) as PlainValue;
+    case 'array':
+      throw new RopeError('invalid-parameter', 'a stage snippet never holds a list');
+    default:
+      return (n.value ?? null) as PlainValue;
   }
 }
 
@@ -118,27 +120,51 @@ function splitLines(text: string): string[] {
  * rewritten, so comments and other keys never sit inside an edit.
  */
 export function lineDiffEdits(doc: ParsedDocument, after: string): TextEdit[] {
-  const a = splitLines(doc.text), b = splitLines(after);
+  const a = splitLines(doc.text),
+    b = splitLines(after);
   let pre = 0;
   while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
   let suf = 0;
   while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
-  const A = a.slice(pre, a.length - suf), B = b.slice(pre, b.length - suf);
+  const A = a.slice(pre, a.length - suf),
+    B = b.slice(pre, b.length - suf);
   // LCS table over the changed middle (small: a stage touches a few keys).
-  const n = A.length, m = B.length;
+  const n = A.length,
+    m = B.length;
   const L: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i][j] = A[i] === B[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
   let offset = a.slice(0, pre).reduce((s, l) => s + l.length, 0);
   const edits: OffsetEdit[] = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   let hunk: { offset: number; length: number; newText: string } | undefined;
-  const flush = () => { if (hunk) { edits.push(minimizeEdit(doc.text, hunk)); hunk = undefined; } };
+  const flush = () => {
+    if (hunk) {
+      edits.push(minimizeEdit(doc.text, hunk));
+      hunk = undefined;
+    }
+  };
   while (i < n || j < m) {
-    if (i < n && j < m && A[i] === B[j]) { flush(); offset += A[i].length; i++; j++; continue; }
+    if (i < n && j < m && A[i] === B[j]) {
+      flush();
+      offset += A[i].length;
+      i++;
+      j++;
+      continue;
+    }
     hunk ??= { offset, length: 0, newText: '' };
-    if (j < m && (i >= n || L[i][j + 1] >= L[i + 1][j])) { hunk.newText += B[j]; j++; }
-    else { hunk.length += A[i].length; offset += A[i].length; i++; }
+    if (j < m && (i >= n || L[i][j + 1] >= L[i + 1][j])) {
+      hunk.newText += B[j];
+      j++;
+    } else {
+      hunk.length += A[i].length;
+      offset += A[i].length;
+      i++;
+    }
   }
   flush();
-  return toTextEdits(doc.lines, edits.filter((e) => e.length > 0 || e.newText.length > 0));
+  return toTextEdits(
+    doc.lines,
+    edits.filter((e) => e.length > 0 || e.newText.length > 0),
+  );
 }

@@ -65,8 +65,13 @@ export const DescribeRequest = new RequestType<DescribeParams, DescribeResult | 
 // ---- ropeLens/checkAsModelConfig: treat a file as a model config regardless of sniffing ----
 
 export const CHECK_AS_MODEL_CONFIG_METHOD = 'ropeLens/checkAsModelConfig';
-export interface CheckAsModelConfigParams { uri: string }
-export interface CheckAsModelConfigResult { kind: FileAnalysis['kind']; findings: number }
+export interface CheckAsModelConfigParams {
+  uri: string;
+}
+export interface CheckAsModelConfigResult {
+  kind: FileAnalysis['kind'];
+  findings: number;
+}
 export const CheckAsModelConfigRequest = new RequestType<CheckAsModelConfigParams, CheckAsModelConfigResult, void>(CHECK_AS_MODEL_CONFIG_METHOD);
 
 // ---- ropeLens/boundStatus: server → client while bounds compute (status-bar item) ----
@@ -93,16 +98,17 @@ export interface InspectorDataParams {
 }
 
 export type InspectorDataResult =
-  | { ok: true; version: number; data: InspectorData; /** The exact b* for this target is still computing. */ exactPending: boolean }
+  | { ok: true; version: number; data: InspectorData /** The exact b* for this target is still computing. */; exactPending: boolean }
   | { ok: false; message: string };
 
 export const INSPECTOR_DATA_METHOD = 'ropeLens/inspector/data';
 export const InspectorDataRequest = new RequestType<InspectorDataParams, InspectorDataResult, void>(INSPECTOR_DATA_METHOD);
 
-export interface InspectorFixParams { uri: string; controls: InspectorControls }
-export type InspectorFixResult =
-  | { ok: true; version: number; title: string; edits: Fix['edits'] }
-  | { ok: false; message: string };
+export interface InspectorFixParams {
+  uri: string;
+  controls: InspectorControls;
+}
+export type InspectorFixResult = { ok: true; version: number; title: string; edits: Fix['edits'] } | { ok: false; message: string };
 
 export const INSPECTOR_FIX_METHOD = 'ropeLens/inspector/fix';
 export const InspectorFixRequest = new RequestType<InspectorFixParams, InspectorFixResult, void>(INSPECTOR_FIX_METHOD);
@@ -132,9 +138,7 @@ export interface PlanDefaults {
   trainer?: PlanTrainer;
 }
 
-export type PlanResult =
-  | { ok: true; version: number; defaults: PlanDefaults; view?: PlanViewData }
-  | { ok: false; message: string };
+export type PlanResult = { ok: true; version: number; defaults: PlanDefaults; view?: PlanViewData } | { ok: false; message: string };
 
 export const PLAN_METHOD = 'ropeLens/plan';
 export const PlanRequest = new RequestType<PlanParams, PlanResult, void>(PLAN_METHOD);
@@ -147,9 +151,7 @@ export interface PlanWriteStageParams {
   stage: number;
 }
 
-export type PlanWriteStageResult =
-  | { ok: true; version: number; title: string; edits: Fix['edits'] }
-  | { ok: false; message: string };
+export type PlanWriteStageResult = { ok: true; version: number; title: string; edits: Fix['edits'] } | { ok: false; message: string };
 
 export const PLAN_WRITE_STAGE_METHOD = 'ropeLens/plan/writeStage';
 export const PlanWriteStageRequest = new RequestType<PlanWriteStageParams, PlanWriteStageResult, void>(PLAN_WRITE_STAGE_METHOD);
@@ -172,7 +174,9 @@ export interface HubPermissionParams {
   /** The Hub endpoint that would be asked (HF_ENDPOINT or the Hub itself). */
   endpoint: string;
 }
-export interface HubPermissionResult { allow: boolean }
+export interface HubPermissionResult {
+  allow: boolean;
+}
 export const HubPermissionRequest = new RequestType<HubPermissionParams, HubPermissionResult, void>(HUB_PERMISSION_METHOD);
 
 /** Server → client, when a fetch is over (the documents that needed it are re-validated). */

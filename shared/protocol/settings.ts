@@ -58,9 +58,16 @@ export interface RopeLensSettings {
 
 /** Each setting's package.json key. */
 export const SETTING_KEYS: Record<keyof RopeLensSettings, SettingKey> = {
-  enable: 'enable', severity: 'severity', preferredRewrite: 'preferredRewrite', boundBackend: 'bound.backend',
-  transformersVersion: 'transformersVersion', hints: 'hints', validationDelay: 'validation.delay', trace: 'trace.server',
-  hubAllowNetwork: 'hub.allowNetwork', consumers: 'consumers',
+  enable: 'enable',
+  severity: 'severity',
+  preferredRewrite: 'preferredRewrite',
+  boundBackend: 'bound.backend',
+  transformersVersion: 'transformersVersion',
+  hints: 'hints',
+  validationDelay: 'validation.delay',
+  trace: 'trace.server',
+  hubAllowNetwork: 'hub.allowNetwork',
+  consumers: 'consumers',
 };
 
 export const DEFAULT_SETTINGS: RopeLensSettings = {
@@ -79,7 +86,8 @@ export const DEFAULT_SETTINGS: RopeLensSettings = {
 // The type-level guarantees that the tables above name real severities and fix kinds.
 const _severityCheck: readonly (Severity | 'off')[] = SETTING_VALUES.severity;
 const _rewriteCheck: readonly ('auto' | FixKind)[] = SETTING_VALUES.preferredRewrite;
-void _severityCheck; void _rewriteCheck;
+void _severityCheck;
+void _rewriteCheck;
 
 /** `a.b` read as nested objects ({ a: { b } }, what workspace/configuration sends) or as a flat dotted key. */
 function read(raw: Record<string, unknown>, key: string): unknown {
@@ -95,7 +103,10 @@ function oneOf<K extends SettingKey>(key: K, v: unknown): Values<K> | undefined 
   return typeof v === 'string' && allowed?.includes(v) ? (v as Values<K>) : undefined;
 }
 
-export interface NormalizeProblem { key: string; message: string }
+export interface NormalizeProblem {
+  key: string;
+  message: string;
+}
 
 /**
  * Whatever the client sent → settings: defaults for missing values; an invalid value keeps the
@@ -110,7 +121,8 @@ export function normalizeSettings(raw: unknown, problems: NormalizeProblem[] = [
     const v = read(r, key);
     if (v === undefined) return;
     const ok = oneOf(key, v);
-    if (ok === undefined) bad(key, v); else apply(ok);
+    if (ok === undefined) bad(key, v);
+    else apply(ok);
   };
   const enable = read(r, 'enable');
   if (typeof enable === 'boolean') s.enable = enable;
@@ -119,15 +131,28 @@ export function normalizeSettings(raw: unknown, problems: NormalizeProblem[] = [
   if (severity && typeof severity === 'object' && !Array.isArray(severity)) {
     for (const [code, sev] of Object.entries(severity as Record<string, unknown>)) {
       const ok = oneOf('severity', sev);
-      if (ok) s.severity[code] = ok; else bad('severity', { [code]: sev });
+      if (ok) s.severity[code] = ok;
+      else bad('severity', { [code]: sev });
     }
   } else if (severity !== undefined) bad('severity', severity);
-  pick('preferredRewrite', (v) => { s.preferredRewrite = v; });
-  pick('bound.backend', (v) => { s.boundBackend = v; });
-  pick('transformersVersion', (v) => { s.transformersVersion = v; });
-  pick('hints', (v) => { s.hints = v; });
-  pick('trace.server', (v) => { s.trace = v; });
-  pick('hub.allowNetwork', (v) => { s.hubAllowNetwork = v; });
+  pick('preferredRewrite', (v) => {
+    s.preferredRewrite = v;
+  });
+  pick('bound.backend', (v) => {
+    s.boundBackend = v;
+  });
+  pick('transformersVersion', (v) => {
+    s.transformersVersion = v;
+  });
+  pick('hints', (v) => {
+    s.hints = v;
+  });
+  pick('trace.server', (v) => {
+    s.trace = v;
+  });
+  pick('hub.allowNetwork', (v) => {
+    s.hubAllowNetwork = v;
+  });
   const delay = read(r, 'validation.delay');
   if (typeof delay === 'number' && Number.isFinite(delay) && delay >= VALIDATION_DELAY.min) s.validationDelay = Math.min(delay, VALIDATION_DELAY.max);
   else if (delay !== undefined) bad('validation.delay', delay);

@@ -52,7 +52,13 @@ export function fAt(theta: Float64Array, m: number): number {
   return s;
 }
 
-export interface Derivatives { f: number; d1: number; d2: number; m2: number; m3: number }
+export interface Derivatives {
+  f: number;
+  d1: number;
+  d2: number;
+  m2: number;
+  m3: number;
+}
 
 /**
  * f, ∂f/∂b, ∂²f/∂b² at b for one m, and bounds M2 ≥ |∂²f/∂b²|, M3 ≥ |∂³f/∂b³| valid on [b, ∞).
@@ -63,12 +69,18 @@ export interface Derivatives { f: number; d1: number; d2: number; m2: number; m3
  */
 export function fWithDerivatives(base: number, theta: Float64Array, m: number): Derivatives {
   const d = theta.length * 2;
-  let f = 0, d1 = 0, d2 = 0, m2 = 0, m3 = 0;
+  let f = 0,
+    d1 = 0,
+    d2 = 0,
+    m2 = 0,
+    m3 = 0;
   for (let i = 0; i < theta.length; i++) {
     const a = (2 * i) / d;
     const phi = m * theta[i];
-    const c = Math.cos(phi), s = Math.sin(phi);
-    const p1 = a * phi, p2 = a * (a + 1) * phi; // |φ'|·b and |φ''|·b²
+    const c = Math.cos(phi),
+      s = Math.sin(phi);
+    const p1 = a * phi,
+      p2 = a * (a + 1) * phi; // |φ'|·b and |φ''|·b²
     f += c;
     d1 += s * p1;
     d2 -= c * p1 * p1 + s * p2;
@@ -119,7 +131,8 @@ function firstRootCubic(c: number, c1: number, c2: number, c3: number): number {
 function bisect(P: (h: number) => number, lo: number, hi: number): number {
   for (let k = 0; k < 100 && hi - lo > 1e-13 * hi; k++) {
     const mid = 0.5 * (lo + hi);
-    if (P(mid) < 0) lo = mid; else hi = mid;
+    if (P(mid) < 0) lo = mid;
+    else hi = mid;
   }
   return lo;
 }
@@ -139,16 +152,36 @@ export function evalBlock(theta: Float64Array, m0: number, count: number, out: F
   let i = 0;
   // Four independent recurrences per pass: one chain alone is latency-bound.
   for (; i + 4 <= nExact; i += 4) {
-    const ta = theta[i], tb = theta[i + 1], tc = theta[i + 2], td = theta[i + 3];
-    const ca = cos2[i], cb = cos2[i + 1], cc = cos2[i + 2], cd = cos2[i + 3];
-    let a0 = cosPhase((m0 - 1) * ta), a1 = cosPhase(m0 * ta);
-    let b0 = cosPhase((m0 - 1) * tb), b1 = cosPhase(m0 * tb);
-    let c0 = cosPhase((m0 - 1) * tc), c1 = cosPhase(m0 * tc);
-    let d0 = cosPhase((m0 - 1) * td), d1 = cosPhase(m0 * td);
+    const ta = theta[i],
+      tb = theta[i + 1],
+      tc = theta[i + 2],
+      td = theta[i + 3];
+    const ca = cos2[i],
+      cb = cos2[i + 1],
+      cc = cos2[i + 2],
+      cd = cos2[i + 3];
+    let a0 = cosPhase((m0 - 1) * ta),
+      a1 = cosPhase(m0 * ta);
+    let b0 = cosPhase((m0 - 1) * tb),
+      b1 = cosPhase(m0 * tb);
+    let c0 = cosPhase((m0 - 1) * tc),
+      c1 = cosPhase(m0 * tc);
+    let d0 = cosPhase((m0 - 1) * td),
+      d1 = cosPhase(m0 * td);
     for (let k = 0; k < count; k++) {
-      out[k] += (a1 + b1) + (c1 + d1);
-      const a2 = ca * a1 - a0, b2 = cb * b1 - b0, c2 = cc * c1 - c0, d2 = cd * d1 - d0;
-      a0 = a1; a1 = a2; b0 = b1; b1 = b2; c0 = c1; c1 = c2; d0 = d1; d1 = d2;
+      out[k] += a1 + b1 + (c1 + d1);
+      const a2 = ca * a1 - a0,
+        b2 = cb * b1 - b0,
+        c2 = cc * c1 - c0,
+        d2 = cd * d1 - d0;
+      a0 = a1;
+      a1 = a2;
+      b0 = b1;
+      b1 = b2;
+      c0 = c1;
+      c1 = c2;
+      d0 = d1;
+      d1 = d2;
     }
   }
   for (; i < nExact; i++) {
@@ -177,7 +210,10 @@ export function evalBlockApprox(theta: Float64Array, m0: number, count: number, 
   evalBlock(theta, m0, count, out, cos2, nFast);
   if (nFast === theta.length) return 0;
   const h = (count - 1) / 2;
-  let y0 = 0, y1 = 0, y2 = 0, cube = 0;
+  let y0 = 0,
+    y1 = 0,
+    y2 = 0,
+    cube = 0;
   for (let i = nFast; i < theta.length; i++) {
     const t = theta[i];
     y0 += cosPhase(m0 * t);
@@ -185,7 +221,10 @@ export function evalBlockApprox(theta: Float64Array, m0: number, count: number, 
     y2 += cosPhase((m0 + 2 * h) * t);
     cube += t * t * t;
   }
-  if (h === 0) { out[0] += y0; return 0; }
+  if (h === 0) {
+    out[0] += y0;
+    return 0;
+  }
   const a1 = (-3 * y0 + 4 * y1 - y2) / (2 * h);
   const a2 = (y0 - 2 * y1 + y2) / (2 * h * h);
   for (let k = 0; k < count; k++) out[k] += y0 + k * (a1 + k * a2);
@@ -214,7 +253,14 @@ export function allAtLeast(theta: Float64Array, from: number, to: number, tol: n
 }
 
 /** firstNegative with the certified approximation of allAtLeast: same answer, about half the work at large b. */
-export function firstNegativeFast(theta: Float64Array, from: number, to: number, tol: number, buf: Float64Array, signal?: { aborted: boolean }): ScanHit | null {
+export function firstNegativeFast(
+  theta: Float64Array,
+  from: number,
+  to: number,
+  tol: number,
+  buf: Float64Array,
+  signal?: { aborted: boolean },
+): ScanHit | null {
   const cos2 = cos2Of(theta);
   let size = 64;
   for (let m0 = from; m0 < to; m0 += size, size = Math.min(BLOCK, size * 2)) {
@@ -242,11 +288,19 @@ const APPROX_MARGIN = 0.05;
  * candidate with direct cosines. Returns a confirmed m or −1 (−1 proves nothing: certify with scanMin).
  */
 export function searchApprox(
-  theta: Float64Array, from: number, to: number, tol: number, buf: Float64Array, cos2: Float64Array, signal?: { aborted: boolean },
-  order?: ArrayLike<number>, block = BLOCK,
+  theta: Float64Array,
+  from: number,
+  to: number,
+  tol: number,
+  buf: Float64Array,
+  cos2: Float64Array,
+  signal?: { aborted: boolean },
+  order?: ArrayLike<number>,
+  block = BLOCK,
 ): number {
   // Blocks are [j·block, (j+1)·block) ∩ [from, to), visited in `order` (block indices) or top-down.
-  const first = Math.floor(from / block), last = Math.ceil(to / block) - 1;
+  const first = Math.floor(from / block),
+    last = Math.ceil(to / block) - 1;
   const count = last - first + 1;
   for (let q = 0; q < count; q++) {
     if (signal?.aborted) throw cancelled();
@@ -267,15 +321,22 @@ export function searchApprox(
   return -1;
 }
 
-export interface ScanHit { m: number; f: number }
-
+export interface ScanHit {
+  m: number;
+  f: number;
+}
 
 /**
  * First m in [from, to) (ascending) with f < −tol, or null. Blocks grow from 64 to BLOCK values of
  * m, so a base that fails early costs little and a long scan still runs at full block speed.
  */
 export function firstNegative(
-  theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK), signal?: { aborted: boolean },
+  theta: Float64Array,
+  from: number,
+  to: number,
+  tol = TOLERANCE,
+  buf: Float64Array = new Float64Array(BLOCK),
+  signal?: { aborted: boolean },
 ): ScanHit | null {
   const cos2 = cos2Of(theta);
   let size = 64;
@@ -293,8 +354,13 @@ export function firstNegative(
  * below −tol; blocks are visited from the top down, because large m are where f is smallest.
  */
 export function scanMin(
-  theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK),
-  cos2: Float64Array = cos2Of(theta), signal?: { aborted: boolean },
+  theta: Float64Array,
+  from: number,
+  to: number,
+  tol = TOLERANCE,
+  buf: Float64Array = new Float64Array(BLOCK),
+  cos2: Float64Array = cos2Of(theta),
+  signal?: { aborted: boolean },
 ): ScanHit {
   let best: ScanHit = { m: from, f: Infinity };
   for (let hi = to; hi > from; hi -= BLOCK) {
@@ -302,8 +368,13 @@ export function scanMin(
     const m0 = Math.max(from, hi - BLOCK);
     const cnt = hi - m0;
     evalBlock(theta, m0, cnt, buf, cos2);
-    let bk = -1, bf = best.f;
-    for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
+    let bk = -1,
+      bf = best.f;
+    for (let k = 0; k < cnt; k++)
+      if (buf[k] < bf) {
+        bf = buf[k];
+        bk = k;
+      }
     if (bk >= 0) best = { m: m0 + bk, f: bf };
     if (best.f < -tol) return best;
   }
@@ -317,7 +388,12 @@ export function scanMin(
  * below −tol). Every other m provably lies above both, so the minimum and the verdict are exact.
  */
 export function scanMinCertified(
-  theta: Float64Array, from: number, to: number, tol = TOLERANCE, buf: Float64Array = new Float64Array(BLOCK), signal?: { aborted: boolean },
+  theta: Float64Array,
+  from: number,
+  to: number,
+  tol = TOLERANCE,
+  buf: Float64Array = new Float64Array(BLOCK),
+  signal?: { aborted: boolean },
 ): ScanHit {
   const cos2 = cos2Of(theta);
   let best: ScanHit = { m: from, f: Infinity };

@@ -16,9 +16,7 @@
  */
 import { RopeError } from '../core/errors';
 import { RopeFrequencies, RopeSpec, TransformersVariant } from './spec';
-import {
-  checkBase, checkCommon, checkFactor, checkFactorList, checkLength, checkNumber, checkRotaryDim,
-} from './validate';
+import { checkBase, checkCommon, checkFactor, checkFactorList, checkLength, checkNumber, checkRotaryDim } from './validate';
 
 /** Which generation's formulas computeFrequencies follows when the caller does not say. */
 export const DEFAULT_VARIANT: TransformersVariant = 'v5';
@@ -59,13 +57,27 @@ export function computeFrequencies(spec: RopeSpec, opts: FrequencyOptions = {}):
   if (opts.seqLen !== undefined) checkLength(opts.seqLen, 'sequence length');
   let result: RopeFrequencies;
   switch (spec.ropeType) {
-    case 'default': result = { invFreq: defaultInvFreq(spec.base, spec.rotaryDim), attentionFactor: 1.0 }; break;
-    case 'linear': result = linear(spec); break;
-    case 'dynamic': result = dynamic(spec, opts.seqLen); break;
-    case 'yarn': result = variant === 'v4' ? yarnV4(spec) : yarnV5(spec); break;
-    case 'longrope': result = longrope(spec, opts.seqLen, variant); break;
-    case 'llama3': result = llama3(spec, variant); break;
-    case 'proportional': result = proportional(spec); break;
+    case 'default':
+      result = { invFreq: defaultInvFreq(spec.base, spec.rotaryDim), attentionFactor: 1.0 };
+      break;
+    case 'linear':
+      result = linear(spec);
+      break;
+    case 'dynamic':
+      result = dynamic(spec, opts.seqLen);
+      break;
+    case 'yarn':
+      result = variant === 'v4' ? yarnV4(spec) : yarnV5(spec);
+      break;
+    case 'longrope':
+      result = longrope(spec, opts.seqLen, variant);
+      break;
+    case 'llama3':
+      result = llama3(spec, variant);
+      break;
+    case 'proportional':
+      result = proportional(spec);
+      break;
   }
   assertFinite(result, spec.ropeType);
   return result;
@@ -195,9 +207,7 @@ function yarnV5(spec: RopeSpec): RopeFrequencies {
   if (attentionFactor === undefined) {
     const mscale = spec.mscale === undefined ? undefined : checkNumber(spec.mscale, 'mscale');
     const mscaleAllDim = spec.mscaleAllDim === undefined ? undefined : checkNumber(spec.mscaleAllDim, 'mscale_all_dim');
-    attentionFactor = mscale && mscaleAllDim
-      ? yarnGetMscale(factor, mscale) / yarnGetMscale(factor, mscaleAllDim)
-      : yarnGetMscale(factor);
+    attentionFactor = mscale && mscaleAllDim ? yarnGetMscale(factor, mscale) / yarnGetMscale(factor, mscaleAllDim) : yarnGetMscale(factor);
   }
   const [betaFast, betaSlow] = yarnBetas(spec);
   const truncate = spec.truncate ?? true;
@@ -277,7 +287,7 @@ function llama3(spec: RopeSpec, variant: TransformersVariant): RopeFrequencies {
   }
   // high = low (Llama 4 ships 1.0 / 1.0) is a plain step: the blended band is empty unless a
   // wavelength hits the edge exactly, where transformers would divide by zero (caught below).
-  const old = variant === 'v5' ? originalContextV5(spec) : spec.originalMaxPositionEmbeddings ?? spec.maxPositionEmbeddings;
+  const old = variant === 'v5' ? originalContextV5(spec) : (spec.originalMaxPositionEmbeddings ?? spec.maxPositionEmbeddings);
   const lowFreqWavelen = old / low;
   const highFreqWavelen = old / high;
   const invFreq = defaultInvFreq(spec.base, spec.rotaryDim);

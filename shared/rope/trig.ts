@@ -20,7 +20,7 @@ export const MAX_FAST_PHASE = 5e7;
 
 function reduce(x: number): number {
   const k = Math.round(x * INV_2PI);
-  return ((x - k * P1) - k * P2) - k * P3;
+  return x - k * P1 - k * P2 - k * P3;
 }
 
 /** cos x, within 2e-15 of Math.cos x. */

@@ -54,19 +54,31 @@ export const baseBoundRule: Rule = {
 type RopeGroup = AttentionGroup & { base: Located<number>; rotaryDim: Located<number> };
 
 function checkGroups(ctx: RuleContext, rope: ModelRope, severity: 'information' | 'warning', trainingLength?: number): Finding[] {
-  const groups: RopeGroup[] = ropeGroups(rope).length ? ropeGroups(rope) : [{ layerType: 'full_attention', layers: null, base: rope.base, rotaryDim: rope.rotaryDim, reach: rope.contextLength.value }];
+  const groups: RopeGroup[] = ropeGroups(rope).length
+    ? ropeGroups(rope)
+    : [{ layerType: 'full_attention', layers: null, base: rope.base, rotaryDim: rope.rotaryDim, reach: rope.contextLength.value }];
   const out: Finding[] = [];
   const seen = new Set<string>();
   for (const g of groups) {
     const f = checkGroup(ctx, rope, g, groups.length > 1, severity, trainingLength);
     if (!f) continue;
     const key = `${f.range.start.line}:${f.range.start.character}:${f.message}`;
-    if (!seen.has(key)) { seen.add(key); out.push(f); }
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(f);
+    }
   }
   return out;
 }
 
-function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: boolean, severity: 'information' | 'warning', trainingLength?: number): Finding | undefined {
+function checkGroup(
+  ctx: RuleContext,
+  rope: ModelRope,
+  g: RopeGroup,
+  several: boolean,
+  severity: 'information' | 'warning',
+  trainingLength?: number,
+): Finding | undefined {
   const scaling = groupScaling(rope, g);
   const judged = judgedLength({ ...rope, scaling }, trainingLength);
   const base = g.base.value;
@@ -85,8 +97,9 @@ function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: bo
   const label = baseLabel(g.base, several ? g.layerType : undefined);
   if (m === null) {
     if (!capped) return undefined;
-    const message = `${why[0].toUpperCase()}${why.slice(1)} is beyond the largest length RoPE Lens can check (${fmt(MAX_LENGTH)}); `
-      + `${label} satisfies the RoPE base bound up to it (rotary dim ${dim}), the rest is unchecked.`;
+    const message =
+      `${why[0].toUpperCase()}${why.slice(1)} is beyond the largest length RoPE Lens can check (${fmt(MAX_LENGTH)}); ` +
+      `${label} satisfies the RoPE base bound up to it (rotary dim ${dim}), the rest is unchecked.`;
     return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, g.base));
   }
   const b = capped ? undefined : bstarOf(ctx, L, dim);
@@ -97,15 +110,17 @@ function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: bo
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
     const scaled = scaling?.type !== undefined && scaling.type !== 'default';
-    const message = `This checkpoint's ${label} satisfies the RoPE base bound (Su's b*) only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. `
-      + (scaled
+    const message =
+      `This checkpoint's ${label} satisfies the RoPE base bound (Su's b*) only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. ` +
+      (scaled
         ? `That is how the model was trained, not a mistake in this file; the ${scaling!.rawType?.value ?? scaling!.type} scaling stretches positions from there and leaves the base as trained.`
-        : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.')
-      + derivativeNote(rope);
+        : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.') +
+      derivativeNote(rope);
     return finding(BASE_BELOW_BOUND, 'information', message, range);
   }
-  const message = `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: `
-    + 'a base chosen before training should cover every distance the layers see.';
+  const message =
+    `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: ` +
+    'a base chosen before training should cover every distance the layers see.';
   const fixes = [];
   if (!capped) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.

@@ -9,7 +9,10 @@ import type { RuleContext } from './context';
 import { fmt, numParam } from './context';
 import { MAX_LENGTH, isWorkableDim, isWorkableSize } from '../core/limits';
 
-export interface JudgedLength { length: number; why: string }
+export interface JudgedLength {
+  length: number;
+  why: string;
+}
 
 export function judgedLength(rope: ModelRope, trainingLength?: number): JudgedLength | undefined {
   const ctx = rope.contextLength.value;
@@ -28,13 +31,14 @@ export function judgedLength(rope: ModelRope, trainingLength?: number): JudgedLe
     if (f && f >= 1) return { length: Math.ceil(ctx / f), why: `the context ${fmt(ctx)} divided by the linear factor ${f}` };
   }
   const L = Math.max(ctx, trainingLength ?? 0);
-  return L > 0 ? { length: Math.round(L), why: trainingLength && trainingLength > ctx ? `the training length ${fmt(trainingLength)}` : `the context ${fmt(ctx)}` } : undefined;
+  return L > 0
+    ? { length: Math.round(L), why: trainingLength && trainingLength > ctx ? `the training length ${fmt(trainingLength)}` : `the context ${fmt(ctx)}` }
+    : undefined;
 }
 
 /** True when base, dimension and length are something the bound can be computed for. */
 export function boundable(base: number, dim: number, length: number): boolean {
-  return Number.isFinite(base) && base > 1 && isWorkableDim(dim) && dim >= 2 && dim % 2 === 0
-    && isWorkableSize(length, MAX_LENGTH) && length >= 2;
+  return Number.isFinite(base) && base > 1 && isWorkableDim(dim) && dim >= 2 && dim % 2 === 0 && isWorkableSize(length, MAX_LENGTH) && length >= 2;
 }
 
 export function lmaxOf(ctx: RuleContext, base: number, dim: number, length: number): number | null | undefined {

@@ -43,17 +43,24 @@ function groupBy(rows: ConsumerReading[], key: (r: ConsumerReading) => string): 
 /** Consumer names; both 4.x ranges together read "transformers 4.x". */
 function names(rs: ConsumerReading[]): string {
   const both = rs.some((r) => r.consumer === 'transformers-4.42') && rs.some((r) => r.consumer === 'transformers-4');
-  return rs.filter((r) => !(both && r.consumer === 'transformers-4.42'))
-    .map((r) => (both && r.consumer === 'transformers-4' ? 'transformers 4.x' : r.label)).join(', ');
+  return rs
+    .filter((r) => !(both && r.consumer === 'transformers-4.42'))
+    .map((r) => (both && r.consumer === 'transformers-4' ? 'transformers 4.x' : r.label))
+    .join(', ');
 }
 
 /** A scalar as the file writes it: `8.0` stays a float (Python reads factors as floats). */
 function plainOf(node: ConfigNode, text: string): PlainValue | undefined {
   switch (node.kind) {
-    case 'number': return /[.eE]/.test(node.raw ?? text.slice(node.offset, node.offset + node.length)) ? float(node.value as number) : (node.value as number);
-    case 'string': case 'boolean': return node.value as string | boolean;
-    case 'null': return null;
-    default: return undefined; // lists (longrope factors, mrope sections) and objects: not copied
+    case 'number':
+      return /[.eE]/.test(node.raw ?? text.slice(node.offset, node.offset + node.length)) ? float(node.value as number) : (node.value as number);
+    case 'string':
+    case 'boolean':
+      return node.value as string | boolean;
+    case 'null':
+      return null;
+    default:
+      return undefined; // lists (longrope factors, mrope sections) and objects: not copied
   }
 }
 
@@ -62,16 +69,20 @@ function backfill(ctx: RuleContext): { entries: PlainObject; path: string[] } | 
   const view = configView(ctx.doc);
   const rp = child(view?.scope, 'rope_parameters');
   if (!view || !view.ropeParameters || !rp) return 'the file has no rope_parameters to copy from';
-  if (view.perLayerType) return 'per-layer-type rope_parameters have no legacy spelling that 4.x readers take per layer type, so no back-fill can make them read alike';
-  if (view.ropeScaling) return 'the file already has a rope_scaling, which readers choose differently from rope_parameters; keep the one that is meant and delete the other';
+  if (view.perLayerType)
+    return 'per-layer-type rope_parameters have no legacy spelling that 4.x readers take per layer type, so no back-fill can make them read alike';
+  if (view.ropeScaling)
+    return 'the file already has a rope_scaling, which readers choose differently from rope_parameters; keep the one that is meant and delete the other';
   const entries: PlainObject = {};
   const scaling: PlainObject = {};
   for (const c of rp.children ?? []) {
     const v = plainOf(c, ctx.doc.text);
     if (v === undefined) return `rope_parameters.${c.key} is a ${c.kind}, which a text back-fill does not copy; copy it into rope_scaling by hand`;
-    if (c.key === 'rope_theta') { if (view.ropeTheta !== c.value) entries['rope_theta'] = v; }
-    else if (c.key === 'partial_rotary_factor') { if (child(view.scope, 'partial_rotary_factor') === undefined) entries['partial_rotary_factor'] = v; }
-    else scaling[c.key!] = v;
+    if (c.key === 'rope_theta') {
+      if (view.ropeTheta !== c.value) entries['rope_theta'] = v;
+    } else if (c.key === 'partial_rotary_factor') {
+      if (child(view.scope, 'partial_rotary_factor') === undefined) entries['partial_rotary_factor'] = v;
+    } else scaling[c.key!] = v;
   }
   const extra = Object.keys(scaling).some((k) => k !== 'rope_type' && k !== 'type');
   if (scalingTypeOf(view.ropeParameters) !== 'none' || extra) entries['rope_scaling'] = scaling;
@@ -85,7 +96,15 @@ export const consumerMisreadRule: Rule = {
     if (ctx.fileKind !== 'model-config' || !ctx.consumers?.length) return [];
     // type and rope_type both set and different: rope/type-conflict owns that file.
     const s = ctx.model?.scaling;
-    if (s?.legacyType && s.rawType && s.legacyType.value.trim().toLowerCase() !== String(s.params['rope_type']?.value ?? '').trim().toLowerCase()) return [];
+    if (
+      s?.legacyType &&
+      s.rawType &&
+      s.legacyType.value.trim().toLowerCase() !==
+        String(s.params['rope_type']?.value ?? '')
+          .trim()
+          .toLowerCase()
+    )
+      return [];
     const intended = intendedReading(ctx.consumers);
     if (!intended) return [];
     const wrong = ctx.consumers.filter((r) => r !== intended && misreadOf(r, intended).length > 0);
@@ -94,10 +113,18 @@ export const consumerMisreadRule: Rule = {
     // One clause per distinct base, one per distinct scaling, naming the consumers that share it.
     const ignores = (r: ConsumerReading) => !!view?.ropeParameters && r.notes.some((n) => /rope_parameters is (never|not) read/.test(n));
     const clauses: string[] = [];
-    for (const [what, rs] of groupBy(wrong.filter((r) => misreadOf(r, intended).includes('base')), baseText)) {
-      clauses.push(rs.every(ignores) ? `${names(rs)} ignore rope_parameters: this model would run there with ${what}` : `${names(rs)} would run this model with ${what}`);
+    for (const [what, rs] of groupBy(
+      wrong.filter((r) => misreadOf(r, intended).includes('base')),
+      baseText,
+    )) {
+      clauses.push(
+        rs.every(ignores) ? `${names(rs)} ignore rope_parameters: this model would run there with ${what}` : `${names(rs)} would run this model with ${what}`,
+      );
     }
-    for (const [what, rs] of groupBy(wrong.filter((r) => misreadOf(r, intended).some((x) => x !== 'base')), scalingText)) {
+    for (const [what, rs] of groupBy(
+      wrong.filter((r) => misreadOf(r, intended).some((x) => x !== 'base')),
+      scalingText,
+    )) {
       clauses.push(`${names(rs)} would apply ${what}`);
     }
     const readings = clauses.join('; ');
@@ -111,11 +138,14 @@ export const consumerMisreadRule: Rule = {
       tail = ` Writing ${Object.keys(fill.entries).join(' and ')} beside rope_parameters makes every reader use the same values.`;
       fixes.push({
         title: `Back-fill ${Object.keys(fill.entries).join(' and ')} from rope_parameters (read alike by transformers 4.x, 5.x and the engines)`,
-        kind: 'other', preferred: true,
+        kind: 'other',
+        preferred: true,
         edits: ctx.editor.mergeObject(fill.path, fill.entries, []),
       });
     }
-    const pinNote = pinned.length ? ` The workspace uses ${pinned.map((p) => `${p!.pkg}${p!.version ? ` ${p!.version}` : ''} (${p!.source})`).join(', ')}.` : '';
+    const pinNote = pinned.length
+      ? ` The workspace uses ${pinned.map((p) => `${p!.pkg}${p!.version ? ` ${p!.version}` : ''} (${p!.source})`).join(', ')}.`
+      : '';
     const node = child(view?.scope, 'rope_parameters') ?? child(view?.scope, 'rope_scaling') ?? child(view?.scope, 'rope_theta');
     const message = `${readings}. The file means ${describe(intended)}, as transformers 5 reads it.${pinNote}${tail}`;
     const out: Finding[] = [finding(SILENT_MISREAD, severity, message, keyRangeOf(ctx.doc, node), fixes)];

@@ -28,11 +28,19 @@ function asShipped(rope: ModelRope | undefined): boolean {
   const shipped = rope?.shipped;
   if (!rope || !shipped) return false;
   const base = shipped.base ?? familyDefaultBase(rope.modelType).value;
-  return shipped.contextLength === rope.contextLength.value && Math.abs(rope.base.value - base) <= 1e-9 * base
-    && (rope.scaling?.type ?? 'default') === (shipped.scalingType ?? 'default');
+  return (
+    shipped.contextLength === rope.contextLength.value &&
+    Math.abs(rope.base.value - base) <= 1e-9 * base &&
+    (rope.scaling?.type ?? 'default') === (shipped.scalingType ?? 'default')
+  );
 }
 
-function judge(row: ConsumerReading, version: string | undefined, pins: Parameters<typeof pinFor>[1], stock: boolean): { severity: Severity; why: string } | undefined {
+function judge(
+  row: ConsumerReading,
+  version: string | undefined,
+  pins: Parameters<typeof pinFor>[1],
+  stock: boolean,
+): { severity: Severity; why: string } | undefined {
   const pin = pinFor(row, pins);
   if (pin) return { severity: 'error', why: `the workspace uses ${pin.pkg}${pin.version ? ` ${pin.version}` : ''} (${pin.source})` };
   // The current release line (transformers 5.x) is what a fresh install gets: its refusal matters
@@ -40,7 +48,8 @@ function judge(row: ConsumerReading, version: string | undefined, pins: Paramete
   if (row.pkg === 'transformers' && !row.range?.before) return { severity: 'warning', why: 'it is the current release line, the one a fresh install gets' };
   if (stock) return undefined;
   if (version === undefined) return { severity: 'information', why: 'the file does not say which transformers release saved it' };
-  if (row.pkg === 'transformers' && inRange(version, row.range)) return { severity: 'warning', why: `the file says it was saved by transformers ${version}, a release in that range` };
+  if (row.pkg === 'transformers' && inRange(version, row.range))
+    return { severity: 'warning', why: `the file says it was saved by transformers ${version}, a release in that range` };
   return undefined;
 }
 
@@ -56,9 +65,24 @@ export const consumerRefusedRule: Rule = {
       if (!j) continue;
       const from = row.range?.before ? ` (these keys are read from ${row.pkg} ${row.range.before} on)` : '';
       // The key the error is about: layer_types, a plain value in rope_parameters, else the scaling type.
-      const about = /layer_types/.test(row.error ?? '') ? child(view?.scope, 'layer_types') : /has no attribute 'get'/.test(row.error ?? '') ? child(view?.scope, 'rope_parameters') : undefined;
-      const range = about ? keyRangeOf(ctx.doc, about) : ctx.model?.scaling?.rawType ? rangeFor(ctx.doc, ctx.model.scaling.rawType) : keyRangeOf(ctx.doc, child(view?.scope, 'rope_scaling'));
-      out.push(finding(REFUSED, j.severity, `${row.label} refuses this file at load with ${row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error'}${from}; ${j.why}.`, range));
+      const about = /layer_types/.test(row.error ?? '')
+        ? child(view?.scope, 'layer_types')
+        : /has no attribute 'get'/.test(row.error ?? '')
+          ? child(view?.scope, 'rope_parameters')
+          : undefined;
+      const range = about
+        ? keyRangeOf(ctx.doc, about)
+        : ctx.model?.scaling?.rawType
+          ? rangeFor(ctx.doc, ctx.model.scaling.rawType)
+          : keyRangeOf(ctx.doc, child(view?.scope, 'rope_scaling'));
+      out.push(
+        finding(
+          REFUSED,
+          j.severity,
+          `${row.label} refuses this file at load with ${row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error'}${from}; ${j.why}.`,
+          range,
+        ),
+      );
     }
     return out;
   },

@@ -31,13 +31,18 @@ export const consumerRotaryDimsRule: Rule = {
     const byCount = new Map<number, ConsumerReading[]>();
     for (const r of wrong) byCount.set(r.rotaryDim!, [...(byCount.get(r.rotaryDim!) ?? []), r]);
     const clauses = [...byCount].map(([n, rs]) => `${names(rs)} rotate${rs.length === 1 ? 's' : ''} ${n} of ${rope.headDim.value} dimensions of each head`);
-    const agree = right.length ? `; ${names(right)} rotate${right.length === 1 ? 's' : ''} ${stated.value} as the file states (${stated.key ?? stated.note ?? 'rotary dimension'})` : '';
+    const agree = right.length
+      ? `; ${names(right)} rotate${right.length === 1 ? 's' : ''} ${stated.value} as the file states (${stated.key ?? stated.note ?? 'rotary dimension'})`
+      : '';
     // Why 5.x rotates the whole head, and (when the file states rotary_dim) the key 5.x does read.
     const v5 = wrong.find((r) => r.consumer === 'transformers-5');
     const why = v5 ? transformers5RotaryDim(rope, stated).note : undefined;
     const fromRotaryDim = stated.key?.split('.').pop() === 'rotary_dim';
-    const advice = (why ? ` ${why[0].toUpperCase()}${why.slice(1)}.` : '')
-      + (v5 && fromRotaryDim ? ` Stating "partial_rotary_factor": ${+(stated.value / rope.headDim.value).toFixed(6)} in rope_parameters would make it rotate ${stated.value} as well (5.x reads the factor there).` : '');
+    const advice =
+      (why ? ` ${why[0].toUpperCase()}${why.slice(1)}.` : '') +
+      (v5 && fromRotaryDim
+        ? ` Stating "partial_rotary_factor": ${+(stated.value / rope.headDim.value).toFixed(6)} in rope_parameters would make it rotate ${stated.value} as well (5.x reads the factor there).`
+        : '');
     const message = `Consumers rotate different parts of each head: ${clauses.join('; ')}${agree}. A reader that rotates other channels than the checkpoint was trained with (the file states ${stated.value}) runs it with positions encoded on the wrong channels, without an error.${advice}`;
     const out: Finding[] = [finding(ROTARY_DIMS_DIFFER, 'warning', message, rangeFor(ctx.doc, stated))];
     return out;

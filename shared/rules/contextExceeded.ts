@@ -6,7 +6,7 @@
  * Fixes are situation 3's, from T, in the trainer's own keys (fixes/extension.ts); for a model
  * defined in the YAML, the context itself.
  */
-import type { Fix, Finding } from '../core/findings';
+import type { Fix } from '../core/findings';
 import type { ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor } from './context';
 import { trainingTarget } from './targets';
@@ -43,14 +43,16 @@ export const contextExceededRule: Rule = {
       if (L <= limit) return [];
       const type = s?.rawType?.value ?? s?.type;
       const from = ctx.resolved ? ` from ${ctx.resolved.from}` : '';
-      const source = linear ? `${linear.basis}${from}`
+      const source = linear
+        ? `${linear.basis}${from}`
         : reach >= mpe
           ? `original ${fmt(original!)} × ${type} factor ${fmt(factor)}${from}`
           : `${rope.contextLength.key ?? 'max_position_embeddings'} ${fmt(mpe)}${from}, declared with its ${type} scaling of factor ${fmt(factor)} over the original ${fmt(original!)}`;
       // Rescale from the context before scaling: a new factor for this length, in the trainer's keys.
       const T = linear ? Math.round(reach / factor) : original!;
-      const message = `Training at ${fmt(L)} tokens is beyond the ${fmt(limit)} tokens this model covers (${source}): positions past ${fmt(limit)} are extrapolated. `
-        + `Scale from the ${linear ? 'unscaled' : 'trained'} context ${fmt(T)} by ${fmt(L / T)} instead.`;
+      const message =
+        `Training at ${fmt(L)} tokens is beyond the ${fmt(limit)} tokens this model covers (${source}): positions past ${fmt(limit)} are extrapolated. ` +
+        `Scale from the ${linear ? 'unscaled' : 'trained'} context ${fmt(T)} by ${fmt(L / T)} instead.`;
       return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true))];
     }
     if (t.overrides.base) return [];
@@ -60,9 +62,10 @@ export const contextExceededRule: Rule = {
     // Layers with a sliding window never see a distance beyond it: when every RoPE layer attends
     // within the trained context, training longer extrapolates nothing.
     if (!t.ownModel && ropeReachAt(rope, L) <= T) return [];
-    const beyond = T < mpe
-      ? `beyond the ${fmt(T)} tokens the model was trained at (${trainedSourceText(trained.source, rope)}; it declares ${fmt(mpe)})`
-      : `beyond the model's context of ${fmt(mpe)} (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''})`;
+    const beyond =
+      T < mpe
+        ? `beyond the ${fmt(T)} tokens the model was trained at (${trainedSourceText(trained.source, rope)}; it declares ${fmt(mpe)})`
+        : `beyond the model's context of ${fmt(mpe)} (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''})`;
     const message = `Training at ${fmt(L)} tokens is ${beyond} and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.${T < mpe ? '' : derivativeNote(rope)}`;
     return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T))];
   },
@@ -83,15 +86,30 @@ function fixesFor(ctx: RuleContext, L: number, T: number, rescale = false): Fix[
     // The YAML defines the model: lengthen its context (the base is then judged at that length).
     const node = rope.contextLength.node;
     if (!node) return [];
-    return [{ title: `Set ${rope.contextLength.key ?? 'max_position_embeddings'} to ${L}`, kind: 'other', preferred: true, edits: ctx.editor.set(pathTo(node), L) }];
+    return [
+      { title: `Set ${rope.contextLength.key ?? 'max_position_embeddings'} to ${L}`, kind: 'other', preferred: true, edits: ctx.editor.set(pathTo(node), L) },
+    ];
   }
-  const base = rope.base.value, dim = rope.rotaryDim.value;
+  const base = rope.base.value,
+    dim = rope.rotaryDim.value;
   if (!Number.isFinite(base) || !Number.isFinite(dim)) return [];
   const target = trainingTarget(ctx);
   // The model's context is written beside the scaling block (axolotl's overrides, nanotron's model_config).
-  const declaredContext = target.scalingPath ? { path: [...target.scalingPath.slice(0, -1), 'max_position_embeddings'], value: rope.contextLength.value } : undefined;
+  const declaredContext = target.scalingPath
+    ? { path: [...target.scalingPath.slice(0, -1), 'max_position_embeddings'], value: rope.contextLength.value }
+    : undefined;
   return extensionFixes({
-    target, rope, base, dim, trained: T, length: L, reach: L, declaredContext,
-    llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant, training: true, scalingOnly: rescale,
+    target,
+    rope,
+    base,
+    dim,
+    trained: T,
+    length: L,
+    reach: L,
+    declaredContext,
+    llamaFamily: isLlamaFamily(rope.modelType),
+    variant: ctx.variant,
+    training: true,
+    scalingOnly: rescale,
   });
 }

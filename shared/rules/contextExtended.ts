@@ -31,16 +31,27 @@ export const contextExtendedRule: Rule = {
     // The widest reach any rotary layer has: the context for full attention, the window when every layer slides.
     const reach = Math.max(0, ...ropeGroups(rope).map((g) => g.reach));
     const key = rope.contextLength.key ?? 'max_position_embeddings';
-    const trainedFrom = sit.trainedSource.startsWith('catalog:') ? ` (${sit.trainedSource.slice('catalog:'.length)}, per the catalog)` : sit.trainedSource.startsWith('config:') ? ` (${sit.trainedSource.slice('config:'.length)})` : '';
+    const trainedFrom = sit.trainedSource.startsWith('catalog:')
+      ? ` (${sit.trainedSource.slice('catalog:'.length)}, per the catalog)`
+      : sit.trainedSource.startsWith('config:')
+        ? ` (${sit.trainedSource.slice('config:'.length)})`
+        : '';
     const lost = rope.identity?.lostScaling;
     const message = lost
       ? `${key} ${fmt(C)} is what ${rope.identity!.id} ships with its ${lost} scaling, but this file has no rope_scaling: the model runs unscaled and positions past the ${fmt(T)} tokens it was trained at${trainedFrom} are extrapolated. Restore its ${lost} scaling (or set ${key} back to ${fmt(T)}).`
-      : `${key} ${fmt(C)} is beyond the ${fmt(T)} tokens this checkpoint was trained at${trainedFrom}, and no RoPE scaling is set: `
-        + `positions past ${fmt(T)} are extrapolated, which degrades the model silently. Scale RoPE by s = ${fmt(C / T)} (or set ${key} back to ${fmt(T)}).`;
+      : `${key} ${fmt(C)} is beyond the ${fmt(T)} tokens this checkpoint was trained at${trainedFrom}, and no RoPE scaling is set: ` +
+        `positions past ${fmt(T)} are extrapolated, which degrades the model silently. Scale RoPE by s = ${fmt(C / T)} (or set ${key} back to ${fmt(T)}).`;
     const target = modelTarget(ctx, rope);
     const fixes = extensionFixes({
-      target, rope, base: rope.base.value, dim, trained: T, length: C, reach: reach > 0 ? reach : C,
-      llamaFamily: isLlamaFamily(rope.modelType), variant: ctx.variant,
+      target,
+      rope,
+      base: rope.base.value,
+      dim,
+      trained: T,
+      length: C,
+      reach: reach > 0 ? reach : C,
+      llamaFamily: isLlamaFamily(rope.modelType),
+      variant: ctx.variant,
       contextPath: rope.contextLength.node ? pathTo(rope.contextLength.node) : undefined,
       training: false,
     });

@@ -16,9 +16,20 @@ import { consumerRefusedRule } from './consumerRefused';
 import { consumerRotaryDimsRule } from './consumerRotaryDims';
 
 export const RULES: readonly Rule[] = [
-  invalidValuesRule, scalingTypeRule, scalingKeysRule, scalingValuesRule, originalContextRule, partialRotaryRule,
-  contextExtendedRule, baseBoundRule, contextExceededRule, trainingScalingRule, trainerSpecificRule,
-  consumerMisreadRule, consumerRefusedRule, consumerRotaryDimsRule,
+  invalidValuesRule,
+  scalingTypeRule,
+  scalingKeysRule,
+  scalingValuesRule,
+  originalContextRule,
+  partialRotaryRule,
+  contextExtendedRule,
+  baseBoundRule,
+  contextExceededRule,
+  trainingScalingRule,
+  trainerSpecificRule,
+  consumerMisreadRule,
+  consumerRefusedRule,
+  consumerRotaryDimsRule,
 ];
 
 export const RULE_CODES: readonly string[] = RULES.flatMap((r) => r.codes);

@@ -23,9 +23,22 @@ export const ABSURD_VALUE = 'rope/absurd-value';
 
 /** Keys the config reader takes numbers from; a non-numeric value there is silently replaced by a default. */
 const NUMERIC_KEYS = [
-  'rope_theta', 'rotary_emb_base', 'rope_embedding_base', 'rope_ratio', 'rope_local_base_freq',
-  'head_dim', 'kv_channels', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim', 'qk_rope_head_dim',
-  'max_position_embeddings', 'seq_length', 'max_seq_len', 'max_sequence_length', 'n_positions',
+  'rope_theta',
+  'rotary_emb_base',
+  'rope_embedding_base',
+  'rope_ratio',
+  'rope_local_base_freq',
+  'head_dim',
+  'kv_channels',
+  'partial_rotary_factor',
+  'rotary_pct',
+  'rotary_dim',
+  'qk_rope_head_dim',
+  'max_position_embeddings',
+  'seq_length',
+  'max_seq_len',
+  'max_sequence_length',
+  'n_positions',
 ];
 const SCOPES = ['text_config', 'llm_config', 'language_config', 'text_model'];
 const HIDDEN_KEYS = ['hidden_size', 'n_embd', 'd_model', 'dim'];
@@ -39,7 +52,9 @@ export const invalidValuesRule: Rule = {
     if (rope) out.push(...checkRope(ctx, rope));
     const seq = ctx.training?.sequenceLength;
     if (seq?.node && !(Number.isFinite(seq.value) && seq.value > 0)) {
-      out.push(finding(INVALID_VALUE, 'error', `${seq.key ?? 'sequence length'} ${fmt(seq.value)} must be a positive number of tokens.`, rangeFor(ctx.doc, seq)));
+      out.push(
+        finding(INVALID_VALUE, 'error', `${seq.key ?? 'sequence length'} ${fmt(seq.value)} must be a positive number of tokens.`, rangeFor(ctx.doc, seq)),
+      );
     }
     return out;
   },
@@ -49,10 +64,13 @@ export const invalidValuesRule: Rule = {
 function nonNumeric(ctx: RuleContext): Finding[] {
   return unreadableNumbers(ctx).map((n) => {
     // The string itself is not quoted back: it may be anything ("NaN", "undefined", a whole paragraph).
-    const shown = n.kind === 'string' ? 'a string that Python\'s float() cannot read' : n.kind === 'boolean' ? `the boolean ${String(n.value)}` : `an ${n.kind}`;
-    return finding(INVALID_VALUE, 'error',
+    const shown = n.kind === 'string' ? "a string that Python's float() cannot read" : n.kind === 'boolean' ? `the boolean ${String(n.value)}` : `an ${n.kind}`;
+    return finding(
+      INVALID_VALUE,
+      'error',
       `${keyPathOf(n)} is ${shown}, not a number: transformers uses it as is in the RoPE arithmetic and raises; RoPE Lens ignored it and used the default.`,
-      rangeFor(ctx.doc, n));
+      rangeFor(ctx.doc, n),
+    );
   });
 }
 
@@ -100,11 +118,25 @@ function checkRope(ctx: RuleContext, rope: ModelRope): Finding[] {
   }
   const c = rope.contextLength;
   if (c.node && !(Number.isFinite(c.value) && c.value > 0)) {
-    out.push(finding(INVALID_VALUE, 'error', `${c.key ?? 'max_position_embeddings'} ${fmt(c.value)} must be a positive number of positions: transformers sizes the RoPE cache and the attention mask with it.`, rangeFor(ctx.doc, c)));
+    out.push(
+      finding(
+        INVALID_VALUE,
+        'error',
+        `${c.key ?? 'max_position_embeddings'} ${fmt(c.value)} must be a positive number of positions: transformers sizes the RoPE cache and the attention mask with it.`,
+        rangeFor(ctx.doc, c),
+      ),
+    );
   }
   const o = rope.originalContextLength;
   if (o?.node && !(Number.isFinite(o.value) && o.value > 0)) {
-    out.push(finding(INVALID_VALUE, 'error', `${o.key ?? 'original_max_position_embeddings'} ${fmt(o.value)} must be a positive number of positions: the scaling divides by it.`, rangeFor(ctx.doc, o)));
+    out.push(
+      finding(
+        INVALID_VALUE,
+        'error',
+        `${o.key ?? 'original_max_position_embeddings'} ${fmt(o.value)} must be a positive number of positions: the scaling divides by it.`,
+        rangeFor(ctx.doc, o),
+      ),
+    );
   }
   return out;
 }
@@ -115,22 +147,41 @@ function checkBase(ctx: RuleContext, b: Located<number>, dim: number | undefined
   const range = rangeFor(ctx.doc, b);
   const v = b.value;
   if (!Number.isFinite(v)) {
-    return finding(INVALID_VALUE, 'error', `${name} is not a finite number: inv_freq = 1 / base^(2i/d) becomes 0 or not a number for every channel pair.`, range);
+    return finding(
+      INVALID_VALUE,
+      'error',
+      `${name} is not a finite number: inv_freq = 1 / base^(2i/d) becomes 0 or not a number for every channel pair.`,
+      range,
+    );
   }
   if (v <= 0) {
     return finding(INVALID_VALUE, 'error', `${name} must be greater than 1: with a base ≤ 0, inv_freq = 1 / base^(2i/d) is infinite or not a number.`, range);
   }
   if (v === 1) {
-    return finding(INVALID_VALUE, 'error', `${name} must be greater than 1: with base 1 every channel pair rotates at the same 1 rad/token, so positions repeat every 2π tokens and carry no long-range information.`, range);
+    return finding(
+      INVALID_VALUE,
+      'error',
+      `${name} must be greater than 1: with base 1 every channel pair rotates at the same 1 rad/token, so positions repeat every 2π tokens and carry no long-range information.`,
+      range,
+    );
   }
   if (v < 1) {
-    return finding(INVALID_VALUE, 'error', `${name} must be greater than 1: a base below 1 makes the frequencies grow with the channel index (inv_freq > 1 rad/token), so every pair but the first aliases.`, range);
+    return finding(
+      INVALID_VALUE,
+      'error',
+      `${name} must be greater than 1: a base below 1 makes the frequencies grow with the channel index (inv_freq > 1 rad/token), so every pair but the first aliases.`,
+      range,
+    );
   }
   if (dim === undefined) return undefined;
   const frozen = frozenPairs(v, dim);
   if (frozen === 0) return undefined;
-  return finding(ABSURD_VALUE, 'warning',
-    `${name} is numerically absurd: transformers computes inv_freq in float32, where ${frozen} of ${dim / 2} frequency pairs underflow to 0 and never rotate, so only ${dim / 2 - frozen} pair${dim / 2 - frozen === 1 ? '' : 's'} encode${dim / 2 - frozen === 1 ? 's' : ''} position.`, range);
+  return finding(
+    ABSURD_VALUE,
+    'warning',
+    `${name} is numerically absurd: transformers computes inv_freq in float32, where ${frozen} of ${dim / 2} frequency pairs underflow to 0 and never rotate, so only ${dim / 2 - frozen} pair${dim / 2 - frozen === 1 ? '' : 's'} encode${dim / 2 - frozen === 1 ? 's' : ''} position.`,
+    range,
+  );
 }
 
 /**
@@ -157,13 +208,27 @@ function checkDims(ctx: RuleContext, rope: ModelRope, out: Finding[]): boolean {
   const hWritten = !!h.node || hRange !== undefined;
   if (hWritten && !(Number.isFinite(h.value) && Number.isInteger(h.value) && h.value > 0)) {
     const why = h.node ? '' : ` (${h.note ?? 'derived'})`;
-    out.push(finding(INVALID_VALUE, 'error', `head_dim ${fmt(h.value)}${why} must be a positive integer: it is the number of channels per attention head.`, hRange ?? rangeFor(ctx.doc, h)));
+    out.push(
+      finding(
+        INVALID_VALUE,
+        'error',
+        `head_dim ${fmt(h.value)}${why} must be a positive integer: it is the number of channels per attention head.`,
+        hRange ?? rangeFor(ctx.doc, h),
+      ),
+    );
     return false;
   }
   if (hWritten && h.value > MAX_HEAD_DIM) {
     // Checked before anything sized by it (inv_freq tables, f_b sums, the bound) is computed.
     const why = h.node ? '' : ` (${h.note ?? 'derived'})`;
-    out.push(finding(INVALID_VALUE, 'error', `head_dim ${fmt(h.value)}${why} is far beyond any real model (public configs use 64 to 512 channels per head; RoPE Lens computes with at most ${fmt(MAX_HEAD_DIM)}): the attention projections could not be built with it, so nothing sized by it is checked.`, hRange ?? rangeFor(ctx.doc, h)));
+    out.push(
+      finding(
+        INVALID_VALUE,
+        'error',
+        `head_dim ${fmt(h.value)}${why} is far beyond any real model (public configs use 64 to 512 channels per head; RoPE Lens computes with at most ${fmt(MAX_HEAD_DIM)}): the attention projections could not be built with it, so nothing sized by it is checked.`,
+        hRange ?? rangeFor(ctx.doc, h),
+      ),
+    );
     return false;
   }
   // An out-of-range factor has its own finding (rope/partial-rotary-range); do not pile on.
@@ -178,11 +243,25 @@ function checkDims(ctx: RuleContext, rope: ModelRope, out: Finding[]): boolean {
     return false;
   }
   if (!Number.isInteger(r.value) || r.value % 2 !== 0) {
-    out.push(finding(INVALID_VALUE, 'error', `the rotary dimension ${fmt(r.value)}${how} must be an even integer: RoPE rotates channel pairs and rotate_half splits the rotary channels into two equal halves, so transformers fails with a shape mismatch at the first forward pass.`, rRange));
+    out.push(
+      finding(
+        INVALID_VALUE,
+        'error',
+        `the rotary dimension ${fmt(r.value)}${how} must be an even integer: RoPE rotates channel pairs and rotate_half splits the rotary channels into two equal halves, so transformers fails with a shape mismatch at the first forward pass.`,
+        rRange,
+      ),
+    );
     return false;
   }
   if (r.value > MAX_HEAD_DIM) {
-    out.push(finding(INVALID_VALUE, 'error', `the rotary dimension ${fmt(r.value)}${how} is far beyond any real model (public configs rotate at most 512 channels per head; RoPE Lens computes with at most ${fmt(MAX_HEAD_DIM)}), so nothing sized by it is checked.`, rRange));
+    out.push(
+      finding(
+        INVALID_VALUE,
+        'error',
+        `the rotary dimension ${fmt(r.value)}${how} is far beyond any real model (public configs rotate at most 512 channels per head; RoPE Lens computes with at most ${fmt(MAX_HEAD_DIM)}), so nothing sized by it is checked.`,
+        rRange,
+      ),
+    );
     return false;
   }
   return true;

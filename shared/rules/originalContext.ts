@@ -34,21 +34,33 @@ export const originalContextRule: Rule = {
         const trained = trainedContextOf(rope);
         if (trained.source.startsWith('assumed:') || trained.value === mpe) continue;
         const from = trainedSourceText(trained.source);
-        out.push(finding(ORIGINAL_MISSING, 'warning',
-          `${s.rawType?.value ?? s.type} scaling without original_max_position_embeddings: transformers takes max_position_embeddings ${fmt(mpe)} as the original context, `
-          + `but this checkpoint was trained at ${fmt(trained.value)} (${from}), so the ${factor ?? '?'}× factor is applied around the wrong length.`,
-          scalingRange(ctx.doc, s), missingFixes(ctx, s, rope, factor, trained.value)));
+        out.push(
+          finding(
+            ORIGINAL_MISSING,
+            'warning',
+            `${s.rawType?.value ?? s.type} scaling without original_max_position_embeddings: transformers takes max_position_embeddings ${fmt(mpe)} as the original context, ` +
+              `but this checkpoint was trained at ${fmt(trained.value)} (${from}), so the ${factor ?? '?'}× factor is applied around the wrong length.`,
+            scalingRange(ctx.doc, s),
+            missingFixes(ctx, s, rope, factor, trained.value),
+          ),
+        );
         continue;
       }
       if (s.type !== 'yarn' || factor === undefined || !mpe || !(original > 0)) continue;
       const implicit = mpe / original;
       if (Math.abs(implicit - factor) <= 1e-6 * factor) continue;
-      out.push(finding(FACTOR_MISMATCH, implicit === 1 ? 'information' : 'warning',
-        `The explicitly set RoPE scaling factor (${name}['factor'] = ${factor}) does not match the ratio implicitly set by other parameters (max_position_embeddings / original_max_position_embeddings = ${mpe} / ${original} = ${fmt(implicit)}).`
-        + (implicit === 1 ? ` Servers derive the context as original × factor = ${fmt(original * factor)}; transformers only warns.` : ''),
-        // implicit 1 is the vendors' own recipe (Qwen: add yarn to the shipped config): it runs as
-        // meant, so the finding informs and offers no edit.
-        rangeFor(ctx.doc, s.params['factor']), implicit === 1 ? [] : mismatchFixes(ctx, rope!, s, factor, original, implicit)));
+      out.push(
+        finding(
+          FACTOR_MISMATCH,
+          implicit === 1 ? 'information' : 'warning',
+          `The explicitly set RoPE scaling factor (${name}['factor'] = ${factor}) does not match the ratio implicitly set by other parameters (max_position_embeddings / original_max_position_embeddings = ${mpe} / ${original} = ${fmt(implicit)}).` +
+            (implicit === 1 ? ` Servers derive the context as original × factor = ${fmt(original * factor)}; transformers only warns.` : ''),
+          // implicit 1 is the vendors' own recipe (Qwen: add yarn to the shipped config): it runs as
+          // meant, so the finding informs and offers no edit.
+          rangeFor(ctx.doc, s.params['factor']),
+          implicit === 1 ? [] : mismatchFixes(ctx, rope!, s, factor, original, implicit),
+        ),
+      );
     }
     return out;
   },
@@ -63,9 +75,10 @@ function missingFixes(ctx: RuleContext, s: ScalingDescription, rope: ModelRope, 
   const ratio = mpe / trained;
   const set: Record<string, number | ReturnType<typeof float>> = { original_max_position_embeddings: trained };
   if (!coherent && ratio > 1) set.factor = float(ratio);
-  const title = coherent || !(ratio > 1)
-    ? `Set original_max_position_embeddings to ${trained} (the trained context)`
-    : `Set original_max_position_embeddings to ${trained} (the trained context) and factor to ${fmt(ratio)} (max_position_embeddings / ${trained})`;
+  const title =
+    coherent || !(ratio > 1)
+      ? `Set original_max_position_embeddings to ${trained} (the trained context)`
+      : `Set original_max_position_embeddings to ${trained} (the trained context) and factor to ${fmt(ratio)} (max_position_embeddings / ${trained})`;
   return [{ title, kind: 'other', preferred: true, edits: ctx.editor.setObject(path, set, Object.keys(s.params)) }];
 }
 
@@ -80,8 +93,14 @@ function mismatchFixes(ctx: RuleContext, rope: ModelRope, s: ScalingDescription,
   const fixes: Fix[] = [];
   const mpeNode = rope.contextLength.node;
   const extended = Math.round(original * factor);
-  if (mpeNode) fixes.push({ title: `Set max_position_embeddings to ${extended} (original × factor)`, kind: 'other', edits: ctx.editor.set(pathTo(mpeNode), extended) });
+  if (mpeNode)
+    fixes.push({ title: `Set max_position_embeddings to ${extended} (original × factor)`, kind: 'other', edits: ctx.editor.set(pathTo(mpeNode), extended) });
   const fNode = s.params['factor']?.node;
-  if (fNode && implicit > 1) fixes.push({ title: `Set factor to ${fmt(implicit)} (max_position_embeddings / original)`, kind: 'other', edits: ctx.editor.set(pathTo(fNode), float(implicit)) });
+  if (fNode && implicit > 1)
+    fixes.push({
+      title: `Set factor to ${fmt(implicit)} (max_position_embeddings / original)`,
+      kind: 'other',
+      edits: ctx.editor.set(pathTo(fNode), float(implicit)),
+    });
   return fixes;
 }

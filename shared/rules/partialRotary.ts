@@ -8,6 +8,13 @@ export const partialRotaryRule: Rule = {
   check(ctx) {
     const p = ctx.model?.partialRotaryFactor;
     if (!p?.node || (p.value > 0 && p.value <= 1)) return [];
-    return [finding(PARTIAL_ROTARY_RANGE, 'error', `${p.key ?? 'partial_rotary_factor'}=${p.value} must be between 0.0 and 1.0: it is the fraction of each head's channels that rotate.`, rangeFor(ctx.doc, p))];
+    return [
+      finding(
+        PARTIAL_ROTARY_RANGE,
+        'error',
+        `${p.key ?? 'partial_rotary_factor'}=${p.value} must be between 0.0 and 1.0: it is the fraction of each head's channels that rotate.`,
+        rangeFor(ctx.doc, p),
+      ),
+    ];
   },
 };

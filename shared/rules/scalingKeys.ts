@@ -40,7 +40,11 @@ const OPTIONAL: Record<RopeType, string[]> = {
 const ALWAYS = ['rope_type', 'type', 'rope_theta', 'partial_rotary_factor', 'mrope_section', 'mrope_interleaved'];
 
 /** Keys people write for another key; the hint names the right one. */
-const MISSPELLED: Record<string, string> = { attn_factor: 'attention_factor', original_max_position: 'original_max_position_embeddings', scaling_factor: 'factor' };
+const MISSPELLED: Record<string, string> = {
+  attn_factor: 'attention_factor',
+  original_max_position: 'original_max_position_embeddings',
+  scaling_factor: 'factor',
+};
 
 export const scalingKeysRule: Rule = {
   codes: [MISSING_KEY, UNKNOWN_KEY],
@@ -53,19 +57,36 @@ export const scalingKeysRule: Rule = {
       const missing = REQUIRED[type].filter((k) => !(k in s.params) || s.params[k].value === null);
       if (missing.length) {
         const fill = fillFor(type, missing, rope?.contextLength.value, s.params['original_max_position_embeddings']?.value);
-        const fixes = fill && s.node ? [{
-          title: `Add ${Object.entries(fill).map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null && 'value' in v ? (v as { value: number }).value : v}`).join(', ')}`,
-          kind: 'other' as const, preferred: true,
-          edits: ctx.editor.setObject(pathTo(s.node!), fill, Object.keys(s.params)),
-        }] : [];
-        out.push(finding(MISSING_KEY, 'error', `Missing required keys in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: {${missing.map((k) => `'${k}'`).join(', ')}}`, scalingRange(ctx.doc, s), fixes));
+        const fixes =
+          fill && s.node
+            ? [
+                {
+                  title: `Add ${Object.entries(fill)
+                    .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null && 'value' in v ? (v as { value: number }).value : v}`)
+                    .join(', ')}`,
+                  kind: 'other' as const,
+                  preferred: true,
+                  edits: ctx.editor.setObject(pathTo(s.node!), fill, Object.keys(s.params)),
+                },
+              ]
+            : [];
+        out.push(
+          finding(
+            MISSING_KEY,
+            'error',
+            `Missing required keys in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: {${missing.map((k) => `'${k}'`).join(', ')}}`,
+            scalingRange(ctx.doc, s),
+            fixes,
+          ),
+        );
       }
       const allowed = new Set([...ALWAYS, ...REQUIRED[type], ...OPTIONAL[type]]);
       for (const [k, p] of Object.entries(s.params)) {
         if (allowed.has(k)) continue;
         const better = MISSPELLED[k];
-        const msg = `Unrecognized key in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: ${shown(k)}`
-          + (better ? ` — transformers reads '${better}', so this value is ignored there.` : ' (transformers warns and ignores it).');
+        const msg =
+          `Unrecognized key in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: ${shown(k)}` +
+          (better ? ` — transformers reads '${better}', so this value is ignored there.` : ' (transformers warns and ignores it).');
         out.push(finding(UNKNOWN_KEY, 'hint', msg, keyRangeOf(ctx.doc, p.node)));
       }
     }

@@ -24,31 +24,67 @@ export const scalingTypeRule: Rule = {
       const name = scalingKeyName(s);
       const modern = s.params['rope_type'];
       const legacy = s.params['type'];
-      if (s.legacyType && typeof modern?.value === 'string' && typeof legacy?.value === 'string'
-        && modern.value.trim().toLowerCase() !== legacy.value.trim().toLowerCase()) {
-        out.push(finding(TYPE_CONFLICT, 'error',
-          `Found conflicts between rope_type=${shown(modern.value)} (modern field) and type=${shown(legacy.value)} (legacy field) in \`${name}\`: vLLM refuses this config and transformers uses rope_type. Keep only one of them.`,
-          keyRangeOf(ctx.doc, legacy.node),
-          [{ title: `Remove the legacy \`type\` (keep rope_type ${shown(modern.value)})`, kind: 'other', preferred: true, edits: ctx.editor.remove(pathTo(legacy.node!)) }]));
+      if (
+        s.legacyType &&
+        typeof modern?.value === 'string' &&
+        typeof legacy?.value === 'string' &&
+        modern.value.trim().toLowerCase() !== legacy.value.trim().toLowerCase()
+      ) {
+        out.push(
+          finding(
+            TYPE_CONFLICT,
+            'error',
+            `Found conflicts between rope_type=${shown(modern.value)} (modern field) and type=${shown(legacy.value)} (legacy field) in \`${name}\`: vLLM refuses this config and transformers uses rope_type. Keep only one of them.`,
+            keyRangeOf(ctx.doc, legacy.node),
+            [
+              {
+                title: `Remove the legacy \`type\` (keep rope_type ${shown(modern.value)})`,
+                kind: 'other',
+                preferred: true,
+                edits: ctx.editor.remove(pathTo(legacy.node!)),
+              },
+            ],
+          ),
+        );
       }
       const raw = s.rawType?.value;
       if (raw === undefined) {
         const keys = Object.keys(s.params).filter((k) => k !== 'rope_theta' && k !== 'partial_rotary_factor');
         const perLayer = Object.values(s.params).some((p) => p.node?.kind === 'object');
         if (keys.length > 0 && !perLayer) {
-          out.push(finding(UNKNOWN_TYPE, 'error', `\`${name}\` should have a 'rope_type' key: without it transformers finds no RoPE init function and vLLM refuses the config.`, scalingRange(ctx.doc, s)));
+          out.push(
+            finding(
+              UNKNOWN_TYPE,
+              'error',
+              `\`${name}\` should have a 'rope_type' key: without it transformers finds no RoPE init function and vLLM refuses the config.`,
+              scalingRange(ctx.doc, s),
+            ),
+          );
         }
         continue;
       }
       const t = raw.trim().toLowerCase();
       if (TRANSFORMERS_TYPES.has(t)) continue;
       if (VLLM_ONLY.has(t)) {
-        out.push(finding(VLLM_ONLY_TYPE, 'warning', `rope_type ${shown(raw)} is implemented by vLLM only; transformers raises when it builds the rotary embedding.`, rangeFor(ctx.doc, s.rawType)));
+        out.push(
+          finding(
+            VLLM_ONLY_TYPE,
+            'warning',
+            `rope_type ${shown(raw)} is implemented by vLLM only; transformers raises when it builds the rotary embedding.`,
+            rangeFor(ctx.doc, s.rawType),
+          ),
+        );
       } else {
-        out.push(finding(UNKNOWN_TYPE, 'error', `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope, llama3 and (v5) proportional; it refuses this config at load.`, rangeFor(ctx.doc, s.rawType)));
+        out.push(
+          finding(
+            UNKNOWN_TYPE,
+            'error',
+            `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope, llama3 and (v5) proportional; it refuses this config at load.`,
+            rangeFor(ctx.doc, s.rawType),
+          ),
+        );
       }
     }
     return out;
   },
 };
-

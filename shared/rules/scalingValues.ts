@@ -36,51 +36,121 @@ export const scalingValuesRule: Rule = {
         if (typeof f !== 'number' || !Number.isFinite(f)) {
           out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s factor field must be a float >= 1, got ${shownAny(f)}`, rangeFor(ctx.doc, factorP)));
         } else if (f < 1) {
-          const fixes = f > 0 && factorP.node ? [{
-            title: `Use factor ${fmt(1 / f)} (transformers' factor is the extension ratio, the inverse of llama.cpp's rope-freq-scale)`,
-            kind: 'other' as const, preferred: true, edits: ctx.editor.set(pathTo(factorP.node), float(Math.round((1 / f) * 1e6) / 1e6)),
-          }] : [];
-          out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s factor field must be a float >= 1, got ${f}: a factor below 1 compresses positions instead of extending the context.`, rangeFor(ctx.doc, factorP), fixes));
+          const fixes =
+            f > 0 && factorP.node
+              ? [
+                  {
+                    title: `Use factor ${fmt(1 / f)} (transformers' factor is the extension ratio, the inverse of llama.cpp's rope-freq-scale)`,
+                    kind: 'other' as const,
+                    preferred: true,
+                    edits: ctx.editor.set(pathTo(factorP.node), float(Math.round((1 / f) * 1e6) / 1e6)),
+                  },
+                ]
+              : [];
+          out.push(
+            finding(
+              INVALID_VALUE,
+              'error',
+              `\`${name}\`'s factor field must be a float >= 1, got ${f}: a factor below 1 compresses positions instead of extending the context.`,
+              rangeFor(ctx.doc, factorP),
+              fixes,
+            ),
+          );
         }
       }
       if (type === 'yarn') {
         const af = p['attention_factor'];
         if (af && af.value !== null && !(typeof af.value === 'number' && af.value > 0)) {
-          out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s attention_factor field must be a float greater than 0, got ${shownAny(af.value)}`, rangeFor(ctx.doc, af)));
+          out.push(
+            finding(
+              INVALID_VALUE,
+              'error',
+              `\`${name}\`'s attention_factor field must be a float greater than 0, got ${shownAny(af.value)}`,
+              rangeFor(ctx.doc, af),
+            ),
+          );
         }
         for (const k of ['beta_fast', 'beta_slow']) {
           const b = p[k];
-          if (b && b.value !== null && typeof b.value !== 'number') out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${shownAny(b.value)}`, rangeFor(ctx.doc, b)));
+          if (b && b.value !== null && typeof b.value !== 'number')
+            out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${shownAny(b.value)}`, rangeFor(ctx.doc, b)));
         }
         const bf = numParam(s, 'beta_fast') ?? 32;
         const bs = numParam(s, 'beta_slow') ?? 1;
         if (bf < bs) {
-          const fast = p['beta_fast'], slow = p['beta_slow'];
-          const fixes = fast?.node && slow?.node ? [{ title: `Swap them: beta_fast ${bs}, beta_slow ${bf}`, kind: 'other' as const, preferred: true,
-            edits: [...ctx.editor.set(pathTo(fast.node), bs), ...ctx.editor.set(pathTo(slow.node), bf)] }] : [];
-          out.push(finding(BETA_ORDER, 'warning', `\`${name}\`'s beta_fast (${bf}${p['beta_fast'] ? '' : ', the default'}) is below beta_slow (${bs}${p['beta_slow'] ? '' : ', the default'}): transformers only warns and builds YaRN's ramp inverted, interpolating the fast dimensions and keeping the slow ones.`,
-            rangeFor(ctx.doc, fast, slow, s.node), fixes));
+          const fast = p['beta_fast'],
+            slow = p['beta_slow'];
+          const fixes =
+            fast?.node && slow?.node
+              ? [
+                  {
+                    title: `Swap them: beta_fast ${bs}, beta_slow ${bf}`,
+                    kind: 'other' as const,
+                    preferred: true,
+                    edits: [...ctx.editor.set(pathTo(fast.node), bs), ...ctx.editor.set(pathTo(slow.node), bf)],
+                  },
+                ]
+              : [];
+          out.push(
+            finding(
+              BETA_ORDER,
+              'warning',
+              `\`${name}\`'s beta_fast (${bf}${p['beta_fast'] ? '' : ', the default'}) is below beta_slow (${bs}${p['beta_slow'] ? '' : ', the default'}): transformers only warns and builds YaRN's ramp inverted, interpolating the fast dimensions and keeping the slow ones.`,
+              rangeFor(ctx.doc, fast, slow, s.node),
+              fixes,
+            ),
+          );
         }
       }
       if (type === 'llama3') {
         for (const k of ['low_freq_factor', 'high_freq_factor']) {
           const v = p[k];
-          if (v && v.value !== null && typeof v.value !== 'number') out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${shownAny(v.value)}`, rangeFor(ctx.doc, v)));
+          if (v && v.value !== null && typeof v.value !== 'number')
+            out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a float, got ${shownAny(v.value)}`, rangeFor(ctx.doc, v)));
         }
-        const lo = numParam(s, 'low_freq_factor'), hi = numParam(s, 'high_freq_factor');
+        const lo = numParam(s, 'low_freq_factor'),
+          hi = numParam(s, 'high_freq_factor');
         if (lo !== undefined && hi !== undefined && hi < lo) {
-          const lp = p['low_freq_factor'], hp = p['high_freq_factor'];
-          out.push(finding(LLAMA3_FREQ_ORDER, 'warning', `\`${name}\`'s high_freq_factor (${hi}) is below low_freq_factor (${lo}): transformers only warns and inverts llama3's frequency bands (the smooth band runs the wrong way).`,
-            rangeFor(ctx.doc, hp), [{ title: `Swap them: low_freq_factor ${hi}, high_freq_factor ${lo}`, kind: 'other', preferred: true,
-              edits: [...ctx.editor.set(pathTo(lp.node!), float(hi)), ...ctx.editor.set(pathTo(hp.node!), float(lo))] }]));
+          const lp = p['low_freq_factor'],
+            hp = p['high_freq_factor'];
+          out.push(
+            finding(
+              LLAMA3_FREQ_ORDER,
+              'warning',
+              `\`${name}\`'s high_freq_factor (${hi}) is below low_freq_factor (${lo}): transformers only warns and inverts llama3's frequency bands (the smooth band runs the wrong way).`,
+              rangeFor(ctx.doc, hp),
+              [
+                {
+                  title: `Swap them: low_freq_factor ${hi}, high_freq_factor ${lo}`,
+                  kind: 'other',
+                  preferred: true,
+                  edits: [...ctx.editor.set(pathTo(lp.node!), float(hi)), ...ctx.editor.set(pathTo(hp.node!), float(lo))],
+                },
+              ],
+            ),
+          );
         }
         const op = p['original_max_position_embeddings'];
         if (op && op.value !== null) {
           const o = op.value;
           if (typeof o !== 'number' || !Number.isInteger(o)) {
-            out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s original_max_position_embeddings field must be an integer, got ${shownAny(o)}`, rangeFor(ctx.doc, op)));
+            out.push(
+              finding(
+                INVALID_VALUE,
+                'error',
+                `\`${name}\`'s original_max_position_embeddings field must be an integer, got ${shownAny(o)}`,
+                rangeFor(ctx.doc, op),
+              ),
+            );
           } else if (rope && o >= rope.contextLength.value) {
-            out.push(finding(LLAMA3_ORIGINAL, 'warning', `\`${name}\`'s original_max_position_embeddings field must be less than max_position_embeddings, got ${o} and max_position_embeddings=${rope.contextLength.value}`, rangeFor(ctx.doc, op)));
+            out.push(
+              finding(
+                LLAMA3_ORIGINAL,
+                'warning',
+                `\`${name}\`'s original_max_position_embeddings field must be less than max_position_embeddings, got ${o} and max_position_embeddings=${rope.contextLength.value}`,
+                rangeFor(ctx.doc, op),
+              ),
+            );
           }
         }
       }
@@ -93,7 +163,14 @@ export const scalingValuesRule: Rule = {
           if (!Array.isArray(v.value) || v.value.some((x) => typeof x !== 'number')) {
             out.push(finding(INVALID_VALUE, 'error', `\`${name}\`'s ${k} field must be a list of numbers, got ${typeof v.value}`, rangeFor(ctx.doc, v)));
           } else if (v.value.length !== half) {
-            out.push(finding(LONGROPE_LENGTH, 'error', `\`${name}\`'s ${k} field must have length ${half}, got ${v.value.length} (rotary dim ${rope.rotaryDim.value} / 2)`, rangeFor(ctx.doc, v)));
+            out.push(
+              finding(
+                LONGROPE_LENGTH,
+                'error',
+                `\`${name}\`'s ${k} field must have length ${half}, got ${v.value.length} (rotary dim ${rope.rotaryDim.value} / 2)`,
+                rangeFor(ctx.doc, v),
+              ),
+            );
           }
         }
       }
@@ -101,4 +178,3 @@ export const scalingValuesRule: Rule = {
     return out;
   },
 };
-

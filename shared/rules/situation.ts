@@ -32,7 +32,7 @@ export function situationOf(rope: ModelRope): Situation {
   const scaled = isLengthScaled(rope);
   const shipped = rope.shipped;
   // A shipped config without rope_theta ran on its class default.
-  const shippedBase = shipped ? shipped.base ?? familyDefaultBase(rope.modelType).value : undefined;
+  const shippedBase = shipped ? (shipped.base ?? familyDefaultBase(rope.modelType).value) : undefined;
   const sameBase = shippedBase === undefined || Math.abs(rope.base.value - shippedBase) <= 1e-9 * shippedBase;
   // Multimodal sections (`mrope`) stretch nothing: the same as no scaling; `su` is longrope.
   const typeOf = (t: string | undefined) => (!t || t === 'default' || t === 'mrope' ? 'default' : t === 'su' ? 'longrope' : t);
@@ -45,7 +45,12 @@ export function situationOf(rope: ModelRope): Situation {
   // declared — serve and the Inspector recommend a rewrite there too (advice/advice.ts) — and so
   // is the shipped context without the shipped scaling (a Llama-3.1 config that lost its llama3 block).
   return {
-    trained: tc.value, trainedSource: tc.source, length: C, scaled, stock, baseChanged,
+    trained: tc.value,
+    trainedSource: tc.source,
+    length: C,
+    scaled,
+    stock,
+    baseChanged,
     extended: !stock && !scaled && !baseChanged,
   };
 }

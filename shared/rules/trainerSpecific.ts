@@ -29,28 +29,62 @@ export const trainerSpecificRule: Rule = {
       const dest = t.overridePath ?? ['overrides_of_model_config'];
       const value = toPlain(node) as PlainValue;
       const edits = [...ctx.editor.remove(pathTo(node)), ...ctx.editor.set([...dest, 'rope_scaling'], value as PlainObject)];
-      out.push(finding(AXOLOTL_DEPRECATED, 'error', `\`rope_scaling\` is no longer supported at the top level of an axolotl config; it should now be a key under \`${dest.join('.')}\` (axolotl refuses this config).`,
-        keyRangeOf(ctx.doc, node),
-        [{ title: `Move rope_scaling under ${dest.join('.')}`, kind: 'other', preferred: true, edits }]));
+      out.push(
+        finding(
+          AXOLOTL_DEPRECATED,
+          'error',
+          `\`rope_scaling\` is no longer supported at the top level of an axolotl config; it should now be a key under \`${dest.join('.')}\` (axolotl refuses this config).`,
+          keyRangeOf(ctx.doc, node),
+          [{ title: `Move rope_scaling under ${dest.join('.')}`, kind: 'other', preferred: true, edits }],
+        ),
+      );
     }
     const lfName = t.tool === 'llama-factory' && t.scalingByName ? String(t.scalingByName.value).trim().toLowerCase() : undefined;
     if (lfName !== undefined && !LLAMA_FACTORY_SCALINGS.includes(lfName)) {
-      out.push(finding(UNKNOWN_TYPE, 'error', `LLaMA-Factory's rope_scaling must be one of ${LLAMA_FACTORY_SCALINGS.join(', ')}, got ${shown(t.scalingByName!.value)} (it refuses the config).`, rangeFor(ctx.doc, t.scalingByName!)));
+      out.push(
+        finding(
+          UNKNOWN_TYPE,
+          'error',
+          `LLaMA-Factory's rope_scaling must be one of ${LLAMA_FACTORY_SCALINGS.join(', ')}, got ${shown(t.scalingByName!.value)} (it refuses the config).`,
+          rangeFor(ctx.doc, t.scalingByName!),
+        ),
+      );
     } else if (t.tool === 'llama-factory' && t.scalingByName && t.trains) {
       const mpe = ctx.resolved?.rope.contextLength.value;
       const L = t.sequenceLength?.value;
       if (mpe && L) {
         if (L > mpe) {
           const f = Math.ceil(L / mpe);
-          out.push(finding(LF_DERIVED_FACTOR, 'information', `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ceil(${fmt(L)} / ${fmt(mpe)}) = ${f}.0 and original length ${fmt(mpe)}; the model then covers ${fmt(f * mpe)} tokens${f * mpe > L * 1.25 ? `, well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`, rangeFor(ctx.doc, t.scalingByName)));
+          out.push(
+            finding(
+              LF_DERIVED_FACTOR,
+              'information',
+              `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ceil(${fmt(L)} / ${fmt(mpe)}) = ${f}.0 and original length ${fmt(mpe)}; the model then covers ${fmt(f * mpe)} tokens${f * mpe > L * 1.25 ? `, well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,
+              rangeFor(ctx.doc, t.scalingByName),
+            ),
+          );
         } else {
-          out.push(finding(LF_SCALING_IGNORED, 'warning', `cutoff_len ${fmt(L)} is within the model's context (${fmt(mpe)}): LLaMA-Factory disables rope_scaling ("Input length is smaller than max length").`,
-            rangeFor(ctx.doc, t.scalingByName), [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(t.scalingKeyPath ?? ['rope_scaling']) }]));
+          out.push(
+            finding(
+              LF_SCALING_IGNORED,
+              'warning',
+              `cutoff_len ${fmt(L)} is within the model's context (${fmt(mpe)}): LLaMA-Factory disables rope_scaling ("Input length is smaller than max length").`,
+              rangeFor(ctx.doc, t.scalingByName),
+              [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(t.scalingKeyPath ?? ['rope_scaling']) }],
+            ),
+          );
         }
       }
     }
     if (!t.ownModel && !ctx.resolved && (t.baseModel || t.baseModelCandidates.length)) {
-      out.push(finding(BASE_UNRESOLVED, 'hint', `Base model ${shown(t.baseModel?.value ?? t.baseModelCandidates[0])} was not found offline (local path, Hugging Face cache, built-in catalog): its RoPE settings are not checked.`, rangeFor(ctx.doc, t.baseModel)));
+      out.push(
+        finding(
+          BASE_UNRESOLVED,
+          'hint',
+          `Base model ${shown(t.baseModel?.value ?? t.baseModelCandidates[0])} was not found offline (local path, Hugging Face cache, built-in catalog): its RoPE settings are not checked.`,
+          rangeFor(ctx.doc, t.baseModel),
+        ),
+      );
     }
     return out;
   },

@@ -29,8 +29,15 @@ export const trainingScalingRule: Rule = {
       const L = t.sequenceLength?.value;
       const factor = numParam(dict, 'factor') ?? (L && mpe ? Math.max(L / mpe, 2) : 2);
       const fix = mpe ? yarnFix(target, factor, mpe) : undefined;
-      out.push(finding(DYNAMIC_TRAINING, 'warning', 'Dynamic NTK scaling may not work well with fine-tuning: the base changes with each sequence\'s length, so training and inference see different frequencies. Prefer a static scaling (YaRN or linear).',
-        rangeFor(ctx.doc, typeNode, dict?.node), fix ? [{ ...fix, preferred: true }] : []));
+      out.push(
+        finding(
+          DYNAMIC_TRAINING,
+          'warning',
+          "Dynamic NTK scaling may not work well with fine-tuning: the base changes with each sequence's length, so training and inference see different frequencies. Prefer a static scaling (YaRN or linear).",
+          rangeFor(ctx.doc, typeNode, dict?.node),
+          fix ? [{ ...fix, preferred: true }] : [],
+        ),
+      );
     }
     const native = ctx.resolved?.rope.scaling;
     // A block whose own factor covers the training length from the trained context is a deliberate
@@ -41,15 +48,36 @@ export const trainingScalingRule: Rule = {
     // Only past what the native scaling already covers (its max_position_embeddings): within it, a
     // new block just throws away the scaling the model was trained with.
     const nativeCover = ctx.resolved?.rope.contextLength.value;
-    const restated = !byName && newFactor !== undefined && seqLen !== undefined && trained !== undefined && newFactor * trained >= seqLen
-      && nativeCover !== undefined && seqLen > nativeCover;
+    const restated =
+      !byName &&
+      newFactor !== undefined &&
+      seqLen !== undefined &&
+      trained !== undefined &&
+      newFactor * trained >= seqLen &&
+      nativeCover !== undefined &&
+      seqLen > nativeCover;
     if ((byName || dict) && !restated && native && native.type && native.type !== 'default') {
       const f = numParam(native, 'factor');
       const node = byName?.node ?? dict?.node;
       const path = t.scalingKeyPath;
-      out.push(finding(STACKED_SCALING, 'warning',
-        `${ctx.resolved!.ref} already uses ${native.rawType?.value ?? native.type} scaling${f ? ` (factor ${fmt(f)})` : ''}; this rope_scaling replaces it and drops its parameters instead of adding to it.`,
-        rangeFor(ctx.doc, node), path ? [{ title: `Remove this rope_scaling (keep the model's own ${native.type} scaling)`, kind: 'other', preferred: true, edits: ctx.editor.remove(path) }] : []));
+      out.push(
+        finding(
+          STACKED_SCALING,
+          'warning',
+          `${ctx.resolved!.ref} already uses ${native.rawType?.value ?? native.type} scaling${f ? ` (factor ${fmt(f)})` : ''}; this rope_scaling replaces it and drops its parameters instead of adding to it.`,
+          rangeFor(ctx.doc, node),
+          path
+            ? [
+                {
+                  title: `Remove this rope_scaling (keep the model's own ${native.type} scaling)`,
+                  kind: 'other',
+                  preferred: true,
+                  edits: ctx.editor.remove(path),
+                },
+              ]
+            : [],
+        ),
+      );
     }
     return out;
   },

@@ -73,7 +73,9 @@ export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
   if (verify && analysis.diagnostics.some((d) => d.fixes.length)) {
     const readLaunch = (t: string) => readLaunchFile(t, opts.fileName, { shell: opts.shellParser, languageId: opts.languageId });
     verifyFixes({
-      text, lines: analysis.document?.lines ?? new LineIndex(text), analysis,
+      text,
+      lines: analysis.document?.lines ?? new LineIndex(text),
+      analysis,
       reanalyse: (t) => analyzeOnce(t, { ...opts, verifyFixes: false }),
       consumer: { fileName: opts.fileName, languageId: opts.languageId, readLaunch },
     });
@@ -132,12 +134,22 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
       const consumers = safe('reading the file as each consumer does', () => consumerTable(rope, doc)) ?? [];
       const pins = [...(safe('reading the workspace pins', () => opts.workspace?.pinsFor(opts.fileName)) ?? []), ...pinsFromSetting(opts.consumers)];
       const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope, consumers, pins };
-      return { kind: 'model-config', rope, training: null, consumers, diagnostics: [...unreadable, ...runRules(ctx, opts.log)], pendingBounds: dedupePending(base.pending), document: doc };
+      return {
+        kind: 'model-config',
+        rope,
+        training: null,
+        consumers,
+        diagnostics: [...unreadable, ...runRules(ctx, opts.log)],
+        pendingBounds: dedupePending(base.pending),
+        document: doc,
+      };
     }
     // Asked to read it as a model config but no RoPE setting is there: classify it as usual.
     if (!asModel) return { ...OTHER(), kind: 'model-config', diagnostics: unreadable, document: doc };
   }
-  const serving = safe('reading the serving config', () => analyzeServingConfig(doc, { fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, variant: opts.variant, log: opts.log }));
+  const serving = safe('reading the serving config', () =>
+    analyzeServingConfig(doc, { fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, variant: opts.variant, log: opts.log }),
+  );
   if (serving) return serving;
   const training = safe('reading the training config', () => readTrainingConfig(doc));
   if (!training) return OTHER();
@@ -153,7 +165,14 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   if (training.sequenceLength) description.sequenceLength = training.sequenceLength.value;
   const ref = training.baseModel?.value ?? training.baseModelCandidates[0];
   if (ref) description.baseModel = ref;
-  return { kind: 'training-config', rope: effective ?? null, training: description, diagnostics: runRules(ctx, opts.log), pendingBounds: dedupePending(base.pending), document: doc };
+  return {
+    kind: 'training-config',
+    rope: effective ?? null,
+    training: description,
+    diagnostics: runRules(ctx, opts.log),
+    pendingBounds: dedupePending(base.pending),
+    document: doc,
+  };
 }
 
 function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undefined {
@@ -164,7 +183,11 @@ function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undef
   if (!file) return undefined;
   // Fixes are verified by analyzeText, as for every other kind of file.
   const analysis = analyzeLaunchFile(file, text, {
-    fileName: opts.fileName, resolver: opts.resolver ?? catalogResolver, oracle: opts.oracle, variant: opts.variant ?? 'v5', log: opts.log,
+    fileName: opts.fileName,
+    resolver: opts.resolver ?? catalogResolver,
+    oracle: opts.oracle,
+    variant: opts.variant ?? 'v5',
+    log: opts.log,
   });
   if (file.format === 'shell') analysis.diagnostics.unshift(...brokenContinuationFindings(text, file.invocations));
   return analysis;
@@ -183,7 +206,15 @@ function notAnalysed(doc: ParsedDocument): FileAnalysis {
   const range = doc.lines.rangeOf(Math.min(p.offset, doc.text.length), Math.max(0, Math.min(p.length, doc.text.length - p.offset)));
   return {
     ...OTHER(),
-    diagnostics: [{ code: NOT_ANALYSED, severity: 'warning', message: `RoPE Lens could not read this file, so its RoPE settings were not checked: ${reason}`, range, fixes: [] }],
+    diagnostics: [
+      {
+        code: NOT_ANALYSED,
+        severity: 'warning',
+        message: `RoPE Lens could not read this file, so its RoPE settings were not checked: ${reason}`,
+        range,
+        fixes: [],
+      },
+    ],
   };
 }
 
@@ -219,7 +250,6 @@ function preferKind(finding: Finding, kind: FixKind): void {
   for (const fix of finding.fixes) fix.preferred = fix.kind === kind;
 }
 
-
 function applySeverity(a: FileAnalysis, overrides: AnalyzeOptions['severityOverrides']): void {
   if (!overrides) return;
   const valid = new Set(['error', 'warning', 'information', 'hint']);
@@ -230,4 +260,3 @@ function applySeverity(a: FileAnalysis, overrides: AnalyzeOptions['severityOverr
     return true;
   });
 }
-

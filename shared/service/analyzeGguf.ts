@@ -48,8 +48,15 @@ const QUANT_SUFFIX = /([-._](i?q\d[\w]*|f16|bf16|f32|fp16|fp8))+$/i;
  */
 function namedIdentity(g: GgufConfig, fileName: string | undefined): { name: string; key: string } | undefined {
   if (g.hubRef) return undefined; // already the config's _name_or_path
-  const stem = fileName?.split(/[\\/]/).pop()?.replace(/\.gguf$/i, '').replace(QUANT_SUFFIX, '');
-  const candidates: [string | undefined, string][] = [[g.name, 'general.name'], [stem, 'file name']];
+  const stem = fileName
+    ?.split(/[\\/]/)
+    .pop()
+    ?.replace(/\.gguf$/i, '')
+    .replace(QUANT_SUFFIX, '');
+  const candidates: [string | undefined, string][] = [
+    [g.name, 'general.name'],
+    [stem, 'file name'],
+  ];
   for (const [raw, key] of candidates) {
     const name = raw?.trim().replace(/\s+/g, '-');
     if (name && findCatalogEntryStrict(name)) return { name, key };
@@ -57,13 +64,25 @@ function namedIdentity(g: GgufConfig, fileName: string | undefined): { name: str
   return undefined;
 }
 
-export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; variant?: TransformersVariant; log?: (message: string) => void; fileName?: string }): GgufAnalysis {
+export function analyzeGguf(
+  m: GgufMetadata,
+  opts: { oracle: BoundOracle; variant?: TransformersVariant; log?: (message: string) => void; fileName?: string },
+): GgufAnalysis {
   const g0 = ggufToConfig(m);
   if (!g0) {
     return {
-      kind: 'gguf', rope: null, config: null,
+      kind: 'gguf',
+      rope: null,
+      config: null,
       gguf: { architecture: null, name: null, hubRef: null, scalingType: null },
-      diagnostics: [{ code: GGUF_NOT_A_MODEL, severity: 'information', message: 'The GGUF header has no general.architecture: not a model file (vocabulary or adapter only?), nothing to check.', key: 'general.architecture' }],
+      diagnostics: [
+        {
+          code: GGUF_NOT_A_MODEL,
+          severity: 'information',
+          message: 'The GGUF header has no general.architecture: not a model file (vocabulary or adapter only?), nothing to check.',
+          key: 'general.architecture',
+        },
+      ],
     };
   }
   const named = namedIdentity(g0, opts.fileName);
@@ -74,10 +93,19 @@ export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; varian
   const rope = withGgufKeys(g, analysis.rope ?? readModelRope(parseJsonDocument(text)));
   const diagnostics: GgufFinding[] = analysis.diagnostics
     .filter((d) => !(g.scalingType === 'longrope' && LONGROPE_TENSOR_CODES.has(d.code)))
-    .map((d) => (d.code === CONTEXT_EXTENDED && rope ? contextBeyondTrained(g, rope) : null)
-      ?? { code: d.code, severity: d.severity, message: d.message, key: ggufKeyAtLine(g, d.range.start.line) ?? null });
+    .map(
+      (d) =>
+        (d.code === CONTEXT_EXTENDED && rope ? contextBeyondTrained(g, rope) : null) ?? {
+          code: d.code,
+          severity: d.severity,
+          message: d.message,
+          key: ggufKeyAtLine(g, d.range.start.line) ?? null,
+        },
+    );
   return {
-    kind: 'gguf', rope, config: g0.config,
+    kind: 'gguf',
+    rope,
+    config: g0.config,
     gguf: { architecture: g.arch, name: g.name ?? null, hubRef: g.hubRef ?? null, scalingType: g.scalingType ?? null },
     diagnostics,
   };
@@ -86,7 +114,13 @@ export function analyzeGguf(m: GgufMetadata, opts: { oracle: BoundOracle; varian
 function withGgufKeys(g: GgufConfig, rope: ModelRope | undefined): ModelRope | null {
   if (!rope) return null;
   const rename = <T>(l: Located<T> | undefined): Located<T> | undefined => (l && l.key && g.keyOf[l.key] ? { ...l, key: g.keyOf[l.key] } : l);
-  const out: ModelRope = { ...rope, base: rename(rope.base)!, contextLength: rename(rope.contextLength)!, headDim: rename(rope.headDim)!, rotaryDim: rename(rope.rotaryDim)! };
+  const out: ModelRope = {
+    ...rope,
+    base: rename(rope.base)!,
+    contextLength: rename(rope.contextLength)!,
+    headDim: rename(rope.headDim)!,
+    rotaryDim: rename(rope.rotaryDim)!,
+  };
   if (rope.originalContextLength) out.originalContextLength = rename(rope.originalContextLength);
   return out;
 }

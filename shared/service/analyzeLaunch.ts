@@ -45,7 +45,11 @@ export interface LaunchAnalysisOptions {
 }
 
 /** A reader for launches other than serving engines (training launchers): its launches and findings. */
-export type LaunchAnalyzer = (file: LaunchFile, text: string, opts: LaunchAnalysisOptions) => { launches: LaunchDescription[]; diagnostics: Finding[]; pendingBounds?: PendingBound[] };
+export type LaunchAnalyzer = (
+  file: LaunchFile,
+  text: string,
+  opts: LaunchAnalysisOptions,
+) => { launches: LaunchDescription[]; diagnostics: Finding[]; pendingBounds?: PendingBound[] };
 
 /**
  * Analyzers every launch file goes through besides the serving engines: the training launchers
@@ -55,7 +59,10 @@ export type LaunchAnalyzer = (file: LaunchFile, text: string, opts: LaunchAnalys
 export const TRAINER_LAUNCH_ANALYZERS: readonly LaunchAnalyzer[] = [analyzeTrainerLaunches];
 
 /** A hover for each judged launch: where it is and what the engine will do with it. */
-export interface LaunchHover { range: Range; markdown: string }
+export interface LaunchHover {
+  range: Range;
+  markdown: string;
+}
 
 export type LaunchFileAnalysis = FileAnalysis & { launches: LaunchDescription[]; launchHovers: LaunchHover[] };
 
@@ -64,7 +71,7 @@ const EMPTY_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, c
 /** Names to try after the one written: a GGUF file without its quantisation and split suffixes, a `-hf` repo without `:quant`. */
 export function identityCandidates(ref: string): string[] {
   const out: string[] = [];
-  let r = ref.trim().replace(/:[A-Za-z0-9_.-]+$/, (m) => (/^:(i?q\d|f16|f32|bf16|fp16)/i.test(m) ? '' : m));
+  const r = ref.trim().replace(/:[A-Za-z0-9_.-]+$/, (m) => (/^:(i?q\d|f16|f32|bf16|fp16)/i.test(m) ? '' : m));
   if (r !== ref.trim()) out.push(r);
   const base = r.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? r;
   let name = base.replace(/\.gguf$/i, '').replace(/-\d{5}-of-\d{5}$/i, '');
@@ -75,7 +82,11 @@ export function identityCandidates(ref: string): string[] {
   return out;
 }
 
-function resolveModel(ref: string, engine: EngineName, opts: JudgeOptions): { resolved?: ResolvedBaseModel; assumed?: LaunchRuleContext['assumed']; named?: string } {
+function resolveModel(
+  ref: string,
+  engine: EngineName,
+  opts: JudgeOptions,
+): { resolved?: ResolvedBaseModel; assumed?: LaunchRuleContext['assumed']; named?: string } {
   const attempt = (refs: string[]): ResolvedBaseModel | undefined => {
     try {
       return opts.resolver.resolve(refs, opts.fileName);
@@ -95,13 +106,22 @@ function resolveModel(ref: string, engine: EngineName, opts: JudgeOptions): { re
   for (const c of identityCandidates(ref)) {
     const hit = attempt([c]);
     // The catalog's id, else the name that found it (a folder beside the file, a cache entry): never an absolute path.
-    if (hit) return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c, how: `the name ${ref}` } };
+    if (hit)
+      return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c, how: `the name ${ref}` } };
   }
   return {};
 }
 
 /** Findings about the command's own flags, which hold whatever model or length it runs. */
-const GRAMMAR_CODES: ReadonlySet<string> = new Set(['launch/foreign-flag', 'launch/removed-flag', 'launch/misspelled-flag', 'launch/bad-value', 'launch/override-key-ignored', 'vllm/removed-option', 'vllm/legacy-rope-type']);
+const GRAMMAR_CODES: ReadonlySet<string> = new Set([
+  'launch/foreign-flag',
+  'launch/removed-flag',
+  'launch/misspelled-flag',
+  'launch/bad-value',
+  'launch/override-key-ignored',
+  'vllm/removed-option',
+  'vllm/legacy-rope-type',
+]);
 
 /**
  * Values that came from a `${VAR:-default}` whose variable the file never sets: judged as the
@@ -111,7 +131,10 @@ function defaultNotes(req: LaunchRequest): string[] {
   const out: string[] = [];
   const say = (what: string, t: Token | undefined) => {
     const d = t?.via?.find((v) => v.defaulted);
-    if (d && t) out.push(`The ${what} ${t.value} is the default of \${${d.name}:-…}: ${d.name} is not set in this file, so the environment that runs it may choose another.`);
+    if (d && t)
+      out.push(
+        `The ${what} ${t.value} is the default of \${${d.name}:-…}: ${d.name} is not set in this file, so the environment that runs it may choose another.`,
+      );
   };
   say('model', req.model);
   say('length', req.length?.option.value);
@@ -138,9 +161,13 @@ export type JudgeOptions = Omit<LaunchAnalysisOptions, 'oracle'>;
 export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: JudgeOptions, where?: Range): Judged {
   const engine = engineOf(req)!;
   const inv: Invocation | undefined = req.invocation;
-  const commandRange = inv?.argv[0] && inv.argv[0].offset >= 0 ? inv.argv[0].range : inv?.range ?? req.modelfile?.range ?? where ?? EMPTY_RANGE;
+  const commandRange = inv?.argv[0] && inv.argv[0].offset >= 0 ? inv.argv[0].range : (inv?.range ?? req.modelfile?.range ?? where ?? EMPTY_RANGE);
   const ctx: LaunchRuleContext = {
-    request: req, engine, editor, variant: opts.variant, commandRange,
+    request: req,
+    engine,
+    editor,
+    variant: opts.variant,
+    commandRange,
     modelName: req.model?.value ?? 'the model',
   };
   const notes = [...req.notes, ...(inv?.notes ?? []), ...defaultNotes(req)];
@@ -183,23 +210,37 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
   const ropeOptions: Record<string, string> = {};
   for (const [k, u] of Object.entries(req.rope)) ropeOptions[k] = u.value?.value ?? 'true';
   const description: LaunchDescription = {
-    program: req.program, role: req.role, source: inv?.source ?? req.modelfile?.source ?? 'shell',
-    model: req.model?.value ?? null, resolvedFrom: ctx.resolved?.from ?? null,
-    requestedLength: req.length?.value ?? null, lengthOption: req.length?.option.name ?? null,
-    derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
-    ropeOptions, overrides: req.overrides?.value ?? null, env,
-    range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE, notes,
+    program: req.program,
+    role: req.role,
+    source: inv?.source ?? req.modelfile?.source ?? 'shell',
+    model: req.model?.value ?? null,
+    resolvedFrom: ctx.resolved?.from ?? null,
+    requestedLength: req.length?.value ?? null,
+    lengthOption: req.length?.option.name ?? null,
+    derivedMaxLen: ctx.effect?.derived ?? null,
+    trainedContext: ctx.trained ?? null,
+    ropeOptions,
+    overrides: req.overrides?.value ?? null,
+    env,
+    range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE,
+    notes,
     ...(ctx.effect?.replacesModelScaling ? { replacesModelScaling: true as const } : {}),
   };
   const unjudged = unjudgedReason(ctx);
   if (unjudged) description.unjudged = unjudged;
   const markdown = launchHoverMarkdown({
-    engine, model: description.model, resolvedFrom: description.resolvedFrom,
+    engine,
+    model: description.model,
+    resolvedFrom: description.resolvedFrom,
     ...(ctx.assumed ? { assumed: `assumed from ${ctx.assumed.how}` } : {}),
-    requested: description.requestedLength, lengthOption: description.lengthOption,
-    derived: description.derivedMaxLen, ...(ctx.effect ? { derivedBasis: ctx.effect.basis } : {}),
-    trained: description.trainedContext, scaling: ctx.effect ? scalingWords(ctx.effect.facts) : null,
-    scalingFromCommand: ctx.effect?.scalingFromCommand ?? false, notes,
+    requested: description.requestedLength,
+    lengthOption: description.lengthOption,
+    derived: description.derivedMaxLen,
+    ...(ctx.effect ? { derivedBasis: ctx.effect.basis } : {}),
+    trained: description.trainedContext,
+    scaling: ctx.effect ? scalingWords(ctx.effect.facts) : null,
+    scalingFromCommand: ctx.effect?.scalingFromCommand ?? false,
+    notes,
   });
   return { request: req, description, diagnostics, hover: { range: description.range, markdown }, context: ctx };
 }
@@ -244,7 +285,9 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     try {
       const r = analyzer(rest, text, opts);
       // A training launch whose base model was not found offline is not judged: no finding per launch (see LaunchDescription.unjudged).
-      for (const l of r.launches) if (l.model && !l.resolvedFrom) l.unjudged ??= `Base model ${JSON.stringify(l.model)} was not found offline (local path, Hugging Face cache, built-in catalog): its trained context and RoPE settings are unknown.`;
+      for (const l of r.launches)
+        if (l.model && !l.resolvedFrom)
+          l.unjudged ??= `Base model ${JSON.stringify(l.model)} was not found offline (local path, Hugging Face cache, built-in catalog): its trained context and RoPE settings are unknown.`;
       launches.push(...r.launches);
       // Training launches get a hover too: what the trainer was read to do, and with which model.
       for (const l of r.launches) launchHovers.push({ range: l.range, markdown: trainingHoverMarkdown(l) });
@@ -260,14 +303,22 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
 }
 
 const TRAINER_LABEL: Record<string, string> = {
-  swift: 'ms-swift', llamafactory: 'LLaMA-Factory', axolotl: 'axolotl', torchtune: 'torchtune', 'generic-trainer': 'Training script',
+  swift: 'ms-swift',
+  llamafactory: 'LLaMA-Factory',
+  axolotl: 'axolotl',
+  torchtune: 'torchtune',
+  'generic-trainer': 'Training script',
 };
 
 /** The hover on a training launch: the model, its trained context, the length and RoPE options read. */
 function trainingHoverMarkdown(l: LaunchDescription): string {
   const label = TRAINER_LABEL[l.program] ?? l.program;
   const lines = [`**${label} launch**${l.model ? ` of \`${l.model}\`` : ''}`, ''];
-  if (l.model && !l.resolvedFrom) lines.push('The base model was not found offline: its trained context and RoPE settings are unknown, so this launch is not judged (`rope-lens check --hub`, or `ropeLens.hub.allowNetwork`, fetches its config).', '');
+  if (l.model && !l.resolvedFrom)
+    lines.push(
+      'The base model was not found offline: its trained context and RoPE settings are unknown, so this launch is not judged (`rope-lens check --hub`, or `ropeLens.hub.allowNetwork`, fetches its config).',
+      '',
+    );
   const rows: [string, string][] = [];
   if (l.resolvedFrom) rows.push(['model config', l.resolvedFrom]);
   if (l.requestedLength !== null) rows.push(['training length', `${l.requestedLength.toLocaleString('en-US')}${l.lengthOption ? ` (${l.lengthOption})` : ''}`]);

@@ -28,7 +28,8 @@ export interface ServingDescription {
 }
 
 export function analyzeServingConfig(
-  doc: ParsedDocument, opts: { fileName: string; resolver: BaseModelResolver; variant?: TransformersVariant; log?: (message: string) => void },
+  doc: ParsedDocument,
+  opts: { fileName: string; resolver: BaseModelResolver; variant?: TransformersVariant; log?: (message: string) => void },
 ): (FileAnalysis & { document: ParsedDocument }) | undefined {
   const read = readVllmConfigFile(doc);
   if (!read) return undefined;
@@ -38,10 +39,22 @@ export function analyzeServingConfig(
   const j = judgeRequest(read.request, editor, { fileName: opts.fileName, resolver: opts.resolver, variant: opts.variant ?? 'v5', log: opts.log }, where);
   const ctx = j.context;
   const description: ServingDescription = {
-    engine: 'vllm', model: read.request.model?.value ?? '', resolvedFrom: ctx.resolved?.from ?? null,
-    maxModelLen: read.request.length?.value ?? null, derivedMaxLen: ctx.effect?.derived ?? null, trainedContext: ctx.trained ?? null,
+    engine: 'vllm',
+    model: read.request.model?.value ?? '',
+    resolvedFrom: ctx.resolved?.from ?? null,
+    maxModelLen: read.request.length?.value ?? null,
+    derivedMaxLen: ctx.effect?.derived ?? null,
+    trainedContext: ctx.trained ?? null,
   };
   if (j.description.unjudged) description.unjudged = j.description.unjudged;
   if (j.description.replacesModelScaling) description.replacesModelScaling = true;
-  return { kind: 'serving-config', rope: ctx.effect?.rope ?? null, training: null, serving: description, diagnostics: j.diagnostics, pendingBounds: [], document: doc };
+  return {
+    kind: 'serving-config',
+    rope: ctx.effect?.rope ?? null,
+    training: null,
+    serving: description,
+    diagnostics: j.diagnostics,
+    pendingBounds: [],
+    document: doc,
+  };
 }

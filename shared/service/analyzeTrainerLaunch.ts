@@ -57,7 +57,9 @@ export function analyzeTrainerLaunches(file: LaunchFile, text: string, opts: Tra
       out.launches.push(describe(launch, resolved, effective));
     } catch (e) {
       // One odd command must not hide the others' findings.
-      opts.log?.(`reading the training launch at ${inv.range.start.line + 1}:${inv.range.start.character + 1} of ${opts.fileName} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      opts.log?.(
+        `reading the training launch at ${inv.range.start.line + 1}:${inv.range.start.character + 1} of ${opts.fileName} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      );
     }
   }
   out.pendingBounds = dedupePending(out.pendingBounds);
@@ -71,8 +73,16 @@ function judge(launch: TrainerLaunch, opts: TrainerLaunchOptions, pending: Pendi
   launch.complete?.(resolved);
   const effective = t.ownModel ?? (resolved ? effectiveModel(t, resolved) : overridesOnly(t));
   const ctx: RuleContext = {
-    doc: launch.doc, fileKind: 'training-config', training: t, resolved, effective, model: t.ownModel,
-    oracle: opts.oracle, variant: opts.variant, pending, editor: new CommandLineEditor(launch),
+    doc: launch.doc,
+    fileKind: 'training-config',
+    training: t,
+    resolved,
+    effective,
+    model: t.ownModel,
+    oracle: opts.oracle,
+    variant: opts.variant,
+    pending,
+    editor: new CommandLineEditor(launch),
   };
   const findings: Finding[] = launch.request.problems.map((p) => problemFinding(launch, p));
   for (const rule of RULES) {
@@ -115,9 +125,8 @@ function preferBest(fixes: Fix[]): void {
 function problemFinding(launch: TrainerLaunch, p: GrammarProblem): Finding {
   const code = p.kind === 'bad-value' && p.severity === 'error' ? TRAINER_OPTION_REFUSED : TRAINER_OPTION_IGNORED;
   const range = launch.doc.lines.rangeOf(p.token.offset, p.token.length);
-  const fixes: Fix[] = p.replacement !== undefined
-    ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits: [{ range, newText: p.replacement }] }]
-    : [];
+  const fixes: Fix[] =
+    p.replacement !== undefined ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits: [{ range, newText: p.replacement }] }] : [];
   const generic = launch.generic ? ` (read generically: ${launch.generic}'s own argument names are not known to RoPE Lens)` : '';
   return { code, severity: p.severity, message: p.message + generic, range, fixes };
 }
@@ -152,4 +161,3 @@ function optionText(u: OptionUse): string {
   const eq = u.flag.value.indexOf('=');
   return eq >= 0 ? u.flag.value.slice(eq + 1) : 'true';
 }
-

@@ -28,7 +28,9 @@ export interface ConsumerParseInput {
 
 export function consumerProblems(x: ConsumerParseInput): ConsumerProblems {
   const out: ConsumerProblems = new Map();
-  const add = (k: string, n = 1) => { if (n > 0) out.set(k, (out.get(k) ?? 0) + n); };
+  const add = (k: string, n = 1) => {
+    if (n > 0) out.set(k, (out.get(k) ?? 0) + n);
+  };
   const launch = launchFormatOf(x.fileName, x.languageId, x.text);
   if (launch === 'shell' || launch === 'dockerfile') {
     if (launch === 'dockerfile') add('Docker exec form that is not a JSON array', checkExecForms(x.text).length);
@@ -39,7 +41,7 @@ export function consumerProblems(x: ConsumerParseInput): ConsumerProblems {
   const format = formatOf(x.languageId ?? '') ?? formatOf(x.fileName) ?? (launch === 'compose' || launch === 'kubernetes' ? 'yaml' : undefined);
   if (format === 'json') {
     const r = checkStrictJson(x.text);
-    if (r.syntax) add('JSON Python\'s json refuses');
+    if (r.syntax) add("JSON Python's json refuses");
     add('JSON key written twice', r.duplicates.length);
   } else if (format === 'yaml') {
     for (const p of checkYamlStrict(x.text)) add(p.kind === 'duplicate-key' ? 'YAML key written twice in one mapping' : 'YAML PyYAML refuses');

@@ -3,10 +3,31 @@ import type { ModelRope } from '../config/modelRope';
 import type { FileAnalysis, Finding } from './types';
 import { toPlain, type Plain } from '../config/wire';
 
-const RESHAPED: ReadonlySet<string> = new Set<Reshaped>(['base', 'headDim', 'rotaryDim', 'partialRotaryFactor', 'contextLength', 'originalContextLength', 'scaling', 'groups', 'trainedContext', 'identity']);
+const RESHAPED: ReadonlySet<string> = new Set<Reshaped>([
+  'base',
+  'headDim',
+  'rotaryDim',
+  'partialRotaryFactor',
+  'contextLength',
+  'originalContextLength',
+  'scaling',
+  'groups',
+  'trainedContext',
+  'identity',
+]);
 
 /** ModelRope fields the report writes in its own, historical form (users and tests rely on these keys). */
-type Reshaped = 'base' | 'headDim' | 'rotaryDim' | 'partialRotaryFactor' | 'contextLength' | 'originalContextLength' | 'scaling' | 'groups' | 'trainedContext' | 'identity';
+type Reshaped =
+  | 'base'
+  | 'headDim'
+  | 'rotaryDim'
+  | 'partialRotaryFactor'
+  | 'contextLength'
+  | 'originalContextLength'
+  | 'scaling'
+  | 'groups'
+  | 'trainedContext'
+  | 'identity';
 
 export interface JsonRopeCore {
   base: number | null;
@@ -59,8 +80,17 @@ export interface JsonFileReport {
 }
 
 export interface JsonDiagnostic {
-  code: string; severity: Finding['severity']; message: string; range: Finding['range'];
-  fixes: { title: string; kind: Finding['fixes'][number]['kind']; preferred: boolean; edits: Finding['fixes'][number]['edits']; verdict?: Finding['fixes'][number]['verdict'] }[];
+  code: string;
+  severity: Finding['severity'];
+  message: string;
+  range: Finding['range'];
+  fixes: {
+    title: string;
+    kind: Finding['fixes'][number]['kind'];
+    preferred: boolean;
+    edits: Finding['fixes'][number]['edits'];
+    verdict?: Finding['fixes'][number]['verdict'];
+  }[];
 }
 
 /** Unknown values (NaN: the base model was not found) are null in JSON. */
@@ -123,13 +153,24 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
       severity: d.severity,
       message: d.message,
       range: d.range,
-      fixes: d.fixes.map((f) => ({ title: f.title, kind: f.kind, preferred: f.preferred === true, edits: f.edits, ...(f.verdict ? { verdict: f.verdict } : {}) })),
-    })),
-    ...(a.suppressed?.length ? {
-      suppressed: a.suppressed.map((x) => ({
-        code: x.finding.code, severity: x.finding.severity, message: x.finding.message, range: x.finding.range,
-        suppression: { kind: x.kind, justification: x.justification },
+      fixes: d.fixes.map((f) => ({
+        title: f.title,
+        kind: f.kind,
+        preferred: f.preferred === true,
+        edits: f.edits,
+        ...(f.verdict ? { verdict: f.verdict } : {}),
       })),
-    } : {}),
+    })),
+    ...(a.suppressed?.length
+      ? {
+          suppressed: a.suppressed.map((x) => ({
+            code: x.finding.code,
+            severity: x.finding.severity,
+            message: x.finding.message,
+            range: x.finding.range,
+            suppression: { kind: x.kind, justification: x.justification },
+          })),
+        }
+      : {}),
   };
 }

@@ -72,7 +72,8 @@ export function parseProjectConfig(text: string, path: string): ProjectConfig {
   };
   const selectors = (key: string): string[] | undefined => {
     const l = list(key);
-    for (const s of l ?? []) if (!selectorKnown(s)) out.problems.push(`${path}: '${key}' names '${s}', which is no finding code or group (see \`rope-lens rules\`)`);
+    for (const s of l ?? [])
+      if (!selectorKnown(s)) out.problems.push(`${path}: '${key}' names '${s}', which is no finding code or group (see \`rope-lens rules\`)`);
     return l;
   };
   const enable = selectors('enable');
@@ -117,7 +118,13 @@ export function globToRegExp(glob: string): RegExp {
     const ch = g[i];
     if (ch === '*' && g[i + 1] === '*') {
       // `**/` matches any number of folders (none included); a trailing `**` everything below.
-      if (g[i + 2] === '/') { re += '(?:.*/)?'; i += 2; } else { re += '.*'; i += 1; }
+      if (g[i + 2] === '/') {
+        re += '(?:.*/)?';
+        i += 2;
+      } else {
+        re += '.*';
+        i += 1;
+      }
     } else if (ch === '*') re += '[^/]*';
     else if (ch === '?') re += '[^/]';
     else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');

@@ -25,14 +25,24 @@ export function invalidJsonFindings(text: string, lines: LineIndex = new LineInd
   const at = lines.positionAt(p.offset);
   const repairs = commaRepairs(text);
   const fixes: Fix[] = repairs.length
-    ? [{ title: repairs.length === 1 ? repairs[0].title : `Repair the ${repairs.length} commas Python's json refuses`, kind: 'other', preferred: true,
-      edits: repairs.map((r) => ({ range: lines.rangeOf(r.offset, r.length), newText: r.newText })) }]
+    ? [
+        {
+          title: repairs.length === 1 ? repairs[0].title : `Repair the ${repairs.length} commas Python's json refuses`,
+          kind: 'other',
+          preferred: true,
+          edits: repairs.map((r) => ({ range: lines.rangeOf(r.offset, r.length), newText: r.newText })),
+        },
+      ]
     : [];
-  return [{
-    code: INVALID_JSON, severity: 'error',
-    message: `Python's json module refuses this file (${p.message}: line ${at.line + 1} column ${at.character + 1}), so transformers cannot load it.`,
-    range: lines.rangeOf(p.offset, p.length), fixes,
-  }];
+  return [
+    {
+      code: INVALID_JSON,
+      severity: 'error',
+      message: `Python's json module refuses this file (${p.message}: line ${at.line + 1} column ${at.character + 1}), so transformers cannot load it.`,
+      range: lines.rangeOf(p.offset, p.length),
+      fixes,
+    },
+  ];
 }
 
 type Repair = NonNullable<ReturnType<typeof checkStrictJson>['syntax']>['repair'] & object;
@@ -66,10 +76,18 @@ export function brokenContinuationFindings(text: string, invocations: readonly I
       edits.unshift({ range: lines.rangeOf(b.commandLineStart, 0), newText: `${indent}${b.comment}${text.includes('\r\n') ? '\r\n' : '\n'}` });
     }
     return {
-      code: BROKEN_CONTINUATION, severity: 'error' as const,
+      code: BROKEN_CONTINUATION,
+      severity: 'error' as const,
       message: `This \`\\\` ${after}, so the command ends on this line and bash runs the next line (${single(short(b.nextLine))}) as a command of its own.`,
       range: lines.rangeOf(b.offset, 1),
-      fixes: [{ title: b.comment ? 'Continue the line (the comment moves above the command)' : 'Continue the line (remove the spaces after \\)', kind: 'other' as const, preferred: true, edits }],
+      fixes: [
+        {
+          title: b.comment ? 'Continue the line (the comment moves above the command)' : 'Continue the line (remove the spaces after \\)',
+          kind: 'other' as const,
+          preferred: true,
+          edits,
+        },
+      ],
     };
   });
 }

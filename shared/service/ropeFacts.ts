@@ -33,11 +33,22 @@ export function ropeFacts(rope: ModelRope, oracle: BoundOracle, variant: Transfo
   const d = rope.rotaryDim.value;
   const L = rope.contextLength.value;
   const facts: RopeFacts = {
-    base, rotaryDim: d, contextLength: L, ropeType: rope.scaling?.type ?? 'default',
-    bstar: undefined, threshold: undefined, lmax: undefined,
-    criticalDim: undefined, attentionFactor: undefined, spec: undefined,
+    base,
+    rotaryDim: d,
+    contextLength: L,
+    ropeType: rope.scaling?.type ?? 'default',
+    bstar: undefined,
+    threshold: undefined,
+    lmax: undefined,
+    criticalDim: undefined,
+    attentionFactor: undefined,
+    spec: undefined,
   };
-  try { facts.criticalDim = criticalDimension(base, d, L); } catch { /* out of its domain (e.g. L ≤ 2π) */ }
+  try {
+    facts.criticalDim = criticalDimension(base, d, L);
+  } catch {
+    /* out of its domain (e.g. L ≤ 2π) */
+  }
   if (validBoundInput(base, d, L)) {
     facts.bstar = oracle.bstar(L, d);
     facts.threshold = oracle.threshold(L, d);

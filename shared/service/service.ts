@@ -142,7 +142,9 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
       const json = /^jsonc?$/i.test(input.languageId ?? '') || /\.jsonc?$/i.test(input.fileName);
       const directives = readDirectives(text, !json);
       const { kept, suppressed } = applySuppressions(analysis.diagnostics, {
-        directives, project, commandRanges: analysis.launches?.map((l) => l.range),
+        directives,
+        project,
+        commandRanges: analysis.launches?.map((l) => l.range),
       });
       // The project file's severities, where the user's own settings set none for the code.
       for (const f of kept) {
@@ -158,9 +160,16 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
     describe(text, input) {
       const s = settingsFor(input.settings);
       return analyzeOnce(text, {
-        fileName: input.fileName, languageId: input.languageId, asModelConfig: input.asModelConfig,
-        variant: s.variant, oracle: options.oracle, resolver, log: options.log, verifyFixes: false,
-        workspace: options.workspace, consumers: s.consumers,
+        fileName: input.fileName,
+        languageId: input.languageId,
+        asModelConfig: input.asModelConfig,
+        variant: s.variant,
+        oracle: options.oracle,
+        resolver,
+        log: options.log,
+        verifyFixes: false,
+        workspace: options.workspace,
+        consumers: s.consumers,
         shellParser: options.shellParser?.(),
         sourcedFiles: options.sourcedFiles,
       });

@@ -5,11 +5,13 @@
  */
 import type { DocumentFormat } from '../document/parse';
 
-const NOT_CONFIG_NAMES = /(^|[\/\\])(package(-lock)?\.json|tsconfig[^\/\\]*\.json|jsconfig\.json|tokenizer(_config)?\.json|special_tokens_map\.json|vocab\.json|added_tokens\.json|generation_config\.json|preprocessor_config\.json|composer\.json|\.eslintrc(\.json)?|launch\.json|settings\.json|extensions\.json|tasks\.json|pnpm-lock\.yaml|yarn\.lock|docker-compose\.ya?ml|compose\.ya?ml|\.gitlab-ci\.yml|\.pre-commit-config\.yaml|mkdocs\.yml|environment\.ya?ml|action\.ya?ml|Chart\.yaml|codecov\.yml|dependabot\.yml|\.readthedocs\.ya?ml|model\.safetensors\.index\.json|[^\/\\]*\.schema\.json)$/i;
+const NOT_CONFIG_NAMES =
+  /(^|[\/\\])(package(-lock)?\.json|tsconfig[^\/\\]*\.json|jsconfig\.json|tokenizer(_config)?\.json|special_tokens_map\.json|vocab\.json|added_tokens\.json|generation_config\.json|preprocessor_config\.json|composer\.json|\.eslintrc(\.json)?|launch\.json|settings\.json|extensions\.json|tasks\.json|pnpm-lock\.yaml|yarn\.lock|docker-compose\.ya?ml|compose\.ya?ml|\.gitlab-ci\.yml|\.pre-commit-config\.yaml|mkdocs\.yml|environment\.ya?ml|action\.ya?ml|Chart\.yaml|codecov\.yml|dependabot\.yml|\.readthedocs\.ya?ml|model\.safetensors\.index\.json|[^\/\\]*\.schema\.json)$/i;
 const CI_FOLDERS = /(^|[\/\\])\.(github|circleci|gitlab)[\/\\]/;
 
 /** Keys whose presence makes a file worth parsing. */
-const KEYS = /rope|rotary|max_position_embeddings|n_positions|seq_length|max_seq_len|max_sequence_length|sequence_len|cutoff_len|base_model|model_name_or_path|_component_|model_type|architectures|checkpoint_dir|block_size|max_target_length|max[-_]model[-_]len|hf[-_]overrides|context[-_]length/;
+const KEYS =
+  /rope|rotary|max_position_embeddings|n_positions|seq_length|max_seq_len|max_sequence_length|sequence_len|cutoff_len|base_model|model_name_or_path|_component_|model_type|architectures|checkpoint_dir|block_size|max_target_length|max[-_]model[-_]len|hf[-_]overrides|context[-_]length/;
 
 /** Only this much of a large file is searched for keys; configs put them near the top anyway. */
 const HEAD = 256 * 1024;

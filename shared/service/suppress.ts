@@ -25,9 +25,16 @@ export interface SuppressedFinding {
 }
 
 /** A directive that names nothing known or cannot be read, with its 0-based line. */
-export interface DirectiveProblem { line: number; message: string }
+export interface DirectiveProblem {
+  line: number;
+  message: string;
+}
 
-interface LineDirective { line: number; selectors: string[]; text: string }
+interface LineDirective {
+  line: number;
+  selectors: string[];
+  text: string;
+}
 
 export interface Directives {
   /** 0-based line → directives written on it. */
@@ -57,13 +64,20 @@ export function readDirectives(text: string, hasHashComments: boolean): Directiv
       out.problems.push({ line, message: `'# rope-lens: ${body}' is not a directive RoPE Lens reads (disable=CODE, disable-file=CODE, disable-file)` });
       return;
     }
-    const selectors = d[2]?.split(',').map((s) => s.trim()).filter(Boolean);
+    const selectors = d[2]
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const s of selectors ?? []) {
       if (!selectorKnown(s)) out.problems.push({ line, message: `'${s}' is no finding code or group (see \`rope-lens rules\`); it silences nothing` });
     }
     const text = raw.trim();
     if (d[1] === 'disable-file') out.file.push({ selectors: selectors ?? 'all', line, text });
-    else if (!selectors) out.problems.push({ line, message: `'disable' needs the codes it silences on the next line (disable=CODE[,CODE]); 'disable-file' silences the whole file` });
+    else if (!selectors)
+      out.problems.push({
+        line,
+        message: `'disable' needs the codes it silences on the next line (disable=CODE[,CODE]); 'disable-file' silences the whole file`,
+      });
     else out.lines.set(line, { line, selectors, text });
   });
   return out;
@@ -121,9 +135,7 @@ export function applySuppressions(findings: Finding[], input: SuppressionInput):
       continue;
     }
     const line = f.range.start.line;
-    const starts = [line, ...(input.commandRanges ?? [])
-      .filter((r) => r.start.line < line && r.end.line >= line)
-      .map((r) => r.start.line)];
+    const starts = [line, ...(input.commandRanges ?? []).filter((r) => r.start.line < line && r.end.line >= line).map((r) => r.start.line)];
     const dir = lineDirectiveFor(d, f.code, starts);
     if (dir) {
       suppressed.push({ finding: f, kind: 'inSource', justification: `line ${dir.line + 1}: ${dir.text}` });

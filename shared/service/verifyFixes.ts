@@ -54,7 +54,8 @@ export function checkFix(x: VerifyInput, finding: Finding, fix: Fix, before: { p
   if (re.pendingBounds.some((p) => p.base !== undefined)) return undefined;
   if (re.kind !== x.analysis.kind) return `the file is no longer read as a ${x.analysis.kind}`;
   if ((re.launches?.length ?? 0) < (x.analysis.launches?.length ?? 0)) return 'a launch is no longer read';
-  const all = counts(x.analysis.diagnostics, false), allAfter = counts(re.diagnostics, false);
+  const all = counts(x.analysis.diagnostics, false),
+    allAfter = counts(re.diagnostics, false);
   if (!((allAfter.get(finding.code) ?? 0) < (all.get(finding.code) ?? 0))) return `${finding.code} is still there`;
   const serious = counts(x.analysis.diagnostics, true);
   for (const [code, n] of counts(re.diagnostics, true)) {

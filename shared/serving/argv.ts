@@ -160,7 +160,14 @@ export function imageIs(image: string, repos: readonly string[]): boolean {
  * flag must be one the engine module reads and none another engine's, so a wrapper taking its own
  * options is not misread.
  */
-export function engineWrapper(argv: readonly Token[], program: string, named: (name: string) => string | undefined, specs: readonly OptionSpec[], habits: GrammarHabits, foreign: Record<string, unknown> = {}): { note: string } | undefined {
+export function engineWrapper(
+  argv: readonly Token[],
+  program: string,
+  named: (name: string) => string | undefined,
+  specs: readonly OptionSpec[],
+  habits: GrammarHabits,
+  foreign: Record<string, unknown> = {},
+): { note: string } | undefined {
   const name = programName(argv[0]);
   if (!name || named(name) !== program) return undefined;
   const r = readArgv(argv, 1, specs, habits);
@@ -177,11 +184,17 @@ export function imageRepo(image: string): { repo: string; tag?: string } {
   if (at >= 0) s = s.slice(0, at);
   let tag: string | undefined;
   const colon = s.lastIndexOf(':');
-  if (colon > s.lastIndexOf('/')) { tag = s.slice(colon + 1); s = s.slice(0, colon); }
+  if (colon > s.lastIndexOf('/')) {
+    tag = s.slice(colon + 1);
+    s = s.slice(0, colon);
+  }
   const parts = s.split('/');
   // A first part with a dot or a port is a registry host (ghcr.io, docker.io, localhost:5000).
   if (parts.length > 1 && (/[.:]/.test(parts[0]) || parts[0] === 'localhost')) parts.shift();
-  const repo = parts.join('/').toLowerCase().replace(/^library\//, '');
+  const repo = parts
+    .join('/')
+    .toLowerCase()
+    .replace(/^library\//, '');
   return tag === undefined ? { repo } : { repo, tag };
 }
 
@@ -200,8 +213,17 @@ export function readJsonObject(use: OptionUse): { value?: Record<string, unknown
 
 /** Config keys whose misspelling silently loses RoPE settings (the engine sets any attribute it is given). */
 export const ROPE_CONFIG_KEYS = [
-  'rope_scaling', 'rope_parameters', 'rope_theta', 'max_position_embeddings', 'original_max_position_embeddings',
-  'partial_rotary_factor', 'sliding_window', 'use_sliding_window', 'text_config', 'model_max_length', 'head_dim',
+  'rope_scaling',
+  'rope_parameters',
+  'rope_theta',
+  'max_position_embeddings',
+  'original_max_position_embeddings',
+  'partial_rotary_factor',
+  'sliding_window',
+  'use_sliding_window',
+  'text_config',
+  'model_max_length',
+  'head_dim',
 ];
 
 /** Levenshtein distance (near misses of a key or a name). */
@@ -226,7 +248,10 @@ export function ignoredOverrideKeys(obj: Record<string, unknown>): { key: string
   for (const key of Object.keys(obj)) {
     if (ROPE_CONFIG_KEYS.includes(key)) continue;
     const snake = key.replace(/-/g, '_');
-    if (snake !== key && ROPE_CONFIG_KEYS.includes(snake)) { out.push({ key, meant: snake }); continue; }
+    if (snake !== key && ROPE_CONFIG_KEYS.includes(snake)) {
+      out.push({ key, meant: snake });
+      continue;
+    }
     const near = ROPE_CONFIG_KEYS.find((k) => editDistance(snake.toLowerCase(), k) <= (k.length > 10 ? 2 : 1));
     if (near && !(near in obj)) out.push({ key, meant: near });
   }

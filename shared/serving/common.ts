@@ -40,7 +40,7 @@ export function scalingFacts(rope: ModelRope, scaling: ScalingDescription | unde
   const rawType = scaling?.rawType?.value;
   let type: ScalingFacts['type'];
   // Gemma-4's `proportional` chooses rotated channels, it does not stretch positions.
-  if (!scaling || scaling.type === 'default' || scaling.type === 'proportional' || scaling.type === undefined && rawType === undefined) type = 'none';
+  if (!scaling || scaling.type === 'default' || scaling.type === 'proportional' || (scaling.type === undefined && rawType === undefined)) type = 'none';
   else type = scaling.type;
   const facts: ScalingFacts = { type, params, keyPath };
   if (rawType !== undefined) facts.rawType = rawType;
@@ -84,7 +84,9 @@ export function extensionFrom(input: ServingInput, facts: ScalingFacts, context:
 
 /** "beyond its trained context of 32,768", or of what its own values reach when they extend it (a fine-tune's own rope_theta). */
 export function beyondFrom(from: number, trained: number): string {
-  return from === trained ? `beyond its trained context of ${grouped(from)}` : `beyond the ${grouped(from)} its own values reach, past its trained context of ${grouped(trained)}`;
+  return from === trained
+    ? `beyond its trained context of ${grouped(from)}`
+    : `beyond the ${grouped(from)} its own values reach, past its trained context of ${grouped(trained)}`;
 }
 
 /** Notes every engine shares about the model's reach at `context` (windows, a reach below what the engine accepts). */
@@ -93,13 +95,19 @@ export function reachNotes(input: ServingInput, facts: ScalingFacts, context: nu
   const reach = modelReach(input.rope, input.trainedContext);
   const window = everyRopeLayerWindow(input.rope);
   if (!windows && window !== undefined && facts.type === 'none' && context > reach.value) {
-    notes.push(`${engine} runs this model's attention without its ${grouped(window)}-token sliding window: every layer sees distances up to ${grouped(context)}.`);
+    notes.push(
+      `${engine} runs this model's attention without its ${grouped(window)}-token sliding window: every layer sees distances up to ${grouped(context)}.`,
+    );
   }
   if (windows && facts.type === 'none' && context > reach.value && window !== undefined && window <= reach.value) {
-    notes.push(`Every RoPE layer attends within a ${grouped(window)}-token sliding window, so no layer sees a distance beyond ${grouped(window)} at ${grouped(context)}: no RoPE scaling is needed (it would only change what the windows see).`);
+    notes.push(
+      `Every RoPE layer attends within a ${grouped(window)}-token sliding window, so no layer sees a distance beyond ${grouped(window)} at ${grouped(context)}: no RoPE scaling is needed (it would only change what the windows see).`,
+    );
   }
   if (facts.type !== 'none' && context > reach.value && context <= accepts) {
-    notes.push(`${grouped(context)} is beyond the ${grouped(reach.value)} tokens the model reaches (${reach.basis}): ${engine} accepts up to ${grouped(accepts)}, but positions past ${grouped(reach.value)} were never trained.`);
+    notes.push(
+      `${grouped(context)} is beyond the ${grouped(reach.value)} tokens the model reaches (${reach.basis}): ${engine} accepts up to ${grouped(accepts)}, but positions past ${grouped(reach.value)} were never trained.`,
+    );
   }
   return notes;
 }
@@ -134,7 +142,8 @@ export function isNativeYarn(rope: ModelRope): boolean {
   const facts = scalingFacts(rope);
   if (facts.type !== 'yarn') return false;
   if (rope.shipped?.scalingType === 'yarn') return true;
-  const o = facts.original, f = facts.factor;
+  const o = facts.original,
+    f = facts.factor;
   return o !== undefined && f !== undefined && f > 1 && rope.contextLength.value >= Math.floor(o * f);
 }
 
@@ -151,7 +160,9 @@ export function isHandAddedType(t: ScalingFacts['type']): t is 'linear' | 'dynam
 export function recommendedRewrite(input: ServingInput, facts: ScalingFacts, context: number, windows = true): RewriteAdvice | undefined {
   if (facts.type !== 'none') return undefined;
   const need = extensionNeed(input.rope, context, { trained: input.trainedContext, windows });
-  return need ? adviseRewrite({ rope: input.rope, length: context, trained: input.trainedContext, from: need.from, reach: need.reach, variant: 'v5' }) : undefined;
+  return need
+    ? adviseRewrite({ rope: input.rope, length: context, trained: input.trainedContext, from: need.from, reach: need.reach, variant: 'v5' })
+    : undefined;
 }
 
 /**
@@ -162,7 +173,12 @@ export function recommendedRewrite(input: ServingInput, facts: ScalingFacts, con
  * context is raised where the engine derives it from max_position_embeddings (llama3, a new base),
  * or where the scaling does not stretch to it. `scaling`: the scaling object in effect after it.
  */
-export function rewriteOverride(facts: ScalingFacts, o: RewriteOption, context: number, opts: { yarnSetsLength?: boolean; setsLength?: boolean } = {}): { override: Record<string, unknown>; scaling?: Record<string, unknown>; context?: number } {
+export function rewriteOverride(
+  facts: ScalingFacts,
+  o: RewriteOption,
+  context: number,
+  opts: { yarnSetsLength?: boolean; setsLength?: boolean } = {},
+): { override: Record<string, unknown>; scaling?: Record<string, unknown>; context?: number } {
   const parts = facts.keyPath.split('.').filter(Boolean);
   const leaf = parts.pop() ?? 'rope_scaling';
   const wrap = (v: Record<string, unknown>) => (parts.length ? overrideAt(parts.join('.'), v) : v);
@@ -173,22 +189,46 @@ export function rewriteOverride(facts: ScalingFacts, o: RewriteOption, context: 
     if (o.kind === 'llama3') mpe = Math.max(context, o.recipe?.reach ?? 0);
     else if (opts.setsLength) mpe = context;
     else if (o.kind === 'yarn' && (opts.yarnSetsLength || (stretched !== undefined && stretched < context))) mpe = context;
-    return { override: wrap({ [leaf]: scaling, ...(mpe !== undefined ? { max_position_embeddings: mpe } : {}) }), scaling, ...(mpe !== undefined ? { context: mpe } : {}) };
+    return {
+      override: wrap({ [leaf]: scaling, ...(mpe !== undefined ? { max_position_embeddings: mpe } : {}) }),
+      scaling,
+      ...(mpe !== undefined ? { context: mpe } : {}),
+    };
   }
   const base = o.base!;
-  if (leaf === 'rope_parameters') return { override: wrap({ rope_parameters: { ...modernScaling(facts.params), rope_theta: base }, max_position_embeddings: context }), context };
+  if (leaf === 'rope_parameters')
+    return { override: wrap({ rope_parameters: { ...modernScaling(facts.params), rope_theta: base }, max_position_embeddings: context }), context };
   return { override: wrap({ rope_theta: base, max_position_embeddings: context }), context };
 }
 
 /** A rewrite kind in words, for notes ("TGI's CLI cannot set YaRN"). */
 export function kindName(kind: string): string {
-  return ({ yarn: 'YaRN', llama3: 'llama3 scaling', dynamic: 'dynamic NTK', linear: 'linear scaling', ntk: 'a new rope_theta', 'raise-base': 'a new rope_theta' } as Record<string, string>)[kind] ?? kind;
+  return (
+    (
+      {
+        yarn: 'YaRN',
+        llama3: 'llama3 scaling',
+        dynamic: 'dynamic NTK',
+        linear: 'linear scaling',
+        ntk: 'a new rope_theta',
+        'raise-base': 'a new rope_theta',
+      } as Record<string, string>
+    )[kind] ?? kind
+  );
 }
 
 /** The plan's `rewrite` field for the advice's preferred rewrite. */
 export function planRewrite(advice: RewriteAdvice, written: boolean): NonNullable<import('./types').ServingPlan['rewrite']> {
   const o = advice.preferred;
-  return { kind: o.kind, factor: o.factor, ...(o.original !== undefined ? { original: o.original } : {}), ...(o.base !== undefined ? { base: o.base } : {}), label: o.label, recipe: !!o.recipe, written };
+  return {
+    kind: o.kind,
+    factor: o.factor,
+    ...(o.original !== undefined ? { original: o.original } : {}),
+    ...(o.base !== undefined ? { base: o.base } : {}),
+    label: o.label,
+    recipe: !!o.recipe,
+    written,
+  };
 }
 
 /** "the override adds YaRN ×4 over 32,768 (…): the preferred fix, because …" for every engine's note. */
@@ -225,7 +265,9 @@ export function scalingInOverride(override: Record<string, unknown> | null, keyP
 
 /** Facts of a scaling object given as plain values (an override), with the config's top-level original. */
 export function factsOfObject(rope: ModelRope, params: Record<string, unknown>, keyPath: string): ScalingFacts {
-  const t = String(params['rope_type'] ?? params['type'] ?? 'default').trim().toLowerCase();
+  const t = String(params['rope_type'] ?? params['type'] ?? 'default')
+    .trim()
+    .toLowerCase();
   const type = ropeTypeOf(t);
   // As scalingFacts: default frequencies (mrope) and Gemma-4's `proportional` stretch no position.
   const facts: ScalingFacts = { type: type === 'default' || type === 'proportional' ? 'none' : type, rawType: t, params, keyPath };
@@ -237,7 +279,18 @@ export function factsOfObject(rope: ModelRope, params: Record<string, unknown>, 
 }
 
 /** Keys whose values engines parse as floats: written `4.0`, as the engines' own docs do. */
-export const FLOAT_KEYS: ReadonlySet<string> = new Set(['factor', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'low_freq_factor', 'high_freq_factor', 'rope_theta', 'extrapolation_factor']);
+export const FLOAT_KEYS: ReadonlySet<string> = new Set([
+  'factor',
+  'attention_factor',
+  'beta_fast',
+  'beta_slow',
+  'mscale',
+  'mscale_all_dim',
+  'low_freq_factor',
+  'high_freq_factor',
+  'rope_theta',
+  'extrapolation_factor',
+]);
 
 /** Compact JSON with float keys written as floats (`"factor":4.0`). */
 export function jsonText(value: unknown, key?: string): string {
@@ -268,7 +321,8 @@ export function lengthKeys(input: ServingInput): Record<string, number> {
   if (!c.key && !c.node) {
     const classDefault = familyDefaultContext(input.rope.modelType);
     return classDefault.value === c.value && input.rope.modelType !== undefined && hasClassDefault(input.rope.modelType)
-      ? { max_position_embeddings: c.value } : {};
+      ? { max_position_embeddings: c.value }
+      : {};
   }
   const leaf = (c.key ?? 'max_position_embeddings').split('.').pop()!;
   return { [leaf]: c.value };

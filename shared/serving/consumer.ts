@@ -87,7 +87,7 @@ export interface ConsumerReading {
 const NESTED_SCOPES = ['text_config', 'llm_config', 'language_config', 'text_model'];
 
 function plainObject(node: ConfigNode | undefined): Record<string, unknown> | undefined {
-  if (node?.kind !== 'object' || !(node.children?.length)) return undefined;
+  if (node?.kind !== 'object' || !node.children?.length) return undefined;
   return toPlain(node) as Record<string, unknown>;
 }
 
@@ -126,7 +126,8 @@ export function versionParts(v: string | undefined): number[] | undefined {
 
 /** a < b for dotted versions (missing parts count as 0): the one version comparison (consumer ranges, pinned engine images). */
 export function versionBefore(a: string, b: string): boolean {
-  const x = versionParts(a), y = versionParts(b);
+  const x = versionParts(a),
+    y = versionParts(b);
   if (!x || !y) return false;
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i];
   return false;
@@ -179,7 +180,9 @@ export function specOf(rope: ModelRope, base: number, scaling: Record<string, un
     maxPositionEmbeddings: rope.contextLength.value,
   };
   const n = (k: string) => numberIn(scaling, k);
-  const set = <K extends keyof RopeSpec>(k: K, v: RopeSpec[K] | undefined) => { if (v !== undefined) spec[k] = v; };
+  const set = <K extends keyof RopeSpec>(k: K, v: RopeSpec[K] | undefined) => {
+    if (v !== undefined) spec[k] = v;
+  };
   set('factor', n('factor'));
   set('originalMaxPositionEmbeddings', n('original_max_position_embeddings'));
   set('topLevelOriginalMaxPositionEmbeddings', rope.topLevelOriginalContextLength?.value);
@@ -226,10 +229,16 @@ export function engineRow(
 ): ConsumerReading {
   const scalingType = scalingTypeOf(read.scaling);
   return {
-    windows: 'not verified', ...head,
-    status: 'reads', base: read.base, baseFrom: read.baseFrom, scalingType,
-    factor: scalingType === 'none' ? null : numberIn(read.scaling, 'factor') ?? null,
-    attentionFactor: null, derivedMaxLen, notes,
+    windows: 'not verified',
+    ...head,
+    status: 'reads',
+    base: read.base,
+    baseFrom: read.baseFrom,
+    scalingType,
+    factor: scalingType === 'none' ? null : (numberIn(read.scaling, 'factor') ?? null),
+    attentionFactor: null,
+    derivedMaxLen,
+    notes,
   };
 }
 

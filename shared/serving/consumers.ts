@@ -19,7 +19,15 @@ export type { ConsumerReading, ConsumerId, ConsumerPackage, ConfigView } from '.
 
 /** In table order: library generations oldest first, then the engines. */
 export const CONSUMER_READERS: readonly ((input: ConsumerInput) => ConsumerReading)[] = [
-  transformers442Reading, transformers4Reading, transformers5Reading, vllmLegacyReading, vllmReading, sglangReading, llamaCppReading, tgiReading, ollamaReading,
+  transformers442Reading,
+  transformers4Reading,
+  transformers5Reading,
+  vllmLegacyReading,
+  vllmReading,
+  sglangReading,
+  llamaCppReading,
+  tgiReading,
+  ollamaReading,
 ];
 
 /** How every consumer reads this model config (empty when the document has no object root). */
@@ -38,9 +46,11 @@ export function consumerTable(rope: ModelRope, doc: ParsedDocument): ConsumerRea
 function inheritRefusal(rows: ConsumerReading[]): ConsumerReading[] {
   const v5 = rows.find((r) => r.consumer === 'transformers-5');
   if (v5?.status !== 'refuses') return rows;
-  return rows.map((r) => (r.consumer === 'vllm' && r.status === 'reads'
-    ? { ...r, status: 'refuses', error: v5.error, notes: [...r.notes, 'the config is built by transformers 5 (AutoConfig) before vLLM reads it'] }
-    : r));
+  return rows.map((r) =>
+    r.consumer === 'vllm' && r.status === 'reads'
+      ? { ...r, status: 'refuses', error: v5.error, notes: [...r.notes, 'the config is built by transformers 5 (AutoConfig) before vLLM reads it'] }
+      : r,
+  );
 }
 
 /** Relative tolerance for comparing bases (files write 5e5 and 500000.0 alike). */
@@ -61,8 +71,12 @@ export function intendedReading(rows: readonly ConsumerReading[]): ConsumerReadi
  * never judged; a refusing row is (it rotates so once the file is fixed to load).
  */
 export function rotaryDimDiffers(row: ConsumerReading): boolean {
-  return row.rotaryDim !== undefined && row.modelRotaryDim !== undefined && row.rotaryDim !== row.modelRotaryDim
-    && (row.status === 'reads' || row.status === 'refuses');
+  return (
+    row.rotaryDim !== undefined &&
+    row.modelRotaryDim !== undefined &&
+    row.rotaryDim !== row.modelRotaryDim &&
+    (row.status === 'reads' || row.status === 'refuses')
+  );
 }
 
 /** The differences between a consumer's reading and the file's meaning (base, scaling type, factor). */

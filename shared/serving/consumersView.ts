@@ -8,7 +8,17 @@ import { intendedReading, misreadOf, rotaryDimDiffers } from './consumers';
 import { grouped } from './common';
 import { fmt } from '../core/format';
 
-export const CONSUMER_COLUMNS = ['consumer', 'accepts?', 'base', 'scaling', 'factor', 'attention factor', 'derived max length', 'windows', 'rotary dims'] as const;
+export const CONSUMER_COLUMNS = [
+  'consumer',
+  'accepts?',
+  'base',
+  'scaling',
+  'factor',
+  'attention factor',
+  'derived max length',
+  'windows',
+  'rotary dims',
+] as const;
 
 export interface ConsumerCells {
   consumer: string;
@@ -20,7 +30,10 @@ export interface ConsumerCells {
 }
 
 const ACCEPTS: Record<ConsumerReading['status'], string> = {
-  reads: 'yes', refuses: 'REFUSES', 'cannot-load': 'no (model type unknown)', 'not-modelled': 'not modelled',
+  reads: 'yes',
+  refuses: 'REFUSES',
+  'cannot-load': 'no (model type unknown)',
+  'not-modelled': 'not modelled',
 };
 
 /** "64 of 128", "128"; "not verified" where the consumer's count for this model type is unknown. */
@@ -40,8 +53,15 @@ export function consumerCells(rows: readonly ConsumerReading[]): ConsumerCells[]
     const reads = r.status === 'reads';
     const base = reads ? `${num(r.base)}${r.baseFrom.startsWith('default') ? ' (default)' : ''}` : '—';
     const cells = [
-      r.label, ACCEPTS[r.status], base, reads ? r.scalingType ?? 'not verified' : '—', reads && r.scalingType !== null ? num(r.factor) : '—',
-      reads ? num(r.attentionFactor, (x) => fmt(Number(x.toFixed(4)))) : '—', num(r.derivedMaxLen, grouped), r.windows, rotaryCell(r),
+      r.label,
+      ACCEPTS[r.status],
+      base,
+      reads ? (r.scalingType ?? 'not verified') : '—',
+      reads && r.scalingType !== null ? num(r.factor) : '—',
+      reads ? num(r.attentionFactor, (x) => fmt(Number(x.toFixed(4)))) : '—',
+      num(r.derivedMaxLen, grouped),
+      r.windows,
+      rotaryCell(r),
     ];
     if (reads && r.remoteCode) cells[1] = 'yes (remote code)';
     const diff = intended ? misreadOf(r, intended) : [];
@@ -58,8 +78,9 @@ export function consumerCells(rows: readonly ConsumerReading[]): ConsumerCells[]
 
 /** One line per disagreeing consumer: what it does differently. */
 export function disagreementLines(rows: readonly ConsumerReading[]): string[] {
-  return consumerCells(rows).filter((c) => c.differs.length).map((c) =>
-    `${c.consumer}: ${c.differs.map((i) => `${CONSUMER_COLUMNS[i]} ${c.cells[i]}`).join(', ')}${c.detail.length ? ` (${c.detail[0]})` : ''}`);
+  return consumerCells(rows)
+    .filter((c) => c.differs.length)
+    .map((c) => `${c.consumer}: ${c.differs.map((i) => `${CONSUMER_COLUMNS[i]} ${c.cells[i]}`).join(', ')}${c.detail.length ? ` (${c.detail[0]})` : ''}`);
 }
 
 /** The closing line when no consumer disagrees: it claims only what the table shows. */
@@ -75,7 +96,11 @@ export function consumersText(rows: readonly ConsumerReading[]): string {
   const body = consumerCells(rows).map((c) => c.cells.map((v, i) => (c.differs.includes(i) ? `${v} *` : v)));
   const all = [[...CONSUMER_COLUMNS], ...body];
   const widths = CONSUMER_COLUMNS.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   const lines = all.map(line);
   const dis = disagreementLines(rows);
   lines.push('', dis.length ? `* differs from the file's meaning (transformers 5.x; rotary dims: the model's own):\n  ${dis.join('\n  ')}` : sameLine(rows));
@@ -88,8 +113,10 @@ export function consumersMarkdown(rows: readonly ConsumerReading[]): string {
   const cells = consumerCells(rows);
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const out = [
-    '**How each consumer reads this file**', '',
-    `| ${CONSUMER_COLUMNS.join(' | ')} |`, `|${CONSUMER_COLUMNS.map(() => '---').join('|')}|`,
+    '**How each consumer reads this file**',
+    '',
+    `| ${CONSUMER_COLUMNS.join(' | ')} |`,
+    `|${CONSUMER_COLUMNS.map(() => '---').join('|')}|`,
     ...cells.map((c) => `| ${c.cells.map((v, i) => (c.differs.includes(i) ? `**${esc(v)}**` : esc(v))).join(' | ')} |`),
   ];
   const dis = disagreementLines(rows);

@@ -6,8 +6,17 @@
 import { child, ConfigNode, ParsedDocument } from '../document/configNode';
 
 const KEYS = [
-  'max_position_embeddings', 'n_positions', 'max_seq_len', 'seq_length', 'model_max_length', 'max_target_positions',
-  'max_sequence_length', 'max_seq_length', 'seq_len', 'n_ctx', 'max_length',
+  'max_position_embeddings',
+  'n_positions',
+  'max_seq_len',
+  'seq_length',
+  'model_max_length',
+  'max_target_positions',
+  'max_sequence_length',
+  'max_seq_length',
+  'seq_len',
+  'n_ctx',
+  'max_length',
 ];
 const NESTED = ['text_config', 'llm_config', 'language_config', 'text_model'];
 

@@ -19,7 +19,11 @@ export interface ConfigFileRequest {
 }
 
 /** One option of an engine's command line to set: its name in the grammar (no dashes), its flag, its value. */
-export interface EngineOption { name: string; flag: string; value: string }
+export interface EngineOption {
+  name: string;
+  flag: string;
+  value: string;
+}
 
 /** Options as the words a message or fix title shows (`--rope-scaling yarn --rope-scale 4`). */
 export function optionText(opts: readonly EngineOption[]): string {

@@ -12,8 +12,9 @@ import { readOllamaModelfile } from './ollama';
 
 export type { LaunchEffect } from './launchModel';
 
-export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> =
-  Object.fromEntries(ENGINES.map((e) => [e.id, e.readArgv])) as Record<EngineName, (inv: Invocation) => LaunchRequest | undefined>;
+export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchRequest | undefined> = Object.fromEntries(
+  ENGINES.map((e) => [e.id, e.readArgv]),
+) as Record<EngineName, (inv: Invocation) => LaunchRequest | undefined>;
 
 /**
  * Requests that depend on one another within a file, related after all are read: Ollama's runs

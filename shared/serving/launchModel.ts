@@ -50,10 +50,15 @@ export function plainScaling(params: Record<string, unknown>, key: string, note:
 export function detached(rope: ModelRope, from: string): ModelRope {
   const d = <T>(l: Located<T>): Located<T> => ({ value: l.value, key: l.key, note: l.note ?? `from ${from}` });
   const out: ModelRope = {
-    ...rope, base: d(rope.base), headDim: d(rope.headDim), rotaryDim: d(rope.rotaryDim),
-    partialRotaryFactor: d(rope.partialRotaryFactor), contextLength: d(rope.contextLength),
+    ...rope,
+    base: d(rope.base),
+    headDim: d(rope.headDim),
+    rotaryDim: d(rope.rotaryDim),
+    partialRotaryFactor: d(rope.partialRotaryFactor),
+    contextLength: d(rope.contextLength),
   };
-  if (rope.scaling) out.scaling = { ...rope.scaling, node: undefined, params: Object.fromEntries(Object.entries(rope.scaling.params).map(([k, v]) => [k, d(v)])) };
+  if (rope.scaling)
+    out.scaling = { ...rope.scaling, node: undefined, params: Object.fromEntries(Object.entries(rope.scaling.params).map(([k, v]) => [k, d(v)])) };
   return out;
 }
 
@@ -62,7 +67,11 @@ export function detached(rope: ModelRope, from: string): ModelRope {
  * `--json-model-override-args`): each top-level key replaces the model's value; a `rope_scaling`
  * or `rope_parameters` object replaces the whole scaling object.
  */
-export function withOverrides(rope: ModelRope, overrides: Record<string, unknown> | undefined, label: string): { rope: ModelRope; facts: ScalingFacts; scaling?: Record<string, unknown> } {
+export function withOverrides(
+  rope: ModelRope,
+  overrides: Record<string, unknown> | undefined,
+  label: string,
+): { rope: ModelRope; facts: ScalingFacts; scaling?: Record<string, unknown> } {
   if (!overrides) return { rope, facts: scalingFacts(rope) };
   const out: ModelRope = { ...rope };
   const theta = overrides['rope_theta'];
@@ -91,11 +100,18 @@ export function withScaling(rope: ModelRope, params: Record<string, unknown>, la
 export function scalingWords(f: ScalingFacts): string {
   const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 4 });
   switch (f.type) {
-    case 'none': return 'no RoPE scaling';
-    case 'yarn': return `YaRN factor ${f.factor === undefined ? '?' : n(f.factor)}${f.original !== undefined ? ` over ${n(f.original)}` : ''}`;
-    case 'llama3': return `llama3 factor ${f.factor === undefined ? '?' : n(f.factor)}${f.original !== undefined ? ` over ${n(f.original)}` : ''}`;
-    case 'linear': case 'dynamic': return `${f.type === 'linear' ? 'linear' : 'dynamic NTK'} factor ${f.factor === undefined ? '?' : n(f.factor)}`;
-    case 'longrope': return 'longrope';
-    default: return `rope_type '${f.rawType ?? '?'}'`;
+    case 'none':
+      return 'no RoPE scaling';
+    case 'yarn':
+      return `YaRN factor ${f.factor === undefined ? '?' : n(f.factor)}${f.original !== undefined ? ` over ${n(f.original)}` : ''}`;
+    case 'llama3':
+      return `llama3 factor ${f.factor === undefined ? '?' : n(f.factor)}${f.original !== undefined ? ` over ${n(f.original)}` : ''}`;
+    case 'linear':
+    case 'dynamic':
+      return `${f.type === 'linear' ? 'linear' : 'dynamic NTK'} factor ${f.factor === undefined ? '?' : n(f.factor)}`;
+    case 'longrope':
+      return 'longrope';
+    default:
+      return `rope_type '${f.rawType ?? '?'}'`;
   }
 }

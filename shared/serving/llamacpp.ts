@@ -17,7 +17,20 @@
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
-import { ScalingFacts, argNumber, grouped, kindName, lengthKeys, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, staticYarnNote, targetContext } from './common';
+import {
+  ScalingFacts,
+  argNumber,
+  grouped,
+  kindName,
+  lengthKeys,
+  planRewrite,
+  reachNotes,
+  recommendedRewrite,
+  rewriteNote,
+  scalingFacts,
+  staticYarnNote,
+  targetContext,
+} from './common';
 import type { RewriteOption } from '../advice/advice';
 import { fmtPlain } from '../core/format';
 
@@ -25,11 +38,37 @@ const GGUF_CONTEXT_KEYS = ['max_position_embeddings', 'n_ctx', 'n_positions', 'm
 
 /** transformers model_type → llama.cpp architecture name (the GGUF key prefix). */
 const ARCH: Record<string, string> = {
-  llama: 'llama', mistral: 'llama', mixtral: 'llama', qwen2: 'qwen2', qwen2_moe: 'qwen2moe', qwen3: 'qwen3', qwen3_moe: 'qwen3moe',
-  phi3: 'phi3', phi: 'phi2', deepseek_v2: 'deepseek2', deepseek_v3: 'deepseek2', gemma: 'gemma', gemma2: 'gemma2', gemma3: 'gemma3',
-  gemma3_text: 'gemma3', gpt_oss: 'gpt-oss', olmo: 'olmo', olmo2: 'olmo2', granite: 'granite', cohere: 'command-r',
-  starcoder2: 'starcoder2', internlm2: 'internlm2', exaone: 'exaone', chatglm: 'chatglm', glm4: 'glm4', stablelm: 'stablelm',
-  falcon: 'falcon', gpt_neox: 'gptneox', qwen: 'qwen', minicpm: 'minicpm', baichuan: 'baichuan',
+  llama: 'llama',
+  mistral: 'llama',
+  mixtral: 'llama',
+  qwen2: 'qwen2',
+  qwen2_moe: 'qwen2moe',
+  qwen3: 'qwen3',
+  qwen3_moe: 'qwen3moe',
+  phi3: 'phi3',
+  phi: 'phi2',
+  deepseek_v2: 'deepseek2',
+  deepseek_v3: 'deepseek2',
+  gemma: 'gemma',
+  gemma2: 'gemma2',
+  gemma3: 'gemma3',
+  gemma3_text: 'gemma3',
+  gpt_oss: 'gpt-oss',
+  olmo: 'olmo',
+  olmo2: 'olmo2',
+  granite: 'granite',
+  cohere: 'command-r',
+  starcoder2: 'starcoder2',
+  internlm2: 'internlm2',
+  exaone: 'exaone',
+  chatglm: 'chatglm',
+  glm4: 'glm4',
+  stablelm: 'stablelm',
+  falcon: 'falcon',
+  gpt_neox: 'gptneox',
+  qwen: 'qwen',
+  minicpm: 'minicpm',
+  baichuan: 'baichuan',
 };
 
 /**
@@ -58,20 +97,34 @@ export function llamaCppTrainContext(input: ServingInput): number {
 const YARN_BETA_DEFAULTS = { beta_fast: 32, beta_slow: 1 };
 
 /** One llama.cpp option to set: its name in the grammar (no dashes), its flag, its value. */
-export interface LlamaOption { name: string; flag: string; value: string }
+export interface LlamaOption {
+  name: string;
+  flag: string;
+  value: string;
+}
 
 /**
  * The one writer of llama.cpp's scaling flags: `rope-lens serve`, the launch fixes and their titles
  * all take their options from here (`--rope-scaling yarn --rope-scale s --yarn-orig-ctx T`, linear,
  * or NTK through `--rope-freq-base`).
  */
-export function llamaCppScalingOptions(s: { type: 'yarn'; factor: number; original: number } | { type: 'linear'; factor: number } | { type: 'ntk'; base: string }): LlamaOption[] {
+export function llamaCppScalingOptions(
+  s: { type: 'yarn'; factor: number; original: number } | { type: 'linear'; factor: number } | { type: 'ntk'; base: string },
+): LlamaOption[] {
   switch (s.type) {
-    case 'yarn': return [
-      { name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(s.factor) },
-      { name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(s.original) }];
-    case 'linear': return [{ name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' }, { name: 'rope-scale', flag: '--rope-scale', value: argNumber(s.factor) }];
-    case 'ntk': return [{ name: 'rope-freq-base', flag: '--rope-freq-base', value: s.base }];
+    case 'yarn':
+      return [
+        { name: 'rope-scaling', flag: '--rope-scaling', value: 'yarn' },
+        { name: 'rope-scale', flag: '--rope-scale', value: argNumber(s.factor) },
+        { name: 'yarn-orig-ctx', flag: '--yarn-orig-ctx', value: String(s.original) },
+      ];
+    case 'linear':
+      return [
+        { name: 'rope-scaling', flag: '--rope-scaling', value: 'linear' },
+        { name: 'rope-scale', flag: '--rope-scale', value: argNumber(s.factor) },
+      ];
+    case 'ntk':
+      return [{ name: 'rope-freq-base', flag: '--rope-freq-base', value: s.base }];
   }
 }
 
@@ -87,21 +140,30 @@ export function llamaCppScalingFlags(facts: ScalingFacts, trained: number): { fl
     case 'yarn': {
       if (f === undefined) return { flags: [], notes: ['The YaRN scaling has no factor: no --rope-scale can be written.'] };
       const flags = llamaOptionArgs(llamaCppScalingOptions({ type: 'yarn', factor: f, original: facts.original ?? trained }));
-      for (const [key, flag] of [['beta_fast', '--yarn-beta-fast'], ['beta_slow', '--yarn-beta-slow']] as const) {
+      for (const [key, flag] of [
+        ['beta_fast', '--yarn-beta-fast'],
+        ['beta_slow', '--yarn-beta-slow'],
+      ] as const) {
         const v = facts.params[key];
         if (typeof v === 'number' && v !== YARN_BETA_DEFAULTS[key]) flags.push(flag, argNumber(v));
       }
       if (facts.params['mscale_all_dim'] !== undefined || facts.params['attention_factor'] !== undefined || facts.params['mscale'] !== undefined) {
-        notes.push('The YaRN attention scale (mscale, mscale_all_dim, attention_factor) comes from the GGUF keys written at conversion; no flag reproduces it.');
+        notes.push(
+          'The YaRN attention scale (mscale, mscale_all_dim, attention_factor) comes from the GGUF keys written at conversion; no flag reproduces it.',
+        );
       }
-      if (facts.original === undefined) notes.push(`The scaling has no original_max_position_embeddings: --yarn-orig-ctx uses the trained context ${grouped(trained)}.`);
+      if (facts.original === undefined)
+        notes.push(`The scaling has no original_max_position_embeddings: --yarn-orig-ctx uses the trained context ${grouped(trained)}.`);
       return { flags, notes };
     }
     case 'linear':
       if (f === undefined) return { flags: [], notes: ['The linear scaling has no factor.'] };
       return { flags: llamaOptionArgs(llamaCppScalingOptions({ type: 'linear', factor: f })), notes };
     case 'dynamic':
-      return { flags: [], notes: ['llama.cpp has no dynamic NTK scaling (its --rope-scaling takes none, linear or yarn) and the conversion drops it: the model runs unscaled.'] };
+      return {
+        flags: [],
+        notes: ['llama.cpp has no dynamic NTK scaling (its --rope-scaling takes none, linear or yarn) and the conversion drops it: the model runs unscaled.'],
+      };
     case 'llama3':
       return { flags: [], notes: ['llama3 scaling is baked into the GGUF at conversion (a rope_freqs tensor); no flag is needed or possible.'] };
     case 'longrope':
@@ -135,7 +197,8 @@ export function llamaCppReading(input: ConsumerInput): ConsumerReading {
   }
   if (view.ropeScaling) notes.push('rope_parameters is read and rope_scaling ignored (transformers 5 does the opposite)');
   const theta = typeof params?.['rope_theta'] === 'number' ? (params['rope_theta'] as number) : view.ropeTheta;
-  const baseFrom = theta === undefined ? 'default rope_theta 10000 (not read from the file)' : params?.['rope_theta'] !== undefined ? `${where}.rope_theta` : 'rope_theta';
+  const baseFrom =
+    theta === undefined ? 'default rope_theta 10000 (not read from the file)' : params?.['rope_theta'] !== undefined ? `${where}.rope_theta` : 'rope_theta';
   return llamaCppRow(input, params ? { base: theta ?? 10000, baseFrom, scaling: params } : { base: theta ?? 10000, baseFrom }, notes);
 }
 
@@ -147,12 +210,33 @@ export function llamaCppReading(input: ConsumerInput): ConsumerReading {
 const WRITES_WINDOW = new Set(['gemma2', 'cohere2']);
 
 function llamaCppRow(input: ConsumerInput, read: { base: number; baseFrom: string; scaling?: Record<string, unknown> }, notes: string[]): ConsumerReading {
-  const windows = !hasWindows(input) ? 'n/a' : WRITES_WINDOW.has(input.view.modelType ?? '') ? 'honoured' : llamaCppArch(input.view.modelType) === 'llama' ? 'ignored' : 'not verified';
+  const windows = !hasWindows(input)
+    ? 'n/a'
+    : WRITES_WINDOW.has(input.view.modelType ?? '')
+      ? 'honoured'
+      : llamaCppArch(input.view.modelType) === 'llama'
+        ? 'ignored'
+        : 'not verified';
   const row = engineRow(
-    { consumer: 'llama.cpp', label: 'llama.cpp (convert_hf_to_gguf.py)', pkg: 'llama.cpp', windows, source: 'convert_hf_to_gguf.py::TextModel.__init__, Gemma2Model/Cohere2Model.set_gguf_parameters (master); tools/server/server-context.cpp' },
-    read, llamaCppTrainContext(servingOf(input)), notes,
+    {
+      consumer: 'llama.cpp',
+      label: 'llama.cpp (convert_hf_to_gguf.py)',
+      pkg: 'llama.cpp',
+      windows,
+      source: 'convert_hf_to_gguf.py::TextModel.__init__, Gemma2Model/Cohere2Model.set_gguf_parameters (master); tools/server/server-context.cpp',
+    },
+    read,
+    llamaCppTrainContext(servingOf(input)),
+    notes,
   );
-  if (row.scalingType === 'dynamic') return { ...row, scalingType: 'none', factor: null, scalingDropped: 'dynamic', notes: [...notes, 'dynamic scaling is not converted: the model runs unscaled'] };
+  if (row.scalingType === 'dynamic')
+    return {
+      ...row,
+      scalingType: 'none',
+      factor: null,
+      scalingDropped: 'dynamic',
+      notes: [...notes, 'dynamic scaling is not converted: the model runs unscaled'],
+    };
   return row;
 }
 
@@ -176,8 +260,11 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
       flags = llamaCppFlagsOf(o)!;
       extended = true;
     }
-    notes.push(written ? rewriteNote(input, advice, 'the flags write')
-      : `${rewriteNote(input, advice, 'the preferred rewrite is')} llama.cpp has no flag for ${kindName(advice.preferred.kind)}${o ? `: the flags write ${o.label}, the closest it can` : ''}; or convert the GGUF from a config that carries it.`);
+    notes.push(
+      written
+        ? rewriteNote(input, advice, 'the flags write')
+        : `${rewriteNote(input, advice, 'the preferred rewrite is')} llama.cpp has no flag for ${kindName(advice.preferred.kind)}${o ? `: the flags write ${o.label}, the closest it can` : ''}; or convert the GGUF from a config that carries it.`,
+    );
   }
   const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp', input.rope);
   if (yarn) notes.push(yarn);
@@ -190,9 +277,13 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
     const arch = llamaCppArch(input.rope.modelType);
     if (arch) {
       args.push('--override-kv', `${arch}.context_length=int:${context}`);
-      notes.push(`llama-server caps each slot at the GGUF's ${arch}.context_length (${grouped(nCtxTrain)}) and says only "exceeds the training context of the model - capping"; --override-kv raises it to ${grouped(context)}.`);
+      notes.push(
+        `llama-server caps each slot at the GGUF's ${arch}.context_length (${grouped(nCtxTrain)}) and says only "exceeds the training context of the model - capping"; --override-kv raises it to ${grouped(context)}.`,
+      );
     } else {
-      notes.push(`llama-server caps each slot at the GGUF's <arch>.context_length (${grouped(nCtxTrain)}); add --override-kv <arch>.context_length=int:${context} with the GGUF's general.architecture.`);
+      notes.push(
+        `llama-server caps each slot at the GGUF's <arch>.context_length (${grouped(nCtxTrain)}); add --override-kv <arch>.context_length=int:${context} with the GGUF's general.architecture.`,
+      );
     }
     if (!extended) notes.push(`No flag scales past ${grouped(nCtxTrain)}: positions beyond it are extrapolated.`);
   }
@@ -258,18 +349,42 @@ const LLAMA_SPECS: OptionSpec[] = [
 
 /** Options that reach llama.cpp through the environment (`LLAMA_ARG_<NAME>`), by canonical name. */
 const LLAMA_ENV: Record<string, string> = {
-  model: 'LLAMA_ARG_MODEL', 'hf-repo': 'LLAMA_ARG_HF_REPO', 'ctx-size': 'LLAMA_ARG_CTX_SIZE', parallel: 'LLAMA_ARG_N_PARALLEL',
-  'rope-scaling': 'LLAMA_ARG_ROPE_SCALING_TYPE', 'rope-scale': 'LLAMA_ARG_ROPE_SCALE', 'rope-freq-base': 'LLAMA_ARG_ROPE_FREQ_BASE',
-  'rope-freq-scale': 'LLAMA_ARG_ROPE_FREQ_SCALE', 'yarn-orig-ctx': 'LLAMA_ARG_YARN_ORIG_CTX', 'yarn-ext-factor': 'LLAMA_ARG_YARN_EXT_FACTOR',
-  'yarn-attn-factor': 'LLAMA_ARG_YARN_ATTN_FACTOR', 'yarn-beta-slow': 'LLAMA_ARG_YARN_BETA_SLOW', 'yarn-beta-fast': 'LLAMA_ARG_YARN_BETA_FAST',
+  model: 'LLAMA_ARG_MODEL',
+  'hf-repo': 'LLAMA_ARG_HF_REPO',
+  'ctx-size': 'LLAMA_ARG_CTX_SIZE',
+  parallel: 'LLAMA_ARG_N_PARALLEL',
+  'rope-scaling': 'LLAMA_ARG_ROPE_SCALING_TYPE',
+  'rope-scale': 'LLAMA_ARG_ROPE_SCALE',
+  'rope-freq-base': 'LLAMA_ARG_ROPE_FREQ_BASE',
+  'rope-freq-scale': 'LLAMA_ARG_ROPE_FREQ_SCALE',
+  'yarn-orig-ctx': 'LLAMA_ARG_YARN_ORIG_CTX',
+  'yarn-ext-factor': 'LLAMA_ARG_YARN_EXT_FACTOR',
+  'yarn-attn-factor': 'LLAMA_ARG_YARN_ATTN_FACTOR',
+  'yarn-beta-slow': 'LLAMA_ARG_YARN_BETA_SLOW',
+  'yarn-beta-fast': 'LLAMA_ARG_YARN_BETA_FAST',
 };
 
-export const LLAMA_ROPE_OPTIONS = ['rope-scaling', 'rope-scale', 'rope-freq-base', 'rope-freq-scale', 'yarn-orig-ctx', 'yarn-ext-factor', 'yarn-attn-factor', 'yarn-beta-slow', 'yarn-beta-fast'];
+export const LLAMA_ROPE_OPTIONS = [
+  'rope-scaling',
+  'rope-scale',
+  'rope-freq-base',
+  'rope-freq-scale',
+  'yarn-orig-ctx',
+  'yarn-ext-factor',
+  'yarn-attn-factor',
+  'yarn-beta-slow',
+  'yarn-beta-fast',
+];
 
 const LLAMA_FOREIGN: Record<string, string | undefined> = {
-  '--max-model-len': '--ctx-size', '--context-length': '--ctx-size', '--hf-overrides': undefined,
-  '--json-model-override-args': undefined, '--rope-theta': '--rope-freq-base', '--rope-factor': '--rope-scale',
-  '--model-path': '--model', '--max-total-tokens': '--ctx-size',
+  '--max-model-len': '--ctx-size',
+  '--context-length': '--ctx-size',
+  '--hf-overrides': undefined,
+  '--json-model-override-args': undefined,
+  '--rope-theta': '--rope-freq-base',
+  '--rope-factor': '--rope-scale',
+  '--model-path': '--model',
+  '--max-total-tokens': '--ctx-size',
 };
 
 const LLAMA_PROGRAMS = ['llama-server', 'llama-cli', 'llama-simple-chat', 'llama-run'];
@@ -316,10 +431,18 @@ function envUse(name: string, tok: Token): OptionUse {
 //    `--hf_model_repo_id` names the Hub repository, `--model` then the file in it.
 //  - One llama.cpp context of n_ctx tokens (no server slots, so no per-slot cap).
 const LLAMA_PY_SPECS: OptionSpec[] = [
-  ['model', 'model'], ['hf_model_repo_id', 'hf-repo'], ['n_ctx', 'ctx-size'], ['rope_scaling_type', 'rope-scaling'],
-  ['rope_freq_base', 'rope-freq-base'], ['rope_freq_scale', 'rope-freq-scale'], ['yarn_orig_ctx', 'yarn-orig-ctx'],
-  ['yarn_ext_factor', 'yarn-ext-factor'], ['yarn_attn_factor', 'yarn-attn-factor'], ['yarn_beta_fast', 'yarn-beta-fast'],
-  ['yarn_beta_slow', 'yarn-beta-slow'], ['config_file', 'config-file'],
+  ['model', 'model'],
+  ['hf_model_repo_id', 'hf-repo'],
+  ['n_ctx', 'ctx-size'],
+  ['rope_scaling_type', 'rope-scaling'],
+  ['rope_freq_base', 'rope-freq-base'],
+  ['rope_freq_scale', 'rope-freq-scale'],
+  ['yarn_orig_ctx', 'yarn-orig-ctx'],
+  ['yarn_ext_factor', 'yarn-ext-factor'],
+  ['yarn_attn_factor', 'yarn-attn-factor'],
+  ['yarn_beta_fast', 'yarn-beta-fast'],
+  ['yarn_beta_slow', 'yarn-beta-slow'],
+  ['config_file', 'config-file'],
 ].map(([field, name]) => ({ name, flags: [`--${field}`], takesValue: true }));
 const LLAMA_PY_FIELD: Record<string, string> = Object.fromEntries(LLAMA_PY_SPECS.map((s) => [s.name, s.flags[0].slice(2)]));
 const LLAMA_PY_SCALING: Record<string, string> = { '-1': 'unspecified', '0': 'none', '1': 'linear', '2': 'yarn', '3': 'longrope' };
@@ -332,7 +455,11 @@ function readLlamaCppPythonLaunch(inv: Invocation, start: number): LaunchRequest
   const shown: Invocation = { ...inv };
   delete shown.append;
   const req: LaunchRequest = {
-    program: 'llama.cpp', role: 'serving', invocation: shown, rope: {}, problems: [],
+    program: 'llama.cpp',
+    role: 'serving',
+    invocation: shown,
+    rope: {},
+    problems: [],
     notes: ["llama-cpp-python's server (python -m llama_cpp.server) runs one context of n_ctx tokens (no server slots)."],
   };
   const get = (name: string): OptionUse | undefined => {
@@ -349,8 +476,14 @@ function readLlamaCppPythonLaunch(inv: Invocation, start: number): LaunchRequest
   const ctx = get('ctx-size');
   if (ctx?.value) {
     const v = /^\s*\d+\s*$/.test(ctx.value.value) ? Number(ctx.value.value) : NaN;
-    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama-cpp-python reads --n_ctx as an integer: ${shownValue(ctx.value.value)} stops it with "invalid int value".` });
-    else if (v === 0) req.notes.push('--n_ctx 0 takes the context from the model (the GGUF\'s context_length).');
+    if (!Number.isFinite(v))
+      req.problems.push({
+        token: ctx.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `llama-cpp-python reads --n_ctx as an integer: ${shownValue(ctx.value.value)} stops it with "invalid int value".`,
+      });
+    else if (v === 0) req.notes.push("--n_ctx 0 takes the context from the model (the GGUF's context_length).");
     else req.length = { value: v, option: ctx };
   } else {
     req.notes.push('--n_ctx absent: llama-cpp-python serves 2048 tokens (settings.py default).');
@@ -360,7 +493,15 @@ function readLlamaCppPythonLaunch(inv: Invocation, start: number): LaunchRequest
     if (!u?.value || u.value.value.trim() === LLAMA_PY_UNSET[name]) continue;
     if (name === 'rope-scaling') {
       const type = LLAMA_PY_SCALING[u.value.value.trim()];
-      if (!type) { req.problems.push({ token: u.value, kind: 'bad-value', severity: 'error', message: `llama-cpp-python's --rope_scaling_type is llama.cpp's integer code (0 none, 1 linear, 2 yarn): ${shownValue(u.value.value)} is not one.` }); continue; }
+      if (!type) {
+        req.problems.push({
+          token: u.value,
+          kind: 'bad-value',
+          severity: 'error',
+          message: `llama-cpp-python's --rope_scaling_type is llama.cpp's integer code (0 none, 1 linear, 2 yarn): ${shownValue(u.value.value)} is not one.`,
+        });
+        continue;
+      }
       // The request speaks llama.cpp's names; the integer written stays untouched by fixes.
       req.rope[name] = { ...u, value: { ...u.value, value: type, from: "llama-cpp-python's integer code" } };
       continue;
@@ -371,13 +512,25 @@ function readLlamaCppPythonLaunch(inv: Invocation, start: number): LaunchRequest
     const dashed = u.name.replace(/^--/, '').replace(/-/g, '_');
     const field = LLAMA_PY_SPECS.find((s) => s.flags[0] === `--${dashed}`);
     if (field && dashed !== u.name.slice(2)) {
-      req.problems.push({ token: u.flag, kind: 'misspelled', severity: 'error', message: `llama-cpp-python's options are its settings' field names: ${u.name} stops argparse with "unrecognized arguments". Write ${field.flags[0]}.`, ...(u.flag.quote === 'none' && !u.flag.value.includes('=') ? { replacement: field.flags[0] } : {}) });
+      req.problems.push({
+        token: u.flag,
+        kind: 'misspelled',
+        severity: 'error',
+        message: `llama-cpp-python's options are its settings' field names: ${u.name} stops argparse with "unrecognized arguments". Write ${field.flags[0]}.`,
+        ...(u.flag.quote === 'none' && !u.flag.value.includes('=') ? { replacement: field.flags[0] } : {}),
+      });
     } else {
       // A llama-server flag (`-c`, `--ctx-size`): llama-cpp-python's field for it, when it has one.
       const server = LLAMA_SPECS.find((s) => s.flags.includes(u.name));
       const pyField = server ? LLAMA_PY_FIELD[server.name] : undefined;
       if (server || u.name in LLAMA_FOREIGN) {
-        req.problems.push({ token: u.flag, kind: 'foreign', severity: 'error', message: `llama-cpp-python does not know ${u.name}${server ? ' (a llama-server flag)' : ''}: argparse stops with "unrecognized arguments".${pyField ? ` Its option is --${pyField}.` : ''}`, ...(pyField && u.flag.quote === 'none' ? { replacement: `--${pyField}` } : {}) });
+        req.problems.push({
+          token: u.flag,
+          kind: 'foreign',
+          severity: 'error',
+          message: `llama-cpp-python does not know ${u.name}${server ? ' (a llama-server flag)' : ''}: argparse stops with "unrecognized arguments".${pyField ? ` Its option is --${pyField}.` : ''}`,
+          ...(pyField && u.flag.quote === 'none' ? { replacement: `--${pyField}` } : {}),
+        });
       }
     }
   }
@@ -415,12 +568,23 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
     // std::stoi: leading blanks, a sign, digits; whatever follows is silently dropped (`32k` → 32).
     const m = /^\s*([+-]?\d+)/.exec(ctx.value.value);
     const v = m ? Number(m[1]) : NaN;
-    if (!Number.isFinite(v)) req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'error', message: `llama.cpp reads -c with std::stoi: ${shownValue(ctx.value.value)} is not a number and it stops with "error while handling argument".` });
+    if (!Number.isFinite(v))
+      req.problems.push({
+        token: ctx.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `llama.cpp reads -c with std::stoi: ${shownValue(ctx.value.value)} is not a number and it stops with "error while handling argument".`,
+      });
     else {
       if (m![0].length !== ctx.value.value.length && ctx.value.value.slice(m![0].length).trim() !== '') {
-        req.problems.push({ token: ctx.value, kind: 'bad-value', severity: 'warning', message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${shownValue(ctx.value.value)} is read as ${v} tokens (no k suffixes).` });
+        req.problems.push({
+          token: ctx.value,
+          kind: 'bad-value',
+          severity: 'warning',
+          message: `llama.cpp reads -c with std::stoi, which stops at the first non-digit: ${shownValue(ctx.value.value)} is read as ${v} tokens (no k suffixes).`,
+        });
       }
-      if (v === 0) req.notes.push('-c 0 takes the context from the model (the GGUF\'s context_length).');
+      if (v === 0) req.notes.push("-c 0 takes the context from the model (the GGUF's context_length).");
       else req.length = { value: v, option: ctx };
     }
   }
@@ -432,12 +596,23 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
   if (kv.length) req.rope['override-kv'] = kv[kv.length - 1];
   const st = req.rope['rope-scaling']?.value;
   if (st && !['none', 'linear', 'yarn'].includes(st.value)) {
-    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `llama.cpp's --rope-scaling takes none, linear or yarn: ${shownValue(st.value)} stops it with "invalid value".` });
+    req.problems.push({
+      token: st,
+      kind: 'bad-value',
+      severity: 'error',
+      message: `llama.cpp's --rope-scaling takes none, linear or yarn: ${shownValue(st.value)} stops it with "invalid value".`,
+    });
   }
   for (const u of r.unknown) {
     const replacement = LLAMA_FOREIGN[u.name];
     if (u.name in LLAMA_FOREIGN) {
-      req.problems.push({ token: u.flag, kind: 'foreign', severity: 'error', message: `llama.cpp does not know ${u.name}: it stops with "error: invalid argument: ${u.name}".${replacement ? ` Its option is ${replacement}.` : ''}`, ...(replacement ? { replacement } : {}) });
+      req.problems.push({
+        token: u.flag,
+        kind: 'foreign',
+        severity: 'error',
+        message: `llama.cpp does not know ${u.name}: it stops with "error: invalid argument: ${u.name}".${replacement ? ` Its option is ${replacement}.` : ''}`,
+        ...(replacement ? { replacement } : {}),
+      });
       continue;
     }
     // `--ctx-size=8192`: llama.cpp has no `=` form; the whole token is an invalid argument.
@@ -445,7 +620,12 @@ export function readLlamaCppLaunch(inv: Invocation): LaunchRequest | undefined {
     if (eq > 0) {
       const flag = u.name.slice(0, eq).replace(/_/g, '-');
       if (LLAMA_SPECS.some((s) => s.flags.includes(flag))) {
-        const p = { token: u.flag, kind: 'misspelled' as const, severity: 'error' as const, message: `llama.cpp has no --flag=value form: ${u.flag.value} stops it with "error: invalid argument: ${u.name}". Write ${flag} ${u.name.slice(eq + 1)}.` };
+        const p = {
+          token: u.flag,
+          kind: 'misspelled' as const,
+          severity: 'error' as const,
+          message: `llama.cpp has no --flag=value form: ${u.flag.value} stops it with "error: invalid argument: ${u.name}". Write ${flag} ${u.name.slice(eq + 1)}.`,
+        };
         req.problems.push(u.flag.quote === 'none' ? { ...p, replacement: `${flag} ${u.flag.value.slice(u.flag.value.indexOf('=') + 1)}` } : p);
       }
     }
@@ -500,14 +680,14 @@ export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): L
   let fromCommand = false;
   if (flagged) {
     const ggufType = ggufFacts.type === 'yarn' || ggufFacts.type === 'linear' ? ggufFacts.type : undefined;
-    const type = typeFlag === 'none' || typeFlag === 'linear' || typeFlag === 'yarn' ? typeFlag : ggufType ?? 'linear';
+    const type = typeFlag === 'none' || typeFlag === 'linear' || typeFlag === 'yarn' ? typeFlag : (ggufType ?? 'linear');
     if (type === 'none') {
       facts = { type: 'none', params: {}, keyPath: 'rope_scaling' };
       rope = { ...rope, scaling: undefined };
     } else {
       const f = factor ?? ggufFacts.factor ?? 1;
       const params: Record<string, unknown> = { rope_type: type, factor: f };
-      if (type === 'yarn') params['original_max_position_embeddings'] = orig && orig > 0 ? orig : ggufFacts.original ?? llamaCppTrainContext(input);
+      if (type === 'yarn') params['original_max_position_embeddings'] = orig && orig > 0 ? orig : (ggufFacts.original ?? llamaCppTrainContext(input));
       const w = withScaling(rope, params, 'command line');
       rope = w.rope;
       facts = w.facts;
@@ -521,7 +701,16 @@ export function llamaCppLaunchEffect(req: LaunchRequest, input: ServingInput): L
   if (m) derived = Number(m[1]);
   const basis = m ? '--override-kv context_length' : `the GGUF's context_length (max_position_embeddings at conversion)`;
   const program = req.invocation ? llamaProgramOf(req.invocation) : undefined;
-  return { rope, facts, derived, basis, scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && ggufFacts.type !== 'none', notes, overLength: isLlamaServerProgram(program) ? 'caps' : 'warns' };
+  return {
+    rope,
+    facts,
+    derived,
+    basis,
+    scalingFromCommand: fromCommand,
+    replacesModelScaling: fromCommand && ggufFacts.type !== 'none',
+    notes,
+    overLength: isLlamaServerProgram(program) ? 'caps' : 'warns',
+  };
 }
 // ==== end of launch grammar (h-engines) ====================================================
 
@@ -542,16 +731,20 @@ export const llamaCppEngine: Engine = {
     originalOption: 'yarn-orig-ctx',
     scaleAloneIsLinear: true,
   },
-  replacesScaling: 'the flags replace the GGUF\'s rope.scaling values',
+  replacesScaling: "the flags replace the GGUF's rope.scaling values",
   honoursWindows: llamaCppHonoursWindows,
   liftLength(modelType, length) {
     const arch = llamaCppArch(modelType);
     return arch ? { name: 'override-kv', flag: '--override-kv', value: `${arch}.context_length=int:${length}` } : undefined;
   },
   overLengthText(w) {
-    const C = fmt(w.length), D = fmt(w.derived);
-    const by = w.covered ? `${w.covered} scaling in effect`
-      : w.raisedBase ? `raised --rope-freq-base ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)})` : undefined;
+    const C = fmt(w.length),
+      D = fmt(w.derived);
+    const by = w.covered
+      ? `${w.covered} scaling in effect`
+      : w.raisedBase
+        ? `raised --rope-freq-base ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)})`
+        : undefined;
     if (w.verdict === 'caps') {
       return `${w.label} ${C} is above the GGUF's context_length ${D} for ${w.model}: llama-server caps each slot there ("the slot context (…) exceeds the training context of the model (${w.derived}) - capping") and serves ${D}, not ${C}.${by ? ` The ${by} covers ${C}: --override-kv raises the cap.` : ''}`;
     }

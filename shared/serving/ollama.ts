@@ -21,7 +21,13 @@ export const OLLAMA_CONTEXT_ENV = 'OLLAMA_CONTEXT_LENGTH';
  */
 export function ollamaReading(input: ConsumerInput): ConsumerReading {
   const cpp = llamaCppReading(input);
-  return { ...cpp, consumer: 'ollama', label: 'Ollama (GGUF from llama.cpp)', pkg: 'ollama', source: 'llm/server.go (num_ctx clamp); GGUF from convert_hf_to_gguf.py' };
+  return {
+    ...cpp,
+    consumer: 'ollama',
+    label: 'Ollama (GGUF from llama.cpp)',
+    pkg: 'ollama',
+    source: 'llm/server.go (num_ctx clamp); GGUF from convert_hf_to_gguf.py',
+  };
 }
 
 export function ollamaPlan(input: ServingInput): ServingPlan {
@@ -34,7 +40,9 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
   switch (facts.type) {
     case 'yarn':
     case 'linear':
-      notes.push(`Ollama has no RoPE scaling option: the ${facts.type} scaling applies only if the GGUF carries rope.scaling.type ${facts.type} from conversion (convert this config, with its rope_scaling, to GGUF).`);
+      notes.push(
+        `Ollama has no RoPE scaling option: the ${facts.type} scaling applies only if the GGUF carries rope.scaling.type ${facts.type} from conversion (convert this config, with its rope_scaling, to GGUF).`,
+      );
       break;
     case 'dynamic':
       notes.push('Ollama has no dynamic NTK scaling and GGUF conversion drops it: the model runs unscaled.');
@@ -47,7 +55,9 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
       const advice = recommendedRewrite(input, facts, context, llamaCppHonoursWindows(input.rope.modelType));
       if (advice) {
         rewrite = planRewrite(advice, false);
-        notes.push(`${rewriteNote(input, advice, 'the preferred rewrite is')} Ollama gives no scaling at all, so convert the GGUF from a config that carries it, or serve with llama.cpp's flags.`);
+        notes.push(
+          `${rewriteNote(input, advice, 'the preferred rewrite is')} Ollama gives no scaling at all, so convert the GGUF from a config that carries it, or serve with llama.cpp's flags.`,
+        );
       }
       break;
     }
@@ -56,9 +66,20 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
   }
   notes.push(...reachNotes(input, facts, context, 'Ollama', derivedMaxLen, llamaCppHonoursWindows(input.rope.modelType)));
   if (context > derivedMaxLen) {
-    notes.push(`Ollama clamps num_ctx to the GGUF's context_length (${grouped(derivedMaxLen)}) with "requested context size too large for model": ${grouped(context)} needs a GGUF converted from a config whose max_position_embeddings is ${context}. The command asks for ${grouped(served)}.`);
+    notes.push(
+      `Ollama clamps num_ctx to the GGUF's context_length (${grouped(derivedMaxLen)}) with "requested context size too large for model": ${grouped(context)} needs a GGUF converted from a config whose max_position_embeddings is ${context}. The command asks for ${grouped(served)}.`,
+    );
   }
-  return { engine: 'ollama', derivedMaxLen, context, args: ['ollama', 'serve'], env: { [OLLAMA_CONTEXT_ENV]: String(served) }, overrides: null, notes, ...(rewrite ? { rewrite } : {}) };
+  return {
+    engine: 'ollama',
+    derivedMaxLen,
+    context,
+    args: ['ollama', 'serve'],
+    env: { [OLLAMA_CONTEXT_ENV]: String(served) },
+    overrides: null,
+    notes,
+    ...(rewrite ? { rewrite } : {}),
+  };
 }
 
 // ==== Launch grammar (h-engines): what Ollama reads ========================================
@@ -81,15 +102,52 @@ import type { LaunchEffect } from './launchModel';
  * outside both is ignored by the server, silently.
  */
 const OLLAMA_ENV_NAMES = new Set([
-  'OLLAMA_AUTH', 'OLLAMA_CONTEXT_LENGTH', 'OLLAMA_DEBUG', 'OLLAMA_DEBUG_LOG_REQUESTS', 'OLLAMA_EDITOR', 'OLLAMA_FLASH_ATTENTION',
-  'OLLAMA_GO_TEMPLATE', 'OLLAMA_GPU_OVERHEAD', 'OLLAMA_HOST', 'OLLAMA_IGPU_ENABLE', 'OLLAMA_KEEP_ALIVE', 'OLLAMA_KV_CACHE_TYPE',
-  'OLLAMA_LLM_LIBRARY', 'OLLAMA_LOAD_TIMEOUT', 'OLLAMA_MAX_LOADED_MODELS', 'OLLAMA_MAX_QUEUE', 'OLLAMA_MAX_TRANSFER_STREAMS',
-  'OLLAMA_MODELS', 'OLLAMA_NOHISTORY', 'OLLAMA_NOPRUNE', 'OLLAMA_NO_CLOUD', 'OLLAMA_NUM_PARALLEL', 'OLLAMA_ORIGINS', 'OLLAMA_REMOTES',
-  'OLLAMA_SCHED_SPREAD', 'OLLAMA_VULKAN', 'OLLAMA_API_KEY', 'OLLAMA_CORS', 'OLLAMA_EXPERIMENT', 'OLLAMA_LIBRARY_PATH',
-  'OLLAMA_LLAMA_CPP_COMPAT', 'OLLAMA_CLOUD_BASE_URL', 'OLLAMA_DOT_COM_URL', 'OLLAMA_APP_DB_PATH', 'OLLAMA_SKILLS',
-  'OLLAMA_AGENT_DISABLE_SHELL', 'OLLAMA_AGENT_DISABLE_WEBSEARCH', 'OLLAMA_LAUNCH_DSH_API_KEY',
+  'OLLAMA_AUTH',
+  'OLLAMA_CONTEXT_LENGTH',
+  'OLLAMA_DEBUG',
+  'OLLAMA_DEBUG_LOG_REQUESTS',
+  'OLLAMA_EDITOR',
+  'OLLAMA_FLASH_ATTENTION',
+  'OLLAMA_GO_TEMPLATE',
+  'OLLAMA_GPU_OVERHEAD',
+  'OLLAMA_HOST',
+  'OLLAMA_IGPU_ENABLE',
+  'OLLAMA_KEEP_ALIVE',
+  'OLLAMA_KV_CACHE_TYPE',
+  'OLLAMA_LLM_LIBRARY',
+  'OLLAMA_LOAD_TIMEOUT',
+  'OLLAMA_MAX_LOADED_MODELS',
+  'OLLAMA_MAX_QUEUE',
+  'OLLAMA_MAX_TRANSFER_STREAMS',
+  'OLLAMA_MODELS',
+  'OLLAMA_NOHISTORY',
+  'OLLAMA_NOPRUNE',
+  'OLLAMA_NO_CLOUD',
+  'OLLAMA_NUM_PARALLEL',
+  'OLLAMA_ORIGINS',
+  'OLLAMA_REMOTES',
+  'OLLAMA_SCHED_SPREAD',
+  'OLLAMA_VULKAN',
+  'OLLAMA_API_KEY',
+  'OLLAMA_CORS',
+  'OLLAMA_EXPERIMENT',
+  'OLLAMA_LIBRARY_PATH',
+  'OLLAMA_LLAMA_CPP_COMPAT',
+  'OLLAMA_CLOUD_BASE_URL',
+  'OLLAMA_DOT_COM_URL',
+  'OLLAMA_APP_DB_PATH',
+  'OLLAMA_SKILLS',
+  'OLLAMA_AGENT_DISABLE_SHELL',
+  'OLLAMA_AGENT_DISABLE_WEBSEARCH',
+  'OLLAMA_LAUNCH_DSH_API_KEY',
   // Read by earlier releases.
-  'OLLAMA_TMPDIR', 'OLLAMA_HOME', 'OLLAMA_RUNNERS_DIR', 'OLLAMA_MAX_VRAM', 'OLLAMA_INTEL_GPU', 'OLLAMA_NEW_ENGINE', 'OLLAMA_MULTIUSER_CACHE',
+  'OLLAMA_TMPDIR',
+  'OLLAMA_HOME',
+  'OLLAMA_RUNNERS_DIR',
+  'OLLAMA_MAX_VRAM',
+  'OLLAMA_INTEL_GPU',
+  'OLLAMA_NEW_ENGINE',
+  'OLLAMA_MULTIUSER_CACHE',
 ]);
 
 /** Levenshtein distance, small strings only. */
@@ -111,10 +169,14 @@ function distance(a: string, b: string): number {
 function meantOllamaEnv(name: string): string | undefined {
   // Every spelling of a context size means Ollama's one context variable.
   if (/CTX|CONTEXT|SEQ_LEN|MAX_LEN|NUM_CTX/.test(name)) return OLLAMA_CONTEXT_ENV;
-  let best: string | undefined, bestD = Infinity;
+  let best: string | undefined,
+    bestD = Infinity;
   for (const k of OLLAMA_ENV_NAMES) {
     const dd = distance(name, k);
-    if (dd < bestD) { best = k; bestD = dd; }
+    if (dd < bestD) {
+      best = k;
+      bestD = dd;
+    }
   }
   return bestD <= 3 ? best : undefined;
 }
@@ -132,7 +194,9 @@ function unknownOllamaEnv(inv: Invocation): GrammarProblem[] {
     const token: Token = at ? { ...tok, value: name, raw: name, offset: at.offset, length: at.length, range: at.range, quote: 'none', known: true } : tok;
     const context = meant === OLLAMA_CONTEXT_ENV;
     out.push({
-      token, kind: 'misspelled', severity: context ? 'warning' : 'information',
+      token,
+      kind: 'misspelled',
+      severity: context ? 'warning' : 'information',
       message: `Ollama does not read ${name} (envconfig/config.go): the server ignores it${context ? ', so the context stays at its default' : ''}.${meant ? ` Its variable is ${meant}.` : ''}`,
       ...(meant && at ? { replacement: meant } : {}),
     });
@@ -187,7 +251,10 @@ export function relateOllamaRuns(requests: LaunchRequest[]): void {
   let serve: LaunchRequest | undefined;
   for (const req of requests) {
     if (req.program !== 'ollama' || !req.invocation) continue;
-    if (isOllamaServe(req)) { serve = req; continue; }
+    if (isOllamaServe(req)) {
+      serve = req;
+      continue;
+    }
     if (!serve?.length || req.length || !req.model || req.invocation.source !== serve.invocation!.source) continue;
     const line = serve.invocation!.range.start.line + 1;
     req.length = serve.length;
@@ -210,14 +277,32 @@ export function relateOllamaRuns(requests: LaunchRequest[]): void {
 const OLLAMA_LIBRARY: Record<string, { sizes: Record<string, string>; default: string }> = {
   'qwen2.5': {
     default: '7b',
-    sizes: { '0.5b': 'Qwen/Qwen2.5-0.5B-Instruct', '1.5b': 'Qwen/Qwen2.5-1.5B-Instruct', '3b': 'Qwen/Qwen2.5-3B-Instruct', '7b': 'Qwen/Qwen2.5-7B-Instruct', '14b': 'Qwen/Qwen2.5-14B-Instruct', '32b': 'Qwen/Qwen2.5-32B-Instruct', '72b': 'Qwen/Qwen2.5-72B-Instruct' },
+    sizes: {
+      '0.5b': 'Qwen/Qwen2.5-0.5B-Instruct',
+      '1.5b': 'Qwen/Qwen2.5-1.5B-Instruct',
+      '3b': 'Qwen/Qwen2.5-3B-Instruct',
+      '7b': 'Qwen/Qwen2.5-7B-Instruct',
+      '14b': 'Qwen/Qwen2.5-14B-Instruct',
+      '32b': 'Qwen/Qwen2.5-32B-Instruct',
+      '72b': 'Qwen/Qwen2.5-72B-Instruct',
+    },
   },
   'qwen2.5-coder': {
     default: '7b',
-    sizes: { '0.5b': 'Qwen/Qwen2.5-Coder-0.5B-Instruct', '1.5b': 'Qwen/Qwen2.5-Coder-1.5B-Instruct', '3b': 'Qwen/Qwen2.5-Coder-3B-Instruct', '7b': 'Qwen/Qwen2.5-Coder-7B-Instruct', '14b': 'Qwen/Qwen2.5-Coder-14B-Instruct', '32b': 'Qwen/Qwen2.5-Coder-32B-Instruct' },
+    sizes: {
+      '0.5b': 'Qwen/Qwen2.5-Coder-0.5B-Instruct',
+      '1.5b': 'Qwen/Qwen2.5-Coder-1.5B-Instruct',
+      '3b': 'Qwen/Qwen2.5-Coder-3B-Instruct',
+      '7b': 'Qwen/Qwen2.5-Coder-7B-Instruct',
+      '14b': 'Qwen/Qwen2.5-Coder-14B-Instruct',
+      '32b': 'Qwen/Qwen2.5-Coder-32B-Instruct',
+    },
   },
   llama3: { default: '8b', sizes: { '8b': 'meta-llama/Meta-Llama-3-8B-Instruct', '70b': 'meta-llama/Meta-Llama-3-70B-Instruct' } },
-  'llama3.1': { default: '8b', sizes: { '8b': 'meta-llama/Llama-3.1-8B-Instruct', '70b': 'meta-llama/Llama-3.1-70B-Instruct', '405b': 'meta-llama/Llama-3.1-405B-Instruct' } },
+  'llama3.1': {
+    default: '8b',
+    sizes: { '8b': 'meta-llama/Llama-3.1-8B-Instruct', '70b': 'meta-llama/Llama-3.1-70B-Instruct', '405b': 'meta-llama/Llama-3.1-405B-Instruct' },
+  },
   'llama3.2': { default: '3b', sizes: { '1b': 'meta-llama/Llama-3.2-1B-Instruct', '3b': 'meta-llama/Llama-3.2-3B-Instruct' } },
   'llama3.3': { default: '70b', sizes: { '70b': 'meta-llama/Llama-3.3-70B-Instruct' } },
 };
@@ -250,13 +335,24 @@ export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
   if (p) {
     const v = /^\s*\d+\s*$/.test(p.value.value) ? Number(p.value.value) : NaN;
     if (Number.isFinite(v)) req.length = { value: v, option: { name: 'num_ctx', flag: p.name, value: p.value } };
-    else req.problems.push({ token: p.value, kind: 'bad-value', severity: 'error', message: `PARAMETER num_ctx takes a whole number of tokens: ${shownValue(p.value.value)} makes \`ollama create\` fail.` });
+    else
+      req.problems.push({
+        token: p.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `PARAMETER num_ctx takes a whole number of tokens: ${shownValue(p.value.value)} makes \`ollama create\` fail.`,
+      });
   }
   for (const name of ['rope_frequency_base', 'rope_frequency_scale']) {
     const q = mf.parameters[name];
     if (q) {
       req.rope[name] = { name, flag: q.name, value: q.value };
-      req.problems.push({ token: q.name, kind: 'removed', severity: 'warning', message: `Current Ollama has no ${name} option (no reader in its source, main 2026-08): RoPE comes from the GGUF's rope.* keys, so this line does not change it.` });
+      req.problems.push({
+        token: q.name,
+        kind: 'removed',
+        severity: 'warning',
+        message: `Current Ollama has no ${name} option (no reader in its source, main 2026-08): RoPE comes from the GGUF's rope.* keys, so this line does not change it.`,
+      });
     }
   }
   return req;
@@ -265,7 +361,16 @@ export function readOllamaModelfile(mf: ModelfileLaunch): LaunchRequest {
 export function ollamaLaunchEffect(_req: LaunchRequest, input: ServingInput): LaunchEffect {
   const own = scalingFacts(input.rope);
   const facts = own.type === 'dynamic' ? { ...own, type: 'none' as const } : own;
-  return { rope: input.rope, facts, derived: llamaCppTrainContext(input), basis: 'the GGUF\'s context_length', scalingFromCommand: false, replacesModelScaling: false, notes: [], overLength: 'clamps' };
+  return {
+    rope: input.rope,
+    facts,
+    derived: llamaCppTrainContext(input),
+    basis: "the GGUF's context_length",
+    scalingFromCommand: false,
+    replacesModelScaling: false,
+    notes: [],
+    overLength: 'clamps',
+  };
 }
 // ==== end of launch grammar (h-engines) ====================================================
 
@@ -282,7 +387,7 @@ export const ollamaEngine: Engine = {
   env: /^OLLAMA_CONTEXT_LENGTH$/,
   relate: relateOllamaRuns,
   honoursWindows: llamaCppHonoursWindows,
-  noScalingOption: 'Ollama has no RoPE option: convert the GGUF from a config with rope_scaling yarn, or serve it with llama.cpp\'s --rope-scaling yarn flags.',
+  noScalingOption: "Ollama has no RoPE option: convert the GGUF from a config with rope_scaling yarn, or serve it with llama.cpp's --rope-scaling yarn flags.",
   overLengthText: (w) =>
     `${w.label} ${fmt(w.length)} is above the GGUF's context_length ${fmt(w.derived)} for ${w.model}: Ollama clamps it to ${fmt(w.derived)} ("requested context size too large for model"); serving ${fmt(w.length)} needs a GGUF converted with that context (and YaRN scaling, which Ollama has no option for).`,
   gguf: true,

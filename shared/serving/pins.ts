@@ -21,12 +21,20 @@ export interface WorkspaceFacts {
 
 /** Python distribution names (normalized) → consumer. */
 const PACKAGES: Record<string, ConsumerPackage> = {
-  transformers: 'transformers', vllm: 'vllm', sglang: 'sglang', 'llama-cpp-python': 'llama.cpp',
-  'text-generation-server': 'tgi', 'text-generation': 'tgi', ollama: 'ollama',
+  transformers: 'transformers',
+  vllm: 'vllm',
+  sglang: 'sglang',
+  'llama-cpp-python': 'llama.cpp',
+  'text-generation-server': 'tgi',
+  'text-generation': 'tgi',
+  ollama: 'ollama',
 };
 
 function normalize(name: string): string {
-  return name.trim().toLowerCase().replace(/[-_.]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_.]+/g, '-');
 }
 
 function pkgOf(name: string): ConsumerPackage | undefined {
@@ -97,7 +105,11 @@ export function pinsFromTomlLock(text: string, file: string): ConsumerPin[] {
 /** Pipfile.lock: `{"default": {"transformers": {"version": "==4.42.4"}}}`. */
 export function pinsFromPipfileLock(text: string, file: string): ConsumerPin[] {
   let data: unknown;
-  try { data = JSON.parse(text); } catch { return []; }
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return [];
+  }
   const out: ConsumerPin[] = [];
   for (const section of ['default', 'develop']) {
     const deps = (data as Record<string, Record<string, { version?: string }>>)?.[section];
@@ -112,7 +124,8 @@ export function pinsFromPipfileLock(text: string, file: string): ConsumerPin[] {
 
 /** The `ropeLens.consumers` setting: specifiers such as `transformers==4.42.4` or `vllm`. */
 /** The forms a consumer may be named in (`--consumer`, `ropeLens.consumers`), for messages. */
-export const CONSUMER_SPEC_FORMS = 'PACKAGE or PACKAGE==VERSION (also ~=, >=, ===, @, and a range such as >=0.6,<0.7), where PACKAGE is transformers, vllm, sglang, llama.cpp (or llama-cpp-python), tgi (or text-generation, text-generation-server) or ollama; e.g. transformers==4.41.0';
+export const CONSUMER_SPEC_FORMS =
+  'PACKAGE or PACKAGE==VERSION (also ~=, >=, ===, @, and a range such as >=0.6,<0.7), where PACKAGE is transformers, vllm, sglang, llama.cpp (or llama-cpp-python), tgi (or text-generation, text-generation-server) or ollama; e.g. transformers==4.41.0';
 
 const SPEC_NAMES = [...Object.keys(PACKAGES), 'llama.cpp', 'tgi'];
 
@@ -145,9 +158,12 @@ export function pinsFromSetting(specs: readonly string[] | undefined): ConsumerP
 
 /** Engine images (Docker Hub / GHCR names) → consumer. */
 const IMAGES: [RegExp, ConsumerPackage][] = [
-  [/(^|\/)vllm\/vllm-openai$/, 'vllm'], [/(^|\/)lmsysorg\/sglang$/, 'sglang'],
-  [/(^|\/)huggingface\/text-generation-inference$/, 'tgi'], [/(^|\/)ollama\/ollama$/, 'ollama'],
-  [/(^|\/)(ggml-org|ggerganov)\/llama\.cpp$/, 'llama.cpp'], [/(^|\/)huggingface\/transformers-[a-z-]+$/, 'transformers'],
+  [/(^|\/)vllm\/vllm-openai$/, 'vllm'],
+  [/(^|\/)lmsysorg\/sglang$/, 'sglang'],
+  [/(^|\/)huggingface\/text-generation-inference$/, 'tgi'],
+  [/(^|\/)ollama\/ollama$/, 'ollama'],
+  [/(^|\/)(ggml-org|ggerganov)\/llama\.cpp$/, 'llama.cpp'],
+  [/(^|\/)huggingface\/transformers-[a-z-]+$/, 'transformers'],
 ];
 
 /**

@@ -23,7 +23,10 @@ function reachText(input: ServingInput): string {
 /** Markdown for a hover: one table row per engine, then each engine's command in a shell block. */
 export function servingHoverSection(input: ServingInput): string {
   const plans = ENGINE_NAMES.map((e) => servingPlan(e, input));
-  const rows = plans.map((p) => `| ${labelOf(p.engine)} | ${grouped(p.derivedMaxLen)} | ${grouped(p.context)}${Object.keys(p.env).length ? ` (needs ${Object.keys(p.env).join(', ')})` : ''} |`);
+  const rows = plans.map(
+    (p) =>
+      `| ${labelOf(p.engine)} | ${grouped(p.derivedMaxLen)} | ${grouped(p.context)}${Object.keys(p.env).length ? ` (needs ${Object.keys(p.env).join(', ')})` : ''} |`,
+  );
   return [
     '**Serving** (trained context ' + grouped(input.trainedContext) + reachText(input) + ')',
     '',
@@ -39,7 +42,8 @@ export function servingHoverSection(input: ServingInput): string {
 
 function yamlScalar(key: string, v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) && FLOAT_KEYS.has(key) ? v.toFixed(1) : String(v);
-  if (typeof v === 'string') return /^[A-Za-z0-9_./-]+$/.test(v) && !/^(true|false|null|yes|no|on|off|~)$/i.test(v) && !/^[\d.]/.test(v) ? v : JSON.stringify(v);
+  if (typeof v === 'string')
+    return /^[A-Za-z0-9_./-]+$/.test(v) && !/^(true|false|null|yes|no|on|off|~)$/i.test(v) && !/^[\d.]/.test(v) ? v : JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map((x) => yamlScalar('', x)).join(', ')}]`;
   return JSON.stringify(v);
 }
@@ -67,9 +71,12 @@ export function vllmConfigYaml(plan: ServingPlan, source: string): string {
 /** A launch script for the plan (SGLang's override and environment variable included). */
 export function launchScript(plan: ServingPlan, source: string): string {
   return [
-    '#!/bin/sh', `# ${labelOf(plan.engine)} launch command written by RoPE Lens from ${source}`, ...plan.notes.map((n) => `# ${n}`),
+    '#!/bin/sh',
+    `# ${labelOf(plan.engine)} launch command written by RoPE Lens from ${source}`,
+    ...plan.notes.map((n) => `# ${n}`),
     ...Object.entries(plan.env).map(([k, v]) => `export ${shellCommand({ env: {}, args: [`${k}=${v}`] })}`),
-    `exec ${shellCommand({ env: {}, args: plan.args })}`, '',
+    `exec ${shellCommand({ env: {}, args: plan.args })}`,
+    '',
   ].join('\n');
 }
 
@@ -98,7 +105,11 @@ export interface LaunchHoverFacts {
 export function launchHoverMarkdown(f: LaunchHoverFacts): string {
   const label = labelOf(f.engine) ?? f.engine;
   const lines = [`**${label} launch**${f.model ? ` of \`${f.model}\`` : ''}`, ''];
-  if (f.model && !f.resolvedFrom) lines.push(`The model was not found offline: ${label}'s derived length and the trained context are unknown, so this launch is not judged (\`rope-lens check --hub\`, or \`ropeLens.hub.allowNetwork\`, fetches its config).`, '');
+  if (f.model && !f.resolvedFrom)
+    lines.push(
+      `The model was not found offline: ${label}'s derived length and the trained context are unknown, so this launch is not judged (\`rope-lens check --hub\`, or \`ropeLens.hub.allowNetwork\`, fetches its config).`,
+      '',
+    );
   const rows: [string, string][] = [];
   if (f.resolvedFrom) rows.push(['model config', `${f.resolvedFrom}${f.assumed ? ` (${f.assumed})` : ''}`]);
   if (f.requested !== null) rows.push(['requested', `${grouped(f.requested)}${f.lengthOption ? ` (${f.lengthOption})` : ''}`]);
@@ -107,9 +118,12 @@ export function launchHoverMarkdown(f: LaunchHoverFacts): string {
   if (f.scaling) rows.push(['scaling in effect', `${f.scaling}${f.scalingFromCommand ? ' (set by this command)' : ''}`]);
   if (rows.length) lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`));
   if (f.requested !== null && f.derived !== null && f.requested > f.derived) {
-    lines.push('', f.engine === 'vllm' || f.engine === 'sglang'
-      ? `${grouped(f.requested)} is above what ${label} derives: it refuses to start unless told to allow longer lengths.`
-      : `${grouped(f.requested)} is above what ${label} derives: it ${f.engine === 'tgi' ? 'does not check, and positions past it are extrapolated' : 'caps the context there'}.`);
+    lines.push(
+      '',
+      f.engine === 'vllm' || f.engine === 'sglang'
+        ? `${grouped(f.requested)} is above what ${label} derives: it refuses to start unless told to allow longer lengths.`
+        : `${grouped(f.requested)} is above what ${label} derives: it ${f.engine === 'tgi' ? 'does not check, and positions past it are extrapolated' : 'caps the context there'}.`,
+    );
   }
   for (const n of f.notes) lines.push('', n);
   return lines.join('\n');

@@ -17,8 +17,24 @@ import { engineRow, factsOfReading, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
-  ScalingFacts, argNumber, planRewrite, recommendedRewrite, rewriteNote, rewriteOverride, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef,
-  modernScaling, overrideAt, reachNotes, scalingFacts, staticYarnNote, targetContext, beyondFrom } from './common';
+  ScalingFacts,
+  planRewrite,
+  recommendedRewrite,
+  rewriteNote,
+  rewriteOverride,
+  factsOfObject,
+  grouped,
+  isHandAddedType,
+  jsonText,
+  lengthKeys,
+  modelRef,
+  modernScaling,
+  overrideAt,
+  reachNotes,
+  scalingFacts,
+  staticYarnNote,
+  targetContext,
+} from './common';
 
 const LENGTH_KEYS = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
 const DEFAULT_LEN = 2048;
@@ -56,14 +72,29 @@ export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = 
 export function sglangReading(input: ConsumerInput): ConsumerReading {
   const row = sglangReadingOf(input);
   // It loads configs through transformers 4.x classes: a type 4.x does not know does not load at all.
-  return knownTo4x(input.view.modelType) ? row : { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+  return knownTo4x(input.view.modelType)
+    ? row
+    : {
+        ...row,
+        status: 'cannot-load',
+        base: null,
+        scalingType: null,
+        factor: null,
+        notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`],
+      };
 }
 
 function sglangReadingOf(input: ConsumerInput): ConsumerReading {
   const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
   return engineRow(
-    { consumer: 'sglang', label: 'SGLang (2025, transformers 4.x)', pkg: 'sglang', source: 'python/sglang/srt/models/llama.py::LlamaDecoderLayer.__init__ @ 0023954; hf_transformers_utils.py::get_context_length' },
-    read, sglangDerivedContext(servingOf(input), factsOfReading(input, read.scaling)),
+    {
+      consumer: 'sglang',
+      label: 'SGLang (2025, transformers 4.x)',
+      pkg: 'sglang',
+      source: 'python/sglang/srt/models/llama.py::LlamaDecoderLayer.__init__ @ 0023954; hf_transformers_utils.py::get_context_length',
+    },
+    read,
+    sglangDerivedContext(servingOf(input), factsOfReading(input, read.scaling)),
     input.view.ropeParameters ? ['rope_parameters is not read (getattr rope_theta / rope_scaling)'] : [],
   );
 }
@@ -101,7 +132,11 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'SGLang', derivedMaxLen, sglangHonoursWindows(input.rope.modelType)));
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
-  const lengthWith = (n: number | undefined) => sglangDerivedContext(n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts);
+  const lengthWith = (n: number | undefined) =>
+    sglangDerivedContext(
+      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input,
+      scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts,
+    );
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
@@ -113,9 +148,10 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   const env: Record<string, string> = {};
   if (context > after) {
     env[SGLANG_LONG_ENV] = '1';
-    const why = scaling && 'original_max_position_embeddings' in scaling
-      ? ' (SGLang ignores factor when the scaling has original_max_position_embeddings, so a YaRN model keeps max_position_embeddings)'
-      : '';
+    const why =
+      scaling && 'original_max_position_embeddings' in scaling
+        ? ' (SGLang ignores factor when the scaling has original_max_position_embeddings, so a YaRN model keeps max_position_embeddings)'
+        : '';
     notes.push(`${grouped(context)} is above the ${grouped(after)} SGLang derives${why}: it refuses --context-length without ${SGLANG_LONG_ENV}=1.`);
   }
   const args = ['python3', '-m', 'sglang.launch_server', '--model-path', modelRef(input), '--context-length', String(context)];
@@ -186,7 +222,12 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
   if (programName(argv[0]) === 'sglang' && argv[1]?.value === 'serve') start = 2;
   else start = afterPythonModule(argv, ['sglang.launch_server']);
   // `serve_sglang --model-path … --context-length …` (a wrapper defined elsewhere).
-  if (start < 0 && inv.entrypoint === 'program' && (wrapper = engineWrapper(argv, 'sglang', wrappedLaunchProgram, SGLANG_SPECS, { equals: true, underscores: false }, SGLANG_FOREIGN))) start = 1;
+  if (
+    start < 0 &&
+    inv.entrypoint === 'program' &&
+    (wrapper = engineWrapper(argv, 'sglang', wrappedLaunchProgram, SGLANG_SPECS, { equals: true, underscores: false }, SGLANG_FOREIGN))
+  )
+    start = 1;
   if (start < 0) return undefined;
   // argparse: no `_` → `-`; `--flag=value` splits.
   const r = readArgv(argv, start, SGLANG_SPECS, { equals: true, underscores: false });
@@ -207,16 +248,34 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
   if (len?.value) {
     const v = parseLength(len.value.value);
     if (Number.isFinite(v)) req.length = { value: v, option: len };
-    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `SGLang cannot read ${shownValue(len.value.value)} as --context-length: argparse refuses the command.` });
+    else
+      req.problems.push({
+        token: len.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `SGLang cannot read ${shownValue(len.value.value)} as --context-length: argparse refuses the command.`,
+      });
   }
   const ov = lastUse(r, 'json-model-override-args');
   if (ov) {
     const parsed = readJsonObject(ov);
     req.overrides = { option: ov, ...parsed };
-    if (parsed.error && ov.value) req.problems.push({ token: ov.value, kind: 'bad-value', severity: 'error', message: `--json-model-override-args: ${parsed.error}; SGLang's json.loads refuses it and the launch fails.` });
+    if (parsed.error && ov.value)
+      req.problems.push({
+        token: ov.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `--json-model-override-args: ${parsed.error}; SGLang's json.loads refuses it and the launch fails.`,
+      });
     if (parsed.value) {
       for (const { key, meant } of ignoredOverrideKeys(parsed.value)) {
-        req.problems.push({ token: ov.value ?? ov.flag, kind: 'ignored-key', severity: 'warning', keyPath: [key], message: `--json-model-override-args key ${JSON.stringify(key)} is merged into the config as is and nothing reads it: the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
+        req.problems.push({
+          token: ov.value ?? ov.flag,
+          kind: 'ignored-key',
+          severity: 'warning',
+          keyPath: [key],
+          message: `--json-model-override-args key ${JSON.stringify(key)} is merged into the config as is and nothing reads it: the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.`,
+        });
       }
     }
   }
@@ -241,11 +300,23 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
   if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
   const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
   const ignoresFactor = facts.type !== 'none' && ('original_max_position_embeddings' in facts.params || facts.params['rope_type'] === 'llama3');
-  const basis = facts.type === 'none' ? 'the config\'s context length, no RoPE scaling'
-    : ignoresFactor ? `the config's context length (SGLang ignores the factor of a scaling that has original_max_position_embeddings or is llama3)`
-    : `the config's context length × ${scalingWords(facts)}`;
+  const basis =
+    facts.type === 'none'
+      ? "the config's context length, no RoPE scaling"
+      : ignoresFactor
+        ? `the config's context length (SGLang ignores the factor of a scaling that has original_max_position_embeddings or is llama3)`
+        : `the config's context length × ${scalingWords(facts)}`;
   const model = scalingFacts(input.rope);
-  return { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: !!scaling && model.type !== 'none', notes: [], overLength: 'refuses' };
+  return {
+    rope,
+    facts,
+    derived,
+    basis,
+    scalingFromCommand: !!scaling,
+    replacesModelScaling: !!scaling && model.type !== 'none',
+    notes: [],
+    overLength: 'refuses',
+  };
 }
 // ==== end of launch grammar (h-engines) ====================================================
 
@@ -260,14 +331,18 @@ export const sglangEngine: Engine = {
   plan: sglangPlan,
   env: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
   override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true },
-  replacesScaling: 'the override object replaces the model\'s whole (no merge)',
+  replacesScaling: "the override object replaces the model's whole (no merge)",
   honoursWindows: sglangHonoursWindows,
   longEnv: { name: SGLANG_LONG_ENV, allows: (v) => ['1', 'true'].includes(v.trim().toLowerCase()) },
   overLengthText(w) {
-    const C = fmt(w.length), D = fmt(w.derived);
+    const C = fmt(w.length),
+      D = fmt(w.derived);
     const quote = `"User-specified context_length (${w.length}) is greater than the derived context_length (${w.derived})"`;
-    const past = w.covered ? `the ${w.covered} scaling in effect covers ${C}`
-      : w.raisedBase ? `the raised rope_theta ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)}) covers ${C}` : `positions past ${D} are extrapolated`;
+    const past = w.covered
+      ? `the ${w.covered} scaling in effect covers ${C}`
+      : w.raisedBase
+        ? `the raised rope_theta ${fmt(w.raisedBase.base)} (the NTK-aware base for ×${fmt(w.raisedBase.factor)}) covers ${C}`
+        : `positions past ${D} are extrapolated`;
     return w.allowedBy !== undefined
       ? `${w.label} ${C} is above the ${D} SGLang derives from ${w.model} (${w.basis}): with ${SGLANG_LONG_ENV}=${w.allowedBy} SGLang only warns (${quote}) and runs; ${past}.`
       : `${w.label} ${C} is above the ${D} SGLang derives from ${w.model} (${w.basis}): SGLang refuses it at startup with ${quote} unless ${SGLANG_LONG_ENV}=1; ${past}.`;

@@ -26,7 +26,10 @@ const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
  */
 export function tgiScalingOptions(s: FlagScaling): EngineOption[] | undefined {
   return s.type === 'linear' || s.type === 'dynamic'
-    ? [{ name: 'rope-scaling', flag: '--rope-scaling', value: s.type }, { name: 'rope-factor', flag: '--rope-factor', value: argNumber(s.factor) }]
+    ? [
+        { name: 'rope-scaling', flag: '--rope-scaling', value: s.type },
+        { name: 'rope-factor', flag: '--rope-factor', value: argNumber(s.factor) },
+      ]
     : undefined;
 }
 
@@ -47,14 +50,24 @@ export function tgiDerivedMaxLen(input: ServingInput): number {
 export function tgiReading(input: ConsumerInput): ConsumerReading {
   const row = tgiReadingOf(input);
   // It loads configs through transformers 4.x classes: a type 4.x does not know does not load at all.
-  return knownTo4x(input.view.modelType) ? row : { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+  return knownTo4x(input.view.modelType)
+    ? row
+    : {
+        ...row,
+        status: 'cannot-load',
+        base: null,
+        scalingType: null,
+        factor: null,
+        notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`],
+      };
 }
 
 function tgiReadingOf(input: ConsumerInput): ConsumerReading {
   const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
   return engineRow(
     { consumer: 'tgi', label: 'TGI', pkg: 'tgi', source: 'server/text_generation_server/layers/rotary.py::_get_rope_config; launcher/src/main.rs' },
-    read, tgiDerivedMaxLen(servingOf(input)),
+    read,
+    tgiDerivedMaxLen(servingOf(input)),
     input.view.ropeParameters ? ['rope_parameters is not read (config.rope_scaling only)'] : [],
   );
 }
@@ -73,10 +86,11 @@ export function tgiPlan(input: ServingInput): ServingPlan {
       if (facts.factor !== undefined) flags.push(...optionArgs(tgiScalingOptions({ type: facts.type, factor: facts.factor })));
       break;
     case 'yarn': {
-      notes.push('TGI reads YaRN from config.json (its CLI sets only linear or dynamic): the model\'s config.json must carry this rope_scaling.');
-      const bf = facts.params['beta_fast'], bs = facts.params['beta_slow'];
+      notes.push("TGI reads YaRN from config.json (its CLI sets only linear or dynamic): the model's config.json must carry this rope_scaling.");
+      const bf = facts.params['beta_fast'],
+        bs = facts.params['beta_slow'];
       if ((typeof bf === 'number' && bf !== 32) || (typeof bs === 'number' && bs !== 1) || facts.params['attention_factor'] !== undefined) {
-        notes.push('TGI\'s YaRN fixes beta_fast 32, beta_slow 1 and attn_factor 1: the config\'s other values are ignored.');
+        notes.push("TGI's YaRN fixes beta_fast 32, beta_slow 1 and attn_factor 1: the config's other values are ignored.");
       }
       break;
     }
@@ -95,8 +109,11 @@ export function tgiPlan(input: ServingInput): ServingPlan {
           flags.push(...optionArgs(tgiScalingOptions({ type: o.kind as 'dynamic' | 'linear', factor: o.factor })));
           extended = true;
         }
-        notes.push(written ? rewriteNote(input, advice, 'the flags write')
-          : `${rewriteNote(input, advice, 'the preferred rewrite is')} TGI's CLI cannot set ${kindName(advice.preferred.kind)} (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`);
+        notes.push(
+          written
+            ? rewriteNote(input, advice, 'the flags write')
+            : `${rewriteNote(input, advice, 'the preferred rewrite is')} TGI's CLI cannot set ${kindName(advice.preferred.kind)} (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`,
+        );
       }
       break;
     }
@@ -105,9 +122,20 @@ export function tgiPlan(input: ServingInput): ServingPlan {
   }
   notes.push(...reachNotes(input, facts, context, 'TGI', Math.max(derivedMaxLen, context)));
   if (context > derivedMaxLen) {
-    notes.push(`${grouped(context)} is above the ${grouped(derivedMaxLen)} TGI's launcher reads from max_position_embeddings; the launcher does not check it${extended ? '' : ', and positions past it are extrapolated'}.`);
+    notes.push(
+      `${grouped(context)} is above the ${grouped(derivedMaxLen)} TGI's launcher reads from max_position_embeddings; the launcher does not check it${extended ? '' : ', and positions past it are extrapolated'}.`,
+    );
   }
-  const args = ['text-generation-launcher', '--model-id', modelRef(input), '--max-input-tokens', String(Math.max(1, context - 1)), '--max-total-tokens', String(context), ...flags];
+  const args = [
+    'text-generation-launcher',
+    '--model-id',
+    modelRef(input),
+    '--max-input-tokens',
+    String(Math.max(1, context - 1)),
+    '--max-total-tokens',
+    String(context),
+    ...flags,
+  ];
   return { engine: 'tgi', derivedMaxLen, context, args, env: {}, overrides: null, notes, ...(rewrite ? { rewrite } : {}) };
 }
 
@@ -142,14 +170,23 @@ const TGI_SPECS: OptionSpec[] = [
 ];
 
 const TGI_ENV: Record<string, string[]> = {
-  'model-id': ['MODEL_ID'], 'max-input-tokens': ['MAX_INPUT_TOKENS', 'MAX_INPUT_LENGTH'], 'max-total-tokens': ['MAX_TOTAL_TOKENS'],
-  'rope-scaling': ['ROPE_SCALING'], 'rope-factor': ['ROPE_FACTOR'],
+  'model-id': ['MODEL_ID'],
+  'max-input-tokens': ['MAX_INPUT_TOKENS', 'MAX_INPUT_LENGTH'],
+  'max-total-tokens': ['MAX_TOTAL_TOKENS'],
+  'rope-scaling': ['ROPE_SCALING'],
+  'rope-factor': ['ROPE_FACTOR'],
 };
 
 const TGI_FOREIGN: Record<string, string | undefined> = {
-  '--max-model-len': '--max-total-tokens', '--context-length': '--max-total-tokens', '--hf-overrides': undefined,
-  '--json-model-override-args': undefined, '--model': '--model-id', '--model-path': '--model-id', '--rope-scale': '--rope-factor',
-  '--ctx-size': '--max-total-tokens', '--rope-theta': undefined,
+  '--max-model-len': '--max-total-tokens',
+  '--context-length': '--max-total-tokens',
+  '--hf-overrides': undefined,
+  '--json-model-override-args': undefined,
+  '--model': '--model-id',
+  '--model-path': '--model-id',
+  '--rope-scale': '--rope-factor',
+  '--ctx-size': '--max-total-tokens',
+  '--rope-theta': undefined,
 };
 
 export const TGI_IMAGES = ['huggingface/text-generation-inference'];
@@ -174,7 +211,8 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
     start = programName(inv.argv[0]) === 'text-generation-launcher' ? 1 : 0;
   } else if (programName(inv.argv[0]) === 'text-generation-launcher') start = 1;
   // `launch_tgi --model-id … --max-total-tokens …` (a wrapper defined elsewhere).
-  else if ((wrapper = engineWrapper(inv.argv, 'text-generation-launcher', wrappedLaunchProgram, TGI_SPECS, { equals: true, underscores: false }, TGI_FOREIGN))) start = 1;
+  else if ((wrapper = engineWrapper(inv.argv, 'text-generation-launcher', wrappedLaunchProgram, TGI_SPECS, { equals: true, underscores: false }, TGI_FOREIGN)))
+    start = 1;
   else return undefined;
   const r = readArgv(inv.argv, start, TGI_SPECS, { equals: true, underscores: false });
   const req: LaunchRequest = { program: 'tgi', role: 'serving', invocation: inv, rope: {}, problems: [], notes: wrapper ? [wrapper.note] : [] };
@@ -189,17 +227,28 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
   };
   const model = get('model-id');
   if (model?.value) req.model = model.value;
-  else req.notes.push('No --model-id (or MODEL_ID): TGI\'s launcher defaults to bigscience/bloom-560m.');
+  else req.notes.push("No --model-id (or MODEL_ID): TGI's launcher defaults to bigscience/bloom-560m.");
   const total = get('max-total-tokens');
   if (total?.value) {
     const v = /^\s*\d+\s*$/.test(total.value.value) ? Number(total.value.value) : NaN;
     if (Number.isFinite(v)) req.length = { value: v, option: total };
-    else req.problems.push({ token: total.value, kind: 'bad-value', severity: 'error', message: `TGI reads --max-total-tokens as an unsigned integer: ${shownValue(total.value.value)} stops the launcher.` });
+    else
+      req.problems.push({
+        token: total.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `TGI reads --max-total-tokens as an unsigned integer: ${shownValue(total.value.value)} stops the launcher.`,
+      });
   }
   const input = get('max-input-tokens');
   if (input) req.rope['max-input-tokens'] = input;
   if (input?.value && req.length && Number(input.value.value) >= req.length.value) {
-    req.problems.push({ token: input.value, kind: 'bad-value', severity: 'error', message: `TGI's launcher refuses this: "\`max_input_tokens\`(${input.value.value}) must be < \`max_total_tokens\`(${req.length.value})".` });
+    req.problems.push({
+      token: input.value,
+      kind: 'bad-value',
+      severity: 'error',
+      message: `TGI's launcher refuses this: "\`max_input_tokens\`(${input.value.value}) must be < \`max_total_tokens\`(${req.length.value})".`,
+    });
   }
   for (const name of ['rope-scaling', 'rope-factor']) {
     const u = get(name);
@@ -207,7 +256,12 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
   }
   const st = req.rope['rope-scaling']?.value;
   if (st && !['linear', 'dynamic'].includes(st.value)) {
-    req.problems.push({ token: st, kind: 'bad-value', severity: 'error', message: `TGI's --rope-scaling takes linear or dynamic only (clap stops on ${shownValue(st.value)}); YaRN is read from config.json's rope_scaling.` });
+    req.problems.push({
+      token: st,
+      kind: 'bad-value',
+      severity: 'error',
+      message: `TGI's --rope-scaling takes linear or dynamic only (clap stops on ${shownValue(st.value)}); YaRN is read from config.json's rope_scaling.`,
+    });
   }
   for (const u of r.unknown) {
     const us = u.name.replace(/_/g, '-');
@@ -215,7 +269,9 @@ export function readTgiLaunch(inv: Invocation): LaunchRequest | undefined {
     if (u.name in TGI_FOREIGN || (known && us !== u.name)) {
       const replacement = known ? us : TGI_FOREIGN[u.name];
       req.problems.push({
-        token: u.flag, kind: known ? 'misspelled' : 'foreign', severity: 'error',
+        token: u.flag,
+        kind: known ? 'misspelled' : 'foreign',
+        severity: 'error',
         message: `TGI's launcher does not know ${u.name}: clap stops with "error: unexpected argument '${u.name}' found".${replacement ? ` Its option is ${replacement}.` : ''}`,
         ...(replacement ? { replacement } : {}),
       });
@@ -244,7 +300,16 @@ export function tgiLaunchEffect(req: LaunchRequest, input: ServingInput): Launch
     facts = w.facts;
     fromCommand = true;
   }
-  return { rope, facts, derived: tgiDerivedMaxLen(input), basis: 'max_position_embeddings (TGI applies no factor)', scalingFromCommand: fromCommand, replacesModelScaling: fromCommand && own.type !== 'none', notes: [], overLength: 'unchecked' };
+  return {
+    rope,
+    facts,
+    derived: tgiDerivedMaxLen(input),
+    basis: 'max_position_embeddings (TGI applies no factor)',
+    scalingFromCommand: fromCommand,
+    replacesModelScaling: fromCommand && own.type !== 'none',
+    notes: [],
+    overLength: 'unchecked',
+  };
 }
 // ==== end of launch grammar (h-engines) ====================================================
 
@@ -262,9 +327,9 @@ export const tgiEngine: Engine = {
     write: tgiScalingOptions,
     typeOption: 'rope-scaling',
     scales: [{ name: 'rope-factor' }],
-    titleNote: { dynamic: 'TGI\'s CLI has no YaRN; YaRN goes in config.json' },
+    titleNote: { dynamic: "TGI's CLI has no YaRN; YaRN goes in config.json" },
   },
-  replacesScaling: 'the flags replace config.json\'s rope_scaling',
+  replacesScaling: "the flags replace config.json's rope_scaling",
   honoursWindows: () => true,
   overLengthText: (w) =>
     `${w.label} ${fmt(w.length)} is above the ${fmt(w.derived)} TGI's launcher reads from the max_position_embeddings of ${w.model}; the launcher does not check it, and with ${w.scaled ? 'this scaling' : 'no RoPE scaling'} positions past ${fmt(w.derived)} are extrapolated.`,

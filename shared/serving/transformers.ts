@@ -34,10 +34,47 @@ import { pyRepr } from '../core/quote';
  * 4.x at all, which is not a misread). Types whose RoPE is read from rope_theta/rope_scaling.
  */
 const KNOWN_4X = new Set([
-  'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'gemma3', 'gemma3_text',
-  'phi', 'phi3', 'phimoe', 'olmo', 'olmo2', 'granite', 'granitemoe', 'cohere', 'cohere2', 'starcoder2', 'stablelm',
-  'deepseek_v2', 'deepseek_v3', 'gpt_neox', 'falcon', 'gpt_oss', 'llama4', 'llama4_text', 'smollm3', 'exaone4',
-  'qwen2_vl', 'qwen2_5_vl', 'internlm2', 'minicpm', 'glm', 'glm4', 'persimmon', 'nemotron', 'helium', 'olmoe',
+  'llama',
+  'mistral',
+  'mixtral',
+  'qwen2',
+  'qwen2_moe',
+  'qwen3',
+  'qwen3_moe',
+  'gemma',
+  'gemma2',
+  'gemma3',
+  'gemma3_text',
+  'phi',
+  'phi3',
+  'phimoe',
+  'olmo',
+  'olmo2',
+  'granite',
+  'granitemoe',
+  'cohere',
+  'cohere2',
+  'starcoder2',
+  'stablelm',
+  'deepseek_v2',
+  'deepseek_v3',
+  'gpt_neox',
+  'falcon',
+  'gpt_oss',
+  'llama4',
+  'llama4_text',
+  'smollm3',
+  'exaone4',
+  'qwen2_vl',
+  'qwen2_5_vl',
+  'internlm2',
+  'minicpm',
+  'glm',
+  'glm4',
+  'persimmon',
+  'nemotron',
+  'helium',
+  'olmoe',
 ]);
 
 /** True when transformers 4.x has a config class for the model type (engines that load through it share the list). */
@@ -46,13 +83,29 @@ export function knownTo4x(modelType: string | undefined): boolean {
 }
 
 /** Model types with a config class in 4.42 (their rope_theta is read as in every 4.x). */
-const KNOWN_442 = new Set(['llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'gemma', 'gemma2', 'phi', 'phi3', 'stablelm', 'starcoder2', 'gpt_neox', 'falcon', 'cohere', 'olmo', 'persimmon']);
+const KNOWN_442 = new Set([
+  'llama',
+  'mistral',
+  'mixtral',
+  'qwen2',
+  'qwen2_moe',
+  'gemma',
+  'gemma2',
+  'phi',
+  'phi3',
+  'stablelm',
+  'starcoder2',
+  'gpt_neox',
+  'falcon',
+  'cohere',
+  'olmo',
+  'persimmon',
+]);
 
 /** Model types whose ≤ 4.42 config validates rope_scaling as {type, factor} (verified for llama). */
 const TWO_FIELD_VALIDATION = new Set(['llama']);
 
-const windowsOf = (input: ConsumerInput): ConsumerReading['windows'] =>
-  input.rope.groups?.some((g) => g.window !== undefined) ? 'honoured' : 'n/a';
+const windowsOf = (input: ConsumerInput): ConsumerReading['windows'] => (input.rope.groups?.some((g) => g.window !== undefined) ? 'honoured' : 'n/a');
 
 function attentionFactor(input: ConsumerInput, base: number, scaling: Record<string, unknown> | undefined, type: string, variant: 'v4' | 'v5'): number | null {
   try {
@@ -63,7 +116,10 @@ function attentionFactor(input: ConsumerInput, base: number, scaling: Record<str
 }
 
 /** What 4.x reads: top-level rope_theta (else the class default) and rope_scaling; never rope_parameters. */
-function v4Reading(input: ConsumerInput, legacyTypeWins: boolean): Pick<ConsumerReading, 'base' | 'baseFrom' | 'scalingType' | 'factor' | 'notes'> & { scaling?: Record<string, unknown> } {
+function v4Reading(
+  input: ConsumerInput,
+  legacyTypeWins: boolean,
+): Pick<ConsumerReading, 'base' | 'baseFrom' | 'scalingType' | 'factor' | 'notes'> & { scaling?: Record<string, unknown> } {
   const { view } = input;
   const notes: string[] = [];
   const v4Default = familyDefaultBase(view.modelType, 'v4').value;
@@ -76,19 +132,34 @@ function v4Reading(input: ConsumerInput, legacyTypeWins: boolean): Pick<Consumer
   if (scaling && legacyTypeWins && typeof scaling['type'] === 'string') scaling = { ...scaling, rope_type: scaling['type'] };
   if (view.ropeParameters) notes.push('rope_parameters is never read by transformers 4.x');
   const scalingType = scalingTypeOf(scaling);
-  return { base, baseFrom, scalingType, factor: scalingType === 'none' ? null : numberIn(scaling, 'factor') ?? null, notes, scaling };
+  return { base, baseFrom, scalingType, factor: scalingType === 'none' ? null : (numberIn(scaling, 'factor') ?? null), notes, scaling };
 }
 
 export function transformers442Reading(input: ConsumerInput): ConsumerReading {
   const { view } = input;
   const row: ConsumerReading = {
-    consumer: 'transformers-4.42', label: 'transformers ≤ 4.42', pkg: 'transformers', range: { before: '4.43.0' },
+    consumer: 'transformers-4.42',
+    label: 'transformers ≤ 4.42',
+    pkg: 'transformers',
+    range: { before: '4.43.0' },
     source: 'models/llama/configuration_llama.py::LlamaConfig._rope_scaling_validation @ v4.42',
-    status: 'reads', base: null, baseFrom: '', scalingType: null, factor: null, attentionFactor: null, derivedMaxLen: null,
-    windows: windowsOf(input), notes: [],
+    status: 'reads',
+    base: null,
+    baseFrom: '',
+    scalingType: null,
+    factor: null,
+    attentionFactor: null,
+    derivedMaxLen: null,
+    windows: windowsOf(input),
+    notes: [],
   };
   if (!view.modelType || !KNOWN_442.has(view.modelType)) {
-    return { ...row, status: KNOWN_4X.has(view.modelType ?? '') ? 'not-modelled' : 'cannot-load', windows: 'not verified', notes: [`not modelled for model_type ${view.modelType ?? '(none)'} at this release`] };
+    return {
+      ...row,
+      status: KNOWN_4X.has(view.modelType ?? '') ? 'not-modelled' : 'cannot-load',
+      windows: 'not verified',
+      notes: [`not modelled for model_type ${view.modelType ?? '(none)'} at this release`],
+    };
   }
   if (!TWO_FIELD_VALIDATION.has(view.modelType)) {
     // Every 4.42 config class takes rope_theta (class default otherwise) and has no rope_parameters;
@@ -114,16 +185,32 @@ export function transformers442Reading(input: ConsumerInput): ConsumerReading {
 export function transformers4Reading(input: ConsumerInput): ConsumerReading {
   const { view } = input;
   const row: ConsumerReading = {
-    consumer: 'transformers-4', label: 'transformers 4.43 – 4.57', pkg: 'transformers', range: { from: '4.43.0', before: '5.0.0' },
+    consumer: 'transformers-4',
+    label: 'transformers 4.43 – 4.57',
+    pkg: 'transformers',
+    range: { from: '4.43.0', before: '5.0.0' },
     source: 'modeling_rope_utils.py::rope_config_validation @ v4.45; models/llama/configuration_llama.py::LlamaConfig.__init__ @ v4.45',
-    status: 'reads', base: null, baseFrom: '', scalingType: null, factor: null, attentionFactor: null, derivedMaxLen: null,
-    windows: windowsOf(input), notes: [],
+    status: 'reads',
+    base: null,
+    baseFrom: '',
+    scalingType: null,
+    factor: null,
+    attentionFactor: null,
+    derivedMaxLen: null,
+    windows: windowsOf(input),
+    notes: [],
   };
-  if (!KNOWN_4X.has(view.modelType ?? '')) return { ...row, status: 'cannot-load', windows: 'n/a', notes: [`no transformers 4.x config class for model_type ${view.modelType ?? '(none)'}`] };
+  if (!KNOWN_4X.has(view.modelType ?? ''))
+    return { ...row, status: 'cannot-load', windows: 'n/a', notes: [`no transformers 4.x config class for model_type ${view.modelType ?? '(none)'}`] };
   const r = v4Reading(input, true);
   return {
-    ...row, base: r.base, baseFrom: r.baseFrom, scalingType: r.scalingType, factor: r.factor,
-    attentionFactor: attentionFactor(input, r.base ?? 10000, r.scaling, r.scalingType ?? 'none', 'v4'), notes: r.notes,
+    ...row,
+    base: r.base,
+    baseFrom: r.baseFrom,
+    scalingType: r.scalingType,
+    factor: r.factor,
+    attentionFactor: attentionFactor(input, r.base ?? 10000, r.scaling, r.scalingType ?? 'none', 'v4'),
+    notes: r.notes,
   };
 }
 
@@ -134,20 +221,39 @@ export function transformers5Reading(input: ConsumerInput): ConsumerReading {
   for (const [k, v] of Object.entries(s?.params ?? {})) plain[k] = v.value;
   const type = s ? scalingTypeOf(plain) : 'none';
   let af: number | null = null;
-  try { af = computeFrequencies(toRopeSpec(rope, { variant: 'v5' }), { variant: 'v5' }).attentionFactor; } catch { af = null; }
+  try {
+    af = computeFrequencies(toRopeSpec(rope, { variant: 'v5' }), { variant: 'v5' }).attentionFactor;
+  } catch {
+    af = null;
+  }
   const row: ConsumerReading = {
-    consumer: 'transformers-5', label: 'transformers 5.x', pkg: 'transformers', range: { from: '5.0.0' },
-    source: 'modeling_rope_utils.py::RotaryEmbeddingConfigMixin.convert_rope_params_to_dict @ v5 (main 008e574); config classes and refusals checked against transformers 5.17.0',
-    status: 'reads', base: rope.base.value, baseFrom: rope.base.key ?? `default rope_theta ${rope.base.value} (not read from the file)`,
-    scalingType: type, factor: type === 'none' ? null : numberIn(plain, 'factor') ?? null, attentionFactor: af, derivedMaxLen: null,
-    windows: windowsOf(input), rotaryDim: transformers5RotaryDim(rope, rope.rotaryDim).value, notes: [],
+    consumer: 'transformers-5',
+    label: 'transformers 5.x',
+    pkg: 'transformers',
+    range: { from: '5.0.0' },
+    source:
+      'modeling_rope_utils.py::RotaryEmbeddingConfigMixin.convert_rope_params_to_dict @ v5 (main 008e574); config classes and refusals checked against transformers 5.17.0',
+    status: 'reads',
+    base: rope.base.value,
+    baseFrom: rope.base.key ?? `default rope_theta ${rope.base.value} (not read from the file)`,
+    scalingType: type,
+    factor: type === 'none' ? null : (numberIn(plain, 'factor') ?? null),
+    attentionFactor: af,
+    derivedMaxLen: null,
+    windows: windowsOf(input),
+    rotaryDim: transformers5RotaryDim(rope, rope.rotaryDim).value,
+    notes: [],
   };
   // AutoConfig picks the class by the root's model_type (DeepSeek-VL2 wraps a deepseek_v2 text config).
   const classType = view.rootModelType ?? view.modelType;
   if (classType && !knownTo5x(classType)) {
     // No 5.x class: AutoConfig loads it only with trust_remote_code, and the repository's code reads the
     // keys (the model reader follows that code for the families it knows: ChatGLM, Qwen-1, InternLM2…).
-    return { ...row, remoteCode: true, notes: [`transformers 5.x has no config class for model_type ${classType}: it loads only with trust_remote_code=True (the repository's own code)`] };
+    return {
+      ...row,
+      remoteCode: true,
+      notes: [`transformers 5.x has no config class for model_type ${classType}: it loads only with trust_remote_code=True (the repository's own code)`],
+    };
   }
   // A refusal keeps the values the file means (the table shows the error; the other rows are still judged against them).
   const error = transformers5Refusal(view, input.text);

@@ -31,11 +31,16 @@ const PER_TYPE_VALIDATED = new Set(['olmo3', 'gemma4_text']);
 /** Python's type name for a JSON value as `json.load` gives it (numbers by how they are written). */
 function pyType(node: ConfigNode, text: string | undefined): string {
   switch (node.kind) {
-    case 'string': return 'str';
-    case 'boolean': return 'bool';
-    case 'array': return 'list';
-    case 'object': return 'dict';
-    case 'null': return 'NoneType';
+    case 'string':
+      return 'str';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return 'list';
+    case 'object':
+      return 'dict';
+    case 'null':
+      return 'NoneType';
     default: {
       const written = node.raw ?? text?.slice(node.offset, node.offset + node.length);
       return (written !== undefined ? /[.eE]/.test(written) : !Number.isInteger(node.value)) ? 'float' : 'int';

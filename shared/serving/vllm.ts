@@ -25,11 +25,37 @@ import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingO
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import {
-  ScalingFacts, argNumber, factsOfObject, grouped, isHandAddedType, jsonText, lengthKeys, modelRef, modernScaling,
-  overrideAt, planRewrite, recommendedRewrite, reachNotes, rewriteNote, rewriteOverride, scalingFacts, staticYarnNote, targetContext } from './common';
+  ScalingFacts,
+  factsOfObject,
+  grouped,
+  isHandAddedType,
+  jsonText,
+  lengthKeys,
+  modelRef,
+  modernScaling,
+  overrideAt,
+  planRewrite,
+  recommendedRewrite,
+  reachNotes,
+  rewriteNote,
+  rewriteOverride,
+  scalingFacts,
+  staticYarnNote,
+  targetContext,
+} from './common';
 import { derivativeNote } from '../config/reach';
 
-const LENGTH_KEYS = ['max_position_embeddings', 'n_positions', 'max_seq_len', 'seq_length', 'model_max_length', 'max_target_positions', 'max_sequence_length', 'max_seq_length', 'seq_len'];
+const LENGTH_KEYS = [
+  'max_position_embeddings',
+  'n_positions',
+  'max_seq_len',
+  'seq_length',
+  'model_max_length',
+  'max_target_positions',
+  'max_sequence_length',
+  'max_seq_length',
+  'seq_len',
+];
 const DEFAULT_LEN = 2048;
 
 export const VLLM_LONG_ENV = 'VLLM_ALLOW_LONG_MAX_MODEL_LEN';
@@ -90,8 +116,17 @@ export function vllmReading(input: ConsumerInput): ConsumerReading {
   const read = modernKeys(input);
   return engineRow(
     // Windows: ModelConfig.get_sliding_window returns hf_config.sliding_window (unless --disable-sliding-window).
-    { consumer: 'vllm', label: 'vLLM ≥ 0.24', pkg: 'vllm', range: { from: '0.24.0' }, windows: hasWindows(input) ? 'honoured' : 'n/a', source: 'vllm/transformers_utils/config.py::patch_rope_parameters @ 0036026; vllm/config/model.py::_get_and_verify_max_len, ModelConfig.get_sliding_window' },
-    read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
+    {
+      consumer: 'vllm',
+      label: 'vLLM ≥ 0.24',
+      pkg: 'vllm',
+      range: { from: '0.24.0' },
+      windows: hasWindows(input) ? 'honoured' : 'n/a',
+      source:
+        'vllm/transformers_utils/config.py::patch_rope_parameters @ 0036026; vllm/config/model.py::_get_and_verify_max_len, ModelConfig.get_sliding_window',
+    },
+    read,
+    vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
 }
 
@@ -106,12 +141,35 @@ export function vllmReading(input: ConsumerInput): ConsumerReading {
 export function vllmLegacyReading(input: ConsumerInput): ConsumerReading {
   const read = legacyKeys(input, familyDefaultBase(input.view.modelType).value);
   const row = engineRow(
-    { consumer: 'vllm-4x', label: 'vLLM < 0.24 (transformers 4.x)', pkg: 'vllm', range: { before: '0.24.0' }, windows: hasWindows(input) ? 'honoured' : 'n/a', source: 'vllm/transformers_utils/config.py::patch_rope_parameters (transformers v4 branch) and ::patch_rope_scaling' },
-    read, vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
+    {
+      consumer: 'vllm-4x',
+      label: 'vLLM < 0.24 (transformers 4.x)',
+      pkg: 'vllm',
+      range: { before: '0.24.0' },
+      windows: hasWindows(input) ? 'honoured' : 'n/a',
+      source: 'vllm/transformers_utils/config.py::patch_rope_parameters (transformers v4 branch) and ::patch_rope_scaling',
+    },
+    read,
+    vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
-  if (!knownTo4x(input.view.modelType)) return { ...row, status: 'cannot-load', base: null, scalingType: null, factor: null, notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`] };
+  if (!knownTo4x(input.view.modelType))
+    return {
+      ...row,
+      status: 'cannot-load',
+      base: null,
+      scalingType: null,
+      factor: null,
+      notes: [`no transformers 4.x config class for model_type ${input.view.modelType ?? '(none)'}`],
+    };
   if (!input.view.ropeParameters) return row;
-  return { ...row, scalingType: null, factor: null, notes: ['rope_parameters is not read for the base (transformers 4.x\'s class default wins); releases with patch_rope_parameters keep its scaling, older ones ignore it'] };
+  return {
+    ...row,
+    scalingType: null,
+    factor: null,
+    notes: [
+      "rope_parameters is not read for the base (transformers 4.x's class default wins); releases with patch_rope_parameters keep its scaling, older ones ignore it",
+    ],
+  };
 }
 
 export function vllmPlan(input: ServingInput): ServingPlan {
@@ -126,7 +184,9 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   let advice: ReturnType<typeof recommendedRewrite>;
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
-    notes.push(`--hf-overrides repeats the config's ${facts.type} scaling so a hub copy without it (or a stock config.json) runs the same; vLLM removed --rope-scaling (PR #28006).`);
+    notes.push(
+      `--hf-overrides repeats the config's ${facts.type} scaling so a hub copy without it (or a stock config.json) runs the same; vLLM removed --rope-scaling (PR #28006).`,
+    );
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context);
     if (advice) {
@@ -135,11 +195,18 @@ export function vllmPlan(input: ServingInput): ServingPlan {
       scaling = w.scaling;
       mpe = w.context;
       rewrite = planRewrite(advice, true);
-      notes.push(`${rewriteNote(input, advice, 'the override writes')}${advice.preferred.kind === 'yarn' ? ' Static YaRN costs some quality on short inputs.' : ''}${derivativeNote(input.rope)}`);
+      notes.push(
+        `${rewriteNote(input, advice, 'the override writes')}${advice.preferred.kind === 'yarn' ? ' Static YaRN costs some quality on short inputs.' : ''}${derivativeNote(input.rope)}`,
+      );
     }
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
-    notes.push(`${facts.type} scaling is read from the model's config.json; vLLM's derived length is max_position_embeddings (it does not multiply by factor for ${facts.type}).`);
-    if (facts.type === 'longrope') notes.push(`Without --max-model-len vLLM serves longrope models at original_max_position_embeddings (${grouped(facts.original ?? input.trainedContext)}), so the flag is needed for the long context.`);
+    notes.push(
+      `${facts.type} scaling is read from the model's config.json; vLLM's derived length is max_position_embeddings (it does not multiply by factor for ${facts.type}).`,
+    );
+    if (facts.type === 'longrope')
+      notes.push(
+        `Without --max-model-len vLLM serves longrope models at original_max_position_embeddings (${grouped(facts.original ?? input.trainedContext)}), so the flag is needed for the long context.`,
+      );
   } else {
     notes.push(`RoPE type '${facts.rawType}' is not one vLLM derives a length for; the command sets only --max-model-len.`);
   }
@@ -147,7 +214,11 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   if (yarn) notes.push(yarn);
   notes.push(...reachNotes(input, facts, context, 'vLLM', derivedMaxLen));
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
-  const lengthWith = (n: number | undefined) => vllmDerivedMaxLen(n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input, scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts);
+  const lengthWith = (n: number | undefined) =>
+    vllmDerivedMaxLen(
+      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input,
+      scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts,
+    );
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
@@ -159,7 +230,9 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   const env: Record<string, string> = {};
   if (context > after) {
     env[VLLM_LONG_ENV] = '1';
-    notes.push(`${grouped(context)} is above the ${grouped(after)} vLLM derives${overrides ? ' with the override' : ''}: it refuses --max-model-len without ${VLLM_LONG_ENV}=1, and positions past ${grouped(after)} are extrapolated.`);
+    notes.push(
+      `${grouped(context)} is above the ${grouped(after)} vLLM derives${overrides ? ' with the override' : ''}: it refuses --max-model-len without ${VLLM_LONG_ENV}=1, and positions past ${grouped(after)} are extrapolated.`,
+    );
   }
   const args = ['vllm', 'serve', modelRef(input), '--max-model-len', String(context)];
   if (overrides) args.push('--hf-overrides', jsonText(overrides));
@@ -188,7 +261,20 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //  - `--rope-scaling` / `--rope-theta` were removed by PR #28006 (v0.11.1): "unrecognized arguments".
 import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
-import { GrammarHabits, OptionSpec, ReadArgv, afterPythonModule, engineWrapper, ignoredOverrideKeys, imageIs, imageRepo, lastUse, programName, readArgv, readJsonObject } from './argv';
+import {
+  GrammarHabits,
+  OptionSpec,
+  ReadArgv,
+  afterPythonModule,
+  engineWrapper,
+  ignoredOverrideKeys,
+  imageIs,
+  imageRepo,
+  lastUse,
+  programName,
+  readArgv,
+  readJsonObject,
+} from './argv';
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
@@ -233,7 +319,8 @@ function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boole
     // The image under any registry (`vllm/vllm-openai`, a mirror's `…/vllm-openai`).
     if (!inv.image || !imageIs(inv.image.value, VLLM_IMAGES)) return undefined;
     // An image run whose command repeats `vllm serve` (ENTRYPOINT cleared) reads as a program.
-    if (programName(argv[0]) === 'vllm' || afterPythonModule(argv, ['vllm.entrypoints.openai.api_server']) > 0) return vllmArgsStart({ ...inv, entrypoint: 'program' });
+    if (programName(argv[0]) === 'vllm' || afterPythonModule(argv, ['vllm.entrypoints.openai.api_server']) > 0)
+      return vllmArgsStart({ ...inv, entrypoint: 'program' });
     return { start: 0, positionalModel: true };
   }
   if (programName(argv[0]) === 'vllm' && argv[1]?.value === 'serve') return { start: 2, positionalModel: true };
@@ -267,7 +354,8 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
   const modelOpt = lastUse(r, 'model');
   const model = positional ?? modelOpt?.value;
   if (model) req.model = model;
-  if (!model && lastUse(r, 'served-model-name')) req.notes.push('--served-model-name names the model in the API only; the weights come from the positional model or --model, and none is given.');
+  if (!model && lastUse(r, 'served-model-name'))
+    req.notes.push('--served-model-name names the model in the API only; the weights come from the positional model or --model, and none is given.');
   if (lastUse(r, 'config')) req.notes.push('Options in the --config YAML are read by RoPE Lens when that file is opened; the command line wins over them.');
 
   const len = lastUse(r, 'max-model-len');
@@ -275,7 +363,13 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
     const v = parseLengthOrAuto(len.value.value);
     if (v === 'auto') req.notes.push(`--max-model-len ${len.value.value} lets vLLM choose the length (the derived one, or what fits in memory).`);
     else if (Number.isFinite(v)) req.length = { value: v, option: len };
-    else req.problems.push({ token: len.value, kind: 'bad-value', severity: 'error', message: `vLLM cannot read ${shownValue(len.value.value)} as a length (human_readable_int takes 32768, 32k = 32,000, 32K = 32,768; no decimals with K/M/G): argparse refuses the command.` });
+    else
+      req.problems.push({
+        token: len.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `vLLM cannot read ${shownValue(len.value.value)} as a length (human_readable_int takes 32768, 32k = 32,000, 32K = 32,768; no decimals with K/M/G): argparse refuses the command.`,
+      });
   }
 
   const hf = lastUse(r, 'hf-overrides');
@@ -284,7 +378,13 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
     const parsed = readJsonObject(hf);
     req.overrides = { option: hf, ...parsed };
     overrides = parsed.value;
-    if (parsed.error && hf.value) req.problems.push({ token: hf.value, kind: 'bad-value', severity: 'error', message: `--hf-overrides: ${parsed.error}; vLLM's json.loads refuses it and the launch fails.` });
+    if (parsed.error && hf.value)
+      req.problems.push({
+        token: hf.value,
+        kind: 'bad-value',
+        severity: 'error',
+        message: `--hf-overrides: ${parsed.error}; vLLM's json.loads refuses it and the launch fails.`,
+      });
   }
   // `--hf-overrides.rope_scaling.factor 4`: merged into the JSON exactly as vLLM does.
   for (const u of r.unknown) {
@@ -292,7 +392,12 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
     const keys = u.name.slice('--hf-overrides.'.length).split('.');
     const raw = u.value?.value ?? '';
     let value: unknown;
-    try { value = JSON.parse(raw); } catch { const n = parseLengthOrAuto(raw); value = typeof n === 'number' && Number.isFinite(n) ? n : raw; }
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      const n = parseLengthOrAuto(raw);
+      value = typeof n === 'number' && Number.isFinite(n) ? n : raw;
+    }
     overrides = overrides ?? {};
     let cur = overrides;
     keys.forEach((k, i) => {
@@ -306,7 +411,13 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
   if (overrides) {
     const at = req.overrides!.option.value ?? req.overrides!.option.flag;
     for (const { key, meant } of ignoredOverrideKeys(overrides)) {
-      req.problems.push({ token: at, kind: 'ignored-key', severity: 'warning', keyPath: [key], message: `--hf-overrides key ${JSON.stringify(key)} is set on the config as is and nothing reads it (vLLM's config.update checks no key): the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.` });
+      req.problems.push({
+        token: at,
+        kind: 'ignored-key',
+        severity: 'warning',
+        keyPath: [key],
+        message: `--hf-overrides key ${JSON.stringify(key)} is set on the config as is and nothing reads it (vLLM's config.update checks no key): the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.`,
+      });
     }
   }
   for (const name of ['rope-scaling', 'rope-theta', 'disable-sliding-window']) {
@@ -319,9 +430,19 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
     if (!u) continue;
     if (pinned && versionBefore(pinned.join('.'), '0.11.1')) {
       // The pinned release still reads it (advice.md: a loud refusal is an error only where that reader runs).
-      req.problems.push({ token: u.flag, kind: 'removed', severity: 'warning', message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${pinned.join('.')} still reads it, but a newer image stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.` });
+      req.problems.push({
+        token: u.flag,
+        kind: 'removed',
+        severity: 'warning',
+        message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${pinned.join('.')} still reads it, but a newer image stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.`,
+      });
     } else {
-      req.problems.push({ token: u.flag, kind: 'removed', severity: 'error', message: `vLLM removed the ${name} option (PR #28006, v0.11.1): this command fails with "unrecognized arguments". Pass the value through hf-overrides.${name.replace('-', '_')} instead.` });
+      req.problems.push({
+        token: u.flag,
+        kind: 'removed',
+        severity: 'error',
+        message: `vLLM removed the ${name} option (PR #28006, v0.11.1): this command fails with "unrecognized arguments". Pass the value through hf-overrides.${name.replace('-', '_')} instead.`,
+      });
     }
   }
   for (const u of r.unknown) {
@@ -341,13 +462,15 @@ export function vllmImageVersion(image: string): number[] | undefined {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
 }
 
-
 /** argparse's refusal of an option it does not know (the value goes with it in the message). */
 export function foreignProblem(engine: string, flag: Token, name: string, replacement: string | undefined, value?: Token): GrammarProblem {
   const shown = value && !/NaN|undefined|Infinity|\[object/.test(value.value) && value.value.length <= 60 ? `${name} ${value.value}` : name;
   const label = engine === 'vllm' ? 'vLLM' : engine === 'sglang' ? 'SGLang' : engine;
   const p: GrammarProblem = {
-    token: flag, kind: 'foreign', severity: 'error', tokens: value && !flag.value.includes('=') ? [flag, value] : [flag],
+    token: flag,
+    kind: 'foreign',
+    severity: 'error',
+    tokens: value && !flag.value.includes('=') ? [flag, value] : [flag],
     message: `${label} does not know ${name}: its argument parser stops with "unrecognized arguments: ${shown}" and the server never starts.${replacement ? ` ${label}'s option is ${replacement}.` : ''}`,
   };
   if (replacement) p.replacement = replacement;
@@ -364,7 +487,9 @@ function removedMeaning(req: LaunchRequest): Record<string, unknown> | undefined
     try {
       const v = JSON.parse(sc);
       if (v && typeof v === 'object' && !Array.isArray(v)) out['rope_scaling'] = v;
-    } catch { /* not JSON: nothing meant */ }
+    } catch {
+      /* not JSON: nothing meant */
+    }
   }
   const th = Number(req.rope['rope-theta']?.value?.value);
   if (req.rope['rope-theta'] && Number.isFinite(th)) out['rope_theta'] = th;
@@ -412,7 +537,7 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
  * config.rope_scaling["beta_fast"], "beta_slow": config.rope_scaling["beta_slow"]})`.
  */
 const ATTENTION_READS: Record<string, { keys: string[]; reader: string }> = {
-  gpt_oss: { keys: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow'], reader: 'vLLM\'s gpt-oss attention (OAIAttention)' },
+  gpt_oss: { keys: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow'], reader: "vLLM's gpt-oss attention (OAIAttention)" },
 };
 
 /** The config keys whose override changes the RoPE vLLM runs (what withOverrides reads). */
@@ -427,7 +552,10 @@ const ROPE_OVERRIDE_KEYS = ['rope_scaling', 'rope_parameters', 'rope_theta', 'ma
  * builds its language model from `text_config`, and `_get_and_verify_max_len` reads
  * `get_hf_text_config(...)`, so a top-level RoPE key there is set and never read: `dead`.
  */
-export function vllmAppliedOverrides(ov: Record<string, unknown> | undefined, rope: ModelRope): { applied?: Record<string, unknown>; dead: string[]; scope?: string } {
+export function vllmAppliedOverrides(
+  ov: Record<string, unknown> | undefined,
+  rope: ModelRope,
+): { applied?: Record<string, unknown>; dead: string[]; scope?: string } {
   const scope = languageScopeOf(rope);
   if (!ov) return { dead: [], ...(scope ? { scope } : {}) };
   if (!scope) return { applied: ov, dead: [] };
@@ -439,7 +567,8 @@ export function vllmAppliedOverrides(ov: Record<string, unknown> | undefined, ro
   const own = rope.scaling?.key ? scalingFacts(rope).params : undefined;
   for (const k of ['rope_scaling', 'rope_parameters']) {
     const v = applied[k];
-    if (v && typeof v === 'object' && !Array.isArray(v) && own && rope.scaling!.key!.endsWith(`.${k}`)) applied[k] = { ...own, ...(v as Record<string, unknown>) };
+    if (v && typeof v === 'object' && !Array.isArray(v) && own && rope.scaling!.key!.endsWith(`.${k}`))
+      applied[k] = { ...own, ...(v as Record<string, unknown>) };
   }
   return { applied, dead, scope };
 }
@@ -499,7 +628,7 @@ export const vllmEngine: Engine = {
   ownCodes: true,
   override: { flag: '--hf-overrides', name: 'hf-overrides' },
   // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
-  replacesScaling: 'the override\'s scaling is set over the model\'s (a top-level object whole, one under text_config key by key)',
+  replacesScaling: "the override's scaling is set over the model's (a top-level object whole, one under text_config key by key)",
   honoursWindows: () => true,
   longEnv: { name: VLLM_LONG_ENV, allows: vllmAllowsLong },
 };

@@ -18,9 +18,25 @@ export { parseLength, parseLengthOrAuto } from './vllm';
 
 /** Options only a vLLM engine config has (either spelling). */
 const VLLM_KEYS = [
-  'max-model-len', 'hf-overrides', 'tensor-parallel-size', 'pipeline-parallel-size', 'gpu-memory-utilization', 'served-model-name',
-  'max-num-seqs', 'max-num-batched-tokens', 'enable-prefix-caching', 'enable-chunked-prefill', 'kv-cache-dtype', 'trust-remote-code',
-  'rope-scaling', 'rope-theta', 'uvicorn-log-level', 'enforce-eager', 'swap-space', 'tokenizer-mode', 'limit-mm-per-prompt',
+  'max-model-len',
+  'hf-overrides',
+  'tensor-parallel-size',
+  'pipeline-parallel-size',
+  'gpu-memory-utilization',
+  'served-model-name',
+  'max-num-seqs',
+  'max-num-batched-tokens',
+  'enable-prefix-caching',
+  'enable-chunked-prefill',
+  'kv-cache-dtype',
+  'trust-remote-code',
+  'rope-scaling',
+  'rope-theta',
+  'uvicorn-log-level',
+  'enforce-eager',
+  'swap-space',
+  'tokenizer-mode',
+  'limit-mm-per-prompt',
 ];
 /** Keys that make a YAML a training config instead. */
 const TRAINING_KEYS = ['base_model', 'model_name_or_path', 'sequence_len', 'cutoff_len', 'datasets', 'dataset', 'learning_rate', 'output_dir', 'num_epochs'];
@@ -41,7 +57,6 @@ export function isVllmServingYaml(doc: ParsedDocument): boolean {
   if (TRAINING_KEYS.some((k) => child(root, k))) return false;
   return VLLM_KEYS.some((k) => option(root, k));
 }
-
 
 /** A vLLM config file read as the request it makes, with the key path of every token. */
 export interface VllmConfigFileRead {

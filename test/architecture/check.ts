@@ -30,7 +30,10 @@ export function unknownFolders(entries: { name: string; isDirectory: boolean }[]
   const out: string[] = [];
   for (const e of entries) {
     if (!e.isDirectory) out.push(`shared/${e.name} is a file directly under shared/: move it into the folder of its layer`);
-    else if (rankOf(e.name) === undefined) out.push(`shared/${e.name}/ is not in the layer table: add it to LAYERS in test/architecture/layers.ts, in the row that matches what it imports (rows below it) and who imports it (rows above)`);
+    else if (rankOf(e.name) === undefined)
+      out.push(
+        `shared/${e.name}/ is not in the layer table: add it to LAYERS in test/architecture/layers.ts, in the row that matches what it imports (rows below it) and who imports it (rows above)`,
+      );
   }
   return out;
 }
@@ -45,15 +48,23 @@ export function layerViolations(edges: ImportEdge[]): string[] {
       out.push(`${e.from} imports the Node built-in '${e.spec}': Node-only code belongs in shared/${NODE_ONLY_FOLDERS[0]}/`);
     }
     if (/^(vscode|vscode-languageserver|vscode-languageclient)(\/|$)/.test(e.spec)) out.push(`${e.from} imports '${e.spec}': shared/ is editor-free`);
-    if (/^vscode-languageserver-protocol|^vscode-jsonrpc/.test(e.spec) && from !== 'protocol') out.push(`${e.from} imports '${e.spec}': only shared/protocol speaks LSP`);
+    if (/^vscode-languageserver-protocol|^vscode-jsonrpc/.test(e.spec) && from !== 'protocol')
+      out.push(`${e.from} imports '${e.spec}': only shared/protocol speaks LSP`);
     if (!e.target) continue;
-    if (!e.target.startsWith('shared/')) { out.push(`${e.from} imports ${e.target}: shared/ imports nothing outside shared/`); continue; }
+    if (!e.target.startsWith('shared/')) {
+      out.push(`${e.from} imports ${e.target}: shared/ imports nothing outside shared/`);
+      continue;
+    }
     const to = sharedFolder(e.target);
     if (!to || to === from) continue;
-    const rf = rankOf(from), rt = rankOf(to);
+    const rf = rankOf(from),
+      rt = rankOf(to);
     if (rf === undefined || rt === undefined) continue; // reported by unknownFolders
     if (rt > rf) out.push(`${e.from} imports ${e.target}: ${describeRow(from)} may not import upward from ${describeRow(to)}`);
-    else if (rt === rf) out.push(`${e.from} imports ${e.target}: ${describeRow(from)} and ${describeRow(to)} share a row and may not import each other (move what both need to a row below)`);
+    else if (rt === rf)
+      out.push(
+        `${e.from} imports ${e.target}: ${describeRow(from)} and ${describeRow(to)} share a row and may not import each other (move what both need to a row below)`,
+      );
   }
   return out;
 }
@@ -63,9 +74,11 @@ export function webviewViolations(edges: ImportEdge[]): string[] {
   const out: string[] = [];
   for (const e of edges) {
     if (isNodeBuiltin(e.spec)) out.push(`webview bundle: ${e.from} imports the Node built-in '${e.spec}'`);
-    else if (!e.spec.startsWith('.') && !WEBVIEW_PACKAGES.includes(e.spec.split('/')[0])) out.push(`webview bundle: ${e.from} imports the package '${e.spec}', not one of ${WEBVIEW_PACKAGES.join(', ')}`);
+    else if (!e.spec.startsWith('.') && !WEBVIEW_PACKAGES.includes(e.spec.split('/')[0]))
+      out.push(`webview bundle: ${e.from} imports the package '${e.spec}', not one of ${WEBVIEW_PACKAGES.join(', ')}`);
     const f = e.target && sharedFolder(e.target);
-    if (e.target?.startsWith('shared/') && f && !WEBVIEW_FOLDERS.includes(f)) out.push(`webview bundle: ${e.from} reaches ${e.target}, outside the folders a webview may use (${WEBVIEW_FOLDERS.join(', ')})`);
+    if (e.target?.startsWith('shared/') && f && !WEBVIEW_FOLDERS.includes(f))
+      out.push(`webview bundle: ${e.from} reaches ${e.target}, outside the folders a webview may use (${WEBVIEW_FOLDERS.join(', ')})`);
     if (e.target && /^(server|client)\//.test(e.target)) out.push(`webview bundle: ${e.from} reaches ${e.target}`);
   }
   return out;
@@ -85,7 +98,9 @@ export function ruleFolderViolations(edges: ImportEdge[]): string[] {
     const from = ruleFolder(e.from);
     const to = e.target ? ruleFolder(e.target) : undefined;
     if (from === undefined || to === undefined || to === '' || to === from || RULE_INDEX_FILES.includes(e.from)) continue;
-    out.push(`${e.from} imports ${e.target}: a rule module imports the shared rule helpers (${RULE_ROOT}/*.ts) and its own folder, never another rule folder (${RULE_ROOT}/${to}/); move what both need to ${RULE_ROOT}/`);
+    out.push(
+      `${e.from} imports ${e.target}: a rule module imports the shared rule helpers (${RULE_ROOT}/*.ts) and its own folder, never another rule folder (${RULE_ROOT}/${to}/); move what both need to ${RULE_ROOT}/`,
+    );
   }
   return out;
 }
@@ -96,7 +111,8 @@ export function serviceOnlyViolations(edges: ImportEdge[]): string[] {
   for (const e of edges) {
     if (!e.from.startsWith('server/') || !e.target) continue;
     const to = sharedFolder(e.target);
-    if (to && SERVICE_ONLY_FOLDERS.includes(to)) out.push(`${e.from} imports ${e.target}: server/ reaches shared/${to}/ only through the service (shared/service/); export what it needs there`);
+    if (to && SERVICE_ONLY_FOLDERS.includes(to))
+      out.push(`${e.from} imports ${e.target}: server/ reaches shared/${to}/ only through the service (shared/service/); export what it needs there`);
   }
   return out;
 }

@@ -4,7 +4,11 @@ import { join, dirname, relative, resolve, sep } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
 
-export interface ImportEdge { from: string; spec: string; /** Repo-relative file for relative imports. */ target?: string }
+export interface ImportEdge {
+  from: string;
+  spec: string /** Repo-relative file for relative imports. */;
+  target?: string;
+}
 
 export function tsFiles(dir: string): string[] {
   const out: string[] = [];

@@ -13,7 +13,10 @@ export interface Layer {
 export const LAYERS: Layer[] = [
   { folders: ['core'], role: 'findings and fix types, number formatting, errors' },
   { folders: ['document', 'rope'], role: 'positioned parse trees; RoPE math (inv_freq, f_b primitives)' },
-  { folders: ['bstar', 'gpu', 'launch'], role: 'exact bounds on the CPU; gpu.js kernels; launch files → invocations (shell, Dockerfile, compose, Kubernetes, Modelfile; no engine knowledge)' },
+  {
+    folders: ['bstar', 'gpu', 'launch'],
+    role: 'exact bounds on the CPU; gpu.js kernels; launch files → invocations (shell, Dockerfile, compose, Kubernetes, Modelfile; no engine knowledge)',
+  },
   { folders: ['config'], role: 'model and training config readers, resolver, catalog, wire shapes' },
   { folders: ['advice'], role: 'the one recommended rewrite for a model and a target length (candidates, verdicts, vendor recipes)' },
   { folders: ['gguf', 'serving'], role: 'GGUF metadata → the config model; what each inference engine derives and the flags it needs' },

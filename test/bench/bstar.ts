@@ -16,7 +16,11 @@ import { probeGpu } from '../../shared/node/gpuProbe';
 import { sweepBstar as sweepBefore } from './sweepBefore';
 import { checkBstarClaim } from '../support/bstarReference';
 
-interface Timing<T> { value: T; wall: number; cpu: number }
+interface Timing<T> {
+  value: T;
+  wall: number;
+  cpu: number;
+}
 
 function timed<T>(fn: () => T): Timing<T> {
   const c0 = process.cpuUsage();
@@ -50,7 +54,11 @@ export async function runBench(report: BenchReport): Promise<void> {
   for (const L of [4096, 32768, 131072, 1048576]) {
     const r = best(L >= 1048576 ? 1 : 2, () => bstar(L, d));
     ours.set(L, r);
-    row({ name: `sweep cpu  L=${L}`, value: fmt(r), note: `${cpuNote(r)}; b* = ${r.value.bstar.toPrecision(10)}, min f at b* ${r.value.certificate.minF.toExponential(2)}` });
+    row({
+      name: `sweep cpu  L=${L}`,
+      value: fmt(r),
+      note: `${cpuNote(r)}; b* = ${r.value.bstar.toPrecision(10)}, min f at b* ${r.value.certificate.minF.toExponential(2)}`,
+    });
   }
   const big = ours.get(1048576)!;
 
@@ -58,7 +66,8 @@ export async function runBench(report: BenchReport): Promise<void> {
   // port with witness caching (same answers, strictly faster) is the baseline there: a harder target.
   const plain = timed(() => suGridBstar(4096, d, { witnessCache: false }));
   row({
-    name: 'Su grid port (early exit)  L=4096', value: fmt(plain),
+    name: 'Su grid port (early exit)  L=4096',
+    value: fmt(plain),
     note: `${cpuNote(plain)}; b* = ${plain.value.bstar.toPrecision(10)}; sweep ${(plain.cpu / ours.get(4096)!.cpu).toFixed(0)}× faster`,
   });
   for (const L of [4096, 32768]) {
@@ -66,7 +75,8 @@ export async function runBench(report: BenchReport): Promise<void> {
     const ratio = su.cpu / ours.get(L)!.cpu;
     const target = L === 32768 ? (ratio >= 20 ? ' (target ≥ 20×: met)' : ' (target ≥ 20×: MISSED)') : '';
     row({
-      name: `Su grid port (+witness cache)  L=${L}`, value: fmt(su),
+      name: `Su grid port (+witness cache)  L=${L}`,
+      value: fmt(su),
       note: `${cpuNote(su)}; b* = ${su.value.bstar.toPrecision(10)} (grid answer); sweep ${ratio.toFixed(1)}× faster${target}`,
     });
   }
@@ -74,7 +84,11 @@ export async function runBench(report: BenchReport): Promise<void> {
   const lrow = report.section('lmax(base, d=128, L=2^20)');
   for (const base of [5e5, big.value.bstar]) {
     const r = best(3, () => lmax(base, d, 1 << 20));
-    lrow({ name: `lmax base=${base.toPrecision(7)}`, value: fmt(r), note: `${cpuNote(r)}; first failing m = ${r.value ?? 'none (valid: full scan)'}; target ≤ 0.3 s ${r.wall <= 300 ? 'met' : 'MISSED'}` });
+    lrow({
+      name: `lmax base=${base.toPrecision(7)}`,
+      value: fmt(r),
+      note: `${cpuNote(r)}; first failing m = ${r.value ?? 'none (valid: full scan)'}; target ≤ 0.3 s ${r.wall <= 300 ? 'met' : 'MISSED'}`,
+    });
   }
 }
 
@@ -89,14 +103,16 @@ export async function runLongBench(report: BenchReport, quick: boolean): Promise
     for (const L of lengths) {
       const r = timed(() => bstar(L, d));
       const ref = d === 128 ? REFERENCE_128[L] : undefined;
-      const refNote = ref === undefined ? 'no published value' : `published ${ref.toPrecision(11)} (rel. diff ${(Math.abs(r.value.bstar - ref) / ref).toExponential(1)})`;
+      const refNote =
+        ref === undefined ? 'no published value' : `published ${ref.toPrecision(11)} (rel. diff ${(Math.abs(r.value.bstar - ref) / ref).toExponential(1)})`;
       const target = d === 128 ? `; target ≤ ${TARGET_S[L]} s ${r.wall <= TARGET_S[L] * 1000 ? 'met' : 'MISSED'}` : '';
       row({ name: `b*(2^${Math.log2(L)}, ${d})`, value: fmt(r), note: `${cpuNote(r)}; b* = ${r.value.bstar.toPrecision(13)}; ${refNote}${target}` });
       // The old sweep only where it finishes in seconds (2^22 at d = 128 took ~20 s, 2^24 ~3 min).
       if (L === 1 << 20 || (L === 1 << 22 && d === 128)) {
         const old = timed(() => sweepBefore(L, d));
         row({
-          name: `  pre-jet sweep, same (L, d)`, value: fmt(old),
+          name: `  pre-jet sweep, same (L, d)`,
+          value: fmt(old),
           note: `${cpuNote(old)}; b* = ${old.value.bstar.toPrecision(13)}; jet sweep ${(old.cpu / r.cpu).toFixed(1)}× faster`,
         });
       }
@@ -104,7 +120,8 @@ export async function runLongBench(report: BenchReport, quick: boolean): Promise
         const c = timed(() => checkBstarClaim(r.value.bstar, d, L));
         const v = c.value;
         row({
-          name: `  direct scan at b* and b*(1 − 1e-6)`, value: v.holds ? 'holds' : 'FAILS',
+          name: `  direct scan at b* and b*(1 − 1e-6)`,
+          value: v.holds ? 'holds' : 'FAILS',
           note: `min f = ${v.minAt.f.toExponential(2)} at m = ${v.minAt.m}; below: ${v.below.witness ? `f(${v.below.witness.m}) = ${v.below.witness.f.toExponential(2)}` : 'no m with f < −1e-7'}; ${fmt(c)}`,
         });
       }

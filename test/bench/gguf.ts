@@ -15,7 +15,11 @@ import { ggufHeader, writeGguf, qwen25InstructMetadata } from '../gguf/writeGguf
 
 async function median(f: () => Promise<void>, n = 9): Promise<number> {
   const t: number[] = [];
-  for (let i = 0; i < n; i++) { const s = performance.now(); await f(); t.push(performance.now() - s); }
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    await f();
+    t.push(performance.now() - s);
+  }
   return t.sort((a, b) => a - b)[Math.floor(n / 2)];
 }
 
@@ -25,12 +29,18 @@ export async function runBench(report: BenchReport): Promise<void> {
   try {
     const oracle = createSyncOracle();
     const header = ggufHeader(qwen25InstructMetadata(), [{ name: 'token_embd.weight', dims: [3584, 152064], ggmlType: 0, offset: 0n }]);
-    const sizes: [string, number][] = [['header only', header.length], ['4 GiB file', 4 * 1024 ** 3], ['16 GiB file', 16 * 1024 ** 3]];
+    const sizes: [string, number][] = [
+      ['header only', header.length],
+      ['4 GiB file', 4 * 1024 ** 3],
+      ['16 GiB file', 16 * 1024 ** 3],
+    ];
     let base = 0;
     for (const [label, size] of sizes) {
       const p = join(dir, `${label.replace(/\W+/g, '-')}.gguf`);
       writeGguf(p, header, size);
-      const ms = await median(async () => { analyzeGguf(await readGgufMetadata(p), { oracle }); });
+      const ms = await median(async () => {
+        analyzeGguf(await readGgufMetadata(p), { oracle });
+      });
       if (!base) base = ms;
       row({ name: label, value: `${ms.toFixed(2)} ms`, note: `${(ms / base).toFixed(2)}× the header-only read` });
     }

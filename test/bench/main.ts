@@ -13,14 +13,20 @@ import * as gguf from './gguf';
 import * as launch from './launch';
 import * as repoScan from './repoScan';
 
-
 async function main() {
   const args = process.argv.slice(2);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
   const quick = args.includes('--quick');
   const SUITES: Record<string, { runBench(r: BenchReport): Promise<void> }> = {
-    bstar, 'bstar-long': { runBench: (r) => bstar.runLongBench(r, quick) }, server, kernels, plan, gguf, launch, 'repo-scan': repoScan,
+    bstar,
+    'bstar-long': { runBench: (r) => bstar.runLongBench(r, quick) },
+    server,
+    kernels,
+    plan,
+    gguf,
+    launch,
+    'repo-scan': repoScan,
   };
   const report = new BenchReport();
   for (const [name, suite] of Object.entries(SUITES)) {
@@ -30,4 +36,7 @@ async function main() {
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(report.toJSON(), null, 2));
 }
 
-main().catch((e) => { console.error(`bench: ${e?.message ?? e}`); process.exitCode = 1; });
+main().catch((e) => {
+  console.error(`bench: ${e?.message ?? e}`);
+  process.exitCode = 1;
+});

@@ -23,24 +23,65 @@ const pad = (i: number) => String(i).padStart(5, '0');
 function json(i: number): [string, string] {
   // One in twenty is a model's config.json (read and judged); the rest are what repositories hold.
   switch (i % LAUNCH_EVERY === 3 ? 3 : i % 3) {
-    case 0: return ['package.json', JSON.stringify({ name: `pkg-${i}`, version: '1.0.0', scripts: { build: 'tsc', test: 'mocha' }, dependencies: { express: '^4.19.2', zod: '^3.23.0' } }, null, 2)];
-    case 1: return ['tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, outDir: 'dist' }, include: ['src'] }, null, 2)];
-    case 2: return [`data-${i}.json`, JSON.stringify({ items: Array.from({ length: 40 }, (_, k) => ({ id: k, label: `item ${k}`, score: k / 7 })) })];
-    default: return ['config.json', JSON.stringify({ architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 8192, rope_theta: 500000.0, vocab_size: 128256 }, null, 2)];
+    case 0:
+      return [
+        'package.json',
+        JSON.stringify(
+          { name: `pkg-${i}`, version: '1.0.0', scripts: { build: 'tsc', test: 'mocha' }, dependencies: { express: '^4.19.2', zod: '^3.23.0' } },
+          null,
+          2,
+        ),
+      ];
+    case 1:
+      return [
+        'tsconfig.json',
+        JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, outDir: 'dist' }, include: ['src'] }, null, 2),
+      ];
+    case 2:
+      return [`data-${i}.json`, JSON.stringify({ items: Array.from({ length: 40 }, (_, k) => ({ id: k, label: `item ${k}`, score: k / 7 })) })];
+    default:
+      return [
+        'config.json',
+        JSON.stringify(
+          {
+            architectures: ['LlamaForCausalLM'],
+            model_type: 'llama',
+            hidden_size: 4096,
+            num_attention_heads: 32,
+            num_hidden_layers: 32,
+            max_position_embeddings: 8192,
+            rope_theta: 500000.0,
+            vocab_size: 128256,
+          },
+          null,
+          2,
+        ),
+      ];
   }
 }
 
 function yaml(i: number): [string, string] {
   switch (i % 3) {
-    case 0: return ['ci.yml', `name: ci\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm test\n`];
+    case 0:
+      return [
+        'ci.yml',
+        `name: ci\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm test\n`,
+      ];
     case 1: {
       const launch = i % LAUNCH_EVERY === 1;
       const container = launch
         ? `      - name: vllm\n        image: vllm/vllm-openai:v0.10.1\n        args: ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "32768"]\n`
         : `      - name: web\n        image: nginx:1.27\n        ports:\n        - containerPort: 80\n`;
-      return ['deployment.yaml', `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: app-${i}\n  template:\n    metadata:\n      labels:\n        app: app-${i}\n    spec:\n      containers:\n${container}`];
+      return [
+        'deployment.yaml',
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: app-${i}\n  template:\n    metadata:\n      labels:\n        app: app-${i}\n    spec:\n      containers:\n${container}`,
+      ];
     }
-    default: return ['values.yaml', `replicaCount: 1\nimage:\n  repository: ghcr.io/acme/app\n  tag: "1.4.2"\nservice:\n  type: ClusterIP\n  port: 80\nresources: {}\n`];
+    default:
+      return [
+        'values.yaml',
+        `replicaCount: 1\nimage:\n  repository: ghcr.io/acme/app\n  tag: "1.4.2"\nservice:\n  type: ClusterIP\n  port: 80\nresources: {}\n`,
+      ];
   }
 }
 
@@ -74,7 +115,13 @@ function compose(i: number): [string, string] {
 export function makeRepository(): { root: string; launching: number } {
   const root = mkdtempSync(join(tmpdir(), 'rope-lens-scan-'));
   let launching = 0;
-  const kinds: [string, (i: number) => [string, string]][] = [['json', json], ['yaml', yaml], ['shell', shell], ['docker', dockerfile], ['compose', compose]];
+  const kinds: [string, (i: number) => [string, string]][] = [
+    ['json', json],
+    ['yaml', yaml],
+    ['shell', shell],
+    ['docker', dockerfile],
+    ['compose', compose],
+  ];
   // 2,000 project folders, each with one file of every kind (as a monorepo of small services).
   for (let i = 0; i < PER_KIND; i++) {
     const dir = join(root, `svc${pad(i)}`);
@@ -100,7 +147,12 @@ export async function runBench(report: BenchReport): Promise<void> {
       let out = '';
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      await run([root, '--json', '--fail-on', 'never'], { out: (s) => { out += s; }, err: () => undefined });
+      await run([root, '--json', '--fail-on', 'never'], {
+        out: (s) => {
+          out += s;
+        },
+        err: () => undefined,
+      });
       times.push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
@@ -113,7 +165,11 @@ export async function runBench(report: BenchReport): Promise<void> {
     const ms = times[1];
     if (files !== 5 * PER_KIND) throw new Error(`repository scan: ${files} files reported, expected ${5 * PER_KIND}`);
     if (launches !== launching) throw new Error(`repository scan: ${launches} launch files reported, ${launching} written`);
-    row({ name: `${files.toLocaleString('en-US')} files, ${launches} launching`, value: `${ms.toFixed(0)} ms`, note: `median of 3 (min ${times[0].toFixed(0)}, max ${times[2].toFixed(0)}); CPU ${cpu[1].toFixed(0)} ms; budget 1,500 ms` });
+    row({
+      name: `${files.toLocaleString('en-US')} files, ${launches} launching`,
+      value: `${ms.toFixed(0)} ms`,
+      note: `median of 3 (min ${times[0].toFixed(0)}, max ${times[2].toFixed(0)}); CPU ${cpu[1].toFixed(0)} ms; budget 1,500 ms`,
+    });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

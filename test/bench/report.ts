@@ -1,5 +1,9 @@
 /** Collects benchmark rows so `npm run bench` prints one readable table per suite. */
-export interface BenchRow { name: string; value: string; note?: string }
+export interface BenchRow {
+  name: string;
+  value: string;
+  note?: string;
+}
 
 export class BenchReport {
   private sections: { title: string; rows: BenchRow[] }[] = [];
@@ -12,5 +16,7 @@ export class BenchReport {
       console.log(`  ${row.name.padEnd(44)} ${row.value.padStart(16)}${row.note ? '  ' + row.note : ''}`);
     };
   }
-  toJSON() { return this.sections; }
+  toJSON() {
+    return this.sections;
+  }
 }

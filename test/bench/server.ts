@@ -41,14 +41,21 @@ function stats(samples: number[]) {
   return { p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1] ?? NaN, count: s.length };
 }
 
-interface CorpusFile { uri: string; text: string; fileName: string }
+interface CorpusFile {
+  uri: string;
+  text: string;
+  fileName: string;
+}
 
 function corpus(): CorpusFile[] {
-  return readdirSync(CORPUS).filter((n) => n.endsWith('.json')).sort().map((n) => {
-    // Served as <model>/config.json: the name the sniffer expects of a model config.
-    const stem = n.replace(/\.json$/, '');
-    return { uri: `file:///bench/corpus/${stem}/config.json`, fileName: `/bench/corpus/${stem}/config.json`, text: readFileSync(join(CORPUS, n), 'utf8') };
-  });
+  return readdirSync(CORPUS)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((n) => {
+      // Served as <model>/config.json: the name the sniffer expects of a model config.
+      const stem = n.replace(/\.json$/, '');
+      return { uri: `file:///bench/corpus/${stem}/config.json`, fileName: `/bench/corpus/${stem}/config.json`, text: readFileSync(join(CORPUS, n), 'utf8') };
+    });
 }
 
 /** End of the document as an LSP position. */
@@ -74,7 +81,10 @@ async function boundsSettled(h: LspHarness, capMs: number): Promise<boolean> {
   let quietSince = Date.now();
   while (Date.now() < deadline) {
     const n = h.boundStatus.length;
-    if (n !== seen) { seen = n; quietSince = Date.now(); }
+    if (n !== seen) {
+      seen = n;
+      quietSince = Date.now();
+    }
     const last = h.boundStatus[n - 1];
     if ((!last || last.pending === 0) && Date.now() - quietSince > 1500) return true;
     await new Promise((r) => setTimeout(r, 100));
@@ -96,9 +106,8 @@ async function editRounds(h: LspHarness, files: CorpusFile[], versions: Map<stri
       versions.set(f.uri, v);
       const end = endOf(f.text);
       // Versions alternate: even ones have the extra space, odd ones (the opened text among them) not.
-      const change = v % 2 === 0
-        ? { range: { start: end, end }, text: ' ' }
-        : { range: { start: end, end: { line: end.line, character: end.character + 1 } }, text: '' };
+      const change =
+        v % 2 === 0 ? { range: { start: end, end }, text: ' ' } : { range: { start: end, end: { line: end.line, character: end.character + 1 } }, text: '' };
       h.published.length = 0; // keep the scan short
       const t0 = performance.now();
       await h.change(f.uri, v, [change]);
@@ -127,7 +136,11 @@ export async function runBench(report: BenchReport): Promise<void> {
     const openMs = performance.now() - tOpen;
     const versions = new Map(files.map((f) => [f.uri, 1]));
     const flagged = files.filter((f) => [...h.published].reverse().find((p) => p.uri === f.uri)?.diagnostics.length).length;
-    row({ name: 'corpus', value: `${files.length} files`, note: `all open; ${h.boundStatus.filter((b) => b.label).length} bound computations ${settled ? 'cached' : 'NOT all finished'} after ${(openMs / 1000).toFixed(1)} s; ${flagged} files with findings` });
+    row({
+      name: 'corpus',
+      value: `${files.length} files`,
+      note: `all open; ${h.boundStatus.filter((b) => b.label).length} bound computations ${settled ? 'cached' : 'NOT all finished'} after ${(openMs / 1000).toFixed(1)} s; ${flagged} files with findings`,
+    });
 
     // Warm-up: one round, not counted (JIT, first-call costs).
     await editRounds(h, files, versions, 1);
@@ -157,9 +170,21 @@ export async function runBench(report: BenchReport): Promise<void> {
 
     const fast = stats(await editRounds(h, files, versions, ROUNDS_NO_DEBOUNCE));
     const verdict = fast.p95 <= 20 ? 'met' : 'MISSED';
-    row({ name: 'debounce 0: p50 / p95 / max', value: `${ms(fast.p95)}`, note: `p50 ${ms(fast.p50)}, max ${ms(fast.max)}, n=${fast.count}; target p95 ≤ 20 ms: ${verdict} (this is the number compared with the target)` });
-    row({ name: 'baseline: in-process analyzeText p50/p95', value: ms(base.p95), note: `p50 ${ms(base.p50)}, n=${base.count}; server p95 / analyzeText p95 = ${(fast.p95 / base.p95).toFixed(1)}×` });
-    row({ name: 'baseline: hover round trip p50/p95', value: ms(hover.p95), note: `p50 ${ms(hover.p50)}, n=${hover.count}; server p95 / hover p95 = ${(fast.p95 / hover.p95).toFixed(1)}×` });
+    row({
+      name: 'debounce 0: p50 / p95 / max',
+      value: `${ms(fast.p95)}`,
+      note: `p50 ${ms(fast.p50)}, max ${ms(fast.max)}, n=${fast.count}; target p95 ≤ 20 ms: ${verdict} (this is the number compared with the target)`,
+    });
+    row({
+      name: 'baseline: in-process analyzeText p50/p95',
+      value: ms(base.p95),
+      note: `p50 ${ms(base.p50)}, n=${base.count}; server p95 / analyzeText p95 = ${(fast.p95 / base.p95).toFixed(1)}×`,
+    });
+    row({
+      name: 'baseline: hover round trip p50/p95',
+      value: ms(hover.p95),
+      note: `p50 ${ms(hover.p50)}, n=${hover.count}; server p95 / hover p95 = ${(fast.p95 / hover.p95).toFixed(1)}×`,
+    });
 
     // The default debounce: what a user sees while typing in a push-diagnostics editor.
     h.settings = {};
@@ -167,16 +192,28 @@ export async function runBench(report: BenchReport): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
     const slow = stats(await editRounds(h, files, versions, ROUNDS_DEFAULT_DEBOUNCE));
     const delay = DEFAULT_SETTINGS.validationDelay;
-    row({ name: `debounce ${delay} ms (default): p50 / p95 / max`, value: ms(slow.p95), note: `p50 ${ms(slow.p50)}, max ${ms(slow.max)}, n=${slow.count}; user-visible latency = debounce + analysis (p95 − ${delay} = ${ms(slow.p95 - delay)})` });
+    row({
+      name: `debounce ${delay} ms (default): p50 / p95 / max`,
+      value: ms(slow.p95),
+      note: `p50 ${ms(slow.p50)}, max ${ms(slow.max)}, n=${slow.count}; user-visible latency = debounce + analysis (p95 − ${delay} = ${ms(slow.p95 - delay)})`,
+    });
 
     // Steady state: nothing asked of the bound worker for longer than its idle limit, so it was stopped.
     await new Promise((r) => setTimeout(r, WORKER_IDLE_MS + 1500));
     const idle = procMb(h.child.pid!, 'VmRSS');
     const peak = procMb(h.child.pid!, 'VmHWM');
     const rrow = report.section('language server: memory (VmRSS of the server process, worker thread included; target ≤ 80 MB)');
-    rrow({ name: `RSS, ${files.length} configs open, just edited`, value: `${rss.toFixed(1)} MB`, note: `target ≤ 80 MB: ${rss <= 80 ? 'met' : 'MISSED'} (this is the number compared with the target)` });
-    rrow({ name: 'RSS, same, bound worker idle-stopped', value: `${idle.toFixed(1)} MB`, note: `after ${(WORKER_IDLE_MS + 1500) / 1000} s without bound questions; ${idle <= 80 ? 'met' : 'MISSED'}` });
-    rrow({ name: 'peak RSS (VmHWM) over the run', value: `${peak.toFixed(1)} MB`, note: 'while the corpus\'s bounds were computed' });
+    rrow({
+      name: `RSS, ${files.length} configs open, just edited`,
+      value: `${rss.toFixed(1)} MB`,
+      note: `target ≤ 80 MB: ${rss <= 80 ? 'met' : 'MISSED'} (this is the number compared with the target)`,
+    });
+    rrow({
+      name: 'RSS, same, bound worker idle-stopped',
+      value: `${idle.toFixed(1)} MB`,
+      note: `after ${(WORKER_IDLE_MS + 1500) / 1000} s without bound questions; ${idle <= 80 ? 'met' : 'MISSED'}`,
+    });
+    rrow({ name: 'peak RSS (VmHWM) over the run', value: `${peak.toFixed(1)} MB`, note: "while the corpus's bounds were computed" });
   } finally {
     await h.stop();
   }
@@ -209,11 +246,18 @@ async function hostileSection(report: BenchReport): Promise<void> {
       await boundsSettled(h, 60_000);
       const last = [...h.published].reverse().find((p) => p.uri === uri)!;
       const what = last.diagnostics.length ? last.diagnostics.map((d) => d.code).join(', ') : 'no findings (silent)';
-      row({ name: inp.name, value: ms(t), note: `${t <= 200 ? 'met' : 'MISSED'}; first publish ${first.diagnostics.length} diagnostics, settled: ${what}; ${(text.length / 1e6).toFixed(2)} MB` });
+      row({
+        name: inp.name,
+        value: ms(t),
+        note: `${t <= 200 ? 'met' : 'MISSED'}; first publish ${first.diagnostics.length} diagnostics, settled: ${what}; ${(text.length / 1e6).toFixed(2)} MB`,
+      });
       await h.close(uri);
       h.published.length = 0;
     }
-    const alive = await h.conn.sendRequest(HoverRequest.type, { textDocument: { uri: warm }, position: { line: 0, character: 0 } }).then(() => true, () => false);
+    const alive = await h.conn.sendRequest(HoverRequest.type, { textDocument: { uri: warm }, position: { line: 0, character: 0 } }).then(
+      () => true,
+      () => false,
+    );
     row({ name: 'server alive afterwards', value: alive && h.child.exitCode === null ? 'yes' : 'NO' });
   } finally {
     await h.stop();
@@ -229,20 +273,31 @@ async function cancelSection(report: BenchReport): Promise<void> {
     const freed: number[] = [];
     for (let k = 0; k < 5; k++) {
       const ac = new AbortController();
-      const p = engine.bstar(1 << 20, 64, { signal: ac.signal }).then(() => 'finished', () => 'cancelled');
+      const p = engine.bstar(1 << 20, 64, { signal: ac.signal }).then(
+        () => 'finished',
+        () => 'cancelled',
+      );
       await new Promise((r) => setTimeout(r, 200 + 50 * k));
       const t0 = performance.now();
       ac.abort();
       const outcome = await p;
       released.push(performance.now() - t0);
-      if (outcome !== 'cancelled') { row({ name: 'run ' + k, value: outcome, note: 'finished before the abort' }); continue; }
+      if (outcome !== 'cancelled') {
+        row({ name: 'run ' + k, value: outcome, note: 'finished before the abort' });
+        continue;
+      }
       // The worker is single-threaded: a tiny job completes only once the cancelled sweep stopped.
       await engine.lmax(5e5, 64, 64);
       freed.push(performance.now() - t0);
     }
-    const r = stats(released), f = stats(freed);
+    const r = stats(released),
+      f = stats(freed);
     row({ name: 'caller released (max of 5)', value: ms(r.max), note: `p50 ${ms(r.p50)}` });
-    row({ name: 'worker stopped and free (max of 5)', value: ms(f.max), note: `p50 ${ms(f.p50)} (abort → a tiny job on the same worker answered); target ≤ 50 ms: ${f.max <= 50 ? 'met' : 'MISSED'}` });
+    row({
+      name: 'worker stopped and free (max of 5)',
+      value: ms(f.max),
+      note: `p50 ${ms(f.p50)} (abort → a tiny job on the same worker answered); target ≤ 50 ms: ${f.max <= 50 ? 'met' : 'MISSED'}`,
+    });
   } finally {
     await engine.dispose();
   }
@@ -256,21 +311,37 @@ function packagingSection(report: BenchReport): void {
       const a = JSON.parse(readFileSync(act, 'utf8')) as { activateMs?: number; serverReadyMs?: number; vscode?: string };
       const when = statSync(act).mtime.toISOString();
       const ok = typeof a.activateMs === 'number' && a.activateMs <= 100;
-      row({ name: 'activation (activate() duration)', value: typeof a.activateMs === 'number' ? ms(a.activateMs) : 'n/a', note: `target ≤ 100 ms: ${ok ? 'met' : 'MISSED'}; from ${act} (code-server ${a.vscode ?? '?'} ext-host suite, written ${when}), not measured in this run; server ready after ${a.serverReadyMs?.toFixed(0) ?? '?'} ms` });
+      row({
+        name: 'activation (activate() duration)',
+        value: typeof a.activateMs === 'number' ? ms(a.activateMs) : 'n/a',
+        note: `target ≤ 100 ms: ${ok ? 'met' : 'MISSED'}; from ${act} (code-server ${a.vscode ?? '?'} ext-host suite, written ${when}), not measured in this run; server ready after ${a.serverReadyMs?.toFixed(0) ?? '?'} ms`,
+      });
     } catch (e) {
       row({ name: 'activation', value: 'unreadable', note: `${act}: ${(e as Error).message}` });
     }
   } else {
-    row({ name: 'activation', value: 'not measured', note: 'not measured in this run (run the code-server ext-host suite to write test/artifacts/code-server/activation.json)' });
+    row({
+      name: 'activation',
+      value: 'not measured',
+      note: 'not measured in this run (run the code-server ext-host suite to write test/artifacts/code-server/activation.json)',
+    });
   }
   const vsix = join(ROOT, 'dist', 'rope-lens.vsix');
   if (!existsSync(vsix) && process.argv.includes('--with-package')) {
-    try { execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: 'ignore' }); } catch { /* reported below as missing */ }
+    try {
+      execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: 'ignore' });
+    } catch {
+      /* reported below as missing */
+    }
   }
   if (existsSync(vsix)) {
     const st = statSync(vsix);
     const mb = st.size / 1024 / 1024;
-    row({ name: '.vsix size', value: `${mb.toFixed(2)} MB`, note: `${st.size} bytes, dist/rope-lens.vsix built ${st.mtime.toISOString()}; target ≤ 2 MB: ${mb <= 2 ? 'met' : 'MISSED'}` });
+    row({
+      name: '.vsix size',
+      value: `${mb.toFixed(2)} MB`,
+      note: `${st.size} bytes, dist/rope-lens.vsix built ${st.mtime.toISOString()}; target ≤ 2 MB: ${mb <= 2 ? 'met' : 'MISSED'}`,
+    });
   } else {
     row({ name: '.vsix size', value: 'not built', note: 'dist/rope-lens.vsix missing (pass --with-package to build it, ~15 s)' });
   }

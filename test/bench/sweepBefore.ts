@@ -21,9 +21,24 @@
  * starting at the previous answer and inheriting its witness pool.
  */
 import { RopeError } from '../../shared/core/errors';
-import { BLOCK, Derivatives, TOLERANCE, safeStep, cos2Of, evalBlockApprox, fAt, searchApprox, fDirect, fWithDerivatives, scanMin, thetas } from '../../shared/rope/fb';
+import {
+  BLOCK,
+  Derivatives,
+  TOLERANCE,
+  safeStep,
+  cos2Of,
+  evalBlockApprox,
+  fAt,
+  searchApprox,
+  fDirect,
+  fWithDerivatives,
+  scanMin,
+  thetas,
+} from '../../shared/rope/fb';
 
-export interface Cancellable { aborted: boolean }
+export interface Cancellable {
+  aborted: boolean;
+}
 
 export interface SweepOptions {
   onProgress?(fraction: number): void;
@@ -79,11 +94,19 @@ function searchNear(th: Float64Array, cos2: Float64Array, length: number, recent
     const m0 = Math.max(0, c - NEAR_RADIUS);
     const cnt = Math.min(length, c + NEAR_RADIUS + 1) - m0;
     evalBlockApprox(th, m0, cnt, buf, cos2);
-    let bk = -1, bf = Infinity;
-    for (let k = 0; k < cnt; k++) if (buf[k] < bf) { bf = buf[k]; bk = k; }
+    let bk = -1,
+      bf = Infinity;
+    for (let k = 0; k < cnt; k++)
+      if (buf[k] < bf) {
+        bf = buf[k];
+        bk = k;
+      }
     if (!(bf < 0.05)) continue;
     // The window's smallest approximate value, confirmed with direct cosines.
-    if (fAt(th, m0 + bk) < -TOLERANCE) { remember(recent, m0 + bk); return m0 + bk; }
+    if (fAt(th, m0 + bk) < -TOLERANCE) {
+      remember(recent, m0 + bk);
+      return m0 + bk;
+    }
   }
   return -1;
 }
@@ -114,7 +137,10 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
   const buf = new Float64Array(BLOCK);
   const target = -TOLERANCE / 2;
   let b = start;
-  let steps = 0, scans = 0, nearHits = 0, poolHits = 0;
+  let steps = 0,
+    scans = 0,
+    nearHits = 0,
+    poolHits = 0;
   let last: { base: number; m: number } | null = null;
   // Witness counts per block of m: scans visit the blocks that produced witnesses before first.
   const nBlocks = Math.ceil(length / BLOCK);
@@ -134,7 +160,10 @@ export function sweepFrom(length: number, headDim: number, start: number, pool: 
       if (fd.f < -TOLERANCE) m = pool[0];
     }
     for (let j = 1; m < 0 && j < pool.length; j++) {
-      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) { m = pool[j]; poolHits++; }
+      if (pool[j] < length && fAt(th, pool[j]) < -TOLERANCE) {
+        m = pool[j];
+        poolHits++;
+      }
     }
     if (m < 0) {
       const cos2 = cos2Of(th);

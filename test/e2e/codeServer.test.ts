@@ -11,9 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import {
-  cleanup, installVsix, launchBrowser, makeDirs, payloadUrl, screenshot, startCodeServer, stopCodeServer, CodeServerRun,
-} from './codeServer';
+import { cleanup, installVsix, launchBrowser, makeDirs, payloadUrl, screenshot, startCodeServer, stopCodeServer, CodeServerRun } from './codeServer';
 import { CHROMIUM, ROOT, hasCodeServer } from './tools';
 
 const FIXTURES = join(ROOT, 'test', 'integration', 'fixtures');
@@ -23,10 +21,13 @@ const ARTIFACTS = join(ROOT, 'test', 'artifacts', 'code-server');
 export const NTK_FIXTURE = 'llama3-8b-32k.json';
 
 function skipUnlessReady(ctx: Mocha.Context): void {
-  const missing = !hasCodeServer() ? 'code-server not installed (bash test/e2e/install-code-server.sh)'
-    : !CHROMIUM ? 'chromium not installed (apt-get install chromium)'
-    : !existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'server.js')) ? 'dist/ not built (npm run build)'
-    : undefined;
+  const missing = !hasCodeServer()
+    ? 'code-server not installed (bash test/e2e/install-code-server.sh)'
+    : !CHROMIUM
+      ? 'chromium not installed (apt-get install chromium)'
+      : !existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'server.js'))
+        ? 'dist/ not built (npm run build)'
+        : undefined;
   if (missing) {
     console.log(`      skipped: ${missing}`);
     ctx.skip();
@@ -45,11 +46,21 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       // The suite bundle sits under the repo so its `require('mocha')` resolves to our node_modules.
       const suiteJs = join(ROOT, '.cache', 'e2e', 'suite.js');
       await esbuild.build({
-        entryPoints: [join(ROOT, 'test', 'e2e', 'suite', 'index.ts')], outfile: suiteJs, bundle: true, platform: 'node',
-        format: 'cjs', target: 'es2022', external: ['vscode', 'mocha'], logLevel: 'warning',
+        entryPoints: [join(ROOT, 'test', 'e2e', 'suite', 'index.ts')],
+        outfile: suiteJs,
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'es2022',
+        external: ['vscode', 'mocha'],
+        logLevel: 'warning',
       });
       const ws = join(d.dir, 'ws');
-      for (const [from, to] of [['llama2-7b-extended.json', 'llama/config.json'], ['qwen2.5-7b.json', 'qwen/config.json'], ['tsconfig-like.json', 'app/settings.json']]) {
+      for (const [from, to] of [
+        ['llama2-7b-extended.json', 'llama/config.json'],
+        ['qwen2.5-7b.json', 'qwen/config.json'],
+        ['tsconfig-like.json', 'app/settings.json'],
+      ]) {
         mkdirSync(join(ws, to, '..'), { recursive: true });
         copyFileSync(join(FIXTURES, from), join(ws, to));
       }
@@ -62,17 +73,28 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       d.env.ROPE_LENS_STATS_FILE = statsFile;
       run = await startCodeServer(d, ws);
       browser = await launchBrowser(join(d.dir, 'profile'));
-      const page = browser.pages()[0] ?? await browser.newPage();
+      const page = browser.pages()[0] ?? (await browser.newPage());
       const log: string[] = [];
       let exit: (code: number) => void = () => {};
-      const exited = new Promise<number>((resolve) => { exit = resolve; });
-      await page.exposeFunction('codeAutomationLog', (level: string, message: string) => { log.push(`${level}: ${message}`); });
-      await page.exposeFunction('codeAutomationExit', (code: number) => { exit(code); });
+      const exited = new Promise<number>((resolve) => {
+        exit = resolve;
+      });
+      await page.exposeFunction('codeAutomationLog', (level: string, message: string) => {
+        log.push(`${level}: ${message}`);
+      });
+      await page.exposeFunction('codeAutomationExit', (code: number) => {
+        exit(code);
+      });
       const t0 = Date.now();
       await page.goto(payloadUrl(run, ws, ROOT, suiteJs));
       const code = await Promise.race([exited, new Promise<number>((r) => setTimeout(() => r(-1), 120000))]);
       const output = log.join('\n');
-      console.log(output.split('\n').map((l) => '      | ' + l).join('\n'));
+      console.log(
+        output
+          .split('\n')
+          .map((l) => '      | ' + l)
+          .join('\n'),
+      );
       assert.equal(code, 0, `extension-host suite exit code ${code} after ${Date.now() - t0} ms`);
       assert.match(output, /passing/);
       if (existsSync(statsFile)) {
@@ -95,7 +117,11 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
     let page: import('playwright-core').Page | undefined;
     try {
       const vsix = join(d.dir, 'rope-lens.vsix');
-      const pack = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], { cwd: ROOT, encoding: 'utf8', timeout: 90000 });
+      const pack = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 90000,
+      });
       assert.equal(pack.status, 0, `vsce package failed: ${pack.stdout}${pack.stderr}`);
       installVsix(vsix, d);
       const ws = join(d.dir, 'ws');
@@ -105,7 +131,7 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       const before = readFileSync(file, 'utf8');
       run = await startCodeServer(d, ws);
       browser = await launchBrowser(join(d.dir, 'profile'));
-      page = browser.pages()[0] ?? await browser.newPage();
+      page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(`${run.base}/?folder=${encodeURIComponent(ws)}`);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
       await screenshot(page, ARTIFACTS, '01-workbench.png');
@@ -125,8 +151,14 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       // (its status-bar item is gone), so the finding's fixes exist and no re-publication is about
       // to change the markers under the cursor (which made Ctrl+. answer "No code actions available").
       // Two items may say so at once (the work-done progress and our own status item): wait for both.
-      await page.waitForFunction(() => !Array.from(document.querySelectorAll('.statusbar-item'))
-        .some((e) => (e.textContent ?? '').includes('RoPE Lens:') && (e as HTMLElement).offsetParent !== null), undefined, { timeout: 60000 });
+      await page.waitForFunction(
+        () =>
+          !Array.from(document.querySelectorAll('.statusbar-item')).some(
+            (e) => (e.textContent ?? '').includes('RoPE Lens:') && (e as HTMLElement).offsetParent !== null,
+          ),
+        undefined,
+        { timeout: 60000 },
+      );
       const menu = page.locator('.action-widget');
       const ntk = menu.locator('.monaco-list-row', { hasText: /Apply NTK scaling/ }).first();
       const noActions = page.locator('.monaco-editor-overlaymessage', { hasText: /No code actions/i });
@@ -151,7 +183,11 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       assert.ok(opened, 'the quick-fix menu lists "Apply NTK scaling"');
       // Walk the keyboard focus to the NTK entry, as a user would, then Enter.
       for (let i = 0; i < 12; i++) {
-        const focused = await menu.locator('.monaco-list-row.focused').first().textContent().catch(() => '');
+        const focused = await menu
+          .locator('.monaco-list-row.focused')
+          .first()
+          .textContent()
+          .catch(() => '');
         if (/Apply NTK scaling/.test(focused ?? '')) break;
         await page.keyboard.press('ArrowDown');
       }
@@ -169,7 +205,8 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       }
       await screenshot(page, ARTIFACTS, '05-after-save.png');
       assert.notEqual(after, before, 'the saved file changed on disk');
-      const b = JSON.parse(before), a = JSON.parse(after);
+      const b = JSON.parse(before),
+        a = JSON.parse(after);
       assert.ok(a.rope_theta > b.rope_theta, `NTK raises the base: ${b.rope_theta} → ${a.rope_theta}`);
       for (const k of Object.keys(b)) if (k !== 'rope_theta') assert.deepEqual(a[k], b[k], `${k} unchanged`);
       // Only the rope_theta line differs.

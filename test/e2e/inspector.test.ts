@@ -19,19 +19,21 @@ const ARTIFACTS = join(ROOT, 'test', 'artifacts');
 
 /** Share of sampled canvas pixels that differ from the most common colour (the background). */
 async function inkFraction(page: Page, selector: string): Promise<number[]> {
-  return page.$$eval(selector, (canvases) => (canvases as HTMLCanvasElement[]).map((c) => {
-    const ctx = c.getContext('2d')!;
-    const { data } = ctx.getImageData(0, 0, c.width, c.height);
-    const counts = new Map<number, number>();
-    let n = 0;
-    for (let i = 0; i < data.length; i += 4 * 7) {
-      const key = (data[i] << 24) ^ (data[i + 1] << 16) ^ (data[i + 2] << 8) ^ data[i + 3];
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      n++;
-    }
-    const top = Math.max(...counts.values());
-    return (n - top) / n;
-  }));
+  return page.$$eval(selector, (canvases) =>
+    (canvases as HTMLCanvasElement[]).map((c) => {
+      const ctx = c.getContext('2d')!;
+      const { data } = ctx.getImageData(0, 0, c.width, c.height);
+      const counts = new Map<number, number>();
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4 * 7) {
+        const key = (data[i] << 24) ^ (data[i + 1] << 16) ^ (data[i + 2] << 8) ^ data[i + 3];
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        n++;
+      }
+      const top = Math.max(...counts.values());
+      return (n - top) / n;
+    }),
+  );
 }
 
 const CONFIGS = [
@@ -49,7 +51,11 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
 
   before(async function () {
     if (!existsSync(CHROMIUM)) this.skip(); // reason: no /usr/bin/chromium on this machine (apt-get install chromium)
-    try { findMediaDir(); } catch { this.skip(); } // reason: dist/media not built (npm test builds it first)
+    try {
+      findMediaDir();
+    } catch {
+      this.skip();
+    } // reason: dist/media not built (npm test builds it first)
     const { chromium } = await import('playwright-core');
     mkdirSync(ARTIFACTS, { recursive: true });
     const out = mkdtempSync(join(tmpdir(), 'rope-lens-inspector-'));
@@ -61,7 +67,10 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
       pages[c.name] = pathToFileURL(p).href;
     }
     ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 },
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1200, height: 900 },
     });
   });
 
@@ -81,10 +90,16 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
         const probe = await page.evaluate(() => (window as any).__ropeLens);
         assert.deepEqual(probe.errors, []);
         assert.equal(probe.theme, theme);
-        assert.deepEqual(probe.charts.map((x: { id: string }) => x.id), ['wavelengths', 'rewrites', 'fb', 'validity']);
+        assert.deepEqual(
+          probe.charts.map((x: { id: string }) => x.id),
+          ['wavelengths', 'rewrites', 'fb', 'validity'],
+        );
         for (const ch of probe.charts) {
           assert.equal(ch.axes.length, 2, `${ch.id}: two axes`);
-          assert.ok(ch.axes.every((a: string) => a.length > 0), `${ch.id}: axis labels`);
+          assert.ok(
+            ch.axes.every((a: string) => a.length > 0),
+            `${ch.id}: axis labels`,
+          );
           assert.ok(ch.series.length >= 3, `${ch.id}: series`);
         }
         const ink = await inkFraction(page, '.rl-chart canvas');
@@ -98,7 +113,12 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
         assert.match(legends[3], /L_max/);
         // The page background follows the theme.
         const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-        const lum = bg.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+        const lum =
+          bg
+            .match(/\d+/g)!
+            .slice(0, 3)
+            .map(Number)
+            .reduce((a, b) => a + b, 0) / 3;
         assert.ok(theme === 'dark' ? lum < 80 : lum > 180, `background ${bg} for ${theme}`);
         await page.screenshot({ path: join(ARTIFACTS, `inspector-${c.name}-${theme}.png`), fullPage: true });
         assert.deepEqual(w.csp, [], 'CSP violations');
@@ -117,8 +137,11 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
     // What VS Code does on a theme switch: body class and the inline variables on <html>.
     await page.evaluate(() => {
       const vars: Record<string, string> = {
-        '--vscode-editor-background': '#000000', '--vscode-editor-foreground': '#ffffff', '--vscode-charts-blue': '#00ffff',
-        '--vscode-charts-lines': '#ffffff', '--vscode-contrastBorder': '#6fc3df',
+        '--vscode-editor-background': '#000000',
+        '--vscode-editor-foreground': '#ffffff',
+        '--vscode-charts-blue': '#00ffff',
+        '--vscode-charts-lines': '#ffffff',
+        '--vscode-contrastBorder': '#6fc3df',
       };
       for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
       document.body.classList.add('vscode-high-contrast');
@@ -153,7 +176,8 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
       // set by a page script that carries the page's own nonce (allowed to run), so only eval is at stake.
       const ok = document.createElement('script');
       ok.nonce = (document.querySelector('script[nonce]') as HTMLScriptElement).nonce;
-      ok.textContent = 'setTimeout(function () { try { new Function("return 1")(); window.__evalRan = true; } catch (e) { window.__evalBlocked = true; } }, 0);';
+      ok.textContent =
+        'setTimeout(function () { try { new Function("return 1")(); window.__evalRan = true; } catch (e) { window.__evalBlocked = true; } }, 0);';
       document.body.appendChild(ok);
       const s = document.createElement('script');
       s.textContent = '(window as any).__injected = 1'.replace(' as any', '');
@@ -163,12 +187,24 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
       document.body.appendChild(img);
       await new Promise((r) => setTimeout(r, 300));
       const evalBlocked = (window as any).__evalBlocked === true && (window as any).__evalRan !== true;
-      return { evalBlocked, injected: (window as any).__injected === 1, ran: (window as any).__evalRan, blocked: (window as any).__evalBlocked, nonce: ok.nonce?.length };
+      return {
+        evalBlocked,
+        injected: (window as any).__injected === 1,
+        ran: (window as any).__evalRan,
+        blocked: (window as any).__evalBlocked,
+        nonce: ok.nonce?.length,
+      };
     });
     assert.equal(probe.evalBlocked, true, `eval is blocked: ${JSON.stringify(probe)}`);
     assert.equal(probe.injected, false, 'un-nonced inline script is blocked');
-    assert.ok(w.csp.some((v) => /script-src/.test(v)), `violations seen: ${w.csp.join('; ')}`);
-    assert.ok(w.csp.some((v) => /img-src/.test(v) && /example\.invalid/.test(v)), `violations seen: ${w.csp.join('; ')}`);
+    assert.ok(
+      w.csp.some((v) => /script-src/.test(v)),
+      `violations seen: ${w.csp.join('; ')}`,
+    );
+    assert.ok(
+      w.csp.some((v) => /img-src/.test(v) && /example\.invalid/.test(v)),
+      `violations seen: ${w.csp.join('; ')}`,
+    );
     await page.close();
   });
 
@@ -178,7 +214,14 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
     await page.goto(pages.llama2);
     await page.waitForFunction(() => (window as any).__ropeLens?.rendered >= 1);
     await page.click('#rl-gpu-check');
-    await page.waitForFunction(() => { const g = (window as any).__ropeLens.gpuCheck; return g.result || g.error; }, undefined, { timeout: 120000 });
+    await page.waitForFunction(
+      () => {
+        const g = (window as any).__ropeLens.gpuCheck;
+        return g.result || g.error;
+      },
+      undefined,
+      { timeout: 120000 },
+    );
     const g = await page.evaluate(() => (window as any).__ropeLens.gpuCheck);
     assert.equal(g.error, undefined);
     assert.equal(g.result.kernel, 'WebGL2Kernel');
@@ -187,7 +230,10 @@ describe('RoPE Inspector standalone export in headless Chromium', function () {
     assert.match((await page.textContent('#rl-gpu-result'))!, /agree with the float64 scan/);
     await page.screenshot({ path: join(ARTIFACTS, 'inspector-llama2-gpu-check.png'), fullPage: true });
     assert.deepEqual(w.csp, []);
-    assert.deepEqual(w.console.filter((m) => !/GL Driver Message|GPU stall/.test(m)), []);
+    assert.deepEqual(
+      w.console.filter((m) => !/GL Driver Message|GPU stall/.test(m)),
+      [],
+    );
     await page.close();
   });
 

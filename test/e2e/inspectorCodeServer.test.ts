@@ -34,7 +34,10 @@ async function runCommand(page: Page, title: string): Promise<void> {
     await page.keyboard.press('F1');
     await input.waitFor({ timeout: 30000 });
     await input.fill(`>${title}`);
-    const found = await row.waitFor({ timeout: 15000 }).then(() => true, () => false);
+    const found = await row.waitFor({ timeout: 15000 }).then(
+      () => true,
+      () => false,
+    );
     if (found) break;
     if (attempt === 4) throw new Error(`the command palette never listed '${title}'`);
     await page.keyboard.press('Escape');
@@ -46,11 +49,17 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
   this.timeout(300000);
 
   it('opens from the command palette, draws, applies YaRN to the file, and is restored after a reload', async function () {
-    const missing = !hasCodeServer() ? 'code-server not installed (bash test/e2e/install-code-server.sh)'
-      : !CHROMIUM ? 'chromium not installed (apt-get install chromium)'
-      : !existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js')) ? 'dist/ not built (npm run build)'
-      : undefined;
-    if (missing) { console.log(`      skipped: ${missing}`); this.skip(); }
+    const missing = !hasCodeServer()
+      ? 'code-server not installed (bash test/e2e/install-code-server.sh)'
+      : !CHROMIUM
+        ? 'chromium not installed (apt-get install chromium)'
+        : !existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js'))
+          ? 'dist/ not built (npm run build)'
+          : undefined;
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
+      this.skip();
+    }
 
     const d = makeDirs('rope-lens-inspector-');
     let run: CodeServerRun | undefined;
@@ -62,7 +71,7 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       copyFileSync(FIXTURE, file);
       run = await startCodeServer(d, ws);
       browser = await launchBrowser(join(d.dir, 'profile'));
-      const page = browser.pages()[0] ?? await browser.newPage();
+      const page = browser.pages()[0] ?? (await browser.newPage());
       const csp: string[] = [];
       const errors: string[] = [];
       page.on('console', (m) => {
@@ -92,7 +101,7 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       await frame.locator('#rl-apply').click();
       try {
         await frame.locator('.rl-status', { hasText: 'Applied' }).waitFor({ timeout: 30000 });
-      } catch (e) {
+      } catch (_e) {
         await screenshot(page, ARTIFACTS, '02-apply-failed.png');
         throw new Error(`Apply did not report success; status: ${await frame.locator('.rl-status').textContent()}`);
       }
@@ -135,7 +144,10 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
   });
 
   it('plan: command palette → Plan context extension… → 65536 → the plan view marks a recommended row per stage', async function () {
-    if (!hasCodeServer() || !CHROMIUM || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js'))) { console.log('      skipped: code-server, chromium or dist/ missing'); this.skip(); }
+    if (!hasCodeServer() || !CHROMIUM || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js'))) {
+      console.log('      skipped: code-server, chromium or dist/ missing');
+      this.skip();
+    }
     const d = makeDirs('rope-lens-plan-');
     let run: CodeServerRun | undefined;
     let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
@@ -145,9 +157,11 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       copyFileSync(FIXTURE, join(ws, 'config.json'));
       run = await startCodeServer(d, ws);
       browser = await launchBrowser(join(d.dir, 'profile'));
-      const page = browser.pages()[0] ?? await browser.newPage();
+      const page = browser.pages()[0] ?? (await browser.newPage());
       const csp: string[] = [];
-      page.on('console', (m) => { if (/Content Security Policy|Refused to/.test(m.text())) csp.push(m.text()); });
+      page.on('console', (m) => {
+        if (/Content Security Policy|Refused to/.test(m.text())) csp.push(m.text());
+      });
       await page.goto(devUrl(run, ws));
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
       await page.getByRole('treeitem', { name: 'config.json' }).click();
@@ -181,7 +195,10 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
   });
 
   it('kernel benchmarks: command palette → size → Node run with progress → webview runs WebGL2 → table', async function () {
-    if (!hasCodeServer() || !CHROMIUM || !existsSync(join(ROOT, 'dist', 'media', 'kernels.js'))) { console.log('      skipped: code-server, chromium or dist/ missing'); this.skip(); }
+    if (!hasCodeServer() || !CHROMIUM || !existsSync(join(ROOT, 'dist', 'media', 'kernels.js'))) {
+      console.log('      skipped: code-server, chromium or dist/ missing');
+      this.skip();
+    }
     const d = makeDirs('rope-lens-kbench-');
     let run: CodeServerRun | undefined;
     let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
@@ -191,9 +208,11 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       copyFileSync(FIXTURE, join(ws, 'config.json'));
       run = await startCodeServer(d, ws);
       browser = await launchBrowser(join(d.dir, 'profile'));
-      const page = browser.pages()[0] ?? await browser.newPage();
+      const page = browser.pages()[0] ?? (await browser.newPage());
       const csp: string[] = [];
-      page.on('console', (m) => { if (/Content Security Policy|Refused to/.test(m.text())) csp.push(m.text()); });
+      page.on('console', (m) => {
+        if (/Content Security Policy|Refused to/.test(m.text())) csp.push(m.text());
+      });
       await page.goto(devUrl(run, ws));
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
       // Activate the extension (it starts on JSON files), then run the command.

@@ -45,16 +45,24 @@ describe('kernel benchmark page in headless Chromium (strict CSP, WebGL2)', func
       if (before === undefined) delete process.env.ROPE_LENS_WEBGPU;
       else process.env.ROPE_LENS_WEBGPU = before;
     });
-    const ctx = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
+    const ctx = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1200, height: 900 },
+    });
     try {
       const page = await ctx.newPage();
       await page.emulateMedia({ colorScheme: 'dark' });
       const w = await watch(page);
       const posted: unknown[] = [];
-      await page.exposeFunction('__hostReceive', (m: unknown) => { posted.push(m); });
+      await page.exposeFunction('__hostReceive', (m: unknown) => {
+        posted.push(m);
+      });
       // A string, not a function: tsx would wrap named arrows with a __name helper the page lacks.
       // VS Code's webview host sets the theme variables on <html> through the CSSOM (CSP allows that).
-      await page.addInitScript({ content: `window.acquireVsCodeApi = function () {
+      await page.addInitScript({
+        content: `window.acquireVsCodeApi = function () {
         return { postMessage: function (m) { window.__hostReceive(m); }, setState: function () {}, getState: function () {} };
       };
       document.addEventListener('DOMContentLoaded', function () {
@@ -62,15 +70,19 @@ describe('kernel benchmark page in headless Chromium (strict CSP, WebGL2)', func
           '--vscode-charts-blue': '#3794ff', '--vscode-charts-orange': '#d18616', '--vscode-charts-lines': 'rgba(128,128,128,0.35)',
           '--vscode-descriptionForeground': '#9d9d9d', '--vscode-button-background': '#0078d4' };
         for (var k in vars) document.documentElement.style.setProperty(k, vars[k]);
-      });` });
+      });`,
+      });
       await page.goto(pathToFileURL(file).href);
-      await page.evaluate((run) => {
-        window.postMessage({ type: 'node-results', run }, '*');
-        window.postMessage({ type: 'start', size: 'small' }, '*');
-      }, JSON.parse(JSON.stringify(nodeRun)));
+      await page.evaluate(
+        (run) => {
+          window.postMessage({ type: 'node-results', run }, '*');
+          window.postMessage({ type: 'start', size: 'small' }, '*');
+        },
+        JSON.parse(JSON.stringify(nodeRun)),
+      );
       try {
         await page.waitForFunction(() => (window as any).__ropeLensBench?.webRun, undefined, { timeout: 150000 });
-      } catch (e) {
+      } catch (_e) {
         await page.screenshot({ path: join(ARTIFACTS, 'kernels-webview-timeout.png'), fullPage: true });
         throw new Error(`no webview results; status: ${await page.textContent('.rl-status')}; console: ${w.console.join(' | ')}`);
       }
@@ -79,7 +91,11 @@ describe('kernel benchmark page in headless Chromium (strict CSP, WebGL2)', func
       assert.equal(results.length, 1, 'the host accepts the results message');
       const run = (results[0] as { run: { results: any[] } }).run;
       const gl = run.results.filter((r) => r.impl === 'gpu.js (webgl2)');
-      assert.deepEqual(gl.map((r) => r.kind), ['rope', 'rope', 'fb-scan'], 'both layouts and the f_b screen ran on gpu.js');
+      assert.deepEqual(
+        gl.map((r) => r.kind),
+        ['rope', 'rope', 'fb-scan'],
+        'both layouts and the f_b screen ran on gpu.js',
+      );
       for (const r of gl) {
         assert.equal(r.error, undefined);
         assert.equal(r.backend, 'WebGL2Kernel');
@@ -102,7 +118,10 @@ describe('kernel benchmark page in headless Chromium (strict CSP, WebGL2)', func
       assert.ok(ink > 0.01, `chart ink ${ink}`);
       await page.screenshot({ path: join(ARTIFACTS, 'kernels-webview-dark.png'), fullPage: true });
       assert.deepEqual(w.csp, [], 'CSP violations');
-      assert.deepEqual(w.console.filter((m) => !/GL Driver Message|GPU stall/.test(m)), []);
+      assert.deepEqual(
+        w.console.filter((m) => !/GL Driver Message|GPU stall/.test(m)),
+        [],
+      );
     } finally {
       await ctx.close();
       rmSync(dir, { recursive: true, force: true });

@@ -15,17 +15,34 @@ describe('Neovim (headless) as an LSP client', function () {
   let dir: string;
 
   before(function () {
-    if (!which('nvim')) { console.log('      skipped: nvim not installed (apt-get install neovim)'); this.skip(); }
-    if (!BUILT) { console.log('      skipped: dist/cli.js not built'); this.skip(); }
+    if (!which('nvim')) {
+      console.log('      skipped: nvim not installed (apt-get install neovim)');
+      this.skip();
+    }
+    if (!BUILT) {
+      console.log('      skipped: dist/cli.js not built');
+      this.skip();
+    }
     dir = mkdtempSync(join(tmpdir(), 'rope-lens-nvim-'));
   });
-  after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   /** Runs nvim/fix.lua on `file` with the buffer's filetype set to `filetype`; returns its output. */
   function runFix(file: string, filetype: string): string {
     const r = spawnSync('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${join(__dirname, 'nvim', 'fix.lua')}`], {
-      env: { ...process.env, ROPE_LENS_SERVER: CLI, ROPE_LENS_FILE: file, ROPE_LENS_FILETYPE: filetype, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir, XDG_CACHE_HOME: dir },
-      encoding: 'utf8', timeout: 25000,
+      env: {
+        ...process.env,
+        ROPE_LENS_SERVER: CLI,
+        ROPE_LENS_FILE: file,
+        ROPE_LENS_FILETYPE: filetype,
+        XDG_STATE_HOME: dir,
+        XDG_DATA_HOME: dir,
+        XDG_CACHE_HOME: dir,
+      },
+      encoding: 'utf8',
+      timeout: 25000,
     });
     const out = (r.stdout ?? '') + (r.stderr ?? '');
     assert.equal(r.status, 0, `nvim exited ${r.status}:\n${out}`);
@@ -45,7 +62,10 @@ describe('Neovim (headless) as an LSP client', function () {
     // Still valid JSON, every original key kept in order (a fix may only add or change RoPE keys).
     const keysBefore = Object.keys(JSON.parse(before));
     const keysAfter = Object.keys(JSON.parse(after));
-    assert.deepEqual(keysAfter.filter((k) => keysBefore.includes(k)), keysBefore);
+    assert.deepEqual(
+      keysAfter.filter((k) => keysBefore.includes(k)),
+      keysBefore,
+    );
   });
 
   it('checks a vllm serve line in a shell script (filetype sh) and applies the YaRN override', () => {

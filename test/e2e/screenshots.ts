@@ -44,7 +44,13 @@ async function command(page: Page, title: string): Promise<void> {
     await page.keyboard.press('F1');
     await input.waitFor({ timeout: 30000 });
     await input.fill(`>${title}`);
-    if (await row.waitFor({ timeout: 15000 }).then(() => true, () => false)) break;
+    if (
+      await row.waitFor({ timeout: 15000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (attempt === 4) throw new Error(`the command palette never listed '${title}'`);
     await page.keyboard.press('Escape');
   }
@@ -81,7 +87,8 @@ async function shoot(page: Page, name: string): Promise<void> {
 async function main(): Promise<void> {
   if (!hasCodeServer()) throw new Error('code-server is not installed: bash test/e2e/install-code-server.sh');
   if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install -y chromium');
-  if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js'))) throw new Error('dist/ is not built: npm run build');
+  if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'media', 'inspector.js')))
+    throw new Error('dist/ is not built: npm run build');
 
   const d = makeDirs('rope-lens-screenshots-');
   let run: CodeServerRun | undefined;
@@ -102,7 +109,7 @@ async function main(): Promise<void> {
 
     run = await startCodeServer(d, ws);
     browser = await launchBrowser(join(d.dir, 'profile'));
-    const page = browser.pages()[0] ?? await browser.newPage();
+    const page = browser.pages()[0] ?? (await browser.newPage());
     await page.setViewportSize(VIEWPORT);
     await page.goto(devUrl(run, ws));
     await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });

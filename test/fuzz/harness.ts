@@ -71,7 +71,11 @@ export function fixtureTexts(dirs: string[], exts: string[]): { path: string; te
   const out: { path: string; text: string }[] = [];
   const walk = (d: string) => {
     let names: string[];
-    try { names = readdirSync(d); } catch { return; }
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
     for (const n of names) {
       const p = join(d, n);
       const st = statSync(p);

@@ -11,15 +11,18 @@ const FIXTURE_DIRS = ['test/fixtures', 'examples'];
 
 /** The three properties by name, each built over the current fixture corpus. */
 export const PROPERTIES = {
-  json: () => fc.property(mutatedJson(fixtureTexts(FIXTURE_DIRS, ['.json']).map((f) => f.text)), fc.boolean(), (text, known) => {
-    checkInvariants(text, 'config.json', known ? instantOracle : unknownOracle);
-  }),
-  yaml: () => fc.property(mutatedYaml(fixtureTexts(FIXTURE_DIRS, ['.yaml', '.yml']).map((f) => f.text)), fc.boolean(), (text, known) => {
-    checkInvariants(text, 'train.yaml', known ? instantOracle : unknownOracle);
-  }),
-  text: () => fc.property(fc.string({ maxLength: 400 }), fc.constantFrom('config.json', 'x.yaml'), (text, name) => {
-    checkInvariants(text, name);
-  }),
+  json: () =>
+    fc.property(mutatedJson(fixtureTexts(FIXTURE_DIRS, ['.json']).map((f) => f.text)), fc.boolean(), (text, known) => {
+      checkInvariants(text, 'config.json', known ? instantOracle : unknownOracle);
+    }),
+  yaml: () =>
+    fc.property(mutatedYaml(fixtureTexts(FIXTURE_DIRS, ['.yaml', '.yml']).map((f) => f.text)), fc.boolean(), (text, known) => {
+      checkInvariants(text, 'train.yaml', known ? instantOracle : unknownOracle);
+    }),
+  text: () =>
+    fc.property(fc.string({ maxLength: 400 }), fc.constantFrom('config.json', 'x.yaml'), (text, name) => {
+      checkInvariants(text, name);
+    }),
 };
 
 /** The JSON property's input at a seed and path (to check that a replay still reaches the recorded counterexample). */

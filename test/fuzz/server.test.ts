@@ -4,7 +4,9 @@ import { BUILT } from '../integration/lspHarness';
 import { serverProperty } from './serverProperty';
 
 describe('fuzz: language server over stdio', function () {
-  before(function () { if (!BUILT) this.skip(); }); // skipped: dist/cli.js not built
+  before(function () {
+    if (!BUILT) this.skip();
+  }); // skipped: dist/cli.js not built
   const runs = Number(process.env.ROPE_LENS_FUZZ_RUNS ?? 10_000);
   serverProperty(runs, process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined);
 });

@@ -15,7 +15,11 @@ import { LineIndex } from '../../shared/document/positions';
 
 const FIXTURE_DIRS = ['test/fixtures', 'examples'];
 
-interface Input { text: string; languageId: 'json' | 'yaml'; fileName: string }
+interface Input {
+  text: string;
+  languageId: 'json' | 'yaml';
+  fileName: string;
+}
 
 export function serverInputs(): fc.Arbitrary<Input> {
   const json = fixtureTexts(FIXTURE_DIRS, ['.json']).map((f) => f.text);
@@ -62,7 +66,9 @@ export function serverProperty(runs: number, seed: number | undefined, path?: st
   before(async function () {
     h = await LspHarness.start({ settings: { validation: { delay: 0 } } });
   });
-  after(async () => { if (h) await h.stop(); });
+  after(async () => {
+    if (h) await h.stop();
+  });
 
   it(`mutated configs and YAML over stdio never kill the server; ranges stay inside the document (${runs} inputs)`, async function () {
     this.timeout(0);
@@ -70,27 +76,29 @@ export function serverProperty(runs: number, seed: number | undefined, path?: st
     const live = { json: 'file:///fuzz/live/config.json', yaml: 'file:///fuzz/live/train.yaml' };
     const versions = { json: 0, yaml: 0 };
     let fresh = 0;
-    await fc.assert(fc.asyncProperty(serverInputs(), fc.boolean(), async (input, reopen) => {
-      assert.equal(server.child.exitCode, null, 'the server process exited');
-      let uri: string;
-      let version: number;
-      server.published.length = 0; // before sending: the answer may arrive before the send resolves
-      if (reopen) {
-        uri = `file:///fuzz/open/${fresh++}/${input.fileName}`;
-        version = 1;
-        await server.open(uri, input.text, input.languageId, version);
-      } else {
-        const kind = input.languageId;
-        uri = live[kind];
-        version = ++versions[kind];
-        if (version === 1) await server.open(uri, input.text, kind, version);
-        else await server.change(uri, version, [{ text: input.text }]);
-      }
-      const p = await server.until(() => server.published.find((x) => x.uri === uri && x.version === version),
-        `diagnostics of ${uri} v${version}`, 15000);
-      checkPublish(p, input.text);
-      if (reopen) await server.close(uri);
-    }), { numRuns: runs, seed, path, endOnFailure: true });
+    await fc.assert(
+      fc.asyncProperty(serverInputs(), fc.boolean(), async (input, reopen) => {
+        assert.equal(server.child.exitCode, null, 'the server process exited');
+        let uri: string;
+        let version: number;
+        server.published.length = 0; // before sending: the answer may arrive before the send resolves
+        if (reopen) {
+          uri = `file:///fuzz/open/${fresh++}/${input.fileName}`;
+          version = 1;
+          await server.open(uri, input.text, input.languageId, version);
+        } else {
+          const kind = input.languageId;
+          uri = live[kind];
+          version = ++versions[kind];
+          if (version === 1) await server.open(uri, input.text, kind, version);
+          else await server.change(uri, version, [{ text: input.text }]);
+        }
+        const p = await server.until(() => server.published.find((x) => x.uri === uri && x.version === version), `diagnostics of ${uri} v${version}`, 15000);
+        checkPublish(p, input.text);
+        if (reopen) await server.close(uri);
+      }),
+      { numRuns: runs, seed, path, endOnFailure: true },
+    );
     // Still alive and answering requests.
     assert.equal(server.child.exitCode, null, 'the server process exited');
     const hover = await server.conn.sendRequest(HoverRequest.type, { textDocument: { uri: live.json }, position: { line: 0, character: 0 } });

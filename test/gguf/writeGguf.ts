@@ -8,9 +8,15 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 
 export type GgufValue =
-  | { t: 'u32'; v: number } | { t: 'i32'; v: number } | { t: 'f32'; v: number } | { t: 'bool'; v: boolean }
-  | { t: 'str'; v: string } | { t: 'u64'; v: bigint } | { t: 'f64'; v: number }
-  | { t: 'arr'; of: 'str'; v: string[] } | { t: 'arr'; of: 'f32'; v: number[] };
+  | { t: 'u32'; v: number }
+  | { t: 'i32'; v: number }
+  | { t: 'f32'; v: number }
+  | { t: 'bool'; v: boolean }
+  | { t: 'str'; v: string }
+  | { t: 'u64'; v: bigint }
+  | { t: 'f64'; v: number }
+  | { t: 'arr'; of: 'str'; v: string[] }
+  | { t: 'arr'; of: 'f32'; v: number[] };
 
 const TYPE = { u32: 4, i32: 5, f32: 6, bool: 7, str: 8, arr: 9, u64: 10, f64: 12 } as const;
 
@@ -21,26 +27,63 @@ export const u64 = (v: bigint): GgufValue => ({ t: 'u64', v });
 
 class Bytes {
   private parts: Buffer[] = [];
-  u32(n: number) { const b = Buffer.alloc(4); b.writeUInt32LE(n); this.parts.push(b); }
-  i32(n: number) { const b = Buffer.alloc(4); b.writeInt32LE(n); this.parts.push(b); }
-  u64(n: bigint) { const b = Buffer.alloc(8); b.writeBigUInt64LE(n); this.parts.push(b); }
-  f32(n: number) { const b = Buffer.alloc(4); b.writeFloatLE(n); this.parts.push(b); }
-  f64(n: number) { const b = Buffer.alloc(8); b.writeDoubleLE(n); this.parts.push(b); }
-  u8(n: number) { this.parts.push(Buffer.from([n])); }
-  str(s: string) { const b = Buffer.from(s, 'utf8'); this.u64(BigInt(b.length)); this.parts.push(b); }
-  raw(b: Buffer) { this.parts.push(b); }
-  done(): Buffer { return Buffer.concat(this.parts); }
+  u32(n: number) {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n);
+    this.parts.push(b);
+  }
+  i32(n: number) {
+    const b = Buffer.alloc(4);
+    b.writeInt32LE(n);
+    this.parts.push(b);
+  }
+  u64(n: bigint) {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(n);
+    this.parts.push(b);
+  }
+  f32(n: number) {
+    const b = Buffer.alloc(4);
+    b.writeFloatLE(n);
+    this.parts.push(b);
+  }
+  f64(n: number) {
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(n);
+    this.parts.push(b);
+  }
+  u8(n: number) {
+    this.parts.push(Buffer.from([n]));
+  }
+  str(s: string) {
+    const b = Buffer.from(s, 'utf8');
+    this.u64(BigInt(b.length));
+    this.parts.push(b);
+  }
+  raw(b: Buffer) {
+    this.parts.push(b);
+  }
+  done(): Buffer {
+    return Buffer.concat(this.parts);
+  }
 }
 
 function writeValue(out: Bytes, value: GgufValue): void {
   switch (value.t) {
-    case 'u32': return out.u32(value.v);
-    case 'i32': return out.i32(value.v);
-    case 'f32': return out.f32(value.v);
-    case 'bool': return out.u8(value.v ? 1 : 0);
-    case 'str': return out.str(value.v);
-    case 'u64': return out.u64(value.v);
-    case 'f64': return out.f64(value.v);
+    case 'u32':
+      return out.u32(value.v);
+    case 'i32':
+      return out.i32(value.v);
+    case 'f32':
+      return out.f32(value.v);
+    case 'bool':
+      return out.u8(value.v ? 1 : 0);
+    case 'str':
+      return out.str(value.v);
+    case 'u64':
+      return out.u64(value.v);
+    case 'f64':
+      return out.f64(value.v);
     case 'arr':
       out.u32(TYPE[value.of]);
       out.u64(BigInt(value.v.length));
@@ -48,10 +91,19 @@ function writeValue(out: Bytes, value: GgufValue): void {
   }
 }
 
-export interface TensorInfo { name: string; dims: number[]; ggmlType: number; offset: bigint }
+export interface TensorInfo {
+  name: string;
+  dims: number[];
+  ggmlType: number;
+  offset: bigint;
+}
 
 /** The header bytes: magic, version, counts, KV pairs, tensor infos, padded to `alignment`. */
-export function ggufHeader(kv: Record<string, GgufValue>, tensors: TensorInfo[] = [], opts: { version?: number; magic?: string; alignment?: number } = {}): Buffer {
+export function ggufHeader(
+  kv: Record<string, GgufValue>,
+  tensors: TensorInfo[] = [],
+  opts: { version?: number; magic?: string; alignment?: number } = {},
+): Buffer {
   const out = new Bytes();
   out.raw(Buffer.from(opts.magic ?? 'GGUF', 'latin1'));
   out.u32(opts.version ?? 3);

@@ -16,13 +16,29 @@ import { parse } from 'yaml';
 
 const root = join(__dirname, '../..');
 
-interface Step { name?: string; id?: string; uses?: string; run?: string; shell?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> }
-interface Action { inputs: Record<string, { default?: string }>; outputs: Record<string, { value: string }>; runs: { using: string; steps: Step[] } }
+interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+}
 
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as Action;
 
 /** The few expression forms action.yml uses; anything else fails the test (so it stays runnable here). */
-function evaluate(expr: string, ctx: { inputs: Record<string, string>; outputs: Record<string, Record<string, string>>; actionPath: string }): string | boolean {
+function evaluate(
+  expr: string,
+  ctx: { inputs: Record<string, string>; outputs: Record<string, Record<string, string>>; actionPath: string },
+): string | boolean {
   const e = expr.trim();
   const value = (ref: string): string => {
     let m;
@@ -41,10 +57,20 @@ function evaluate(expr: string, ctx: { inputs: Record<string, string>; outputs: 
 
 const substitute = (s: string, ctx: Parameters<typeof evaluate>[1]) => s.replace(/\$\{\{(.+?)\}\}/g, (_m, x: string) => String(evaluate(x, ctx)));
 
-interface StepRun { step: Step; status: number | null; stdout: string; stderr: string }
+interface StepRun {
+  step: Step;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the action's steps in `workspace` with the given inputs; stops after a failing step, as a runner does (except `always()` steps). */
-function runAction(workspace: string, given: Record<string, string>, actionPath: string, toolCache: string): { runs: StepRun[]; used: { step: Step; with: Record<string, string> }[]; outputs: Record<string, string>; jobFiles: string } {
+function runAction(
+  workspace: string,
+  given: Record<string, string>,
+  actionPath: string,
+  toolCache: string,
+): { runs: StepRun[]; used: { step: Step; with: Record<string, string> }[]; outputs: Record<string, string>; jobFiles: string } {
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, given[k] ?? v.default ?? '']));
   const ctx = { inputs, outputs: {} as Record<string, Record<string, string>>, actionPath };
   // What a step may write to change later steps of the job (PATH, environment): must stay empty.
@@ -72,14 +98,24 @@ function runAction(workspace: string, given: Record<string, string>, actionPath:
     const env = {
       ...process.env,
       ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, substitute(String(v), ctx)])),
-      GITHUB_ACTION_PATH: actionPath, GITHUB_WORKSPACE: workspace, GITHUB_OUTPUT: outputFile, GITHUB_PATH: githubPath, GITHUB_ENV: githubEnv,
-      RUNNER_TEMP: workspace, RUNNER_TOOL_CACHE: toolCache,
+      GITHUB_ACTION_PATH: actionPath,
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_PATH: githubPath,
+      GITHUB_ENV: githubEnv,
+      RUNNER_TEMP: workspace,
+      RUNNER_TOOL_CACHE: toolCache,
     };
     // GitHub's bash invocation for `shell: bash`.
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], { cwd: workspace, env, encoding: 'utf8', timeout: 120_000 });
     runs.push({ step, status: r.status, stdout: r.stdout, stderr: r.stderr });
     if (step.id) {
-      ctx.outputs[step.id] = Object.fromEntries(readFileSync(outputFile, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      ctx.outputs[step.id] = Object.fromEntries(
+        readFileSync(outputFile, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('='))
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
     }
     if (r.status !== 0) failed = true;
   }
@@ -91,7 +127,8 @@ function runAction(workspace: string, given: Record<string, string>, actionPath:
 function actionCopy(dir: string): string {
   const at = join(dir, 'action');
   mkdirSync(join(at, 'dist'), { recursive: true });
-  for (const p of ['action.yml', 'package.json', 'package-lock.json', 'esbuild.mjs', 'bin', 'shared', 'server', 'docs']) cpSync(join(root, p), join(at, p), { recursive: true });
+  for (const p of ['action.yml', 'package.json', 'package-lock.json', 'esbuild.mjs', 'bin', 'shared', 'server', 'docs'])
+    cpSync(join(root, p), join(at, p), { recursive: true });
   for (const f of readdirSync(join(root, 'dist'))) if (!f.startsWith('.')) symlinkSync(join(root, 'dist', f), join(at, 'dist', f));
   return at;
 }
@@ -102,7 +139,9 @@ describe('GitHub Action (action.yml, run steps executed locally)', function () {
   let actionPath: string;
   let toolCache: string;
   const platform = `${process.platform === 'darwin' ? 'darwin' : 'linux'}-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
-  before(function () { if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip(); });
+  before(function () {
+    if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
+  });
   beforeEach(() => {
     const tmp = mkdtempSync(join(tmpdir(), 'rope-lens-action-'));
     workspace = join(tmp, 'workspace');
@@ -142,7 +181,10 @@ describe('GitHub Action (action.yml, run steps executed locally)', function () {
     assert.equal(outputs['sarif-file'], 'rope-lens.sarif');
     const sarif = JSON.parse(readFileSync(join(workspace, upload!.with.sarif_file), 'utf8'));
     assert.equal(sarif.version, '2.1.0');
-    assert.deepEqual(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId), ['rope/context-extended']);
+    assert.deepEqual(
+      sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId),
+      ['rope/context-extended'],
+    );
     assert.equal(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'models/long/config.json');
   });
 
@@ -155,23 +197,35 @@ describe('GitHub Action (action.yml, run steps executed locally)', function () {
     // Same sources, same key; a changed source or lock file, a new key (a rebuild).
     assert.equal(runAction(workspace, { paths: 'models' }, actionPath, toolCache).used.find((u) => u.step.uses!.startsWith('actions/cache@'))!.with.key, key);
     writeFileSync(join(actionPath, 'shared', 'core', 'codes.ts'), readFileSync(join(actionPath, 'shared', 'core', 'codes.ts'), 'utf8') + '\n');
-    assert.notEqual(runAction(workspace, { paths: 'models' }, actionPath, toolCache).used.find((u) => u.step.uses!.startsWith('actions/cache@'))!.with.key, key);
+    assert.notEqual(
+      runAction(workspace, { paths: 'models' }, actionPath, toolCache).used.find((u) => u.step.uses!.startsWith('actions/cache@'))!.with.key,
+      key,
+    );
   });
 
   it('code scanning off: annotations instead, one per finding; nothing uploaded; passes at the default fail-on (error)', () => {
     const { runs, used, outputs } = runAction(workspace, { paths: 'models', 'upload-sarif': 'false' }, actionPath, toolCache);
-    assert.ok(runs.every((r) => r.status === 0), runs.map((r) => r.stderr).join('\n'));
+    assert.ok(
+      runs.every((r) => r.status === 0),
+      runs.map((r) => r.stderr).join('\n'),
+    );
     const check = runs.find((r) => r.step.name === 'Check')!;
     const annotations = check.stdout.split('\n').filter((l) => l.startsWith('::'));
     assert.equal(annotations.length, 1);
-    assert.match(annotations[0], /^::warning file=models\/long\/config\.json,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=RoPE Lens rope\/context-extended::max_position_embeddings 65,536/);
+    assert.match(
+      annotations[0],
+      /^::warning file=models\/long\/config\.json,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=RoPE Lens rope\/context-extended::max_position_embeddings 65,536/,
+    );
     assert.ok(!used.some((u) => u.step.uses!.includes('upload-sarif')));
     assert.equal(outputs['sarif-file'], '');
     assert.ok(!existsSync(join(workspace, 'rope-lens.sarif')));
   });
 
   it('paths split on spaces and are never glob-expanded; a usage error writes no SARIF and nothing is uploaded', () => {
-    writeFileSync(join(workspace, 'a.json'), '{"model_type": "llama", "rope_theta": 10000, "max_position_embeddings": 4096, "hidden_size": 4096, "num_attention_heads": 32}');
+    writeFileSync(
+      join(workspace, 'a.json'),
+      '{"model_type": "llama", "rope_theta": 10000, "max_position_embeddings": 4096, "hidden_size": 4096, "num_attention_heads": 32}',
+    );
     const { runs, used, outputs } = runAction(workspace, { paths: 'a.json models/*.json' }, actionPath, toolCache);
     const check = runs.find((r) => r.step.name === 'Check')!;
     // `models/*.json` reaches the CLI literally (no such file): exit 2 from the CLI, reported by the step.

@@ -5,7 +5,8 @@ import { RopeError } from '../../shared/core/errors';
 import { bstar, lmax } from '../../shared/bstar/index';
 
 function capture() {
-  const out: string[] = [], err: string[] = [];
+  const out: string[] = [],
+    err: string[] = [];
   return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
 }
 
@@ -38,7 +39,10 @@ describe('rope-lens bound', () => {
     const status: string[] = [];
     const c = capture();
     await run(['--length', '8k', '--head-dim', '128'], { ...c.io, status: (t: string) => status.push(t) });
-    assert.ok(status.some((t) => /^\[\s*\d+%\] computing b\*\(8192, 128\)/.test(t)), status.join(' | '));
+    assert.ok(
+      status.some((t) => /^\[\s*\d+%\] computing b\*\(8192, 128\)/.test(t)),
+      status.join(' | '),
+    );
     assert.equal(status[status.length - 1], '');
     assert.ok(!c.err.some((t) => /%\]/.test(t)), 'no progress on plain stderr');
   });
@@ -70,12 +74,21 @@ describe('rope-lens bound', () => {
     // Without WebGPU (ROPE_LENS_WEBGPU=0 behaves as a machine without the package or an adapter), gpu is refused.
     process.env.ROPE_LENS_WEBGPU = '0';
     try {
-      await assert.rejects(run(['--length', '1024', '--head-dim', '128', '--backend', 'gpu'], capture().io), (e: unknown) => e instanceof RopeError && /gpu backend unavailable: WebGPU disabled/.test(e.message));
+      await assert.rejects(
+        run(['--length', '1024', '--head-dim', '128', '--backend', 'gpu'], capture().io),
+        (e: unknown) => e instanceof RopeError && /gpu backend unavailable: WebGPU disabled/.test(e.message),
+      );
     } finally {
       delete process.env.ROPE_LENS_WEBGPU;
     }
-    await assert.rejects(run(['--length', '1024', '--head-dim', '127'], capture().io), (e: unknown) => e instanceof RopeError && e.code === 'invalid-dimension');
-    await assert.rejects(run(['--base', '1', '--length', '1024', '--head-dim', '128'], capture().io), (e: unknown) => e instanceof RopeError && e.code === 'invalid-base');
+    await assert.rejects(
+      run(['--length', '1024', '--head-dim', '127'], capture().io),
+      (e: unknown) => e instanceof RopeError && e.code === 'invalid-dimension',
+    );
+    await assert.rejects(
+      run(['--base', '1', '--length', '1024', '--head-dim', '128'], capture().io),
+      (e: unknown) => e instanceof RopeError && e.code === 'invalid-base',
+    );
   });
 
   it('lengths use 1k = 1024, and the table rows are seed 001 (1k … 1M)', () => {

@@ -48,14 +48,20 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
     let probes = 0;
     const none = new BoundEngine({
       workerScript: join(__dirname, '..', '..', 'dist', 'bstarWorker.js'),
-      gpuProbe: () => { probes++; return { available: false, software: false, adapter: 'none', precise: false, reason: 'no adapter (test)' }; },
+      gpuProbe: () => {
+        probes++;
+        return { available: false, software: false, adapter: 'none', precise: false, reason: 'no adapter (test)' };
+      },
     });
     try {
       const r = await none.bstar(1024, 64, { backend: 'auto' });
       assert.equal(r.backend, 'cpu');
       assert.match(r.backendReason, /below the GPU crossover/);
       assert.equal(probes, 0);
-      await assert.rejects(none.bstar(1500, 64, { backend: 'gpu' }), (e: unknown) => e instanceof RopeError && /gpu backend unavailable: no adapter \(test\)/.test(e.message));
+      await assert.rejects(
+        none.bstar(1500, 64, { backend: 'gpu' }),
+        (e: unknown) => e instanceof RopeError && /gpu backend unavailable: no adapter \(test\)/.test(e.message),
+      );
       const far = await none.chooseBackend('auto', 1 << 20, 64);
       assert.deepEqual(far, { backend: 'cpu', reason: 'auto: no GPU (no adapter (test))' });
     } finally {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { strict as assert } from 'node:assert';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(__dirname, '../..');
@@ -11,7 +11,9 @@ const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/
 describe('rope-lens check (built CLI)', function () {
   this.timeout(120000);
   // npm test builds once before the suites; without a build the CLI cannot run.
-  before(function () { if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip(); });
+  before(function () {
+    if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
+  });
 
   it('exit 0 on a clean config, with no output lines', () => {
     const r = cli(join(fixtures, 'configs/meta-llama-3-8b.json'));
@@ -35,14 +37,20 @@ describe('rope-lens check (built CLI)', function () {
     const f = join(fixtures, 'configs/llama3-bad-bands.json');
     const r = cli(f);
     assert.equal(r.status, 0, r.stdout);
-    assert.ok(r.stdout.split('\n').some((l) => l.startsWith(`${f}:10:25 warning rope/llama3-freq-order `)), r.stdout);
+    assert.ok(
+      r.stdout.split('\n').some((l) => l.startsWith(`${f}:10:25 warning rope/llama3-freq-order `)),
+      r.stdout,
+    );
   });
 
   it('launches whose model is not found offline: no finding each, one summary line, --verbose lists them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rope-lens-unjudged-'));
     try {
       const f = join(dir, 'serve.sh');
-      writeFileSync(f, 'vllm serve acme/private-a --max-model-len 65536\nllama-server -m ./mystery-q4_k_m.gguf -c 65536\nswift sft --model acme/private-7b --max_length 131072\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\n');
+      writeFileSync(
+        f,
+        'vllm serve acme/private-a --max-model-len 65536\nllama-server -m ./mystery-q4_k_m.gguf -c 65536\nswift sft --model acme/private-7b --max_length 131072\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\n',
+      );
       const r = cli(f);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.equal(r.stdout, '');
@@ -69,12 +77,34 @@ describe('rope-lens check (built CLI)', function () {
     const out = JSON.parse(r.stdout) as { files: any[] };
     const byName = (n: string) => out.files.find((f) => f.path.endsWith(n));
     const ci = byName('ci.yml');
-    assert.deepEqual({ kind: ci.kind, rope: ci.rope, training: ci.training, diagnostics: ci.diagnostics }, { kind: 'other', rope: null, training: null, diagnostics: [] });
+    assert.deepEqual(
+      { kind: ci.kind, rope: ci.rope, training: ci.training, diagnostics: ci.diagnostics },
+      { kind: 'other', rope: null, training: null, diagnostics: [] },
+    );
     const ax = byName('axolotl-llama2-16k-no-scaling.yaml');
     assert.equal(ax.kind, 'training-config');
-    assert.deepEqual(ax.training, { tool: 'axolotl', resolvedFrom: 'catalog:meta-llama/Llama-2-7b-hf', sequenceLength: 16384, baseModel: 'NousResearch/Llama-2-7b-hf' });
+    assert.deepEqual(ax.training, {
+      tool: 'axolotl',
+      resolvedFrom: 'catalog:meta-llama/Llama-2-7b-hf',
+      sequenceLength: 16384,
+      baseModel: 'NousResearch/Llama-2-7b-hf',
+    });
     // The historical keys, plus the other ModelRope fields as plain values (here: the base model's model_type).
-    for (const k of ['base', 'baseKey', 'contextKey', 'contextLength', 'headDim', 'originalContextLength', 'partialRotaryFactor', 'rotaryDim', 'scaling', 'groups', 'trainedContext', 'identity']) assert.ok(k in ax.rope, k);
+    for (const k of [
+      'base',
+      'baseKey',
+      'contextKey',
+      'contextLength',
+      'headDim',
+      'originalContextLength',
+      'partialRotaryFactor',
+      'rotaryDim',
+      'scaling',
+      'groups',
+      'trainedContext',
+      'identity',
+    ])
+      assert.ok(k in ax.rope, k);
     assert.equal(ax.rope.modelType, 'llama');
     assert.ok(!JSON.stringify(ax.rope).includes('"node"'), 'no tree nodes in JSON');
     assert.equal(ax.rope.base, 10000);

@@ -22,11 +22,27 @@ function sarifValidator() {
   const { $schema: _draft, id, ...rest } = schema;
   const ajv = new Ajv({ strict: false, allErrors: true });
   // The formats the schema names, checked as the spec defines them (ajv-formats is not a dependency).
-  ajv.addFormat('uri', (s: string) => { try { return !!new URL(s).protocol; } catch { return false; } });
-  ajv.addFormat('uri-reference', (s: string) => { try { return !!new URL(s, 'file:///base/'); } catch { return false; } });
+  ajv.addFormat('uri', (s: string) => {
+    try {
+      return !!new URL(s).protocol;
+    } catch {
+      return false;
+    }
+  });
+  ajv.addFormat('uri-reference', (s: string) => {
+    try {
+      return !!new URL(s, 'file:///base/');
+    } catch {
+      return false;
+    }
+  });
   ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /T/.test(s));
   const validate = ajv.compile({ $id: id, ...rest });
-  return Object.assign((data: unknown): boolean => validate(data), { get errors() { return validate.errors; } });
+  return Object.assign((data: unknown): boolean => validate(data), {
+    get errors() {
+      return validate.errors;
+    },
+  });
 }
 
 /** Text offsets of each line start (\r\n, \r and \n end lines, as LSP counts them). */
@@ -37,28 +53,37 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-interface Region { startLine: number; startColumn: number; endLine: number; endColumn: number }
+interface Region {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
 const offsetOf = (starts: number[], line: number, column: number) => starts[line - 1] + column - 1;
 
 /** A SARIF fix applied to a text, as a viewer would (replacements from the end backwards). */
 function applySarifFix(text: string, replacements: { deletedRegion: Region; insertedContent?: { text: string } }[]): string {
   const starts = lineStarts(text);
-  const edits = replacements.map((r) => ({
-    start: offsetOf(starts, r.deletedRegion.startLine, r.deletedRegion.startColumn),
-    end: offsetOf(starts, r.deletedRegion.endLine, r.deletedRegion.endColumn),
-    text: r.insertedContent?.text ?? '',
-  })).sort((a, b) => b.start - a.start);
+  const edits = replacements
+    .map((r) => ({
+      start: offsetOf(starts, r.deletedRegion.startLine, r.deletedRegion.startColumn),
+      end: offsetOf(starts, r.deletedRegion.endLine, r.deletedRegion.endColumn),
+      text: r.insertedContent?.text ?? '',
+    }))
+    .sort((a, b) => b.start - a.start);
   for (const e of edits) text = text.slice(0, e.start) + e.text + text.slice(e.end);
   return text;
 }
 
 describe('rope-lens check --format sarif|github, --fail-on (built CLI)', function () {
   this.timeout(120_000);
-  before(function () { if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip(); });
+  before(function () {
+    if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
+  });
 
   const inputs = ['test/fixtures/corpus', 'test/fixtures/configs', 'examples'];
 
-  it('SARIF of the corpus, the fixtures and the examples is valid SARIF 2.1.0 with one run, and its regions are the text output\'s line:col', () => {
+  it("SARIF of the corpus, the fixtures and the examples is valid SARIF 2.1.0 with one run, and its regions are the text output's line:col", () => {
     const sarif = check([...inputs, '--format', 'sarif']);
     const text = check(inputs);
     assert.equal(sarif.status, text.status);
@@ -78,15 +103,22 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
     assert.equal(run.tool.driver.name, 'RoPE Lens');
 
     // Every text line `path:line:col severity code message` has a result at the same place, and no more results.
-    const fromText = text.stdout.trim().split('\n').filter(Boolean).map((l) => {
-      const m = /^(.+?):(\d+):(\d+) (\w+) (\S+) /.exec(l);
-      return m ? `${m[1]}:${m[2]}:${m[3]} ${m[5]}` : `${l.split(': ')[0]} ${l.split(' ')[2]}`; // GGUF lines have no position
-    }).sort();
-    const fromSarif = run.results.map((r: any) => {
-      const loc = r.locations[0].physicalLocation;
-      const reg = loc.region;
-      return reg ? `${loc.artifactLocation.uri}:${reg.startLine}:${reg.startColumn} ${r.ruleId}` : `${loc.artifactLocation.uri} ${r.ruleId}`;
-    }).sort();
+    const fromText = text.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const m = /^(.+?):(\d+):(\d+) (\w+) (\S+) /.exec(l);
+        return m ? `${m[1]}:${m[2]}:${m[3]} ${m[5]}` : `${l.split(': ')[0]} ${l.split(' ')[2]}`; // GGUF lines have no position
+      })
+      .sort();
+    const fromSarif = run.results
+      .map((r: any) => {
+        const loc = r.locations[0].physicalLocation;
+        const reg = loc.region;
+        return reg ? `${loc.artifactLocation.uri}:${reg.startLine}:${reg.startColumn} ${r.ruleId}` : `${loc.artifactLocation.uri} ${r.ruleId}`;
+      })
+      .sort();
     assert.ok(fromText.length > 20, `only ${fromText.length} findings`);
     assert.deepEqual(fromSarif, fromText);
     for (const r of run.results) {
@@ -119,7 +151,10 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
       cfg.max_position_embeddings = 65536;
       cfg.transformers_version = '4.46.0';
       writeFileSync(join(dir, 'config.json'), JSON.stringify(cfg, null, 2) + '\n');
-      writeFileSync(join(dir, 'train.yaml'), 'base_model: NousResearch/Llama-2-7b-hf\n# rope-lens: disable=training/context-exceeded  a YaRN recipe is applied by the launcher\nsequence_len: 16384\n');
+      writeFileSync(
+        join(dir, 'train.yaml'),
+        'base_model: NousResearch/Llama-2-7b-hf\n# rope-lens: disable=training/context-exceeded  a YaRN recipe is applied by the launcher\nsequence_len: 16384\n',
+      );
       writeFileSync(join(dir, '.rope-lens.yaml'), 'disable: [rope/context-extended]\n');
       const sarif = check(['.', '--format', 'sarif', '--fail-on', 'warning'], dir);
       const log = JSON.parse(sarif.stdout);
@@ -135,7 +170,10 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
       const json = JSON.parse(check(['.', '--json'], dir).stdout);
       const listed = json.files.flatMap((f: any) => (f.suppressed ?? []).map((x: any) => `${x.code} ${x.suppression.kind}`)).sort();
       assert.deepEqual(listed, ['rope/context-extended external', 'training/context-exceeded inSource']);
-      assert.deepEqual(json.files.flatMap((f: any) => f.diagnostics), []);
+      assert.deepEqual(
+        json.files.flatMap((f: any) => f.diagnostics),
+        [],
+      );
       // Nothing else is left, so the run passes even at --fail-on warning; the summary counts what was silenced.
       const text = check(['.', '--fail-on', 'warning'], dir);
       assert.equal(text.status, 0, text.stdout + text.stderr);
@@ -179,7 +217,8 @@ describe('rope-lens check --format sarif|github, --fail-on (built CLI)', functio
     const text = check(['examples']);
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, text.stdout.trim().split('\n').length);
-    for (const l of lines) assert.match(l, /^::(error|warning|notice) file=examples\/[^,]+,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=RoPE Lens [a-z.\-]+\/[a-z0-9.\-]+::\S/);
+    for (const l of lines)
+      assert.match(l, /^::(error|warning|notice) file=examples\/[^,]+,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=RoPE Lens [a-z.\-]+\/[a-z0-9.\-]+::\S/);
     const first = text.stdout.split('\n')[0].match(/^(.+?):(\d+):(\d+) /)!;
     assert.ok(lines.some((l) => l.includes(`file=${first[1]},line=${first[2]},col=${first[3]},`)));
     // An absolute path inside the working directory (the workspace) is annotated relative to it.

@@ -89,7 +89,7 @@ describe('CLI input errors (spawned CLI)', function () {
     assert.match(u.stderr, /neither a file nor a model found offline .*--hub/);
   });
 
-  it('serve on a training YAML serves its base model, not the YAML\'s folder', () => {
+  it("serve on a training YAML serves its base model, not the YAML's folder", () => {
     const r = cli('serve', join(TRAINING, 'axolotl-codellama-7b-qlora.yaml'), '--engine', 'vllm');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^vllm serve codellama\/CodeLlama-7b-hf /m);

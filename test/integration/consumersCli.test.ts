@@ -28,8 +28,21 @@ describe('rope-lens consumers (spawned CLI)', function () {
     const lines = r.stdout.split('\n');
     const header = lines.find((l) => l.startsWith('consumer'))!;
     for (const col of ['accepts?', 'base', 'scaling', 'factor', 'attention factor', 'derived max length', 'windows']) assert.ok(header.includes(col), col);
-    for (const name of ['transformers ≤ 4.42', 'transformers 4.43 – 4.57', 'transformers 5.x', 'vLLM < 0.24', 'vLLM ≥ 0.24', 'SGLang', 'llama.cpp', 'TGI', 'Ollama']) {
-      assert.ok(lines.some((l) => l.startsWith(name)), name);
+    for (const name of [
+      'transformers ≤ 4.42',
+      'transformers 4.43 – 4.57',
+      'transformers 5.x',
+      'vLLM < 0.24',
+      'vLLM ≥ 0.24',
+      'SGLang',
+      'llama.cpp',
+      'TGI',
+      'Ollama',
+    ]) {
+      assert.ok(
+        lines.some((l) => l.startsWith(name)),
+        name,
+      );
     }
     assert.match(r.stdout, /^TGI\s+yes\s+10,000 \(default\) \*/m);
     assert.match(r.stdout, /^vLLM ≥ 0\.24\s+yes\s+1,000,000\s+none/m);

@@ -6,7 +6,7 @@
  * by its own float64 code, separately from shared/rope.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, basename } from 'node:path';
@@ -22,19 +22,52 @@ const TRAINING = join(CORPUS, 'training');
 const CLI = join(ROOT, 'bin', 'rope-lens.js');
 
 type Num = number | null;
-interface ModelExpect { base: number; rotaryDim: number; headDim: number; contextLength: number; originalContextLength: Num; scaling: string | null }
+interface ModelExpect {
+  base: number;
+  rotaryDim: number;
+  headDim: number;
+  contextLength: number;
+  originalContextLength: Num;
+  scaling: string | null;
+}
 interface TrainingExpect {
-  tool: string; sequenceLength: Num; baseModel: string | null;
+  tool: string;
+  sequenceLength: Num;
+  baseModel: string | null;
   rope?: Partial<Omit<ModelExpect, 'headDim'>>;
 }
-interface KnownGap { file: string; field: string; expected: unknown; got: unknown; owner: string; why: string }
-interface Expected { models: Record<string, ModelExpect>; training: Record<string, TrainingExpect>; knownGaps: KnownGap[] }
+interface KnownGap {
+  file: string;
+  field: string;
+  expected: unknown;
+  got: unknown;
+  owner: string;
+  why: string;
+}
+interface Expected {
+  models: Record<string, ModelExpect>;
+  training: Record<string, TrainingExpect>;
+  knownGaps: KnownGap[];
+}
 
-interface Pos { line: number; character: number }
-interface Edit { range: { start: Pos; end: Pos }; newText: string }
-interface Diag { code: string; severity: string; message: string; range: { start: Pos; end: Pos }; fixes: { title: string; edits: Edit[] }[] }
+interface Pos {
+  line: number;
+  character: number;
+}
+interface Edit {
+  range: { start: Pos; end: Pos };
+  newText: string;
+}
+interface Diag {
+  code: string;
+  severity: string;
+  message: string;
+  range: { start: Pos; end: Pos };
+  fixes: { title: string; edits: Edit[] }[];
+}
 interface FileReport {
-  path: string; kind: string;
+  path: string;
+  kind: string;
   rope: { base: number; rotaryDim: number; headDim: number; contextLength: number; originalContextLength: Num; scaling: { type: string } | null } | null;
   training: { tool: string; sequenceLength?: number; baseModel?: string } | null;
   diagnostics: Diag[];
@@ -52,7 +85,14 @@ function runCli(args: string[]): { status: number | null; stdout: string; stderr
 async function freqsInProcess(file: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIO = { out: (s: string) => { stdout += s + '\n'; }, err: (s: string) => { stderr += s + '\n'; } };
+  const io: CliIO = {
+    out: (s: string) => {
+      stdout += s + '\n';
+    },
+    err: (s: string) => {
+      stderr += s + '\n';
+    },
+  };
   try {
     const status = await freqsCommand([file, '--json'], io);
     return { status, stdout, stderr };
@@ -90,7 +130,8 @@ function firstNegative(base: number, dim: number, L: number): number | null {
 }
 
 type Dict = Record<string, unknown>;
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined;
 
 /** The language-model scope and its scaling dict, read with JSON.parse (not the project's reader). */
 function scalingOf(file: string): { scope: Dict; dict: Dict | null } {
@@ -98,7 +139,10 @@ function scalingOf(file: string): { scope: Dict; dict: Dict | null } {
   let scope = root;
   for (const k of ['text_config', 'language_config', 'llm_config']) {
     const nested = root[k] as Dict | undefined;
-    if (nested && typeof nested === 'object' && (nested.num_attention_heads !== undefined || nested.hidden_size !== undefined)) { scope = nested; break; }
+    if (nested && typeof nested === 'object' && (nested.num_attention_heads !== undefined || nested.hidden_size !== undefined)) {
+      scope = nested;
+      break;
+    }
   }
   const rs = (scope.rope_scaling ?? root.rope_scaling) as Dict | null | undefined;
   const rp = (scope.rope_parameters ?? root.rope_parameters) as Dict | null | undefined;
@@ -153,7 +197,10 @@ function referenceFrequencies(file: string, e: ModelExpect): { invFreq: number[]
       const truncate = dict!.truncate === undefined ? true : Boolean(dict!.truncate);
       let low = corr(betaFast);
       let high = corr(betaSlow);
-      if (truncate) { low = Math.floor(low); high = Math.ceil(high); }
+      if (truncate) {
+        low = Math.floor(low);
+        high = Math.ceil(high);
+      }
       low = Math.max(low, 0);
       high = Math.min(high, d - 1);
       if (low === high) high += 0.001;
@@ -174,7 +221,7 @@ function referenceFrequencies(file: string, e: ModelExpect): { invFreq: number[]
       // v5: int(prf × head // 2) pairs rotate with exponents over the whole head; the rest are 0.
       const head = e.headDim;
       const f = num(dict!.factor) ?? 1;
-      const angles = Math.floor((num(dict!.partial_rotary_factor) ?? 1) * head / 2);
+      const angles = Math.floor(((num(dict!.partial_rotary_factor) ?? 1) * head) / 2);
       const out = Array.from({ length: head / 2 }, (_, i) => (i < angles ? 1 / Math.pow(base, (2 * i) / head) / f : 0));
       return { invFreq: out, attention: 1 };
     }
@@ -187,17 +234,31 @@ function referenceFrequencies(file: string, e: ModelExpect): { invFreq: number[]
 // Comparison helpers
 // ---------------------------------------------------------------------------------------------
 
-interface FieldResult { file: string; field: string; expected: unknown; got: unknown; ok: boolean }
+interface FieldResult {
+  file: string;
+  field: string;
+  expected: unknown;
+  got: unknown;
+  ok: boolean;
+}
 
 function compareModel(file: string, e: ModelExpect, r: FileReport | undefined): FieldResult[] {
   const rope = r?.rope ?? null;
   const got: Record<string, unknown> = {
-    base: rope?.base, rotaryDim: rope?.rotaryDim, headDim: rope?.headDim, contextLength: rope?.contextLength,
+    base: rope?.base,
+    rotaryDim: rope?.rotaryDim,
+    headDim: rope?.headDim,
+    contextLength: rope?.contextLength,
     originalContextLength: rope ? rope.originalContextLength : undefined,
     scaling: rope ? (rope.scaling?.type ?? null) : undefined,
   };
-  return (['base', 'rotaryDim', 'headDim', 'contextLength', 'originalContextLength', 'scaling'] as const)
-    .map((field) => ({ file, field, expected: e[field], got: got[field], ok: got[field] === e[field] }));
+  return (['base', 'rotaryDim', 'headDim', 'contextLength', 'originalContextLength', 'scaling'] as const).map((field) => ({
+    file,
+    field,
+    expected: e[field],
+    got: got[field],
+    ok: got[field] === e[field],
+  }));
 }
 
 function compareTraining(file: string, e: TrainingExpect, r: FileReport | undefined): FieldResult[] {
@@ -230,7 +291,12 @@ function applyEdits(text: string, edits: Edit[]): string {
 
 function parsesCleanly(name: string, text: string): string | null {
   if (name.endsWith('.json')) {
-    try { JSON.parse(text); return null; } catch (e) { return (e as Error).message; }
+    try {
+      JSON.parse(text);
+      return null;
+    } catch (e) {
+      return (e as Error).message;
+    }
   }
   const doc = parseDocument(text, { version: '1.1' });
   return doc.errors.length ? doc.errors[0].message : null;
@@ -285,16 +351,24 @@ describe('real-config corpus conformance (rope-lens check / freqs)', function ()
     const modelResults = results.filter((r) => r.file in expected.models);
     const modelOk = modelResults.filter((r) => r.ok).length;
     const failures = results.filter((r) => !r.ok);
-    console.log(`    corpus accuracy: ${ok}/${results.length} = ${(100 * ok / results.length).toFixed(1)}% `
-      + `(model configs ${modelOk}/${modelResults.length}, training ${ok - modelOk}/${results.length - modelResults.length})\n${lines.join('\n')}`);
+    console.log(
+      `    corpus accuracy: ${ok}/${results.length} = ${((100 * ok) / results.length).toFixed(1)}% ` +
+        `(model configs ${modelOk}/${modelResults.length}, training ${ok - modelOk}/${results.length - modelResults.length})\n${lines.join('\n')}`,
+    );
     const gapKey = (g: { file: string; field: string }) => `${g.file}#${g.field}`;
     const gaps = new Set(expected.knownGaps.map(gapKey));
     const unexpected = failures.filter((r) => !gaps.has(gapKey(r)));
-    for (const r of failures) console.log(`    ${gaps.has(gapKey(r)) ? 'known gap' : 'MISMATCH '} ${r.file} ${r.field}: expected ${JSON.stringify(r.expected)}, got ${JSON.stringify(r.got)}`);
+    for (const r of failures)
+      console.log(
+        `    ${gaps.has(gapKey(r)) ? 'known gap' : 'MISMATCH '} ${r.file} ${r.field}: expected ${JSON.stringify(r.expected)}, got ${JSON.stringify(r.got)}`,
+      );
     const fixedGaps = expected.knownGaps.filter((g) => !failures.some((r) => gapKey(r) === gapKey(g)));
     for (const g of fixedGaps) console.log(`    gap now passes (remove it from knownGaps): ${g.file} ${g.field}`);
-    assert.deepEqual(unexpected.map((r) => `${r.file} ${r.field}: expected ${JSON.stringify(r.expected)}, got ${JSON.stringify(r.got)}`), []);
-    assert.ok(ok / results.length >= 0.95, `accuracy ${(100 * ok / results.length).toFixed(1)}% < 95%`);
+    assert.deepEqual(
+      unexpected.map((r) => `${r.file} ${r.field}: expected ${JSON.stringify(r.expected)}, got ${JSON.stringify(r.got)}`),
+      [],
+    );
+    assert.ok(ok / results.length >= 0.95, `accuracy ${((100 * ok) / results.length).toFixed(1)}% < 95%`);
     assert.equal(modelOk, modelResults.length, 'every model-config field must match');
   });
 
@@ -308,8 +382,12 @@ describe('real-config corpus conformance (rope-lens check / freqs)', function ()
       // context ÷ factor under linear scaling, else the context (every one ≤ the context itself).
       const { dict } = scalingOf(f);
       const factor = num(dict?.factor) ?? 1;
-      const L = e.originalContextLength !== null && ['yarn', 'llama3', 'longrope'].includes(e.scaling ?? '') ? e.originalContextLength
-        : e.scaling === 'linear' ? Math.ceil(e.contextLength / factor) : e.contextLength;
+      const L =
+        e.originalContextLength !== null && ['yarn', 'llama3', 'longrope'].includes(e.scaling ?? '')
+          ? e.originalContextLength
+          : e.scaling === 'linear'
+            ? Math.ceil(e.contextLength / factor)
+            : e.contextLength;
       if (finding) {
         flagged++;
         const m = firstNegative(e.base, e.rotaryDim, L);
@@ -353,35 +431,53 @@ describe('real-config corpus conformance (rope-lens check / freqs)', function ()
     for (const [name, r] of reports) {
       const src = join(modelFiles.includes(name) ? MODELS : TRAINING, name);
       const text = readFileSync(src, 'utf8');
-      r.diagnostics.forEach((d, di) => d.fixes.forEach((fix, fi) => {
-        const edited = applyEdits(text, fix.edits);
-        const problem = parsesCleanly(name, edited);
-        assert.equal(problem, null, `${name}: fix '${fix.title}' (${d.code}) gives a file that does not parse: ${problem}`);
-        const out = `${variants.length}-${di}-${fi}-${name}`;
-        writeFileSync(join(dir, out), edited);
-        variants.push({ name: out, source: name, code: d.code, before: r.diagnostics.filter((x) => x.code === d.code).length, title: fix.title });
-      }));
+      r.diagnostics.forEach((d, di) =>
+        d.fixes.forEach((fix, fi) => {
+          const edited = applyEdits(text, fix.edits);
+          const problem = parsesCleanly(name, edited);
+          assert.equal(problem, null, `${name}: fix '${fix.title}' (${d.code}) gives a file that does not parse: ${problem}`);
+          const out = `${variants.length}-${di}-${fi}-${name}`;
+          writeFileSync(join(dir, out), edited);
+          variants.push({ name: out, source: name, code: d.code, before: r.diagnostics.filter((x) => x.code === d.code).length, title: fix.title });
+        }),
+      );
     }
     if (variants.length === 0) return;
     const rechecked = new Map(checkJson([dir]).map((f) => [basename(f.path), f]));
     const stillThere = variants.filter((v) => rechecked.get(v.name)!.diagnostics.filter((x) => x.code === v.code).length >= v.before);
     console.log(`    ${variants.length} fixes applied and re-checked, ${variants.length - stillThere.length} remove their finding`);
-    assert.deepEqual(stillThere.map((v) => `${v.source}: '${v.title}' leaves ${v.code}`), []);
+    assert.deepEqual(
+      stillThere.map((v) => `${v.source}: '${v.title}' leaves ${v.code}`),
+      [],
+    );
   });
 
   it('freqs --json: inv_freq and attention factor match transformers (v5) in float64 to 1e-9 relative', async () => {
     // One spawned CLI per rope type proves the bundled path; the rest call the same command module
     // in-process (a process per file costs ~1 s on this shared machine).
-    const spawned = new Set(['llama-2-7b-hf.json', 'llama-2-7b-32k-linear.json', 'internlm2_5-7b-chat-dynamic.json',
-      'deepseek-v3.json', 'phi-3-mini-128k-instruct.json', 'meta-llama-3.1-8b-instruct.json', 'stablelm-3b-4e1t.json']);
+    const spawned = new Set([
+      'llama-2-7b-hf.json',
+      'llama-2-7b-32k-linear.json',
+      'internlm2_5-7b-chat-dynamic.json',
+      'deepseek-v3.json',
+      'phi-3-mini-128k-instruct.json',
+      'meta-llama-3.1-8b-instruct.json',
+      'stablelm-3b-4e1t.json',
+    ]);
     const bad: string[] = [];
     for (const f of modelFiles) {
       const e = expected.models[f];
       const r = spawned.has(f) ? runCli(['freqs', join(MODELS, f), '--json']) : await freqsInProcess(join(MODELS, f));
-      if (r.status !== 0) { bad.push(`${f}: exit ${r.status}: ${r.stderr.trim()}`); continue; }
+      if (r.status !== 0) {
+        bad.push(`${f}: exit ${r.status}: ${r.stderr.trim()}`);
+        continue;
+      }
       const j = JSON.parse(r.stdout) as { invFreq: number[]; attentionFactor: number; rotaryDim: number };
       const ref = referenceFrequencies(f, e);
-      if (j.invFreq.length !== ref.invFreq.length) { bad.push(`${f}: ${j.invFreq.length} frequencies, expected ${ref.invFreq.length}`); continue; }
+      if (j.invFreq.length !== ref.invFreq.length) {
+        bad.push(`${f}: ${j.invFreq.length} frequencies, expected ${ref.invFreq.length}`);
+        continue;
+      }
       const worst = Math.max(...ref.invFreq.map((x, i) => (x === 0 ? Math.abs(j.invFreq[i]) : Math.abs(j.invFreq[i] - x) / Math.abs(x))));
       if (!(worst <= REL_TOL)) bad.push(`${f}: inv_freq off by ${worst.toExponential(2)} relative`);
       const attErr = Math.abs(j.attentionFactor - ref.attention) / Math.abs(ref.attention);

@@ -17,15 +17,20 @@ function applyEdits(text: string, edits: Edit[]): string {
   const starts = [0];
   for (let m, re = /\r\n|\r|\n/g; (m = re.exec(text)); ) starts.push(m.index + m[0].length);
   const at = (p: { line: number; character: number }) => starts[p.line] + p.character;
-  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start))) text = text.slice(0, at(e.range.start)) + e.newText + text.slice(at(e.range.end));
+  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start)))
+    text = text.slice(0, at(e.range.start)) + e.newText + text.slice(at(e.range.end));
   return text;
 }
 
 describe('rope-lens check: quick fixes on a real config pass the hook', function () {
   this.timeout(120_000);
   let tmp: string;
-  before(function () { if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip(); });
-  beforeEach(() => { tmp = mkdtempSync(join(tmpdir(), 'rope-lens-fixcheck-')); });
+  before(function () {
+    if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
+  });
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'rope-lens-fixcheck-'));
+  });
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   const real = readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8');
@@ -47,7 +52,7 @@ describe('rope-lens check: quick fixes on a real config pass the hook', function
     }
   });
 
-  it('a missing comma is an error at the next key: exit 1, and the repair makes it Meta\'s file again', () => {
+  it("a missing comma is an error at the next key: exit 1, and the repair makes it Meta's file again", () => {
     const file = join(tmp, 'config.json');
     const text = real.replace('"max_position_embeddings": 8192,', '"max_position_embeddings": 8192');
     writeFileSync(file, text);

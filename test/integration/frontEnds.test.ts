@@ -24,7 +24,11 @@ function cli(...args: string[]): string {
   return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 }
 function cliMayFail(...args: string[]): string {
-  try { return cli(...args); } catch (e) { return String((e as { stdout?: string }).stdout ?? ''); }
+  try {
+    return cli(...args);
+  } catch (e) {
+    return String((e as { stdout?: string }).stdout ?? '');
+  }
 }
 
 describe('front-ends agree (CLI, language server, Inspector)', function () {
@@ -51,7 +55,10 @@ describe('front-ends agree (CLI, language server, Inspector)', function () {
   it('training YAML with a local base-model folder: same description, findings and fixes', async () => {
     const report = (JSON.parse(cliMayFail('check', '--json', '--variant', 'v4', train)) as { files: JsonFileReport[] }).files[0];
     assert.equal(report.training?.resolvedFrom, model, 'the CLI resolves ./mymodel');
-    assert.deepEqual(report.diagnostics.map((d) => d.code), ['training/context-exceeded']);
+    assert.deepEqual(
+      report.diagnostics.map((d) => d.code),
+      ['training/context-exceeded'],
+    );
 
     const uri = pathToFileURL(train).toString();
     await h.open(uri, TRAIN, 'yaml');
@@ -59,17 +66,25 @@ describe('front-ends agree (CLI, language server, Inspector)', function () {
     assert.ok(described);
     assert.equal(described.variant, 'v4');
     assert.deepEqual(described.training, report.training, 'the server resolves ./mymodel too');
-    assert.deepEqual(described.findings.map(({ code, severity, message, range }) => ({ code, severity, message, range })),
-      report.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range })));
+    assert.deepEqual(
+      described.findings.map(({ code, severity, message, range }) => ({ code, severity, message, range })),
+      report.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range })),
+    );
     assert.equal(described.rope?.base.value, report.rope?.base);
     assert.equal(described.rope?.contextLength.value, report.rope?.contextLength);
 
     const published = await h.until(() => [...h.published].reverse().find((p) => p.uri === uri && p.diagnostics.length)?.diagnostics, 'diagnostics');
-    assert.deepEqual(published.map((d) => [d.code, d.message]), report.diagnostics.map((d) => [d.code, d.message]));
+    assert.deepEqual(
+      published.map((d) => [d.code, d.message]),
+      report.diagnostics.map((d) => [d.code, d.message]),
+    );
 
-    const actions = await h.conn.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: report.diagnostics[0].range, context: { diagnostics: published },
-    }) ?? [];
+    const actions =
+      (await h.conn.sendRequest(CodeActionRequest.type, {
+        textDocument: { uri },
+        range: report.diagnostics[0].range,
+        context: { diagnostics: published },
+      })) ?? [];
     const titles = actions.map((a) => ('title' in a ? a.title : '')).sort();
     assert.deepEqual(titles, report.diagnostics[0].fixes.map((f) => f.title).sort());
     await h.close(uri);
@@ -83,7 +98,7 @@ describe('front-ends agree (CLI, language server, Inspector)', function () {
     const line = text.slice(0, off).split('\n').length - 1;
     const character = off - (text.lastIndexOf('\n', off - 1) + 1);
     const hover = await h.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } });
-    const m = /attention factor \| ([\d.]+) \(transformers v4\)/.exec((hover?.contents as MarkupContent).value);
+    const m = /attention factor \| ([\d.]+) \(transformers v4\)/.exec((hover?.contents as MarkupContent | undefined)?.value ?? '');
     assert.ok(m, 'hover shows the v4 attention factor');
 
     const server = await h.conn.sendRequest(InspectorDataRequest, { uri, controls: { targetLength: 163840 } });
@@ -98,7 +113,10 @@ describe('front-ends agree (CLI, language server, Inspector)', function () {
     for (const k of ['base', 'rotaryDim', 'originalLength', 'targetLength', 'factor', 'criticalDim', 'fullPeriodDims'] as const) {
       assert.deepEqual(server.data[k], exported[k], k);
     }
-    assert.deepEqual(server.data.rewrites.map((r) => [r.method, r.attentionFactor, r.lmax]), exported.rewrites.map((r) => [r.method, r.attentionFactor, r.lmax]));
+    assert.deepEqual(
+      server.data.rewrites.map((r) => [r.method, r.attentionFactor, r.lmax]),
+      exported.rewrites.map((r) => [r.method, r.attentionFactor, r.lmax]),
+    );
     await h.close(uri);
   });
 
@@ -109,7 +127,10 @@ describe('front-ends agree (CLI, language server, Inspector)', function () {
     assert.ok(server.ok, server.ok ? '' : server.message);
     const exported = JSON.parse(cli('inspect', train, '--json', '--variant', 'v4')) as InspectorData;
     assert.equal(server.data.targetLength, 262144, 'the target is the training sequence length');
-    assert.deepEqual(server.data.rewrites.map((r) => [r.method, r.attentionFactor]), exported.rewrites.map((r) => [r.method, r.attentionFactor]));
+    assert.deepEqual(
+      server.data.rewrites.map((r) => [r.method, r.attentionFactor]),
+      exported.rewrites.map((r) => [r.method, r.attentionFactor]),
+    );
     await h.close(uri);
   });
 });

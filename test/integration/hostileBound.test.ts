@@ -33,8 +33,16 @@ describe('hostile bound requests (BoundEngine)', function () {
   it('cancelling b*(2^20, 64) releases the caller and frees the worker', async () => {
     const ac = new AbortController();
     let progressed = false;
-    const job = engine.bstar(1 << 20, 64, { signal: ac.signal, onProgress: () => { progressed = true; } });
-    const outcome = job.then(() => 'finished', (e: unknown) => (e instanceof RopeError ? e.code : String(e)));
+    const job = engine.bstar(1 << 20, 64, {
+      signal: ac.signal,
+      onProgress: () => {
+        progressed = true;
+      },
+    });
+    const outcome = job.then(
+      () => 'finished',
+      (e: unknown) => (e instanceof RopeError ? e.code : String(e)),
+    );
     // Let the sweep get going on the worker before cancelling.
     const started = Date.now();
     while (!progressed && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));

@@ -34,7 +34,9 @@ describe('CLI never prints a stack trace (rope-lens check)', function () {
     if (!BUILT) this.skip(); // skipped: dist/cli.js not built (run `npm run build`)
     dir = mkdtempSync(join(tmpdir(), 'rope-lens-hostile-cli-'));
   });
-  after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('30 mutated configs and YAML (one run, then --json), exit 0/1/2', () => {
     const inputs = fc.sample(serverInputs(), { numRuns: 30, seed: 424242 });

@@ -35,7 +35,11 @@ export function aliasBomb(): string {
   const names = 'abcdefghi';
   for (let i = 1; i < names.length; i++) {
     const prev = names[i - 1];
-    lines.push(`${names[i]}: &${names[i]} [${Array(9).fill('*' + prev).join(',')}]`);
+    lines.push(
+      `${names[i]}: &${names[i]} [${Array(9)
+        .fill('*' + prev)
+        .join(',')}]`,
+    );
   }
   lines.push('max_position_embeddings: *i', 'rope_scaling: {type: linear, factor: *i}', '');
   return lines.join('\n');

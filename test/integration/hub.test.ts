@@ -24,16 +24,26 @@ const LLAMA3 = corpus('meta-llama-3-8b.json');
 const LLAMA31 = corpus('meta-llama-3.1-8b-instruct.json');
 const QWEN3 = corpus('qwen3-8b.json');
 
-interface Run { status: number; stdout: string; stderr: string; ms: number }
+interface Run {
+  status: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
 
 /** The built CLI, asynchronously (the fake Hub answers from this process's event loop). */
 function cli(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
   const t0 = Date.now();
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HF_|HUGGING|ROPE_LENS_HUB|TRANSFORMERS_OFFLINE|XDG_CACHE)/.test(k)));
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'bin/rope-lens.js'), ...args], { cwd, env: { ...clean, ...env }, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr, ms: Date.now() - t0 });
-    });
+    execFile(
+      process.execPath,
+      [join(root, 'bin/rope-lens.js'), ...args],
+      { cwd, env: { ...clean, ...env }, encoding: 'utf8', timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr, ms: Date.now() - t0 });
+      },
+    );
   });
 }
 
@@ -48,17 +58,29 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
     hub = await startFakeHub({
       // Not in the built-in catalog: only the Hub knows them.
-      'acme/llama3-ft': { revisions: { main: { 'config.json': LLAMA3, 'generation_config.json': '{"bos_token_id": 128000}' }, v2: { 'config.json': LLAMA31 } } },
+      'acme/llama3-ft': {
+        revisions: { main: { 'config.json': LLAMA3, 'generation_config.json': '{"bos_token_id": 128000}' }, v2: { 'config.json': LLAMA31 } },
+      },
       'acme/gated-llama': { revisions: { main: { 'config.json': LLAMA3 } }, access: 'gated', grantedToken: 'hf_granted' },
       'acme/slow-once': { revisions: { main: { 'config.json': QWEN3 } }, slowMs: 3000, slowTimes: 1 },
       'acme/never-answers': { revisions: { main: { 'config.json': QWEN3 } }, slowMs: 30_000 },
       'acme/moved': { revisions: { main: { 'config.json': QWEN3 } }, redirect: true },
       'acme/broken-download': { revisions: { main: { 'config.json': QWEN3 } }, brokenDownload: true },
       // A GGUF repository: no config.json, two quantizations of Qwen2.5-7B-Instruct's header.
-      'acme/house-model-GGUF': { revisions: { main: { 'README.md': '# GGUF', 'qwen2.5-7b-instruct-q8_0.gguf': ggufHeader(qwen25InstructMetadata()), 'qwen2.5-7b-instruct-q4_k_m.gguf': ggufHeader(qwen25InstructMetadata()) } } },
+      'acme/house-model-GGUF': {
+        revisions: {
+          main: {
+            'README.md': '# GGUF',
+            'qwen2.5-7b-instruct-q8_0.gguf': ggufHeader(qwen25InstructMetadata()),
+            'qwen2.5-7b-instruct-q4_k_m.gguf': ggufHeader(qwen25InstructMetadata()),
+          },
+        },
+      },
     });
   });
-  after(async () => { await hub?.close(); });
+  after(async () => {
+    await hub?.close();
+  });
 
   beforeEach(() => {
     work = mkdtempSync(join(tmpdir(), 'rope-lens-hub-'));
@@ -118,7 +140,7 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     assert.equal(hub.requests.length, before);
   });
 
-  it('org/name@revision: that branch\'s commit, refs/<branch> written; freqs reads it', async () => {
+  it("org/name@revision: that branch's commit, refs/<branch> written; freqs reads it", async () => {
     const r = await cli(['freqs', 'acme/llama3-ft@v2', '--hub', '--json'], env, work);
     assert.equal(r.status, 0, r.stderr);
     const commit = fakeCommitOf('acme/llama3-ft', 'v2');
@@ -197,7 +219,10 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
   it('follows the redirects the Hub answers downloads with', async () => {
     const r = await cli(['freqs', 'acme/moved', '--hub', '--json'], env, work);
     assert.equal(r.status, 0, r.stderr);
-    assert.ok(hub.requests.some((q) => q.startsWith('GET /cdn/acme/moved/')), 'the redirect target was fetched');
+    assert.ok(
+      hub.requests.some((q) => q.startsWith('GET /cdn/acme/moved/')),
+      'the redirect target was fetched',
+    );
     const commit = fakeCommitOf('acme/moved', 'main');
     assert.deepEqual(readdirSync(join(cache, 'models--acme--moved', 'snapshots')), [commit]);
   });
@@ -210,7 +235,11 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     // The header's qwen2.context_length is what llama.cpp derives.
     assert.equal(plan.derivedMaxLen, 32768);
     assert.deepEqual(plan.args.slice(0, 5), ['llama-server', '--hf-repo', 'acme/house-model-GGUF', '--hf-file', 'qwen2.5-7b-instruct-q4_k_m.gguf']);
-    assert.ok(hub.requests.some((q) => q === 'GET /acme/house-model-GGUF/resolve/' + fakeCommitOf('acme/house-model-GGUF', 'main') + '/qwen2.5-7b-instruct-q4_k_m.gguf'));
+    assert.ok(
+      hub.requests.some(
+        (q) => q === 'GET /acme/house-model-GGUF/resolve/' + fakeCommitOf('acme/house-model-GGUF', 'main') + '/qwen2.5-7b-instruct-q4_k_m.gguf',
+      ),
+    );
     // Without --hub nothing is asked.
     const before = hub.requests.length;
     const off = await cli(['serve', 'acme/house-model-GGUF', '--engine', 'llama.cpp'], env, work);
@@ -218,7 +247,7 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     assert.equal(hub.requests.length, before);
   });
 
-  it('a launch command\'s model: missed by the analysis, fetched, found on the next analysis (in process)', async () => {
+  it("a launch command's model: missed by the analysis, fetched, found on the next analysis (in process)", async () => {
     const shell = await loadShellParser();
     const fileName = join(work, 'serve.sh');
     const text = 'vllm serve acme/llama3-ft --max-model-len 65536\n';

@@ -28,8 +28,12 @@ describe('language server: base models from the Hub (local server via HF_ENDPOIN
       'acme/llama3-ft': { revisions: { main: { 'config.json': readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8') } } },
     });
   });
-  after(async () => { await hub?.close(); });
-  beforeEach(() => { tmp = mkdtempSync(join(tmpdir(), 'rope-lens-hub-lsp-')); });
+  after(async () => {
+    await hub?.close();
+  });
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'rope-lens-hub-lsp-'));
+  });
   afterEach(async () => {
     await h?.stop();
     h = undefined;
@@ -39,13 +43,24 @@ describe('language server: base models from the Hub (local server via HF_ENDPOIN
   /** A server with an empty HF cache pointed at the stand-in; `answer` is the client's reply to the permission request (none: not declared). */
   async function start(allowNetwork: string, answer?: boolean, yaml = YAML) {
     const env = { ...process.env, HOME: tmp, HF_HUB_CACHE: join(tmp, 'hub'), HF_ENDPOINT: hub.url, HF_TOKEN: '', HF_HUB_OFFLINE: '' };
-    h = await LspHarness.start({ env, settings: { hub: { allowNetwork } }, ...(answer !== undefined ? { initializationOptions: { hubPermission: true } } : {}) });
+    h = await LspHarness.start({
+      env,
+      settings: { hub: { allowNetwork } },
+      ...(answer !== undefined ? { initializationOptions: { hubPermission: true } } : {}),
+    });
     const asked: HubPermissionParams[] = [];
     const fetched: HubFetchedParams[] = [];
     const shown: string[] = [];
-    h.conn.onNotification('window/showMessage', (p: { message: string }) => { shown.push(p.message); });
-    h.conn.onRequest(HUB_PERMISSION_METHOD, (p: HubPermissionParams) => { asked.push(p); return { allow: answer === true }; });
-    h.conn.onNotification(HUB_FETCHED_METHOD, (p: HubFetchedParams) => { fetched.push(p); });
+    h.conn.onNotification('window/showMessage', (p: { message: string }) => {
+      shown.push(p.message);
+    });
+    h.conn.onRequest(HUB_PERMISSION_METHOD, (p: HubPermissionParams) => {
+      asked.push(p);
+      return { allow: answer === true };
+    });
+    h.conn.onNotification(HUB_FETCHED_METHOD, (p: HubFetchedParams) => {
+      fetched.push(p);
+    });
     const uri = pathToFileURL(join(tmp, 'train.yaml')).toString();
     await h.open(uri, yaml, 'yaml');
     const first = await h.diagnosticsFor(uri, 1);
@@ -59,16 +74,23 @@ describe('language server: base models from the Hub (local server via HF_ENDPOIN
     const { h, uri, asked, fetched, first } = await start('ask', true);
     assert.ok(codes(first).includes('training/base-model-unresolved'), JSON.stringify(codes(first)));
     await h.until(() => fetched.length > 0, 'the fetched notification', 20_000);
-    assert.deepEqual(asked.map((a) => a.refs), [['acme/llama3-ft']]);
+    assert.deepEqual(
+      asked.map((a) => a.refs),
+      [['acme/llama3-ft']],
+    );
     assert.equal(asked[0].endpoint, hub.url);
     assert.ok(fetched[0].results[0].ok, fetched[0].results[0].message);
     assert.ok(hub.requests.length > before);
     assert.ok(existsSync(join(tmp, 'hub', 'models--acme--llama3-ft', 'refs', 'main')));
     // Re-validated: the base model is known now, and 32,768 is beyond its 8,192 trained tokens.
-    const after = await h.until(() => {
-      const last = [...h.published].reverse().find((p) => p.uri === uri);
-      return last && codes(last.diagnostics).includes('training/context-exceeded') ? last.diagnostics : undefined;
-    }, 'diagnostics after the fetch', 20_000);
+    const after = await h.until(
+      () => {
+        const last = [...h.published].reverse().find((p) => p.uri === uri);
+        return last && codes(last.diagnostics).includes('training/context-exceeded') ? last.diagnostics : undefined;
+      },
+      'diagnostics after the fetch',
+      20_000,
+    );
     assert.ok(!codes(after).includes('training/base-model-unresolved'));
   });
 

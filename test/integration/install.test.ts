@@ -21,7 +21,9 @@ describe('install from a packed tarball (npm pack → npm install -g ./rope-lens
     if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-install-'));
   });
-  after(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
+  after(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
 
   it('packs the built CLI and installs it globally into a fresh prefix; the installed bin works anywhere', () => {
     const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
@@ -32,8 +34,20 @@ describe('install from a packed tarball (npm pack → npm install -g ./rope-lens
     const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
     assert.equal(info.filename, `rope-lens-${version}.tgz`);
     const files = info.files.map((f) => f.path);
-    for (const f of ['bin/rope-lens.js', 'dist/cli.js', 'dist/bstarWorker.js', 'dist/webgpuWorker.js', 'dist/server.js', 'dist/tree-sitter-bash.wasm', 'docs/rules.md']) assert.ok(files.includes(f), `${f} missing from the tarball`);
-    assert.ok(!files.some((f) => f.startsWith('shared/') || f.startsWith('test/') || f.endsWith('.map') || f === 'dist/extension.js'), 'sources, tests, sourcemaps and the extension stay out');
+    for (const f of [
+      'bin/rope-lens.js',
+      'dist/cli.js',
+      'dist/bstarWorker.js',
+      'dist/webgpuWorker.js',
+      'dist/server.js',
+      'dist/tree-sitter-bash.wasm',
+      'docs/rules.md',
+    ])
+      assert.ok(files.includes(f), `${f} missing from the tarball`);
+    assert.ok(
+      !files.some((f) => f.startsWith('shared/') || f.startsWith('test/') || f.endsWith('.map') || f === 'dist/extension.js'),
+      'sources, tests, sourcemaps and the extension stay out',
+    );
 
     const prefix = join(tmp, 'prefix');
     const install = spawnSync(npm, ['install', '-g', '--offline', '--prefix', prefix, join(tmp, info.filename)], { cwd: tmp, env, encoding: 'utf8' });

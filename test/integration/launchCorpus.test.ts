@@ -18,22 +18,71 @@ const CLI = join(ROOT, 'bin', 'rope-lens.js');
 const NOT_CORPUS = new Set(['manifest.json', 'SOURCES.md', 'README.md']);
 
 type Severity = 'error' | 'warning' | 'information';
-interface ManifestLaunch { program: string; model: string | null; requestedLength: number | null; overrides: Record<string, unknown> | null; line: number }
-interface ManifestFinding { severity: Severity; line: number; token: string; why: string }
-interface ManifestEntry { file: string; launches: ManifestLaunch[]; expectFindings: 'none' | ManifestFinding[]; note?: string }
-
-interface Pos { line: number; character: number }
-interface Range { start: Pos; end: Pos }
-interface Edit { range: Range; newText: string }
-interface Fix { title: string; edits: Edit[] }
-interface Diag { code: string; severity: string; message: string; range: Range; fixes?: Fix[] }
-interface LaunchOut {
-  program: string; role: string; source: string; model: string | null; resolvedFrom: string | null;
-  requestedLength: number | null; lengthOption: string | null; derivedMaxLen: number | null; trainedContext: number | null;
-  ropeOptions: Record<string, string>; overrides: Record<string, unknown> | null; env: Record<string, string>;
-  range: Range; notes: string[];
+interface ManifestLaunch {
+  program: string;
+  model: string | null;
+  requestedLength: number | null;
+  overrides: Record<string, unknown> | null;
+  line: number;
 }
-interface FileOut { path: string; kind: string; launches?: LaunchOut[]; diagnostics: Diag[] }
+interface ManifestFinding {
+  severity: Severity;
+  line: number;
+  token: string;
+  why: string;
+}
+interface ManifestEntry {
+  file: string;
+  launches: ManifestLaunch[];
+  expectFindings: 'none' | ManifestFinding[];
+  note?: string;
+}
+
+interface Pos {
+  line: number;
+  character: number;
+}
+interface Range {
+  start: Pos;
+  end: Pos;
+}
+interface Edit {
+  range: Range;
+  newText: string;
+}
+interface Fix {
+  title: string;
+  edits: Edit[];
+}
+interface Diag {
+  code: string;
+  severity: string;
+  message: string;
+  range: Range;
+  fixes?: Fix[];
+}
+interface LaunchOut {
+  program: string;
+  role: string;
+  source: string;
+  model: string | null;
+  resolvedFrom: string | null;
+  requestedLength: number | null;
+  lengthOption: string | null;
+  derivedMaxLen: number | null;
+  trainedContext: number | null;
+  ropeOptions: Record<string, string>;
+  overrides: Record<string, unknown> | null;
+  env: Record<string, string>;
+  range: Range;
+  notes: string[];
+}
+interface FileOut {
+  path: string;
+  kind: string;
+  launches?: LaunchOut[];
+  diagnostics: Diag[];
+}
 
 const manifest: ManifestEntry[] = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')).files;
 const abs = (file: string) => join(CORPUS, ...file.split('/'));
@@ -76,7 +125,7 @@ const showDiag = (d: Diag) => `${d.severity} ${d.code} @${d.range.start.line + 1
 function launchAt(launches: LaunchOut[], line: number): LaunchOut | undefined {
   return launches
     .filter((l) => l.range.start.line <= line && line <= l.range.end.line)
-    .sort((a, b) => (a.range.end.line - a.range.start.line) - (b.range.end.line - b.range.start.line))[0];
+    .sort((a, b) => a.range.end.line - a.range.start.line - (b.range.end.line - b.range.start.line))[0];
 }
 
 /**
@@ -93,7 +142,8 @@ function applyEdits(t: string, edits: Edit[]): string {
   const spans = edits.map((e) => ({ a: offsetOf(t, e.range.start), b: offsetOf(t, e.range.end), text: e.newText, e }));
   for (const s of spans) if (s.a < 0 || s.b < s.a) throw new Error(`edit range outside the file: ${JSON.stringify(s.e.range)}`);
   spans.sort((x, y) => y.a - x.a || y.b - x.b);
-  for (let i = 1; i < spans.length; i++) if (spans[i].b > spans[i - 1].a) throw new Error(`overlapping edits: ${JSON.stringify(spans[i].e.range)} and ${JSON.stringify(spans[i - 1].e.range)}`);
+  for (let i = 1; i < spans.length; i++)
+    if (spans[i].b > spans[i - 1].a) throw new Error(`overlapping edits: ${JSON.stringify(spans[i].e.range)} and ${JSON.stringify(spans[i - 1].e.range)}`);
   let out = t;
   for (const s of spans) out = out.slice(0, s.a) + s.text + out.slice(s.b);
   return out;
@@ -101,7 +151,10 @@ function applyEdits(t: string, edits: Edit[]): string {
 
 /** Text before line `first` (0-based) and from the line after `last` on, as the original has them. */
 function outside(t: string, first: number, last: number): { before: string; after: string } {
-  const startOfLine = (n: number) => { const o = offsetOf(t, { line: n, character: 0 }); return o < 0 ? t.length : o; };
+  const startOfLine = (n: number) => {
+    const o = offsetOf(t, { line: n, character: 0 });
+    return o < 0 ? t.length : o;
+  };
   return { before: t.slice(0, startOfLine(first)), after: last + 1 > t.split('\n').length - 1 ? '' : t.slice(startOfLine(last + 1)) };
 }
 
@@ -113,8 +166,16 @@ function runCli(paths: string[]): { status: number | null; stdout: string; stder
 describe('launch corpus: manifest sanity (no build needed)', () => {
   it('every corpus file has a manifest entry and every entry a file', () => {
     const listed = manifest.map((e) => e.file).sort();
-    assert.deepEqual(corpusFiles().filter((f) => !listed.includes(f)), [], 'corpus files missing from manifest.json');
-    assert.deepEqual(listed.filter((f) => !existsSync(abs(f))), [], 'manifest entries with no file');
+    assert.deepEqual(
+      corpusFiles().filter((f) => !listed.includes(f)),
+      [],
+      'corpus files missing from manifest.json',
+    );
+    assert.deepEqual(
+      listed.filter((f) => !existsSync(abs(f))),
+      [],
+      'manifest entries with no file',
+    );
     assert.equal(new Set(listed).size, listed.length, 'a file is listed twice in manifest.json');
   });
 
@@ -122,7 +183,8 @@ describe('launch corpus: manifest sanity (no build needed)', () => {
     const problems: string[] = [];
     for (const e of manifest) {
       const lines = text(e.file).split('\n');
-      for (const l of e.launches) if (!(l.line >= 1 && l.line <= lines.length)) problems.push(`${e.file}: launch line ${l.line} is outside the file (${lines.length} lines)`);
+      for (const l of e.launches)
+        if (!(l.line >= 1 && l.line <= lines.length)) problems.push(`${e.file}: launch line ${l.line} is outside the file (${lines.length} lines)`);
       if (e.expectFindings !== 'none') {
         for (const f of e.expectFindings) {
           if (!lines[f.line - 1]?.includes(f.token)) problems.push(`${e.file}:${f.line}: token ${JSON.stringify(f.token)} is not on that line`);
@@ -143,11 +205,23 @@ describe('launch corpus: rope-lens check --json against manifest.json (built CLI
     const paths = manifest.map((e) => abs(e.file));
     const all = runCli(paths);
     let parsed: { files: FileOut[] } | undefined;
-    try { parsed = JSON.parse(all.stdout); } catch { parsed = undefined; }
+    try {
+      parsed = JSON.parse(all.stdout);
+    } catch {
+      parsed = undefined;
+    }
     if (parsed && all.status !== 2 && parsed.files.length === paths.length) {
       for (const e of manifest) {
         const hit = parsed.files.find((f) => f.path === abs(e.file)) ?? parsed.files.find((f) => f.path.split(sep).join('/').endsWith(`/${e.file}`));
-        if (hit) byFile.set(e.file, hit); else cliErrors.set(e.file, `no entry for this path in the --json output (paths: ${parsed.files.map((f) => f.path).slice(0, 3).join(', ')}…)`);
+        if (hit) byFile.set(e.file, hit);
+        else
+          cliErrors.set(
+            e.file,
+            `no entry for this path in the --json output (paths: ${parsed.files
+              .map((f) => f.path)
+              .slice(0, 3)
+              .join(', ')}…)`,
+          );
       }
       return;
     }
@@ -177,18 +251,28 @@ describe('launch corpus: rope-lens check --json against manifest.json (built CLI
     const launching = entry.launches.length > 0;
 
     describe(file, () => {
-      it(launching ? `kind launch, ${entry.launches.length} launch(es) at lines ${entry.launches.map((l) => l.line).join(', ')}` : 'kind other, no diagnostics', () => {
-        const r = report(file);
-        if (!launching) {
-          assert.equal(r.kind, 'other', `${file}: kind ${r.kind}, expected other (no launch in this file); launches: ${(r.launches ?? []).map(show).join('; ')}`);
-          assert.deepEqual(r.diagnostics.map(showDiag), [], `${file}: a file that launches nothing must get no finding`);
-          return;
-        }
-        assert.equal(r.kind, 'launch', `${file}: kind ${r.kind}, expected launch`);
-        const got = r.launches ?? [];
-        assert.equal(got.length, entry.launches.length,
-          `${file}: ${got.length} launch(es) reported [${got.map(show).join('; ')}], manifest has ${entry.launches.length} at lines ${entry.launches.map((l) => l.line).join(', ')}`);
-      });
+      it(
+        launching ? `kind launch, ${entry.launches.length} launch(es) at lines ${entry.launches.map((l) => l.line).join(', ')}` : 'kind other, no diagnostics',
+        () => {
+          const r = report(file);
+          if (!launching) {
+            assert.equal(
+              r.kind,
+              'other',
+              `${file}: kind ${r.kind}, expected other (no launch in this file); launches: ${(r.launches ?? []).map(show).join('; ')}`,
+            );
+            assert.deepEqual(r.diagnostics.map(showDiag), [], `${file}: a file that launches nothing must get no finding`);
+            return;
+          }
+          assert.equal(r.kind, 'launch', `${file}: kind ${r.kind}, expected launch`);
+          const got = r.launches ?? [];
+          assert.equal(
+            got.length,
+            entry.launches.length,
+            `${file}: ${got.length} launch(es) reported [${got.map(show).join('; ')}], manifest has ${entry.launches.length} at lines ${entry.launches.map((l) => l.line).join(', ')}`,
+          );
+        },
+      );
 
       for (const want of entry.launches) {
         it(`launch at line ${want.line}: ${want.program} ${want.model ?? '(no model)'} ${want.requestedLength ?? ''}`.trim(), () => {
@@ -197,7 +281,11 @@ describe('launch corpus: rope-lens check --json against manifest.json (built CLI
           const l = launchAt(got, want.line - 1);
           assert.ok(l, `${file}:${want.line}: no reported launch spans this line; reported: [${got.map(show).join('; ')}]`);
           const others = entry.launches.filter((w) => w !== want && launchAt(got, w.line - 1) === l);
-          assert.deepEqual(others.map((w) => w.line), [], `${file}:${want.line}: the launch ${show(l!)} also covers other manifest launches`);
+          assert.deepEqual(
+            others.map((w) => w.line),
+            [],
+            `${file}:${want.line}: the launch ${show(l!)} also covers other manifest launches`,
+          );
           const where = `${file}:${want.line} (${show(l!)})`;
           assert.equal(l!.program, want.program, `${where}: program`);
           assert.ok(sameModel(want.model, l!.model), `${where}: model ${JSON.stringify(l!.model)}, expected ${JSON.stringify(want.model)}`);
@@ -228,16 +316,18 @@ describe('launch corpus: rope-lens check --json against manifest.json (built CLI
             if (!hit) {
               const near = r.diagnostics.filter((d) => d.range.start.line === f.line - 1);
               const sameToken = near.filter(onToken);
-              assert.fail(sameToken.length
-                ? `${file}:${f.line}: finding on ${JSON.stringify(f.token)} has severity ${sameToken.map((d) => d.severity).join('/')}, expected ${f.severity} (${f.why}): ${sameToken.map(showDiag).join('; ')}`
-                : `${file}:${f.line}: no ${f.severity} on ${JSON.stringify(f.token)} (${f.why}); on this line: [${near.map((d) => `${showDiag(d)} text=${JSON.stringify(rangeText(t, d.range))}`).join('; ')}]; all: [${r.diagnostics.map(showDiag).join('; ')}]`);
+              assert.fail(
+                sameToken.length
+                  ? `${file}:${f.line}: finding on ${JSON.stringify(f.token)} has severity ${sameToken.map((d) => d.severity).join('/')}, expected ${f.severity} (${f.why}): ${sameToken.map(showDiag).join('; ')}`
+                  : `${file}:${f.line}: no ${f.severity} on ${JSON.stringify(f.token)} (${f.why}); on this line: [${near.map((d) => `${showDiag(d)} text=${JSON.stringify(rangeText(t, d.range))}`).join('; ')}]; all: [${r.diagnostics.map(showDiag).join('; ')}]`,
+              );
             }
           });
         }
       }
 
       if (launching) {
-        it('every offered fix edits only its command\'s own lines', () => {
+        it("every offered fix edits only its command's own lines", () => {
           const r = report(file);
           const t = text(file);
           const got = r.launches ?? [];
@@ -246,14 +336,29 @@ describe('launch corpus: rope-lens check --json against manifest.json (built CLI
             for (const fix of d.fixes ?? []) {
               const where = `${file}: fix ${JSON.stringify(fix.title)} of ${showDiag(d)}`;
               const l = launchAt(got, d.range.start.line);
-              if (!l) { problems.push(`${where}: the finding is not inside any reported launch, so its command's span is unknown`); continue; }
-              if (!fix.edits?.length) { problems.push(`${where}: no edits`); continue; }
+              if (!l) {
+                problems.push(`${where}: the finding is not inside any reported launch, so its command's span is unknown`);
+                continue;
+              }
+              if (!fix.edits?.length) {
+                problems.push(`${where}: no edits`);
+                continue;
+              }
               let next: string;
-              try { next = applyEdits(t, fix.edits); } catch (e) { problems.push(`${where}: ${(e as Error).message}`); continue; }
-              if (next === t) { problems.push(`${where}: applying it changes nothing`); continue; }
+              try {
+                next = applyEdits(t, fix.edits);
+              } catch (e) {
+                problems.push(`${where}: ${(e as Error).message}`);
+                continue;
+              }
+              if (next === t) {
+                problems.push(`${where}: applying it changes nothing`);
+                continue;
+              }
               const { before, after } = outside(t, l.range.start.line, l.range.end.line);
               if (!next.startsWith(before)) problems.push(`${where}: changes text before line ${l.range.start.line + 1} (the command starts there)`);
-              if (!next.endsWith(after) || next.length < before.length + after.length) problems.push(`${where}: changes text after line ${l.range.end.line + 1} (the command ends there)`);
+              if (!next.endsWith(after) || next.length < before.length + after.length)
+                problems.push(`${where}: changes text after line ${l.range.end.line + 1} (the command ends there)`);
             }
           }
           assert.deepEqual(problems, []);

@@ -25,12 +25,13 @@ describe('issue-27 launch files in the editor (protocol)', function () {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const findings = (uri: string) => h.until(() => {
-    const p = [...h.published].reverse().find((x) => x.uri === uri && x.diagnostics.length > 0);
-    return p?.diagnostics;
-  }, `findings of ${uri}`);
+  const findings = (uri: string) =>
+    h.until(() => {
+      const p = [...h.published].reverse().find((x) => x.uri === uri && x.diagnostics.length > 0);
+      return p?.diagnostics;
+    }, `findings of ${uri}`);
 
-  it('source ../setup.sh: the wrapper defined there is followed; the error sits on the call\'s argument', async () => {
+  it("source ../setup.sh: the wrapper defined there is followed; the error sits on the call's argument", async () => {
     mkdirSync(join(dir, 'qwen'));
     writeFileSync(join(dir, 'setup.sh'), 'serve_model() {\n  vllm serve "$1" --port 8000 "${@:2}"\n}\n');
     const text = '#!/usr/bin/env bash\nsource ../setup.sh\nserve_model Qwen/Qwen2.5-7B-Instruct --max-model-len 131072\n';

@@ -30,13 +30,16 @@ describe('launch files in the editor (protocol)', function () {
     if (!BUILT) this.skip();
     h = await LspHarness.start({ settings: { validation: { delay: 20 } } });
   });
-  after(async () => { if (h) await h.stop(); });
+  after(async () => {
+    if (h) await h.stop();
+  });
 
   /** The shell grammar loads after start: wait for the findings, not for the first (possibly empty) publish. */
-  const findings = (uri: string, version = 1) => h.until(() => {
-    const p = [...h.published].reverse().find((x) => x.uri === uri && x.version === version && x.diagnostics.length > 0);
-    return p?.diagnostics;
-  }, `findings of ${uri}`);
+  const findings = (uri: string, version = 1) =>
+    h.until(() => {
+      const p = [...h.published].reverse().find((x) => x.uri === uri && x.version === version && x.diagnostics.length > 0);
+      return p?.diagnostics;
+    }, `findings of ${uri}`);
 
   it('a vllm serve script: error on the length token, hover on the command, a fix that edits only its flags', async () => {
     const uri = 'file:///ws/launch/serve.sh';
@@ -48,19 +51,25 @@ describe('launch files in the editor (protocol)', function () {
     assert.equal(d!.range.start.line, lineOf(SCRIPT, '--max-model-len 131072'));
     assert.equal(SCRIPT.split('\n')[d!.range.start.line].slice(d!.range.start.character, d!.range.end.character), '131072');
 
-    const hover = await h.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: lineOf(SCRIPT, 'vllm serve "$MODEL" \\'), character: 2 } });
+    const hover = await h.conn.sendRequest(HoverRequest.type, {
+      textDocument: { uri },
+      position: { line: lineOf(SCRIPT, 'vllm serve "$MODEL" \\'), character: 2 },
+    });
     const md = (hover!.contents as MarkupContent).value;
     assert.match(md, /32,768/, md);
 
     const actions = (await h.conn.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: d!.range, context: { diagnostics: [d!] },
+      textDocument: { uri },
+      range: d!.range,
+      context: { diagnostics: [d!] },
     })) as CodeAction[];
     const yarn = actions.find((a) => /YaRN/i.test(a.title));
     assert.ok(yarn, JSON.stringify(actions.map((a) => a.title)));
     const edits = (yarn!.edit!.changes?.[uri] ?? (yarn!.edit!.documentChanges![0] as TextDocumentEdit).edits) as TextEdit[];
     const after = applyEdits(SCRIPT, edits);
     // Lines outside the command (5–7) are byte-identical; the comment keeps its old command.
-    const before = SCRIPT.split('\n'), next = after.split('\n');
+    const before = SCRIPT.split('\n'),
+      next = after.split('\n');
     assert.deepEqual(next.slice(0, 4), before.slice(0, 4));
     assert.deepEqual(next.slice(-2), before.slice(-2));
     assert.match(after, /--hf-overrides '\{"rope_scaling":\{"rope_type":"yarn"/);
@@ -72,10 +81,14 @@ describe('launch files in the editor (protocol)', function () {
   });
 
   it('a Dockerfile CMD and a Modelfile are read; an ordinary script gets nothing', async () => {
-    const docker = 'FROM vllm/vllm-openai:v0.11.2\nENV MODEL=Qwen/Qwen2.5-7B-Instruct\nCMD ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "65536"]\n';
+    const docker =
+      'FROM vllm/vllm-openai:v0.11.2\nENV MODEL=Qwen/Qwen2.5-7B-Instruct\nCMD ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "65536"]\n';
     await h.open('file:///ws/launch/Dockerfile', docker, 'dockerfile');
     const dd = await findings('file:///ws/launch/Dockerfile');
-    assert.ok(dd.some((x) => x.code === 'vllm/max-model-len-exceeds' && x.range.start.line === 2), JSON.stringify(dd));
+    assert.ok(
+      dd.some((x) => x.code === 'vllm/max-model-len-exceeds' && x.range.start.line === 2),
+      JSON.stringify(dd),
+    );
 
     const plain = '#!/bin/sh\nset -e\nnpm ci\nnpm run build\n';
     await h.open('file:///ws/launch/build.sh', plain, 'shellscript');
@@ -83,8 +96,14 @@ describe('launch files in the editor (protocol)', function () {
     const modelfile = 'FROM ./qwen2.5-7b-instruct-q4_k_m.gguf\nPARAMETER num_ctx 131072\n';
     await h.open('file:///ws/launch/Modelfile', modelfile, 'ollama-modelfile');
     const md = await findings('file:///ws/launch/Modelfile');
-    assert.ok(md.some((x) => x.range.start.line === 1), JSON.stringify(md));
+    assert.ok(
+      md.some((x) => x.range.start.line === 1),
+      JSON.stringify(md),
+    );
     const build = h.published.filter((p) => p.uri === 'file:///ws/launch/build.sh');
-    assert.ok(build.every((p) => p.diagnostics.length === 0), JSON.stringify(build));
+    assert.ok(
+      build.every((p) => p.diagnostics.length === 0),
+      JSON.stringify(build),
+    );
   });
 });

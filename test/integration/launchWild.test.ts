@@ -14,11 +14,34 @@ const ROOT = join(__dirname, '..', '..');
 const WILD = join(ROOT, 'test', 'fixtures', 'launch', 'wild');
 const CLI = join(ROOT, 'bin', 'rope-lens.js');
 
-interface Pos { line: number; character: number }
-interface Range { start: Pos; end: Pos }
-interface Launch { program: string; model: string | null; requestedLength: number | null; overrides: unknown; range: Range; notes: string[] }
-interface Diag { code: string; severity: string; message: string; range: Range }
-interface FileOut { path: string; kind: string; launches?: Launch[]; diagnostics: Diag[] }
+interface Pos {
+  line: number;
+  character: number;
+}
+interface Range {
+  start: Pos;
+  end: Pos;
+}
+interface Launch {
+  program: string;
+  model: string | null;
+  requestedLength: number | null;
+  overrides: unknown;
+  range: Range;
+  notes: string[];
+}
+interface Diag {
+  code: string;
+  severity: string;
+  message: string;
+  range: Range;
+}
+interface FileOut {
+  path: string;
+  kind: string;
+  launches?: Launch[];
+  diagnostics: Diag[];
+}
 interface Entry {
   file: string;
   launches: { program: string; model: string | null; requestedLength: number | null; overrides: unknown; line: number }[];
@@ -41,7 +64,11 @@ describe('issue 27 launches: rope-lens check --json over test/fixtures/launch/wi
 
   before(() => {
     assert.ok(existsSync(join(ROOT, 'dist', 'cli.js')), 'dist/cli.js is missing: build first (node esbuild.mjs)');
-    const r = spawnSync(process.execPath, [CLI, 'check', '--json', '--fail-on', 'never', ...manifest.map((e) => abs(e.file))], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, [CLI, 'check', '--json', '--fail-on', 'never', ...manifest.map((e) => abs(e.file))], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     assert.equal(r.status, 0, r.stderr);
     for (const f of (JSON.parse(r.stdout) as { files: FileOut[] }).files) {
       const e = manifest.find((m) => abs(m.file) === f.path);
@@ -60,14 +87,21 @@ describe('issue 27 launches: rope-lens check --json over test/fixtures/launch/wi
 
   for (const e of manifest) {
     describe(e.file, () => {
-      const report = () => { const r = byFile.get(e.file); assert.ok(r, `${e.file}: no report`); return r!; };
+      const report = () => {
+        const r = byFile.get(e.file);
+        assert.ok(r, `${e.file}: no report`);
+        return r!;
+      };
       it(e.launches.length ? `reads ${e.launches.length} launch(es)` : 'launches nothing and gets no finding', () => {
         const r = report();
         const got = r.launches ?? [];
         const show = got.map((l) => `${l.program}@${l.range.start.line + 1} ${l.model} ${l.requestedLength}`).join('; ');
         if (!e.launches.length) {
           assert.equal(r.kind, 'other', `kind ${r.kind}: ${show}`);
-          assert.deepEqual(r.diagnostics.map((d) => d.code), []);
+          assert.deepEqual(
+            r.diagnostics.map((d) => d.code),
+            [],
+          );
           return;
         }
         assert.equal(got.length, e.launches.length, show);
@@ -83,7 +117,10 @@ describe('issue 27 launches: rope-lens check --json over test/fixtures/launch/wi
       if (e.expectFindings === 'none') {
         it('no error or warning', () => {
           const loud = report().diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
-          assert.deepEqual(loud.map((d) => `${d.severity} ${d.code} @${d.range.start.line + 1}: ${d.message}`), []);
+          assert.deepEqual(
+            loud.map((d) => `${d.severity} ${d.code} @${d.range.start.line + 1}: ${d.message}`),
+            [],
+          );
         });
       } else {
         for (const f of e.expectFindings) {
@@ -91,8 +128,10 @@ describe('issue 27 launches: rope-lens check --json over test/fixtures/launch/wi
             const r = report();
             const t = readFileSync(abs(e.file), 'utf8');
             const on = r.diagnostics.filter((d) => d.range.start.line === f.line - 1 && [f.token, `"${f.token}"`].includes(textAt(t, d.range)));
-            assert.ok(on.some((d) => d.severity === f.severity),
-              `no ${f.severity} on ${f.token}; on that token: [${on.map((d) => `${d.severity} ${d.code}`).join(', ')}]; all: [${r.diagnostics.map((d) => `${d.severity} ${d.code} @${d.range.start.line + 1}:${d.range.start.character + 1} ${JSON.stringify(textAt(t, d.range))}`).join('; ')}]`);
+            assert.ok(
+              on.some((d) => d.severity === f.severity),
+              `no ${f.severity} on ${f.token}; on that token: [${on.map((d) => `${d.severity} ${d.code}`).join(', ')}]; all: [${r.diagnostics.map((d) => `${d.severity} ${d.code} @${d.range.start.line + 1}:${d.range.start.character + 1} ${JSON.stringify(textAt(t, d.range))}`).join('; ')}]`,
+            );
           });
         }
       }

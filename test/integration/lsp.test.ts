@@ -9,8 +9,17 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CodeAction, CodeActionRequest, HoverRequest, CancellationTokenSource, ResponseError, LSPErrorCodes,
-  TextDocumentSyncKind, Diagnostic, TextDocumentEdit, DidChangeConfigurationNotification, MarkupContent,
+  CodeAction,
+  CodeActionRequest,
+  HoverRequest,
+  CancellationTokenSource,
+  ResponseError,
+  LSPErrorCodes,
+  TextDocumentSyncKind,
+  Diagnostic,
+  TextDocumentEdit,
+  DidChangeConfigurationNotification,
+  MarkupContent,
   InitializeResult,
 } from 'vscode-languageserver-protocol/node';
 import { LspHarness, BUILT, applyEdits, BASE_CAPABILITIES } from './lspHarness';
@@ -44,13 +53,19 @@ describe('language server over stdio (protocol)', function () {
     if (!BUILT) this.skip(); // skipped: dist/cli.js not built (run `npm run build`)
     h = await LspHarness.start({ settings: { validation: { delay: 50 } } });
   });
-  after(async () => { if (h) await h.stop(); });
+  after(async () => {
+    if (h) await h.stop();
+  });
 
   it('advertises incremental sync, hovers, quick fixes and fixAll; push diagnostics for a client without pull', async () => {
     const fresh = h.initResult;
     assert.equal((fresh.capabilities.textDocumentSync as { change: number }).change, TextDocumentSyncKind.Incremental);
     assert.equal(fresh.capabilities.hoverProvider, true);
-    assert.deepEqual((fresh.capabilities.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, ['quickfix', FIX_ALL_KIND, 'source.ropeLens.serving']);
+    assert.deepEqual((fresh.capabilities.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, [
+      'quickfix',
+      FIX_ALL_KIND,
+      'source.ropeLens.serving',
+    ]);
     assert.equal(fresh.capabilities.diagnosticProvider, undefined);
     const pull = await startAndInit({ ...BASE_CAPABILITIES, textDocument: { ...BASE_CAPABILITIES.textDocument, diagnostic: {} } });
     assert.ok(pull.capabilities.diagnosticProvider, 'a client that can pull gets a diagnosticProvider');
@@ -60,11 +75,21 @@ describe('language server over stdio (protocol)', function () {
     const uri = 'file:///ws/llama/config.json';
     await h.open(uri, LLAMA);
     // The bound finding follows the others once L_max is computed off-thread.
-    const diags = await h.until(() => [...h.published].reverse().find((p) => p.uri === uri && p.diagnostics.length)?.diagnostics,
-      'Llama-2 raised to 16,384 positions to be flagged', 20000);
+    const diags = await h.until(
+      () => [...h.published].reverse().find((p) => p.uri === uri && p.diagnostics.length)?.diagnostics,
+      'Llama-2 raised to 16,384 positions to be flagged',
+      20000,
+    );
     // Llama-2-7B (fingerprint) was trained at 4,096: the raised context is the finding, on its key.
-    assert.ok(diags.some((d) => d.code === 'rope/context-extended' && d.severity === DiagnosticSeverity.Warning && d.range.start.line === posOf(LLAMA, '"max_position_embeddings"').line),
-      'the context-extended warning sits on max_position_embeddings');
+    assert.ok(
+      diags.some(
+        (d) =>
+          d.code === 'rope/context-extended' &&
+          d.severity === DiagnosticSeverity.Warning &&
+          d.range.start.line === posOf(LLAMA, '"max_position_embeddings"').line,
+      ),
+      'the context-extended warning sits on max_position_embeddings',
+    );
     for (const d of diags) {
       assert.equal(d.source, 'rope-lens');
       assert.equal(typeof d.code, 'string');
@@ -87,7 +112,10 @@ describe('language server over stdio (protocol)', function () {
     const source = new CancellationTokenSource();
     const pending = h.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(LLAMA, '"rope_theta"', 3) }, source.token);
     source.cancel();
-    const err = await pending.then(() => undefined, (e) => e);
+    const err = await pending.then(
+      () => undefined,
+      (e) => e,
+    );
     assert.ok(err instanceof ResponseError, 'the cancelled hover must fail, not answer');
     assert.equal(err.code, LSPErrorCodes.RequestCancelled);
     // The server is still healthy afterwards.
@@ -113,20 +141,33 @@ describe('language server over stdio (protocol)', function () {
     await h.open(uri, LLAMA);
     // Let every bound the analysis asks for (the fixes probe candidate bases) be computed first.
     await h.conn.sendRequest(DESCRIBE_METHOD, { uri, waitForBounds: true });
-    const withFix = await h.until(() => {
-      const last = [...h.published].reverse().find((p) => p.uri === uri);
-      return last && last.diagnostics.length ? last : undefined;
-    }, 'diagnostics with fixes', 20000);
+    const withFix = await h.until(
+      () => {
+        const last = [...h.published].reverse().find((p) => p.uri === uri);
+        return last && last.diagnostics.length ? last : undefined;
+      },
+      'diagnostics with fixes',
+      20000,
+    );
     let chosen: { diag: Diagnostic; actions: CodeAction[] } | undefined;
     for (const diag of withFix.diagnostics) {
-      const actions = await h.conn.sendRequest(CodeActionRequest.type, {
-        textDocument: { uri }, range: diag.range, context: { diagnostics: [diag] },
-      }) as CodeAction[];
+      const actions = (await h.conn.sendRequest(CodeActionRequest.type, {
+        textDocument: { uri },
+        range: diag.range,
+        context: { diagnostics: [diag] },
+      })) as CodeAction[];
       const quick = actions.filter((a) => a.kind === 'quickfix');
-      if (quick.length) { chosen = { diag, actions: quick }; break; }
+      if (quick.length) {
+        chosen = { diag, actions: quick };
+        break;
+      }
     }
     assert.ok(chosen, 'some finding has a quick fix');
-    assert.equal(chosen.actions.filter((a) => a.isPreferred).length, 1, `exactly one preferred fix: ${chosen.actions.map((a) => a.title + (a.isPreferred ? ' *' : ''))}`);
+    assert.equal(
+      chosen.actions.filter((a) => a.isPreferred).length,
+      1,
+      `exactly one preferred fix: ${chosen.actions.map((a) => a.title + (a.isPreferred ? ' *' : ''))}`,
+    );
     const preferred = chosen.actions.find((a) => a.isPreferred)!;
     const { version, edits } = editsOf(preferred);
     assert.equal(version, 1, 'edits are tied to the version they were computed on');
@@ -135,11 +176,16 @@ describe('language server over stdio (protocol)', function () {
     assert.notEqual(fixed, LLAMA);
     // Everything outside the edited ranges is unchanged: same keys, same order.
     const keys = (t: string) => Object.keys(JSON.parse(t));
-    assert.deepEqual(keys(fixed).filter((k) => k !== 'rope_scaling'), keys(LLAMA).filter((k) => k !== 'rope_scaling'));
+    assert.deepEqual(
+      keys(fixed).filter((k) => k !== 'rope_scaling'),
+      keys(LLAMA).filter((k) => k !== 'rope_scaling'),
+    );
     await h.change(uri, 2, [{ text: fixed }]);
     const after = await h.diagnosticsFor(uri, 2);
-    assert.ok(!after.some((d) => d.code === chosen!.diag.code && d.range.start.line === chosen!.diag.range.start.line),
-      `the fixed finding ${chosen.diag.code} is gone after "${preferred.title}"`);
+    assert.ok(
+      !after.some((d) => d.code === chosen!.diag.code && d.range.start.line === chosen!.diag.range.start.line),
+      `the fixed finding ${chosen.diag.code} is gone after "${preferred.title}"`,
+    );
     await h.close(uri);
   });
 
@@ -161,9 +207,13 @@ describe('language server over stdio (protocol)', function () {
     const versions = burst.map((p) => p.version ?? -1);
     assert.equal(versions[versions.length - 1], final, `last publish is for v${final}: ${versions}`);
     assert.ok(new Set(versions).size <= 3, `debounced: versions ${versions} published for ${N} edits`);
-    assert.deepEqual([...versions].sort((a, b) => a - b), versions, 'never an older version after a newer one');
+    assert.deepEqual(
+      [...versions].sort((a, b) => a - b),
+      versions,
+      'never an older version after a newer one',
+    );
     // The server's text is the incrementally edited one: describe reads it back.
-    const d = await h.conn.sendRequest(DESCRIBE_METHOD, { uri }) as DescribeResult;
+    const d = (await h.conn.sendRequest(DESCRIBE_METHOD, { uri })) as DescribeResult;
     assert.equal(d.version, final);
     await h.close(uri);
   });
@@ -171,7 +221,7 @@ describe('language server over stdio (protocol)', function () {
   it('describes a document for the Inspector (ropeLens/describe)', async () => {
     const uri = 'file:///ws/describe/config.json';
     await h.open(uri, QWEN);
-    const d = await h.conn.sendRequest(DESCRIBE_METHOD, { uri, waitForBounds: true }) as DescribeResult;
+    const d = (await h.conn.sendRequest(DESCRIBE_METHOD, { uri, waitForBounds: true })) as DescribeResult;
     assert.equal(d.kind, 'model-config');
     assert.equal(d.rope?.base.value, 1000000);
     assert.equal(d.rope?.contextLength.value, 131072);
@@ -204,7 +254,7 @@ describe('language server over stdio (protocol)', function () {
     const uri = 'file:///ws/other/settings.json';
     await h.open(uri, LLAMA);
     assert.deepEqual(await h.diagnosticsFor(uri, 1), []);
-    const r = await h.conn.sendRequest(CHECK_AS_MODEL_CONFIG_METHOD, { uri }) as { kind: string };
+    const r = (await h.conn.sendRequest(CHECK_AS_MODEL_CONFIG_METHOD, { uri })) as { kind: string };
     assert.equal(r.kind, 'model-config');
     await h.until(() => [...h.published].reverse().find((p) => p.uri === uri && p.diagnostics.length > 0), 'findings once forced', 20000);
     await h.close(uri);
@@ -213,6 +263,10 @@ describe('language server over stdio (protocol)', function () {
   /** A throwaway server, initialized with `capabilities`; returns its InitializeResult. */
   async function startAndInit(capabilities: typeof BASE_CAPABILITIES): Promise<InitializeResult> {
     const x = await LspHarness.start({ capabilities });
-    try { return x.initResult; } finally { await x.stop(); }
+    try {
+      return x.initResult;
+    } finally {
+      await x.stop();
+    }
   }
 });

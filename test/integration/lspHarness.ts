@@ -7,13 +7,34 @@ import { spawn, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  createProtocolConnection, ProtocolConnection, StreamMessageReader, StreamMessageWriter,
-  InitializeRequest, InitializedNotification, ClientCapabilities, PublishDiagnosticsNotification,
-  PublishDiagnosticsParams, DidOpenTextDocumentNotification, DidChangeTextDocumentNotification,
-  DidCloseTextDocumentNotification, TextDocumentContentChangeEvent, ShutdownRequest, ExitNotification,
-  ConfigurationRequest, RegistrationRequest, WorkDoneProgressCreateRequest, WorkDoneProgress,
-  WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport, Diagnostic, TextEdit,
-  DiagnosticRefreshRequest, InlayHintRefreshRequest, InitializeResult, LogMessageNotification,
+  createProtocolConnection,
+  ProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  InitializeRequest,
+  InitializedNotification,
+  ClientCapabilities,
+  PublishDiagnosticsNotification,
+  PublishDiagnosticsParams,
+  DidOpenTextDocumentNotification,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  TextDocumentContentChangeEvent,
+  ShutdownRequest,
+  ExitNotification,
+  ConfigurationRequest,
+  RegistrationRequest,
+  WorkDoneProgressCreateRequest,
+  WorkDoneProgress,
+  WorkDoneProgressBegin,
+  WorkDoneProgressEnd,
+  WorkDoneProgressReport,
+  Diagnostic,
+  TextEdit,
+  DiagnosticRefreshRequest,
+  InlayHintRefreshRequest,
+  InitializeResult,
+  LogMessageNotification,
 } from 'vscode-languageserver-protocol/node';
 import { BOUND_STATUS_METHOD, BoundStatusParams } from '../../shared/protocol/messages';
 
@@ -58,18 +79,42 @@ export class LspHarness {
   initResult!: InitializeResult;
   private waiters: (() => void)[] = [];
 
-  private constructor(readonly child: ChildProcessWithoutNullStreams, readonly conn: ProtocolConnection, opts: HarnessOptions) {
+  private constructor(
+    readonly child: ChildProcessWithoutNullStreams,
+    readonly conn: ProtocolConnection,
+    opts: HarnessOptions,
+  ) {
     this.settings = opts.settings ?? {};
-    conn.onNotification(PublishDiagnosticsNotification.type, (p) => { this.published.push(p); this.wake(); });
-    conn.onNotification(LogMessageNotification.type, (p) => { this.logs.push(p.message); if (this.logs.length > 50) this.logs.shift(); });
-    conn.onNotification(BOUND_STATUS_METHOD, (p: BoundStatusParams) => { this.boundStatus.push(p); this.wake(); });
+    conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+      this.published.push(p);
+      this.wake();
+    });
+    conn.onNotification(LogMessageNotification.type, (p) => {
+      this.logs.push(p.message);
+      if (this.logs.length > 50) this.logs.shift();
+    });
+    conn.onNotification(BOUND_STATUS_METHOD, (p: BoundStatusParams) => {
+      this.boundStatus.push(p);
+      this.wake();
+    });
     conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'ropeLens' ? this.settings : null)));
-    conn.onRequest(RegistrationRequest.type, (p) => { this.registrations.push(...p.registrations); this.wake(); return null; });
-    conn.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
-      conn.onProgress(WorkDoneProgress.type, token, (value) => { this.progress.push({ token, value }); this.wake(); });
+    conn.onRequest(RegistrationRequest.type, (p) => {
+      this.registrations.push(...p.registrations);
+      this.wake();
       return null;
     });
-    conn.onRequest(DiagnosticRefreshRequest.type, () => { this.refreshes++; this.wake(); return null; });
+    conn.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
+      conn.onProgress(WorkDoneProgress.type, token, (value) => {
+        this.progress.push({ token, value });
+        this.wake();
+      });
+      return null;
+    });
+    conn.onRequest(DiagnosticRefreshRequest.type, () => {
+      this.refreshes++;
+      this.wake();
+      return null;
+    });
     conn.onRequest(InlayHintRefreshRequest.type, () => null);
     conn.onRequest('workspace/codeLens/refresh', () => null);
   }
@@ -81,7 +126,9 @@ export class LspHarness {
     child.stderr.on('data', (d) => h.stderr.push(String(d)));
     conn.listen();
     h.initResult = await conn.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: null, workspaceFolders: null,
+      processId: process.pid,
+      rootUri: null,
+      workspaceFolders: null,
       capabilities: opts.capabilities ?? BASE_CAPABILITIES,
       ...(opts.initializationOptions !== undefined ? { initializationOptions: opts.initializationOptions } : {}),
     });
@@ -102,23 +149,33 @@ export class LspHarness {
       const v = predicate();
       if (v) return v;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; server stderr: ${this.stderr.join('').slice(-2000)}; last server log lines: ${this.logs.slice(-5).join(' | ').slice(-2000)}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${what}; server stderr: ${this.stderr.join('').slice(-2000)}; last server log lines: ${this.logs.slice(-5).join(' | ').slice(-2000)}`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, Math.min(left, 200));
-        this.waiters.push(() => { clearTimeout(t); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
       });
     }
   }
 
   /** The latest diagnostics published for `uri` at `version` (waits for them). */
   diagnosticsFor(uri: string, version: number, timeoutMs?: number): Promise<Diagnostic[]> {
-    return this.until(() => {
-      for (let i = this.published.length - 1; i >= 0; i--) {
-        const p = this.published[i];
-        if (p.uri === uri && p.version === version) return p.diagnostics;
-      }
-      return undefined;
-    }, `diagnostics of ${uri} v${version}`, timeoutMs);
+    return this.until(
+      () => {
+        for (let i = this.published.length - 1; i >= 0; i--) {
+          const p = this.published[i];
+          if (p.uri === uri && p.version === version) return p.diagnostics;
+        }
+        return undefined;
+      },
+      `diagnostics of ${uri} v${version}`,
+      timeoutMs,
+    );
   }
 
   async open(uri: string, text: string, languageId = 'json', version = 1): Promise<void> {
@@ -139,9 +196,11 @@ export class LspHarness {
     try {
       await Promise.race([this.conn.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 2000))]);
       await this.conn.sendNotification(ExitNotification.type);
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
-    const code = this.child.exitCode ?? await exited;
+    const code = this.child.exitCode ?? (await exited);
     clearTimeout(timer);
     this.conn.dispose();
     return code;

@@ -21,14 +21,17 @@ describe('rope-lens plan (spawned CLI)', function () {
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('--json has the documented shape; Gradient\'s staged bases match the seed', () => {
+  it("--json has the documented shape; Gradient's staged bases match the seed", () => {
     const r = cli('--model', join(CORPUS, 'meta-llama-3-8b.json'), '--target', '1048576', '--stages', '65536,262144', '--json');
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     for (const k of ['model', 'trainedContext', 'target', 'stages']) assert.ok(k in j, k);
     assert.equal(j.trainedContext, 8192);
     assert.equal(j.target, 1048576);
-    assert.deepEqual(j.stages.map((s: { length: number }) => s.length), [65536, 262144, 1048576]);
+    assert.deepEqual(
+      j.stages.map((s: { length: number }) => s.length),
+      [65536, 262144, 1048576],
+    );
     for (const st of j.stages) {
       assert.ok(Array.isArray(st.options) && st.options.length >= 8);
       for (const o of st.options) {

@@ -24,22 +24,33 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = p
 }
 
 const git = (cwd: string, ...args: string[]) => {
-  const r = sh('git', ['-c', 'user.name=RoPE Lens test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], cwd);
+  const r = sh(
+    'git',
+    ['-c', 'user.name=RoPE Lens test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args],
+    cwd,
+  );
   assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout.trim();
 };
 
 /** PATH without any folder that holds a `rope-lens` executable: nothing installed globally counts. */
 function pathWithoutRopeLens(): string {
-  return (process.env.PATH ?? '').split(delimiter).filter((d) => d && !existsSync(join(d, 'rope-lens'))).join(delimiter);
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d && !existsSync(join(d, 'rope-lens')))
+    .join(delimiter);
 }
 
 /** LSP edits (0-based) applied to a text, last first. */
-function applyEdits(text: string, edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+function applyEdits(
+  text: string,
+  edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[],
+): string {
   const starts = [0];
   for (let m, re = /\r\n|\r|\n/g; (m = re.exec(text)); ) starts.push(m.index + m[0].length);
   const at = (p: { line: number; character: number }) => starts[p.line] + p.character;
-  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start))) text = text.slice(0, at(e.range.start)) + e.newText + text.slice(at(e.range.end));
+  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start)))
+    text = text.slice(0, at(e.range.start)) + e.newText + text.slice(at(e.range.end));
   return text;
 }
 
@@ -80,7 +91,9 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit, nothing inst
     env = { ...process.env, PATH: pathWithoutRopeLens(), PRE_COMMIT_HOME: join(tmp, 'pre-commit-home'), npm_config_update_notifier: 'false' };
     assert.notEqual(sh('sh', ['-c', 'command -v rope-lens'], project, env).status, 0, 'rope-lens must not be on PATH for this test');
   });
-  after(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
+  after(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
 
   /** Stages exactly these files (each test starts from an empty index) and runs the hook on them. */
   function runHook(files: Record<string, string>): SpawnSyncReturns<string> {
@@ -124,23 +137,25 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit, nothing inst
   });
 
   it('a launch file: a vLLM compose service asking for more than vLLM derives fails; with the YaRN override it passes', () => {
-    const compose = (extra: string) => [
-      'services:',
-      '  vllm:',
-      '    image: vllm/vllm-openai:v0.10.1',
-      `    command: ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "131072"${extra}]`,
-      '',
-    ].join('\n');
+    const compose = (extra: string) =>
+      [
+        'services:',
+        '  vllm:',
+        '    image: vllm/vllm-openai:v0.10.1',
+        `    command: ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "131072"${extra}]`,
+        '',
+      ].join('\n');
     const bad = runHook({ 'deploy/compose.yaml': compose('') });
     assert.equal(bad.status, 1, bad.stdout + bad.stderr);
     assert.match(bad.stdout, /deploy\/compose\.yaml:4:\d+ error vllm\/max-model-len-exceeds/);
-    const override = ', "--hf-overrides", "{\\"rope_scaling\\": {\\"rope_type\\": \\"yarn\\", \\"factor\\": 4.0, \\"original_max_position_embeddings\\": 32768}}"';
+    const override =
+      ', "--hf-overrides", "{\\"rope_scaling\\": {\\"rope_type\\": \\"yarn\\", \\"factor\\": 4.0, \\"original_max_position_embeddings\\": 32768}}"';
     const good = runHook({ 'deploy/compose.yaml': compose(override) });
     assert.equal(good.status, 0, good.stdout + good.stderr);
     assert.match(good.stdout, /RoPE Lens .*Passed/);
   });
 
-  it('a shell launch script: llama-server with a bare --rope-scale fails; without it, at the GGUF\'s context, it passes', () => {
+  it("a shell launch script: llama-server with a bare --rope-scale fails; without it, at the GGUF's context, it passes", () => {
     const bad = runHook({ 'serve.sh': 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 98304 --rope-scale 3 --port 8080\n' });
     assert.equal(bad.status, 1, bad.stdout + bad.stderr);
     assert.match(bad.stdout, /serve\.sh:1:\d+ warning launch\/implicit-linear /);

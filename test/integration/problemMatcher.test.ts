@@ -12,7 +12,12 @@ import { isAbsolute, join } from 'node:path';
 const root = join(__dirname, '../..');
 const check = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/rope-lens.js'), 'check', ...args], { cwd: root, encoding: 'utf8' });
 
-interface Matcher { name: string; owner: string; fileLocation: string[]; pattern: { regexp: string; file: number; line: number; column: number; severity: number; code: number; message: number } }
+interface Matcher {
+  name: string;
+  owner: string;
+  fileLocation: string[];
+  pattern: { regexp: string; file: number; line: number; column: number; severity: number; code: number; message: number };
+}
 
 /** VS Code's reading of a severity group (problemMatcher.ts getSeverity: error, warning/warn, info; hint and note → info). */
 const vscodeSeverity = (s: string) => (/^error$/i.test(s) ? 'error' : /^warn(ing)?$/i.test(s) ? 'warning' : /^(info|hint|note)$/i.test(s) ? 'info' : 'default');
@@ -20,7 +25,9 @@ const EXPECTED: Record<string, string> = { error: 'error', warning: 'warning', i
 
 describe('problem matcher $rope-lens on real CLI output', function () {
   this.timeout(120_000);
-  before(function () { if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip(); });
+  before(function () {
+    if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
+  });
 
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const matcher: Matcher = pkg.contributes.problemMatchers.find((m: Matcher) => m.name === 'rope-lens');

@@ -23,7 +23,9 @@ describe('production (minified) bundles name their backends', function () {
       built = true;
     }
   });
-  after(() => { if (built) rmSync(dist, { recursive: true, force: true }); });
+  after(() => {
+    if (built) rmSync(dist, { recursive: true, force: true });
+  });
 
   it('the bundles are minified and carry the backend names as data', () => {
     for (const f of ['extension.js', 'cli.js', 'server.js', 'media/inspector.js', 'media/kernels.js']) {
@@ -38,9 +40,16 @@ describe('production (minified) bundles name their backends', function () {
   });
 
   it('the minified CLI reports gpu.js kernels by class name (WebAssemblyKernel, CPUKernel), not a mangled one', () => {
-    const out = execFileSync(process.execPath, [join(dist, 'cli.js'), 'bench', '--kernels', '--only', 'rope-rotate-half-gpu.js', '--repeats', '1', '--warmup', '1', '--json'], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, ROPE_LENS_WEBGPU: '0' }, maxBuffer: 1 << 26,
-    });
+    const out = execFileSync(
+      process.execPath,
+      [join(dist, 'cli.js'), 'bench', '--kernels', '--only', 'rope-rotate-half-gpu.js', '--repeats', '1', '--warmup', '1', '--json'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, ROPE_LENS_WEBGPU: '0' },
+        maxBuffer: 1 << 26,
+      },
+    );
     const run = JSON.parse(out) as { results: { id: string; backend: string }[] };
     const backends = new Map(run.results.map((r) => [r.id, r.backend]));
     assert.equal(backends.get('rope-rotate-half-gpu.js (cpu mode)'), 'CPUKernel');

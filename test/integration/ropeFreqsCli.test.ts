@@ -27,7 +27,17 @@ describe('rope-lens freqs (spawned CLI)', function () {
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1);
     const j = JSON.parse(lines[0]);
-    assert.deepEqual(Object.keys(j).sort(), ['attentionFactor', 'base', 'contextLength', 'groups', 'invFreq', 'originalContextLength', 'ropeType', 'rotaryDim', 'wavelengths']);
+    assert.deepEqual(Object.keys(j).sort(), [
+      'attentionFactor',
+      'base',
+      'contextLength',
+      'groups',
+      'invFreq',
+      'originalContextLength',
+      'ropeType',
+      'rotaryDim',
+      'wavelengths',
+    ]);
     assert.equal(j.ropeType, 'llama3');
     assert.equal(j.rotaryDim, 128);
     assert.equal(j.base, 500000);
@@ -66,12 +76,28 @@ describe('rope-lens freqs (spawned CLI)', function () {
 
   const failures: [string, () => string[], RegExp][] = [
     ['missing file', () => [join(tmp, 'absent.json')], /cannot read/],
-    ['malformed JSON', () => { const p = join(tmp, 'bad.json'); writeFileSync(p, '{"rope_theta": '); return [p]; }, /not valid JSON/],
+    [
+      'malformed JSON',
+      () => {
+        const p = join(tmp, 'bad.json');
+        writeFileSync(p, '{"rope_theta": ');
+        return [p];
+      },
+      /not valid JSON/,
+    ],
     ['not a model config', () => [join(FIX, 'not-models', 'package.json')], /does not look like a model config/],
     ['bad --seq-len', () => [join(FIX, 'phi-2.json'), '--seq-len', '-3'], /seq-len/],
     ['bad --variant', () => [join(FIX, 'phi-2.json'), '--variant', 'v6'], /variant/],
     ['no file', () => [], /exactly one config file/],
-    ['invalid rope values', () => { const p = join(tmp, 'neg.json'); writeFileSync(p, '{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": -1}'); return [p]; }, /rope_theta/],
+    [
+      'invalid rope values',
+      () => {
+        const p = join(tmp, 'neg.json');
+        writeFileSync(p, '{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": -1}');
+        return [p];
+      },
+      /rope_theta/,
+    ],
   ];
   for (const [what, args, msg] of failures) {
     it(`${what} → one stderr line, exit 2`, () => {

@@ -13,15 +13,21 @@ import { FINDING_CODES } from '../../shared/core/codes';
 const root = join(__dirname, '../..');
 
 describe('rope-lens rules', () => {
-  before(function () { if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip(); });
+  before(function () {
+    if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
+  });
   const run = (cli: string, args: string[], cwd: string) => spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
 
   it('lists every registered code with its severity and summary', () => {
     const r = run(join(root, 'bin', 'rope-lens.js'), ['rules'], tmpdir());
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.split(/\s+/)[0]), FINDING_CODES.map((i) => i.code));
-    for (const [i, l] of lines.entries()) assert.ok(l.includes(FINDING_CODES[i].summary) && l.includes(FINDING_CODES[i].retired ? 'retired' : FINDING_CODES[i].severity), l);
+    assert.deepEqual(
+      lines.map((l) => l.split(/\s+/)[0]),
+      FINDING_CODES.map((i) => i.code),
+    );
+    for (const [i, l] of lines.entries())
+      assert.ok(l.includes(FINDING_CODES[i].summary) && l.includes(FINDING_CODES[i].retired ? 'retired' : FINDING_CODES[i].severity), l);
     const json = JSON.parse(run(join(root, 'bin', 'rope-lens.js'), ['rules', '--json'], tmpdir()).stdout);
     assert.equal(json.length, FINDING_CODES.length);
     assert.equal(json[0].page, `docs/rules/${FINDING_CODES[0].code}.md`);

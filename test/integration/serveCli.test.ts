@@ -60,7 +60,12 @@ describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
   });
 
   it('usage errors exit 2 with one line', () => {
-    for (const args of [['serve'], ['serve', join(MODELS, 'llama-3.1-8b.json'), '--engine', 'trt'], ['serve', join(MODELS, 'llama-3.1-8b.json'), '--context', '-5'], ['serve', join(tmp, 'missing.json')]]) {
+    for (const args of [
+      ['serve'],
+      ['serve', join(MODELS, 'llama-3.1-8b.json'), '--engine', 'trt'],
+      ['serve', join(MODELS, 'llama-3.1-8b.json'), '--context', '-5'],
+      ['serve', join(tmp, 'missing.json')],
+    ]) {
       const r = cli(...args);
       assert.equal(r.status, 2, args.join(' '));
       assert.equal(r.stdout, '');
@@ -84,7 +89,22 @@ describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
     assert.equal(r.status, 0, r.stderr);
     const f = JSON.parse(r.stdout).files[0];
     assert.equal(f.kind, 'gguf');
-    assert.deepEqual(Object.keys(f.rope).sort(), ['base', 'baseKey', 'contextKey', 'contextLength', 'groups', 'headDim', 'identity', 'modelType', 'originalContextLength', 'partialRotaryFactor', 'rotaryDim', 'scaling', 'shipped', 'trainedContext']);
+    assert.deepEqual(Object.keys(f.rope).sort(), [
+      'base',
+      'baseKey',
+      'contextKey',
+      'contextLength',
+      'groups',
+      'headDim',
+      'identity',
+      'modelType',
+      'originalContextLength',
+      'partialRotaryFactor',
+      'rotaryDim',
+      'scaling',
+      'shipped',
+      'trainedContext',
+    ]);
     assert.equal(f.rope.base, 1000000);
     assert.equal(f.rope.contextLength, 131072);
     const w = f.diagnostics.find((d: { code: string }) => d.code === 'gguf/context-beyond-trained');
@@ -96,7 +116,15 @@ describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
     assert.match(human.stdout, /raised\.gguf: warning gguf\/context-beyond-trained .*\[qwen2\.context_length\]/);
 
     const yarn = join(tmp, 'yarn.gguf');
-    writeGguf(yarn, ggufHeader({ ...qwen25InstructMetadata(), 'qwen2.rope.scaling.type': str('yarn'), 'qwen2.rope.scaling.factor': f32(4), 'qwen2.rope.scaling.original_context_length': u32(32768) }));
+    writeGguf(
+      yarn,
+      ggufHeader({
+        ...qwen25InstructMetadata(),
+        'qwen2.rope.scaling.type': str('yarn'),
+        'qwen2.rope.scaling.factor': f32(4),
+        'qwen2.rope.scaling.original_context_length': u32(32768),
+      }),
+    );
     const y = JSON.parse(cli('check', yarn, '--json').stdout).files[0];
     assert.deepEqual(y.rope.scaling, { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 });
 
@@ -108,7 +136,7 @@ describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
   });
 });
 
-describe('rope-lens serve names the user\'s model and judges by its reach (spawned CLI)', function () {
+describe("rope-lens serve names the user's model and judges by its reach (spawned CLI)", function () {
   this.timeout(120000);
   let tmp: string;
   let env: NodeJS.ProcessEnv;
@@ -163,7 +191,7 @@ describe('rope-lens serve names the user\'s model and judges by its reach (spawn
     assert.match(vllm.stdout, /^vllm serve \S*llama-3-8b-instruct-262k --max-model-len 262144$/m);
   });
 
-  it('LLaMA-2-7B-32K (linear ×8 already in its 32,768): served at its reach, vLLM\'s 262,144 quoted as what it accepts', () => {
+  it("LLaMA-2-7B-32K (linear ×8 already in its 32,768): served at its reach, vLLM's 262,144 quoted as what it accepts", () => {
     const file = join(ROOT, 'test', 'fixtures', 'corpus', 'models', 'llama-2-7b-32k-linear.json');
     const j = JSON.parse(serve(file, '--engine', 'vllm', '--json').stdout);
     assert.equal(j.derivedMaxLen, 262144);
@@ -173,4 +201,3 @@ describe('rope-lens serve names the user\'s model and judges by its reach (spawn
     assert.match(text.stdout, /65,536 is beyond the 32,768 tokens the model reaches/);
   });
 });
-

@@ -11,7 +11,9 @@ import { hostileInputs } from './hostileInputs';
 import { serverProperty, serverInputAt, assertInside } from '../fuzz/serverProperty';
 
 describe('server robustness over stdio: mutated configs (fixed seed)', function () {
-  before(function () { if (!BUILT) this.skip(); }); // skipped: dist/cli.js not built (run `npm run build`)
+  before(function () {
+    if (!BUILT) this.skip();
+  }); // skipped: dist/cli.js not built (run `npm run build`)
   serverProperty(100, 20260521);
 });
 
@@ -35,11 +37,26 @@ describe('server robustness over stdio: a head dimension far beyond any model', 
     await h.open('file:///headdim/warm/config.json', qwen3(128), 'json', 1);
     await h.diagnosticsFor('file:///headdim/warm/config.json', 1, 30000);
   });
-  after(async () => { if (h) await h.stop(); });
-  const qwen3 = (headDim: number) => JSON.stringify({
-    architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3', head_dim: headDim, hidden_size: 4096, num_attention_heads: 32,
-    num_key_value_heads: 8, num_hidden_layers: 36, max_position_embeddings: 40960, rope_theta: 1000000, rope_scaling: null,
-  }, null, 2);
+  after(async () => {
+    if (h) await h.stop();
+  });
+  const qwen3 = (headDim: number) =>
+    JSON.stringify(
+      {
+        architectures: ['Qwen3ForCausalLM'],
+        model_type: 'qwen3',
+        head_dim: headDim,
+        hidden_size: 4096,
+        num_attention_heads: 32,
+        num_key_value_heads: 8,
+        num_hidden_layers: 36,
+        max_position_embeddings: 40960,
+        rope_theta: 1000000,
+        rope_scaling: null,
+      },
+      null,
+      2,
+    );
 
   for (const headDim of [1e9, 1199763050]) {
     it(`head_dim ${headDim}: rope/invalid-value on head_dim arrives, and the server still answers`, async () => {
@@ -53,7 +70,10 @@ describe('server robustness over stdio: a head dimension far beyond any model', 
       console.log(`      head_dim ${headDim}: first diagnostics after ${Date.now() - t0} ms`);
       const f = diags.filter((d) => d.code === 'rope/invalid-value');
       assert.equal(f.length, 1, JSON.stringify(diags.map((d) => d.code)));
-      assert.equal(f[0].range.start.line, text.split('\n').findIndex((l) => l.includes('"head_dim"')));
+      assert.equal(
+        f[0].range.start.line,
+        text.split('\n').findIndex((l) => l.includes('"head_dim"')),
+      );
       assert.match(f[0].message, /is far beyond any real model/);
       const hover = await h.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 5 } });
       assert.ok(hover === null || typeof hover === 'object', 'a hover on the same document is answered');
@@ -69,7 +89,9 @@ describe('server robustness over stdio: hostile inputs', function () {
     if (!BUILT) this.skip();
     h = await LspHarness.start({ settings: { validation: { delay: 0 } } });
   });
-  after(async () => { if (h) await h.stop(); });
+  after(async () => {
+    if (h) await h.stop();
+  });
 
   for (const input of hostileInputs(true)) {
     const big = input.name.startsWith('50 MB');
@@ -87,7 +109,10 @@ describe('server robustness over stdio: hostile inputs', function () {
       // Too big to check as you type: a config says so; a tokenizer vocabulary is simply not a config.
       if (input.fileName === 'tokenizer.json') assert.deepEqual(diags, []);
       if (big && input.fileName === 'config.json') {
-        assert.deepEqual(diags.map((d) => d.code), ['parse/not-analysed']);
+        assert.deepEqual(
+          diags.map((d) => d.code),
+          ['parse/not-analysed'],
+        );
         assert.match(diags[0].message, /MB.*not checked.*Check This File as a Model Config/);
       }
       await h.close(uri);

@@ -22,10 +22,15 @@ describe('serving model in the editor (protocol)', function () {
   let h: LspHarness;
   before(async function () {
     if (!BUILT) this.skip();
-    const caps = { ...BASE_CAPABILITIES, workspace: { ...BASE_CAPABILITIES.workspace, workspaceEdit: { documentChanges: true, resourceOperations: ['create' as const] } } };
+    const caps = {
+      ...BASE_CAPABILITIES,
+      workspace: { ...BASE_CAPABILITIES.workspace, workspaceEdit: { documentChanges: true, resourceOperations: ['create' as const] } },
+    };
     h = await LspHarness.start({ capabilities: caps, settings: { validation: { delay: 50 } } });
   });
-  after(async () => { if (h) await h.stop(); });
+  after(async () => {
+    if (h) await h.stop();
+  });
 
   it('hover on rope_scaling lists every engine with its derived maximum and command', async () => {
     const uri = 'file:///ws/qwen-serve/config.json';
@@ -45,7 +50,9 @@ describe('serving model in the editor (protocol)', function () {
     const uri = 'file:///ws/qwen-serve2/config.json';
     await h.open(uri, QWEN_YARN);
     const actions = (await h.conn.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source'] },
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source'] },
     })) as CodeAction[];
     const vllm = actions.find((a) => a.kind === 'source.ropeLens.serving' && /vllm-serve\.yaml/.test(a.title))!;
     assert.ok(vllm, JSON.stringify(actions.map((a) => a.title)));
@@ -61,7 +68,9 @@ describe('serving model in the editor (protocol)', function () {
     assert.match(script, /^export SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1$/m);
     assert.match(script, /^exec python3 -m sglang\.launch_server .*--json-model-override-args '\{"rope_scaling":\{"rope_type":"yarn"/m);
     const quick = (await h.conn.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] },
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
     })) as CodeAction[];
     assert.ok(!quick.some((a) => a.kind === 'source.ropeLens.serving'), 'not among quick fixes when the client asks for no kind');
     await h.close(uri);

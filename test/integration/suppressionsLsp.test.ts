@@ -32,7 +32,10 @@ describe('language server: suppression comments and the project file', function 
 
   it('watches **/.rope-lens.yaml; a comment silences the finding as typed; the project file applies once it changes', async () => {
     const watch = await h.until(() => h.registrations.find((r) => r.method === DidChangeWatchedFilesNotification.method), 'a file watcher registration');
-    assert.deepEqual((watch.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern), ['**/.rope-lens.yaml']);
+    assert.deepEqual(
+      (watch.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern),
+      ['**/.rope-lens.yaml'],
+    );
 
     const uri = pathToFileURL(join(dir, 'train.yaml')).toString();
     await h.open(uri, TRAIN, 'yaml', 1);
@@ -48,7 +51,9 @@ describe('language server: suppression comments and the project file', function 
     // The project file appears on disk; the client's watcher reports it; the open document is checked again.
     const seen = h.published.length;
     writeFileSync(join(dir, '.rope-lens.yaml'), 'disable: [training/context-exceeded]\n');
-    await h.conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(join(dir, '.rope-lens.yaml')).toString(), type: FileChangeType.Created }] });
+    await h.conn.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: pathToFileURL(join(dir, '.rope-lens.yaml')).toString(), type: FileChangeType.Created }],
+    });
     const after = await h.until(() => h.published.slice(seen).find((p) => p.uri === uri), 'diagnostics after the project file changed');
     assert.deepEqual(codes(after.diagnostics), []);
   });

@@ -21,20 +21,33 @@ describe('WebGPU backend (llvmpipe here, a GPU where one is lent)', function () 
   let engine: BoundEngine;
   let info: GpuInfoValue;
   before(async function () {
-    if (!built) { console.log('      skipped: dist/ not built (node esbuild.mjs)'); this.skip(); }
+    if (!built) {
+      console.log('      skipped: dist/ not built (node esbuild.mjs)');
+      this.skip();
+    }
     process.env.EGL_PLATFORM ??= 'surfaceless';
     engine = new BoundEngine({ workerScript });
     info = await engine.gpuInfo(128);
-    if (!info.available) { console.log(`      skipped: ${info.reason}`); this.skip(); }
+    if (!info.available) {
+      console.log(`      skipped: ${info.reason}`);
+      this.skip();
+    }
   });
-  after(async () => { await engine?.dispose(); });
+  after(async () => {
+    await engine?.dispose();
+  });
 
   it('the adapter passes the calibration against float64 (error within the proven ε)', () => {
     assert.equal(info.precise, true, info.reason);
     assert.ok(info.maxError! > 0 && info.maxError! * 2 <= info.eps!, `${info.maxError} vs ε ${info.eps}`);
   });
 
-  for (const [L, d] of [[4096, 64], [6000, 128], [16384, 128], [12288, 96]] as const) {
+  for (const [L, d] of [
+    [4096, 64],
+    [6000, 128],
+    [16384, 128],
+    [12288, 96],
+  ] as const) {
     it(`b*(${L}, ${d}) on the GPU equals the CPU's to the last printed digit, certificate included`, async () => {
       const cpu = new BoundEngine({ workerScript });
       try {
@@ -75,18 +88,27 @@ describe('WebGPU backend (llvmpipe here, a GPU where one is lent)', function () 
 describe('WGSL f_b screen kernel (through the bridge to its device thread)', function () {
   this.timeout(120_000);
   it('single values agree with float64 within the proven ε at m up to 2^24; chunk minima are minima', function () {
-    if (!built) { console.log('      skipped: dist/ not built (node esbuild.mjs)'); this.skip(); }
+    if (!built) {
+      console.log('      skipped: dist/ not built (node esbuild.mjs)');
+      this.skip();
+    }
     process.env.EGL_PLATFORM ??= 'surfaceless';
     const { bridge, reason } = GpuBridge.open();
-    if (!bridge) { console.log(`      skipped: ${reason}`); this.skip(); }
+    if (!bridge) {
+      console.log(`      skipped: ${reason}`);
+      this.skip();
+    }
     try {
       const bases = [2e4, 1e6, 6.5e7];
       for (const d of [64, 128]) {
         const th = bases.map((b) => thetas(b, d));
-        const count = 300, stride = 55_001, offset = 12_345;
+        const count = 300,
+          stride = 55_001,
+          offset = 12_345;
         const out = bridge!.minima({ freq: packFrequencies(th), n: d / 2, bases: bases.length, count, stride, offset, chunk: 1 });
         let worst = 0;
-        for (let j = 0; j < bases.length; j++) for (let k = 0; k < count; k++) worst = Math.max(worst, Math.abs(out[j * count + k] - fAt(th[j], offset + k * stride)));
+        for (let j = 0; j < bases.length; j++)
+          for (let k = 0; k < count; k++) worst = Math.max(worst, Math.abs(out[j * count + k] - fAt(th[j], offset + k * stride)));
         assert.ok(worst > 0 && worst <= screenEpsilon(d / 2), `d = ${d}: ${worst} vs ε ${screenEpsilon(d / 2)}`);
         const grouped = bridge!.minima({ freq: packFrequencies(th), n: d / 2, bases: bases.length, count, stride, offset, chunk: 4 });
         assert.equal(grouped[1], Math.min(out[4], out[5], out[6], out[7]));

@@ -42,8 +42,15 @@ export function directFirstBelow(base: number, headDim: number, length: number, 
  * The claim "b* = claimed" checked directly: min f at the claimed base ≥ −1e-7 for every m < L, and
  * an m with f < −1e-7 (invalid, not just below 0) at claimed·(1 − gap).
  */
-export function checkBstarClaim(claimed: number, headDim: number, length: number, gap = 1e-6): {
-  minAt: { f: number; m: number }; below: { base: number; witness: { f: number; m: number } | null }; holds: boolean;
+export function checkBstarClaim(
+  claimed: number,
+  headDim: number,
+  length: number,
+  gap = 1e-6,
+): {
+  minAt: { f: number; m: number };
+  below: { base: number; witness: { f: number; m: number } | null };
+  holds: boolean;
 } {
   const minAt = directMin(claimed, headDim, length);
   const base = claimed * (1 - gap);

@@ -37,7 +37,9 @@ export interface FakeHub {
 /** The git blob id of a text (what the Hub reports as a small file's oid). */
 const gitOid = (content: string | Buffer) => {
   const bytes = Buffer.from(content);
-  return createHash('sha1').update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes])).digest('hex');
+  return createHash('sha1')
+    .update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes]))
+    .digest('hex');
 };
 /** A stable 40-hex commit id per repository and revision. */
 const commitOf = (repo: string, rev: string) => createHash('sha1').update(`${repo}@${rev}`).digest('hex');
@@ -88,8 +90,20 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
     }
     if (repo.access === 'gated') {
       const auth = req.headers.authorization;
-      if (!auth) return json(res, 401, { error: `Access to model ${id} is restricted. You must have access to it and be authenticated to access it. Please log in.` }, { 'X-Error-Code': 'GatedRepo' });
-      if (auth !== `Bearer ${repo.grantedToken}`) return json(res, 403, { error: `Access to model ${id} is restricted and you are not in the authorized list. Visit /${id} to ask for access.` }, { 'X-Error-Code': 'GatedRepo' });
+      if (!auth)
+        return json(
+          res,
+          401,
+          { error: `Access to model ${id} is restricted. You must have access to it and be authenticated to access it. Please log in.` },
+          { 'X-Error-Code': 'GatedRepo' },
+        );
+      if (auth !== `Bearer ${repo.grantedToken}`)
+        return json(
+          res,
+          403,
+          { error: `Access to model ${id} is restricted and you are not in the authorized list. Visit /${id} to ask for access.` },
+          { 'X-Error-Code': 'GatedRepo' },
+        );
     }
     const rev = cdn?.[2] ?? api?.[3] ?? resolve?.[2] ?? 'main';
     const at = revisionOf(repo, id, rev);
@@ -97,8 +111,15 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
 
     if (api?.[2] === 'revision') {
       return json(res, 200, {
-        _id: commitOf(id, 'id'), id, sha: at.commit, private: false, gated: repo.access === 'gated' ? 'manual' : false,
-        downloads: 0, likes: 0, lastModified: '2025-01-01T00:00:00.000Z', pipeline_tag: 'text-generation',
+        _id: commitOf(id, 'id'),
+        id,
+        sha: at.commit,
+        private: false,
+        gated: repo.access === 'gated' ? 'manual' : false,
+        downloads: 0,
+        likes: 0,
+        lastModified: '2025-01-01T00:00:00.000Z',
+        pipeline_tag: 'text-generation',
         siblings: Object.keys(at.files).map((rfilename) => ({ rfilename })),
       });
     }
@@ -110,10 +131,19 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
         return json(res, 400, { error: 'paths-info expects a JSON body' });
       }
       // Only the paths asked for that exist, as the Hub answers.
-      return json(res, 200, Object.entries(at.files).filter(([p]) => asked.includes(p)).map(([p, text]) => ({
-        type: 'file', path: p, oid: gitOid(text), size: Buffer.from(text).length,
-        lastCommit: { id: at.commit, title: 'Upload', date: '2025-01-01T00:00:00.000Z' },
-      })));
+      return json(
+        res,
+        200,
+        Object.entries(at.files)
+          .filter(([p]) => asked.includes(p))
+          .map(([p, text]) => ({
+            type: 'file',
+            path: p,
+            oid: gitOid(text),
+            size: Buffer.from(text).length,
+            lastCommit: { id: at.commit, title: 'Upload', date: '2025-01-01T00:00:00.000Z' },
+          })),
+      );
     }
     const file = cdn?.[3] ?? resolve![3];
     const text = at.files[file];
@@ -124,7 +154,12 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
     }
     if (repo.brokenDownload && !req.headers.range) return json(res, 500, { error: 'Internal Error' });
     const body = Buffer.from(text);
-    const headers = { 'Content-Type': typeof text === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream', ETag: `"${gitOid(text)}"`, 'X-Repo-Commit': at.commit, 'Accept-Ranges': 'bytes' };
+    const headers = {
+      'Content-Type': typeof text === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream',
+      ETag: `"${gitOid(text)}"`,
+      'X-Repo-Commit': at.commit,
+      'Accept-Ranges': 'bytes',
+    };
     const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
     if (range) {
       const start = Number(range[1]);
@@ -149,12 +184,13 @@ export async function startFakeHub(repos: Record<string, FakeRepo>, lifetimeMs =
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((r) => {
-      clearTimeout(stopTimer);
-      for (const res of pending) res.destroy();
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        clearTimeout(stopTimer);
+        for (const res of pending) res.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

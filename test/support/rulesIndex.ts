@@ -17,7 +17,17 @@ export function renderRulesIndex(current: string): string {
     return `| [\`${i.code}\`](rules/${i.code}.md) | ${sev} | ${i.summary.replace(/\|/g, '\\|')}${i.retired ? ' No longer reported.' : ''} |`;
   });
   const retired = FINDING_CODES.filter((i) => i.retired).length;
-  const table = [START, '', `${FINDING_CODES.length} codes${retired ? ` (${retired} retired: kept so that suppressions naming them stay valid)` : ''}.`, '', '| Code | Severity | What it reports |', '|---|---|---|', ...rows, '', END].join('\n');
+  const table = [
+    START,
+    '',
+    `${FINDING_CODES.length} codes${retired ? ` (${retired} retired: kept so that suppressions naming them stay valid)` : ''}.`,
+    '',
+    '| Code | Severity | What it reports |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    END,
+  ].join('\n');
   const a = current.indexOf(START);
   const b = current.indexOf(END);
   if (a < 0 || b < a) return `${current.trimEnd()}\n\n${table}\n`;

@@ -3,15 +3,24 @@ import { CachedBoundOracle, BoundActivity } from '../../server/boundOracle';
 import { bstar } from '../../shared/bstar/index';
 
 describe('bound progress (fractions from the sweep to the server activity)', () => {
-  it('the oracle forwards a b* job\'s fractions with its label while it is in flight, not after', async () => {
+  it("the oracle forwards a b* job's fractions with its label while it is in flight, not after", async () => {
     const activity: BoundActivity[] = [];
     let report: ((f: number) => void) | undefined;
     let finish: ((v: number) => void) | undefined;
-    const oracle = new CachedBoundOracle({
-      bstar: (_l, _d, onProgress) => { report = onProgress; return new Promise<number>((r) => { finish = r; }); },
-      threshold: async () => 1,
-      lmax: async () => null,
-    }, () => {}, (a) => activity.push(a));
+    const oracle = new CachedBoundOracle(
+      {
+        bstar: (_l, _d, onProgress) => {
+          report = onProgress;
+          return new Promise<number>((r) => {
+            finish = r;
+          });
+        },
+        threshold: async () => 1,
+        lmax: async () => null,
+      },
+      () => {},
+      (a) => activity.push(a),
+    );
     assert.equal(oracle.bstar(4096, 64), undefined);
     report!(0.25);
     report!(0.75);
@@ -19,7 +28,10 @@ describe('bound progress (fractions from the sweep to the server activity)', () 
     await oracle.idle();
     report!(0.9); // late: ignored
     const fractions = activity.filter((a) => a.fraction !== undefined);
-    assert.deepEqual(fractions.map((a) => a.fraction), [0.25, 0.75]);
+    assert.deepEqual(
+      fractions.map((a) => a.fraction),
+      [0.25, 0.75],
+    );
     assert.ok(fractions.every((a) => a.label === 'b*(4096, 64)' && a.pending === 1));
     assert.equal(oracle.bstar(4096, 64), 123);
   });

@@ -19,12 +19,27 @@ function firstNegativeDirect(base: number, d: number, L: number): number | null 
   return null;
 }
 
-function rel(a: number, b: number): number { return Math.abs(a - b) / Math.abs(b); }
+function rel(a: number, b: number): number {
+  return Math.abs(a - b) / Math.abs(b);
+}
 
 // Exact d = 128 values measured with an independent numpy float64 reference (project notes).
-const EXACT_128: [number, number][] = [[1024, 4293.438], [2048, 11587.24], [4096, 26952.34], [8192, 83763.84], [32768, 629978.3]];
+const EXACT_128: [number, number][] = [
+  [1024, 4293.438],
+  [2048, 11587.24],
+  [4096, 26952.34],
+  [8192, 83763.84],
+  [32768, 629978.3],
+];
 // Seed 001 "This Post" row (2 significant digits), L = 1k … 32k with 1k = 1024.
-const PUBLISHED: [number, string][] = [[1024, '4.3e+3'], [2048, '1.2e+4'], [4096, '2.7e+4'], [8192, '8.4e+4'], [16384, '2.3e+5'], [32768, '6.3e+5']];
+const PUBLISHED: [number, string][] = [
+  [1024, '4.3e+3'],
+  [2048, '1.2e+4'],
+  [4096, '2.7e+4'],
+  [8192, '8.4e+4'],
+  [16384, '2.3e+5'],
+  [32768, '6.3e+5'],
+];
 
 describe('bstar: exact values (d = 128)', () => {
   const cache = new Map<number, number>();
@@ -46,7 +61,12 @@ describe('bstar: exact values (d = 128)', () => {
 });
 
 describe('bstar: certificate and witness', () => {
-  for (const [L, d] of [[1024, 128], [3000, 64], [1500, 96], [2000, 256]]) {
+  for (const [L, d] of [
+    [1024, 128],
+    [3000, 64],
+    [1500, 96],
+    [2000, 256],
+  ]) {
     it(`L=${L} d=${d}: certificate holds by direct evaluation and the witness is real`, () => {
       const r = bstar(L, d);
       const min = directMin(r.bstar, d, L);
@@ -63,13 +83,17 @@ describe('bstar: certificate and witness', () => {
   }
 
   it('no base on a fine grid below b* is valid (independent brute force, d = 64, L = 400)', () => {
-    const L = 400, d = 64;
+    const L = 400,
+      d = 64;
     const r = bstar(L, d);
     let firstValid = Infinity;
     for (let b = 1.0001; b < r.bstar * 1.5; b *= 1.001) {
       const valid = firstNegativeDirect(b, d, L) === null;
       if (b < r.bstar) assert.ok(!valid, `grid base ${b} below b*=${r.bstar} is valid`);
-      else if (valid) { firstValid = b; break; }
+      else if (valid) {
+        firstValid = b;
+        break;
+      }
     }
     assert.ok(r.bstar <= firstValid);
     assert.ok(directMin(r.bstar, d, L).f >= -TOLERANCE);
@@ -85,7 +109,14 @@ describe('bstar: certificate and witness', () => {
 describe('lmax', () => {
   it('matches the first negative m by direct evaluation', () => {
     const L = 6000;
-    for (const [base, d] of [[1e4, 128], [5e3, 64], [2.7e4, 128], [3e5, 96], [1234.5, 256], [26952.34, 128]] as const) {
+    for (const [base, d] of [
+      [1e4, 128],
+      [5e3, 64],
+      [2.7e4, 128],
+      [3e5, 96],
+      [1234.5, 256],
+      [26952.34, 128],
+    ] as const) {
       assert.equal(lmax(base, d, L), firstNegativeDirect(base, d, L), `base ${base} d ${d}`);
     }
   });
@@ -95,13 +126,17 @@ describe('lmax', () => {
     // Just above b*(2048) most bases are invalid again: validity is not monotone in b.
     const b2 = bstar(2048, 128).bstar;
     const above = [1.001, 1.01, 1.05, 1.1].map((k) => lmax(b2 * k, 128, 2048));
-    assert.ok(above.some((x) => x !== null), 'some base above b* is invalid');
+    assert.ok(
+      above.some((x) => x !== null),
+      'some base above b* is invalid',
+    );
   });
 });
 
 describe('threshold', () => {
   it('is ≥ b*, below the proven bound, and the proven bound base is valid', () => {
-    const L = 2048, d = 128;
+    const L = 2048,
+      d = 128;
     const t = threshold(L, d);
     const b = bstar(L, d).bstar;
     assert.ok(t.threshold >= b && t.threshold <= t.certifiedAbove);
@@ -117,10 +152,19 @@ describe('threshold', () => {
 
 describe('bstar: cancellation and bad input', () => {
   it('an aborted signal stops the sweep with a cancelled RopeError', () => {
-    assert.throws(() => bstar(4096, 128, { signal: { aborted: true } }), (e: unknown) => e instanceof RopeError && e.code === 'cancelled');
+    assert.throws(
+      () => bstar(4096, 128, { signal: { aborted: true } }),
+      (e: unknown) => e instanceof RopeError && e.code === 'cancelled',
+    );
     const sig = { aborted: false };
     assert.throws(
-      () => bstar(32768, 128, { signal: sig, onProgress: () => { sig.aborted = true; } }),
+      () =>
+        bstar(32768, 128, {
+          signal: sig,
+          onProgress: () => {
+            sig.aborted = true;
+          },
+        }),
       (e: unknown) => e instanceof RopeError && e.code === 'cancelled',
     );
   });
@@ -146,7 +190,10 @@ describe('bstar: cancellation and bad input', () => {
 
 describe('bstar: degenerate head dimension', () => {
   it('d = 2 has no valid base for L ≥ 3 (f = cos m): a clear error, not a hang', () => {
-    assert.throws(() => bstar(3, 2), (e: unknown) => e instanceof RopeError && e.code === 'invalid-dimension' && /no base is valid/.test(e.message));
+    assert.throws(
+      () => bstar(3, 2),
+      (e: unknown) => e instanceof RopeError && e.code === 'invalid-dimension' && /no base is valid/.test(e.message),
+    );
     assert.equal(bstar(2, 2).bstar, 1);
   });
   it('d = 4 still has a (large) b*, certified by direct evaluation', () => {
@@ -159,14 +206,18 @@ describe('bstar: degenerate head dimension', () => {
 describe('bstar: independent consistency checks for d = 64, 96, 256', () => {
   // Seed 001's grid search always lands on a valid base, so it can only be ≥ b*; bases sampled below
   // b* must all be invalid (lmax finds a failing m); b* itself must be valid.
-  for (const [L, d] of [[2000, 64], [2000, 96], [1500, 256]]) {
+  for (const [L, d] of [
+    [2000, 64],
+    [2000, 96],
+    [1500, 256],
+  ]) {
     it(`L=${L} d=${d}`, () => {
       const r = bstar(L, d);
       assert.equal(lmax(r.bstar, d, L), null);
       const su = suGridBstar(L, d).bstar;
       assert.ok(su >= r.bstar && su < r.bstar * 1.01, `grid ${su} vs b* ${r.bstar}`);
       let seed = 12345;
-      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
       for (let k = 0; k < 150; k++) {
         const b = 1 + (r.bstar - 1) * rand();
         assert.notEqual(lmax(b, d, L), null, `base ${b} below b* is valid`);

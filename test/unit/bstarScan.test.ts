@@ -1,5 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { BLOCK, TOLERANCE, allAtLeast, firstNegative, firstNegativeFast, scanMin, scanMinCertified, thetas, evalBlock, fDirect, fAt } from '../../shared/rope/fb';
+import {
+  BLOCK,
+  TOLERANCE,
+  allAtLeast,
+  firstNegative,
+  firstNegativeFast,
+  scanMin,
+  scanMinCertified,
+  thetas,
+  evalBlock,
+  fDirect,
+  fAt,
+} from '../../shared/rope/fb';
 import { JetStepper } from '../../shared/bstar/jetStep';
 import { bstar } from '../../shared/bstar/index';
 
@@ -7,7 +19,7 @@ import { bstar } from '../../shared/bstar/index';
 // they must give exactly the answers of the plain float64 scans.
 describe('certified fast scans agree with exact scans', () => {
   let seed = 987654321;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const buf = new Float64Array(BLOCK);
 
   it('firstNegativeFast = firstNegative on random (base, d, L)', () => {
@@ -21,7 +33,11 @@ describe('certified fast scans agree with exact scans', () => {
   });
 
   it('allAtLeast = (exact min ≥ −tol), including b* itself where min f is just below 0', () => {
-    for (const [L, d] of [[4096, 128], [3000, 64], [5000, 256]]) {
+    for (const [L, d] of [
+      [4096, 128],
+      [3000, 64],
+      [5000, 256],
+    ]) {
       const b = bstar(L, d).bstar;
       for (const base of [b, b * 1.3, b * 3, b * 10, b * 0.999]) {
         const th = thetas(base, d);
@@ -43,18 +59,22 @@ describe('certified fast scans agree with exact scans', () => {
 
 describe('certified steps and the certified minimum scan', () => {
   let seed = 24681357;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 
   it('a jet step never crosses the target: f < target at 400 bases spread over every certified interval', () => {
     const jet = new JetStepper();
     const target = -TOLERANCE / 2;
-    let tested = 0, longest = 0;
+    let tested = 0,
+      longest = 0;
     for (let k = 0; tested < 60 && k < 20000; k++) {
       const d = [64, 128][k % 2];
       const base = Math.exp(Math.log(1e4) + rand() * Math.log(1e6));
       const m = Math.floor(100 + rand() * 300000);
       const s = jet.step(thetas(base, d), m, target);
-      if (!(jet.f < target)) { assert.equal(s, 0); continue; }
+      if (!(jet.f < target)) {
+        assert.equal(s, 0);
+        continue;
+      }
       assert.ok(Math.abs(jet.f - fDirect(base, d, m)) < 1e-9);
       tested++;
       longest = Math.max(longest, s);
@@ -70,7 +90,8 @@ describe('certified steps and the certified minimum scan', () => {
   it('the step ends close to where f really crosses the target (not needlessly short)', () => {
     // A deep witness: f stays far below 0 for a while, so the step must cover a good part of that run.
     const jet = new JetStepper();
-    const base = 6.5e7, d = 128;
+    const base = 6.5e7,
+      d = 128;
     const th = thetas(base, d);
     let m = -1;
     for (let c = 900000; c < 1048576 && m < 0; c++) if (fAt(th, c) < -2) m = c;
@@ -81,7 +102,7 @@ describe('certified steps and the certified minimum scan', () => {
     assert.ok(s > 0 && s >= 0.2 * run, `step ${s} vs run below target ${run}`);
   });
 
-  it('scanMinCertified returns exactly scanMin\'s minimum (direct cosines) on random bases, and the same verdict', () => {
+  it("scanMinCertified returns exactly scanMin's minimum (direct cosines) on random bases, and the same verdict", () => {
     const buf = new Float64Array(BLOCK);
     for (let k = 0; k < 40; k++) {
       const d = [64, 128][k % 2];

@@ -7,12 +7,17 @@ import { evalBlock, fDirect, thetas } from '../../shared/rope/fb';
 describe('gpu.js f_b screen (run in gpu.js cpu mode)', () => {
   const gpu = new GPU({ mode: 'cpu' });
   const screen = createFbScreen(gpu, 128);
-  after(() => { screen.destroy(); gpu.destroy(); });
+  after(() => {
+    screen.destroy();
+    gpu.destroy();
+  });
   const L = 8192;
   const valid = bstar(L, 128).bstar;
   const bases = [1e4, 2.7e4, 5e4, valid];
   let results: ReturnType<typeof screen.screen>;
-  before(() => { results = screen.screen(bases, L); });
+  before(() => {
+    results = screen.screen(bases, L);
+  });
 
   it('reports the kernel class that really ran, and that it is not a GPU', () => {
     assert.equal(screen.kernelClass(), 'CPUKernel');
@@ -50,12 +55,18 @@ describe('b* sweep with the gpu.js screen proposing witnesses (cpu mode)', () =>
     const screen = createFbScreen(gpu, 128);
     let calls = 0;
     try {
-      const withScreen = bstar(4096, 128, { screen: (b, L) => { calls++; return screen.witness(b, L); } });
+      const withScreen = bstar(4096, 128, {
+        screen: (b, L) => {
+          calls++;
+          return screen.witness(b, L);
+        },
+      });
       const cpu = bstar(4096, 128).bstar;
       assert.ok(Math.abs(withScreen.bstar - cpu) / cpu < 1e-9, `${withScreen.bstar} vs ${cpu}`);
       assert.ok(calls > 0, 'the screen was consulted');
       // A screen that proposes nonsense cannot change the answer either.
-      const a = bstar(2048, 128, { screen: () => 7 }).bstar, c = bstar(2048, 128).bstar;
+      const a = bstar(2048, 128, { screen: () => 7 }).bstar,
+        c = bstar(2048, 128).bstar;
       assert.ok(Math.abs(a - c) / c < 1e-9, `${a} vs ${c}`);
     } finally {
       screen.destroy();

@@ -6,11 +6,15 @@ import { bstar } from '../../shared/bstar/index';
 // The witness search proves nothing by itself (the sweep certifies with an exact scan), but what it
 // returns must be a real witness, it must visit every block before giving up, and its orders must
 // do what the sweep relies on.
-describe("witness search (blocks by heat, then by last-seen minimum)", () => {
+describe('witness search (blocks by heat, then by last-seen minimum)', () => {
   const buf = new Float64Array(BLOCK);
 
   it('returns an m with f < −1e-7 by direct cosines on invalid bases, and the more-witnesses are real and distinct', () => {
-    for (const [base, d, L] of [[2e4, 128, 65536], [3.3e6, 128, 200000], [1e9, 64, 300000]] as const) {
+    for (const [base, d, L] of [
+      [2e4, 128, 65536],
+      [3.3e6, 128, 200000],
+      [1e9, 64, 300000],
+    ] as const) {
       const th = thetas(base, d);
       const search = new WitnessSearch(L, 1024);
       const extra: number[] = [];
@@ -25,7 +29,10 @@ describe("witness search (blocks by heat, then by last-seen minimum)", () => {
   });
 
   it('gives −1 only where the exact scan finds no value below −1e-7 (b* itself), including after earlier searches', () => {
-    for (const [L, d] of [[4096, 128], [20000, 64]] as const) {
+    for (const [L, d] of [
+      [4096, 128],
+      [20000, 64],
+    ] as const) {
       const b = bstar(L, d).bstar;
       const search = new WitnessSearch(L, 256);
       for (const base of [b * 0.97, b * 0.999, b]) {
@@ -47,6 +54,10 @@ describe("witness search (blocks by heat, then by last-seen minimum)", () => {
     assert.equal(heat.order[0], 5, 'a later hit weighs more than an earlier one');
     heat.hit(2);
     assert.equal(heat.order[0], 2);
-    assert.deepEqual(Array.from(heat.order).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'order stays a permutation');
+    assert.deepEqual(
+      Array.from(heat.order).sort((a, b) => a - b),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      'order stays a permutation',
+    );
   });
 });

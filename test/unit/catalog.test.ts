@@ -157,7 +157,10 @@ describe('built-in catalog', () => {
     for (const [id, files] of Object.entries(REAL_COPIES)) {
       const e = findCatalogEntryStrict(id);
       assert.ok(e, `no entry for ${id}`);
-      assert.ok(namesOf(e!).some((n) => n.toLowerCase() === id.toLowerCase()), `${id} resolved to ${e!.id}`);
+      assert.ok(
+        namesOf(e!).some((n) => n.toLowerCase() === id.toLowerCase()),
+        `${id} resolved to ${e!.id}`,
+      );
       for (const f of files) {
         const real = readJson(join(CORPUS, f)) as Record<string, unknown>;
         assert.deepEqual(differences(e!.config, real), [], `${e!.id} vs ${f}`);

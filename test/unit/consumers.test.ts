@@ -17,7 +17,16 @@ import { readModelConfig, toRopeSpec } from '../../shared/config/modelConfig';
 import { consumerTable, intendedReading, misreadOf } from '../../shared/serving/consumers';
 import type { ConsumerReading } from '../../shared/serving/consumer';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
-import { parseRequirement, pinsFromImageRefs, pinsFromPipfileLock, pinsFromPyproject, pinsFromRequirements, pinsFromSetting, pinsFromTomlLock, type WorkspaceFacts } from '../../shared/serving/pins';
+import {
+  parseRequirement,
+  pinsFromImageRefs,
+  pinsFromPipfileLock,
+  pinsFromPyproject,
+  pinsFromRequirements,
+  pinsFromSetting,
+  pinsFromTomlLock,
+  type WorkspaceFacts,
+} from '../../shared/serving/pins';
 import { nodeWorkspaceFacts } from '../../shared/node/consumerPins';
 import { consumersMarkdown, consumersText } from '../../shared/serving/consumersView';
 import type { FileAnalysis } from '../../shared/service/types';
@@ -72,7 +81,13 @@ describe('consumer table', () => {
     for (const id of ['vllm', 'llama.cpp', 'tgi', 'ollama', 'sglang'] as const) assert.equal(row(rows, id).derivedMaxLen, file.max_position_embeddings, id);
     assert.equal(row(rows, 'transformers-5').derivedMaxLen, null);
     const intended = intendedReading(rows)!;
-    assert.deepEqual(rows.filter((r) => misreadOf(r, intended).length).map((r) => r.consumer).sort(), ['sglang', 'tgi', 'transformers-4', 'transformers-4.42', 'vllm-4x']);
+    assert.deepEqual(
+      rows
+        .filter((r) => misreadOf(r, intended).length)
+        .map((r) => r.consumer)
+        .sort(),
+      ['sglang', 'tgi', 'transformers-4', 'transformers-4.42', 'vllm-4x'],
+    );
     // vLLM before 0.24 on 4.x: the class default base; its scaling cell differs by release, so it is left unjudged.
     assert.deepEqual([row(rows, 'vllm-4x').base, row(rows, 'vllm-4x').scalingType], [10000, null]);
   });
@@ -128,7 +143,10 @@ describe('consumer table', () => {
     const rows = table(corpus('gemma-4-26b-a4b-text-v5.json'));
     for (const id of ['transformers-4', 'sglang', 'tgi'] as const) assert.equal(row(rows, id).status, 'cannot-load', id);
     const intended = intendedReading(rows)!;
-    assert.deepEqual(rows.filter((r) => misreadOf(r, intended).length).map((r) => r.consumer), []);
+    assert.deepEqual(
+      rows.filter((r) => misreadOf(r, intended).length).map((r) => r.consumer),
+      [],
+    );
   });
 
   it('real v5-saved Mistral (rope_theta 1e6 inside rope_parameters) is misread at 10,000; real v5-saved Gemma-2-2B (10,000 = the default) is read alike', () => {
@@ -137,7 +155,10 @@ describe('consumer table', () => {
     for (const id of V5_READERS) assert.equal(row(m, id).base, (json(own('mistral-7b-v5-rope-parameters.json')).rope_parameters as Json).rope_theta, id);
     const g = table(own('gemma-2-2b-v5-rope-parameters.json'));
     const intended = intendedReading(g)!;
-    assert.deepEqual(g.filter((r) => misreadOf(r, intended).length), []);
+    assert.deepEqual(
+      g.filter((r) => misreadOf(r, intended).length),
+      [],
+    );
     // Gemma-2's sliding windows are honoured by transformers (a `window` on its local group).
     assert.equal(row(g, 'transformers-5').windows, 'honoured');
     assert.equal(row(g, 'vllm').windows, 'honoured'); // ModelConfig.get_sliding_window → hf_config.sliding_window
@@ -160,7 +181,10 @@ describe('consumer table', () => {
     assert.deepEqual([toRopeSpec(v5, { variant: 'v5' }).ropeType, toRopeSpec(v5, { variant: 'v5' }).base], ['llama3', 500000]);
     // A top-level rope_theta beside rope_parameters is what 4.x takes.
     const drafter = rope(own('dflash-drafter-v5-yarn.json'));
-    assert.deepEqual([toRopeSpec(drafter, { variant: 'v4' }).ropeType, toRopeSpec(drafter, { variant: 'v4' }).base], ['default', json(own('dflash-drafter-v5-yarn.json')).rope_theta]);
+    assert.deepEqual(
+      [toRopeSpec(drafter, { variant: 'v4' }).ropeType, toRopeSpec(drafter, { variant: 'v4' }).base],
+      ['default', json(own('dflash-drafter-v5-yarn.json')).rope_theta],
+    );
     // Legacy-spelled files are read the same by both generations.
     const shipped = rope(corpus('meta-llama-3.1-8b-instruct.json'));
     assert.deepEqual(toRopeSpec(shipped, { variant: 'v4' }), toRopeSpec(shipped, { variant: 'v5' }));
@@ -203,7 +227,10 @@ describe('consumer rules', () => {
     const [d] = consumerFindings(analyze(path));
     assert.equal(d.code, 'consumer/silent-misread');
     assert.equal(d.severity, 'warning');
-    assert.match(d.message, /^transformers 4\.x, vLLM < 0\.24 \(transformers 4\.x\), SGLang.*TGI ignore rope_parameters: this model would run there with the default rope_theta 10,000\./);
+    assert.match(
+      d.message,
+      /^transformers 4\.x, vLLM < 0\.24 \(transformers 4\.x\), SGLang.*TGI ignore rope_parameters: this model would run there with the default rope_theta 10,000\./,
+    );
     assert.match(d.message, /The file means rope_theta 1,000,000 and no scaling/);
     assert.equal(d.fixes.length, 1);
     const fixed = applyTextEdits(text, parseDocumentText(text, 'json').lines, d.fixes[0].edits);
@@ -263,7 +290,11 @@ describe('consumer rules', () => {
 
   it('no consumer finding on a file every consumer reads alike (v5-saved Gemma-2-2B, Qwen2.5 YaRN, Llama-3.1 as shipped)', () => {
     for (const p of [own('gemma-2-2b-v5-rope-parameters.json'), corpus('qwen2.5-7b-instruct-yarn.json'), corpus('meta-llama-3.1-8b-instruct.json')]) {
-      assert.deepEqual(consumerFindings(analyze(p)).map((d) => d.message), [], p);
+      assert.deepEqual(
+        consumerFindings(analyze(p)).map((d) => d.message),
+        [],
+        p,
+      );
     }
   });
 
@@ -271,7 +302,9 @@ describe('consumer rules', () => {
     const path = own('mistral-7b-v5-rope-parameters.json');
     const v5 = consumerFindings(analyze(path, undefined, { consumers: ['transformers==5.1.0'] }))[0];
     assert.equal(v5.severity, 'information');
-    const v4 = consumerFindings(analyze(path, undefined, { workspace: { pinsFor: () => [{ pkg: 'transformers', version: '4.46.3', source: 'requirements.txt:2' }] } }))[0];
+    const v4 = consumerFindings(
+      analyze(path, undefined, { workspace: { pinsFor: () => [{ pkg: 'transformers', version: '4.46.3', source: 'requirements.txt:2' }] } }),
+    )[0];
     assert.equal(v4.severity, 'warning');
     assert.match(v4.message, /The workspace uses transformers 4\.46\.3 \(requirements\.txt:2\)/);
   });
@@ -291,7 +324,8 @@ describe('consumer rules', () => {
     // Edited (context raised, so not the shipped file) and saved by an old release.
     const edited = JSON.parse(text);
     edited.max_position_embeddings = 65536;
-    const saved = (v: string | undefined) => JSON.stringify(v === undefined ? (({ transformers_version: _, ...r }) => r)(edited) : { ...edited, transformers_version: v }, null, 2);
+    const saved = (v: string | undefined) =>
+      JSON.stringify(v === undefined ? (({ transformers_version: _, ...r }) => r)(edited) : { ...edited, transformers_version: v }, null, 2);
     assert.equal(refused(analyze(path, saved('4.40.0')))[0].severity, 'warning');
     assert.equal(refused(analyze(path, saved(undefined)))[0].severity, 'information');
     assert.deepEqual(refused(analyze(path, saved('4.43.1'))), []);
@@ -307,15 +341,23 @@ describe('consumer pins', () => {
     assert.deepEqual(parseRequirement('SGLang~=0.4.6', 's'), { pkg: 'sglang', version: '0.4.6', source: 's' });
     assert.deepEqual(parseRequirement('text_generation_server', 's'), { pkg: 'tgi', version: null, source: 's' });
     assert.equal(parseRequirement('torch==2.4.0', 's'), undefined);
-    assert.deepEqual(pinsFromRequirements('# pins\n-r base.txt\ntorch==2.4\ntransformers==4.40.2\n', 'requirements.txt'), [{ pkg: 'transformers', version: '4.40.2', source: 'requirements.txt:4' }]);
-    assert.deepEqual(pinsFromSetting(['transformers==4.42.4', 'nonsense', 'vllm']).map((p) => `${p.pkg}@${p.version}`), ['transformers@4.42.4', 'vllm@null']);
+    assert.deepEqual(pinsFromRequirements('# pins\n-r base.txt\ntorch==2.4\ntransformers==4.40.2\n', 'requirements.txt'), [
+      { pkg: 'transformers', version: '4.40.2', source: 'requirements.txt:4' },
+    ]);
+    assert.deepEqual(
+      pinsFromSetting(['transformers==4.42.4', 'nonsense', 'vllm']).map((p) => `${p.pkg}@${p.version}`),
+      ['transformers@4.42.4', 'vllm@null'],
+    );
   });
 
   it('pyproject (PEP 621 and Poetry), uv.lock / poetry.lock and Pipfile.lock', () => {
     const pep621 = '[project]\ndependencies = [\n  "transformers>=4.43,<5",\n  "numpy",\n]\n';
     assert.deepEqual(pinsFromPyproject(pep621, 'pyproject.toml'), [{ pkg: 'transformers', version: '4.43', source: 'pyproject.toml:3' }]);
     const poetry = '[tool.poetry.dependencies]\npython = "^3.10"\ntransformers = "^4.41.2"\nvllm = { version = "0.5.4", optional = true }\n';
-    assert.deepEqual(pinsFromPyproject(poetry, 'pyproject.toml').map((p) => `${p.pkg}@${p.version}`), ['transformers@4.41.2', 'vllm@0.5.4']);
+    assert.deepEqual(
+      pinsFromPyproject(poetry, 'pyproject.toml').map((p) => `${p.pkg}@${p.version}`),
+      ['transformers@4.41.2', 'vllm@0.5.4'],
+    );
     const uv = '[[package]]\nname = "torch"\nversion = "2.4.0"\n\n[[package]]\nname = "transformers"\nversion = "4.42.4"\nsource = { registry = "x" }\n';
     assert.deepEqual(pinsFromTomlLock(uv, 'uv.lock'), [{ pkg: 'transformers', version: '4.42.4', source: 'uv.lock:7' }]);
     const pipfile = JSON.stringify({ default: { transformers: { version: '==4.39.3' } }, develop: {} });
@@ -323,9 +365,12 @@ describe('consumer pins', () => {
   });
 
   it('engine image tags in Dockerfiles and compose files', () => {
-    const compose = 'services:\n  api:\n    image: vllm/vllm-openai:v0.6.3\n  sg:\n    image: docker.io/lmsysorg/sglang:v0.4.6.post1-cu124\n  tgi:\n    image: ghcr.io/huggingface/text-generation-inference:latest\n  cpp:\n    image: ghcr.io/ggml-org/llama.cpp:server-b4500\n';
-    assert.deepEqual(pinsFromImageRefs(compose, 'compose.yaml').map((p) => `${p.pkg}@${p.version}@${p.source}`),
-      ['vllm@0.6.3@compose.yaml:3', 'sglang@0.4.6@compose.yaml:5', 'tgi@null@compose.yaml:7', 'llama.cpp@null@compose.yaml:9']);
+    const compose =
+      'services:\n  api:\n    image: vllm/vllm-openai:v0.6.3\n  sg:\n    image: docker.io/lmsysorg/sglang:v0.4.6.post1-cu124\n  tgi:\n    image: ghcr.io/huggingface/text-generation-inference:latest\n  cpp:\n    image: ghcr.io/ggml-org/llama.cpp:server-b4500\n';
+    assert.deepEqual(
+      pinsFromImageRefs(compose, 'compose.yaml').map((p) => `${p.pkg}@${p.version}@${p.source}`),
+      ['vllm@0.6.3@compose.yaml:3', 'sglang@0.4.6@compose.yaml:5', 'tgi@null@compose.yaml:7', 'llama.cpp@null@compose.yaml:9'],
+    );
     assert.deepEqual(pinsFromImageRefs('FROM python:3.11\nRUN pip install vllm\n', 'Dockerfile'), []);
   });
 
@@ -343,7 +388,10 @@ describe('consumer pins', () => {
       assert.deepEqual(facts.pinsFor(config), []); // cached for a few seconds
       clock = 6000;
       const fresh = facts.pinsFor(config);
-      assert.deepEqual(fresh.map((p) => `${p.pkg}@${p.version}`), ['vllm@0.6.1', 'transformers@4.44.2']);
+      assert.deepEqual(
+        fresh.map((p) => `${p.pkg}@${p.version}`),
+        ['vllm@0.6.1', 'transformers@4.44.2'],
+      );
       assert.match(fresh[1].source, /requirements-serve\.txt:2$/);
     } finally {
       rmSync(root, { recursive: true, force: true });

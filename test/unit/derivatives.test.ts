@@ -66,7 +66,10 @@ describe('derivatives keep their own identity', () => {
     }
     const far = servingPlan('vllm', servingInput(rope, { model: 'x', contextKeys, context: 524288 }));
     assert.deepEqual(far.overrides, { rope_scaling: { rope_type: 'yarn', factor: 2, original_max_position_embeddings: 262144 } });
-    assert.ok(far.notes.some((n) => /derivative on its own values, not as meta-llama\/Meta-Llama-3-8B/.test(n)), far.notes.join('\n'));
+    assert.ok(
+      far.notes.some((n) => /derivative on its own values, not as meta-llama\/Meta-Llama-3-8B/.test(n)),
+      far.notes.join('\n'),
+    );
   });
 
   it('the same body named after its base (_name_or_path Meta-Llama-3-8B-Instruct): its own rope_theta reaches 262,144, nothing stacked', () => {
@@ -82,7 +85,10 @@ describe('derivatives keep their own identity', () => {
     const plan = buildPlan(model, { target: 524288 });
     assert.equal(plan.trainedContext, 262144);
     assert.equal(plan.stages[0].factor, 2);
-    assert.ok(plan.notes.some((n) => /derivative on its own values/.test(n)), plan.notes.join('\n'));
+    assert.ok(
+      plan.notes.some((n) => /derivative on its own values/.test(n)),
+      plan.notes.join('\n'),
+    );
   });
 
   it('a _name_or_path naming a hub model the catalog does not know wins over the fingerprint (LongChat-style linear ×8 at 16,384)', () => {
@@ -115,7 +121,7 @@ describe('derivatives keep their own identity', () => {
   });
 });
 
-describe('lengths by the model reach, engines\' numbers as what they accept', () => {
+describe("lengths by the model reach, engines' numbers as what they accept", () => {
   it('LLaMA-2-7B-32K (linear ×8 already in max_position_embeddings): reaches 32,768; vLLM accepts 262,144', () => {
     const { rope, contextKeys } = ropeOf(json(LLAMA2_32K));
     assert.equal(modelReach(rope).value, 32768);
@@ -123,10 +129,13 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
     assert.equal(vllmDerivedMaxLen(input), 262144);
     assert.equal(sglangDerivedContext(input), 262144);
     const p = servingPlan('vllm', input);
-    assert.equal(p.context, 32768, 'the default served length is the reach, not vLLM\'s double-counted 262,144');
+    assert.equal(p.context, 32768, "the default served length is the reach, not vLLM's double-counted 262,144");
     const between = servingPlan('vllm', servingInput(rope, { model: 'x', contextKeys, context: 65536 }));
     assert.deepEqual(between.env, {});
-    assert.ok(between.notes.some((n) => /65,536 is beyond the 32,768 tokens the model reaches .*vLLM accepts up to 262,144/.test(n)), between.notes.join('\n'));
+    assert.ok(
+      between.notes.some((n) => /65,536 is beyond the 32,768 tokens the model reaches .*vLLM accepts up to 262,144/.test(n)),
+      between.notes.join('\n'),
+    );
   });
 
   it('Gemma-3 27B (text_config without max_position_embeddings): vLLM reads the class default 131,072, not 2,048', () => {
@@ -153,13 +162,22 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
       const p = servingPlan(engine, servingInput(rope, { model: 'x', contextKeys, context: 32768 }));
       assert.equal(p.overrides, null, engine);
       assert.ok(!p.args.some((a) => /yarn|dynamic/.test(a)), `${engine}: ${p.args.join(' ')}`);
-      assert.ok(p.notes.some((n) => /attends within a 4,096-token sliding window/.test(n)), `${engine}: ${p.notes.join('\n')}`);
+      assert.ok(
+        p.notes.some((n) => /attends within a 4,096-token sliding window/.test(n)),
+        `${engine}: ${p.notes.join('\n')}`,
+      );
     }
     // SGLang's Llama/Mistral attention and llama.cpp's LLM_ARCH_LLAMA take no window: every layer sees 32,768.
     for (const engine of ['sglang', 'llama.cpp'] as const) {
       const p = servingPlan(engine, servingInput(rope, { model: 'x', contextKeys, context: 32768 }));
-      assert.ok(p.args.some((a) => /yarn/.test(a)), `${engine}: ${p.args.join(' ')}`);
-      assert.ok(p.notes.some((n) => /without its 4,096-token sliding window/.test(n)), `${engine}: ${p.notes.join('\n')}`);
+      assert.ok(
+        p.args.some((a) => /yarn/.test(a)),
+        `${engine}: ${p.args.join(' ')}`,
+      );
+      assert.ok(
+        p.notes.some((n) => /without its 4,096-token sliding window/.test(n)),
+        `${engine}: ${p.notes.join('\n')}`,
+      );
     }
     // With the windows off the full-attention layers would see 32,768: --disable-sliding-window caps vLLM at the window.
     assert.equal(vllmDerivedMaxLen(servingInput(rope, { contextKeys }), undefined, { disableSlidingWindow: true }), 4096);
@@ -175,7 +193,10 @@ describe('lengths by the model reach, engines\' numbers as what they accept', ()
     const { rope, contextKeys } = ropeOf(json(QWEN_YARN));
     for (const engine of ['vllm', 'sglang', 'llama.cpp'] as const) {
       const short = servingPlan(engine, servingInput(rope, { model: 'x', contextKeys, context: 32768 }));
-      assert.ok(short.notes.some((n) => /applies YaRN at every length/.test(n)), `${engine}: ${short.notes.join('\n')}`);
+      assert.ok(
+        short.notes.some((n) => /applies YaRN at every length/.test(n)),
+        `${engine}: ${short.notes.join('\n')}`,
+      );
       const long = servingPlan(engine, servingInput(rope, { model: 'x', contextKeys, context: 131072 }));
       assert.ok(!long.notes.some((n) => /applies YaRN at every length/.test(n)), engine);
     }
@@ -188,7 +209,12 @@ describe('serving and training configs judged by the reach', () => {
   before(async () => {
     shellParser = await loadShellParser();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-derivatives-'));
-    for (const [name, file] of [['llama-2-7b-32k', LLAMA2_32K], ['mistral-7b', MISTRAL], ['qwen-yarn', QWEN_YARN], ['gradient-262k', GRADIENT]]) {
+    for (const [name, file] of [
+      ['llama-2-7b-32k', LLAMA2_32K],
+      ['mistral-7b', MISTRAL],
+      ['qwen-yarn', QWEN_YARN],
+      ['gradient-262k', GRADIENT],
+    ]) {
       mkdirSync(join(tmp, name));
       writeFileSync(join(tmp, name, 'config.json'), readFileSync(file, 'utf8'));
     }
@@ -225,13 +251,22 @@ describe('serving and training configs judged by the reach', () => {
   it('launch commands: the 262k derivative at its own context is clean; Mistral under SGLang (no window applied) is not', () => {
     const own = analyze('serve.sh', '#!/bin/sh\npython -m sglang.launch_server --model-path ./gradient-262k --context-length 262144\n');
     assert.equal(own.kind, 'launch');
-    assert.deepEqual(codes(own).filter((c) => !c.startsWith('information')), []);
+    assert.deepEqual(
+      codes(own).filter((c) => !c.startsWith('information')),
+      [],
+    );
     const vllm = analyze('serve2.sh', '#!/bin/sh\nvllm serve ./gradient-262k --max-model-len 262144\n');
-    assert.deepEqual(codes(vllm).filter((c) => !c.startsWith('information')), []);
+    assert.deepEqual(
+      codes(vllm).filter((c) => !c.startsWith('information')),
+      [],
+    );
     const mistral = analyze('serve3.sh', '#!/bin/sh\npython -m sglang.launch_server --model-path ./mistral-7b --context-length 32768\n');
     assert.ok(codes(mistral).includes('warning launch/beyond-trained'), codes(mistral).join(', '));
     const mistralVllm = analyze('serve4.sh', '#!/bin/sh\nvllm serve ./mistral-7b --max-model-len 32768\n');
-    assert.deepEqual(codes(mistralVllm).filter((c) => !c.startsWith('information')), []);
+    assert.deepEqual(
+      codes(mistralVllm).filter((c) => !c.startsWith('information')),
+      [],
+    );
   });
 
   it('axolotl at 65,536 on LLaMA-2-7B-32K: beyond what its linear scaling reaches (counted once)', () => {

@@ -31,7 +31,10 @@ describe('document parsing with positions', () => {
 
   it('refuses an alias bomb quickly instead of expanding it', () => {
     let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
-    for (let i = 1; i < 9; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i < 9; i++)
+      text += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
     // Refused, not expanded (no wall-clock assertion here: npm run bench times the parser).
     const doc = parseYamlDocument(text);
     assert.equal(doc.root, undefined);

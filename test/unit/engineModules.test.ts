@@ -62,13 +62,16 @@ describe('engine modules: a sixth engine is one module', () => {
     assert.equal(engineNameComparisons(`const how = engine.replacesScaling; // unlike 'vllm'`).length, 0);
   });
 
-  it('rules reach engine modules only through the registry (vLLM\'s own-code judge excepted)', () => {
+  it("rules reach engine modules only through the registry (vLLM's own-code judge excepted)", () => {
     // An engine module is a serving/ file that exports an Engine object.
     const engineFiles = new Set(tsFiles('shared/serving').filter((f) => /:\s*Engine\s*=\s*\{/.test(readFileSync(join(ROOT, f), 'utf8'))));
     assert.ok(engineFiles.size >= 5, [...engineFiles].join(', '));
     const own = new Set(['shared/rules/launch/vllmLength.ts']);
-    const bad = tsFiles('shared/rules').filter((f) => !own.has(f)).flatMap(importsOf)
-      .filter((e) => e.target && engineFiles.has(e.target)).map((e) => `${e.from} → ${e.target}`);
+    const bad = tsFiles('shared/rules')
+      .filter((f) => !own.has(f))
+      .flatMap(importsOf)
+      .filter((e) => e.target && engineFiles.has(e.target))
+      .map((e) => `${e.from} → ${e.target}`);
     assert.deepEqual(bad, []);
   });
 });
@@ -79,8 +82,10 @@ describe('engine modules: a sixth engine is one module', () => {
  * max_position_embeddings × factor and refuses a longer length, as vLLM does.
  */
 const TOY_SPECS = [
-  { name: 'model', flags: ['--model'], takesValue: true }, { name: 'ctx', flags: ['--ctx'], takesValue: true },
-  { name: 'scale-type', flags: ['--scale-type'], takesValue: true }, { name: 'scale', flags: ['--scale'], takesValue: true },
+  { name: 'model', flags: ['--model'], takesValue: true },
+  { name: 'ctx', flags: ['--ctx'], takesValue: true },
+  { name: 'scale-type', flags: ['--scale-type'], takesValue: true },
+  { name: 'scale', flags: ['--scale'], takesValue: true },
   { name: 'orig', flags: ['--orig'], takesValue: true },
 ];
 const toyEngine: Engine = {
@@ -101,7 +106,8 @@ const toyEngine: Engine = {
     return req;
   },
   effect(req, input) {
-    let rope = input.rope, facts = scalingFacts(rope);
+    let rope = input.rope,
+      facts = scalingFacts(rope);
     const type = req.rope['scale-type']?.value?.value;
     const factor = Number(req.rope['scale']?.value?.value ?? 1);
     if (type === 'yarn' || type === 'linear') {
@@ -110,19 +116,46 @@ const toyEngine: Engine = {
       ({ rope, facts } = withScaling(rope, params, 'command line'));
     }
     const derived = Math.floor(input.rope.contextLength.value * (facts.factor ?? 1));
-    return { rope, facts, derived, basis: facts.type === 'none' ? 'max_position_embeddings' : scalingWords(facts), scalingFromCommand: !!type, replacesModelScaling: !!type && scalingFacts(input.rope).type !== 'none', notes: [], overLength: 'refuses' };
+    return {
+      rope,
+      facts,
+      derived,
+      basis: facts.type === 'none' ? 'max_position_embeddings' : scalingWords(facts),
+      scalingFromCommand: !!type,
+      replacesModelScaling: !!type && scalingFacts(input.rope).type !== 'none',
+      notes: [],
+      overLength: 'refuses',
+    };
   },
-  plan: (input) => ({ engine: 'toyserve' as EngineName, derivedMaxLen: input.rope.contextLength.value, context: input.context ?? input.trainedContext, args: ['toyserve'], env: {}, overrides: null, notes: [] }),
+  plan: (input) => ({
+    engine: 'toyserve' as EngineName,
+    derivedMaxLen: input.rope.contextLength.value,
+    context: input.context ?? input.trainedContext,
+    args: ['toyserve'],
+    env: {},
+    overrides: null,
+    notes: [],
+  }),
   env: /^TOYSERVE_/,
   scalingFlags: {
-    write: (s) => (s.type === 'yarn'
-      ? [{ name: 'scale-type', flag: '--scale-type', value: 'yarn' }, { name: 'scale', flag: '--scale', value: String(s.factor) }, { name: 'orig', flag: '--orig', value: String(s.original) }]
-      : s.type === 'linear' ? [{ name: 'scale-type', flag: '--scale-type', value: 'linear' }, { name: 'scale', flag: '--scale', value: String(s.factor) }] : undefined),
+    write: (s) =>
+      s.type === 'yarn'
+        ? [
+            { name: 'scale-type', flag: '--scale-type', value: 'yarn' },
+            { name: 'scale', flag: '--scale', value: String(s.factor) },
+            { name: 'orig', flag: '--orig', value: String(s.original) },
+          ]
+        : s.type === 'linear'
+          ? [
+              { name: 'scale-type', flag: '--scale-type', value: 'linear' },
+              { name: 'scale', flag: '--scale', value: String(s.factor) },
+            ]
+          : undefined,
     typeOption: 'scale-type',
     scales: [{ name: 'scale' }],
     originalOption: 'orig',
   },
-  replacesScaling: 'the flags replace the model\'s rope_scaling',
+  replacesScaling: "the flags replace the model's rope_scaling",
   honoursWindows: () => true,
   overLengthText: (w) => `${w.label} ${w.length} is above the ${w.derived} ToyServe derives from ${w.model}: ToyServe refuses to start.`,
 };
@@ -132,7 +165,9 @@ describe('engine modules: a stand-in sixth engine, judged by the common rules wi
   const opts = { fileName: '/tmp/launch/serve.sh', resolver: catalogResolver, oracle, variant: 'v5' as const };
   const analyze = (text: string) => analyzeLaunchFile(shellFileOf(text), text, { ...opts, reparse: (t) => shellFileOf(t) });
   let unregister: () => void = () => undefined;
-  before(() => { unregister = registerEngine(toyEngine); });
+  before(() => {
+    unregister = registerEngine(toyEngine);
+  });
   after(() => unregister());
 
   it('a registered id cannot be registered twice', () => {
@@ -151,14 +186,21 @@ describe('engine modules: a stand-in sixth engine, judged by the common rules wi
     assert.match(d[0].message, /ToyServe refuses to start/);
     // The preferred fix is the advice's (Qwen's documented YaRN ×4 over 32,768), through the engine's writer.
     const preferred = d[0].fixes.find((f) => f.preferred);
-    assert.match(preferred?.title ?? '', /^Add YaRN flags as Qwen's .* documents them: --scale-type yarn --scale 4 --orig 32768\b/, JSON.stringify(d[0].fixes.map((f) => f.title)));
+    assert.match(
+      preferred?.title ?? '',
+      /^Add YaRN flags as Qwen's .* documents them: --scale-type yarn --scale 4 --orig 32768\b/,
+      JSON.stringify(d[0].fixes.map((f) => f.title)),
+    );
     const yarn = d[0].fixes.find((f) => f.kind === 'yarn' && !f.rewrite?.recipe);
     assert.ok(yarn, JSON.stringify(d[0].fixes.map((f) => f.title)));
     // The title is the writer's own words, with the bound's verdict after them.
     assert.match(yarn!.title, /^Add YaRN flags: --scale-type yarn --scale 2 --orig 32768\b/);
     const fixed = applyTextEdits(text, new LineIndex(text), yarn!.edits);
     assert.equal(fixed, 'toyserve --model Qwen/Qwen2.5-7B-Instruct --ctx 65536 --scale-type yarn --scale 2 --orig 32768\n');
-    assert.deepEqual(analyze(fixed).diagnostics.map((x) => [x.code, x.message]), []);
+    assert.deepEqual(
+      analyze(fixed).diagnostics.map((x) => [x.code, x.message]),
+      [],
+    );
   });
 
   it('a scaling it sets that falls short is a launch/scaling-mismatch, fixed through its writer', () => {
@@ -170,7 +212,7 @@ describe('engine modules: a stand-in sixth engine, judged by the common rules wi
     assert.equal(fixed, 'toyserve --model Qwen/Qwen2.5-7B-Instruct --ctx 65536 --scale-type yarn --scale 2 --orig 32768\n');
   });
 
-  it('an unknown model is not judged, said in the engine\'s own name', () => {
+  it("an unknown model is not judged, said in the engine's own name", () => {
     const a = analyze('toyserve --model nobody/NoSuchModel-7B --ctx 65536\n');
     assert.deepEqual(a.diagnostics, []);
     assert.match(a.launches[0].unjudged ?? '', /the length ToyServe derives/);

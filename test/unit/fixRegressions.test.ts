@@ -26,7 +26,15 @@ function analyze(text: string, fileName: string, verifyFixes?: boolean): FileAna
 }
 function one(a: FileAnalysis, code: string): Finding {
   const hits = a.diagnostics.filter((d) => d.code === code);
-  assert.equal(hits.length, 1, `one ${code} in ${JSON.stringify(a.diagnostics.map((d) => [d.code, d.message]), null, 1)}`);
+  assert.equal(
+    hits.length,
+    1,
+    `one ${code} in ${JSON.stringify(
+      a.diagnostics.map((d) => [d.code, d.message]),
+      null,
+      1,
+    )}`,
+  );
   return hits[0];
 }
 function apply(text: string, fix: Fix): string {
@@ -38,7 +46,9 @@ function serious(a: FileAnalysis): string[] {
 
 describe('issue 26: fixes verified as the consumer reads them', function () {
   this.timeout(60_000);
-  before(async () => { shell = await loadShellParser(); });
+  before(async () => {
+    shell = await loadShellParser();
+  });
 
   it('gpt-oss: a dead rope-scaling override is removed, not renamed into one that replaces its own YaRN', () => {
     const path = `${dir}/gpt-oss-hf-overrides-hyphen.sh`;
@@ -59,7 +69,8 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
   });
 
   it('gpt-oss in a vLLM --config YAML: the same dead key, the same removal', () => {
-    const text = 'model: openai/gpt-oss-120b\ntensor-parallel-size: 2\nmax-model-len: 131072\nhf-overrides:\n  rope-scaling:\n    rope_type: yarn\n    factor: 32.0\n    original_max_position_embeddings: 4096\n';
+    const text =
+      'model: openai/gpt-oss-120b\ntensor-parallel-size: 2\nmax-model-len: 131072\nhf-overrides:\n  rope-scaling:\n    rope_type: yarn\n    factor: 32.0\n    original_max_position_embeddings: 4096\n';
     const d = one(analyze(text, 'vllm.yaml'), 'launch/override-key-ignored');
     assert.equal(d.fixes.length, 1);
     assert.match(d.fixes[0].title, /whose only key rope-scaling is dead/);
@@ -80,8 +91,12 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
       assert.ok(fixed.includes('"--max-model-len=32768"]'), fixed);
       assert.ok(parses(fixed));
       // The list reads back as the same list with the new value.
-      const list = (t: string): string[] => (path.endsWith('.yaml') ? parseYaml(t).services['vllm-qwen25-7b-instruct'].command : JSON.parse(/ENTRYPOINT (\[.*\])/.exec(t)![1]));
-      assert.deepEqual(list(fixed), list(text).map((w) => w.replace('65536', '32768')));
+      const list = (t: string): string[] =>
+        path.endsWith('.yaml') ? parseYaml(t).services['vllm-qwen25-7b-instruct'].command : JSON.parse(/ENTRYPOINT (\[.*\])/.exec(t)![1]);
+      assert.deepEqual(
+        list(fixed),
+        list(text).map((w) => w.replace('65536', '32768')),
+      );
       assert.deepEqual(serious(analyze(fixed, path)), []);
     });
   }
@@ -129,7 +144,10 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
     assert.deepEqual(serious(analyze(fixed, path)), []);
     // The unverified builders would still stack: the rule itself offers no scaling on the raised base.
     const built = one(analyze(text, path, false), 'launch/length-exceeds-derived');
-    assert.ok(built.fixes.every((f) => !/YaRN|NTK|linear/.test(f.title)), built.fixes.map((f) => f.title).join(' / '));
+    assert.ok(
+      built.fixes.every((f) => !/YaRN|NTK|linear/.test(f.title)),
+      built.fixes.map((f) => f.title).join(' / '),
+    );
   });
 
   it('a `\\ # comment` continuation is an error on the `\\`; the fix moves the comment above and continues the line', () => {
@@ -148,17 +166,21 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
     assert.deepEqual(serious(after), []);
     assert.equal(after.launches![0].requestedLength, 32768);
     // Two spaces before the comment, or spaces alone, break it the same way; a proper `\` does not.
-    for (const tail of ['\\  # two GPUs', '\\   ']) assert.equal(one(analyze(text.replace('\\ # two GPUs', tail), path), 'launch/broken-continuation').severity, 'error');
+    for (const tail of ['\\  # two GPUs', '\\   '])
+      assert.equal(one(analyze(text.replace('\\ # two GPUs', tail), path), 'launch/broken-continuation').severity, 'error');
     assert.ok(!analyze(text.replace('\\ # two GPUs', '\\'), path).diagnostics.some((x) => x.code === 'launch/broken-continuation'));
   });
 
-  it('a config.json Python\'s json refuses is an error at the offending comma, with the repair', () => {
+  it("a config.json Python's json refuses is an error at the offending comma, with the repair", () => {
     const real = readFileSync('test/fixtures/corpus/models/meta-llama-3-8b.json', 'utf8');
     const missing = real.replace('"max_position_embeddings": 8192,', '"max_position_embeddings": 8192');
     const trailing = real.replace(/("vocab_size": \d+)\n/, '$1,\n');
     assert.notEqual(missing, real);
     assert.notEqual(trailing, real);
-    for (const [text, what, mark] of [[missing, /Expecting ',' delimiter/, '"'], [trailing, /Illegal trailing comma before end of object/, ',']] as const) {
+    for (const [text, what, mark] of [
+      [missing, /Expecting ',' delimiter/, '"'],
+      [trailing, /Illegal trailing comma before end of object/, ','],
+    ] as const) {
       const a = analyze(text, 'config.json');
       const d = one(a, 'parse/invalid-json');
       assert.equal(d.severity, 'error');
@@ -174,17 +196,70 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
     assert.ok(!analyze(real, 'config.json').diagnostics.some((x) => x.code === 'parse/invalid-json'));
   });
 
-  it('the strict JSON checker accepts and refuses what Python\'s json does', function () {
-    const cases = ['{"a": 1}', '{"a": 1,}', '[1, 2,]', '{"a": NaN, "b": -Infinity}', '{"a": 01}', '{"a": .5}', '{"a": +1}', "{'a': 1}",
-      '{"a": 1} // c', '{"a": "x\ty"}', '{"a": "\\q"}', '{"a": "\\u00e9"}', '\ufeff{"a": 1}', '{"a": 1, "a": 2}', '{"a" 1}', '[1 2]', '{"a": true, "b": null}', '', '  [] ', '{"a": 1}}', '{"a": 1e5, "b": -0.5E-3}'];
+  it("the strict JSON checker accepts and refuses what Python's json does", function () {
+    const cases = [
+      '{"a": 1}',
+      '{"a": 1,}',
+      '[1, 2,]',
+      '{"a": NaN, "b": -Infinity}',
+      '{"a": 01}',
+      '{"a": .5}',
+      '{"a": +1}',
+      "{'a': 1}",
+      '{"a": 1} // c',
+      '{"a": "x\ty"}',
+      '{"a": "\\q"}',
+      '{"a": "\\u00e9"}',
+      '\ufeff{"a": 1}',
+      '{"a": 1, "a": 2}',
+      '{"a" 1}',
+      '[1 2]',
+      '{"a": true, "b": null}',
+      '',
+      '  [] ',
+      '{"a": 1}}',
+      '{"a": 1e5, "b": -0.5E-3}',
+    ];
     const ours = cases.map((c) => checkStrictJson(c).syntax === undefined);
-    const py = spawnSync('python3', ['-c', 'import json,sys\nfor c in json.load(sys.stdin):\n  try: json.loads(c); print(1)\n  except Exception: print(0)'], { input: JSON.stringify(cases), encoding: 'utf8' });
+    const py = spawnSync('python3', ['-c', 'import json,sys\nfor c in json.load(sys.stdin):\n  try: json.loads(c); print(1)\n  except Exception: print(0)'], {
+      input: JSON.stringify(cases),
+      encoding: 'utf8',
+    });
     if (py.status !== 0) {
       // Without Python, the answers Python 3 gives (checked when it is there).
-      assert.deepEqual(ours, [true, false, false, true, false, false, false, false, false, false, false, true, false, true, false, false, true, false, true, false, true]);
+      assert.deepEqual(ours, [
+        true,
+        false,
+        false,
+        true,
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+        true,
+        false,
+        true,
+        false,
+        false,
+        true,
+        false,
+        true,
+        false,
+        true,
+      ]);
       return;
     }
-    assert.deepEqual(ours, py.stdout.trim().split('\n').map((x) => x === '1'), cases.join(' | '));
+    assert.deepEqual(
+      ours,
+      py.stdout
+        .trim()
+        .split('\n')
+        .map((x) => x === '1'),
+      cases.join(' | '),
+    );
     assert.equal(checkStrictJson('{"a": 1, "a": 2}').duplicates.length, 1);
   });
 });

@@ -17,15 +17,44 @@ const oracle = createSyncOracle();
 
 /** Keys a RoPE rewrite may touch; a change anywhere else is a fix that "changed something else". */
 const ROPE_KEYS = new Set([
-  'rope_theta', 'rope_scaling', 'rope_parameters', 'rotary_emb_base', 'rope_base', 'rope_type', 'type', 'factor',
-  'original_max_position_embeddings', 'max_position_embeddings', 'low_freq_factor', 'high_freq_factor',
-  'beta_fast', 'beta_slow', 'attention_factor', 'mscale', 'mscale_all_dim', 'truncate',
-  'overrides_of_model_config', 'model_config', 'partial_rotary_factor', 'rotary_pct', 'seq_length',
+  'rope_theta',
+  'rope_scaling',
+  'rope_parameters',
+  'rotary_emb_base',
+  'rope_base',
+  'rope_type',
+  'type',
+  'factor',
+  'original_max_position_embeddings',
+  'max_position_embeddings',
+  'low_freq_factor',
+  'high_freq_factor',
+  'beta_fast',
+  'beta_slow',
+  'attention_factor',
+  'mscale',
+  'mscale_all_dim',
+  'truncate',
+  'overrides_of_model_config',
+  'model_config',
+  'partial_rotary_factor',
+  'rotary_pct',
+  'seq_length',
   // other families' context keys, and GPT-NeoX's hyphenated spellings
-  'max_seq_len', 'max_sequence_length', 'n_positions', 'max-position-embeddings', 'seq-length',
-  'rotary-emb-base', 'rotary-pct',
+  'max_seq_len',
+  'max_sequence_length',
+  'n_positions',
+  'max-position-embeddings',
+  'seq-length',
+  'rotary-emb-base',
+  'rotary-pct',
   // vLLM serving configs: the context option, the override that carries the scaling, the removed options
-  'max-model-len', 'max_model_len', 'hf-overrides', 'hf_overrides', 'rope-scaling', 'rope-theta',
+  'max-model-len',
+  'max_model_len',
+  'hf-overrides',
+  'hf_overrides',
+  'rope-scaling',
+  'rope-theta',
 ]);
 
 /** Paths (dotted) whose values differ between two plain trees, down to the first differing level. */
@@ -41,7 +70,10 @@ function changedPaths(a: unknown, b: unknown, path: string[] = [], out: string[]
 
 function commentLines(text: string, format: 'json' | 'yaml'): string[] {
   const marker = format === 'yaml' ? /(^|\s)#/ : /\/\/|\/\*/;
-  return text.split(/\r?\n/).filter((l) => marker.test(l)).map((l) => l.trim());
+  return text
+    .split(/\r?\n/)
+    .filter((l) => marker.test(l))
+    .map((l) => l.trim());
 }
 
 function eol(text: string): 'crlf' | 'lf' | 'none' {
@@ -54,8 +86,7 @@ function apply(text: string, fix: Fix): string {
 }
 
 describe('quick-fix round trips on every fixture', () => {
-  const files = fixtureTexts(['test/fixtures', 'examples'], ['.json', '.yaml', '.yml'])
-    .filter((f) => !/not-models|tokenizer|package\.json/.test(f.path));
+  const files = fixtureTexts(['test/fixtures', 'examples'], ['.json', '.yaml', '.yml']).filter((f) => !/not-models|tokenizer|package\.json/.test(f.path));
   let fixesChecked = 0;
 
   for (const { path, text } of files) {
@@ -76,7 +107,10 @@ describe('quick-fix round trips on every fixture', () => {
 
           // Only RoPE keys change, compared on the parsed trees.
           for (const p of changedPaths(before, toPlain(parsed.root))) {
-            assert.ok(p.some((k) => ROPE_KEYS.has(k)), `${fix.title}: changed a non-RoPE key ${p.join('.')}`);
+            assert.ok(
+              p.some((k) => ROPE_KEYS.has(k)),
+              `${fix.title}: changed a non-RoPE key ${p.join('.')}`,
+            );
           }
           // Comments and line endings survive; inserted lines use the file's indentation character.
           for (const c of commentLines(text, format)) assert.ok(next.includes(c), `${fix.title}: lost comment ${c}`);

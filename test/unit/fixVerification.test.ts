@@ -41,7 +41,19 @@ function files(dir: string): string[] {
 function extendedX4(text: string, path: string): string | undefined {
   const keys = path.endsWith('.json')
     ? ['max_position_embeddings', 'seq_length', 'max_sequence_length', 'n_positions']
-    : ['sequence_len', 'cutoff_len', 'max_seq_len', 'max_seq_length', 'seq_length', 'seq-length', 'max_position_embeddings', 'block_size', 'max_target_length', 'max-model-len', 'max_model_len'];
+    : [
+        'sequence_len',
+        'cutoff_len',
+        'max_seq_len',
+        'max_seq_length',
+        'seq_length',
+        'seq-length',
+        'max_position_embeddings',
+        'block_size',
+        'max_target_length',
+        'max-model-len',
+        'max_model_len',
+      ];
   for (const k of keys) {
     const re = new RegExp(`("?${k}"?\\s*[:=]\\s*)(\\d+)`);
     const m = re.exec(text);
@@ -82,7 +94,9 @@ function serious(a: FileAnalysis): Map<string, number> {
 describe('every offered fix, applied, as its consumer reads the file (fixtures and the corpus ×4)', function () {
   this.timeout(300_000);
   let shell: ShellParser;
-  before(async () => { shell = await loadShellParser(); });
+  before(async () => {
+    shell = await loadShellParser();
+  });
 
   const cases: { name: string; path: string; text: string }[] = [];
   for (const p of files('test/fixtures')) cases.push({ name: p, path: p, text: readFileSync(p, 'utf8') });
@@ -107,7 +121,8 @@ describe('every offered fix, applied, as its consumer reads the file (fixtures a
         const next = applyTextEdits(c.text, new LineIndex(c.text), f.edits);
         // 1. The consumer's parser reads it at least as well as before.
         const after = consumerRead(next, c.path, shell);
-        if (before.json && !before.json.syntax) assert.ok(!after.json!.syntax, `${what}: Python's json refuses the result\n${checkStrictJson(next).syntax?.message}`);
+        if (before.json && !before.json.syntax)
+          assert.ok(!after.json!.syntax, `${what}: Python's json refuses the result\n${checkStrictJson(next).syntax?.message}`);
         if (before.json) assert.ok(after.json!.dupes <= before.json.dupes, `${what}: a JSON key written twice`);
         if (before.yaml) {
           assert.ok(after.yaml!.syntax <= before.yaml.syntax, `${what}: PyYAML would refuse the result`);
@@ -119,18 +134,26 @@ describe('every offered fix, applied, as its consumer reads the file (fixtures a
         // bash: every word the fix writes into a script reaches a command as (part of) one argument
         if (launchFormatOf(c.path, undefined, c.text) === 'shell') {
           // (a `NAME=value` prefix reaches it as its environment)
-          const args = (readLaunchFile(next, c.path, { shell })?.invocations ?? [])
-            .flatMap((i) => [...i.argv.map((t) => t.value), ...Object.entries(i.env).map(([k, t]) => `${k}=${t.value}`)]);
+          const args = (readLaunchFile(next, c.path, { shell })?.invocations ?? []).flatMap((i) => [
+            ...i.argv.map((t) => t.value),
+            ...Object.entries(i.env).map(([k, t]) => `${k}=${t.value}`),
+          ]);
           for (const e of f.edits) {
             if (/^\s*#/.test(e.newText)) continue; // a comment moved out of a command
             for (const w of splitLikeCompose(e.newText.replace(/\\\r?\n/g, ' ')).words) {
-              assert.ok(args.some((a) => a.includes(w.value)), `${what}: bash does not pass ${JSON.stringify(w.value)} to the command`);
+              assert.ok(
+                args.some((a) => a.includes(w.value)),
+                `${what}: bash does not pass ${JSON.stringify(w.value)} to the command`,
+              );
             }
           }
         }
         // 2. The finding is gone and nothing serious is new.
         const re = analyzeText(next, { fileName: c.path, oracle, shellParser: shell, verifyFixes: false });
-        assert.ok(re.diagnostics.filter((x) => x.code === d.code).length < a.diagnostics.filter((x) => x.code === d.code).length, `${what}: the finding is still there`);
+        assert.ok(
+          re.diagnostics.filter((x) => x.code === d.code).length < a.diagnostics.filter((x) => x.code === d.code).length,
+          `${what}: the finding is still there`,
+        );
         for (const [code, n] of serious(re)) {
           assert.ok(n <= (seriousBefore.get(code) ?? 0), `${what}: brings a new ${code}: ${re.diagnostics.find((x) => x.code === code)?.message}`);
         }

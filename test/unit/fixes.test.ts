@@ -15,11 +15,16 @@ function edit(text: string, format: 'json' | 'yaml', f: (e: DocumentEditor) => T
 
 describe('fix edits: JSON', () => {
   it('replaces a null rope_scaling with a tab-indented block in a tab-indented file', () => {
-    const out = edit('{\n\t"a": 1,\n\t"rope_scaling": null\n}\n', 'json', (e) => e.set(['rope_scaling'], { rope_type: 'yarn', factor: float(4), original_max_position_embeddings: 32768 }));
-    assert.equal(out, '{\n\t"a": 1,\n\t"rope_scaling": {\n\t\t"rope_type": "yarn",\n\t\t"factor": 4.0,\n\t\t"original_max_position_embeddings": 32768\n\t}\n}\n');
+    const out = edit('{\n\t"a": 1,\n\t"rope_scaling": null\n}\n', 'json', (e) =>
+      e.set(['rope_scaling'], { rope_type: 'yarn', factor: float(4), original_max_position_embeddings: 32768 }),
+    );
+    assert.equal(
+      out,
+      '{\n\t"a": 1,\n\t"rope_scaling": {\n\t\t"rope_type": "yarn",\n\t\t"factor": 4.0,\n\t\t"original_max_position_embeddings": 32768\n\t}\n}\n',
+    );
   });
 
-  it('inserts a missing key with CRLF line ends and the file\'s indentation', () => {
+  it("inserts a missing key with CRLF line ends and the file's indentation", () => {
     const out = edit('{\r\n  "a": 1,\r\n  "b": 2\r\n}\r\n', 'json', (e) => e.set(['rope_theta'], 40889.94));
     assert.equal(out, '{\r\n  "a": 1,\r\n  "b": 2,\r\n  "rope_theta": 40889.94\r\n}\r\n');
   });
@@ -32,8 +37,14 @@ describe('fix edits: JSON', () => {
 
   it('removes a middle key, and the last key with its comma', () => {
     const text = '{\n  "type": "linear",\n  "rope_type": "linear",\n  "factor": 2.0\n}';
-    assert.equal(edit(text, 'json', (e) => e.remove(['type'])), '{\n  "rope_type": "linear",\n  "factor": 2.0\n}');
-    assert.equal(edit(text, 'json', (e) => e.remove(['factor'])), '{\n  "type": "linear",\n  "rope_type": "linear"\n}');
+    assert.equal(
+      edit(text, 'json', (e) => e.remove(['type'])),
+      '{\n  "rope_type": "linear",\n  "factor": 2.0\n}',
+    );
+    assert.equal(
+      edit(text, 'json', (e) => e.remove(['factor'])),
+      '{\n  "type": "linear",\n  "rope_type": "linear"\n}',
+    );
   });
 
   it('replaces a scalar as a whole token and skips edits that change nothing', () => {
@@ -49,7 +60,10 @@ describe('fix edits: YAML', () => {
   it('adds a block under an existing map, keeping comments, blank lines and `500_000`', () => {
     const text = 'base_model: x\nsequence_len: 4096 # len\nmodel_config:\n  rope_theta: 500_000\n\nlr: 1\n';
     const out = edit(text, 'yaml', (e) => e.set(['model_config', 'rope_scaling'], { rope_type: 'yarn', factor: float(2) }));
-    assert.equal(out, 'base_model: x\nsequence_len: 4096 # len\nmodel_config:\n  rope_theta: 500_000\n  rope_scaling:\n    rope_type: yarn\n    factor: 2.0\n\nlr: 1\n');
+    assert.equal(
+      out,
+      'base_model: x\nsequence_len: 4096 # len\nmodel_config:\n  rope_theta: 500_000\n  rope_scaling:\n    rope_type: yarn\n    factor: 2.0\n\nlr: 1\n',
+    );
   });
 
   it('creates a missing parent map at the end of the file', () => {
@@ -69,8 +83,14 @@ describe('fix edits: YAML', () => {
 
   it('removes a block entry with its lines, and fills an empty value', () => {
     const text = 'a: 1\nrope_scaling:\n  type: linear\n  factor: 2\nb: 2\n';
-    assert.equal(edit(text, 'yaml', (e) => e.remove(['rope_scaling'])), 'a: 1\nb: 2\n');
-    assert.equal(edit('x: 1\nrope_scaling:\ny: 2\n', 'yaml', (e) => e.set(['rope_scaling'], 'yarn')), 'x: 1\nrope_scaling: yarn\ny: 2\n');
+    assert.equal(
+      edit(text, 'yaml', (e) => e.remove(['rope_scaling'])),
+      'a: 1\nb: 2\n',
+    );
+    assert.equal(
+      edit('x: 1\nrope_scaling:\ny: 2\n', 'yaml', (e) => e.set(['rope_scaling'], 'yarn')),
+      'x: 1\nrope_scaling: yarn\ny: 2\n',
+    );
   });
 
   it('keeps CRLF in YAML insertions', () => {

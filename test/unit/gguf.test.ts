@@ -12,7 +12,9 @@ describe('GGUF header: read and judged like its config', function () {
   this.timeout(60000);
   let dir: string;
   const oracle = createSyncOracle();
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'rope-lens-gguf-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rope-lens-gguf-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   async function analyze(name: string, kv: Parameters<typeof ggufHeader>[0], total?: number) {
@@ -30,7 +32,10 @@ describe('GGUF header: read and judged like its config', function () {
     assert.equal(a.rope!.rotaryDim.value, 128); // 3584 / 28
     assert.equal(a.rope!.contextLength.value, 32768);
     assert.equal(a.rope!.scaling, undefined);
-    assert.deepEqual(a.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'), []);
+    assert.deepEqual(
+      a.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'),
+      [],
+    );
   });
 
   it('context_length raised to 131,072 without scaling: a warning on that key with the YaRN flags', async () => {
@@ -48,7 +53,7 @@ describe('GGUF header: read and judged like its config', function () {
     const byName = await analyze('renamed.gguf', rest);
     assert.equal(byName.gguf.hubRef, null);
     assert.deepEqual(byName.rope!.identity, { id: 'Qwen/Qwen2.5-7B-Instruct', via: '_name_or_path' });
-    assert.equal(byName.config!['_name_or_path'], undefined, 'the reported config is the header\'s own');
+    assert.equal(byName.config!['_name_or_path'], undefined, "the reported config is the header's own");
     const { 'general.name': _n, ...anonymous } = rest;
     const p = join(dir, 'Qwen2.5-7B-Instruct-Q4_K_M.gguf');
     writeGguf(p, ggufHeader(anonymous));
@@ -62,11 +67,19 @@ describe('GGUF header: read and judged like its config', function () {
     writeGguf(q, ggufHeader({ ...anonymous, 'qwen2.rope.freq_base': f32(5000000) }));
     const own = analyzeGguf(await readGgufMetadata(q), { oracle, fileName: q });
     assert.equal(own.rope!.identity, null);
-    assert.ok(own.rope!.derivativeOf?.differences.some((d) => d.startsWith('rope_theta 5,000,000')), JSON.stringify(own.rope!.derivativeOf));
+    assert.ok(
+      own.rope!.derivativeOf?.differences.some((d) => d.startsWith('rope_theta 5,000,000')),
+      JSON.stringify(own.rope!.derivativeOf),
+    );
   });
 
   it('a YaRN GGUF converted without original_context_length gets the config rule, pointed at the scaling key', async () => {
-    const kv = { ...qwen25InstructMetadata(), 'qwen2.context_length': u32(131072), 'qwen2.rope.scaling.type': str('yarn'), 'qwen2.rope.scaling.factor': f32(4) };
+    const kv = {
+      ...qwen25InstructMetadata(),
+      'qwen2.context_length': u32(131072),
+      'qwen2.rope.scaling.type': str('yarn'),
+      'qwen2.rope.scaling.factor': f32(4),
+    };
     const a = await analyze('qwen-yarn-noorig.gguf', kv);
     const d = a.diagnostics.find((x) => x.code === 'rope/original-context-missing');
     assert.ok(d, JSON.stringify(a.diagnostics));
@@ -79,7 +92,13 @@ describe('GGUF header: read and judged like its config', function () {
 
   it('a base below the bound at a training-length context is found as for a config', async () => {
     // A pretraining-style header: base 10,000 at 32k (b* for 32k is far above 10,000).
-    const kv = { 'general.architecture': str('llama'), 'llama.context_length': u32(32768), 'llama.embedding_length': u32(4096), 'llama.attention.head_count': u32(32), 'llama.rope.freq_base': f32(10000) };
+    const kv = {
+      'general.architecture': str('llama'),
+      'llama.context_length': u32(32768),
+      'llama.embedding_length': u32(4096),
+      'llama.attention.head_count': u32(32),
+      'llama.rope.freq_base': f32(10000),
+    };
     const a = await analyze('low-base.gguf', kv);
     const d = a.diagnostics.find((x) => x.code === 'rope/base-below-bound');
     assert.ok(d, JSON.stringify(a.diagnostics));
@@ -94,11 +113,23 @@ describe('GGUF header: read and judged like its config', function () {
   });
 
   it('uint64 values, partial rotary dims and MLA are mapped', () => {
-    const c = ggufToConfig({ 'general.architecture': 'phi2', 'phi2.context_length': 2048n, 'phi2.embedding_length': 2560, 'phi2.attention.head_count': 32, 'phi2.rope.dimension_count': 32 });
+    const c = ggufToConfig({
+      'general.architecture': 'phi2',
+      'phi2.context_length': 2048n,
+      'phi2.embedding_length': 2560,
+      'phi2.attention.head_count': 32,
+      'phi2.rope.dimension_count': 32,
+    });
     assert.equal(c!.config['max_position_embeddings'], 2048);
     assert.equal(c!.config['head_dim'], 80);
     assert.equal(c!.config['rotary_dim'], 32);
-    const ds = ggufToConfig({ 'general.architecture': 'deepseek2', 'deepseek2.rope.dimension_count': 64, 'deepseek2.rope.scaling.type': 'yarn', 'deepseek2.rope.scaling.factor': 40, 'deepseek2.rope.scaling.original_context_length': 4096 });
+    const ds = ggufToConfig({
+      'general.architecture': 'deepseek2',
+      'deepseek2.rope.dimension_count': 64,
+      'deepseek2.rope.scaling.type': 'yarn',
+      'deepseek2.rope.scaling.factor': 40,
+      'deepseek2.rope.scaling.original_context_length': 4096,
+    });
     assert.equal(ds!.config['qk_rope_head_dim'], 64);
     assert.deepEqual(ds!.config['rope_scaling'], { rope_type: 'yarn', factor: 40, original_max_position_embeddings: 4096 });
     assert.equal(ggufToConfig({ 'tokenizer.ggml.model': 'gpt2' }), undefined);

@@ -16,7 +16,11 @@ import type { FileAnalysis } from '../../shared/service/types';
 const oracle = createSyncOracle();
 let shell: ShellParser;
 const analyze = (text: string, fileName: string): FileAnalysis => analyzeText(text, { fileName, oracle, shellParser: shell });
-const codes = (a: FileAnalysis) => a.diagnostics.filter((d) => d.severity !== 'hint').map((d) => `${d.code}:${d.severity}`).sort();
+const codes = (a: FileAnalysis) =>
+  a.diagnostics
+    .filter((d) => d.severity !== 'hint')
+    .map((d) => `${d.code}:${d.severity}`)
+    .sort();
 const apply = (text: string, edits: Parameters<typeof applyTextEdits>[2]) => applyTextEdits(text, new LineIndex(text), edits);
 
 const YARN = { rope_type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 };
@@ -29,11 +33,14 @@ function yaml(model: string, overrides: unknown, len: number): string {
 
 describe('vLLM --hf-overrides applied as vLLM nests them', function () {
   this.timeout(60_000);
-  before(async () => { shell = await loadShellParser(); });
+  before(async () => {
+    shell = await loadShellParser();
+  });
 
   it('Gemma 3: a top-level rope_scaling is dead (the language model is built from text_config); the fix removes it', () => {
     const ov = { rope_scaling: YARN };
-    const sh = shellLine('google/gemma-3-27b-it', ov, 32768), y = yaml('google/gemma-3-27b-it', ov, 32768);
+    const sh = shellLine('google/gemma-3-27b-it', ov, 32768),
+      y = yaml('google/gemma-3-27b-it', ov, 32768);
     const [a, b] = [analyze(sh, 'serve.sh'), analyze(y, 'vllm.yaml')];
     assert.deepEqual(codes(a), ['launch/override-key-ignored:warning']);
     assert.deepEqual(codes(b), codes(a));
@@ -67,7 +74,7 @@ describe('vLLM --hf-overrides applied as vLLM nests them', function () {
     assert.equal(a.launches![0].replacesModelScaling, true);
   });
 
-  it('gpt-oss: a rope_scaling override without beta_fast/beta_slow is an error; the fix keeps the model\'s YaRN', () => {
+  it("gpt-oss: a rope_scaling override without beta_fast/beta_slow is an error; the fix keeps the model's YaRN", () => {
     const ov = { rope_scaling: { rope_type: 'yarn', factor: 32.0, original_max_position_embeddings: 4096 } };
     const sh = shellLine('openai/gpt-oss-120b', ov, 131072);
     const [a, b] = [analyze(sh, 'serve.sh'), analyze(yaml('openai/gpt-oss-120b', ov, 131072), 'vllm.yaml')];
@@ -83,10 +90,15 @@ describe('vLLM --hf-overrides applied as vLLM nests them', function () {
 
   it('a fix that adds RoPE keys writes them where vLLM reads them: under text_config (Voxtral)', () => {
     const sh = 'vllm serve mistralai/Voxtral-Mini-3B-2507 --max-model-len 65536\n';
-    const fix = analyze(sh, 'serve.sh').diagnostics.flatMap((d) => d.fixes).find((f) => f.preferred);
+    const fix = analyze(sh, 'serve.sh')
+      .diagnostics.flatMap((d) => d.fixes)
+      .find((f) => f.preferred);
     assert.ok(fix);
     const fixed = apply(sh, fix!.edits);
     assert.match(fixed, /--hf-overrides '\{"text_config":\{"rope_scaling":\{"rope_type":"yarn"/);
-    assert.deepEqual(codes(analyze(fixed, 'serve.sh')).filter((c) => !c.endsWith(':information')), []);
+    assert.deepEqual(
+      codes(analyze(fixed, 'serve.sh')).filter((c) => !c.endsWith(':information')),
+      [],
+    );
   });
 });

@@ -86,7 +86,10 @@ describe('model identity', () => {
   });
 
   it('by fingerprint: a scaling added to a model that shipped none, base unchanged, is still that model (situation 4)', () => {
-    const yarn = { ...findCatalogEntry('meta-llama/Meta-Llama-3-70B')!.config, rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 8192 } };
+    const yarn = {
+      ...findCatalogEntry('meta-llama/Meta-Llama-3-70B')!.config,
+      rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 8192 },
+    };
     const m = identifyModel({ fingerprint: fpOf(yarn) })!;
     assert.equal(m.identity.id, 'meta-llama/Meta-Llama-3-70B');
     assert.equal(m.trainedContext.value, 8192);
@@ -138,7 +141,9 @@ describe('model identity', () => {
   });
 
   it('no-RoPE models are identified without a base', () => {
-    const m = identifyModel({ fingerprint: fpOf({ model_type: 'bert', hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, vocab_size: 30522 }) })!;
+    const m = identifyModel({
+      fingerprint: fpOf({ model_type: 'bert', hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, vocab_size: 30522 }),
+    })!;
     assert.equal(m.entries[0].noRope, true);
     assert.equal(m.shipped.base, undefined);
     assert.equal(m.shipped.contextLength, 512);
@@ -148,6 +153,12 @@ describe('model identity', () => {
     assert.equal(fingerprintOf({ rope_scaling: { type: 'su', long_factor: [1], short_factor: [1] } }).scalingType, 'longrope');
     assert.equal(fingerprintOf({ rope_parameters: { rope_type: 'default', rope_theta: 10000 } }).scalingType, 'default');
     assert.equal(fingerprintOf({ rope_parameters: { rope_type: 'default', rope_theta: 10000 } }).ropeTheta, 10000);
-    assert.deepEqual(fingerprintOf({ n_embd: 768, n_layer: 12, n_head: 12, model_type: 'gpt2' }), { modelType: 'gpt2', hiddenSize: 768, numHiddenLayers: 12, numAttentionHeads: 12, scalingType: 'default' });
+    assert.deepEqual(fingerprintOf({ n_embd: 768, n_layer: 12, n_head: 12, model_type: 'gpt2' }), {
+      modelType: 'gpt2',
+      hiddenSize: 768,
+      numHiddenLayers: 12,
+      numAttentionHeads: 12,
+      scalingType: 'default',
+    });
   });
 });

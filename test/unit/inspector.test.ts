@@ -50,7 +50,10 @@ describe('inspector data builder', () => {
     close(d.original.wavelengths[0], 2 * Math.PI);
     close(d.original.wavelengths[63], 2 * Math.PI * Math.pow(10000, 126 / 128));
     // λ_i ≤ 4096 ⇔ i ≤ 64·log(4096/2π)/log(1e4) = 45.03 → pairs 0…45.
-    assert.deepEqual(d.fullPeriodDims, Array.from({ length: 46 }, (_, i) => i));
+    assert.deepEqual(
+      d.fullPeriodDims,
+      Array.from({ length: 46 }, (_, i) => i),
+    );
     // Liu et al.: d_extra = 92 channels for Llama-2 (b = 1e4, T = 4096) → pair index 46.
     assert.equal(d.criticalDim, 46);
     assert.equal(d.factor, 4);
@@ -86,7 +89,9 @@ describe('inspector data builder', () => {
 
   it("uses Gradient's law for the raised base (Llama-3-8B to 262k)", () => {
     const input: InspectorInput = {
-      label: 'llama-3-8b', headDim: 128, originalLength: 8192,
+      label: 'llama-3-8b',
+      headDim: 128,
+      originalLength: 8192,
       spec: { ropeType: 'default', base: 500000, rotaryDim: 128, maxPositionEmbeddings: 8192 },
     };
     const d = buildInspectorData(input, { targetLength: 262144, method: 'gradient' }, { validity: false, fbBuckets: 64 });
@@ -116,8 +121,13 @@ describe('inspector data builder', () => {
     for (let m = 0; m < fb.lmax!; m++) assert.ok(naiveF(10000, 128, m) >= -1e-7, `f(${m}) < 0`);
     // Bucket k covers m ∈ [16k, 16k+16): compare a few with the naive loop.
     for (const k of [0, 37, 106, 255]) {
-      let lo = Infinity, hi = -Infinity;
-      for (let m = 16 * k; m < 16 * (k + 1); m++) { const v = naiveF(10000, 128, m); lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      let lo = Infinity,
+        hi = -Infinity;
+      for (let m = 16 * k; m < 16 * (k + 1); m++) {
+        const v = naiveF(10000, 128, m);
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
       assert.ok(Math.abs(fb.min[k] - lo) < 1e-8 && Math.abs(fb.max[k] - hi) < 1e-8, `bucket ${k}`);
       assert.equal(fb.m[k], 16 * k);
     }
@@ -181,11 +191,19 @@ describe('inspector messages', () => {
   });
   it('rejects anything else', () => {
     const bad: unknown[] = [
-      null, 'apply', [], { type: 'eval', code: 'x' }, { type: 'ready', extra: 1 },
-      { type: 'apply' }, { type: 'apply', controls: { ...ok, method: 'ntk; rm -rf' } },
-      { type: 'apply', controls: { ...ok, targetLength: -5 } }, { type: 'apply', controls: { ...ok, targetLength: 1e12 } },
-      { type: 'apply', controls: { ...ok, targetLength: 1024.5 } }, { type: 'update', controls: { ...ok, base: Number.NaN } },
-      { type: 'update', controls: { ...ok, base: '1e6' } }, { type: 'update', controls: { ...ok, path: '/etc/passwd' } },
+      null,
+      'apply',
+      [],
+      { type: 'eval', code: 'x' },
+      { type: 'ready', extra: 1 },
+      { type: 'apply' },
+      { type: 'apply', controls: { ...ok, method: 'ntk; rm -rf' } },
+      { type: 'apply', controls: { ...ok, targetLength: -5 } },
+      { type: 'apply', controls: { ...ok, targetLength: 1e12 } },
+      { type: 'apply', controls: { ...ok, targetLength: 1024.5 } },
+      { type: 'update', controls: { ...ok, base: Number.NaN } },
+      { type: 'update', controls: { ...ok, base: '1e6' } },
+      { type: 'update', controls: { ...ok, path: '/etc/passwd' } },
       { type: 'update', controls: Object.create({ method: 'yarn', targetLength: 4096 }) },
     ];
     for (const b of bad) assert.equal(parsePageMessage(b).ok, false, JSON.stringify(b));
@@ -207,8 +225,10 @@ describe('inspector page template', () => {
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /script-src 'nonce-abc123'(;|$)/);
     assert.ok(!/unsafe-eval|unsafe-inline|\*/.test(csp.replace('file+.', '')));
-    const html = renderInspectorHtml({ script: { inline: 'var a = "</script>";' }, style: { inline: 'body{}' } },
-      { nonce: 'abc123', title: 'T <x>', standalone: true });
+    const html = renderInspectorHtml(
+      { script: { inline: 'var a = "</script>";' }, style: { inline: 'body{}' } },
+      { nonce: 'abc123', title: 'T <x>', standalone: true },
+    );
     assert.ok(html.includes('<title>T &lt;x&gt;</title>'));
     assert.equal((html.match(/<\/script>/g) ?? []).length, 1, 'the inline script cannot end early');
     assert.ok(!/https?:\/\//.test(html), 'no remote URL');

@@ -60,7 +60,7 @@ describe('inspector apply to config', () => {
     assert.deepEqual(r.plain.rope_scaling, { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 4096 });
   });
 
-  it('offers no edit for the file\'s own scaling, NTK-by-parts or longrope, and none at factor 1', () => {
+  it("offers no edit for the file's own scaling, NTK-by-parts or longrope, and none at factor 1", () => {
     for (const m of ['configured', 'ntk-by-parts', 'longrope'] as const) assert.equal(applyTo(llama2, 'json', m, 16384), undefined);
     assert.equal(applyTo(llama2, 'json', 'yarn', 4096), undefined);
     const doc = parseDocumentText(llama2, 'json');

@@ -7,7 +7,14 @@
 import { strict as assert } from 'node:assert';
 import { GPU } from 'gpu.js';
 import {
-  RopeShape, ROPE_LAYOUTS, applyRopeReference, applyRopeTs, createRopeKernel, maxAbsError, randomTensor, ropeTables,
+  RopeShape,
+  ROPE_LAYOUTS,
+  applyRopeReference,
+  applyRopeTs,
+  createRopeKernel,
+  maxAbsError,
+  randomTensor,
+  ropeTables,
 } from '../../shared/gpu/ropeKernels';
 import { defaultInvFreq } from '../../shared/rope/invFreq';
 import { quantile, summarize } from '../../shared/kernelBench/stats';
@@ -24,7 +31,10 @@ const tables = ropeTables(inv, shape.tokens, 5000);
 
 describe('RoPE float64 reference', () => {
   it('rotates a one-hot channel exactly as the layout pairs it', () => {
-    const t = 3, h = 1, i = 2, half = shape.rotaryDim / 2;
+    const t = 3,
+      h = 1,
+      i = 2,
+      half = shape.rotaryDim / 2;
     const angle = (5000 + t) * inv[i];
     const at = (d: number) => (t * shape.heads + h) * shape.headDim + d;
     // rotate-half: channel i pairs with i + half.
@@ -40,10 +50,13 @@ describe('RoPE float64 reference', () => {
     assert.ok(Math.abs(il[at(2 * i)] + Math.sin(angle)) < 1e-12);
     assert.ok(Math.abs(il[at(2 * i + 1)] - Math.cos(angle)) < 1e-12);
     // Every other channel stays 0.
-    assert.equal(rh.reduce((s, v) => s + (v !== 0 ? 1 : 0), 0), 2);
+    assert.equal(
+      rh.reduce((s, v) => s + (v !== 0 ? 1 : 0), 0),
+      2,
+    );
   });
 
-  it('keeps each pair\'s norm, passes non-rotary channels through, and inverts with −angle', () => {
+  it("keeps each pair's norm, passes non-rotary channels through, and inverts with −angle", () => {
     const x = randomTensor(n, 7);
     const inverse = { ...tables, sin64: tables.sin64.map((v) => -v) };
     for (const layout of ROPE_LAYOUTS) {
@@ -53,8 +66,12 @@ describe('RoPE float64 reference', () => {
       for (let row = 0; row < shape.tokens * shape.heads; row++) {
         const b = row * shape.headDim;
         for (let d = shape.rotaryDim; d < shape.headDim; d++) assert.equal(out[b + d], x[b + d]);
-        let nx = 0, no = 0;
-        for (let d = 0; d < shape.rotaryDim; d++) { nx += x[b + d] ** 2; no += out[b + d] ** 2; }
+        let nx = 0,
+          no = 0;
+        for (let d = 0; d < shape.rotaryDim; d++) {
+          nx += x[b + d] ** 2;
+          no += out[b + d] ** 2;
+        }
         assert.ok(Math.abs(nx - no) < 1e-12);
       }
     }
@@ -82,7 +99,9 @@ describe('RoPE float64 reference', () => {
 describe('RoPE kernels against the float64 reference', () => {
   const x = randomTensor(n, 3);
   const gpus = [new GPU({ mode: 'cpu' }), new GPU()];
-  after(() => { for (const g of gpus) void g.destroy(); });
+  after(() => {
+    for (const g of gpus) void g.destroy();
+  });
 
   for (const layout of ROPE_LAYOUTS) {
     it(`${layout}: TypeScript baseline and gpu.js kernels agree to float32 rounding`, () => {
@@ -142,7 +161,7 @@ describe('benchmark cases', () => {
 });
 
 describe('benchmark runner', () => {
-  it('quantiles match numpy\'s linear interpolation', () => {
+  it("quantiles match numpy's linear interpolation", () => {
     assert.equal(quantile([4, 1, 3, 2], 0.5), 2.5);
     assert.equal(quantile([1, 2, 3, 4, 5], 0.25), 2);
     assert.equal(quantile([10, 20], 0.75), 17.5);
@@ -156,8 +175,17 @@ describe('benchmark runner', () => {
   function fake(clock: { t: number }, id: string, ms: number, bytes?: number, kind: BenchCase['kind'] = 'rope'): BenchCase {
     let calls = 0;
     return {
-      id, label: id, kind, impl: 'fake', backend: () => `calls=${calls}`, elements: 1000, bytes,
-      run: () => { calls++; clock.t += ms; },
+      id,
+      label: id,
+      kind,
+      impl: 'fake',
+      backend: () => `calls=${calls}`,
+      elements: 1000,
+      bytes,
+      run: () => {
+        calls++;
+        clock.t += ms;
+      },
       verify: () => ({ maxAbs: 0.5, refMax: 2 }),
     };
   }
@@ -166,12 +194,14 @@ describe('benchmark runner', () => {
     const clock = { t: 0 };
     const run = await runBenchmarks(
       [fake(clock, 'mem', 1, 8e6, 'memcpy'), fake(clock, 'k', 4, 8e6), fake(clock, 'scan', 2)],
-      { warmup: 2, repeats: 5 }, 'test', { now: () => clock.t },
+      { warmup: 2, repeats: 5 },
+      'test',
+      { now: () => clock.t },
     );
     const [mem, k, scan] = run.results;
     assert.equal(mem.samplesMs.length, 5);
     assert.equal(mem.backend, 'calls=7', 'warm-up calls ran but were not timed');
-    assert.equal(mem.gbPerSec, 8);           // 8e6 B in 1 ms
+    assert.equal(mem.gbPerSec, 8); // 8e6 B in 1 ms
     assert.equal(k.gbPerSec, 2);
     assert.equal(k.ratioToMemcpy, 0.25);
     assert.equal(k.elementsPerSec, 250000);
@@ -183,11 +213,20 @@ describe('benchmark runner', () => {
   it('stops between calls when cancelled and records a failing case without stopping', async () => {
     const clock = { t: 0 };
     const signal = { aborted: false };
-    const boom: BenchCase = { ...fake(clock, 'boom', 1), run: () => { throw new Error('no WebGL2'); } };
+    const boom: BenchCase = {
+      ...fake(clock, 'boom', 1),
+      run: () => {
+        throw new Error('no WebGL2');
+      },
+    };
     let seen = 0;
     const run = await runBenchmarks([boom, fake(clock, 'a', 1), fake(clock, 'b', 1)], { warmup: 1, repeats: 3 }, 'test', {
-      now: () => clock.t, signal,
-      onProgress: (done) => { seen = done; if (done >= 8) signal.aborted = true; },
+      now: () => clock.t,
+      signal,
+      onProgress: (done) => {
+        seen = done;
+        if (done >= 8) signal.aborted = true;
+      },
     });
     assert.equal(run.results[0].error, 'no WebGL2');
     assert.equal(run.cancelled, true);
@@ -205,12 +244,25 @@ describe('benchmark runner', () => {
 describe('kernel page messages', () => {
   it('accepts a real run and rejects malformed or oversized ones', async () => {
     const clock = { t: 0 };
-    const c: BenchCase = { id: 'x', label: 'x', kind: 'rope', impl: 'fake', backend: () => 'b', elements: 10, bytes: 80, run: () => { clock.t += 1; } };
+    const c: BenchCase = {
+      id: 'x',
+      label: 'x',
+      kind: 'rope',
+      impl: 'fake',
+      backend: () => 'b',
+      elements: 10,
+      bytes: 80,
+      run: () => {
+        clock.t += 1;
+      },
+    };
     const run = JSON.parse(JSON.stringify(await runBenchmarks([c], { warmup: 1, repeats: 2 }, 'env', { now: () => clock.t })));
     assert.equal(parseBenchPageMessage({ type: 'webview-results', run })?.type, 'webview-results');
     assert.deepEqual(parseBenchPageMessage({ type: 'export' }), { type: 'export' });
     const bad: unknown[] = [
-      null, { type: 'export', path: '/etc/passwd' }, { type: 'webview-results' },
+      null,
+      { type: 'export', path: '/etc/passwd' },
+      { type: 'webview-results' },
       { type: 'webview-results', run: { ...run, results: [{ ...run.results[0], medianMs: 'fast' }] } },
       { type: 'webview-results', run: { ...run, results: new Array(65).fill(run.results[0]) } },
       { type: 'webview-results', run: { ...run, environment: 'x'.repeat(5000) } },

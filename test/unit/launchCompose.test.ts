@@ -8,7 +8,9 @@ import { after, appendFlag, argvOf, assertExactSpans, envOf, fixture, shellParse
 
 describe('launch files: compose and Kubernetes YAML', () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
+  before(async () => {
+    shell = await shellParser();
+  });
 
   describe('compose', () => {
     it('a real multi-service file: folded command with ${VAR:-default}s, list command under entrypoint, env-only Ollama, nginx left out', () => {
@@ -16,7 +18,10 @@ describe('launch files: compose and Kubernetes YAML', () => {
       const f = readLaunchFile(text, 'docker-compose.yml', { shell })!;
       assert.equal(f.format, 'compose');
       assertExactSpans(text, f);
-      assert.deepEqual(f.invocations.map((i) => i.image?.value), ['vllm/vllm-openai:latest', 'lmsysorg/sglang:v0.4.9', 'ollama/ollama:0.9.6']);
+      assert.deepEqual(
+        f.invocations.map((i) => i.image?.value),
+        ['vllm/vllm-openai:latest', 'lmsysorg/sglang:v0.4.9', 'ollama/ollama:0.9.6'],
+      );
       const [vllm, sglang, ollama] = f.invocations;
       assert.equal(vllm.entrypoint, 'image');
       const len = after(vllm, '--max-model-len');
@@ -27,7 +32,15 @@ describe('launch files: compose and Kubernetes YAML', () => {
       assert.equal(vllm.env.VLLM_ALLOW_LONG_MAX_MODEL_LEN.raw, '1');
       assert.match(vllm.notes.join(), /env_file/);
       assert.equal(sglang.entrypoint, 'program');
-      assert.deepEqual(argvOf(sglang), ['python3', '-m', 'sglang.launch_server', '--model-path', 'meta-llama/Llama-3.1-8B-Instruct', '--context-length', '65536']);
+      assert.deepEqual(argvOf(sglang), [
+        'python3',
+        '-m',
+        'sglang.launch_server',
+        '--model-path',
+        'meta-llama/Llama-3.1-8B-Instruct',
+        '--context-length',
+        '65536',
+      ]);
       assert.equal(after(sglang, '--model-path').raw, '"meta-llama/Llama-3.1-8B-Instruct"');
       assert.deepEqual(argvOf(ollama), []);
       assert.deepEqual(envOf(ollama), { OLLAMA_CONTEXT_LENGTH: '8192', OLLAMA_HOST: '0.0.0.0' });
@@ -36,12 +49,19 @@ describe('launch files: compose and Kubernetes YAML', () => {
     });
 
     it('command strings are split as compose splits them (go-shellwords): quotes group, backslash escapes, ; ends', () => {
-      assert.deepEqual(splitLikeCompose(`--a 'x y' "p\\"q" r\\ s`).words.map((w) => w.value), ['--a', 'x y', 'p"q', 'r s']);
+      assert.deepEqual(
+        splitLikeCompose(`--a 'x y' "p\\"q" r\\ s`).words.map((w) => w.value),
+        ['--a', 'x y', 'p"q', 'r s'],
+      );
       const stop = splitLikeCompose('--a 1; rm -rf /');
-      assert.deepEqual(stop.words.map((w) => w.value), ['--a', '1']);
+      assert.deepEqual(
+        stop.words.map((w) => w.value),
+        ['--a', '1'],
+      );
       assert.equal(stop.stoppedAt, 5);
       assert.ok(splitLikeCompose('--a "open').error);
-      const text = 'services:\n  v:\n    image: vllm/vllm-openai\n    command: --model m --rope-scaling \'{"rope_type":"yarn","factor":4.0}\' --max-model-len "32768"\n';
+      const text =
+        'services:\n  v:\n    image: vllm/vllm-openai\n    command: --model m --rope-scaling \'{"rope_type":"yarn","factor":4.0}\' --max-model-len "32768"\n';
       const inv = readCompose(text).invocations[0];
       assertExactSpans(text, { invocations: [inv] });
       assert.equal(JSON.parse(after(inv, '--rope-scaling').value).factor, 4);
@@ -49,7 +69,8 @@ describe('launch files: compose and Kubernetes YAML', () => {
     });
 
     it('interpolation: $$ is a literal $, ${VAR:-d} takes the default, a host variable is unknown', () => {
-      const text = 'services:\n  v:\n    image: vllm/vllm-openai\n    command: ["--api-key", "$$ecret", "--max-model-len", "${LEN:-4096}", "--served-model-name", "$NAME"]\n';
+      const text =
+        'services:\n  v:\n    image: vllm/vllm-openai\n    command: ["--api-key", "$$ecret", "--max-model-len", "${LEN:-4096}", "--served-model-name", "$NAME"]\n';
       const inv = readCompose(text).invocations[0];
       assert.equal(after(inv, '--api-key').value, '$ecret');
       assert.equal(after(inv, '--max-model-len').value, '4096');
@@ -57,7 +78,8 @@ describe('launch files: compose and Kubernetes YAML', () => {
     });
 
     it('environment as a K=V list and as a map; a name without value is unknown', () => {
-      const text = 'services:\n  a:\n    image: vllm/vllm-openai\n    environment:\n      - "VLLM_X=1"\n      - HOST_ONLY\n  b:\n    image: ollama/ollama\n    environment:\n      OLLAMA_CONTEXT_LENGTH: "16384"\n      FROM_HOST:\n';
+      const text =
+        'services:\n  a:\n    image: vllm/vllm-openai\n    environment:\n      - "VLLM_X=1"\n      - HOST_ONLY\n  b:\n    image: ollama/ollama\n    environment:\n      OLLAMA_CONTEXT_LENGTH: "16384"\n      FROM_HOST:\n';
       const [a, b] = readCompose(text).invocations;
       assertExactSpans(text, { invocations: [a, b] });
       assert.equal(a.env.VLLM_X.value, '1');
@@ -76,7 +98,8 @@ describe('launch files: compose and Kubernetes YAML', () => {
     });
 
     it('format: compose.yaml, docker-compose.*.yml; other YAML is not compose', () => {
-      for (const n of ['compose.yaml', 'compose.yml', 'docker-compose.yml', 'docker-compose.gpu.yaml', 'deploy/docker-compose-prod.yml']) assert.equal(launchFormatOf(n, undefined, 'services: {}'), 'compose', n);
+      for (const n of ['compose.yaml', 'compose.yml', 'docker-compose.yml', 'docker-compose.gpu.yaml', 'deploy/docker-compose-prod.yml'])
+        assert.equal(launchFormatOf(n, undefined, 'services: {}'), 'compose', n);
       assert.equal(launchFormatOf('values.yaml', undefined, 'services: {}'), undefined);
     });
   });
@@ -111,7 +134,8 @@ describe('launch files: compose and Kubernetes YAML', () => {
     });
 
     it('env values may use earlier env values through $(NAME); $$( stays literal', () => {
-      const text = 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: vllm/vllm-openai\n    command: [vllm, serve, "$(DIR)/m", --x, "$$(NOT)"]\n    env:\n    - {name: BASE, value: /models}\n    - {name: DIR, value: "$(BASE)/qwen"}\n';
+      const text =
+        'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: vllm/vllm-openai\n    command: [vllm, serve, "$(DIR)/m", --x, "$$(NOT)"]\n    env:\n    - {name: BASE, value: /models}\n    - {name: DIR, value: "$(BASE)/qwen"}\n';
       const inv = readKubernetes(text).invocations[0];
       assert.equal(inv.env.DIR.value, '/models/qwen');
       assert.equal(argvOf(inv)[2], '/models/qwen/m');
@@ -120,32 +144,52 @@ describe('launch files: compose and Kubernetes YAML', () => {
 
     it('a LeaderWorkerSet: leader and worker templates, a double-quoted sh -c script over two lines mapped back exactly', () => {
       const text = [
-        'apiVersion: leaderworkerset.x-k8s.io/v1', 'kind: LeaderWorkerSet', 'spec:', '  leaderWorkerTemplate:', '    leaderTemplate:', '      spec:', '        containers:',
-        '          - name: leader', '            image: vllm/vllm-openai:v0.8.5', '            command:', '              - sh', '              - -c',
+        'apiVersion: leaderworkerset.x-k8s.io/v1',
+        'kind: LeaderWorkerSet',
+        'spec:',
+        '  leaderWorkerTemplate:',
+        '    leaderTemplate:',
+        '      spec:',
+        '        containers:',
+        '          - name: leader',
+        '            image: vllm/vllm-openai:v0.8.5',
+        '            command:',
+        '              - sh',
+        '              - -c',
         '              - "bash setup.sh leader --size=$(LWS_GROUP_SIZE); ',
         '                 python3 -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-405B-Instruct --max-model-len 8192"',
-        '    workerTemplate:', '      spec:', '        containers:', '          - name: worker', '            image: lmsysorg/sglang:latest',
-        '            command: [python3, -m, sglang.launch_server, --model-path, m, --context-length, "4096"]', '',
+        '    workerTemplate:',
+        '      spec:',
+        '        containers:',
+        '          - name: worker',
+        '            image: lmsysorg/sglang:latest',
+        '            command: [python3, -m, sglang.launch_server, --model-path, m, --context-length, "4096"]',
+        '',
       ].join('\n');
       assert.equal(launchFormatOf('lws.yaml', undefined, text), 'kubernetes');
       const f = readLaunchFile(text, 'lws.yaml', { shell })!;
       assertExactSpans(text, f);
-      assert.deepEqual(f.invocations.map((i) => argvOf(i).slice(0, 3).join(' ')), ['python3 -m vllm.entrypoints.openai.api_server', 'python3 -m sglang.launch_server']);
+      assert.deepEqual(
+        f.invocations.map((i) => argvOf(i).slice(0, 3).join(' ')),
+        ['python3 -m vllm.entrypoints.openai.api_server', 'python3 -m sglang.launch_server'],
+      );
       const len = after(f.invocations[0], '--max-model-len');
       assert.equal(len.value, '8192');
-      assert.equal(len.range.start.line, 13, 'the token sits on the script\'s second line');
+      assert.equal(len.range.start.line, 13, "the token sits on the script's second line");
     });
 
-    it('args without command that start with a launch program are the command the image runs (GKE\'s Vertex vLLM image)', () => {
-      const text = 'apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - image: us-docker.pkg.dev/vertex-ai/pytorch-vllm-serve:20250405\n        args:\n        - python3\n        - -m\n        - vllm.entrypoints.api_server\n        - --max-model-len=1310720\n';
+    it("args without command that start with a launch program are the command the image runs (GKE's Vertex vLLM image)", () => {
+      const text =
+        'apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - image: us-docker.pkg.dev/vertex-ai/pytorch-vllm-serve:20250405\n        args:\n        - python3\n        - -m\n        - vllm.entrypoints.api_server\n        - --max-model-len=1310720\n';
       const inv = readKubernetes(text, shell).invocations[0];
       assert.equal(inv.entrypoint, 'program');
       assert.deepEqual(argvOf(inv).slice(0, 3), ['python3', '-m', 'vllm.entrypoints.api_server']);
       assert.match(inv.notes.join(' '), /args without command start with a program/);
     });
 
-    it('args without command are the image\'s arguments; Pod, Job, CronJob and List kinds', () => {
-      const container = (indent: string) => `${indent}containers:\n${indent}- name: c\n${indent}  image: lmsysorg/sglang:latest\n${indent}  args: ["--model-path", "m", "--context-length", "4096"]\n`;
+    it("args without command are the image's arguments; Pod, Job, CronJob and List kinds", () => {
+      const container = (indent: string) =>
+        `${indent}containers:\n${indent}- name: c\n${indent}  image: lmsysorg/sglang:latest\n${indent}  args: ["--model-path", "m", "--context-length", "4096"]\n`;
       const text = [
         `apiVersion: v1\nkind: Pod\nspec:\n${container('  ')}`,
         `apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n${container('      ')}`,

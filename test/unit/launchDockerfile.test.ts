@@ -6,7 +6,9 @@ import { after, appendFlag, argvOf, assertExactSpans, envOf, fixture, shellParse
 
 describe('launch files: Dockerfiles (dockerfile-ast)', () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
+  before(async () => {
+    shell = await shellParser();
+  });
   const read = (text: string) => {
     const f = readDockerfile(text, shell);
     assertExactSpans(text, f);
@@ -34,11 +36,14 @@ describe('launch files: Dockerfiles (dockerfile-ast)', () => {
     assert.match(edited, /original_max_position_embeddings\\":32768}", "--enforce-eager"\]/);
   });
 
-  it('CMD alone under FROM that starts a program: that program (the engine image\'s entrypoint assumed to exec it), with the FROM image token', () => {
+  it("CMD alone under FROM that starts a program: that program (the engine image's entrypoint assumed to exec it), with the FROM image token", () => {
     const text = fixture('Dockerfile.sglang');
     const inv = read(text).invocations[0];
     assert.equal(inv.entrypoint, 'program');
-    assert.ok(inv.notes.some((n) => /lmsysorg\/sglang:latest is assumed to exec it/.test(n)), inv.notes.join('; '));
+    assert.ok(
+      inv.notes.some((n) => /lmsysorg\/sglang:latest is assumed to exec it/.test(n)),
+      inv.notes.join('; '),
+    );
     assert.equal(inv.image?.value, 'lmsysorg/sglang:latest');
     assert.equal(after(inv, '--model-path').value, 'Qwen/Qwen3-8B');
     assert.deepEqual(envOf(inv), { HF_TOKEN: '' });
@@ -72,7 +77,7 @@ describe('launch files: Dockerfiles (dockerfile-ast)', () => {
     assert.equal(after(inv, '--max-model-len').raw, '$LEN');
   });
 
-  it('no start command under an engine image: the image runs its own, with this file\'s ENV', () => {
+  it("no start command under an engine image: the image runs its own, with this file's ENV", () => {
     const text = 'FROM ollama/ollama:0.9.6\nENV OLLAMA_CONTEXT_LENGTH=16384\n';
     const inv = read(text).invocations[0];
     assert.equal(inv.entrypoint, 'image');
@@ -93,7 +98,8 @@ describe('launch files: Dockerfiles (dockerfile-ast)', () => {
   });
 
   it('format by name: Dockerfile, Containerfile, *.Dockerfile, Dockerfile.*, language id', () => {
-    for (const n of ['Dockerfile', 'Containerfile', 'api.Dockerfile', 'Dockerfile.gpu', 'docker/dockerfile']) assert.equal(launchFormatOf(n, undefined, ''), 'dockerfile', n);
+    for (const n of ['Dockerfile', 'Containerfile', 'api.Dockerfile', 'Dockerfile.gpu', 'docker/dockerfile'])
+      assert.equal(launchFormatOf(n, undefined, ''), 'dockerfile', n);
     assert.equal(launchFormatOf('build', 'dockerfile', ''), 'dockerfile');
   });
 });

@@ -95,7 +95,11 @@ describe('launch grammar: vLLM', () => {
 
 describe('launch grammar: SGLang', () => {
   it('python -m sglang.launch_server and sglang serve, --model-path or --model', () => {
-    for (const cmd of ['python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length 65536', 'sglang serve --model Qwen/Qwen2.5-7B-Instruct --context-length=65536', 'python3 -u -m sglang.launch_server --model Qwen/Qwen2.5-7B-Instruct --context 65536']) {
+    for (const cmd of [
+      'python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length 65536',
+      'sglang serve --model Qwen/Qwen2.5-7B-Instruct --context-length=65536',
+      'python3 -u -m sglang.launch_server --model Qwen/Qwen2.5-7B-Instruct --context 65536',
+    ]) {
       const r = read(cmd)!;
       assert.equal(r.program, 'sglang', cmd);
       assert.equal(r.model?.value, 'Qwen/Qwen2.5-7B-Instruct', cmd);
@@ -104,7 +108,9 @@ describe('launch grammar: SGLang', () => {
   });
 
   it("vLLM's flags are refused with argparse's message; the certain replacements are given", () => {
-    const r = read(`python -m sglang.launch_server --model-path m --max-model-len 131072 --hf-overrides '{}' --gpu-memory-utilization 0.9 --rope-scaling '{}'`)!;
+    const r = read(
+      `python -m sglang.launch_server --model-path m --max-model-len 131072 --hf-overrides '{}' --gpu-memory-utilization 0.9 --rope-scaling '{}'`,
+    )!;
     const byFlag = Object.fromEntries(r.problems.map((p) => [p.token.value, p]));
     assert.equal(byFlag['--max-model-len'].replacement, '--context-length');
     assert.equal(byFlag['--hf-overrides'].replacement, '--json-model-override-args');
@@ -121,7 +127,10 @@ describe('launch grammar: SGLang', () => {
   });
 
   it('--json-model-override-args and the lmsysorg/sglang image (full command given)', () => {
-    const r = read(`python3 -m sglang.launch_server --model-path m --json-model-override-args '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`, { entrypoint: 'image', image: 'lmsysorg/sglang:latest' })!;
+    const r = read(
+      `python3 -m sglang.launch_server --model-path m --json-model-override-args '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`,
+      { entrypoint: 'image', image: 'lmsysorg/sglang:latest' },
+    )!;
     assert.equal((r.overrides!.value!['rope_scaling'] as Record<string, unknown>)['factor'], 4);
   });
 });
@@ -166,12 +175,18 @@ describe('launch grammar: llama.cpp', () => {
 
 describe('launch grammar: TGI', () => {
   it('text-generation-launcher flags, env equivalents and the image', () => {
-    const r = read('text-generation-launcher --model-id Qwen/Qwen2.5-7B-Instruct --max-input-length 8191 --max-total-tokens=8192 --rope-scaling dynamic --rope-factor 2')!;
+    const r = read(
+      'text-generation-launcher --model-id Qwen/Qwen2.5-7B-Instruct --max-input-length 8191 --max-total-tokens=8192 --rope-scaling dynamic --rope-factor 2',
+    )!;
     assert.equal(r.program, 'tgi');
     assert.equal(r.length!.value, 8192);
     assert.equal(r.rope['max-input-tokens'].value!.value, '8191');
     assert.equal(r.rope['rope-scaling'].value!.value, 'dynamic');
-    const img = read('--max-total-tokens 4096', { entrypoint: 'image', image: 'ghcr.io/huggingface/text-generation-inference:3.0', env: { MODEL_ID: 'Qwen/Qwen2.5-7B-Instruct', ROPE_FACTOR: '2' } })!;
+    const img = read('--max-total-tokens 4096', {
+      entrypoint: 'image',
+      image: 'ghcr.io/huggingface/text-generation-inference:3.0',
+      env: { MODEL_ID: 'Qwen/Qwen2.5-7B-Instruct', ROPE_FACTOR: '2' },
+    })!;
     assert.equal(img.model!.value, 'Qwen/Qwen2.5-7B-Instruct');
     assert.equal(img.rope['rope-factor'].value!.value, '2');
   });

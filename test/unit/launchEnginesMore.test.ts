@@ -17,22 +17,32 @@ import { shellParser } from './helpers/launch';
 
 const oracle = createSyncOracle();
 
-describe('launch engines: more launchers and Ollama\'s environment (issue 27)', () => {
+describe("launch engines: more launchers and Ollama's environment (issue 27)", () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
+  before(async () => {
+    shell = await shellParser();
+  });
   const file = (text: string, name = 'serve.sh'): LaunchFile => {
     const f = readLaunchFile(text, name, { shell });
     assert.ok(f, `${name}: not read as a launch`);
     return f;
   };
   const inv = (text: string, name?: string): Invocation => file(text, name).invocations[0];
-  const analyze = (text: string, name = 'serve.sh') => analyzeLaunchFile(file(text, name), text, {
-    fileName: `/tmp/issue27/${name}`, resolver: catalogResolver, oracle, variant: 'v5', reparse: (t) => readLaunchFile(t, name, { shell }),
-  });
-  const spanText = (text: string, d: Finding) => { const l = new LineIndex(text); return text.slice(l.offsetAt(d.range.start), l.offsetAt(d.range.end)); };
+  const analyze = (text: string, name = 'serve.sh') =>
+    analyzeLaunchFile(file(text, name), text, {
+      fileName: `/tmp/issue27/${name}`,
+      resolver: catalogResolver,
+      oracle,
+      variant: 'v5',
+      reparse: (t) => readLaunchFile(t, name, { shell }),
+    });
+  const spanText = (text: string, d: Finding) => {
+    const l = new LineIndex(text);
+    return text.slice(l.offsetAt(d.range.start), l.offsetAt(d.range.end));
+  };
 
   describe('llama-cpp-python (python -m llama_cpp.server)', () => {
-    it('reads --n_ctx, --model and the integer --rope_scaling_type as llama.cpp\'s names; the environment fills what the command leaves', () => {
+    it("reads --n_ctx, --model and the integer --rope_scaling_type as llama.cpp's names; the environment fills what the command leaves", () => {
       const req = readServingLaunch(inv('N_CTX=4096 MODEL=/m/x.gguf python3 -m llama_cpp.server --n_ctx 81920 --rope_scaling_type 2 --rope_freq_base 0\n'))!;
       assert.equal(req.program, 'llama.cpp');
       assert.equal(req.length?.value, 81920, 'the command line wins over N_CTX');
@@ -53,12 +63,15 @@ describe('launch engines: more launchers and Ollama\'s environment (issue 27)', 
       assert.equal(req.length, undefined);
     });
 
-    it('past the trained context it warns (one context, no slot cap) on --n_ctx\'s value', () => {
+    it("past the trained context it warns (one context, no slot cap) on --n_ctx's value", () => {
       const text = 'python -m llama_cpp.server --model /models/Meta-Llama-3-8B-Instruct-Q4_K_M.gguf --n_ctx 32768\n';
       const a = analyze(text);
       const loud = a.diagnostics.filter((d) => d.severity === 'warning' || d.severity === 'error');
       assert.ok(loud.length, JSON.stringify(a.diagnostics.map((d) => [d.code, d.message])));
-      assert.ok(loud.every((d) => spanText(text, d) === '32768'), JSON.stringify(loud.map((d) => [d.code, spanText(text, d)])));
+      assert.ok(
+        loud.every((d) => spanText(text, d) === '32768'),
+        JSON.stringify(loud.map((d) => [d.code, spanText(text, d)])),
+      );
       assert.ok(!loud.some((d) => /caps each slot/.test(d.message)), 'llama-cpp-python has no server slots');
     });
   });
@@ -67,13 +80,19 @@ describe('launch engines: more launchers and Ollama\'s environment (issue 27)', 
     const a = readServingLaunch(inv('python3 -mvllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\n'))!;
     assert.equal(a.program, 'vllm');
     assert.equal(a.length?.value, 32768);
-    const b = readServingLaunch(inv('services:\n  v:\n    image: registry.example.com/mirror/vllm-openai:v0.10.1\n    command: ["--model", "m", "--max-model-len", "4096"]\n', 'compose.yaml'))!;
+    const b = readServingLaunch(
+      inv(
+        'services:\n  v:\n    image: registry.example.com/mirror/vllm-openai:v0.10.1\n    command: ["--model", "m", "--max-model-len", "4096"]\n',
+        'compose.yaml',
+      ),
+    )!;
     assert.equal(b.program, 'vllm');
     assert.equal(b.version?.value, 'registry.example.com/mirror/vllm-openai:v0.10.1', 'the tag still pins the release');
   });
 
   it("Google Cloud's TGI container reads MODEL_ID / MAX_INPUT_LENGTH / MAX_TOTAL_TOKENS like TGI's own image", () => {
-    const k8s = 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: tgi\n    image: us-docker.pkg.dev/deeplearning-platform-release/gcr.io/huggingface-text-generation-inference-cu124.2-3.ubuntu2204.py311\n    env:\n    - name: MODEL_ID\n      value: google/gemma-2-2b-it\n    - name: MAX_INPUT_LENGTH\n      value: "1562"\n    - name: MAX_TOTAL_TOKENS\n      value: "2048"\n';
+    const k8s =
+      'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: tgi\n    image: us-docker.pkg.dev/deeplearning-platform-release/gcr.io/huggingface-text-generation-inference-cu124.2-3.ubuntu2204.py311\n    env:\n    - name: MODEL_ID\n      value: google/gemma-2-2b-it\n    - name: MAX_INPUT_LENGTH\n      value: "1562"\n    - name: MAX_TOTAL_TOKENS\n      value: "2048"\n';
     const req = readServingLaunch(inv(k8s, 'pod.yaml'))!;
     assert.equal(req.program, 'tgi');
     assert.equal(req.model?.value, 'google/gemma-2-2b-it');
@@ -82,7 +101,7 @@ describe('launch engines: more launchers and Ollama\'s environment (issue 27)', 
   });
 
   describe('wrappers named for an engine', () => {
-    it('start_vllm MODEL --max-model-len N: vllm serve, said in a note; the finding on the call\'s own token', () => {
+    it("start_vllm MODEL --max-model-len N: vllm serve, said in a note; the finding on the call's own token", () => {
       const text = 'source ~/bin/helpers.sh\nstart_vllm Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --gpu-memory-utilization 0.9\n';
       const req = readServingLaunch(inv(text))!;
       assert.equal(req.program, 'vllm');
@@ -92,10 +111,14 @@ describe('launch engines: more launchers and Ollama\'s environment (issue 27)', 
       assert.ok(err);
       assert.equal(spanText(text, err!), '131072');
     });
-    it('run_llama_server and serve_sglang with their engines\' flags; a wrapper given another engine\'s flag is not read', () => {
+    it("run_llama_server and serve_sglang with their engines' flags; a wrapper given another engine's flag is not read", () => {
       assert.equal(readServingLaunch(inv('run_llama_server --model /m/q.gguf --ctx-size 65536 --jinja\n'))?.program, 'llama.cpp');
       assert.equal(readServingLaunch(inv('serve_sglang --model-path Qwen/Qwen2.5-7B-Instruct --context-length 32768\n'))?.program, 'sglang');
-      assert.equal(readServingLaunch(inv('run_llama_server --model /m/q.gguf --max-model-len 65536\n')), undefined, '--max-model-len is vLLM\'s: not llama-server\'s arguments');
+      assert.equal(
+        readServingLaunch(inv('run_llama_server --model /m/q.gguf --max-model-len 65536\n')),
+        undefined,
+        "--max-model-len is vLLM's: not llama-server's arguments",
+      );
       assert.equal(readServingLaunch(inv('start_vllm --verbose\n')), undefined, 'no option vLLM reads');
     });
   });
@@ -115,12 +138,15 @@ describe('launch engines: more launchers and Ollama\'s environment (issue 27)', 
     });
     it('variables Ollama reads (now or in earlier releases) are left alone; an unrelated unknown one is information', () => {
       const quiet = analyze('OLLAMA_HOST=0.0.0.0 OLLAMA_KEEP_ALIVE=24h OLLAMA_NEW_ENGINE=1 ollama serve\n');
-      assert.deepEqual(quiet.diagnostics.map((d) => d.code), []);
+      assert.deepEqual(
+        quiet.diagnostics.map((d) => d.code),
+        [],
+      );
       const info = analyze('OLLAMA_GPU_LAYERS=40 ollama serve\n').diagnostics;
       assert.equal(info.length, 1);
       assert.equal(info[0].severity, 'information');
     });
-    it('a run after the script\'s serve is judged at the serve\'s OLLAMA_CONTEXT_LENGTH, on the token that sets it', () => {
+    it("a run after the script's serve is judged at the serve's OLLAMA_CONTEXT_LENGTH, on the token that sets it", () => {
       const text = 'export OLLAMA_CONTEXT_LENGTH=131072\nollama serve &\nsleep 3\nollama run qwen2.5:7b\n';
       const a = analyze(text);
       const run = a.launches.find((l) => l.model === 'qwen2.5:7b');

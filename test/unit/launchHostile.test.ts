@@ -13,7 +13,38 @@ const NAMES = ['run.sh', 'Dockerfile', 'docker-compose.yml', 'deploy.yaml', 'Mod
 
 /** Deterministic junk: control characters, NUL, lone surrogates, quotes, brackets and launch words. */
 function junk(seed: number, length: number): string {
-  const alphabet = ['\0', '\x01', '\x7f', '\uD800', '\uDFFF', '\uFFFD', '"', "'", '`', '$(', '${', '((', '\\', '\n', '\r\n', ' ', '<<EOF', '[', '{', '}', 'vllm serve ', '--max-model-len ', '4096', 'FROM ', 'CMD [', 'services:', 'PARAMETER num_ctx ', '"""', 'é', '😀'];
+  const alphabet = [
+    '\0',
+    '\x01',
+    '\x7f',
+    '\uD800',
+    '\uDFFF',
+    '\uFFFD',
+    '"',
+    "'",
+    '`',
+    '$(',
+    '${',
+    '((',
+    '\\',
+    '\n',
+    '\r\n',
+    ' ',
+    '<<EOF',
+    '[',
+    '{',
+    '}',
+    'vllm serve ',
+    '--max-model-len ',
+    '4096',
+    'FROM ',
+    'CMD [',
+    'services:',
+    'PARAMETER num_ctx ',
+    '"""',
+    'é',
+    '😀',
+  ];
   let s = seed >>> 0;
   let out = '';
   while (out.length < length) {
@@ -26,19 +57,28 @@ function junk(seed: number, length: number): string {
 describe('launch files: hostile input', function () {
   this.timeout(120000);
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
-  const readAll = (text: string): (LaunchFile | undefined)[] => NAMES.map((n) => {
-    const f = readLaunchFile(text, n, { shell });
-    if (f) assertExactSpans(text, f);
-    return f;
+  before(async () => {
+    shell = await shellParser();
   });
+  const readAll = (text: string): (LaunchFile | undefined)[] =>
+    NAMES.map((n) => {
+      const f = readLaunchFile(text, n, { shell });
+      if (f) assertExactSpans(text, f);
+      return f;
+    });
 
   it('empty and blank files: nothing, no throw', () => {
     for (const text of ['', ' ', '\n\n', '\r\n', '\uFEFF']) for (const f of readAll(text)) assert.ok(!f || f.format === 'modelfile');
   });
 
   it('unterminated quotes: the command before the quote is kept and the problem is said', () => {
-    for (const text of ['vllm serve "m --max-model-len 4096\nnext line\n', "vllm serve 'm\n", 'vllm serve $\'m\n', 'vllm serve m --x "$(date\n', 'vllm serve m --y `oops\n']) {
+    for (const text of [
+      'vllm serve "m --max-model-len 4096\nnext line\n',
+      "vllm serve 'm\n",
+      "vllm serve $'m\n",
+      'vllm serve m --x "$(date\n',
+      'vllm serve m --y `oops\n',
+    ]) {
       const r = readShellScript(text, shell);
       assertExactSpans(text, r);
       assert.equal(r.invocations[0]?.argv[0].value, 'vllm', text);
@@ -47,7 +87,8 @@ describe('launch files: hostile input', function () {
   });
 
   it('heredocs: bodies are not commands, an unterminated one swallows the rest', () => {
-    const text = 'cat <<-EOF > x.sh\n\tvllm serve inside\n\tEOF\npython3 - <<PY\nimport os; os.system("vllm serve py")\nPY\nvllm serve outside\ncat <<EOF\nvllm serve never\n';
+    const text =
+      'cat <<-EOF > x.sh\n\tvllm serve inside\n\tEOF\npython3 - <<PY\nimport os; os.system("vllm serve py")\nPY\nvllm serve outside\ncat <<EOF\nvllm serve never\n';
     const r = readShellScript(text, shell);
     assert.deepEqual(r.invocations.map(argvOf), [['vllm', 'serve', 'outside']]);
   });
@@ -81,7 +122,10 @@ describe('launch files: hostile input', function () {
     const inv = f.invocations[0];
     assert.equal(argvOf(inv)[2], 'Qwen/Qwen2.5-7B-Instruct', '$MODEL assigned on line 3 is still known');
     assert.equal(after(inv, '--max-model-len').value, '32768');
-    assert.equal(inv.range.start.line, text.split('\n').findIndex((l) => l.includes('exec vllm serve')));
+    assert.equal(
+      inv.range.start.line,
+      text.split('\n').findIndex((l) => l.includes('exec vllm serve')),
+    );
     assert.ok(f.problems.some((p) => p.partial && /were not parsed/.test(p.message)));
   });
 
@@ -107,7 +151,10 @@ describe('launch files: hostile input', function () {
     for (const [name, text] of big) {
       const f = readLaunchFile(text, name, { shell });
       assert.ok(f, name);
-      assert.ok(f.problems.some((p) => p.partial), `${name}: a partial-read problem`);
+      assert.ok(
+        f.problems.some((p) => p.partial),
+        `${name}: a partial-read problem`,
+      );
     }
     // A large multi-document manifest: the launch document is still read exactly.
     const filler = `apiVersion: v1\nkind: ConfigMap\ndata:\n  blob: "${'x'.repeat(200_000)}"\n`;

@@ -23,31 +23,75 @@ function yamlFindings(yaml: string) {
 }
 function commandFindings(cmd: string) {
   const text = `${cmd}\n`;
-  return analyzeLaunchFile(shellFileOf(text), text, { fileName: '/tmp/parity/serve.sh', resolver: catalogResolver, oracle, variant: 'v5', reparse: shellFileOf }).diagnostics;
+  return analyzeLaunchFile(shellFileOf(text), text, {
+    fileName: '/tmp/parity/serve.sh',
+    resolver: catalogResolver,
+    oracle,
+    variant: 'v5',
+    reparse: shellFileOf,
+  }).diagnostics;
 }
-const shape = (ds: Finding[]) => ds.map((d) => ({ code: d.code, severity: d.severity, message: d.message, fixes: d.fixes.map((f) => ({ title: f.title, kind: f.kind, preferred: !!f.preferred })) }));
+const shape = (ds: Finding[]) =>
+  ds.map((d) => ({
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    fixes: d.fixes.map((f) => ({ title: f.title, kind: f.kind, preferred: !!f.preferred })),
+  }));
 
 const CASES: [string, string, string][] = [
   ['above the derived length', 'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072'],
   ['a human-readable length', 'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 128K\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 128K'],
   ['beyond the trained context', 'model: Qwen/Qwen2.5-7B\nmax-model-len: 65536\n', 'vllm serve Qwen/Qwen2.5-7B --max-model-len=65536'],
-  ['a Llama model (llama3 fix offered)', 'model: meta-llama/Meta-Llama-3-8B\nmax_model_len: 16384\n', 'vllm serve meta-llama/Meta-Llama-3-8B --max_model_len 16384'],
-  ['a correct YaRN override', 'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 32768\n',
-    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`],
-  ['a legacy type in the overrides', `model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides: '{"rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'\n`,
-    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'`],
-  ['the removed rope-scaling option', `model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nrope-scaling: '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}'\nenable-prefix-caching: true\n`,
-    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --rope-scaling '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' --enable-prefix-caching`],
+  [
+    'a Llama model (llama3 fix offered)',
+    'model: meta-llama/Meta-Llama-3-8B\nmax_model_len: 16384\n',
+    'vllm serve meta-llama/Meta-Llama-3-8B --max_model_len 16384',
+  ],
+  [
+    'a correct YaRN override',
+    'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 32768\n',
+    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`,
+  ],
+  [
+    'a legacy type in the overrides',
+    `model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides: '{"rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'\n`,
+    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'`,
+  ],
+  [
+    'the removed rope-scaling option',
+    `model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nrope-scaling: '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}'\nenable-prefix-caching: true\n`,
+    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --rope-scaling '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' --enable-prefix-caching`,
+  ],
   ['an unresolvable model', 'model: my-org/private-model\nmax-model-len: 131072\n', 'vllm serve my-org/private-model --max-model-len 131072'],
   // The four probes of issue 26: each differed between the YAML and the command line.
-  ['a hyphenated hf-overrides key (rope-scaling)', 'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope-scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 32768\n',
-    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope-scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`],
+  [
+    'a hyphenated hf-overrides key (rope-scaling)',
+    'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope-scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 32768\n',
+    `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope-scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`,
+  ],
   ['a length vLLM refuses (128k5)', 'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 128k5\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 128k5'],
-  ['context-length next to max-model-len', 'model: Qwen/Qwen2.5-7B-Instruct\ncontext-length: 65536\nmax-model-len: 32768\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --context-length 65536 --max-model-len 32768'],
-  ['context-length alone', 'model: Qwen/Qwen2.5-7B-Instruct\ncontext_length: 32768\nenable_prefix_caching: true\n', 'vllm serve Qwen/Qwen2.5-7B-Instruct --context_length 32768 --enable_prefix_caching'],
+  [
+    'context-length next to max-model-len',
+    'model: Qwen/Qwen2.5-7B-Instruct\ncontext-length: 65536\nmax-model-len: 32768\n',
+    'vllm serve Qwen/Qwen2.5-7B-Instruct --context-length 65536 --max-model-len 32768',
+  ],
+  [
+    'context-length alone',
+    'model: Qwen/Qwen2.5-7B-Instruct\ncontext_length: 32768\nenable_prefix_caching: true\n',
+    'vllm serve Qwen/Qwen2.5-7B-Instruct --context_length 32768 --enable_prefix_caching',
+  ],
   ['max-model-len -1 (vLLM chooses)', 'model: Qwen/Qwen2.5-7B\nmax-model-len: -1\n', 'vllm serve Qwen/Qwen2.5-7B --max-model-len -1'],
-  ['disable-sliding-window on a windowed model', 'model: mistralai/Mistral-7B-v0.1\nmax-model-len: 8192\ndisable-sliding-window: true\n', 'vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 8192 --disable-sliding-window'],
-  ['the removed rope-theta option', 'model: Qwen/Qwen2.5-7B\nmax-model-len: 65536\nrope-theta: 4000000\n', 'vllm serve Qwen/Qwen2.5-7B --max-model-len 65536 --rope-theta 4000000'],
+  [
+    'disable-sliding-window on a windowed model',
+    'model: mistralai/Mistral-7B-v0.1\nmax-model-len: 8192\ndisable-sliding-window: true\n',
+    'vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 8192 --disable-sliding-window',
+  ],
+  [
+    'the removed rope-theta option',
+    'model: Qwen/Qwen2.5-7B\nmax-model-len: 65536\nrope-theta: 4000000\n',
+    'vllm serve Qwen/Qwen2.5-7B --max-model-len 65536 --rope-theta 4000000',
+  ],
 ];
 
 describe('vLLM YAML and vllm serve: one judgement', () => {

@@ -21,7 +21,15 @@ function analyze(text: string, file: LaunchFile = shellFileOf(text)) {
 function only(text: string, code: string): Finding {
   const a = analyze(text);
   const hits = a.diagnostics.filter((d) => d.code === code);
-  assert.equal(hits.length, 1, `${code} in ${JSON.stringify(a.diagnostics.map((d) => [d.code, d.message]), null, 1)}`);
+  assert.equal(
+    hits.length,
+    1,
+    `${code} in ${JSON.stringify(
+      a.diagnostics.map((d) => [d.code, d.message]),
+      null,
+      1,
+    )}`,
+  );
   return hits[0];
 }
 const spanOf = (text: string, d: Finding) => {
@@ -35,7 +43,8 @@ function apply(text: string, d: Finding, which: (f: Finding['fixes'][number]) =>
 }
 /** Everything outside the command's own line(s) is byte-identical. */
 function sameOutside(before: string, after: string, line: number) {
-  const b = before.split('\n'), a = after.split('\n');
+  const b = before.split('\n'),
+    a = after.split('\n');
   assert.deepEqual(a.slice(0, line), b.slice(0, line));
   const tail = b.length - line - 1;
   assert.deepEqual(a.slice(a.length - tail), b.slice(b.length - tail));
@@ -53,23 +62,39 @@ describe('launch rules: right launches are clean', () => {
   it('Qwen with a correct YaRN override at 131072 (vLLM and SGLang with its env), llama-server flags', () => {
     const y = `'{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`;
     assert.deepEqual(analyze(`vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides ${y}\n`).diagnostics, []);
-    assert.deepEqual(analyze(`SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length 131072 --json-model-override-args ${y}\n`).diagnostics, []);
-    const l = analyze('llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 --override-kv qwen2.context_length=int:131072\n');
-    assert.deepEqual(l.diagnostics.map((d) => d.code), []);
+    assert.deepEqual(
+      analyze(
+        `SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length 131072 --json-model-override-args ${y}\n`,
+      ).diagnostics,
+      [],
+    );
+    const l = analyze(
+      'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 --override-kv qwen2.context_length=int:131072\n',
+    );
+    assert.deepEqual(
+      l.diagnostics.map((d) => d.code),
+      [],
+    );
     assert.match(l.launches[0].notes.join(' '), /assumed, not read/);
   });
 });
 
 describe('launch rules: length against what the engine derives', () => {
-  it('vLLM: error on the length token, the YAML rule\'s fixes in --hf-overrides form; the preferred fix clears it', () => {
+  it("vLLM: error on the length token, the YAML rule's fixes in --hf-overrides form; the preferred fix clears it", () => {
     const text = '#!/bin/sh\n# serve\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 128K --port 8000\necho done\n';
     const d = only(text, 'vllm/max-model-len-exceeds');
     assert.equal(d.severity, 'error');
     assert.equal(spanOf(text, d), '128K');
     assert.match(d.message, /max-model-len 131,072 is above the 32,768 vLLM derives from Qwen\/Qwen2\.5-7B-Instruct/);
-    assert.deepEqual(d.fixes.map((f) => f.kind), ['ntk', 'yarn', 'linear', 'dynamic', 'other']);
+    assert.deepEqual(
+      d.fixes.map((f) => f.kind),
+      ['ntk', 'yarn', 'linear', 'dynamic', 'other'],
+    );
     const fixed = apply(text, d);
-    assert.equal(fixed, text.replace('--port 8000', `--port 8000 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`));
+    assert.equal(
+      fixed,
+      text.replace('--port 8000', `--port 8000 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'`),
+    );
     sameOutside(text, fixed, 2);
     assert.deepEqual(analyze(fixed).diagnostics, []);
     const lowered = apply(text, d, (f) => f.title === 'Set max-model-len to 32768');
@@ -85,7 +110,10 @@ describe('launch rules: length against what the engine derives', () => {
   it('vLLM: a continued multi-line command gets the override on a new continued line', () => {
     const text = 'vllm serve Qwen/Qwen2.5-7B-Instruct \\\n    --max-model-len 131072 \\\n    --tensor-parallel-size 2\n';
     const fixed = apply(text, only(text, 'vllm/max-model-len-exceeds'));
-    assert.equal(fixed, `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n    --max-model-len 131072 \\\n    --tensor-parallel-size 2 \\\n    --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`);
+    assert.equal(
+      fixed,
+      `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n    --max-model-len 131072 \\\n    --tensor-parallel-size 2 \\\n    --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`,
+    );
   });
 
   it('vLLM in an exec-form array: the fix adds "--hf-overrides", "{…}" entries', () => {
@@ -95,7 +123,13 @@ describe('launch rules: length against what the engine derives', () => {
     const d = a.diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
     assert.equal(spanOf(text, d), '"131072"');
     const fixed = apply(text, d);
-    assert.equal(fixed, text.replace('"131072"]', `"131072", "--hf-overrides", ${JSON.stringify('{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}')}]`));
+    assert.equal(
+      fixed,
+      text.replace(
+        '"131072"]',
+        `"131072", "--hf-overrides", ${JSON.stringify('{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}')}]`,
+      ),
+    );
     const re = analyzeLaunchFile({ ...file, invocations: [execFormOf(fixed, 'vllm/vllm-openai:v0.10.1', { at: fixed.indexOf('CMD') })] }, fixed, opts);
     assert.deepEqual(re.diagnostics, []);
   });
@@ -118,8 +152,9 @@ describe('launch rules: length against what the engine derives', () => {
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
-  it('llama-server with Qwen\'s YaRN flags at 131,072 still caps each slot at the GGUF\'s 32,768: the preferred fix adds --override-kv to the command', () => {
-    const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf \\\n  -c 131072 \\\n  --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 \\\n  --port 8080\n';
+  it("llama-server with Qwen's YaRN flags at 131,072 still caps each slot at the GGUF's 32,768: the preferred fix adds --override-kv to the command", () => {
+    const text =
+      'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf \\\n  -c 131072 \\\n  --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 \\\n  --port 8080\n';
     const d = only(text, 'launch/length-exceeds-derived');
     assert.equal(d.severity, 'warning');
     assert.equal(spanOf(text, d), '131072');
@@ -134,7 +169,10 @@ describe('launch rules: length against what the engine derives', () => {
     assert.equal(s.severity, 'warning');
     assert.match(s.message, /capping/);
     // Qwen's own recipe (YaRN ×4 over 32,768) is preferred, as check on the config and serve prefer it.
-    assert.match(s.fixes.find((f) => f.preferred)!.title, /^Add YaRN flags as Qwen's model card for Qwen\/Qwen2\.5-7B-Instruct documents them: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768, --override-kv qwen2\.context_length=int:65536/);
+    assert.match(
+      s.fixes.find((f) => f.preferred)!.title,
+      /^Add YaRN flags as Qwen's model card for Qwen\/Qwen2\.5-7B-Instruct documents them: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768, --override-kv qwen2\.context_length=int:65536/,
+    );
     const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n';
     assert.deepEqual(analyze(apply(text, s)).diagnostics, []);
     const c = only('llama-cli -m qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n', 'launch/length-exceeds-derived');
@@ -155,7 +193,10 @@ describe('launch rules: beyond the trained context, no scaling', () => {
     const d = only(text, 'launch/beyond-trained');
     assert.equal(d.severity, 'warning');
     assert.equal(spanOf(text, d), '131072');
-    assert.match(d.fixes.find((f) => f.preferred)!.title, /^Add YaRN as Qwen's model card for Qwen\/Qwen2\.5-7B documents it in json-model-override-args \(factor 4, original 32768, max_position_embeddings 131072\)/);
+    assert.match(
+      d.fixes.find((f) => f.preferred)!.title,
+      /^Add YaRN as Qwen's model card for Qwen\/Qwen2\.5-7B documents it in json-model-override-args \(factor 4, original 32768, max_position_embeddings 131072\)/,
+    );
     assert.deepEqual(analyze(apply(text, d)).diagnostics, []);
   });
 
@@ -177,7 +218,10 @@ describe('launch rules: beyond the trained context, no scaling', () => {
     assert.deepEqual(d.fixes.map((f) => f.kind).sort(), ['dynamic', 'linear']);
     const fixed = apply(text, d, (f) => f.kind === 'dynamic');
     assert.equal(fixed, text.replace('65536\n', '65536 --rope-scaling dynamic --rope-factor 2\n'));
-    assert.deepEqual(analyze(fixed).diagnostics.map((x) => x.code), []);
+    assert.deepEqual(
+      analyze(fixed).diagnostics.map((x) => x.code),
+      [],
+    );
   });
 
   it('vLLM: vllm/context-beyond-trained, as for the YAML', () => {
@@ -186,7 +230,7 @@ describe('launch rules: beyond the trained context, no scaling', () => {
   });
 });
 
-describe('launch rules: the engine\'s grammar', () => {
+describe("launch rules: the engine's grammar", () => {
   it('foreign flags on SGLang are errors with the replacement; the fix keeps --flag=value', () => {
     const text = 'python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --max-model-len=32768\n';
     const d = only(text, 'launch/foreign-flag');
@@ -203,7 +247,10 @@ describe('launch rules: the engine\'s grammar', () => {
     assert.equal(d.severity, 'error');
     assert.equal(spanOf(text, d), '--rope-scaling');
     const fixed = apply(text, d);
-    assert.equal(fixed, `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`);
+    assert.equal(
+      fixed,
+      `vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`,
+    );
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
@@ -211,7 +258,10 @@ describe('launch rules: the engine\'s grammar', () => {
     const text = `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n  --hf-overrides '{"rope_theta":1000000}' \\\n  --rope-scaling '{"type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' \\\n  --max-model-len 131072\n`;
     const d = only(text, 'vllm/removed-option');
     const fixed = apply(text, d);
-    assert.equal(fixed, `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n  --hf-overrides '{"rope_theta":1000000.0,"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}' \\\n  --max-model-len 131072\n`);
+    assert.equal(
+      fixed,
+      `vllm serve Qwen/Qwen2.5-7B-Instruct \\\n  --hf-overrides '{"rope_theta":1000000.0,"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}' \\\n  --max-model-len 131072\n`,
+    );
     assert.deepEqual(analyze(fixed).diagnostics, []);
   });
 
@@ -256,14 +306,19 @@ describe('launch rules: scalings set by the command', () => {
     // A name that says no family, or a variant whose GGUF may store its own scaling: nothing is assumed.
     assert.ok(!analyze('llama-server -m /models/my-finetune.gguf --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
     assert.ok(!analyze('llama-server -m qwen2.5-7b-instruct-1m-q4_k_m.gguf --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
-    assert.ok(!analyze('llama-server -m qwen2.5-coder-14b-q4.gguf --rope-scaling yarn --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'));
+    assert.ok(
+      !analyze('llama-server -m qwen2.5-coder-14b-q4.gguf --rope-scaling yarn --rope-scale 2\n').diagnostics.some((x) => x.code === 'launch/implicit-linear'),
+    );
   });
 
-  it('an override that replaces a model\'s own YaRN (DeepSeek-V3: factor 40 over 4,096)', () => {
+  it("an override that replaces a model's own YaRN (DeepSeek-V3: factor 40 over 4,096)", () => {
     const text = `vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 131072 --hf-overrides '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}'\n`;
     const d = only(text, 'launch/override-replaces-scaling');
     assert.equal(d.severity, 'warning');
-    assert.match(d.message, /replaces deepseek-ai\/DeepSeek-V3's own YaRN factor 40 over 4,096, the scaling it was trained with \(trained context 4,096\), by YaRN factor 4 over 32,768/);
+    assert.match(
+      d.message,
+      /replaces deepseek-ai\/DeepSeek-V3's own YaRN factor 40 over 4,096, the scaling it was trained with \(trained context 4,096\), by YaRN factor 4 over 32,768/,
+    );
     // One finding for one mistake: the mismatch of the replacing numbers is not reported again.
     assert.ok(!analyze(text).diagnostics.some((x) => x.code === 'launch/scaling-mismatch'));
     // The fix keeps the model's own YaRN: the override goes, the rest of the command stays.
@@ -284,14 +339,16 @@ describe('launch rules: scalings set by the command', () => {
   });
 
   it('an override whose key cannot be located exactly (escaped in an exec-form array) keeps the whole argument', () => {
-    const text = 'FROM vllm/vllm-openai:v0.10.1\nCMD ["deepseek-ai/DeepSeek-V3", "--max-model-len", "131072", "--hf-overrides", "{\\"rope_scaling\\": {\\"rope_type\\": \\"yarn\\", \\"factor\\": 4.0, \\"original_max_position_embeddings\\": 32768}}"]\n';
+    const text =
+      'FROM vllm/vllm-openai:v0.10.1\nCMD ["deepseek-ai/DeepSeek-V3", "--max-model-len", "131072", "--hf-overrides", "{\\"rope_scaling\\": {\\"rope_type\\": \\"yarn\\", \\"factor\\": 4.0, \\"original_max_position_embeddings\\": 32768}}"]\n';
     const file: LaunchFile = { format: 'dockerfile', invocations: [execFormOf(text, 'vllm/vllm-openai:v0.10.1', { at: text.indexOf('CMD') })], problems: [] };
     const d = analyzeLaunchFile(file, text, opts).diagnostics.find((x) => x.code === 'launch/override-replaces-scaling')!;
     assert.ok(spanOf(text, d).startsWith('"{\\"rope_scaling'), spanOf(text, d));
   });
 
   it('a YaRN factor that falls short of the served length (llama-server)', () => {
-    const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 131072 --rope-scaling yarn --rope-scale 2 --yarn-orig-ctx 32768 --override-kv qwen2.context_length=int:131072\n';
+    const text =
+      'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 131072 --rope-scaling yarn --rope-scale 2 --yarn-orig-ctx 32768 --override-kv qwen2.context_length=int:131072\n';
     const d = only(text, 'launch/scaling-mismatch');
     assert.match(d.message, /covers 65,536 tokens, short of the 131,072/);
     const fixed = apply(text, d);
@@ -328,7 +385,10 @@ describe('launch rules: models and files', () => {
     assert.match(d!.message, /Qwen\/Qwen2\.5-7B-Instruct \(assumed from the Ollama library tag qwen2\.5:7b\): Ollama clamps it to 32,768/);
     assert.equal(spanOf(mf, d!), '131072');
     const run = analyze('ollama run llama3.1\nollama run llama3.2:1b\nollama run qwen2.5:7b-instruct-q4_K_M\n');
-    assert.deepEqual(run.launches.map((l) => l.resolvedFrom), ['catalog:meta-llama/Llama-3.1-8B', 'catalog:meta-llama/Llama-3.2-1B', 'catalog:Qwen/Qwen2.5-7B-Instruct']);
+    assert.deepEqual(
+      run.launches.map((l) => l.resolvedFrom),
+      ['catalog:meta-llama/Llama-3.1-8B', 'catalog:meta-llama/Llama-3.2-1B', 'catalog:Qwen/Qwen2.5-7B-Instruct'],
+    );
     assert.match(run.launches[0].notes.join(' '), /read as meta-llama\/Llama-3\.1-8B-Instruct from the Ollama library tag llama3\.1:8b/);
     assert.deepEqual(run.diagnostics, []);
   });
@@ -345,10 +405,14 @@ describe('launch rules: models and files', () => {
   });
 
   it('every invocation in a file is judged on its own; hovers say what the engine derives', () => {
-    const text = 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072\nllama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 8192\n';
+    const text =
+      'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072\nllama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 8192\n';
     const a = analyze(text);
     assert.equal(a.launches.length, 3);
-    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.range.start.line]), [['vllm/max-model-len-exceeds', 1]]);
+    assert.deepEqual(
+      a.diagnostics.map((d) => [d.code, d.range.start.line]),
+      [['vllm/max-model-len-exceeds', 1]],
+    );
     assert.match(a.launchHovers[1].markdown, /\| vLLM derives \| 32,768/);
     assert.match(a.launchHovers[1].markdown, /\| trained context \| 32,768/);
     assert.match(a.launchHovers[2].markdown, /scaling in effect \| no RoPE scaling/);
@@ -359,16 +423,43 @@ describe('launch rules: models and files', () => {
     const seen: string[] = [];
     const a = analyzeLaunchFile(shellFileOf(text), text, {
       ...opts,
-      trainerAnalyzers: [(file) => ({ launches: file.invocations.map((inv) => { seen.push(inv.argv[0].value); return { program: 'generic-trainer', role: 'training' as const, source: 'shell', model: null, resolvedFrom: null, requestedLength: null, lengthOption: null, derivedMaxLen: null, trainedContext: null, ropeOptions: {}, overrides: null, env: {}, range: inv.range, notes: [] }; }), diagnostics: [] })],
+      trainerAnalyzers: [
+        (file) => ({
+          launches: file.invocations.map((inv) => {
+            seen.push(inv.argv[0].value);
+            return {
+              program: 'generic-trainer',
+              role: 'training' as const,
+              source: 'shell',
+              model: null,
+              resolvedFrom: null,
+              requestedLength: null,
+              lengthOption: null,
+              derivedMaxLen: null,
+              trainedContext: null,
+              ropeOptions: {},
+              overrides: null,
+              env: {},
+              range: inv.range,
+              notes: [],
+            };
+          }),
+          diagnostics: [],
+        }),
+      ],
     });
     assert.deepEqual(seen, ['my-trainer']);
-    assert.deepEqual(a.launches.map((l) => l.program), ['vllm', 'generic-trainer']);
+    assert.deepEqual(
+      a.launches.map((l) => l.program),
+      ['vllm', 'generic-trainer'],
+    );
   });
 });
 
 describe('launch rules: documented', () => {
   it('every launch code has its page, docs/rules/<code>.md', () => {
-    for (const code of LAUNCH_RULE_CODES) assert.match(readFileSync(join(__dirname, '..', '..', 'docs', 'rules', `${code}.md`), 'utf8'), new RegExp(`^# ${code}\n`), code);
+    for (const code of LAUNCH_RULE_CODES)
+      assert.match(readFileSync(join(__dirname, '..', '..', 'docs', 'rules', `${code}.md`), 'utf8'), new RegExp(`^# ${code}\n`), code);
     assert.ok(LAUNCH_RULE_CODES.length >= 12);
   });
 });
@@ -376,13 +467,22 @@ describe('launch rules: documented', () => {
 describe('launch rules: odd commands', () => {
   it('never throw, never print NaN/undefined, never invent numbers', () => {
     const cmds = [
-      'vllm serve', 'vllm serve --max-model-len', 'vllm serve m --hf-overrides', `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '[1]'`,
-      'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 99999999999999999999999', 'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 0',
+      'vllm serve',
+      'vllm serve --max-model-len',
+      'vllm serve m --hf-overrides',
+      `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '[1]'`,
+      'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 99999999999999999999999',
+      'vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 0',
       `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '{"rope_scaling":{"rope_type":"yarn"}}' --max-model-len 131072`,
       `vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '{"rope_scaling":{"rope_type":"weird","factor":"x"}}' --max-model-len 65536`,
-      'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf -c -5 --rope-scale 0', 'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf --rope-freq-scale 0 -c 65536',
-      'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf --rope-scaling yarn -c 65536', 'text-generation-launcher --rope-factor abc --max-total-tokens 99',
-      'python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length NaN', 'sglang serve', 'ollama run', 'ollama serve',
+      'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf -c -5 --rope-scale 0',
+      'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf --rope-freq-scale 0 -c 65536',
+      'llama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf --rope-scaling yarn -c 65536',
+      'text-generation-launcher --rope-factor abc --max-total-tokens 99',
+      'python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length NaN',
+      'sglang serve',
+      'ollama run',
+      'ollama serve',
     ];
     for (const cmd of cmds) {
       const text = `${cmd}\n`;

@@ -14,15 +14,18 @@ import { shellParser } from './helpers/launch';
 
 describe('launch fixes and shared variables', () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
-  const analyze = (text: string) => createRopeLensService({ oracle: createSyncOracle(), resolver: catalogResolver, shellParser: () => shell })
-    .analyze(text, { fileName: '/ws/serve.sh' });
+  before(async () => {
+    shell = await shellParser();
+  });
+  const analyze = (text: string) =>
+    createRopeLensService({ oracle: createSyncOracle(), resolver: catalogResolver, shellParser: () => shell }).analyze(text, { fileName: '/ws/serve.sh' });
   const fixesOf = (text: string, code: string) => analyze(text).diagnostics.find((d) => d.code === code)?.fixes ?? [];
   const apply = (text: string, edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]) =>
     applyTextEdits(text, new LineIndex(text), edits);
 
   it('a length used by two commands: the fix edits the llama-server use, not CTX=', () => {
-    const text = 'CTX=$(( 128 * 1024 ))\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len "$CTX" --hf-overrides \'{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}\'\nllama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c "$CTX"\n';
+    const text =
+      'CTX=$(( 128 * 1024 ))\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len "$CTX" --hf-overrides \'{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}\'\nllama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c "$CTX"\n';
     const lower = fixesOf(text, 'launch/length-exceeds-derived').find((f) => /^Set -c to/.test(f.title));
     assert.ok(lower, 'a fix that lowers -c');
     const out = apply(text, lower!.edits);

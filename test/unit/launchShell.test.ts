@@ -6,7 +6,9 @@ import { after, appendFlag, argvOf, assertExactSpans, envOf, fixture, shellParse
 
 describe('launch files: shell scripts (tree-sitter-bash)', () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
+  before(async () => {
+    shell = await shellParser();
+  });
   const read = (text: string, keepAll = false) => {
     const r = readShellScript(text, shell, { keepAll });
     assertExactSpans(text, r);
@@ -35,11 +37,14 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.match(edited, /--api-key 123 \\\n {4}--rope-scaling x > logs/);
   });
 
-  it('quoting: single, double, $\'…\', concatenations; the value is what the program receives', () => {
+  it("quoting: single, double, $'…', concatenations; the value is what the program receives", () => {
     const text = `A=7\nvllm serve 'a b' "c $A" $'t\\tx' --x="$A"b --y='q'"r" plain\\ word\n`;
     const inv = read(text).invocations[0];
     assert.deepEqual(argvOf(inv), ['vllm', 'serve', 'a b', 'c 7', 't\tx', '--x=7b', '--y=qr', 'plain word']);
-    assert.deepEqual(inv.argv.map((t) => t.quote), ['none', 'none', 'single', 'double', 'ansi-c', 'mixed', 'mixed', 'none']);
+    assert.deepEqual(
+      inv.argv.map((t) => t.quote),
+      ['none', 'none', 'single', 'double', 'ansi-c', 'mixed', 'mixed', 'none'],
+    );
     assert.equal(tokenOf(inv, '--x=7b').raw, '--x="$A"b');
   });
 
@@ -47,7 +52,11 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     const text = 'SET=""\nvllm serve m --a ${LEN:-4096} --b ${SET:-1} --c "${SET-2}" --d ${NEW:=77} --e $NEW\n';
     const inv = read(text).invocations[0];
     assert.equal(after(inv, '--a').value, '4096');
-    assert.deepEqual(after(inv, '--a').via?.[0], { name: 'LEN', defaulted: true, defaultAt: { start: { line: 1, character: 24 }, end: { line: 1, character: 28 } } });
+    assert.deepEqual(after(inv, '--a').via?.[0], {
+      name: 'LEN',
+      defaulted: true,
+      defaultAt: { start: { line: 1, character: 24 }, end: { line: 1, character: 28 } },
+    });
     assert.equal(after(inv, '--b').value, '1', ':- also replaces an empty value');
     assert.equal(after(inv, '--c').value, '', '- keeps a set empty value');
     assert.deepEqual(argvOf(read('E=""\nvllm serve $E m\n').invocations[0]), ['vllm', 'serve', 'm'], 'an empty unquoted expansion is no argument');
@@ -75,7 +84,7 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.deepEqual(Object.keys(second.env).sort(), ['A', 'C']);
   });
 
-  it('assignments alone on a line before a command are statements, not that command\'s prefix', () => {
+  it("assignments alone on a line before a command are statements, not that command's prefix", () => {
     const text = 'A=1 B=2\nvllm serve m --a $A --b $B\n';
     const inv = read(text).invocations[0];
     assert.deepEqual(envOf(inv), {}, 'not exported, not a prefix');
@@ -150,7 +159,11 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
       ['sudo -E -u svc vllm serve m', ['vllm', 'serve', 'm']],
       ['uv run --with vllm vllm serve m', ['vllm', 'serve', 'm']],
       ['timeout -s INT 3600 python3 -m sglang.launch_server --model-path m', ['python3', '-m', 'sglang.launch_server', '--model-path', 'm']],
-      ['CUDA_VISIBLE_DEVICES=0 python -m vllm.entrypoints.openai.api_server --model m', ['python', '-m', 'vllm.entrypoints.openai.api_server', '--model', 'm'], { CUDA_VISIBLE_DEVICES: '0' }],
+      [
+        'CUDA_VISIBLE_DEVICES=0 python -m vllm.entrypoints.openai.api_server --model m',
+        ['python', '-m', 'vllm.entrypoints.openai.api_server', '--model', 'm'],
+        { CUDA_VISIBLE_DEVICES: '0' },
+      ],
     ];
     for (const [line, argv, env] of cases) {
       const r = read(line + '\n');
@@ -161,8 +174,9 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
   });
 
   it('docker run: options skipped, -e/--env into env, IMAGE token, args to the image; --entrypoint makes a program', () => {
-    const text = 'docker run --gpus all --ipc=host -v ~/.cache/huggingface:/root/.cache/huggingface -p 8000:8000 \\\n  -e HF_TOKEN=abc --env "VLLM_X=1" --rm -it \\\n  vllm/vllm-openai:v0.10.1 --model Qwen/X --max-model-len 4096\n'
-      + 'docker run --entrypoint llama-server ghcr.io/ggml-org/llama.cpp:server -m /m.gguf -c 8192\n';
+    const text =
+      'docker run --gpus all --ipc=host -v ~/.cache/huggingface:/root/.cache/huggingface -p 8000:8000 \\\n  -e HF_TOKEN=abc --env "VLLM_X=1" --rm -it \\\n  vllm/vllm-openai:v0.10.1 --model Qwen/X --max-model-len 4096\n' +
+      'docker run --entrypoint llama-server ghcr.io/ggml-org/llama.cpp:server -m /m.gguf -c 8192\n';
     const [img, prog] = read(text).invocations;
     assert.equal(img.entrypoint, 'image');
     assert.equal(img.image?.value, 'vllm/vllm-openai:v0.10.1');
@@ -174,7 +188,7 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
     assert.equal(prog.image?.value, 'ghcr.io/ggml-org/llama.cpp:server');
   });
 
-  it('docker run -e NAME passes the value the script exported; the script\'s other exports stay outside the container', () => {
+  it("docker run -e NAME passes the value the script exported; the script's other exports stay outside the container", () => {
     const text = 'export HF_TOKEN=hf_abc\nexport OTHER=1\ndocker run -e HF_TOKEN -e UNSET_ONE vllm/vllm-openai --model m\n';
     const inv = read(text).invocations[0];
     assert.deepEqual(envOf(inv), { HF_TOKEN: 'hf_abc' });
@@ -193,9 +207,13 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
   });
 
   it('commands inside if, for, pipelines, &&, subshells and $( ) are found', () => {
-    const text = 'if [ -n "$X" ]; then\n  vllm serve a\nfi\nfor i in 1 2; do sglang serve b; done\ntrue && (llama-server -m c.gguf) | tee log\necho "$(ollama serve)"\n';
+    const text =
+      'if [ -n "$X" ]; then\n  vllm serve a\nfi\nfor i in 1 2; do sglang serve b; done\ntrue && (llama-server -m c.gguf) | tee log\necho "$(ollama serve)"\n';
     const r = read(text);
-    assert.deepEqual(r.invocations.map((i) => argvOf(i)[0]), ['vllm', 'sglang', 'llama-server', 'ollama']);
+    assert.deepEqual(
+      r.invocations.map((i) => argvOf(i)[0]),
+      ['vllm', 'sglang', 'llama-server', 'ollama'],
+    );
   });
 
   it('bash -c "…" and sh -c \'…\' in a script: the launch inside, at its own spans', () => {
@@ -208,7 +226,7 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
   });
 
   it('heredoc bodies and comments are not commands', () => {
-    const text = 'cat > run.sh <<EOF\nvllm serve not-this\nEOF\n# vllm serve nor-this\n: <<\'DOC\'\nsglang nope\nDOC\nvllm serve yes\n';
+    const text = "cat > run.sh <<EOF\nvllm serve not-this\nEOF\n# vllm serve nor-this\n: <<'DOC'\nsglang nope\nDOC\nvllm serve yes\n";
     const r = read(text);
     assert.deepEqual(r.invocations.map(argvOf), [['vllm', 'serve', 'yes']]);
   });
@@ -245,13 +263,28 @@ describe('launch files: shell scripts (tree-sitter-bash)', () => {
   });
 
   it('python running a script named for training is a launch (python train.py, python -u pretrain_gpt.py); other scripts are not', () => {
-    const f = readLaunchFile('#!/bin/bash\npython train.py --model_name_or_path m --max_length 4096\npython -u tools/pretrain_gpt.py --seq-length 4096\npython app.py --port 80\npython -c "print(1)"\n', 'x.sh', { shell })!;
-    assert.deepEqual(f.invocations.map((i) => argvOf(i).slice(0, 3).join(' ')), ['python train.py --model_name_or_path', 'python -u tools/pretrain_gpt.py']);
-    assert.equal(readLaunchFile('python app.py --port 80\npython scripts/download_models.py -m llama3\n', 'x.sh', { shell }), undefined, 'no launch word: not parsed');
+    const f = readLaunchFile(
+      '#!/bin/bash\npython train.py --model_name_or_path m --max_length 4096\npython -u tools/pretrain_gpt.py --seq-length 4096\npython app.py --port 80\npython -c "print(1)"\n',
+      'x.sh',
+      { shell },
+    )!;
+    assert.deepEqual(
+      f.invocations.map((i) => argvOf(i).slice(0, 3).join(' ')),
+      ['python train.py --model_name_or_path', 'python -u tools/pretrain_gpt.py'],
+    );
+    assert.equal(
+      readLaunchFile('python app.py --port 80\npython scripts/download_models.py -m llama3\n', 'x.sh', { shell }),
+      undefined,
+      'no launch word: not parsed',
+    );
   });
 
   it('readLaunchFile: no launch word → undefined without parsing; format by name, language id or shebang', () => {
-    const throwing: ShellParser = { parse: () => { throw new Error('must not parse'); } };
+    const throwing: ShellParser = {
+      parse: () => {
+        throw new Error('must not parse');
+      },
+    };
     assert.equal(readLaunchFile('echo hello\nls -la\n', 'x.sh', { shell: throwing }), undefined);
     assert.equal(readLaunchFile('echo vllm is great\n', 'x.sh', { shell }), undefined, 'a mention that launches nothing');
     assert.equal(launchFormatOf('run', undefined, '#!/usr/bin/env bash\n'), 'shell');

@@ -15,8 +15,13 @@ const WILD = join(__dirname, '..', 'fixtures', 'launch', 'wild');
 
 describe('launch files: sourced shell files and engine-named wrappers (issue 27)', () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
-  const files = (map: Record<string, string>): SourceReader => (name) => (name in map ? { path: `/ws/${name}`, text: map[name] } : undefined);
+  before(async () => {
+    shell = await shellParser();
+  });
+  const files =
+    (map: Record<string, string>): SourceReader =>
+    (name) =>
+      name in map ? { path: `/ws/${name}`, text: map[name] } : undefined;
 
   it('the real emk/llama-server-local-model-config run.sh: run_llama_server from ../setup_llama_server.sh is followed to build/bin/llama-server', () => {
     const dir = join(WILD, 'emk__llama-server-local-model-config');
@@ -32,7 +37,7 @@ describe('launch files: sourced shell files and engine-named wrappers (issue 27)
     assert.deepEqual(argv.slice(1, 3), ['--no-webui', '--api-key']);
     const ctx = inv.argv[argv.indexOf('--ctx-size') + 1];
     assert.equal(ctx.value, '32768');
-    assert.equal(ctx.raw, '"$(( 32*1024 ))"', 'the call\'s argument keeps its own span in run.sh');
+    assert.equal(ctx.raw, '"$(( 32*1024 ))"', "the call's argument keeps its own span in run.sh");
     assert.equal(ctx.from, undefined);
     // Written in the sourced file: placed on the call's name, marked as from there.
     const port = inv.argv[argv.indexOf('--port') + 1];
@@ -40,7 +45,10 @@ describe('launch files: sourced shell files and engine-named wrappers (issue 27)
     assert.equal(port.from, '../setup_llama_server.sh');
     assert.equal(port.raw, 'run_llama_server');
     assert.equal(text.slice(port.offset, port.offset + port.length), 'run_llama_server');
-    assert.ok(inv.notes.some((n) => /run_llama_server\(\) defined in \.\.\/setup_llama_server\.sh \(sourced\)/.test(n)), inv.notes.join('; '));
+    assert.ok(
+      inv.notes.some((n) => /run_llama_server\(\) defined in \.\.\/setup_llama_server\.sh \(sourced\)/.test(n)),
+      inv.notes.join('; '),
+    );
     // `source ../.env` sits inside an `if [[ -f … ]]`: optional, not said.
     assert.ok(!inv.notes.some((n) => /\.env/.test(n)), inv.notes.join('; '));
   });
@@ -63,7 +71,7 @@ describe('launch files: sourced shell files and engine-named wrappers (issue 27)
     }
   });
 
-  it('a launch written in the sourced file itself is that file\'s, and a file sourcing itself is not followed round', () => {
+  it("a launch written in the sourced file itself is that file's, and a file sourcing itself is not followed round", () => {
     const text = '. ./common.sh\necho ready\nstart_vllm m --max-model-len 4096\n';
     const common = '. ./common.sh\nvllm serve other-model\nstart_vllm() { vllm serve "$@"; }\n';
     const f = readLaunchFile(text, 'serve.sh', { shell, readSourced: files({ './common.sh': common }) })!;
@@ -72,9 +80,12 @@ describe('launch files: sourced shell files and engine-named wrappers (issue 27)
     assert.equal(f.invocations[0].argv[2].raw, 'm');
   });
 
-  it('a script that sources only files launching nothing (a virtualenv\'s activate) is not parsed at all', () => {
+  it("a script that sources only files launching nothing (a virtualenv's activate) is not parsed at all", () => {
     let reads = 0;
-    const readSourced: SourceReader = (name) => { reads++; return name === 'venv/bin/activate' ? { path: '/ws/venv/bin/activate', text: 'deactivate () { :; }\nexport VIRTUAL_ENV=/ws/venv\n' } : undefined; };
+    const readSourced: SourceReader = (name) => {
+      reads++;
+      return name === 'venv/bin/activate' ? { path: '/ws/venv/bin/activate', text: 'deactivate () { :; }\nexport VIRTUAL_ENV=/ws/venv\n' } : undefined;
+    };
     assert.equal(readLaunchFile('source venv/bin/activate\npython manage.py migrate\n', 'setup.sh', { shell, readSourced }), undefined);
     assert.equal(reads, 1);
   });
@@ -94,9 +105,16 @@ describe('launch files: sourced shell files and engine-named wrappers (issue 27)
     assert.ok(f, 'the file is read: the wrapper name is a launch word');
     assert.equal(f.invocations.length, 1);
     assert.equal(argvOf(f.invocations[0])[0], 'run_llama_server');
-    for (const [name, program] of [['run_llama_server', 'llama-server'], ['start_vllm', 'vllm'], ['serve_sglang', 'sglang'], ['launch-tgi', 'text-generation-launcher'], ['vllm_serve', 'vllm']] as const) {
+    for (const [name, program] of [
+      ['run_llama_server', 'llama-server'],
+      ['start_vllm', 'vllm'],
+      ['serve_sglang', 'sglang'],
+      ['launch-tgi', 'text-generation-launcher'],
+      ['vllm_serve', 'vllm'],
+    ] as const) {
       assert.equal(wrappedLaunchProgram(name), program, name);
     }
-    for (const name of ['vllm', 'llama-server', './start_vllm.sh', 'pip', 'vllmx_run', 'settings_tgix']) assert.equal(wrappedLaunchProgram(name), undefined, name);
+    for (const name of ['vllm', 'llama-server', './start_vllm.sh', 'pip', 'vllmx_run', 'settings_tgix'])
+      assert.equal(wrappedLaunchProgram(name), undefined, name);
   });
 });

@@ -17,7 +17,10 @@ import { launchFileOf } from './helpers/trainerInvocation';
 const oracle = createSyncOracle();
 const run = (text: string, file: LaunchFile = launchFileOf(text)) =>
   analyzeTrainerLaunches(file, text, { fileName: '/work/project/train.sh', resolver: catalogResolver, oracle, variant: 'v5' });
-const codes = (text: string) => run(text).diagnostics.map((d) => d.code).sort();
+const codes = (text: string) =>
+  run(text)
+    .diagnostics.map((d) => d.code)
+    .sort();
 const only = (text: string, code: string): Finding => {
   const ds = run(text).diagnostics.filter((d) => d.code === code);
   assert.equal(ds.length, 1, `one ${code} in ${JSON.stringify(run(text).diagnostics.map((d) => d.code))}`);
@@ -49,12 +52,14 @@ describe('training launches: ms-swift', () => {
     assert.equal(at(SFT, d), '131072');
     assert.match(d.message, /131,072 tokens is beyond the model's context of 32,768/);
     const launch = run(SFT).launches[0];
-    assert.deepEqual([launch.program, launch.role, launch.model, launch.requestedLength, launch.lengthOption, launch.trainedContext],
-      ['swift', 'training', 'Qwen/Qwen2.5-7B-Instruct', 131072, '--max_length', 32768]);
+    assert.deepEqual(
+      [launch.program, launch.role, launch.model, launch.requestedLength, launch.lengthOption, launch.trainedContext],
+      ['swift', 'training', 'Qwen/Qwen2.5-7B-Instruct', 131072, '--max_length', 32768],
+    );
     assert.equal(launch.resolvedFrom, 'catalog:Qwen/Qwen2.5-7B-Instruct');
   });
 
-  it('the fix appends ms-swift\'s --rope_scaling (a JSON object) on a new continued line; the rest stays byte-identical', () => {
+  it("the fix appends ms-swift's --rope_scaling (a JSON object) on a new continued line; the rest stays byte-identical", () => {
     const d = only(SFT, 'training/context-exceeded');
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
     assert.ok(yarn, d.fixes.map((f) => f.title).join('; '));
@@ -63,23 +68,31 @@ describe('training launches: ms-swift', () => {
     assert.equal(out, SFT.replace('--output_dir output', `--output_dir output${added}`));
     assert.ok(d.fixes.some((f) => f.preferred));
     // Applied, the launch no longer trains past what the model covers.
-    assert.deepEqual(run(out).diagnostics.filter((x) => x.code === 'training/context-exceeded'), []);
+    assert.deepEqual(
+      run(out).diagnostics.filter((x) => x.code === 'training/context-exceeded'),
+      [],
+    );
   });
 
   it('right launches get nothing: within the trained context, or scaled to the length', () => {
     assert.deepEqual(codes('swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type lora --max_length 8192'), []);
     assert.deepEqual(codes('swift sft --model Qwen/Qwen2.5-7B-Instruct --max_length 131072 --rope_scaling yarn --max_model_len 131072'), []);
-    assert.deepEqual(codes(`swift sft --model Qwen/Qwen2.5-7B-Instruct --max-length=131072 --rope_scaling '{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}'`), []);
+    assert.deepEqual(
+      codes(
+        `swift sft --model Qwen/Qwen2.5-7B-Instruct --max-length=131072 --rope_scaling '{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}'`,
+      ),
+      [],
+    );
   });
 
-  it('--max_length absent: ms-swift trains at the model\'s own length, so nothing is judged', () => {
+  it("--max_length absent: ms-swift trains at the model's own length, so nothing is judged", () => {
     const r = run('swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type lora');
     assert.deepEqual(r.diagnostics, []);
     assert.equal(r.launches[0].requestedLength, null);
     assert.ok(r.launches[0].notes.some((n) => /max_length absent/.test(n)));
   });
 
-  it('a type name without --max_model_len: ms-swift refuses (its assertion quoted), on the name\'s token', () => {
+  it("a type name without --max_model_len: ms-swift refuses (its assertion quoted), on the name's token", () => {
     const text = 'swift sft --model Qwen/Qwen2.5-7B-Instruct --max_length 131072 --rope_scaling yarn';
     const d = only(text, TRAINER_OPTION_REFUSED);
     assert.equal(d.severity, 'error');
@@ -101,7 +114,7 @@ describe('training launches: ms-swift', () => {
     assert.equal(out, text.replace('dynamic', `'{"rope_type":"yarn","factor":2.0,"original_max_position_embeddings":32768}'`));
   });
 
-  it('scaling stacked on Llama-3.1\'s own llama3 scaling: warning; the fix removes the option and nothing else', () => {
+  it("scaling stacked on Llama-3.1's own llama3 scaling: warning; the fix removes the option and nothing else", () => {
     const text = 'swift sft --model meta-llama/Llama-3.1-8B --max_length 65536 --rope_scaling linear --max_model_len 65536';
     const d = only(text, 'training/stacked-scaling');
     assert.equal(at(text, d), 'linear');
@@ -121,7 +134,10 @@ describe('training launches: ms-swift', () => {
   it('a model that is not found offline: one information finding on its token, no numbers invented', () => {
     const text = 'swift sft --model my-org/private-7b --max_length 131072';
     const r = run(text);
-    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity, at(text, d)]), [['training/base-model-unresolved', 'information', 'my-org/private-7b']]);
+    assert.deepEqual(
+      r.diagnostics.map((d) => [d.code, d.severity, at(text, d)]),
+      [['training/base-model-unresolved', 'information', 'my-org/private-7b']],
+    );
     assert.equal(r.launches[0].trainedContext, null);
   });
 });
@@ -161,7 +177,10 @@ describe('training launches: LLaMA-Factory', () => {
     assert.equal(at(text, d), '32768');
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
     assert.equal(apply(text, yarn), text.replace('saves/llama3-8b', 'saves/llama3-8b \\\n    --rope_scaling yarn'));
-    assert.deepEqual(run(apply(text, yarn)).diagnostics.map((x) => x.code), ['llama-factory/derived-factor']);
+    assert.deepEqual(
+      run(apply(text, yarn)).diagnostics.map((x) => x.code),
+      ['llama-factory/derived-factor'],
+    );
   });
 
   it('rope_scaling by name with cutoff_len within the context: LLaMA-Factory turns it off; the fix removes the option', () => {
@@ -173,7 +192,7 @@ describe('training launches: LLaMA-Factory', () => {
   });
 });
 
-describe('training launches: LLaMA-Factory, an option in the other parser\'s form', () => {
+describe("training launches: LLaMA-Factory, an option in the other parser's form", () => {
   it('after a YAML, --cutoff_len 32768 is refused (OmegaConf makes it keys of its own); the fix writes cutoff_len=32768', () => {
     const text = 'llamafactory-cli train cfg.yaml --cutoff_len 32768 rope_scaling=yarn';
     const d = only(text, TRAINER_OPTION_REFUSED);
@@ -226,7 +245,8 @@ describe('training launches: axolotl', () => {
 
 describe('training launches: torchtune', () => {
   it('tune run with overrides: the builder names the model, tokenizer.max_seq_len the length', () => {
-    const text = 'tune run --nproc_per_node 2 lora_finetune_distributed --config ./llama2_lora.yaml model=torchtune.models.llama2.lora_llama2_7b tokenizer.max_seq_len=16384';
+    const text =
+      'tune run --nproc_per_node 2 lora_finetune_distributed --config ./llama2_lora.yaml model=torchtune.models.llama2.lora_llama2_7b tokenizer.max_seq_len=16384';
     const d = only(text, 'training/context-exceeded');
     assert.equal(at(text, d), '16384');
     assert.match(d.message, /torchtune's model builders set RoPE in code/);
@@ -242,7 +262,8 @@ describe('training launches: torchtune', () => {
 
 describe('training launches: train scripts read generically', () => {
   it('accelerate launch train.py --seq-length 262144 --rope-theta 5000000 over Llama-2 (4k): the base bound, said to be read generically', () => {
-    const text = 'accelerate launch --config_file configs/fsdp.yaml --num_processes 8 train.py --model_name_or_path meta-llama/Llama-2-7b-hf --seq-length 262144 --rope-theta 5000000 --bf16';
+    const text =
+      'accelerate launch --config_file configs/fsdp.yaml --num_processes 8 train.py --model_name_or_path meta-llama/Llama-2-7b-hf --seq-length 262144 --rope-theta 5000000 --bf16';
     const r = run(text);
     assert.ok(r.diagnostics.length > 0);
     for (const d of r.diagnostics) assert.match(d.message, READ_GENERICALLY);
@@ -258,7 +279,8 @@ describe('training launches: train scripts read generically', () => {
   });
 
   it('deepspeed launcher options are skipped to find the script; an unknown script gets no new flags, only the finding', () => {
-    const text = 'deepspeed --include localhost:0,1 --master_port 29501 train.py --deepspeed ds_z3.json --model_name_or_path meta-llama/Llama-2-7b-hf --model_max_length 16384';
+    const text =
+      'deepspeed --include localhost:0,1 --master_port 29501 train.py --deepspeed ds_z3.json --model_name_or_path meta-llama/Llama-2-7b-hf --model_max_length 16384';
     const d = only(text, 'training/context-exceeded');
     assert.equal(at(text, d), '16384');
     assert.deepEqual(d.fixes, []);
@@ -287,14 +309,18 @@ describe('training launches: train scripts read generically', () => {
   });
 
   it('Megatron without --rotary-base: the raised base is appended as an integer (--rotary-base is type=int)', () => {
-    const text = 'torchrun pretrain_gpt.py --num-layers 24 --hidden-size 2048 --num-attention-heads 16 --seq-length 32768 --max-position-embeddings 32768 --position-embedding-type rope';
+    const text =
+      'torchrun pretrain_gpt.py --num-layers 24 --hidden-size 2048 --num-attention-heads 16 --seq-length 32768 --max-position-embeddings 32768 --position-embedding-type rope';
     const d = only(text, 'rope/base-below-bound');
     const out = apply(text, d.fixes[0]);
     assert.match(out.slice(text.length), /^ --rotary-base \d+$/);
   });
 
   it('Megatron with learned absolute positions (its default) and right launches: nothing', () => {
-    assert.deepEqual(codes('torchrun pretrain_gpt.py --num-layers 2 --hidden-size 1024 --num-attention-heads 8 --seq-length 8192 --max-position-embeddings 8192'), []);
+    assert.deepEqual(
+      codes('torchrun pretrain_gpt.py --num-layers 2 --hidden-size 1024 --num-attention-heads 8 --seq-length 8192 --max-position-embeddings 8192'),
+      [],
+    );
     assert.deepEqual(codes('python train.py --model Qwen/Qwen2.5-7B --max_seq_length 8192'), []);
   });
 });
@@ -309,8 +335,14 @@ describe('training launches: what is not a training launch', () => {
 
   it('a train script that names its Hugging Face model and leaves the length to its defaults is a training launch; --model alone is not enough', () => {
     const r = run('torchrun --nproc_per_node=8 train.py \\\n    --model_name_or_path meta-llama/Llama-2-7b-hf \\\n    --output_dir out\n');
-    assert.deepEqual(r.launches.map((l) => [l.program, l.model, l.requestedLength]), [['generic-trainer', 'meta-llama/Llama-2-7b-hf', null]]);
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== 'information'), []);
+    assert.deepEqual(
+      r.launches.map((l) => [l.program, l.model, l.requestedLength]),
+      [['generic-trainer', 'meta-llama/Llama-2-7b-hf', null]],
+    );
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity !== 'information'),
+      [],
+    );
     assert.deepEqual(run('python train.py --model resnet50 --epochs 90').launches, []);
     assert.deepEqual(run('python evaluate.py --model_name_or_path meta-llama/Llama-2-7b-hf').launches, []);
   });
@@ -319,8 +351,9 @@ describe('training launches: what is not a training launch', () => {
     assert.deepEqual(run('accelerate launch -m lm_eval --model hf --model_args pretrained=meta-llama/Llama-2-7b-hf --max_length 16384').launches, []);
   });
 
-  it('LLaMA-Factory\'s own src/train.py under torchrun is read in its grammar (--cutoff_len), not generically', () => {
-    const text = 'torchrun --nproc_per_node 8 src/train.py --stage sft --do_train --model_name_or_path meta-llama/Meta-Llama-3-8B --finetuning_type lora --cutoff_len 32768';
+  it("LLaMA-Factory's own src/train.py under torchrun is read in its grammar (--cutoff_len), not generically", () => {
+    const text =
+      'torchrun --nproc_per_node 8 src/train.py --stage sft --do_train --model_name_or_path meta-llama/Meta-Llama-3-8B --finetuning_type lora --cutoff_len 32768';
     const r = run(text);
     assert.equal(r.launches[0].program, 'llamafactory');
     const d = only(text, 'training/context-exceeded');
@@ -330,23 +363,40 @@ describe('training launches: what is not a training launch', () => {
 
   it('several launches in one script: each is described, in order', () => {
     const text = 'swift sft --model Qwen/Qwen2.5-7B-Instruct --max_length 8192\naxolotl train cfg.yml\n';
-    assert.deepEqual(run(text).launches.map((l) => l.program), ['swift', 'axolotl']);
+    assert.deepEqual(
+      run(text).launches.map((l) => l.program),
+      ['swift', 'axolotl'],
+    );
   });
 });
 
 describe('training launches: fixes in an exec-form array (Dockerfile CMD)', () => {
-  it('a new option is appended as JSON strings with the array\'s separator', () => {
+  it("a new option is appended as JSON strings with the array's separator", () => {
     const text = 'FROM modelscope/ms-swift\nCMD ["swift", "sft", "--model", "Qwen/Qwen2.5-7B-Instruct", "--max_length", "131072"]\n';
     const lines = new LineIndex(text);
     const argv: Token[] = [];
     for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
-      argv.push({ value: JSON.parse(m[0]), raw: m[0], offset: m.index!, length: m[0].length, range: lines.rangeOf(m.index!, m[0].length), quote: 'double', known: true });
+      argv.push({
+        value: JSON.parse(m[0]),
+        raw: m[0],
+        offset: m.index!,
+        length: m[0].length,
+        range: lines.rangeOf(m.index!, m[0].length),
+        quote: 'double',
+        known: true,
+      });
     }
     const last = argv[argv.length - 1];
     const end = last.offset + last.length;
     const inv: Invocation = {
-      argv, entrypoint: 'program', env: {}, source: 'dockerfile', offset: argv[0].offset, length: end - argv[0].offset,
-      range: lines.rangeOf(argv[0].offset, end - argv[0].offset), notes: [],
+      argv,
+      entrypoint: 'program',
+      env: {},
+      source: 'dockerfile',
+      offset: argv[0].offset,
+      length: end - argv[0].offset,
+      range: lines.rangeOf(argv[0].offset, end - argv[0].offset),
+      notes: [],
       append: { offset: end, range: lines.rangeOf(end, 0), separator: ', ', form: 'json-array' },
     };
     const d = run(text, { format: 'dockerfile', invocations: [inv], problems: [] }).diagnostics.find((x) => x.code === 'training/context-exceeded')!;

@@ -25,7 +25,9 @@ const slice = (text: string, r: { start: { line: number; character: number }; en
 };
 
 describe('training launches through the launch adapters', () => {
-  before(async () => { shell = await loadShellParser(); });
+  before(async () => {
+    shell = await loadShellParser();
+  });
 
   it('a shell script with variables: the finding on $MAX_LEN, the fix continues the command', () => {
     const text = [
@@ -47,7 +49,13 @@ describe('training launches through the launch adapters', () => {
     assert.equal(r.launches[0].model, 'Qwen/Qwen2.5-7B-Instruct');
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
     const out = applyTextEdits(text, new LineIndex(text), yarn.edits);
-    assert.equal(out, text.replace('--output_dir output', `--output_dir output \\\n    --rope_scaling '{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}'`));
+    assert.equal(
+      out,
+      text.replace(
+        '--output_dir output',
+        `--output_dir output \\\n    --rope_scaling '{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}'`,
+      ),
+    );
   });
 
   it('a base set through a variable is raised where the variable is assigned', () => {
@@ -72,6 +80,15 @@ describe('training launches through the launch adapters', () => {
     assert.equal(slice(text, d.range), '"131072"');
     const linear = d.fixes.find((f) => f.kind === 'linear')!;
     const out = applyTextEdits(text, new LineIndex(text), linear.edits);
-    assert.deepEqual(JSON.parse(out.split('\n')[1].slice(4)), ['swift', 'sft', '--model', 'Qwen/Qwen2.5-7B-Instruct', '--max_length', '131072', '--rope_scaling', '{"rope_type":"linear","factor":4.0}']);
+    assert.deepEqual(JSON.parse(out.split('\n')[1].slice(4)), [
+      'swift',
+      'sft',
+      '--model',
+      'Qwen/Qwen2.5-7B-Instruct',
+      '--max_length',
+      '131072',
+      '--rope_scaling',
+      '{"rope_type":"linear","factor":4.0}',
+    ]);
   });
 });

@@ -8,12 +8,15 @@ import { shellParser } from './helpers/launch';
 
 describe('hover on a training launch', () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
+  before(async () => {
+    shell = await shellParser();
+  });
 
-  it('ms-swift: model, training length and trained context, on the command\'s range', () => {
+  it("ms-swift: model, training length and trained context, on the command's range", () => {
     const text = '#!/bin/bash\nswift sft --model Qwen/Qwen2.5-7B-Instruct --max_length 131072 --train_type lora\n';
-    const a = createRopeLensService({ oracle: createSyncOracle(), resolver: catalogResolver, shellParser: () => shell })
-      .analyze(text, { fileName: '/ws/train.sh' });
+    const a = createRopeLensService({ oracle: createSyncOracle(), resolver: catalogResolver, shellParser: () => shell }).analyze(text, {
+      fileName: '/ws/train.sh',
+    });
     const h = a.launchHovers!.find((x) => x.range.start.line === 1);
     assert.ok(h, JSON.stringify(a.launchHovers));
     assert.match(h!.markdown, /\*\*ms-swift launch\*\* of `Qwen\/Qwen2\.5-7B-Instruct`/);

@@ -22,7 +22,9 @@ const HUB_ENGINES = ENGINE_NAMES.filter((e) => e === 'vllm' || e === 'sglang' ||
 
 describe('launch scripts RoPE Lens writes read back clean', () => {
   let shell: ShellParser;
-  before(async () => { shell = await shellParser(); });
+  before(async () => {
+    shell = await shellParser();
+  });
 
   for (const model of MODELS) {
     for (const context of CONTEXTS) {
@@ -40,7 +42,11 @@ describe('launch scripts RoPE Lens writes read back clean', () => {
           assert.equal(launch.model, model, script);
           assert.equal(launch.requestedLength, plan.context, script);
           const loud = a.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
-          assert.deepEqual(loud.map((d) => `${d.code}: ${d.message}`), [], `${engine} at ${plan.context}:\n${script}`);
+          assert.deepEqual(
+            loud.map((d) => `${d.code}: ${d.message}`),
+            [],
+            `${engine} at ${plan.context}:\n${script}`,
+          );
         }
       });
     }

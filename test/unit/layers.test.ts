@@ -31,7 +31,13 @@ describe('layering', () => {
     assert.match(v[0], /may not import upward/);
     assert.match(v[1], /share a row/);
     assert.match(v[2], /Node built-in/);
-    assert.deepEqual(unknownFolders([{ name: 'newThing', isDirectory: true }, { name: 'stray.ts', isDirectory: false }]).length, 2);
+    assert.deepEqual(
+      unknownFolders([
+        { name: 'newThing', isDirectory: true },
+        { name: 'stray.ts', isDirectory: false },
+      ]).length,
+      2,
+    );
     assert.match(unknownFolders([{ name: 'newThing', isDirectory: true }])[0], /add it to LAYERS/);
   });
 
@@ -41,7 +47,10 @@ describe('layering', () => {
     const e = (from: string, target: string) => ({ from, spec: target, target });
     assert.equal(ruleFolderViolations([e('shared/rules/launch/grammar.ts', 'shared/rules/serving/removedOption.ts')]).length, 1);
     assert.equal(ruleFolderViolations([e('shared/rules/context.ts', 'shared/rules/launch/context.ts')]).length, 1);
-    assert.equal(ruleFolderViolations([e('shared/rules/launch/grammar.ts', 'shared/rules/context.ts'), e('shared/rules/index.ts', 'shared/rules/launch/index.ts')]).length, 0);
+    assert.equal(
+      ruleFolderViolations([e('shared/rules/launch/grammar.ts', 'shared/rules/context.ts'), e('shared/rules/index.ts', 'shared/rules/launch/index.ts')]).length,
+      0,
+    );
     assert.match(serviceOnlyViolations([e('server/cli/serve.ts', 'shared/serving/index.ts')])[0], /only through the service/);
   });
 
@@ -55,8 +64,12 @@ describe('layering', () => {
 
   it('the client imports neither the server nor the CLI; the server never imports the client', () => {
     const bad = [
-      ...tsFiles('client').flatMap(importsOf).filter((e) => e.target?.startsWith('server/')),
-      ...tsFiles('server').flatMap(importsOf).filter((e) => e.target?.startsWith('client/') || e.spec === 'vscode'),
+      ...tsFiles('client')
+        .flatMap(importsOf)
+        .filter((e) => e.target?.startsWith('server/')),
+      ...tsFiles('server')
+        .flatMap(importsOf)
+        .filter((e) => e.target?.startsWith('client/') || e.spec === 'vscode'),
     ].map((e) => `${e.from} → ${e.target ?? e.spec}`);
     assert.deepEqual(bad, []);
   });

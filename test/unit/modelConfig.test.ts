@@ -198,7 +198,10 @@ describe('model config reader: spellings and edge cases', () => {
   });
 
   it('Phi-3-small rope_embedding_base, DBRX attn_config.rope_theta, GPT-J rotary_dim', () => {
-    assert.equal(read('{"model_type": "phi3small", "rope_embedding_base": 1000000, "hidden_size": 4096, "num_attention_heads": 32}')!.base.key, 'rope_embedding_base');
+    assert.equal(
+      read('{"model_type": "phi3small", "rope_embedding_base": 1000000, "hidden_size": 4096, "num_attention_heads": 32}')!.base.key,
+      'rope_embedding_base',
+    );
     const dbrx = read('{"model_type": "dbrx", "d_model": 6144, "n_heads": 48, "max_seq_len": 32768, "attn_config": {"rope_theta": 500000}}')!;
     assert.equal(dbrx.base.value, 500000);
     assert.equal(dbrx.base.key, 'attn_config.rope_theta');
@@ -211,7 +214,9 @@ describe('model config reader: spellings and edge cases', () => {
   });
 
   it('mrope is multimodal, not length scaling: type default, raw type kept', () => {
-    const r = read('{"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}')!;
+    const r = read(
+      '{"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}',
+    )!;
     assert.equal(r.scaling!.type, 'default');
     assert.equal(r.scaling!.rawType!.value, 'mrope');
     assert.match(r.scaling!.rawType!.note!, /not length scaling/);
@@ -219,7 +224,9 @@ describe('model config reader: spellings and edge cases', () => {
   });
 
   it('type and rope_type both set: rope_type wins, the legacy one is reported', () => {
-    const r = read('{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_scaling": {"type": "linear", "rope_type": "dynamic", "factor": 2}}')!;
+    const r = read(
+      '{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_scaling": {"type": "linear", "rope_type": "dynamic", "factor": 2}}',
+    )!;
     assert.equal(r.scaling!.type, 'dynamic');
     assert.equal(r.scaling!.legacyType!.value, 'linear');
   });
@@ -227,7 +234,10 @@ describe('model config reader: spellings and edge cases', () => {
   it('an unknown type is undefined in the description and a RopeError in toRopeSpec', () => {
     const r = read('{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_scaling": {"rope_type": "ntk-by-magic", "factor": 2}}')!;
     assert.equal(r.scaling!.type, undefined);
-    assert.throws(() => toRopeSpec(r), (e: unknown) => e instanceof RopeError && e.code === 'unknown-rope-type' && /ntk-by-magic/.test(e.message));
+    assert.throws(
+      () => toRopeSpec(r),
+      (e: unknown) => e instanceof RopeError && e.code === 'unknown-rope-type' && /ntk-by-magic/.test(e.message),
+    );
   });
 
   it('absent context → the config class default (MixtralConfig: 4096 × 32), else 2048, with a note; mixtral default base 1e6', () => {
@@ -241,7 +251,9 @@ describe('model config reader: spellings and edge cases', () => {
   });
 
   it('a YAML model config with model_type is read too', () => {
-    const r = readModelRope(parseYamlDocument('model_type: llama\nhidden_size: 4096\nnum_attention_heads: 32\nrope_theta: 500_000\nmax_position_embeddings: 8192\n'))!;
+    const r = readModelRope(
+      parseYamlDocument('model_type: llama\nhidden_size: 4096\nnum_attention_heads: 32\nrope_theta: 500_000\nmax_position_embeddings: 8192\n'),
+    )!;
     assert.equal(r.base.value, 500000);
   });
 });

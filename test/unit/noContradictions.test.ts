@@ -39,17 +39,21 @@ describe('no two findings on one file contradict each other', function () {
   this.timeout(600000);
   const all = [...files(join(ROOT, 'examples')), ...files(join(ROOT, 'test', 'fixtures'))];
   it(`over ${all.length} fixture files and the catalog raised ×4`, () => {
-    let judged = 0, quoting = 0;
+    let judged = 0,
+      quoting = 0;
     const problems: string[] = [];
     // The fixtures, and every catalog model's config with its context raised to 4× (the situation-3 files).
     const inputs: [string, () => string][] = all.map((f) => [f, () => readFileSync(f, 'utf8')]);
     for (const e of CATALOG.filter((x) => !x.noRope)) {
-      inputs.push([join(ROOT, `catalog:${e.id}×4`, 'config.json'), () => {
-        const cfg = JSON.parse(catalogConfigText(e)) as Record<string, unknown>;
-        const scope = (typeof cfg['text_config'] === 'object' && cfg['text_config'] ? cfg['text_config'] : cfg) as Record<string, unknown>;
-        scope['max_position_embeddings'] = 4 * e.trainedContext.value;
-        return JSON.stringify(cfg, null, 2);
-      }]);
+      inputs.push([
+        join(ROOT, `catalog:${e.id}×4`, 'config.json'),
+        () => {
+          const cfg = JSON.parse(catalogConfigText(e)) as Record<string, unknown>;
+          const scope = (typeof cfg['text_config'] === 'object' && cfg['text_config'] ? cfg['text_config'] : cfg) as Record<string, unknown>;
+          scope['max_position_embeddings'] = 4 * e.trainedContext.value;
+          return JSON.stringify(cfg, null, 2);
+        },
+      ]);
     }
     for (const [f, text] of inputs) {
       let a;

@@ -28,9 +28,16 @@ const oracle = createSyncOracle();
 const service = createRopeLensService({ oracle, resolver: catalogResolver });
 
 /** What every front-end is compared on. */
-interface Answer { kind: string; factor: number; original?: number; base?: number; recipe: boolean }
+interface Answer {
+  kind: string;
+  factor: number;
+  original?: number;
+  base?: number;
+  recipe: boolean;
+}
 const round = (n: number | undefined) => (n === undefined ? undefined : Math.round(n * 100) / 100);
-const norm = (a: Answer | undefined) => (a ? { kind: a.kind, factor: round(a.factor), original: a.original, base: round(a.base), recipe: a.recipe } : undefined);
+const norm = (a: Answer | undefined) =>
+  a ? { kind: a.kind, factor: round(a.factor), original: a.original, base: round(a.base), recipe: a.recipe } : undefined;
 
 function fromFix(f: Fix | undefined): Answer | undefined {
   if (!f || !f.rewrite) return undefined;
@@ -60,7 +67,8 @@ const withRecipe = (a: ReturnType<typeof adviseRewrite>): Answer | undefined => 
 
 describe('one answer: check, serve and the Inspector recommend the same rewrite (issue 26)', function () {
   this.timeout(600000);
-  let compared = 0, rewrites = 0;
+  let compared = 0,
+    rewrites = 0;
   for (const e of models) {
     it(`${e.id} at 2×, 4×, 8× its trained context`, () => {
       const text = catalogConfigText(e);
@@ -87,7 +95,13 @@ describe('one answer: check, serve and the Inspector recommend the same rewrite 
 
         // check on a `vllm serve` line
         const line = `vllm serve ${e.id} --max-model-len ${C}\n`;
-        const launch = analyzeLaunchFile(shellFileOf(line), line, { fileName: '/srv/serve.sh', resolver: catalogResolver, oracle, variant: 'v5', reparse: (t) => shellFileOf(t) });
+        const launch = analyzeLaunchFile(shellFileOf(line), line, {
+          fileName: '/srv/serve.sh',
+          resolver: catalogResolver,
+          oracle,
+          variant: 'v5',
+          reparse: (t) => shellFileOf(t),
+        });
         assert.deepEqual(norm(preferredRewrite(launch.diagnostics)), expected, `${where}: check on a vllm serve line`);
 
         // serve, every engine
@@ -98,11 +112,24 @@ describe('one answer: check, serve and the Inspector recommend the same rewrite 
           const r = plan.rewrite;
           // An engine that runs this model without its sliding windows (SGLang, llama.cpp for some
           // families) asks the same question over every distance up to C.
-          const windows = engine === 'sglang' ? sglangHonoursWindows(rope.modelType) : engine === 'llama.cpp' || engine === 'ollama' ? llamaCppHonoursWindows(rope.modelType) : true;
+          const windows =
+            engine === 'sglang'
+              ? sglangHonoursWindows(rope.modelType)
+              : engine === 'llama.cpp' || engine === 'ollama'
+                ? llamaCppHonoursWindows(rope.modelType)
+                : true;
           const need = windows ? undefined : extensionNeed(rope, C, { trained: T, windows: false });
-          const own = windows ? expected : need ? norm(withRecipe(adviseRewrite({ rope, length: C, trained: T, from: need.from, reach: need.reach }))) : undefined;
+          const own = windows
+            ? expected
+            : need
+              ? norm(withRecipe(adviseRewrite({ rope, length: C, trained: T, from: need.from, reach: need.reach })))
+              : undefined;
           assert.deepEqual(norm(r ? { ...r } : undefined), own, `${where}: serve --engine ${engine}`);
-          if (r && !r.written) assert.ok(plan.notes.some((n) => n.includes(r.label)), `${where}: ${engine} names the rewrite it cannot write`);
+          if (r && !r.written)
+            assert.ok(
+              plan.notes.some((n) => n.includes(r.label)),
+              `${where}: ${engine} names the rewrite it cannot write`,
+            );
           if (r?.written && engine === 'vllm') assert.ok(plan.overrides, `${where}: vllm writes an override`);
         }
 

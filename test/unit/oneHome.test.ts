@@ -29,21 +29,39 @@ describe('one home each', () => {
   });
 
   it('python -m peeling: switches combine, -W/-X take a value, -c runs nothing named', () => {
-    assert.deepEqual(pythonTarget(words('python3 -u -m vllm.entrypoints.openai.api_server --port 8000')), { kind: 'module', name: 'vllm.entrypoints.openai.api_server', at: 3, rest: 4, glued: false });
-    assert.deepEqual(pythonTarget(words('python -W ignore -msglang.launch_server --x')), { kind: 'module', name: 'sglang.launch_server', at: 3, rest: 4, glued: true });
-    assert.deepEqual(pythonTarget(words('/usr/bin/python3.11 -um axolotl.cli.train cfg.yml')), { kind: 'module', name: 'axolotl.cli.train', at: 2, rest: 3, glued: false });
+    assert.deepEqual(pythonTarget(words('python3 -u -m vllm.entrypoints.openai.api_server --port 8000')), {
+      kind: 'module',
+      name: 'vllm.entrypoints.openai.api_server',
+      at: 3,
+      rest: 4,
+      glued: false,
+    });
+    assert.deepEqual(pythonTarget(words('python -W ignore -msglang.launch_server --x')), {
+      kind: 'module',
+      name: 'sglang.launch_server',
+      at: 3,
+      rest: 4,
+      glued: true,
+    });
+    assert.deepEqual(pythonTarget(words('/usr/bin/python3.11 -um axolotl.cli.train cfg.yml')), {
+      kind: 'module',
+      name: 'axolotl.cli.train',
+      at: 2,
+      rest: 3,
+      glued: false,
+    });
     assert.deepEqual(pythonTarget(words('python -X dev train.py --lr 1')), { kind: 'script', name: 'train.py', at: 3, rest: 4, glued: false });
     assert.deepEqual(pythonTarget(words('python -c print(1)')), { kind: 'code' });
     assert.equal(pythonTarget(words('node -m x')), undefined);
     // The sniffer and the engine readers read it alike.
     assert.equal(pythonModule(words('python -W ignore -m vllm.entrypoints.openai.api_server')), 'vllm.entrypoints.openai.api_server');
     assert.equal(pythonScript(words('python -m train.py')), undefined);
-    const toks = words('python3 -u -m sglang.launch_server --model-path m').map((value) => ({ value } as Token));
+    const toks = words('python3 -u -m sglang.launch_server --model-path m').map((value) => ({ value }) as Token);
     assert.equal(afterPythonModule(toks, ['sglang.launch_server']), 4);
     assert.equal(afterPythonModule(toks, ['vllm.entrypoints.api_server']), -1);
   });
 
-  it('compact JSON: one writer, each caller\'s number policy', () => {
+  it("compact JSON: one writer, each caller's number policy", () => {
     const v = { rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 }, list: [1, 'a'] };
     assert.equal(compactJsonText(v), '{"rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":32768},"list":[1,"a"]}');
     assert.equal(jsonText(v), '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768},"list":[1,"a"]}');

@@ -16,10 +16,22 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { catalogResolver } from '../../shared/config/resolve';
 
 // Meta-Llama-3-8B's config.json (the values that matter for RoPE).
-const LLAMA3_8B = JSON.stringify({
-  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8,
-  num_hidden_layers: 32, intermediate_size: 14336, vocab_size: 128256, max_position_embeddings: 8192, rope_theta: 500000.0,
-}, null, 2);
+const LLAMA3_8B = JSON.stringify(
+  {
+    architectures: ['LlamaForCausalLM'],
+    model_type: 'llama',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    intermediate_size: 14336,
+    vocab_size: 128256,
+    max_position_embeddings: 8192,
+    rope_theta: 500000.0,
+  },
+  null,
+  2,
+);
 
 const AXOLOTL = [
   '# long-context run',
@@ -62,7 +74,8 @@ const TORCHTUNE_LORA = [
 ].join('\n');
 
 const oracle = createSyncOracle();
-const ROPE_WARNING = (d: { code: string; severity: string }) => /^(rope|training|axolotl|llama-factory)\//.test(d.code) && (d.severity === 'warning' || d.severity === 'error');
+const ROPE_WARNING = (d: { code: string; severity: string }) =>
+  /^(rope|training|axolotl|llama-factory)\//.test(d.code) && (d.severity === 'warning' || d.severity === 'error');
 
 function check(text: string) {
   return analyzeText(text, { fileName: 'train.yaml', oracle, resolver: catalogResolver });
@@ -71,7 +84,9 @@ function check(text: string) {
 describe('plan request and write-stage edits (in process)', function () {
   this.timeout(60000);
   let h: InProcess;
-  beforeEach(async () => { h = await startInProcess({ validation: { delay: 0 } }); });
+  beforeEach(async () => {
+    h = await startInProcess({ validation: { delay: 0 } });
+  });
   afterEach(() => h.dispose());
 
   const plan = (params: object) => h.client.sendRequest(PlanRequest, params as never) as Promise<PlanResult>;
@@ -93,7 +108,10 @@ describe('plan request and write-stage edits (in process)', function () {
     assert.equal(d.view, undefined, 'no target: defaults only');
 
     const v = okView(await plan({ uri, target: 262144, stages: [65536] }));
-    assert.deepEqual(v.stages.map((s) => s.length), [65536, 262144]);
+    assert.deepEqual(
+      v.stages.map((s) => s.length),
+      [65536, 262144],
+    );
     for (const s of v.stages) {
       const marked = s.rows.filter((r) => r.recommended);
       assert.equal(marked.length, 1, `stage ${s.length}: one recommended row`);
@@ -144,7 +162,14 @@ describe('plan request and write-stage edits (in process)', function () {
       const doc = parseDocumentText(AXOLOTL, 'yaml');
       const after = applyTextEdits(AXOLOTL, doc.lines, w.edits);
       const L = v.stages[stage].length;
-      for (const kept of ['# long-context run', '  - path: my/long-docs  # long documents', '  # ours, not RoPE', '  attention_dropout: 0.0', 'micro_batch_size: 1', `sequence_len: ${L}  # what we want`]) {
+      for (const kept of [
+        '# long-context run',
+        '  - path: my/long-docs  # long documents',
+        '  # ours, not RoPE',
+        '  attention_dropout: 0.0',
+        'micro_batch_size: 1',
+        `sequence_len: ${L}  # what we want`,
+      ]) {
         assert.ok(after.includes(kept), `kept ${JSON.stringify(kept)}:\n${after}`);
       }
       // Only the owned keys' lines change: the edits cover no comment line.
@@ -163,7 +188,11 @@ describe('plan request and write-stage edits (in process)', function () {
         assert.equal(y.overrides_of_model_config.rope_theta, undefined, 'the old base override is one of the keys the stage owns');
       }
       const bad = check(after).diagnostics.filter(ROPE_WARNING);
-      assert.deepEqual(bad.map((x) => `${x.code}: ${x.message}`), [], after);
+      assert.deepEqual(
+        bad.map((x) => `${x.code}: ${x.message}`),
+        [],
+        after,
+      );
     }
   });
 
@@ -179,7 +208,13 @@ describe('plan request and write-stage edits (in process)', function () {
     assert.match(after, /^cutoff_len: 131072 {2}# short$/m);
     assert.match(after, /^rope_scaling: (yarn|linear)$/m);
     assert.match(after, /^template: qwen$/m);
-    assert.deepEqual(check(after).diagnostics.filter(ROPE_WARNING).map((x) => x.code), [], after);
+    assert.deepEqual(
+      check(after)
+        .diagnostics.filter(ROPE_WARNING)
+        .map((x) => x.code),
+      [],
+      after,
+    );
   });
 
   it('torchtune LoRA: the stage keeps LoRA (lora_ builder twin) and its arguments; check is clean', async () => {
@@ -198,6 +233,12 @@ describe('plan request and write-stage edits (in process)', function () {
     assert.equal(y.tokenizer.max_seq_len, 65536);
     assert.equal(y.tokenizer.path, '/tmp/tokenizer.model');
     assert.ok(after.includes('  lora_rank: 8  # small'));
-    assert.deepEqual(check(after).diagnostics.filter(ROPE_WARNING).map((x) => `${x.code}: ${x.message}`), [], after);
+    assert.deepEqual(
+      check(after)
+        .diagnostics.filter(ROPE_WARNING)
+        .map((x) => `${x.code}: ${x.message}`),
+      [],
+      after,
+    );
   });
 });

@@ -25,7 +25,10 @@ describe('plan view data (server → webview)', () => {
     v.stages.forEach((s, k) => {
       const p = plan.stages[k];
       assert.equal(s.rows.length, p.options.length);
-      assert.deepEqual(s.rows.filter((r) => r.recommended).map((r) => r.method), p.recommended ? [p.recommended] : []);
+      assert.deepEqual(
+        s.rows.filter((r) => r.recommended).map((r) => r.method),
+        p.recommended ? [p.recommended] : [],
+      );
       assert.equal(s.recommendedLabel, p.options.find((o) => o.method === p.recommended)?.label ?? null);
       s.rows.forEach((r, i) => {
         const o = p.options[i];
@@ -52,7 +55,7 @@ describe('plan view data (server → webview)', () => {
     assert.ok(Math.abs(v.trainedWavelengths[63] - last) / last < 1e-12);
   });
 
-  it('a stage is writable only where the file\'s trainer has a snippet for it', () => {
+  it("a stage is writable only where the file's trainer has a snippet for it", () => {
     const none = planViewData(plan, { label: 'a/config.json', uri: 'file:///a/config.json', request });
     assert.equal(none.writeTarget, undefined);
     assert.ok(none.stages.every((s) => !s.writable));
@@ -80,7 +83,13 @@ describe('plan view data (server → webview)', () => {
 describe('plan view page protocol', () => {
   it('plan-write carries a stage index, nothing else', () => {
     assert.deepEqual(parsePageMessage({ type: 'plan-write', stage: 1 }), { ok: true, value: { type: 'plan-write', stage: 1 } });
-    for (const bad of [{ type: 'plan-write', stage: -1 }, { type: 'plan-write', stage: 0.5 }, { type: 'plan-write', stage: '0' }, { type: 'plan-write', stage: 0, extra: 1 }, { type: 'plan-write', stage: 99 }]) {
+    for (const bad of [
+      { type: 'plan-write', stage: -1 },
+      { type: 'plan-write', stage: 0.5 },
+      { type: 'plan-write', stage: '0' },
+      { type: 'plan-write', stage: 0, extra: 1 },
+      { type: 'plan-write', stage: 99 },
+    ]) {
       assert.equal(parsePageMessage(bad).ok, false, JSON.stringify(bad));
     }
   });

@@ -58,12 +58,21 @@ describe('planner: formulas against the seeds', () => {
   it('stages: increasing, ending at the target; bad stages are refused with a clear message', () => {
     assert.deepEqual(planStages(8192, 131072), [131072]);
     assert.deepEqual(planStages(8192, 131072, [32768]), [32768, 131072]);
-    assert.throws(() => planStages(8192, 131072, [65536, 32768]), (e: unknown) => e instanceof RopeError && /increase/.test(e.message));
-    assert.throws(() => planStages(8192, 4096), (e: unknown) => e instanceof RopeError && /does not exceed/.test(e.message));
-    assert.throws(() => planStages(8192, 1.5e9), (e: unknown) => e instanceof RopeError && e.code === 'unsupported-length');
+    assert.throws(
+      () => planStages(8192, 131072, [65536, 32768]),
+      (e: unknown) => e instanceof RopeError && /increase/.test(e.message),
+    );
+    assert.throws(
+      () => planStages(8192, 4096),
+      (e: unknown) => e instanceof RopeError && /does not exceed/.test(e.message),
+    );
+    assert.throws(
+      () => planStages(8192, 1.5e9),
+      (e: unknown) => e instanceof RopeError && e.code === 'unsupported-length',
+    );
   });
 
-  it('trained context: the reader\'s value first, then original_max_position_embeddings, then max_position_embeddings', () => {
+  it("trained context: the reader's value first, then original_max_position_embeddings, then max_position_embeddings", () => {
     const rope = llama3().rope;
     assert.equal(trainedContextOf(rope).value, 8192);
     assert.match(trainedContextOf(rope).source, /^(assumed:max_position_embeddings|catalog:meta-llama\/Meta-Llama-3-8B)/);
@@ -76,10 +85,21 @@ describe('planner: formulas against the seeds', () => {
 
 describe('planner: generalised bound', () => {
   it('lmaxOfFrequencies equals lmax for a plain base and is the first m with Σcos < 0 on any frequency set', () => {
-    for (const [b, L] of [[10000, 8192], [5e5, 65536], [2e6, 131072]] as const) {
+    for (const [b, L] of [
+      [10000, 8192],
+      [5e5, 65536],
+      [2e6, 131072],
+    ] as const) {
       assert.equal(lmaxOfFrequencies(defaultInvFreq(b, 128), L), lmax(b, 128, L), `b=${b}`);
     }
-    const yarn = computeFrequencies({ ropeType: 'yarn', base: 5e5, rotaryDim: 128, factor: 32, originalMaxPositionEmbeddings: 8192, maxPositionEmbeddings: 262144 }).invFreq;
+    const yarn = computeFrequencies({
+      ropeType: 'yarn',
+      base: 5e5,
+      rotaryDim: 128,
+      factor: 32,
+      originalMaxPositionEmbeddings: 8192,
+      maxPositionEmbeddings: 262144,
+    }).invFreq;
     const m = lmaxOfFrequencies(yarn, 262144);
     assert.ok(m !== null);
     assert.ok(fAt(yarn, m) < -1e-7, 'negative at lmax');
@@ -99,11 +119,16 @@ function option(plan: Plan, stage: number, method: string) {
 
 describe('planner: plans for real models', () => {
   let plan: Plan;
-  before(() => { plan = buildPlan(llama3(), { target: 1048576, stages: [65536, 262144] }); });
+  before(() => {
+    plan = buildPlan(llama3(), { target: 1048576, stages: [65536, 262144] });
+  });
 
   it('Llama-3-8B staged 65k → 262k → 1M: the seed formulas to 1e-9', () => {
     assert.equal(plan.trainedContext, 8192);
-    assert.deepEqual(plan.stages.map((s) => s.length), [65536, 262144, 1048576]);
+    assert.deepEqual(
+      plan.stages.map((s) => s.length),
+      [65536, 262144, 1048576],
+    );
     close(option(plan, 1, 'gradient').ropeTheta!, 283461213.5, 1e-9, 'Gradient 262k');
     close(option(plan, 2, 'gradient').ropeTheta!, 3580165449, 1e-9, 'Gradient 1M');
     plan.stages.forEach((st, k) => {
@@ -124,9 +149,16 @@ describe('planner: plans for real models', () => {
     });
   });
 
-  it('every option\'s verdict is the generalised bound on its own frequencies, recomputed independently', () => {
+  it("every option's verdict is the generalised bound on its own frequencies, recomputed independently", () => {
     const st = plan.stages[1];
-    const yarn = computeFrequencies({ ropeType: 'yarn', base: 5e5, rotaryDim: 128, factor: 32, originalMaxPositionEmbeddings: 8192, maxPositionEmbeddings: 262144 }).invFreq;
+    const yarn = computeFrequencies({
+      ropeType: 'yarn',
+      base: 5e5,
+      rotaryDim: 128,
+      factor: 32,
+      originalMaxPositionEmbeddings: 8192,
+      maxPositionEmbeddings: 262144,
+    }).invFreq;
     const hit = lmaxOfFrequencies(yarn, 262144);
     assert.equal(option(plan, 1, 'yarn').meetsBound, hit === null);
     assert.equal(option(plan, 1, 'yarn').lmax, hit ?? 262144);
@@ -143,15 +175,23 @@ describe('planner: plans for real models', () => {
         assert.ok(rec.meetsBound && rec.trainable && rec.expressible, `${rec.method} at ${st.length}`);
         // Recomputed from the written setting alone, not from the plan's own frequencies.
         const sc = rec.ropeScaling;
-        const freqs = rec.ropeTheta !== undefined ? defaultInvFreq(rec.ropeTheta, 128)
-          : computeFrequencies({
-            ropeType: sc!.rope_type as 'yarn', base: p.base, rotaryDim: 128, factor: sc!.factor as number, maxPositionEmbeddings: st.length,
-            originalMaxPositionEmbeddings: sc!.original_max_position_embeddings as number | undefined,
-            lowFreqFactor: sc!.low_freq_factor as number | undefined, highFreqFactor: sc!.high_freq_factor as number | undefined,
-          }).invFreq;
+        const freqs =
+          rec.ropeTheta !== undefined
+            ? defaultInvFreq(rec.ropeTheta, 128)
+            : computeFrequencies({
+                ropeType: sc!.rope_type as 'yarn',
+                base: p.base,
+                rotaryDim: 128,
+                factor: sc!.factor as number,
+                maxPositionEmbeddings: st.length,
+                originalMaxPositionEmbeddings: sc!.original_max_position_embeddings as number | undefined,
+                lowFreqFactor: sc!.low_freq_factor as number | undefined,
+                highFreqFactor: sc!.high_freq_factor as number | undefined,
+              }).invFreq;
         assert.equal(lmaxOfFrequencies(freqs, st.length), null, `${rec.method} at ${st.length} recomputed`);
         for (const o of st.options) {
-          if (o.meetsBound && o.trainable && o.expressible && o.method !== 'as-shipped') assert.ok(o.change >= rec.change, `${o.method} changes less than ${rec.method}`);
+          if (o.meetsBound && o.trainable && o.expressible && o.method !== 'as-shipped')
+            assert.ok(o.change >= rec.change, `${o.method} changes less than ${rec.method}`);
         }
         assert.match(st.recommendedReason, /meets the bound/);
       }
@@ -163,7 +203,10 @@ describe('planner: plans for real models', () => {
     const p = buildPlan({ label: 'tiny', from: 'tiny.json', rope: readModelRope(parseJsonDocument(text))! }, { target: 65536 });
     const st = p.stages[0];
     assert.equal(st.recommended, null);
-    assert.ok(st.options.every((o) => !o.meetsBound || !o.expressible || !o.trainable), 'no trainable option meets it');
+    assert.ok(
+      st.options.every((o) => !o.meetsBound || !o.expressible || !o.trainable),
+      'no trainable option meets it',
+    );
     assert.match(st.recommendedReason, /No option a trainer can write meets the bound at 65,536; the closest, .* holds to [\d,]+ of 65,536/);
     assert.match(st.snippetNotes.axolotl!, /No option axolotl can write meets the bound/);
   });
@@ -214,7 +257,12 @@ describe('planner: trainer snippets', () => {
           const bad = a.diagnostics.filter((d) => ROPE_CODES.test(d.code) && (d.severity === 'warning' || d.severity === 'error'));
           const rec = st.options.find((o) => o.method === st.recommended);
           const expectClean = trainer !== 'llama-factory' || !p.shippedScaling;
-          if (expectClean) assert.deepEqual(bad.map((d) => `${d.code}: ${d.message}`), [], `${trainer} at ${st.length} (${rec?.method}):\n${text}`);
+          if (expectClean)
+            assert.deepEqual(
+              bad.map((d) => `${d.code}: ${d.message}`),
+              [],
+              `${trainer} at ${st.length} (${rec?.method}):\n${text}`,
+            );
           checked++;
         }
       }
@@ -248,11 +296,18 @@ describe('planner: trainer snippets', () => {
       const snippet = st.snippets.torchtune!;
       assert.ok(snippet, st.snippetNotes.torchtune);
       const clean = analyzeText(fullYaml('torchtune', 'meta-llama/Meta-Llama-3-8B', snippet), { fileName: 't.yaml', oracle, resolver: catalogResolver });
-      assert.deepEqual(clean.diagnostics.filter((d) => d.severity === 'warning' || d.severity === 'error').map((d) => d.code), [], snippet);
+      assert.deepEqual(
+        clean.diagnostics.filter((d) => d.severity === 'warning' || d.severity === 'error').map((d) => d.code),
+        [],
+        snippet,
+      );
       // Control: the same YAML with the original base is flagged, so the check above judged the base.
       const stock = snippet.replace(/rope_base: .*/, 'rope_base: 500000.0');
       const flagged = analyzeText(fullYaml('torchtune', 'meta-llama/Meta-Llama-3-8B', stock), { fileName: 't.yaml', oracle, resolver: catalogResolver });
-      assert.ok(flagged.diagnostics.some((d) => d.code === 'rope/base-below-bound'), `control at ${st.length}`);
+      assert.ok(
+        flagged.diagnostics.some((d) => d.code === 'rope/base-below-bound'),
+        `control at ${st.length}`,
+      );
     }
   });
 

@@ -13,7 +13,7 @@ describe('values quoted in messages (core/quote)', () => {
     assert.equal(pyString('\u0001'), "'\\x01'");
   });
 
-  it('prints floats in Python\'s notation (1e-05, 1e+16, 0.0001, 8.0 for float keys)', () => {
+  it("prints floats in Python's notation (1e-05, 1e+16, 0.0001, 8.0 for float keys)", () => {
     assert.equal(pyNumber(0.5), '0.5');
     assert.equal(pyNumber(1e-5), '1e-05');
     assert.equal(pyNumber(0.0001), '0.0001');
@@ -23,7 +23,10 @@ describe('values quoted in messages (core/quote)', () => {
     assert.equal(pyNumber(-2.5e-7), '-2.5e-07');
     assert.equal(pyNumber(8, true), '8.0');
     assert.equal(pyNumber(2 ** 53), '9007199254740992');
-    assert.equal(pyRepr({ factor: 8, original_max_position_embeddings: 8192 }, { floatKeys: new Set(['factor']) }), "{'factor': 8.0, 'original_max_position_embeddings': 8192}");
+    assert.equal(
+      pyRepr({ factor: 8, original_max_position_embeddings: 8192 }, { floatKeys: new Set(['factor']) }),
+      "{'factor': 8.0, 'original_max_position_embeddings': 8192}",
+    );
   });
 
   it('str() prints a string bare and anything else as its repr', () => {

@@ -28,7 +28,7 @@ function zipEntries(file: string): number {
 }
 
 describe('README figures', () => {
-  it('the number of finding codes is the registry\'s', () => {
+  it("the number of finding codes is the registry's", () => {
     assert.equal(Number(figure(/`rope-lens rules` lists the (\d+) codes/)[0]), FINDING_CODES.length);
   });
 

@@ -14,7 +14,8 @@ function memoryReader(files: Record<string, string>): FileReader {
   };
 }
 
-const cfg = (theta: number, mpe: number) => JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: mpe, rope_theta: theta });
+const cfg = (theta: number, mpe: number) =>
+  JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: mpe, rope_theta: theta });
 
 describe('base-model resolution', () => {
   it('joins and splits paths', () => {
@@ -40,8 +41,9 @@ describe('base-model resolution', () => {
     assert.equal(hit.rope.base.value, 777777);
   });
 
-  it('org/name@revision reads that branch, tag or commit; a bare id never takes another branch\'s snapshot', () => {
-    const main = 'a'.repeat(40), v2 = 'b'.repeat(40);
+  it("org/name@revision reads that branch, tag or commit; a bare id never takes another branch's snapshot", () => {
+    const main = 'a'.repeat(40),
+      v2 = 'b'.repeat(40);
     const files = {
       '/hub/models--org--tiny/refs/main': main,
       '/hub/models--org--tiny/refs/v2': v2,

@@ -31,7 +31,11 @@ describe('robust base (smallest round base valid across ±10%)', () => {
     assert.equal(NEIGHBOURHOOD.length, 41);
     assert.equal(Math.max(...NEIGHBOURHOOD), 1.1);
     assert.equal(Math.min(...NEIGHBOURHOOD), 0.9);
-    for (let j = -10; j <= 10; j++) assert.ok(NEIGHBOURHOOD.some((k) => Math.abs(k - (1 + j / 100)) < 1e-12), `1 + ${j}%`);
+    for (let j = -10; j <= 10; j++)
+      assert.ok(
+        NEIGHBOURHOOD.some((k) => Math.abs(k - (1 + j / 100)) < 1e-12),
+        `1 + ${j}%`,
+      );
   });
 
   it('round numbers step by their second significant digit', () => {
@@ -41,7 +45,12 @@ describe('robust base (smallest round base valid across ±10%)', () => {
     assert.equal(nextNice(26952.3), 27000);
   });
 
-  for (const [L, d] of [[1024, 128], [2048, 64], [4096, 128], [8192, 128]] as const) {
+  for (const [L, d] of [
+    [1024, 128],
+    [2048, 64],
+    [4096, 128],
+    [8192, 128],
+  ] as const) {
     it(`L = ${L}, d = ${d}: its grid is valid, and every smaller round base has an invalid base within its ±10% (brute force)`, function () {
       this.timeout(120000);
       const b = bstar(L, d).bstar;
@@ -50,13 +59,17 @@ describe('robust base (smallest round base valid across ±10%)', () => {
       assert.ok(robustDirect(chosen, d, L), `${chosen}: a grid point fails`);
       const bad = invalidBasesUpTo(start, chosen, d, L);
       for (let c = roundUpNice(start); c < chosen; c = nextNice(c)) {
-        assert.ok(bad.some((p) => p >= 0.9 * c && p <= 1.1 * c), `${c} < ${chosen}: no invalid base found within its ±10%`);
+        assert.ok(
+          bad.some((p) => p >= 0.9 * c && p <= 1.1 * c),
+          `${c} < ${chosen}: no invalid base found within its ±10%`,
+        );
       }
     });
   }
 
   it('a pretraining config at 4,096 tokens (d = 128): the offered base holds across its ±10% neighbourhood', () => {
-    const yaml = '{\n  "num_layers": 24,\n  "hidden_size": 4096,\n  "num_attention_heads": 32,\n  "seq_length": 4096,\n  "max_position_embeddings": 4096,\n  "pos_emb": "rotary",\n  "rotary_pct": 1.0,\n  "rotary_emb_base": 10000,\n  "train_micro_batch_size_per_gpu": 4\n}\n';
+    const yaml =
+      '{\n  "num_layers": 24,\n  "hidden_size": 4096,\n  "num_attention_heads": 32,\n  "seq_length": 4096,\n  "max_position_embeddings": 4096,\n  "pos_emb": "rotary",\n  "rotary_pct": 1.0,\n  "rotary_emb_base": 10000,\n  "train_micro_batch_size_per_gpu": 4\n}\n';
     const a = analyzeText(yaml, { fileName: 'pretrain.yml', oracle, verifyFixes: true });
     const d = a.diagnostics.find((x) => x.code === 'rope/base-below-bound')!;
     assert.equal(d.severity, 'warning');

@@ -9,18 +9,33 @@ describe('robustness: property tests over mutated real configs (fast run)', () =
 
 describe('robustness: counterexamples found by npm run fuzz', () => {
   it('a model config turned training config with an unknown base model: no NaN in longrope checks', () => {
-    const text = JSON.stringify({
-      architectures: ['Phi3ForCausalLM'], model_type: 'phi3', hidden_size: 3072, num_attention_heads: 32,
-      max_position_embeddings: 131072, original_max_position_embeddings: 4096, rope_theta: 10000,
-      rope_scaling: { type: 'su', short_factor: Array(48).fill(1.05), long_factor: Array(48).fill(2) },
-      model_name_or_path: 'longrope',
-    }, null, 2);
+    const text = JSON.stringify(
+      {
+        architectures: ['Phi3ForCausalLM'],
+        model_type: 'phi3',
+        hidden_size: 3072,
+        num_attention_heads: 32,
+        max_position_embeddings: 131072,
+        original_max_position_embeddings: 4096,
+        rope_theta: 10000,
+        rope_scaling: { type: 'su', short_factor: Array(48).fill(1.05), long_factor: Array(48).fill(2) },
+        model_name_or_path: 'longrope',
+      },
+      null,
+      2,
+    );
     checkInvariants(text, 'config.json');
   });
 
   it('vLLM serving YAML: a model written "NaN" and an unreadable rope_type are described, not echoed', () => {
-    checkInvariants('model: "NaN"\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling\\~?: &a \n    rope_type: yarn\n    factor: 4.0\n\nzz: *a', 'train.yaml');
-    checkInvariants('model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling:\n    rope_type: ya_max_position_embeddings: 32768\n', 'train.yaml');
+    checkInvariants(
+      'model: "NaN"\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling\\~?: &a \n    rope_type: yarn\n    factor: 4.0\n\nzz: *a',
+      'train.yaml',
+    );
+    checkInvariants(
+      'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling:\n    rope_type: ya_max_position_embeddings: 32768\n',
+      'train.yaml',
+    );
   });
 
   it('LLaMA-Factory rope_scaling outside its enum is refused with a message, not echoed', () => {
@@ -31,8 +46,10 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
   // issue 25. The fuzz input, shrunk by fast-check: a nested dict inside rope_scaling was pasted as JSON into
   // transformers' Python message ({"rope_theta":"NaN",…}); the unshrunk one pasted a five-level nested object whole.
   it('a nested value in rope_scaling is quoted as Python prints it, and elided past a short length', () => {
-    const shrunk = '{\n  "architectures": [\n    "LlamaForCausalLM"\n  ],\n  "hidden_size": 4096,\n  "max_position_embeddings": 16384,\n  "model_type": "llama",\n  "num_attention_heads": 32,\n  "rope_scaling": {\n    "type": "linear",\n    "factor": 0.25,\n    "rope_theta": {\n      "rope_theta": "NaN",\n      "long_factor": 127\n    }\n  },\n  "rope_theta": 10000,\n  "vocab_size": 32000\n}';
-    const refused = (t: string) => checkInvariants(t, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
+    const shrunk =
+      '{\n  "architectures": [\n    "LlamaForCausalLM"\n  ],\n  "hidden_size": 4096,\n  "max_position_embeddings": 16384,\n  "model_type": "llama",\n  "num_attention_heads": 32,\n  "rope_scaling": {\n    "type": "linear",\n    "factor": 0.25,\n    "rope_theta": {\n      "rope_theta": "NaN",\n      "long_factor": 127\n    }\n  },\n  "rope_theta": 10000,\n  "vocab_size": 32000\n}';
+    const refused = (t: string) =>
+      checkInvariants(t, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
     const m1 = refused(shrunk)?.message ?? '';
     assert.match(m1, /got \{'type': 'linear', 'factor': 0\.25, 'rope_theta': \{'rope_theta': 'NaN', 'long_factor': 127\}\} \(these keys/);
     // Nested deeper than the fuzz input, so that the elision shows whatever the limit.
@@ -54,9 +71,22 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
   // issue 25: the real Qwen3-8B config (CRLF, one duplicated key) with head_dim 1,199,763,050 hung the server.
   it('a Qwen3 config with head_dim 1,199,763,050 gets rope/invalid-value on head_dim and nothing computed with it', () => {
     const qwen3 = [
-      '{', '\t"architectures": [', '\t\t"Qwen3ForCausalLM"', '\t],', '\t"head_dim": 1199763050,', '\t"hidden_size": 4096,', '\t"hidden_size": 4096,',
-      '\t"max_position_embeddings": 40960,', '\t"model_type": "qwen3",', '\t"num_attention_heads": 32,', '\t"num_hidden_layers": 36,',
-      '\t"num_key_value_heads": 8,', '\t"rope_scaling": null,', '\t"rope_theta": 1000000,', '\t"transformers_version": "4.51.0"', '}',
+      '{',
+      '\t"architectures": [',
+      '\t\t"Qwen3ForCausalLM"',
+      '\t],',
+      '\t"head_dim": 1199763050,',
+      '\t"hidden_size": 4096,',
+      '\t"hidden_size": 4096,',
+      '\t"max_position_embeddings": 40960,',
+      '\t"model_type": "qwen3",',
+      '\t"num_attention_heads": 32,',
+      '\t"num_hidden_layers": 36,',
+      '\t"num_key_value_heads": 8,',
+      '\t"rope_scaling": null,',
+      '\t"rope_theta": 1000000,',
+      '\t"transformers_version": "4.51.0"',
+      '}',
     ].join('\r\n');
     const a = checkInvariants(qwen3, 'config.json');
     const f = a.diagnostics.filter((d) => d.code === 'rope/invalid-value');
@@ -69,7 +99,8 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
 
   // Found by the fuzz run of this change (seed -292620931, path "73936"): a factor written as the string "NaN".
   it('a rope_scaling factor written as the string "NaN" is quoted as the file\'s text, not printed as a computed NaN', () => {
-    const text = '{"hidden_size":4096,"max_position_embeddings":16384,"model_type":"llama","num_attention_heads":32,"rope_scaling":{"type":"linear","factor":"NaN"},"rope_theta":10000,"architectures":["LlamaForCausalLM"]}';
+    const text =
+      '{"hidden_size":4096,"max_position_embeddings":16384,"model_type":"llama","num_attention_heads":32,"rope_scaling":{"type":"linear","factor":"NaN"},"rope_theta":10000,"architectures":["LlamaForCausalLM"]}';
     const f = checkInvariants(text, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
     assert.match(f?.message ?? '', /factor field must be a float > 1, got 'NaN' \(these keys/);
   });

@@ -23,7 +23,7 @@ describe('rope frequencies: default and linear', () => {
     // 10000^(−2/128) = 10^(−4/64) = 10^(−1/16)
     close(inv[1], Math.pow(10, -1 / 16), 1e-14, 'θ1');
     close(inv[32], 0.01, 1e-14, 'θ32 = 10000^(−1/2)');
-    close(inv[63], Math.pow(10, -4 * 126 / 128), 1e-14, 'θ63');
+    close(inv[63], Math.pow(10, (-4 * 126) / 128), 1e-14, 'θ63');
   });
 
   it('computeFrequencies(default) equals defaultInvFreq with attention factor 1', () => {
@@ -63,7 +63,12 @@ describe('rope frequencies: dynamic NTK', () => {
 
 describe('rope frequencies: yarn', () => {
   const qwen: RopeSpec = {
-    ropeType: 'yarn', base: 1e6, rotaryDim: 128, maxPositionEmbeddings: 32768, factor: 4, originalMaxPositionEmbeddings: 32768,
+    ropeType: 'yarn',
+    base: 1e6,
+    rotaryDim: 128,
+    maxPositionEmbeddings: 32768,
+    factor: 4,
+    originalMaxPositionEmbeddings: 32768,
   };
 
   it('factor 1 leaves the default frequencies and attention factor 1', () => {
@@ -94,30 +99,44 @@ describe('rope frequencies: yarn', () => {
   it('matches a float64 numpy evaluation of transformers formulas (values pasted)', () => {
     const r = computeFrequencies(qwen);
     const idx = [0, 10, 20, 30, 40, 63];
-    const ref = [1.0, 0.11547819846894583, 0.01333521432163324, 0.0010643609812470017, 4.445698525097307e-05, 3.102344401879299e-07];
+    const ref = [1.0, 0.11547819846894583, 0.01333521432163324, 0.0010643609812470017, 4.445698525097307e-5, 3.102344401879299e-7];
     idx.forEach((i, k) => close(r.invFreq[i], ref[k], 1e-12, `i=${i}`));
   });
 
   it('DeepSeek-V3 (mscale = mscale_all_dim = 1): v5 attention factor 1, ramp on original 4096', () => {
     const ds: RopeSpec = {
-      ropeType: 'yarn', base: 10000, rotaryDim: 64, maxPositionEmbeddings: 163840, factor: 40,
-      originalMaxPositionEmbeddings: 4096, betaFast: 32, betaSlow: 1, mscale: 1, mscaleAllDim: 1,
+      ropeType: 'yarn',
+      base: 10000,
+      rotaryDim: 64,
+      maxPositionEmbeddings: 163840,
+      factor: 40,
+      originalMaxPositionEmbeddings: 4096,
+      betaFast: 32,
+      betaSlow: 1,
+      mscale: 1,
+      mscaleAllDim: 1,
     };
     const v5 = computeFrequencies(ds, { variant: 'v5' });
     assert.equal(v5.attentionFactor, 1);
-    const ref5 = [1.0, 0.23713737056616555, 0.056234132519034905, 0.008334508951020777, 0.0007905694150420947, 1.8747355233311396e-05, 3.33380358040831e-06];
+    const ref5 = [1.0, 0.23713737056616555, 0.056234132519034905, 0.008334508951020777, 0.0007905694150420947, 1.8747355233311396e-5, 3.33380358040831e-6];
     [0, 5, 10, 15, 20, 25, 31].forEach((i, k) => close(v5.invFreq[i], ref5[k], 1e-12, `v5 i=${i}`));
     // v4.45 ignores mscale (0.1·ln 40 + 1) and measures the ramp on max_position_embeddings.
     const v4 = computeFrequencies(ds, { variant: 'v4' });
     close(v4.attentionFactor, 0.1 * Math.log(40) + 1, 1e-15, 'v4 attention');
-    const ref4 = [1.0, 0.23713737056616555, 0.056234132519034905, 0.01333521432163324, 0.00316227766016838, 0.0006374100779325874, 5.334085728653295e-05];
+    const ref4 = [1.0, 0.23713737056616555, 0.056234132519034905, 0.01333521432163324, 0.00316227766016838, 0.0006374100779325874, 5.334085728653295e-5];
     [0, 5, 10, 15, 20, 25, 31].forEach((i, k) => close(v4.invFreq[i], ref4[k], 1e-12, `v4 i=${i}`));
   });
 
   it('mscale ≠ mscale_all_dim: ratio of the two get_mscale values', () => {
     const r = computeFrequencies({
-      ropeType: 'yarn', base: 10000, rotaryDim: 64, maxPositionEmbeddings: 163840, factor: 40,
-      originalMaxPositionEmbeddings: 4096, mscale: 0.707, mscaleAllDim: 1,
+      ropeType: 'yarn',
+      base: 10000,
+      rotaryDim: 64,
+      maxPositionEmbeddings: 163840,
+      factor: 40,
+      originalMaxPositionEmbeddings: 4096,
+      mscale: 0.707,
+      mscaleAllDim: 1,
     });
     close(r.attentionFactor, (0.1 * 0.707 * Math.log(40) + 1) / (0.1 * Math.log(40) + 1), 1e-15, 'ratio');
   });
@@ -149,12 +168,22 @@ describe('rope frequencies: longrope', () => {
   const short = Array.from({ length: 48 }, (_, i) => 1 + i / 100);
   const long = Array.from({ length: 48 }, (_, i) => 1 + i);
   const phi3: RopeSpec = {
-    ropeType: 'longrope', base: 10000, rotaryDim: 96, maxPositionEmbeddings: 131072,
-    topLevelOriginalMaxPositionEmbeddings: 4096, shortFactor: short, longFactor: long,
+    ropeType: 'longrope',
+    base: 10000,
+    rotaryDim: 96,
+    maxPositionEmbeddings: 131072,
+    topLevelOriginalMaxPositionEmbeddings: 4096,
+    shortFactor: short,
+    longFactor: long,
   };
 
   it('uses short_factor up to the original context and long_factor beyond', () => {
-    for (const [seqLen, useLong] of [[undefined, false], [4096, false], [4097, true], [131072, true]] as const) {
+    for (const [seqLen, useLong] of [
+      [undefined, false],
+      [4096, false],
+      [4097, true],
+      [131072, true],
+    ] as const) {
       const r = computeFrequencies(phi3, { seqLen });
       const ext = useLong ? long : short;
       assert.equal(r.usedLongFactor, useLong, `seqLen=${seqLen}`);
@@ -177,8 +206,14 @@ describe('rope frequencies: longrope', () => {
 
 describe('rope frequencies: llama3', () => {
   const spec: RopeSpec = {
-    ropeType: 'llama3', base: 500000, rotaryDim: 128, maxPositionEmbeddings: 131072, factor: 8,
-    lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8192,
+    ropeType: 'llama3',
+    base: 500000,
+    rotaryDim: 128,
+    maxPositionEmbeddings: 131072,
+    factor: 8,
+    lowFreqFactor: 1,
+    highFreqFactor: 4,
+    originalMaxPositionEmbeddings: 8192,
   };
 
   it('keeps short wavelengths, divides long ones by 8 and blends the band between', () => {
@@ -192,7 +227,7 @@ describe('rope frequencies: llama3', () => {
       else {
         medium++;
         const s = (8192 / wl - 1) / (4 - 1);
-        close(r.invFreq[i], (1 - s) * d[i] / 8 + s * d[i], 1e-14, `band i=${i}`);
+        close(r.invFreq[i], ((1 - s) * d[i]) / 8 + s * d[i], 1e-14, `band i=${i}`);
         assert.ok(r.invFreq[i] <= d[i] && r.invFreq[i] >= d[i] / 8);
       }
     }
@@ -210,8 +245,13 @@ describe('rope frequencies: llama3', () => {
   it('matches numpy values of transformers formulas for Llama-3.1-8B', () => {
     const r = computeFrequencies(spec);
     const ref: Record<number, number> = {
-      20: 0.016560440080994446, 29: 0.002166570763503359, 30: 0.0013718935677611381, 33: 0.00031269375038406517,
-      35: 9.556212353964683e-05, 40: 3.428102195952591e-05, 63: 3.068925988914511e-07,
+      20: 0.016560440080994446,
+      29: 0.002166570763503359,
+      30: 0.0013718935677611381,
+      33: 0.00031269375038406517,
+      35: 9.556212353964683e-5,
+      40: 3.428102195952591e-5,
+      63: 3.068925988914511e-7,
     };
     for (const [i, v] of Object.entries(ref)) close(r.invFreq[Number(i)], v, 1e-12, `i=${i}`);
   });

@@ -1,7 +1,15 @@
 import { strict as assert } from 'node:assert';
 import {
-  gradientThetaBase, lognAttentionScale, ntkAwareBase, ntkByPartsInvFreq, ntkByPartsRamp, ntkFixedInvFreq,
-  ntkMixedA, ntkMixedInvFreq, ntkOldBase, positionInterpolationInvFreq,
+  gradientThetaBase,
+  lognAttentionScale,
+  ntkAwareBase,
+  ntkByPartsInvFreq,
+  ntkByPartsRamp,
+  ntkFixedInvFreq,
+  ntkMixedA,
+  ntkMixedInvFreq,
+  ntkOldBase,
+  positionInterpolationInvFreq,
 } from '../../shared/rope/seedMethods';
 import { criticalDimension, fb, fbCurve, periodFractionSeen, rotationsWithin, wavelengths } from '../../shared/rope/analysis';
 import { defaultInvFreq } from '../../shared/rope/invFreq';
@@ -32,7 +40,8 @@ describe('seed methods', () => {
   });
 
   it('NTK-RoPE-mixed: a = ln k/(d/2)^b; products exp(a·m^b) end at k; b=1 → fixed, b=0 → PI', () => {
-    const k = 8, d = 128;
+    const k = 8,
+      d = 128;
     const a = ntkMixedA(k, d); // default b = 0.625
     close(a, Math.log(8) / Math.pow(64, 0.625), 1e-15, 'a');
     close(a, Math.log(8) / Math.pow(2, 3.75), 1e-14, 'a with 64^0.625 = 2^3.75');
@@ -42,7 +51,7 @@ describe('seed methods', () => {
     // λ_m = exp(a(m^b − (m−1)^b)) is non-increasing and ≥ 1.
     let prev = Infinity;
     for (let m = 1; m <= 64; m++) {
-      const lam = (base[m - 1] / mixed[m - 1]) / (m > 1 ? base[m - 2] / mixed[m - 2] : 1);
+      const lam = base[m - 1] / mixed[m - 1] / (m > 1 ? base[m - 2] / mixed[m - 2] : 1);
       assert.ok(lam >= 1 - 1e-12 && lam <= prev + 1e-12, `λ_${m}=${lam}`);
       prev = lam;
     }
@@ -56,7 +65,8 @@ describe('seed methods', () => {
     assert.equal(ntkByPartsRamp(0.5, 1, 32), 0);
     assert.equal(ntkByPartsRamp(40, 1, 32), 1);
     assert.equal(ntkByPartsRamp(16.5, 1, 32), 0.5);
-    const L = 4096, s = 4;
+    const L = 4096,
+      s = 4;
     const base = defaultInvFreq(10000, 128);
     const h = ntkByPartsInvFreq(10000, 128, s, L);
     for (let i = 0; i < 64; i++) {
@@ -65,7 +75,7 @@ describe('seed methods', () => {
       else if (r < 1) close(h[i], base[i] / s, 1e-15, `i=${i} interpolated`);
       else {
         const g = (r - 1) / 31;
-        close(h[i], (1 - g) * base[i] / s + g * base[i], 1e-14, `i=${i} blended`);
+        close(h[i], ((1 - g) * base[i]) / s + g * base[i], 1e-14, `i=${i} blended`);
       }
     }
     assert.throws(() => ntkByPartsRamp(1, 32, 1), isRope('invalid-parameter'));

@@ -34,7 +34,9 @@ describe('finding codes: registry, pages, examples', function () {
   this.timeout(120_000);
   let shell: ShellParser;
   const pages = rulePages();
-  before(async () => { shell = await loadShellParser(); });
+  before(async () => {
+    shell = await loadShellParser();
+  });
 
   it('every code a rule declares or a module writes as a literal is registered', () => {
     for (const rule of RULES) for (const code of rule.codes) assert.ok(codeInfo(code), `${code} (rules/index) is not in shared/core/codes.ts`);
@@ -54,14 +56,20 @@ describe('finding codes: registry, pages, examples', function () {
     const walk = (dir: string) => {
       for (const name of readdirSync(dir).sort()) {
         const p = join(dir, name);
-        if (statSync(p).isDirectory()) { walk(p); continue; }
+        if (statSync(p).isDirectory()) {
+          walk(p);
+          continue;
+        }
         if (/\.(gguf|md|bin)$/i.test(name) || statSync(p).size > 256 * 1024) continue;
         const a = service.analyze(readFileSync(p, 'utf8'), { fileName: p });
         for (const d of a.diagnostics) {
           const info = codeInfo(d.code);
           assert.ok(info, `${relative(root, p)}: emitted '${d.code}', which is not registered`);
           assert.ok(!info.retired, `${relative(root, p)}: emitted '${d.code}', which the registry says is retired`);
-          assert.ok(info.severity === d.severity || info.also?.includes(d.severity), `${d.code} at ${d.severity} in ${relative(root, p)}: registry says ${info.severity}${info.also ? ` or ${info.also}` : ''}`);
+          assert.ok(
+            info.severity === d.severity || info.also?.includes(d.severity),
+            `${d.code} at ${d.severity} in ${relative(root, p)}: registry says ${info.severity}${info.also ? ` or ${info.also}` : ''}`,
+          );
           seen.add(d.code);
         }
       }
@@ -84,8 +92,14 @@ describe('finding codes: registry, pages, examples', function () {
       }
       for (const heading of ['## Why', '## Example', '## Source']) assert.ok(page.includes(`\n${heading}`), `${codePage(code)} has no '${heading}' section`);
       const ex = pageExamples(page);
-      assert.ok(ex.some((e) => e.role === 'bad'), `${codePage(code)}: no bad example`);
-      assert.ok(ex.some((e) => e.role === 'good'), `${codePage(code)}: no good example`);
+      assert.ok(
+        ex.some((e) => e.role === 'bad'),
+        `${codePage(code)}: no bad example`,
+      );
+      assert.ok(
+        ex.some((e) => e.role === 'good'),
+        `${codePage(code)}: no good example`,
+      );
     }
     for (const code of pages.keys()) assert.ok(codeInfo(code), `docs/rules/${code}.md: '${code}' is not a registered code`);
   });
@@ -103,7 +117,8 @@ describe('finding codes: registry, pages, examples', function () {
           found = service.analyze(ex.text, { fileName }).diagnostics.map((d) => d.code);
         }
         const has = found.includes(code);
-        if (ex.role === 'bad' && !has) failures.push(`${codePage(code)}:${ex.line}: the bad example does not get ${code} (got ${found.join(', ') || 'nothing'})`);
+        if (ex.role === 'bad' && !has)
+          failures.push(`${codePage(code)}:${ex.line}: the bad example does not get ${code} (got ${found.join(', ') || 'nothing'})`);
         if (ex.role === 'good' && has) failures.push(`${codePage(code)}:${ex.line}: the good example still gets ${code}`);
       }
     }

@@ -45,12 +45,19 @@ describe('rules', () => {
     assert.equal(a.training?.resolvedFrom, 'catalog:meta-llama/Llama-2-7b-hf');
     // The NTK base holds only to 4,067 of 16,384: written as the base to train with, it is a
     // rope/base-below-bound warning of its own, so it is built but not offered.
-    const built = analyzeText(readFileSync(join(fixtures, 'training/axolotl-llama2-16k-no-scaling.yaml'), 'utf8'), { fileName: 'axolotl.yaml', oracle, verifyFixes: false });
+    const built = analyzeText(readFileSync(join(fixtures, 'training/axolotl-llama2-16k-no-scaling.yaml'), 'utf8'), {
+      fileName: 'axolotl.yaml',
+      oracle,
+      verifyFixes: false,
+    });
     const ntk = built.diagnostics.find((x) => x.code === 'training/context-exceeded')!.fixes.find((f) => f.kind === 'ntk')!;
     assert.match(ntk.title, /^Apply NTK scaling: rope_theta 10000 → 40889\.94 \(s = 4, d = 128\) — holds to [\d,]+ of 16,384$/);
     assert.ok(!d.fixes.some((f) => f.kind === 'ntk'));
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
-    assert.equal(yarn.edits[0].newText, '\noverrides_of_model_config:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 4096');
+    assert.equal(
+      yarn.edits[0].newText,
+      '\noverrides_of_model_config:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 4096',
+    );
     // Every fix states its verdict at 16,384; the preferred one holds furthest.
     for (const f of d.fixes) assert.equal(f.verdict?.length, 16384, f.title);
     const best = Math.max(...d.fixes.map((f) => f.verdict!.lmax ?? Infinity));
@@ -58,17 +65,23 @@ describe('rules', () => {
     assert.equal(d.fixes.find((f) => f.preferred)!.verdict!.lmax ?? Infinity, best);
   });
 
-  it('training past what a scaled model covers: the message names the limit it compared, the fixes rescale from T in the trainer\'s keys', () => {
+  it("training past what a scaled model covers: the message names the limit it compared, the fixes rescale from T in the trainer's keys", () => {
     const text = 'base_model: meta-llama/Llama-3.1-8B\nsequence_len: 500000\nmicro_batch_size: 1\ndatasets:\n  - path: data.jsonl\n    type: completion\n';
     const a = analyzeText(text, { fileName: '/w/train.yaml', oracle, verifyFixes: true });
     const d = a.diagnostics.find((x) => x.code === 'training/context-exceeded')!;
     assert.equal(d.severity, 'warning');
     // Llama-3.1 is declared for 131,072 with llama3 factor 8 over 8,192: 131,072 is what was compared.
-    assert.match(d.message, /beyond the 131,072 tokens this model covers \(max_position_embeddings 131,072 from catalog:meta-llama\/Llama-3\.1-8B, declared with its llama3 scaling of factor 8 over the original 8,192\)/);
+    assert.match(
+      d.message,
+      /beyond the 131,072 tokens this model covers \(max_position_embeddings 131,072 from catalog:meta-llama\/Llama-3\.1-8B, declared with its llama3 scaling of factor 8 over the original 8,192\)/,
+    );
     assert.doesNotMatch(d.message, /65,536/);
     assert.match(d.message, /Scale from the trained context 8,192 by 61\.04/);
     // New scaling blocks from T = 8,192 (factor ≥ 500,000 / 8,192), no base change under the old scaling.
-    assert.ok(d.fixes.every((f) => f.kind !== 'ntk' && f.kind !== 'raise-base'), d.fixes.map((f) => f.title).join(' / '));
+    assert.ok(
+      d.fixes.every((f) => f.kind !== 'ntk' && f.kind !== 'raise-base'),
+      d.fixes.map((f) => f.title).join(' / '),
+    );
     const llama3 = d.fixes.find((f) => f.kind === 'llama3')!;
     assert.match(llama3.title, /^Add llama3 scaling \(factor 61\.25, .*original_max_position_embeddings 8192\)/);
     for (const f of d.fixes) assert.equal(f.verdict?.length, 500000, f.title);
@@ -76,13 +89,21 @@ describe('rules', () => {
     for (const f of d.fixes) {
       const out = applyTextEdits(text, new LineIndex(text), f.edits);
       const after = analyzeText(out, { fileName: '/w/train.yaml', oracle });
-      assert.deepEqual(after.diagnostics.filter((x) => x.severity === 'warning').map((x) => x.message), [], f.title);
+      assert.deepEqual(
+        after.diagnostics.filter((x) => x.severity === 'warning').map((x) => x.message),
+        [],
+        f.title,
+      );
     }
     // A YaRN override that covers less than the training length: the limit is original × factor.
-    const yarn = 'base_model: Qwen/Qwen2.5-7B-Instruct\nsequence_len: 262144\nmicro_batch_size: 1\ndatasets:\n  - path: d.jsonl\n    type: completion\noverrides_of_model_config:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 32768\n';
+    const yarn =
+      'base_model: Qwen/Qwen2.5-7B-Instruct\nsequence_len: 262144\nmicro_batch_size: 1\ndatasets:\n  - path: d.jsonl\n    type: completion\noverrides_of_model_config:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 32768\n';
     const y = analyzeText(yarn, { fileName: '/w/qwen.yaml', oracle, verifyFixes: true }).diagnostics.find((x) => x.code === 'training/context-exceeded')!;
     assert.match(y.message, /beyond the 131,072 tokens this model covers \(original 32,768 × yarn factor 4/);
-    assert.ok(y.fixes.some((f) => /Add YaRN scaling \(factor 8, original_max_position_embeddings 32768\)/.test(f.title)), y.fixes.map((f) => f.title).join(' / '));
+    assert.ok(
+      y.fixes.some((f) => /Add YaRN scaling \(factor 8, original_max_position_embeddings 32768\)/.test(f.title)),
+      y.fixes.map((f) => f.title).join(' / '),
+    );
   });
 
   it('Llama-3-70B raised from 8,192 to 65,536 without scaling: a warning with s = 8, and a training-free fix preferred', () => {
@@ -91,7 +112,10 @@ describe('rules', () => {
     const d = a.diagnostics.find((x) => x.code === 'rope/context-extended')!;
     assert.equal(d.severity, 'warning');
     assert.match(d.message, /beyond the 8,192 tokens this checkpoint was trained at/);
-    assert.ok(d.fixes.some((f) => f.kind === 'ntk' && /s = 8, d = 128/.test(f.title)), 'Apply NTK scaling is always offered');
+    assert.ok(
+      d.fixes.some((f) => f.kind === 'ntk' && /s = 8, d = 128/.test(f.title)),
+      'Apply NTK scaling is always offered',
+    );
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
     assert.match(yarn.title, /factor 8, original_max_position_embeddings 8192/);
     // Every rewrite but NTK meets the bound at 65,536; running the checkpoint as is, the preferred one
@@ -110,25 +134,37 @@ describe('rules', () => {
     assert.match(info.message, /original × factor = 131,072/);
     assert.deepEqual(info.fixes, []);
     // Context 65,536 over original 32,768 is 2, but the factor says 4: the user meant one of them.
-    const text = readFileSync(join(fixtures, 'corpus/models/qwen2.5-7b-instruct-yarn.json'), 'utf8').replace('"max_position_embeddings": 32768', '"max_position_embeddings": 65536');
+    const text = readFileSync(join(fixtures, 'corpus/models/qwen2.5-7b-instruct-yarn.json'), 'utf8').replace(
+      '"max_position_embeddings": 32768',
+      '"max_position_embeddings": 65536',
+    );
     const mismatch = analyzeText(text, { fileName: 'config.json', oracle, verifyFixes: true }).diagnostics.find((d) => d.code === 'rope/factor-mismatch')!;
     assert.equal(mismatch.severity, 'warning');
-    assert.deepEqual(mismatch.fixes.map((f) => f.title), ['Set max_position_embeddings to 131072 (original × factor)', 'Set factor to 2 (max_position_embeddings / original)']);
+    assert.deepEqual(
+      mismatch.fixes.map((f) => f.title),
+      ['Set max_position_embeddings to 131072 (original × factor)', 'Set factor to 2 (max_position_embeddings / original)'],
+    );
   });
 
-  it('scaling checks in transformers\' terms', () => {
-    assert.deepEqual(codes(analyze('configs/qwen2.5-type-conflict.json')).filter((c) => c !== 'rope/base-below-bound'), ['rope/type-conflict']);
+  it("scaling checks in transformers' terms", () => {
+    assert.deepEqual(
+      codes(analyze('configs/qwen2.5-type-conflict.json')).filter((c) => c !== 'rope/base-below-bound'),
+      ['rope/type-conflict'],
+    );
     // consumer/refused (information: no transformers_version in the file) is the consumer rules' own; see consumers.test.ts.
     const bands = analyze('configs/llama3-bad-bands.json').diagnostics.filter((d) => !d.code.startsWith('consumer/'));
     assert.deepEqual(bands.map((d) => d.code).sort(), ['rope/llama3-freq-order', 'rope/llama3-original-context']);
     for (const d of bands) assert.equal(d.severity, 'warning', d.code);
-    assert.deepEqual(codes(analyze('configs/yarn-beta-swapped.json')).filter((c) => c !== 'rope/base-below-bound'), ['rope/scaling-unknown-key', 'rope/yarn-beta-order']);
+    assert.deepEqual(
+      codes(analyze('configs/yarn-beta-swapped.json')).filter((c) => c !== 'rope/base-below-bound'),
+      ['rope/scaling-unknown-key', 'rope/yarn-beta-order'],
+    );
     const inv = analyze('configs/llama-2-linear-inverted-factor.oneline.json').diagnostics.find((d) => d.code === 'rope/scaling-invalid-value')!;
     assert.equal(inv.severity, 'error');
     assert.equal(inv.fixes[0].edits[0].newText, '4.0');
   });
 
-  it('YaRN without original_max_position_embeddings: Qwen\'s recipe over the trained 32,768 is right; over a raised context it is a warning with both numbers', () => {
+  it("YaRN without original_max_position_embeddings: Qwen's recipe over the trained 32,768 is right; over a raised context it is a warning with both numbers", () => {
     // Qwen2.5's documented recipe: YaRN ×4 added to the shipped config, max_position_embeddings = T = 32,768.
     const recipe = analyze('configs/qwen2.5-7b-instruct-yarn-no-original.crlf.json');
     assert.ok(!codes(recipe).includes('rope/original-context-missing'), JSON.stringify(recipe.diagnostics));
@@ -137,19 +173,27 @@ describe('rules', () => {
       assert.doesNotMatch(d.message, /adding scaling without training would degrade/);
     }
     // The same recipe with max_position_embeddings raised to 131,072: transformers stretches from 131,072, not 32,768.
-    const text = readFileSync(join(fixtures, 'configs/qwen2.5-7b-instruct-yarn-no-original.crlf.json'), 'utf8').replace('"max_position_embeddings": 32768', '"max_position_embeddings": 131072');
+    const text = readFileSync(join(fixtures, 'configs/qwen2.5-7b-instruct-yarn-no-original.crlf.json'), 'utf8').replace(
+      '"max_position_embeddings": 32768',
+      '"max_position_embeddings": 131072',
+    );
     const raised = analyzeText(text, { fileName: 'config.json', oracle, verifyFixes: true });
     const d = raised.diagnostics.find((x) => x.code === 'rope/original-context-missing')!;
     assert.ok(d, JSON.stringify(raised.diagnostics));
     assert.equal(d.severity, 'warning');
     assert.match(d.message, /takes max_position_embeddings 131,072 as the original context, but this checkpoint was trained at 32,768/);
-    assert.deepEqual(d.fixes.map((f) => f.title), ['Set original_max_position_embeddings to 32768 (the trained context)']);
+    assert.deepEqual(
+      d.fixes.map((f) => f.title),
+      ['Set original_max_position_embeddings to 32768 (the trained context)'],
+    );
     const fixed = applyTextEdits(text, new LineIndex(text), d.fixes[0].edits);
     assert.ok(!codes(analyzeText(fixed, { fileName: 'config.json', oracle })).includes('rope/original-context-missing'));
     // Raised to 65,536 with factor 4: the fix writes the factor that reaches 65,536 from 32,768 too.
     const half = analyzeText(text.replace('131072', '65536'), { fileName: 'config.json', oracle, verifyFixes: true });
-    assert.deepEqual(half.diagnostics.find((x) => x.code === 'rope/original-context-missing')!.fixes.map((f) => f.title),
-      ['Set original_max_position_embeddings to 32768 (the trained context) and factor to 2 (max_position_embeddings / 32768)']);
+    assert.deepEqual(
+      half.diagnostics.find((x) => x.code === 'rope/original-context-missing')!.fixes.map((f) => f.title),
+      ['Set original_max_position_embeddings to 32768 (the trained context) and factor to 2 (max_position_embeddings / 32768)'],
+    );
   });
 
   it('trainer traps: deprecated axolotl key, dynamic while training, stacked scaling, LLaMA-Factory factor', () => {
@@ -173,8 +217,9 @@ describe('rules', () => {
     assert.equal(analyzeText(big, { fileName: 'x/vocab-dump.json', oracle }).kind, 'other');
   });
 
-  it('an unresolvable base model: the YAML\'s own overrides are still reported, unknowns as null', () => {
-    const text = 'base_model: /nowhere/my-model\nsequence_len: 8192\noverrides_of_model_config:\n  rope_scaling:\n    type: yarn\n    factor: 2.0\n    original_max_position_embeddings: 4096\n  max_position_embeddings: 8192\n';
+  it("an unresolvable base model: the YAML's own overrides are still reported, unknowns as null", () => {
+    const text =
+      'base_model: /nowhere/my-model\nsequence_len: 8192\noverrides_of_model_config:\n  rope_scaling:\n    type: yarn\n    factor: 2.0\n    original_max_position_embeddings: 4096\n  max_position_embeddings: 8192\n';
     const a = analyzeText(text, { fileName: '/w/run.yml', oracle });
     assert.equal(a.kind, 'training-config');
     assert.equal(a.rope!.contextLength.value, 8192);

@@ -31,7 +31,7 @@ describe('certifyFromScreen (a full scan decided in float64 from a screen with a
     assert.ok(screenEpsilon(32) < screenEpsilon(64) / 1.9);
   });
 
-  it('at b* it returns exactly the CPU scan\'s certificate (minimum and argmin), evaluating only a few chunks', () => {
+  it("at b* it returns exactly the CPU scan's certificate (minimum and argmin), evaluating only a few chunks", () => {
     const b = bstar(L, d).bstar;
     const th = thetas(b, d);
     const v = certifyFromScreen(th, L, { minima: fakeScreen(th, L, 16, eps * 0.9), chunk: 16, eps }, TOLERANCE, buf);

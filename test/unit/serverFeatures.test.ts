@@ -7,7 +7,13 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CodeAction, CodeActionRequest, CodeActionTriggerKind, CodeLensRequest, HoverRequest, InlayHintRequest, MarkupContent,
+  CodeAction,
+  CodeActionRequest,
+  CodeActionTriggerKind,
+  CodeLensRequest,
+  HoverRequest,
+  InlayHintRequest,
+  MarkupContent,
 } from 'vscode-languageserver-protocol/node';
 import { startInProcess, InProcess } from './server/inProcess';
 import { FIX_ALL_KIND } from '../../shared/protocol/messages';
@@ -29,7 +35,9 @@ const actions = (r: unknown) => (r as CodeAction[] | null) ?? [];
 describe('server features (in process)', function () {
   this.timeout(60000);
   let h: InProcess;
-  beforeEach(async () => { h = await startInProcess({ validation: { delay: 0 } }); });
+  beforeEach(async () => {
+    h = await startInProcess({ validation: { delay: 0 } });
+  });
   afterEach(() => h.dispose());
 
   it('an explicit Ctrl+. waits for the bound finding and answers with its fixes; the lightbulb does not wait', async () => {
@@ -37,22 +45,49 @@ describe('server features (in process)', function () {
     await h.open(uri, THETA_OVERRIDE, 'yaml');
     const at = { start: positionOf(THETA_OVERRIDE, '500_000'), end: positionOf(THETA_OVERRIDE, '500_000') }; // the cursor on the value, as F8 puts it
     // Automatic request before any bound is answered: nothing to fix yet, answered at once.
-    const auto = actions(await h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: at, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Automatic } }));
+    const auto = actions(
+      await h.client.sendRequest(CodeActionRequest.type, {
+        textDocument: { uri },
+        range: at,
+        context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Automatic },
+      }),
+    );
     assert.deepEqual(auto, []);
     assert.ok(h.computer.queued > 0, `the bound is still computing (asked ${h.computer.asked}, logs: ${h.logs.join(' | ')})`);
     // Explicit request while the engine is busy: answered once the answers are in.
-    const asked = h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: at, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] } });
+    const asked = h.client.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: at,
+      context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] },
+    });
     const invoked = actions(await h.settle(asked));
     const titles = invoked.map((a) => a.title);
-    assert.ok(titles.some((t) => /Raise rope_theta to/.test(t)), `titles: ${titles.join(' / ')}; asked ${h.computer.asked}, queued ${h.computer.queued}`);
+    assert.ok(
+      titles.some((t) => /Raise rope_theta to/.test(t)),
+      `titles: ${titles.join(' / ')}; asked ${h.computer.asked}, queued ${h.computer.queued}`,
+    );
     assert.ok(invoked.filter((a) => a.isPreferred).length <= 1, 'at most one preferred fix');
   });
 
   it('source.fixAll applies the preferred rewrite (meets the bound, training-free); preferredRewrite picks another', async () => {
     const uri = 'file:///ws/b/config.json';
     await h.open(uri, LLAMA3_32K);
-    const fixAll = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], only: [FIX_ALL_KIND] } })));
-    const quickFixes = async () => actions(await h.settle(h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] } })));
+    const fixAll = async () =>
+      actions(
+        await h.settle(
+          h.client.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: WHOLE, context: { diagnostics: [], only: [FIX_ALL_KIND] } }),
+        ),
+      );
+    const quickFixes = async () =>
+      actions(
+        await h.settle(
+          h.client.sendRequest(CodeActionRequest.type, {
+            textDocument: { uri },
+            range: WHOLE,
+            context: { diagnostics: [], triggerKind: CodeActionTriggerKind.Invoked, only: ['quickfix'] },
+          }),
+        ),
+      );
     // Llama-3-8B raised to 32,768 in a model config: every rewrite meets the bound, and running the
     // checkpoint as is, YaRN ranks first among the training-free methods.
     const auto = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);
@@ -68,7 +103,10 @@ describe('server features (in process)', function () {
     assert.equal(all[0].kind, FIX_ALL_KIND);
     const change = all[0].edit?.documentChanges?.[0];
     assert.ok(change && 'edits' in change);
-    assert.deepEqual(change.edits.map((e) => e.newText), ['2044497.121624311']);
+    assert.deepEqual(
+      change.edits.map((e) => e.newText),
+      ['2044497.121624311'],
+    );
   });
 
   it('hover follows ropeLens.transformersVersion (YaRN attention factor differs between v4 and v5)', async () => {
@@ -76,7 +114,7 @@ describe('server features (in process)', function () {
     await h.open(uri, DEEPSEEK);
     const hoverFactor = async () => {
       const hov = await h.client.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(DEEPSEEK, '"rope_theta"') });
-      return /attention factor \| ([\d.]+) \(transformers (v\d)\)/.exec((hov?.contents as MarkupContent).value)?.slice(1);
+      return /attention factor \| ([\d.]+) \(transformers (v\d)\)/.exec((hov?.contents as MarkupContent | undefined)?.value ?? '')?.slice(1);
     };
     const v5 = await hoverFactor();
     await h.setSettings({ validation: { delay: 0 }, transformersVersion: 'v4' });
@@ -91,14 +129,18 @@ describe('server features (in process)', function () {
     const uri = 'file:///ws/v5/config.json';
     await h.open(uri, v5);
     const hov = await h.client.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(v5, '"rope_parameters"') });
-    const md = (hov?.contents as MarkupContent).value;
+    const md = (hov?.contents as MarkupContent | undefined)?.value ?? '';
     assert.match(md, /\*\*How each consumer reads this file\*\*/);
     assert.match(md, /\| TGI \| yes \| \*\*10,000 \(default\)\*\* \|/);
     assert.match(md, /\| transformers 5\.x \| yes \| 1,000,000 \|/);
     // Llama-3.1 as shipped: no refusal finding until the user says transformers 4.41 loads it.
     const llama = readFileSync(join(FIX, 'fixtures', 'corpus', 'models', 'meta-llama-3.1-8b-instruct.json'), 'utf8');
     const luri = 'file:///ws/l31/config.json';
-    const refusals = () => h.published.filter((p) => p.uri === luri).at(-1)?.diagnostics.filter((d) => d.code === 'consumer/refused') ?? [];
+    const refusals = () =>
+      h.published
+        .filter((p) => p.uri === luri)
+        .at(-1)
+        ?.diagnostics.filter((d) => d.code === 'consumer/refused') ?? [];
     await h.open(luri, llama);
     await h.settle(new Promise((r) => setTimeout(r, 200)));
     assert.deepEqual(refusals(), []);
@@ -127,6 +169,9 @@ describe('server features (in process)', function () {
     const uri = 'file:///ws/d/config.json';
     await h.open(uri, LLAMA3_32K);
     await h.client.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(LLAMA3_32K, '"rope_theta"') });
-    assert.ok(h.logs.some((l) => /ropeLens\.transformersVersion/.test(l)), h.logs.join('\n'));
+    assert.ok(
+      h.logs.some((l) => /ropeLens\.transformersVersion/.test(l)),
+      h.logs.join('\n'),
+    );
   });
 });

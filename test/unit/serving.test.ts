@@ -32,7 +32,14 @@ function inputOf(path: string, edit?: (c: Record<string, unknown>) => void, opts
 }
 
 const qwenYarn = () => inputOf(join(MODELS, 'qwen2.5-7b-instruct-yarn.json'));
-const qwenStock = (context?: number) => inputOf(join(MODELS, 'qwen2.5-7b-instruct-yarn.json'), (c) => { delete c.rope_scaling; }, { context });
+const qwenStock = (context?: number) =>
+  inputOf(
+    join(MODELS, 'qwen2.5-7b-instruct-yarn.json'),
+    (c) => {
+      delete c.rope_scaling;
+    },
+    { context },
+  );
 const llama31 = (context?: number) => inputOf(join(MODELS, 'llama-3.1-8b.json'), undefined, { context });
 const phi3 = () => inputOf(join(MODELS, 'phi-3-mini-128k-instruct.json'));
 const deepseek = () => inputOf(join(MODELS, 'deepseek-v3.json'));
@@ -85,18 +92,42 @@ describe('serving model: derived maximum per engine on real configs', () => {
     const i = inputOf(join(MODELS, 'qwen-7b.json'));
     assert.equal(vllmDerivedMaxLen(i), 8192);
     assert.equal(sglangDerivedContext(i), 8192);
-    const j = inputOf(join(MODELS, 'qwen-7b.json'), (c) => { c.model_max_length = 16384; });
+    const j = inputOf(join(MODELS, 'qwen-7b.json'), (c) => {
+      c.model_max_length = 16384;
+    });
     assert.equal(vllmDerivedMaxLen(j), 16384, 'model_max_length replaces the min in vLLM');
   });
 
   it('vLLM multiplies linear and dynamic by factor over the min key; gemma3 is never multiplied', () => {
-    assert.equal(vllmDerivedMaxLen(inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => { c.rope_scaling = { rope_type: 'linear', factor: 2 }; })), 65536);
-    assert.equal(vllmDerivedMaxLen(inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => { c.rope_scaling = { rope_type: 'dynamic', factor: 3 }; })), 98304);
-    assert.equal(vllmDerivedMaxLen(inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => { c.model_type = 'gemma3_text'; c.rope_scaling = { rope_type: 'linear', factor: 8 }; })), 32768);
+    assert.equal(
+      vllmDerivedMaxLen(
+        inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => {
+          c.rope_scaling = { rope_type: 'linear', factor: 2 };
+        }),
+      ),
+      65536,
+    );
+    assert.equal(
+      vllmDerivedMaxLen(
+        inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => {
+          c.rope_scaling = { rope_type: 'dynamic', factor: 3 };
+        }),
+      ),
+      98304,
+    );
+    assert.equal(
+      vllmDerivedMaxLen(
+        inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => {
+          c.model_type = 'gemma3_text';
+          c.rope_scaling = { rope_type: 'linear', factor: 8 };
+        }),
+      ),
+      32768,
+    );
   });
 });
 
-describe('serving model: commands that reproduce the config\'s scaling', () => {
+describe("serving model: commands that reproduce the config's scaling", () => {
   it('llama.cpp for Qwen2.5 YaRN ×4: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768, and the context cap raised', () => {
     const p = servingPlan('llama.cpp', qwenYarn());
     assert.deepEqual(after(p.args, '--rope-scaling', 5), ['yarn', '--rope-scale', '4', '--yarn-orig-ctx', '32768']);
@@ -119,7 +150,9 @@ describe('serving model: commands that reproduce the config\'s scaling', () => {
   it('SGLang for Qwen2.5 YaRN: override, --context-length and the environment variable', () => {
     const p = servingPlan('sglang', qwenYarn());
     assert.deepEqual(after(p.args, '--context-length'), ['131072']);
-    assert.deepEqual(JSON.parse(after(p.args, '--json-model-override-args')![0]), { rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } });
+    assert.deepEqual(JSON.parse(after(p.args, '--json-model-override-args')![0]), {
+      rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 },
+    });
     assert.deepEqual(p.env, { SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: '1' });
   });
 
@@ -138,7 +171,7 @@ describe('serving model: commands that reproduce the config\'s scaling', () => {
     assert.equal(stockAt32k.overrides, null, 'no scaling when the context is the trained one');
   });
 
-  it('Llama-3.1: no override (llama3 ships in config.json); beyond 131,072 needs vLLM\'s env and is said to extrapolate', () => {
+  it("Llama-3.1: no override (llama3 ships in config.json); beyond 131,072 needs vLLM's env and is said to extrapolate", () => {
     const p = servingPlan('vllm', llama31());
     assert.equal(p.overrides, null);
     assert.deepEqual(p.env, {});
@@ -173,7 +206,9 @@ describe('serving model: commands that reproduce the config\'s scaling', () => {
   });
 
   it('dynamic scaling: llama.cpp and Ollama say it is lost; TGI passes it', () => {
-    const i = inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => { c.rope_scaling = { rope_type: 'dynamic', factor: 2 }; });
+    const i = inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => {
+      c.rope_scaling = { rope_type: 'dynamic', factor: 2 };
+    });
     assert.ok(!servingPlan('llama.cpp', i).args.includes('--rope-scaling'));
     assert.ok(servingPlan('llama.cpp', i).notes.some((n) => /no dynamic NTK/.test(n)));
     assert.ok(servingPlan('ollama', i).notes.some((n) => /no dynamic NTK/.test(n)));
@@ -193,19 +228,30 @@ describe('serving model: commands that reproduce the config\'s scaling', () => {
   it('a v5 rope_parameters config keeps its rope_theta inside the override', () => {
     // Mistral-7B-v0.1's values in the v5 spelling, windows off (a 4,096 window on every layer would
     // make any scaling pointless): trained at 8,192 (catalog), the factor is 65,536 / 8,192.
-    const i = inputOf(join(CONFIGS, 'mistral-7b-v0.1.tabs.json'), (c) => { delete c.rope_theta; delete c.sliding_window; c.rope_parameters = { rope_type: 'default', rope_theta: 10000 }; }, { context: 65536 });
+    const i = inputOf(
+      join(CONFIGS, 'mistral-7b-v0.1.tabs.json'),
+      (c) => {
+        delete c.rope_theta;
+        delete c.sliding_window;
+        c.rope_parameters = { rope_type: 'default', rope_theta: 10000 };
+      },
+      { context: 65536 },
+    );
     const p = servingPlan('vllm', i);
     assert.deepEqual(p.overrides, { rope_parameters: { rope_type: 'yarn', rope_theta: 10000, factor: 8, original_max_position_embeddings: 8192 } });
   });
 });
 
 describe('serving model: shell output', () => {
-  it('writes floats as the engines\' docs do', () => {
-    assert.equal(jsonText({ rope_scaling: { factor: 4, original_max_position_embeddings: 32768 } }), '{"rope_scaling":{"factor":4.0,"original_max_position_embeddings":32768}}');
+  it("writes floats as the engines' docs do", () => {
+    assert.equal(
+      jsonText({ rope_scaling: { factor: 4, original_max_position_embeddings: 32768 } }),
+      '{"rope_scaling":{"factor":4.0,"original_max_position_embeddings":32768}}',
+    );
     assert.equal(jsonText({ factor: 3.0517578125 }), '{"factor":3.0517578125}');
   });
 
-  it('every engine\'s line survives a POSIX shell: the arguments arrive as planned', function () {
+  it("every engine's line survives a POSIX shell: the arguments arrive as planned", function () {
     if (process.platform === 'win32') this.skip();
     for (const engine of ['vllm', 'sglang', 'llama.cpp', 'tgi', 'ollama'] as EngineName[]) {
       const plan = servingPlan(engine, { ...qwenYarn(), model: "weird dir/it's here" });

@@ -2,15 +2,31 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, normalizeSettings, SETTING_KEYS, SETTING_VALUES, SETTINGS_SECTION, VALIDATION_DELAY, type NormalizeProblem } from '../../shared/protocol/settings';
+import {
+  DEFAULT_SETTINGS,
+  normalizeSettings,
+  SETTING_KEYS,
+  SETTING_VALUES,
+  SETTINGS_SECTION,
+  VALIDATION_DELAY,
+  type NormalizeProblem,
+} from '../../shared/protocol/settings';
 import { COMMANDS, CONTRIBUTED_COMMANDS } from '../../shared/protocol/commands';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
-const props = pkg.contributes.configuration.properties as Record<string, { type: string; default: unknown; enum?: string[]; additionalProperties?: { enum?: string[] }; minimum?: number; maximum?: number }>;
+const props = pkg.contributes.configuration.properties as Record<
+  string,
+  { type: string; default: unknown; enum?: string[]; additionalProperties?: { enum?: string[] }; minimum?: number; maximum?: number }
+>;
 
 describe('settings module against package.json', () => {
   it('the same keys on both sides', () => {
-    assert.deepEqual(Object.keys(props).sort(), Object.keys(SETTING_VALUES).map((k) => `${SETTINGS_SECTION}.${k}`).sort());
+    assert.deepEqual(
+      Object.keys(props).sort(),
+      Object.keys(SETTING_VALUES)
+        .map((k) => `${SETTINGS_SECTION}.${k}`)
+        .sort(),
+    );
     assert.deepEqual(Object.values(SETTING_KEYS).sort(), Object.keys(SETTING_VALUES).sort());
   });
 
@@ -45,17 +61,27 @@ describe('settings normalisation', () => {
 
   it('invalid values keep the default and are reported, valid ones are kept', () => {
     const problems: NormalizeProblem[] = [];
-    const s = normalizeSettings({
-      enable: 'yes', preferredRewrite: 'other', hints: 'codeLens', validation: { delay: 99999 },
-      severity: { 'rope-base-too-small': 'off', 'x': 'fatal' }, transformersVersion: 'v6',
-    }, problems);
+    const s = normalizeSettings(
+      {
+        enable: 'yes',
+        preferredRewrite: 'other',
+        hints: 'codeLens',
+        validation: { delay: 99999 },
+        severity: { 'rope-base-too-small': 'off', x: 'fatal' },
+        transformersVersion: 'v6',
+      },
+      problems,
+    );
     assert.equal(s.enable, true);
     assert.equal(s.preferredRewrite, 'auto', "'other' is a fix kind, not a setting value");
     assert.equal(s.hints, 'codeLens');
     assert.equal(s.validationDelay, VALIDATION_DELAY.max);
     assert.deepEqual(s.severity, { 'rope-base-too-small': 'off' });
     assert.equal(s.transformersVersion, 'v5');
-    assert.deepEqual(problems.map((p) => p.key).sort(), ['ropeLens.enable', 'ropeLens.preferredRewrite', 'ropeLens.severity', 'ropeLens.transformersVersion'].sort());
+    assert.deepEqual(
+      problems.map((p) => p.key).sort(),
+      ['ropeLens.enable', 'ropeLens.preferredRewrite', 'ropeLens.severity', 'ropeLens.transformersVersion'].sort(),
+    );
   });
 
   it('no payload: the defaults', () => {

@@ -18,7 +18,10 @@ import type { FileAnalysis } from '../../shared/service/types';
 
 /** `line code` of each finding; launch scripts here also get launch/length-exceeds-derived, which the tests leave aside. */
 const codes = (a: FileAnalysis) => a.diagnostics.filter((d) => d.code !== 'launch/length-exceeds-derived').map((d) => `${d.range.start.line + 1} ${d.code}`);
-const silenced = (a: FileAnalysis) => (a.suppressed ?? []).filter((s) => s.finding.code !== 'launch/length-exceeds-derived').map((s) => `${s.finding.range.start.line + 1} ${s.finding.code} ${s.kind}`);
+const silenced = (a: FileAnalysis) =>
+  (a.suppressed ?? [])
+    .filter((s) => s.finding.code !== 'launch/length-exceeds-derived')
+    .map((s) => `${s.finding.range.start.line + 1} ${s.finding.code} ${s.kind}`);
 
 // Two llama-server commands on Qwen2.5 with a bare --rope-scale: launch/implicit-linear on each.
 const TWO_COMMANDS = [
@@ -28,17 +31,30 @@ const TWO_COMMANDS = [
 // Llama-2 trained at 4,096, trained at 16,384 with no scaling: training/context-exceeded on sequence_len.
 const TRAIN = ['base_model: NousResearch/Llama-2-7b-hf', 'sequence_len: 16384', 'micro_batch_size: 1'];
 // Llama-3-8B with max_position_embeddings raised to 65,536: rope/context-extended.
-const LLAMA_RAISED = JSON.stringify({
-  _name_or_path: 'meta-llama/Meta-Llama-3-8B', architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096,
-  num_attention_heads: 32, num_key_value_heads: 8, num_hidden_layers: 32, max_position_embeddings: 65536, rope_theta: 500000.0,
-}, null, 2);
+const LLAMA_RAISED = JSON.stringify(
+  {
+    _name_or_path: 'meta-llama/Meta-Llama-3-8B',
+    architectures: ['LlamaForCausalLM'],
+    model_type: 'llama',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    max_position_embeddings: 65536,
+    rope_theta: 500000.0,
+  },
+  null,
+  2,
+);
 
 describe('suppressions: comments and the project file', function () {
   this.timeout(60_000);
   let shell: ShellParser;
   let dir: string;
   let service: RopeLensService;
-  before(async () => { shell = await loadShellParser(); });
+  before(async () => {
+    shell = await loadShellParser();
+  });
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rope-lens-suppress-'));
     mkdirSync(join(dir, '.git'));
@@ -68,16 +84,20 @@ describe('suppressions: comments and the project file', function () {
   });
 
   it('stacked comment lines and a group selector; the comment above a continued command covers its other lines', () => {
-    const text = [
-      '# start the 96k server',
-      '# rope-lens: disable=launch/*',
-      'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf \\',
-      '  -c 98304 \\',
-      '  --rope-scale 3 --port 8080',
-      TWO_COMMANDS[1],
-    ].join('\n') + '\n';
+    const text =
+      [
+        '# start the 96k server',
+        '# rope-lens: disable=launch/*',
+        'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf \\',
+        '  -c 98304 \\',
+        '  --rope-scale 3 --port 8080',
+        TWO_COMMANDS[1],
+      ].join('\n') + '\n';
     const a = analyze('serve.sh', text);
-    assert.deepEqual(silenced(a).map((s) => s.split(' ')[1]), ['launch/implicit-linear']);
+    assert.deepEqual(
+      silenced(a).map((s) => s.split(' ')[1]),
+      ['launch/implicit-linear'],
+    );
     assert.deepEqual(codes(a), ['6 launch/implicit-linear']);
   });
 
@@ -93,18 +113,23 @@ describe('suppressions: comments and the project file', function () {
   });
 
   it('Dockerfile and Modelfile comments', () => {
-    const docker = [
-      'FROM vllm/vllm-openai:v0.10.1',
-      '# rope-lens: disable=vllm/removed-option',
-      'CMD ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "65536", \\',
-      '     "--rope-scaling", "{\\"rope_type\\":\\"yarn\\",\\"factor\\":2.0,\\"original_max_position_embeddings\\":32768}"]',
-    ].join('\n') + '\n';
+    const docker =
+      [
+        'FROM vllm/vllm-openai:v0.10.1',
+        '# rope-lens: disable=vllm/removed-option',
+        'CMD ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "65536", \\',
+        '     "--rope-scaling", "{\\"rope_type\\":\\"yarn\\",\\"factor\\":2.0,\\"original_max_position_embeddings\\":32768}"]',
+      ].join('\n') + '\n';
     const bare = analyze('Dockerfile', docker.replace(/^# rope-lens.*\n/m, ''));
-    assert.ok(codes(bare).some((c) => c.endsWith('vllm/removed-option')), codes(bare).join(', '));
+    assert.ok(
+      codes(bare).some((c) => c.endsWith('vllm/removed-option')),
+      codes(bare).join(', '),
+    );
     const d = analyze('Dockerfile', docker);
     assert.ok(!codes(d).some((c) => c.endsWith('vllm/removed-option')), codes(d).join(', '));
     assert.ok(silenced(d).some((c) => c.includes('vllm/removed-option inSource')));
-    const modelfile = ['FROM qwen2.5:7b', '# rope-lens: disable=launch/removed-flag', 'PARAMETER rope_frequency_base 1000000', 'PARAMETER num_ctx 8192'].join('\n') + '\n';
+    const modelfile =
+      ['FROM qwen2.5:7b', '# rope-lens: disable=launch/removed-flag', 'PARAMETER rope_frequency_base 1000000', 'PARAMETER num_ctx 8192'].join('\n') + '\n';
     assert.ok(codes(analyze('Modelfile', modelfile.replace(/^# rope-lens.*\n/m, ''))).some((c) => c.endsWith('launch/removed-flag')));
     assert.ok(!codes(analyze('Modelfile', modelfile)).some((c) => c.endsWith('launch/removed-flag')));
   });
@@ -112,17 +137,26 @@ describe('suppressions: comments and the project file', function () {
   it('unknown codes and unreadable directives are reported, and silence nothing', () => {
     const a = analyze('train.yaml', [TRAIN[0], '# rope-lens: disable=training/context-exceded', TRAIN[1], '# rope-lens: disabel=x'].join('\n') + '\n');
     assert.deepEqual(codes(a), ['3 training/context-exceeded']);
-    assert.deepEqual(a.configProblems?.map((p) => p.line), [1, 3]);
+    assert.deepEqual(
+      a.configProblems?.map((p) => p.line),
+      [1, 3],
+    );
     assert.match(a.configProblems![0].message, /'training\/context-exceded' is no finding code/);
   });
 
   it('JSON has no comments: the project file silences its findings (external), and only the codes it names', () => {
-    assert.deepEqual(codes(analyze('config.json', LLAMA_RAISED)).map((c) => c.split(' ')[1]), ['rope/context-extended']);
+    assert.deepEqual(
+      codes(analyze('config.json', LLAMA_RAISED)).map((c) => c.split(' ')[1]),
+      ['rope/context-extended'],
+    );
     writeFileSync(join(dir, '.rope-lens.yaml'), 'disable: [rope/context-extended]\n');
     mkdirSync(join(dir, 'models', 'llama'), { recursive: true });
     const a = service.analyze(LLAMA_RAISED, { fileName: join(dir, 'models', 'llama', 'config.json') });
     assert.deepEqual(codes(a), []);
-    assert.deepEqual(silenced(a).map((s) => s.split(' ').slice(1).join(' ')), ['rope/context-extended external']);
+    assert.deepEqual(
+      silenced(a).map((s) => s.split(' ').slice(1).join(' ')),
+      ['rope/context-extended external'],
+    );
     assert.equal(a.suppressed![0].justification, `${join(dir, '.rope-lens.yaml')}: disable rope/context-extended`);
     // Another code in the same tree is still reported.
     assert.deepEqual(codes(analyze('train.yaml', TRAIN.join('\n') + '\n')), ['2 training/context-exceeded']);
@@ -137,7 +171,10 @@ describe('suppressions: comments and the project file', function () {
     assert.equal(analyze('train.yaml', TRAIN.join('\n') + '\n').diagnostics[0].severity, 'error');
     assert.deepEqual([...new Set(analyze('serve.sh', TWO_COMMANDS[0] + '\n').diagnostics.map((d) => d.severity))], ['information']);
     // The user's own setting for a code wins over the project file's.
-    const own = service.analyze(TRAIN.join('\n') + '\n', { fileName: join(dir, 'train.yaml'), settings: { severity: { 'training/context-exceeded': 'hint' } } });
+    const own = service.analyze(TRAIN.join('\n') + '\n', {
+      fileName: join(dir, 'train.yaml'),
+      settings: { severity: { 'training/context-exceeded': 'hint' } },
+    });
     assert.equal(own.diagnostics[0].severity, 'hint');
 
     writeFileSync(join(dir, '.rope-lens.yaml'), 'ignore: [legacy/, "*.sh"]\n');
@@ -150,11 +187,20 @@ describe('suppressions: comments and the project file', function () {
   });
 
   it('project file: consumers count as pins (a Llama-3.1 config is refused by transformers 4.41: error)', () => {
-    const cfg = JSON.stringify({
-      architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8,
-      max_position_embeddings: 131072, rope_theta: 500000.0,
-      rope_scaling: { rope_type: 'llama3', factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192 },
-    }, null, 2);
+    const cfg = JSON.stringify(
+      {
+        architectures: ['LlamaForCausalLM'],
+        model_type: 'llama',
+        hidden_size: 4096,
+        num_attention_heads: 32,
+        num_key_value_heads: 8,
+        max_position_embeddings: 131072,
+        rope_theta: 500000.0,
+        rope_scaling: { rope_type: 'llama3', factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192 },
+      },
+      null,
+      2,
+    );
     const before = analyze('config.json', cfg).diagnostics.find((d) => d.code === 'consumer/refused');
     assert.equal(before?.severity, 'information');
     writeFileSync(join(dir, '.rope-lens.yaml'), 'consumers: [transformers==4.41.0]\n');

@@ -82,26 +82,45 @@ describe('training configs', () => {
   });
 
   it('nanotron, MaxText and OLMo trainer configs', () => {
-    const nano = readTrainingConfig(parseDocumentText('general:\n  project: x\nmodel:\n  model_config:\n    hidden_size: 2048\n    num_attention_heads: 32\n    max_position_embeddings: 4096\n    rope_theta: 500000.0\ntokens:\n  sequence_length: 4096\n', 'yaml'))!;
+    const nano = readTrainingConfig(
+      parseDocumentText(
+        'general:\n  project: x\nmodel:\n  model_config:\n    hidden_size: 2048\n    num_attention_heads: 32\n    max_position_embeddings: 4096\n    rope_theta: 500000.0\ntokens:\n  sequence_length: 4096\n',
+        'yaml',
+      ),
+    )!;
     assert.equal(nano.tool, 'nanotron');
     assert.equal(nano.ownModel!.rotaryDim.value, 64);
     assert.equal(nano.ownModel!.base.value, 500000);
-    const maxtext = readTrainingConfig(parseDocumentText('base_emb_dim: 4096\nbase_num_query_heads: 32\nhead_dim: 128\nrope_max_timescale: 500_000\nmax_target_length: 8192\n', 'yaml'))!;
+    const maxtext = readTrainingConfig(
+      parseDocumentText('base_emb_dim: 4096\nbase_num_query_heads: 32\nhead_dim: 128\nrope_max_timescale: 500_000\nmax_target_length: 8192\n', 'yaml'),
+    )!;
     assert.equal(maxtext.tool, 'maxtext');
     assert.equal(maxtext.ownModel!.base.value, 500000);
     assert.equal(maxtext.sequenceLength!.value, 8192);
-    const olmo = readTrainingConfig(parseDocumentText('run_name: x\nmodel:\n  d_model: 4096\n  n_heads: 32\n  rope: true\n  rope_theta: 500000\n  max_sequence_length: 4096\n', 'yaml'))!;
+    const olmo = readTrainingConfig(
+      parseDocumentText('run_name: x\nmodel:\n  d_model: 4096\n  n_heads: 32\n  rope: true\n  rope_theta: 500000\n  max_sequence_length: 4096\n', 'yaml'),
+    )!;
     assert.equal(olmo.tool, 'olmo');
     assert.equal(olmo.ownModel!.headDim.value, 128);
   });
 
   it('LLaMA-Factory keys nested under train:, LitGPT pretrain `model:` block', () => {
-    const lf = readTrainingConfig(parseDocumentText('train:\n  stage: sft\n  model_name_or_path: Qwen/Qwen2.5-7B\n  rope_scaling:\n    rope_type: yarn\n    factor: 8.0\n    original_max_position_embeddings: 4096\n  cutoff_len: 8192\n', 'yaml'))!;
+    const lf = readTrainingConfig(
+      parseDocumentText(
+        'train:\n  stage: sft\n  model_name_or_path: Qwen/Qwen2.5-7B\n  rope_scaling:\n    rope_type: yarn\n    factor: 8.0\n    original_max_position_embeddings: 4096\n  cutoff_len: 8192\n',
+        'yaml',
+      ),
+    )!;
     assert.equal(lf.tool, 'llama-factory');
     assert.equal(lf.sequenceLength!.value, 8192);
     assert.deepEqual(lf.scalingKeyPath, ['train', 'rope_scaling']);
     assert.equal(lf.overrides.scaling!.type, 'yarn');
-    const lit = readTrainingConfig(parseDocumentText('model:\n  name: tiny-llama-1.1b\n  block_size: 4096\n  n_head: 32\n  head_size: 128\n  n_embd: 4096\n  rotary_percentage: 0.25\n  rope_base: 10000\nout_dir: out/pretrain\ntrain:\n  max_seq_length:\n', 'yaml'))!;
+    const lit = readTrainingConfig(
+      parseDocumentText(
+        'model:\n  name: tiny-llama-1.1b\n  block_size: 4096\n  n_head: 32\n  head_size: 128\n  n_embd: 4096\n  rotary_percentage: 0.25\n  rope_base: 10000\nout_dir: out/pretrain\ntrain:\n  max_seq_length:\n',
+        'yaml',
+      ),
+    )!;
     assert.equal(lit.tool, 'litgpt');
     assert.equal(lit.sequenceLength!.value, 4096); // max_seq_length null → block_size
     assert.equal(lit.ownModel!.rotaryDim.value, 32); // 128 × 0.25

@@ -24,15 +24,34 @@ import { consumersText } from '../../shared/serving/consumersView';
 import type { ConsumerReading } from '../../shared/serving/consumer';
 import type { ModelRope } from '../../shared/config/modelRope';
 import { familyDefaultBase } from '../../shared/config/families';
-import { DEFAULT_THETA_5, LAYER_TYPES_CLASSES_5, MODEL_TYPES_5, PER_LAYER_TYPE_5, ROTARY_DIM_CLASSES_5, knownTo5x } from '../../shared/config/transformers5Classes';
+import {
+  DEFAULT_THETA_5,
+  LAYER_TYPES_CLASSES_5,
+  MODEL_TYPES_5,
+  PER_LAYER_TYPE_5,
+  ROTARY_DIM_CLASSES_5,
+  knownTo5x,
+} from '../../shared/config/transformers5Classes';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 
 const ROOT = join(__dirname, '..', '..');
 const DATA = join(ROOT, 'test', 'fixtures', 'transformers-5.17');
 
-interface Table { class: string; layerType?: string; ropeType?: string; attentionScaling?: number; invFreq?: number[]; error?: string }
-interface Result { modelType: string; error?: string; log?: string; tables: Table[] }
+interface Table {
+  class: string;
+  layerType?: string;
+  ropeType?: string;
+  attentionScaling?: number;
+  invFreq?: number[];
+  error?: string;
+}
+interface Result {
+  modelType: string;
+  error?: string;
+  log?: string;
+  tables: Table[];
+}
 const results: Record<string, Result> = JSON.parse(readFileSync(join(DATA, 'results.json'), 'utf8')).configs;
 
 const text = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -77,13 +96,16 @@ describe('transformers 5.17 ground truth: frequencies', () => {
     for (const p of Object.keys(results)) assert.ok(text(p).length > 0, p);
   });
 
-  it('freqs --variant v5 gives 5.17\'s inv_freq (1e-6 relative) and attention scaling for every layer type of every config it built', () => {
+  it("freqs --variant v5 gives 5.17's inv_freq (1e-6 relative) and attention scaling for every layer type of every config it built", () => {
     const failures: string[] = [];
     let compared = 0;
     for (const [path, r] of built) {
       if (READER_DIFFERENCES[path] || path === NOPE_BUILT) continue;
       const d = described(path);
-      if (!d.rope) { failures.push(`${path}: no RoPE read (${d.noRope ?? 'not a model config'})`); continue; }
+      if (!d.rope) {
+        failures.push(`${path}: no RoPE read (${d.noRope ?? 'not a model config'})`);
+        continue;
+      }
       const rope: ModelRope = d.rope;
       const spec = toRopeSpec(rope, { variant: 'v5' });
       const report = freqsReport(rope, spec, computeFrequencies(spec, { variant: 'v5' }), { variant: 'v5' });
@@ -91,11 +113,17 @@ describe('transformers 5.17 ground truth: frequencies', () => {
         if (!t.invFreq) continue; // vision rotary classes 5.17 could not build from a text config
         // One table per layer type, or one table every layer uses.
         const groups = report.groups.filter((g) => !t.layerType || g.layerType === t.layerType);
-        if (!groups.length) { failures.push(`${path}: no group for ${t.layerType}`); continue; }
+        if (!groups.length) {
+          failures.push(`${path}: no group for ${t.layerType}`);
+          continue;
+        }
         for (const g of groups) {
           compared++;
           const where = `${path} ${t.class}${t.layerType ? `[${t.layerType}]` : ''} vs group ${g.layerType}`;
-          if (g.invFreq.length !== t.invFreq.length) { failures.push(`${where}: ${g.invFreq.length} frequencies, 5.17 has ${t.invFreq.length}`); continue; }
+          if (g.invFreq.length !== t.invFreq.length) {
+            failures.push(`${where}: ${g.invFreq.length} frequencies, 5.17 has ${t.invFreq.length}`);
+            continue;
+          }
           const worst = Math.max(...t.invFreq.map((x, i) => rel(g.invFreq[i], x)));
           if (worst > 1e-6) failures.push(`${where}: inv_freq off by ${worst.toExponential(2)} relative`);
           if (rel(g.attentionFactor, t.attentionScaling!) > 1e-6) failures.push(`${where}: attention factor ${g.attentionFactor}, 5.17 ${t.attentionScaling}`);
@@ -131,7 +159,10 @@ describe('transformers 5.17 ground truth: frequencies', () => {
       assert.ok(!r.error && r.log && /must be/.test(r.log), path); // built, with the complaint logged
       const rope = described(path).rope!;
       assert.throws(() => computeFrequencies(toRopeSpec(rope, { variant: 'v5' }), { variant: 'v5' }), path);
-      assert.ok(codes(path).some((d) => d.code === code), `${path}: ${code}`);
+      assert.ok(
+        codes(path).some((d) => d.code === code),
+        `${path}: ${code}`,
+      );
     }
   });
 
@@ -142,21 +173,26 @@ describe('transformers 5.17 ground truth: frequencies', () => {
 });
 
 describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refuses as the library did', () => {
-  it('every config: refused with 5.17\'s own error text, remote code where 5.17 has no class, read otherwise', () => {
+  it("every config: refused with 5.17's own error text, remote code where 5.17 has no class, read otherwise", () => {
     const failures: string[] = [];
     for (const [path, r] of Object.entries(results)) {
       const noRope = described(path).noRope;
       if (noRope) {
         // No rotary attention: 5.17 has no rotary class for it either, or builds one NoPE attention never applies.
-        if (path !== NOPE_BUILT && !r.tables.every((t) => t.error === 'no RotaryEmbedding class')) failures.push(`${path}: NoPE here, 5.17 built ${JSON.stringify(r.tables.map((t) => t.class))}`);
+        if (path !== NOPE_BUILT && !r.tables.every((t) => t.error === 'no RotaryEmbedding class'))
+          failures.push(`${path}: NoPE here, 5.17 built ${JSON.stringify(r.tables.map((t) => t.class))}`);
         continue;
       }
       const row = row5(path);
-      if (!row) { failures.push(`${path}: no consumer table`); continue; }
+      if (!row) {
+        failures.push(`${path}: no consumer table`);
+        continue;
+      }
       if (r.error?.startsWith('unknown model_type')) {
         if (row.status !== 'reads' || !row.remoteCode) failures.push(`${path}: 5.17 has no class; row ${row.status} remoteCode=${row.remoteCode}`);
       } else if (r.error && path !== NON_ROPE_REFUSAL) {
-        if (row.status !== 'refuses' || row.error !== r.error) failures.push(`${path}: 5.17 refused with ${JSON.stringify(r.error)}; row ${row.status} ${JSON.stringify(row.error)}`);
+        if (row.status !== 'refuses' || row.error !== r.error)
+          failures.push(`${path}: 5.17 refused with ${JSON.stringify(r.error)}; row ${row.status} ${JSON.stringify(row.error)}`);
       } else if (row.status !== 'reads' || row.remoteCode) {
         failures.push(`${path}: 5.17 built it; row ${row.status}${row.remoteCode ? ' (remote code)' : ''} ${row.error ?? ''}`);
       }
@@ -194,8 +230,12 @@ describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refus
   });
 
   it('the hand-written v5 fixtures, rewritten in layouts 5.x accepts, are read (not refused) by the 5.x row', () => {
-    for (const path of ['test/fixtures/models/gemma-3-4b-v5.json', 'test/fixtures/corpus/models/gemma-3-4b-v5-per-layer.json',
-      'test/fixtures/corpus/models/gemma-4-26b-a4b-text-v5.json', 'test/fixtures/configs/olmo-3-v5-rope-parameters.json']) {
+    for (const path of [
+      'test/fixtures/models/gemma-3-4b-v5.json',
+      'test/fixtures/corpus/models/gemma-3-4b-v5-per-layer.json',
+      'test/fixtures/corpus/models/gemma-4-26b-a4b-text-v5.json',
+      'test/fixtures/configs/olmo-3-v5-rope-parameters.json',
+    ]) {
       const row = row5(path);
       assert.equal(row.status, 'reads', `${path}: ${row.error}`);
       assert.ok(!codes(path).some((d) => d.code === 'consumer/refused'), path);
@@ -204,17 +244,29 @@ describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refus
 });
 
 describe('class defaults per generation (transformers 5.17 class table)', () => {
-  type ClassFacts = { rope_parameters?: Record<string, unknown>; rope_theta?: number; default_theta?: number | Record<string, number>; rotary_dim?: number; layer_types?: string[] };
+  type ClassFacts = {
+    rope_parameters?: Record<string, unknown>;
+    rope_theta?: number;
+    default_theta?: number | Record<string, number>;
+    rotary_dim?: number;
+    layer_types?: string[];
+  };
   const classes: Record<string, ClassFacts> = JSON.parse(readFileSync(join(DATA, 'class-defaults.json'), 'utf8')).defaults;
   const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-  it('the class table in shared/config is 5.17\'s: every model type, default bases, layer-type-keyed classes, rotary_dim classes', () => {
+  it("the class table in shared/config is 5.17's: every model type, default bases, layer-type-keyed classes, rotary_dim classes", () => {
     assert.deepEqual([...MODEL_TYPES_5].sort(), Object.keys(classes).sort());
     assert.equal(MODEL_TYPES_5.size, 718);
     for (const [type, c] of Object.entries(classes)) {
       const rp = c.rope_parameters;
       // A class's own default rope_parameters base (the full-attention one when keyed by layer type).
-      const own = isObject(rp) ? (typeof rp.rope_theta === 'number' ? rp.rope_theta : isObject(rp.full_attention) ? rp.full_attention.rope_theta : undefined) : undefined;
+      const own = isObject(rp)
+        ? typeof rp.rope_theta === 'number'
+          ? rp.rope_theta
+          : isObject(rp.full_attention)
+            ? rp.full_attention.rope_theta
+            : undefined
+        : undefined;
       if (typeof own === 'number') assert.equal(DEFAULT_THETA_5[type] ?? 10000, own, type);
       assert.equal(PER_LAYER_TYPE_5.has(type), isObject(rp) && Object.values(rp).some(isObject), type);
       assert.equal(ROTARY_DIM_CLASSES_5.has(type), c.rotary_dim !== undefined, type);
@@ -222,8 +274,14 @@ describe('class defaults per generation (transformers 5.17 class table)', () => 
     }
     for (const [type, base] of Object.entries(DEFAULT_THETA_5)) {
       const c = classes[type];
-      const stated = [c.rope_theta, c.default_theta, ...(isObject(c.default_theta) ? Object.values(c.default_theta) : []),
-        ...(isObject(c.rope_parameters) ? [c.rope_parameters.rope_theta, ...Object.values(c.rope_parameters).map((v) => (isObject(v) ? v.rope_theta : undefined))] : [])];
+      const stated = [
+        c.rope_theta,
+        c.default_theta,
+        ...(isObject(c.default_theta) ? Object.values(c.default_theta) : []),
+        ...(isObject(c.rope_parameters)
+          ? [c.rope_parameters.rope_theta, ...Object.values(c.rope_parameters).map((v) => (isObject(v) ? v.rope_theta : undefined))]
+          : []),
+      ];
       assert.ok(stated.includes(base), `${type}: ${base} is not among its defaults`);
     }
     assert.equal(classes.cohere.default_theta, 500000);
@@ -245,7 +303,13 @@ describe('class defaults per generation (transformers 5.17 class table)', () => 
     const v4 = t.find((r) => r.consumer === 'transformers-4')!;
     assert.equal(v4.base, 10000);
     assert.deepEqual(misreadOf(v4, intendedReading(t)!), ['base']);
-    assert.ok(codes(path).some((d) => d.code === 'consumer/silent-misread' && /transformers 4\.x would run this model with the default rope_theta 10,000\. The file means the default rope_theta 500,000/.test(d.message)));
+    assert.ok(
+      codes(path).some(
+        (d) =>
+          d.code === 'consumer/silent-misread' &&
+          /transformers 4\.x would run this model with the default rope_theta 10,000\. The file means the default rope_theta 500,000/.test(d.message),
+      ),
+    );
   });
 });
 

@@ -5,7 +5,14 @@ import type { BoundOracle, FileAnalysis, Finding } from '../../shared/service/ty
 import { frozenPairs } from '../../shared/rules/invalidValues';
 
 const oracle = createSyncOracle();
-const LLAMA = { architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 8192, rope_theta: 500000 };
+const LLAMA = {
+  architectures: ['LlamaForCausalLM'],
+  model_type: 'llama',
+  hidden_size: 4096,
+  num_attention_heads: 32,
+  max_position_embeddings: 8192,
+  rope_theta: 500000,
+};
 const text = (over: Record<string, unknown>) => JSON.stringify({ ...LLAMA, ...over }, null, 2) + '\n';
 const analyze = (t: string, fileName = 'config.json', o: BoundOracle = oracle): FileAnalysis => analyzeText(t, { fileName, oracle: o });
 const only = (a: FileAnalysis, code: string): Finding[] => a.diagnostics.filter((d) => d.code === code);
@@ -28,7 +35,10 @@ function assertSingle(t: string, code: string, severity: string, key: string, me
 describe('invalid and absurd RoPE values', () => {
   it('a sane config gets none of the validation codes', () => {
     const a = analyze(text({}));
-    assert.deepEqual(a.diagnostics.map((d) => d.code), []);
+    assert.deepEqual(
+      a.diagnostics.map((d) => d.code),
+      [],
+    );
   });
 
   it('head_dim 0, negative or fractional is an error on head_dim', () => {
@@ -47,7 +57,13 @@ describe('invalid and absurd RoPE values', () => {
 
   it('a head dimension far beyond any model is an error on head_dim, and nothing is computed with it', () => {
     // issue 25: head_dim 1,199,763,050 made the service fill a 4.8 GB inv_freq table (the server hung).
-    assertSingle(text({ head_dim: 1199763050 }), 'rope/invalid-value', 'error', 'head_dim', /head_dim 1,199,763,050 is far beyond any real model .*at most 4,096/);
+    assertSingle(
+      text({ head_dim: 1199763050 }),
+      'rope/invalid-value',
+      'error',
+      'head_dim',
+      /head_dim 1,199,763,050 is far beyond any real model .*at most 4,096/,
+    );
     assertSingle(text({ head_dim: 1e9 }), 'rope/invalid-value', 'error', 'head_dim', /head_dim 1,000,000,000 is far beyond/);
     // Just past the cap: the same finding; at the cap: a (strange but computable) dimension, no finding about it.
     assertSingle(text({ head_dim: 4098 }), 'rope/invalid-value', 'error', 'head_dim', /head_dim 4,098 is far beyond/);
@@ -55,12 +71,19 @@ describe('invalid and absurd RoPE values', () => {
     // Derived from hidden_size / heads: pointed at hidden_size.
     assertSingle(text({ hidden_size: 4096 * 32 * 2 ** 10 }), 'rope/invalid-value', 'error', 'hidden_size', /head_dim 4,194,304 \(.*\) is far beyond/);
     // A rotary dimension beyond the cap (head_dim itself sane) is refused the same way.
-    assertSingle(text({ head_dim: 128, rotary_dim: 1e8 }), 'rope/invalid-value', 'error', 'rotary_dim', /rotary dimension 100,000,000 is far beyond any real model/);
+    assertSingle(
+      text({ head_dim: 128, rotary_dim: 1e8 }),
+      'rope/invalid-value',
+      'error',
+      'rotary_dim',
+      /rotary dimension 100,000,000 is far beyond any real model/,
+    );
   });
 
   it('a dimension beyond the cap that the file does not locate is never computed with (GPT-NeoX YAML, hidden_size 1.2e9)', () => {
     // head_dim = hidden_size / heads is derived, not located: no finding on it, and no loop of 18 million pairs either.
-    const yaml = '{\n  "num_layers": 32,\n  "hidden_size": 1199763040,\n  "num_attention_heads": 32,\n  "seq-length": 8192,\n  "max-position-embeddings": 4096,\n  "pos-emb": "rotary",\n  "rotary_emb_base": 10000\n}\n';
+    const yaml =
+      '{\n  "num_layers": 32,\n  "hidden_size": 1199763040,\n  "num_attention_heads": 32,\n  "seq-length": 8192,\n  "max-position-embeddings": 4096,\n  "pos-emb": "rotary",\n  "rotary_emb_base": 10000\n}\n';
     const a = analyze(yaml, 'neox.yml');
     assert.equal(only(a, 'rope/absurd-value').length, 0);
     assert.equal(frozenPairs(1e300, 1199763040 / 32), 0, 'frozenPairs refuses a dimension beyond the cap instead of looping over it');
@@ -71,11 +94,20 @@ describe('invalid and absurd RoPE values', () => {
     assertSingle(text({ partial_rotary_factor: 0.001 }), 'rope/invalid-value', 'error', 'partial_rotary_factor', /rotary dimension is 0 .*no channel rotates/);
     // An out-of-range factor keeps its own finding and gets no second one.
     const a = analyze(text({ partial_rotary_factor: 0 }));
-    assert.deepEqual(a.diagnostics.map((d) => d.code), ['rope/partial-rotary-range']);
+    assert.deepEqual(
+      a.diagnostics.map((d) => d.code),
+      ['rope/partial-rotary-range'],
+    );
   });
 
   it('a base ≤ 1 is an error on rope_theta', () => {
-    assertSingle(text({ rope_theta: 1 }), 'rope/invalid-value', 'error', 'rope_theta', /rope_theta 1 must be greater than 1: with base 1 every channel pair rotates at the same/);
+    assertSingle(
+      text({ rope_theta: 1 }),
+      'rope/invalid-value',
+      'error',
+      'rope_theta',
+      /rope_theta 1 must be greater than 1: with base 1 every channel pair rotates at the same/,
+    );
     assertSingle(text({ rope_theta: 0 }), 'rope/invalid-value', 'error', 'rope_theta', /base ≤ 0/);
     assertSingle(text({ rope_theta: -10000 }), 'rope/invalid-value', 'error', 'rope_theta', /rope_theta -10,000 must be greater than 1/);
     assertSingle(text({ rope_theta: 0.5 }), 'rope/invalid-value', 'error', 'rope_theta', /below 1/);
@@ -89,7 +121,10 @@ describe('invalid and absurd RoPE values', () => {
       assertSingle(text({ rope_theta: v }), 'rope/invalid-value', 'error', 'rope_theta', /rope_theta is .*not a number/);
     }
     // A numeric string is what Python's float() reads: no finding.
-    assert.deepEqual(analyze(text({ rope_theta: '500000' })).diagnostics.map((d) => d.code), []);
+    assert.deepEqual(
+      analyze(text({ rope_theta: '500000' })).diagnostics.map((d) => d.code),
+      [],
+    );
     // null means "the class default": no finding.
     assert.equal(only(analyze(text({ rope_theta: null })), 'rope/invalid-value').length, 0);
   });
@@ -97,7 +132,13 @@ describe('invalid and absurd RoPE values', () => {
   it('base 1e300: float32 inv_freq underflows for 63 of 64 pairs → warning that says so', () => {
     // 1e300 exceeds float32's maximum (3.4e38): cast to float32 it is +inf, inf^0 = 1 keeps pair 0,
     // inf^(2i/d) = inf for i ≥ 1, so 1/inf = 0 for the other 63 pairs of a 128-channel head.
-    const f = assertSingle(text({ rope_theta: 1e300, max_position_embeddings: 131072 }), 'rope/absurd-value', 'warning', 'rope_theta', /63 of 64 frequency pairs underflow to 0/);
+    const f = assertSingle(
+      text({ rope_theta: 1e300, max_position_embeddings: 131072 }),
+      'rope/absurd-value',
+      'warning',
+      'rope_theta',
+      /63 of 64 frequency pairs underflow to 0/,
+    );
     assert.match(f.message, /only 1 pair encodes position/);
     assert.equal(frozenPairs(1e300, 128), 63);
     assert.equal(frozenPairs(1e100, 64), 31);
@@ -118,7 +159,13 @@ describe('invalid and absurd RoPE values', () => {
   });
 
   it('a context ≤ 0 is an error on the context key', () => {
-    assertSingle(text({ max_position_embeddings: 0 }), 'rope/invalid-value', 'error', 'max_position_embeddings', /max_position_embeddings 0 must be a positive number/);
+    assertSingle(
+      text({ max_position_embeddings: 0 }),
+      'rope/invalid-value',
+      'error',
+      'max_position_embeddings',
+      /max_position_embeddings 0 must be a positive number/,
+    );
     assertSingle(text({ max_position_embeddings: -4096 }), 'rope/invalid-value', 'error', 'max_position_embeddings', /-4,096/);
   });
 
@@ -138,14 +185,20 @@ describe('invalid and absurd RoPE values', () => {
     const asked: number[] = [];
     // An oracle that answers "valid" records the lengths it is asked about (the real scan of 2^24 positions takes seconds).
     const valid: BoundOracle = {
-      lmax: (_b, _d, L) => { asked.push(L); return null; },
+      lmax: (_b, _d, L) => {
+        asked.push(L);
+        return null;
+      },
       bstar: () => undefined,
       threshold: () => undefined,
     };
     const t = text({ rope_theta: 1e12, max_position_embeddings: 1e12 });
     const a = analyze(t, 'config.json', valid);
     assert.deepEqual([...new Set(asked)], [16777216]);
-    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity]), [['rope/context-unchecked', 'information']]);
+    assert.deepEqual(
+      a.diagnostics.map((d) => [d.code, d.severity]),
+      [['rope/context-unchecked', 'information']],
+    );
     assert.match(a.diagnostics[0].message, /the context 1,000,000,000,000 is beyond the largest length RoPE Lens can check \(16,777,216\)/i);
     assert.equal(a.diagnostics[0].range.start.line, lineOf(t, '"max_position_embeddings"'));
     // Within 2^24 a valid base gets nothing.
@@ -175,10 +228,18 @@ describe('documents the parser refuses', () => {
   it('a YAML alias bomb gets one parse/not-analysed warning instead of silence', () => {
     const lines = ['model_type: llama', 'rope_theta: 10000', 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     const names = 'abcdefghi';
-    for (let i = 1; i < names.length; i++) lines.push(`${names[i]}: &${names[i]} [${Array(9).fill('*' + names[i - 1]).join(',')}]`);
+    for (let i = 1; i < names.length; i++)
+      lines.push(
+        `${names[i]}: &${names[i]} [${Array(9)
+          .fill('*' + names[i - 1])
+          .join(',')}]`,
+      );
     lines.push('max_position_embeddings: *i', '');
     const a = analyze(lines.join('\n'), 'config.yaml');
-    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity]), [['parse/not-analysed', 'warning']]);
+    assert.deepEqual(
+      a.diagnostics.map((d) => [d.code, d.severity]),
+      [['parse/not-analysed', 'warning']],
+    );
     assert.match(a.diagnostics[0].message, /could not read this file.*alias/);
   });
 

@@ -69,7 +69,12 @@ describe('catalog cross-checked against the real-config corpus', () => {
   const present = Object.keys(OVERLAP).filter((id) => fromCatalog(id));
 
   it('covers at least 25 corpus models', () => {
-    assert.ok(present.length >= 25, `only ${present.length}: ${Object.keys(OVERLAP).filter((id) => !fromCatalog(id)).join(', ')} missing`);
+    assert.ok(
+      present.length >= 25,
+      `only ${present.length}: ${Object.keys(OVERLAP)
+        .filter((id) => !fromCatalog(id))
+        .join(', ')} missing`,
+    );
   });
 
   for (const id of Object.keys(OVERLAP)) {
@@ -78,7 +83,10 @@ describe('catalog cross-checked against the real-config corpus', () => {
       if (!cat) this.skip();
       // The id must resolve to an entry for that very model, not a look-alike by name.
       const e = findCatalogEntry(id)!;
-      assert.ok([e.id, ...(e.aliases ?? [])].some((x) => x.toLowerCase() === id.toLowerCase()), `${id} resolved to ${e.id}`);
+      assert.ok(
+        [e.id, ...(e.aliases ?? [])].some((x) => x.toLowerCase() === id.toLowerCase()),
+        `${id} resolved to ${e.id}`,
+      );
       const real = readModelRope(parseJsonDocument(readFileSync(join(MODELS, OVERLAP[id]), 'utf8')))!;
       assert.deepEqual(fields(cat!), fields(real));
     });

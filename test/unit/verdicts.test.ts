@@ -50,13 +50,22 @@ describe('verdicts on real files (issue 26)', () => {
     assert.equal(insp.recommended?.factor, 8);
     // serve writes the same restore for vLLM.
     const plan = servingPlan('vllm', servingInput(a.rope!, { model: 'meta-llama/Llama-3.1-8B', context: 131072 }));
-    assert.deepEqual((plan.overrides as { rope_scaling: unknown }).rope_scaling, { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 });
+    assert.deepEqual((plan.overrides as { rope_scaling: unknown }).rope_scaling, {
+      rope_type: 'llama3',
+      factor: 8,
+      low_freq_factor: 1,
+      high_freq_factor: 4,
+      original_max_position_embeddings: 8192,
+    });
   });
 
   it("ms-swift's --rope_scaling yarn with --max_model_len on a model not found offline is no error (ms-swift derives the factor)", () => {
     const text = read(VERDICTS, 'swift-sft-local-model-yarn.sh');
     const a = launch(text, '/work/train/qwen3-coder.sh');
-    assert.deepEqual(a.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.message]), []);
+    assert.deepEqual(
+      a.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.message]),
+      [],
+    );
     assert.ok(!a.diagnostics.some((d) => d.code === 'rope/scaling-missing-key'));
     // With the model known, the derived factor is judged (ceil(32,000 / 32,768) = 1 → nothing is missing).
     const known = text.replace('/mnt/filesystem-n3/khoroshilov/models/qwen3-coder-30b-a3b-instruct', 'Qwen/Qwen3-30B-A3B');
@@ -75,7 +84,10 @@ describe('verdicts on real files (issue 26)', () => {
     // Qwen's card snippet (YaRN ×4 kept at max_position_embeddings 32,768), served at 32,768: Qwen's own advice, leave it out.
     const qwen = service.describe(read(MODELS, 'qwen2.5-7b-instruct-yarn.json'), { fileName: '/models/qwen/config.json', asModelConfig: true });
     const q = servingPlan('vllm', servingInput(qwen.rope!, { context: 32768 }));
-    assert.ok(q.notes.some((n) => /Leave rope_scaling out/.test(n)), q.notes.join(' | '));
+    assert.ok(
+      q.notes.some((n) => /Leave rope_scaling out/.test(n)),
+      q.notes.join(' | '),
+    );
   });
 
   it('plan on Mistral-7B-v0.1 (a 4,096 window on every layer) says there are no full-attention frequencies to judge', () => {
@@ -105,10 +117,16 @@ describe('verdicts on real files (issue 26)', () => {
     const a = service.analyze(text, { fileName: '/models/llama-405b/config.json' });
     // Every architecture value names it: the publisher's file as shipped, its stamp the vendor's build.
     assert.equal(a.rope?.identity?.id, 'meta-llama/Llama-3.1-405B');
-    assert.ok(!a.diagnostics.some((d) => d.severity === 'warning' || d.severity === 'error'), JSON.stringify(a.diagnostics.map((d) => [d.code, d.severity, d.message])));
+    assert.ok(
+      !a.diagnostics.some((d) => d.severity === 'warning' || d.severity === 'error'),
+      JSON.stringify(a.diagnostics.map((d) => [d.code, d.severity, d.message])),
+    );
     assert.ok(a.diagnostics.filter((d) => d.code === 'consumer/refused').every((d) => d.severity === 'information'));
     // A pin in the workspace still makes it an error.
     const pinned = service.analyze(text, { fileName: '/models/llama-405b/config.json', settings: { consumers: ['transformers==4.41.0'] } });
-    assert.ok(pinned.diagnostics.some((d) => d.code === 'consumer/refused' && d.severity === 'error'), JSON.stringify(pinned.diagnostics.map((d) => [d.code, d.severity])));
+    assert.ok(
+      pinned.diagnostics.some((d) => d.code === 'consumer/refused' && d.severity === 'error'),
+      JSON.stringify(pinned.diagnostics.map((d) => [d.code, d.severity])),
+    );
   });
 });

@@ -7,49 +7,62 @@ import type { InspectorData, RewriteCurve } from '../../../shared/inspector/type
 import { fmtCompact, fmtFixed, fmtInt } from '../../../shared/core/format';
 import { Palette, withAlpha } from './theme';
 
-export interface Marker { x: number; label: string; color: string; dash?: number[] }
-export interface Shade { from: number; to: number; color: string }
+export interface Marker {
+  x: number;
+  label: string;
+  color: string;
+  dash?: number[];
+}
+export interface Shade {
+  from: number;
+  to: number;
+  color: string;
+}
 
 /** Draws vertical markers (critical dimension, L_max, b*, threshold) and shaded x ranges. */
 function markersPlugin(markers: Marker[], shades: Shade[], pal: Palette): uPlot.Plugin {
   return {
     hooks: {
-      drawClear: [(u: uPlot) => {
-        const { ctx } = u;
-        const { top, height } = u.bbox;
-        ctx.save();
-        for (const s of shades) {
-          const x0 = u.valToPos(s.from, 'x', true);
-          const x1 = u.valToPos(s.to, 'x', true);
-          ctx.fillStyle = s.color;
-          ctx.fillRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
-        }
-        ctx.restore();
-      }],
-      draw: [(u: uPlot) => {
-        const { ctx } = u;
-        const { left, top, width, height } = u.bbox;
-        ctx.save();
-        const px = devicePixelRatio || 1;
-        ctx.font = `${11 * px}px ${pal.font}`;
-        markers.forEach((m, k) => {
-          const x = u.valToPos(m.x, 'x', true);
-          if (!Number.isFinite(x) || x < left - 1 || x > left + width + 1) return;
-          ctx.strokeStyle = m.color;
-          ctx.lineWidth = 1.5 * px;
-          ctx.setLineDash((m.dash ?? [4, 3]).map((d) => d * px));
-          ctx.beginPath();
-          ctx.moveTo(x, top);
-          ctx.lineTo(x, top + height);
-          ctx.stroke();
-          ctx.setLineDash([]);
-          ctx.fillStyle = m.color;
-          const tw = ctx.measureText(m.label).width;
-          const tx = x + 4 * px + tw > left + width ? x - 4 * px - tw : x + 4 * px;
-          ctx.fillText(m.label, tx, top + (14 + 13 * k) * px);
-        });
-        ctx.restore();
-      }],
+      drawClear: [
+        (u: uPlot) => {
+          const { ctx } = u;
+          const { top, height } = u.bbox;
+          ctx.save();
+          for (const s of shades) {
+            const x0 = u.valToPos(s.from, 'x', true);
+            const x1 = u.valToPos(s.to, 'x', true);
+            ctx.fillStyle = s.color;
+            ctx.fillRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
+          }
+          ctx.restore();
+        },
+      ],
+      draw: [
+        (u: uPlot) => {
+          const { ctx } = u;
+          const { left, top, width, height } = u.bbox;
+          ctx.save();
+          const px = devicePixelRatio || 1;
+          ctx.font = `${11 * px}px ${pal.font}`;
+          markers.forEach((m, k) => {
+            const x = u.valToPos(m.x, 'x', true);
+            if (!Number.isFinite(x) || x < left - 1 || x > left + width + 1) return;
+            ctx.strokeStyle = m.color;
+            ctx.lineWidth = 1.5 * px;
+            ctx.setLineDash((m.dash ?? [4, 3]).map((d) => d * px));
+            ctx.beginPath();
+            ctx.moveTo(x, top);
+            ctx.lineTo(x, top + height);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.fillStyle = m.color;
+            const tw = ctx.measureText(m.label).width;
+            const tx = x + 4 * px + tw > left + width ? x - 4 * px - tw : x + 4 * px;
+            ctx.fillText(m.label, tx, top + (14 + 13 * k) * px);
+          });
+          ctx.restore();
+        },
+      ],
     },
   };
 }
@@ -76,11 +89,12 @@ export const PAIR_INCRS = [1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 256]
 // uPlot hands null for ticks its log filter leaves unlabelled.
 const tickText = (v: number | null): string => (v === null || !Number.isFinite(v) ? '' : fmtCompact(v));
 /** Log axes: label the powers of ten only, so minor ticks stay unlabelled. */
-export const logValues: uPlot.Axis.Values = (_u, splits) => splits.map((v) => {
-  if (v === null || !(v > 0)) return '';
-  const e = Math.log10(v);
-  return Math.abs(e - Math.round(e)) < 1e-9 ? fmtCompact(v) : '';
-});
+export const logValues: uPlot.Axis.Values = (_u, splits) =>
+  splits.map((v) => {
+    if (v === null || !(v > 0)) return '';
+    const e = Math.log10(v);
+    return Math.abs(e - Math.round(e)) < 1e-9 ? fmtCompact(v) : '';
+  });
 export const linValues: uPlot.Axis.Values = (_u, splits) => splits.map(tickText);
 
 export function constant(n: number, v: number): number[] {
@@ -117,9 +131,13 @@ export function wavelengthChart(d: InspectorData, pal: Palette): ChartSpec {
         { label: `original ${fmtInt(d.originalLength)}`, stroke: pal.orange, width: 1.5, dash: [6, 4], points: NO_POINTS, value: (_u, v) => fmtInt(v) },
         { label: `target ${fmtInt(d.targetLength)}`, stroke: pal.red, width: 1.5, dash: [2, 3], points: NO_POINTS, value: (_u, v) => fmtInt(v) },
         {
-          label: 'saw a full period', stroke: pal.green, width: 0, fill: undefined,
+          label: 'saw a full period',
+          stroke: pal.green,
+          width: 0,
+          fill: undefined,
           points: { show: true, size: 6, fill: pal.green, stroke: pal.green },
-          paths: () => null, value: (_u, v) => (v === null ? 'no' : 'yes'),
+          paths: () => null,
+          value: (_u, v) => (v === null ? 'no' : 'yes'),
         },
       ],
       axes: [{ ...axis(pal, 'dimension pair i', linValues), incrs: PAIR_INCRS }, axis(pal, 'wavelength (tokens, log)', logValues, 60)],
@@ -184,9 +202,10 @@ export function fbChart(d: InspectorData, pal: Palette): ChartSpec {
   return {
     id: 'fb',
     title: 'c · f_b(m) = Σᵢ cos(m·θᵢ)',
-    caption: fb.lmax === null
-      ? `Base ${fmtCompact(fb.base)}: f stays ≥ 0 for every m < ${fmtInt(fb.length)}.`
-      : `Base ${fmtCompact(fb.base)}: first negative at m = ${fmtInt(fb.lmax)} (L_max), inside the target ${fmtInt(fb.length)}.`,
+    caption:
+      fb.lmax === null
+        ? `Base ${fmtCompact(fb.base)}: f stays ≥ 0 for every m < ${fmtInt(fb.length)}.`
+        : `Base ${fmtCompact(fb.base)}: first negative at m = ${fmtInt(fb.lmax)} (L_max), inside the target ${fmtInt(fb.length)}.`,
     data: [fb.m, fb.max, fb.min, constant(n, 0)] as uPlot.AlignedData,
     opts: {
       scales: { x: { time: false }, y: {} },
@@ -224,10 +243,20 @@ export function validityChart(d: InspectorData, pal: Palette): ChartSpec | null 
       scales: { x: { time: false, distr: 3, log: 10 }, y: { distr: 3, log: 10 } },
       series: [
         { label: 'base b', value: (_u, x) => fmtCompact(x) },
-        { label: 'L_max(b)', stroke: pal.blue, width: 1.5, points: NO_POINTS, value: (_u, x) => (x === null ? '–' : x >= v.length ? `≥ ${fmtInt(v.length)}` : fmtInt(x)) },
         {
-          label: 'valid', stroke: pal.green, width: 0, paths: () => null,
-          points: { show: true, size: 5, fill: pal.green, stroke: pal.green }, value: (_u, x) => (x === null ? 'no' : 'yes'),
+          label: 'L_max(b)',
+          stroke: pal.blue,
+          width: 1.5,
+          points: NO_POINTS,
+          value: (_u, x) => (x === null ? '–' : x >= v.length ? `≥ ${fmtInt(v.length)}` : fmtInt(x)),
+        },
+        {
+          label: 'valid',
+          stroke: pal.green,
+          width: 0,
+          paths: () => null,
+          points: { show: true, size: 5, fill: pal.green, stroke: pal.green },
+          value: (_u, x) => (x === null ? 'no' : 'yes'),
         },
         { label: `length ${fmtInt(v.length)}`, stroke: pal.red, width: 1, dash: [2, 3], points: NO_POINTS, value: (_u, x) => fmtInt(x) },
       ],

@@ -9,7 +9,14 @@ import { createFbScreen } from '../../../shared/gpu/fbKernel';
 import type { ValidityScan } from '../../../shared/inspector/types';
 import { fmtCompact } from '../../../shared/core/format';
 
-export interface GpuCheckResult { kernel: string; agree: number; total: number; disagree: number[]; checkedChunks: number; ms: number }
+export interface GpuCheckResult {
+  kernel: string;
+  agree: number;
+  total: number;
+  disagree: number[];
+  checkedChunks: number;
+  ms: number;
+}
 
 /** For tests: the last finished check. */
 export const lastGpuCheck: { result?: GpuCheckResult; error?: string } = {};
@@ -39,15 +46,22 @@ export function gpuValidityControl(v: ValidityScan): HTMLElement {
     const screen = createFbScreen(gpu, v.rotaryDim);
     const t0 = performance.now();
     const disagree: number[] = [];
-    let agree = 0, checked = 0, i = 0;
+    let agree = 0,
+      checked = 0,
+      i = 0;
     const finish = (error?: string) => {
       screen.destroy();
       void gpu.destroy();
       btn.disabled = false;
-      if (error) { lastGpuCheck.error = error; out.textContent = `GPU check failed: ${error}`; return; }
+      if (error) {
+        lastGpuCheck.error = error;
+        out.textContent = `GPU check failed: ${error}`;
+        return;
+      }
       const r: GpuCheckResult = { kernel: screen.kernelClass(), agree, total: v.bases.length, disagree, checkedChunks: checked, ms: performance.now() - t0 };
       lastGpuCheck.result = r;
-      out.textContent = `${r.kernel}: ${agree}/${r.total} bases agree with the float64 scan` +
+      out.textContent =
+        `${r.kernel}: ${agree}/${r.total} bases agree with the float64 scan` +
         (disagree.length ? `; differ at b = ${disagree.map((b) => fmtCompact(b)).join(', ')}` : '') +
         ` (${checked} chunks re-checked in float64, ${(r.ms / 1000).toFixed(1)} s).`;
     };
@@ -59,11 +73,13 @@ export function gpuValidityControl(v: ValidityScan): HTMLElement {
           checked += r.checkedChunks;
           const gpuValid = r.firstNegative === null;
           const cpuValid = v.lmax[i + k] >= v.length;
-          if (gpuValid === cpuValid) agree++; else disagree.push(bases[k]);
+          if (gpuValid === cpuValid) agree++;
+          else disagree.push(bases[k]);
         });
         i += BATCH;
         out.textContent = `GPU screen (${screen.kernelClass()}): ${Math.min(i, v.bases.length)}/${v.bases.length} bases…`;
-        if (i < v.bases.length) setTimeout(step, 0); else finish();
+        if (i < v.bases.length) setTimeout(step, 0);
+        else finish();
       } catch (e) {
         finish((e as Error).message);
       }

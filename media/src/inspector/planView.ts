@@ -11,7 +11,11 @@ import { NO_POINTS, PAIR_INCRS, axis, constant, linValues, logValues } from './c
 import type { Palette } from './theme';
 import { h } from '../dom';
 
-export interface PlanChartProbe { id: string; series: string[]; axes: string[] }
+export interface PlanChartProbe {
+  id: string;
+  series: string[];
+  axes: string[];
+}
 
 export interface PlanViewHandlers {
   write(stage: number): void;
@@ -19,16 +23,24 @@ export interface PlanViewHandlers {
 }
 
 function stageTable(plan: PlanViewData, s: PlanViewStage): HTMLElement {
-  const head = h('tr', {}, ...['', 'method', 'setting', `L_max at ${fmtInt(s.length)}`, 'critical dim', 'attention factor', 'change'].map((t) => h('th', {}, t)));
-  const rows = s.rows.map((r) => h('tr', { class: r.recommended ? 'selected rl-recommended' : '', 'data-method': r.method },
-    h('td', { title: r.recommended ? 'recommended' : '' }, r.recommended ? '★ recommended' : ''),
-    h('td', {}, r.label + (r.tags.length ? ` (${r.tags.join(', ')})` : '')),
-    h('td', { class: 'mono' }, r.setting),
-    h('td', { class: r.meets ? 'rl-meets' : 'rl-short' }, r.meets ? 'meets' : r.bound),
-    h('td', {}, `${r.criticalDim} / ${plan.rotaryDim}`),
-    h('td', {}, fmtFixed(r.attentionFactor, 3)),
-    h('td', {}, fmtFixed(r.change, 3)),
-  ));
+  const head = h(
+    'tr',
+    {},
+    ...['', 'method', 'setting', `L_max at ${fmtInt(s.length)}`, 'critical dim', 'attention factor', 'change'].map((t) => h('th', {}, t)),
+  );
+  const rows = s.rows.map((r) =>
+    h(
+      'tr',
+      { class: r.recommended ? 'selected rl-recommended' : '', 'data-method': r.method },
+      h('td', { title: r.recommended ? 'recommended' : '' }, r.recommended ? '★ recommended' : ''),
+      h('td', {}, r.label + (r.tags.length ? ` (${r.tags.join(', ')})` : '')),
+      h('td', { class: 'mono' }, r.setting),
+      h('td', { class: r.meets ? 'rl-meets' : 'rl-short' }, r.meets ? 'meets' : r.bound),
+      h('td', {}, `${r.criticalDim} / ${plan.rotaryDim}`),
+      h('td', {}, fmtFixed(r.attentionFactor, 3)),
+      h('td', {}, fmtFixed(r.change, 3)),
+    ),
+  );
   return h('table', { class: 'rl-plan-table', 'data-stage': String(s.index) }, h('thead', {}, head), h('tbody', {}, ...rows));
 }
 
@@ -55,7 +67,8 @@ function stageChart(plan: PlanViewData, s: PlanViewStage, pal: Palette, width: n
   series.push({ label: `trained ${fmtInt(plan.trainedContext)}`, stroke: pal.orange, width: 1, dash: [6, 4], points: NO_POINTS, value: (_u, v) => fmtInt(v) });
   data.push(constant(n, plan.trainedContext));
   const opts: uPlot.Options = {
-    width, height: 280,
+    width,
+    height: 280,
     scales: { x: { time: false }, y: { distr: 3, log: 10 } },
     series,
     axes: [{ ...axis(pal, 'dimension pair i', linValues), incrs: PAIR_INCRS }, axis(pal, 'wavelength 2π/θ′ (tokens, log)', logValues, 60)],
@@ -76,25 +89,40 @@ function snippets(s: PlanViewStage): HTMLElement {
 }
 
 /** Draws the plan into `box`; returns the plots (for resizing and disposal) and what the tests read. */
-export function renderPlanView(box: HTMLElement, plan: PlanViewData, pal: Palette, width: number, on: PlanViewHandlers): { plots: uPlot[]; charts: PlanChartProbe[] } {
+export function renderPlanView(
+  box: HTMLElement,
+  plan: PlanViewData,
+  pal: Palette,
+  width: number,
+  on: PlanViewHandlers,
+): { plots: uPlot[]; charts: PlanChartProbe[] } {
   const back = h('button', { type: 'button', class: 'secondary', id: 'rl-plan-back' }, 'Back to the Inspector');
   back.addEventListener('click', () => on.back());
   const scaling = plan.shippedScaling ? `, ships ${plan.shippedScaling} scaling` : '';
   box.replaceChildren(
-    h('header', { class: 'rl-header' },
+    h(
+      'header',
+      { class: 'rl-header' },
       h('h1', {}, 'Context-extension plan · ', h('span', { class: 'rl-model' }, plan.source.label)),
-      h('p', { class: 'rl-summary' },
-        `${plan.model} (${plan.from}) · base ${fmtCompact(plan.base)} · rotary dim ${plan.rotaryDim}${scaling} · trained ${fmtInt(plan.trainedContext)} → target ${fmtInt(plan.target)} in ${plan.stages.length} stage${plan.stages.length > 1 ? 's' : ''}: ${plan.stages.map((s) => fmtInt(s.length)).join(' → ')}`),
+      h(
+        'p',
+        { class: 'rl-summary' },
+        `${plan.model} (${plan.from}) · base ${fmtCompact(plan.base)} · rotary dim ${plan.rotaryDim}${scaling} · trained ${fmtInt(plan.trainedContext)} → target ${fmtInt(plan.target)} in ${plan.stages.length} stage${plan.stages.length > 1 ? 's' : ''}: ${plan.stages.map((s) => fmtInt(s.length)).join(' → ')}`,
+      ),
       ...plan.notes.map((n) => h('p', { class: 'rl-note' }, n)),
-      back),
+      back,
+    ),
   );
   const plots: uPlot[] = [];
   const charts: PlanChartProbe[] = [];
   for (const s of plan.stages) {
-    const section = h('section', { class: 'rl-plan-stage rl-table', id: `plan-stage-${s.index}` },
+    const section = h(
+      'section',
+      { class: 'rl-plan-stage rl-table', id: `plan-stage-${s.index}` },
       h('h2', {}, `Stage ${s.index + 1}: ${fmtInt(s.length)} tokens (s = ${fmtFixed(s.factor, 3)})`),
       stageTable(plan, s),
-      h('p', { class: s.recommended ? 'rl-plan-reason' : 'rl-warning' }, `${s.recommendedLabel ? `Recommended: ${s.recommendedLabel}. ` : ''}${s.reason}`));
+      h('p', { class: s.recommended ? 'rl-plan-reason' : 'rl-warning' }, `${s.recommendedLabel ? `Recommended: ${s.recommendedLabel}. ` : ''}${s.reason}`),
+    );
     if (plan.writeTarget) {
       const btn = h('button', { type: 'button', class: 'rl-plan-write', 'data-stage': String(s.index) }, `Write this stage into ${plan.writeTarget.fileLabel}`);
       if (!s.writable) {
@@ -106,7 +134,14 @@ export function renderPlanView(box: HTMLElement, plan: PlanViewData, pal: Palett
     }
     const fig = h('figure', { class: 'rl-chart', id: `chart-plan-${s.index}` }, h('h3', {}, `Wavelengths at stage ${s.index + 1}`));
     const target = h('div', { class: 'rl-plot' });
-    fig.append(target, h('figcaption', {}, `2π/θ′ per pair for each option at ${fmtInt(s.length)} tokens; the recommended option is drawn thick, options that fall short of the bound start hidden (click the legend). Pairs whose wavelength stays above the stage length never complete a period in it.`));
+    fig.append(
+      target,
+      h(
+        'figcaption',
+        {},
+        `2π/θ′ per pair for each option at ${fmtInt(s.length)} tokens; the recommended option is drawn thick, options that fall short of the bound start hidden (click the legend). Pairs whose wavelength stays above the stage length never complete a period in it.`,
+      ),
+    );
     section.append(fig, snippets(s));
     box.append(section);
     const plot = stageChart(plan, s, pal, width, target);

@@ -53,12 +53,18 @@ export function readPalette(): Palette {
     // Grid lines stay faint whatever the theme's line colour (high-contrast themes use pure white).
     grid: withAlpha(cssVar(style, '--vscode-charts-lines', 'rgb(128,128,128)'), kind === 'high-contrast' ? 0.45 : 0.3),
     font: cssVar(style, '--vscode-font-family', 'system-ui, sans-serif'),
-    blue, red, green, yellow, orange, purple,
+    blue,
+    red,
+    green,
+    yellow,
+    orange,
+    purple,
     // Nine distinguishable series colours: the six theme chart colours, then three fixed hues
     // that read on light and dark backgrounds (VS Code defines no more chart colours).
-    series: kind === 'high-contrast'
-      ? [blue, orange, green, purple, red, yellow, fg, '#00c8c8', '#ff66cc']
-      : [blue, orange, green, purple, red, yellow, dark ? '#4ec9b0' : '#008080', dark ? '#f48fb1' : '#c2185b', dark ? '#c8a06e' : '#795548'],
+    series:
+      kind === 'high-contrast'
+        ? [blue, orange, green, purple, red, yellow, fg, '#00c8c8', '#ff66cc']
+        : [blue, orange, green, purple, red, yellow, dark ? '#4ec9b0' : '#008080', dark ? '#f48fb1' : '#c2185b', dark ? '#c8a06e' : '#795548'],
   };
 }
 
@@ -67,7 +73,10 @@ export function watchTheme(onChange: () => void): void {
   let last = JSON.stringify(readPalette());
   const check = () => {
     const now = JSON.stringify(readPalette());
-    if (now !== last) { last = now; onChange(); }
+    if (now !== last) {
+      last = now;
+      onChange();
+    }
   };
   const obs = new MutationObserver(check);
   obs.observe(document.body, { attributes: true, attributeFilter: ['class'] });

@@ -10,8 +10,27 @@ import { describeScalingNode, hasAny, numAt, strAt } from './common';
 export function readAxolotl(doc: ParsedDocument): TrainingConfig | undefined {
   const root = doc.root;
   const baseModel = strAt(root, ['base_model']);
-  if (!baseModel || !hasAny(root, 'sequence_len', 'datasets', 'adapter', 'micro_batch_size', 'num_epochs', 'load_in_4bit', 'load_in_8bit', 'overrides_of_model_config', 'sample_packing')) return undefined;
-  const overrideKey = child(root, 'overrides_of_model_config') ? 'overrides_of_model_config' : child(root, 'model_config') ? 'model_config' : 'overrides_of_model_config';
+  if (
+    !baseModel ||
+    !hasAny(
+      root,
+      'sequence_len',
+      'datasets',
+      'adapter',
+      'micro_batch_size',
+      'num_epochs',
+      'load_in_4bit',
+      'load_in_8bit',
+      'overrides_of_model_config',
+      'sample_packing',
+    )
+  )
+    return undefined;
+  const overrideKey = child(root, 'overrides_of_model_config')
+    ? 'overrides_of_model_config'
+    : child(root, 'model_config')
+      ? 'model_config'
+      : 'overrides_of_model_config';
   const block = child(root, overrideKey);
   const t: TrainingConfig = {
     tool: 'axolotl',

@@ -55,7 +55,9 @@ export function ownModelRope(parts: {
     modelType: parts.modelType,
     base: parts.base ?? { value: parts.baseDefault, key: parts.baseKey, note: `${parts.baseKey} absent: ${parts.modelType} default ${parts.baseDefault}` },
     headDim,
-    rotaryDim: fraction.node ? { value: rotary - (rotary % 2), note: `${headDim.value} × ${fraction.key}` } : { value: headDim.value, note: headDim.note ?? headDim.key },
+    rotaryDim: fraction.node
+      ? { value: rotary - (rotary % 2), note: `${headDim.value} × ${fraction.key}` }
+      : { value: headDim.value, note: headDim.note ?? headDim.key },
     partialRotaryFactor: fraction,
     contextLength: parts.context,
   };

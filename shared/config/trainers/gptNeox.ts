@@ -29,8 +29,11 @@ export function readGptNeox(doc: ParsedDocument): TrainingConfig | undefined {
   if (posEmb === 'rotary' || (posEmb === undefined && ropeKeys)) {
     t.ownModel = ownModelRope({
       modelType: 'gpt-neox',
-      base, baseDefault: 10000, baseKey: 'rotary_emb_base',
-      hidden: numEither(root, 'hidden_size'), heads: numEither(root, 'num_attention_heads'),
+      base,
+      baseDefault: 10000,
+      baseKey: 'rotary_emb_base',
+      hidden: numEither(root, 'hidden_size'),
+      heads: numEither(root, 'num_attention_heads'),
       fraction: numEither(root, 'rotary_pct'),
       context: mpe ?? (seq ? { value: seq.value, note: `max_position_embeddings absent: NeoX uses ${seq.key}` } : undefined),
     });

@@ -13,8 +13,11 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
   // Fine-tune configs name a checkpoint; pretrain configs define the model inline (`model_config`,
   // or `model` with block_size / n_head as in LitGPT's config_hub/pretrain).
   const inlineModel = child(root, 'model');
-  const modelKey = child(root, 'model_config') ? 'model_config'
-    : inlineModel?.kind === 'object' && (child(inlineModel, 'block_size') || child(inlineModel, 'n_head')) ? 'model' : 'model_config';
+  const modelKey = child(root, 'model_config')
+    ? 'model_config'
+    : inlineModel?.kind === 'object' && (child(inlineModel, 'block_size') || child(inlineModel, 'n_head'))
+      ? 'model'
+      : 'model_config';
   const modelConfig = child(root, modelKey);
   if (!(ckpt || name || modelConfig?.kind === 'object') || !hasAny(root, 'train', 'out_dir', 'precision', 'devices', 'eval')) return undefined;
   const t: TrainingConfig = {
@@ -38,8 +41,12 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
     t.baseKeyPath = [modelKey, 'rope_base'];
     t.ownModel = ownModelRope({
       modelType: 'litgpt',
-      base, baseDefault: 10000, baseKey: `${modelKey}.rope_base`,
-      hidden: numAt(modelConfig, ['n_embd']), heads: numAt(modelConfig, ['n_head']), headDim: numAt(modelConfig, ['head_size']),
+      base,
+      baseDefault: 10000,
+      baseKey: `${modelKey}.rope_base`,
+      hidden: numAt(modelConfig, ['n_embd']),
+      heads: numAt(modelConfig, ['n_head']),
+      headDim: numAt(modelConfig, ['head_size']),
       fraction: numAt(modelConfig, ['rotary_percentage']),
       context: ctx,
     });

@@ -16,12 +16,19 @@ export function readMaxText(doc: ParsedDocument): TrainingConfig | undefined {
     sequenceLength: seq,
     overrides: {},
     baseKeyPath: ['rope_max_timescale'],
-    ownModel: has(root, 'base_emb_dim') || has(root, 'head_dim') ? ownModelRope({
-      modelType: 'maxtext',
-      base: numAt(root, ['rope_max_timescale']), baseDefault: 10000, baseKey: 'rope_max_timescale',
-      hidden: numAt(root, ['base_emb_dim']), heads: numAt(root, ['base_num_query_heads']), headDim: numAt(root, ['head_dim']),
-      context: seq,
-    }) : undefined,
+    ownModel:
+      has(root, 'base_emb_dim') || has(root, 'head_dim')
+        ? ownModelRope({
+            modelType: 'maxtext',
+            base: numAt(root, ['rope_max_timescale']),
+            baseDefault: 10000,
+            baseKey: 'rope_max_timescale',
+            hidden: numAt(root, ['base_emb_dim']),
+            heads: numAt(root, ['base_num_query_heads']),
+            headDim: numAt(root, ['head_dim']),
+            context: seq,
+          })
+        : undefined,
     trains: true,
   };
 }

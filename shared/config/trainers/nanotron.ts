@@ -22,8 +22,11 @@ export function readNanotron(doc: ParsedDocument): TrainingConfig | undefined {
     scalingKeyPath: ['model', 'model_config', 'rope_scaling'],
     ownModel: ownModelRope({
       modelType: 'nanotron-llama',
-      base, baseDefault: 10000, baseKey: 'rope_theta',
-      hidden: numAt(mc, ['hidden_size']), heads: numAt(mc, ['num_attention_heads']),
+      base,
+      baseDefault: 10000,
+      baseKey: 'rope_theta',
+      hidden: numAt(mc, ['hidden_size']),
+      heads: numAt(mc, ['num_attention_heads']),
       context: numAt(mc, ['max_position_embeddings']),
       scaling,
     }),

@@ -9,7 +9,8 @@ import { numAt, ownModelRope } from './common';
 export function readOlmo(doc: ParsedDocument): TrainingConfig | undefined {
   const root = doc.root;
   const model = nodeAt(root, ['model']);
-  if (model?.kind !== 'object' || !child(model, 'd_model') || !child(model, 'n_heads') || !(child(model, 'rope') || child(model, 'max_sequence_length'))) return undefined;
+  if (model?.kind !== 'object' || !child(model, 'd_model') || !child(model, 'n_heads') || !(child(model, 'rope') || child(model, 'max_sequence_length')))
+    return undefined;
   const ctx = numAt(model, ['max_sequence_length']);
   const ropeOn = child(model, 'rope')?.value === true;
   return {
@@ -18,12 +19,17 @@ export function readOlmo(doc: ParsedDocument): TrainingConfig | undefined {
     sequenceLength: ctx,
     overrides: {},
     baseKeyPath: ['model', 'rope_theta'],
-    ownModel: ropeOn ? ownModelRope({
-      modelType: 'olmo',
-      base: numAt(model, ['rope_theta']), baseDefault: 10000, baseKey: 'model.rope_theta',
-      hidden: numAt(model, ['d_model']), heads: numAt(model, ['n_heads']),
-      context: ctx,
-    }) : undefined,
+    ownModel: ropeOn
+      ? ownModelRope({
+          modelType: 'olmo',
+          base: numAt(model, ['rope_theta']),
+          baseDefault: 10000,
+          baseKey: 'model.rope_theta',
+          hidden: numAt(model, ['d_model']),
+          heads: numAt(model, ['n_heads']),
+          context: ctx,
+        })
+      : undefined,
     trains: true,
   };
 }

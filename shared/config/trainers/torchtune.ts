@@ -10,10 +10,12 @@ import { numAt, strAt } from './common';
 export function readTorchtune(doc: ParsedDocument): TrainingConfig | undefined {
   const root = doc.root;
   const builder = strAt(root, ['model', '_component_']);
-  const anyTorchtune = builder?.value.startsWith('torchtune.') || (root?.children ?? []).some((c) => {
-    const comp = strAt(c, ['_component_']);
-    return comp?.value.startsWith('torchtune.') === true;
-  });
+  const anyTorchtune =
+    builder?.value.startsWith('torchtune.') ||
+    (root?.children ?? []).some((c) => {
+      const comp = strAt(c, ['_component_']);
+      return comp?.value.startsWith('torchtune.') === true;
+    });
   if (!anyTorchtune) return undefined;
   const t: TrainingConfig = {
     tool: 'torchtune',
@@ -41,7 +43,10 @@ export function readTorchtune(doc: ParsedDocument): TrainingConfig | undefined {
 
 /** `torchtune.models.qwen2_5.lora_qwen2_5_7b_instruct` → `Qwen/Qwen2.5-7B-Instruct` (for the catalog). */
 export function torchtuneBuilderHubId(component: string): string | undefined {
-  const name = component.split('.').pop()!.replace(/^(lora_|qlora_)/, '');
+  const name = component
+    .split('.')
+    .pop()!
+    .replace(/^(lora_|qlora_)/, '');
   const rules: [RegExp, (m: RegExpMatchArray) => string][] = [
     [/^llama2_(7b|13b|70b)$/, (m) => `meta-llama/Llama-2-${m[1]}-hf`],
     [/^code_llama2_(7b|13b|70b)$/, (m) => `codellama/CodeLlama-${m[1]}-hf`],
@@ -54,7 +59,10 @@ export function torchtuneBuilderHubId(component: string): string | undefined {
     [/^gemma2_(2b|9b|27b)$/, (m) => `google/gemma-2-${m[1]}`],
     [/^phi3_mini$/, () => 'microsoft/Phi-3-mini-4k-instruct'],
     [/^qwen2_(0_5b|1_5b|7b)$/, (m) => `Qwen/Qwen2-${m[1].replace('_', '.').toUpperCase()}`],
-    [/^qwen2_5_(0_5b|1_5b|3b|7b|14b|32b|72b)_(base|instruct)$/, (m) => `Qwen/Qwen2.5-${m[1].replace('_', '.').toUpperCase()}${m[2] === 'instruct' ? '-Instruct' : ''}`],
+    [
+      /^qwen2_5_(0_5b|1_5b|3b|7b|14b|32b|72b)_(base|instruct)$/,
+      (m) => `Qwen/Qwen2.5-${m[1].replace('_', '.').toUpperCase()}${m[2] === 'instruct' ? '-Instruct' : ''}`,
+    ],
     [/^qwen3_(0_6b|1_7b|4b|8b|14b|32b)(_base|_instruct)?$/, (m) => `Qwen/Qwen3-${m[1].replace('_', '.').toUpperCase()}${m[2] === '_base' ? '-Base' : ''}`],
   ];
   for (const [re, f] of rules) {

@@ -36,7 +36,9 @@ export function parseBashInt(text: string): bigint | undefined {
         v = acc;
       }
     }
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
   return v === undefined ? undefined : wrap(neg ? -v : v);
 }
 
@@ -49,26 +51,46 @@ function operatorOf(node: Node): string | undefined {
 
 function binary(op: string, a: bigint, b: bigint): bigint | undefined {
   switch (op) {
-    case '+': return wrap(a + b);
-    case '-': return wrap(a - b);
-    case '*': return wrap(a * b);
-    case '/': return b === 0n ? undefined : wrap(a / b);
-    case '%': return b === 0n ? undefined : wrap(a % b);
-    case '**': return b < 0n || b > 4096n ? undefined : wrap(a ** b);
-    case '<<': return wrap(a << (b & 63n));
-    case '>>': return wrap(a >> (b & 63n));
-    case '&': return a & b;
-    case '|': return a | b;
-    case '^': return a ^ b;
-    case '<': return a < b ? 1n : 0n;
-    case '>': return a > b ? 1n : 0n;
-    case '<=': return a <= b ? 1n : 0n;
-    case '>=': return a >= b ? 1n : 0n;
-    case '==': return a === b ? 1n : 0n;
-    case '!=': return a !== b ? 1n : 0n;
-    case '&&': return a !== 0n && b !== 0n ? 1n : 0n;
-    case '||': return a !== 0n || b !== 0n ? 1n : 0n;
-    default: return undefined;
+    case '+':
+      return wrap(a + b);
+    case '-':
+      return wrap(a - b);
+    case '*':
+      return wrap(a * b);
+    case '/':
+      return b === 0n ? undefined : wrap(a / b);
+    case '%':
+      return b === 0n ? undefined : wrap(a % b);
+    case '**':
+      return b < 0n || b > 4096n ? undefined : wrap(a ** b);
+    case '<<':
+      return wrap(a << (b & 63n));
+    case '>>':
+      return wrap(a >> (b & 63n));
+    case '&':
+      return a & b;
+    case '|':
+      return a | b;
+    case '^':
+      return a ^ b;
+    case '<':
+      return a < b ? 1n : 0n;
+    case '>':
+      return a > b ? 1n : 0n;
+    case '<=':
+      return a <= b ? 1n : 0n;
+    case '>=':
+      return a >= b ? 1n : 0n;
+    case '==':
+      return a === b ? 1n : 0n;
+    case '!=':
+      return a !== b ? 1n : 0n;
+    case '&&':
+      return a !== 0n && b !== 0n ? 1n : 0n;
+    case '||':
+      return a !== 0n || b !== 0n ? 1n : 0n;
+    default:
+      return undefined;
   }
 }
 
@@ -77,7 +99,8 @@ export function evalArith(node: Node, lookup: IntLookup, depth = 0): bigint | un
   if (depth > MAX_DEPTH) return undefined;
   const sub = (n: Node | null) => (n ? evalArith(n, lookup, depth + 1) : undefined);
   switch (node.type) {
-    case 'number': return parseBashInt(node.text);
+    case 'number':
+      return parseBashInt(node.text);
     case 'variable_name': {
       const v = lookup(node.text);
       return v;
@@ -105,7 +128,7 @@ export function evalArith(node: Node, lookup: IntLookup, depth = 0): bigint | un
     }
     case 'binary_expression': {
       const op = operatorOf(node);
-      if (!op || op.endsWith('=') && !['==', '!=', '<=', '>='].includes(op)) return undefined; // assignments
+      if (!op || (op.endsWith('=') && !['==', '!=', '<=', '>='].includes(op))) return undefined; // assignments
       const a = sub(node.childForFieldName('left'));
       const b = sub(node.childForFieldName('right'));
       return a === undefined || b === undefined ? undefined : binary(op, a, b);
@@ -115,7 +138,8 @@ export function evalArith(node: Node, lookup: IntLookup, depth = 0): bigint | un
       if (c === undefined) return undefined;
       return sub(node.childForFieldName(c !== 0n ? 'consequence' : 'alternative'));
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 

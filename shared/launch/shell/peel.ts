@@ -37,7 +37,28 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   timeout: { valued: ['-s', '-k', '--signal', '--kill-after'], positionals: 1 },
   env: { valued: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], assignments: true },
   sudo: { valued: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '--user', '--group', '--host', '--prompt', '--chdir'], assignments: true },
-  uv: { valued: ['--with', '--python', '-p', '--project', '--directory', '--env-file', '--extra', '--group', '--index', '--index-url', '--extra-index-url', '--package', '--with-requirements', '--with-editable', '--cache-dir', '--config-file', '--only-group'], sub: 'run' },
+  uv: {
+    valued: [
+      '--with',
+      '--python',
+      '-p',
+      '--project',
+      '--directory',
+      '--env-file',
+      '--extra',
+      '--group',
+      '--index',
+      '--index-url',
+      '--extra-index-url',
+      '--package',
+      '--with-requirements',
+      '--with-editable',
+      '--cache-dir',
+      '--config-file',
+      '--only-group',
+    ],
+    sub: 'run',
+  },
   uvx: { valued: ['--with', '--python', '-p', '--from', '--index-url', '--extra-index-url', '--cache-dir'] },
   poetry: { valued: ['-C', '--directory', '-P', '--project'], sub: 'run' },
   pipenv: { valued: [], sub: 'run' },
@@ -45,22 +66,131 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   conda: { valued: ['-n', '--name', '-p', '--prefix', '--cwd'], sub: 'run' },
   mamba: { valued: ['-n', '--name', '-p', '--prefix', '--cwd'], sub: 'run' },
   micromamba: { valued: ['-n', '--name', '-p', '--prefix', '--cwd'], sub: 'run' },
-  srun: { valued: ['-n', '-N', '-c', '-p', '-t', '-J', '-A', '-G', '-w', '-o', '-e', '--ntasks', '--nodes', '--partition', '--time', '--gres', '--gpus', '--job-name', '--account', '--cpus-per-task', '--nodelist', '--mem', '--output', '--error', '--container-image', '--container-mounts'] },
+  srun: {
+    valued: [
+      '-n',
+      '-N',
+      '-c',
+      '-p',
+      '-t',
+      '-J',
+      '-A',
+      '-G',
+      '-w',
+      '-o',
+      '-e',
+      '--ntasks',
+      '--nodes',
+      '--partition',
+      '--time',
+      '--gres',
+      '--gpus',
+      '--job-name',
+      '--account',
+      '--cpus-per-task',
+      '--nodelist',
+      '--mem',
+      '--output',
+      '--error',
+      '--container-image',
+      '--container-mounts',
+    ],
+  },
 };
 
 /** docker/podman `run` options that take a separate value; all other `--long` options are flags. */
 const DOCKER_VALUED = new Set([
-  '-e', '--env', '--env-file', '-v', '--volume', '-p', '--publish', '--name', '--gpus', '--ipc', '--entrypoint',
-  '--network', '--net', '-w', '--workdir', '-u', '--user', '--shm-size', '--runtime', '--mount', '-l', '--label',
-  '--label-file', '--device', '--cpus', '--cpuset-cpus', '-m', '--memory', '--memory-swap', '--ulimit', '--cap-add',
-  '--cap-drop', '--security-opt', '--platform', '--pull', '--restart', '-h', '--hostname', '--add-host', '--log-driver',
-  '--log-opt', '--cidfile', '--dns', '--tmpfs', '--group-add', '--health-cmd', '--health-interval', '--health-retries',
-  '--health-timeout', '--health-start-period', '--stop-signal', '--stop-timeout', '--pid', '--uts', '--userns',
-  '--cgroupns', '--cgroup-parent', '-a', '--attach', '--device-cgroup-rule', '--volumes-from', '--link', '--expose',
-  '--network-alias', '--ip', '--ip6', '--mac-address', '--storage-opt', '--sysctl', '--annotation', '--isolation',
-  '--kernel-memory', '--memory-reservation', '--cpu-shares', '-c', '--cpu-period', '--cpu-quota', '--detach-keys',
-  '--oom-score-adj', '--blkio-weight', '--init-path', '--domainname', '--dns-search', '--dns-option', '--device-read-bps',
-  '--device-write-bps', '--gpus', '--shm-size', '--pod', '--hooks-dir', '--secret',
+  '-e',
+  '--env',
+  '--env-file',
+  '-v',
+  '--volume',
+  '-p',
+  '--publish',
+  '--name',
+  '--gpus',
+  '--ipc',
+  '--entrypoint',
+  '--network',
+  '--net',
+  '-w',
+  '--workdir',
+  '-u',
+  '--user',
+  '--shm-size',
+  '--runtime',
+  '--mount',
+  '-l',
+  '--label',
+  '--label-file',
+  '--device',
+  '--cpus',
+  '--cpuset-cpus',
+  '-m',
+  '--memory',
+  '--memory-swap',
+  '--ulimit',
+  '--cap-add',
+  '--cap-drop',
+  '--security-opt',
+  '--platform',
+  '--pull',
+  '--restart',
+  '-h',
+  '--hostname',
+  '--add-host',
+  '--log-driver',
+  '--log-opt',
+  '--cidfile',
+  '--dns',
+  '--tmpfs',
+  '--group-add',
+  '--health-cmd',
+  '--health-interval',
+  '--health-retries',
+  '--health-timeout',
+  '--health-start-period',
+  '--stop-signal',
+  '--stop-timeout',
+  '--pid',
+  '--uts',
+  '--userns',
+  '--cgroupns',
+  '--cgroup-parent',
+  '-a',
+  '--attach',
+  '--device-cgroup-rule',
+  '--volumes-from',
+  '--link',
+  '--expose',
+  '--network-alias',
+  '--ip',
+  '--ip6',
+  '--mac-address',
+  '--storage-opt',
+  '--sysctl',
+  '--annotation',
+  '--isolation',
+  '--kernel-memory',
+  '--memory-reservation',
+  '--cpu-shares',
+  '-c',
+  '--cpu-period',
+  '--cpu-quota',
+  '--detach-keys',
+  '--oom-score-adj',
+  '--blkio-weight',
+  '--init-path',
+  '--domainname',
+  '--dns-search',
+  '--dns-option',
+  '--device-read-bps',
+  '--device-write-bps',
+  '--gpus',
+  '--shm-size',
+  '--pod',
+  '--hooks-dir',
+  '--secret',
 ]);
 const DOCKER_SHORT_FLAGS = new Set(['d', 'i', 't', 'P', 'q']);
 
@@ -93,7 +223,15 @@ export function valueAfterEquals(map: LineMap, t: Token, eq: number): Token {
   const offset = t.offset + rawStart;
   const length = t.length - rawStart - closing;
   const nameOffset = offset - eq - 1;
-  return { ...t, value, raw: map.text.slice(offset, offset + length), offset, length, range: map.range(offset, length), nameAt: { offset: nameOffset, length: eq, range: map.range(nameOffset, eq) } };
+  return {
+    ...t,
+    value,
+    raw: map.text.slice(offset, offset + length),
+    offset,
+    length,
+    range: map.range(offset, length),
+    nameAt: { offset: nameOffset, length: eq, range: map.range(nameOffset, eq) },
+  };
 }
 
 function assignment(t: Token): { name: string; eq: number } | undefined {
@@ -109,14 +247,22 @@ function skipOptions(argv: Token[], i: number, spec: WrapperSpec, env: Record<st
     if (a === '--') return i + 1;
     if (spec.assignments) {
       const as = assignment(argv[i]);
-      if (as) { env[as.name] = valueAfterEquals(map, argv[i], as.eq); i++; continue; }
+      if (as) {
+        env[as.name] = valueAfterEquals(map, argv[i], as.eq);
+        i++;
+        continue;
+      }
     }
     if (a.startsWith('-') && a.length > 1) {
       const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
       i += !a.includes('=') && spec.valued.includes(name) ? 2 : 1;
       continue;
     }
-    if (positionals > 0) { positionals--; i++; continue; }
+    if (positionals > 0) {
+      positionals--;
+      i++;
+      continue;
+    }
     return i;
   }
   return -1;
@@ -130,14 +276,19 @@ function peelDockerRun(argv: Token[], start: number, map: LineMap, notes: string
   while (i < argv.length) {
     const t = argv[i];
     const a = t.value;
-    if (a === '--') { i++; break; }
+    if (a === '--') {
+      i++;
+      break;
+    }
     if (!a.startsWith('-') || a === '-') break;
     const eqAt = a.startsWith('--') ? a.indexOf('=') : -1;
     const name = eqAt > 0 ? a.slice(0, eqAt) : a;
     let value: Token | undefined;
     if (eqAt > 0) value = valueAfterEquals(map, t, eqAt);
-    else if (a.startsWith('--') ? DOCKER_VALUED.has(a) : a.length === 2 && DOCKER_VALUED.has(a)) { value = argv[i + 1]; i++; }
-    else if (!a.startsWith('--') && a.length > 2 && ![...a.slice(1)].every((c) => DOCKER_SHORT_FLAGS.has(c))) {
+    else if (a.startsWith('--') ? DOCKER_VALUED.has(a) : a.length === 2 && DOCKER_VALUED.has(a)) {
+      value = argv[i + 1];
+      i++;
+    } else if (!a.startsWith('--') && a.length > 2 && ![...a.slice(1)].every((c) => DOCKER_SHORT_FLAGS.has(c))) {
       // `-eNAME=v`, `-p8000:8000`: a short option glued to its value.
       const flag = a.slice(0, 2);
       if (flag === '-e') value = { ...t, value: a.slice(2) };
@@ -175,7 +326,7 @@ export function peelWrappers(argv: Token[], map: LineMap, hostEnv: Record<string
   let cur = argv;
   for (let guard = 0; guard < 16 && cur.length; guard++) {
     const prog = baseName(cur[0].value);
-    if ((prog === 'docker' || prog === 'podman' || prog === 'nvidia-docker')) {
+    if (prog === 'docker' || prog === 'podman' || prog === 'nvidia-docker') {
       const runAt = cur[1]?.value === 'run' ? 2 : cur[1]?.value === 'container' && cur[2]?.value === 'run' ? 3 : -1;
       if (runAt > 0) {
         const d = peelDockerRun(cur, runAt, map, notes, { ...hostEnv, ...env });

@@ -57,7 +57,11 @@ export function prepareShell(doc: LineMap, limits = SHELL_LIMITS): Prepared {
     if (end - start > limits.maxLine) {
       const cut = Math.max(text.lastIndexOf(' ', start + limits.maxLine), text.lastIndexOf('\t', start + limits.maxLine));
       keepEnd = cut > start ? cut : start + limits.maxLine;
-      problems.push({ message: `only the first ${fmt(keepEnd - start)} of this line's ${fmt(end - start)} characters were read (a line longer than ${fmt(limits.maxLine)} is cut)`, offset: keepEnd, length: 0 });
+      problems.push({
+        message: `only the first ${fmt(keepEnd - start)} of this line's ${fmt(end - start)} characters were read (a line longer than ${fmt(limits.maxLine)} is cut)`,
+        offset: keepEnd,
+        length: 0,
+      });
     }
     lines.push({ start, end: keepEnd, next: m ? m.index + m[0].length : text.length });
     if (!m) break;
@@ -80,8 +84,13 @@ export function prepareShell(doc: LineMap, limits = SHELL_LIMITS): Prepared {
     const launch = mentionsLaunchWord(s);
     const assigns = ASSIGNS.exec(s)?.[1];
     groups.push({
-      start: lines[first].start, end: lines[i].end, next: lines[i].next, lines: i - first + 1,
-      launch, shape: !launch && SHAPES.test(s), assigns,
+      start: lines[first].start,
+      end: lines[i].end,
+      next: lines[i].next,
+      lines: i - first + 1,
+      launch,
+      shape: !launch && SHAPES.test(s),
+      assigns,
       // Only launch lines and assignments take part in the variable closure below.
       uses: (launch || assigns) && s.includes('$') ? [...s.matchAll(USES)].map((u) => u[1]) : [],
     });
@@ -111,7 +120,12 @@ export function prepareShell(doc: LineMap, limits = SHELL_LIMITS): Prepared {
     }
     const keptSet = new Set(kept);
     const dropped = groups.filter((g) => !keptSet.has(g) && g.end > g.start && text.slice(g.start, g.end).trim()).reduce((n, g) => n + g.lines, 0);
-    if (dropped) problems.push({ message: `${fmt(dropped)} of ${fmt(lines.length)} lines were not parsed (the file is over ${fmt(limits.maxParse)} characters): only ${rule} were read`, offset: 0, length: 0 });
+    if (dropped)
+      problems.push({
+        message: `${fmt(dropped)} of ${fmt(lines.length)} lines were not parsed (the file is over ${fmt(limits.maxParse)} characters): only ${rule} were read`,
+        offset: 0,
+        length: 0,
+      });
   }
 
   // Kept groups keep their text and line break; every other line keeps only its line break.

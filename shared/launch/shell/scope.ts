@@ -43,9 +43,13 @@ export class Scope {
     return undefined;
   }
 
-  set(name: string, b: Binding): void { this.vars.set(name, b); }
+  set(name: string, b: Binding): void {
+    this.vars.set(name, b);
+  }
 
-  unset(name: string): void { this.vars.set(name, { value: '', known: true, exported: false, unset: true }); }
+  unset(name: string): void {
+    this.vars.set(name, { value: '', known: true, exported: false, unset: true });
+  }
 
   markExported(name: string): void {
     const b = this.get(name);
@@ -59,7 +63,8 @@ export class Scope {
     const out = new Map<string, Binding>();
     for (const s of chain) {
       for (const [k, b] of s.vars) {
-        if (b.unset || !b.exported) out.delete(k); else out.set(k, b);
+        if (b.unset || !b.exported) out.delete(k);
+        else out.set(k, b);
       }
     }
     return out;
@@ -70,7 +75,11 @@ export class Scope {
     const chain: Scope[] = [];
     for (let s: Scope | undefined = this; s; s = s.parent) chain.unshift(s);
     const out: Record<string, Token> = {};
-    for (const s of chain) for (const [k, b] of s.vars) { if (b.unset || !b.token) delete out[k]; else out[k] = b.token; }
+    for (const s of chain)
+      for (const [k, b] of s.vars) {
+        if (b.unset || !b.token) delete out[k];
+        else out[k] = b.token;
+      }
     return out;
   }
 

@@ -7,7 +7,10 @@ import type { Range } from '../../core/range';
 import { LineMap, makeToken, type TokenInit } from '../text';
 import type { Token } from '../types';
 
-interface Segment { parsedStart: number; origStart: number }
+interface Segment {
+  parsedStart: number;
+  origStart: number;
+}
 
 export class ParseSource {
   private constructor(
@@ -40,25 +43,37 @@ export class ParseSource {
       parts.push(piece);
       length += piece.length;
       // The separator maps to the span's end, where the piece's own newline (if any) was.
-      if (!piece.endsWith('\n')) { segments.push({ parsedStart: length, origStart: s.offset + s.length }); parts.push('\n'); length++; }
+      if (!piece.endsWith('\n')) {
+        segments.push({ parsedStart: length, origStart: s.offset + s.length });
+        parts.push('\n');
+        length++;
+      }
     }
     return new ParseSource(parts.join(''), doc, segments.length ? segments : [{ parsedStart: 0, origStart: 0 }]);
   }
 
   /** Text that is not a slice of the document (a YAML scalar's value), mapped back piece by piece. */
   static mapped(doc: LineMap, text: string, pieces: { valueStart: number; docStart: number }[]): ParseSource {
-    return new ParseSource(text, doc, pieces.map((p) => ({ parsedStart: p.valueStart, origStart: p.docStart })));
+    return new ParseSource(
+      text,
+      doc,
+      pieces.map((p) => ({ parsedStart: p.valueStart, origStart: p.docStart })),
+    );
   }
 
-  get isWhole(): boolean { return this.parsed === this.doc.text; }
+  get isWhole(): boolean {
+    return this.parsed === this.doc.text;
+  }
 
   /** Document offset of a parsed-text offset. */
   orig(i: number): number {
     const segs = this.segments;
-    let lo = 0, hi = segs.length - 1;
+    let lo = 0,
+      hi = segs.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (segs[mid].parsedStart <= i) lo = mid; else hi = mid - 1;
+      if (segs[mid].parsedStart <= i) lo = mid;
+      else hi = mid - 1;
     }
     return segs[lo].origStart + (i - segs[lo].parsedStart);
   }

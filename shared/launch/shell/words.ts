@@ -30,7 +30,21 @@ function unescapeDouble(s: string): string {
 }
 /** `$'…'` escapes (bash's ANSI-C quoting). */
 export function decodeAnsiC(body: string): string {
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
   return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|[\s\S])/g, (m, e: string) => {
     if (e in simple) return simple[e];
     if (/^x/.test(e) || /^u/i.test(e)) {
@@ -140,7 +154,11 @@ export class WordEvaluator {
     const nameNode = kids[nameIdx];
     const lengthOf = n.type === 'expansion' && kids[1]?.type === '#' && nameIdx === 2;
     let opIdx = -1;
-    for (let i = nameIdx + 1; i < kids.length; i++) if (n.fieldNameForChild(i) === 'operator') { opIdx = i; break; }
+    for (let i = nameIdx + 1; i < kids.length; i++)
+      if (n.fieldNameForChild(i) === 'operator') {
+        opIdx = i;
+        break;
+      }
     const op = opIdx >= 0 ? kids[opIdx].type : undefined;
     const found = this.lookup(nameNode, scope, q);
     // A variable the file sets from something unknown reads as its own reference (`$POD_INDEX`).
@@ -166,7 +184,10 @@ export class WordEvaluator {
     const isNull = !cur || (cur.known && cur.value === '');
     const name = nameNode.text;
     switch (op) {
-      case ':-': case '-': case ':=': case '=': {
+      case ':-':
+      case '-':
+      case ':=':
+      case '=': {
         const useDefault = op.startsWith(':') ? isNull : !isSet;
         if (cur && !cur.known) return this.unknown(n, q, cur.via);
         if (!useDefault) return cur!;
@@ -178,12 +199,14 @@ export class WordEvaluator {
         }
         return { ...d, via: [trace, ...d.via] };
       }
-      case ':+': case '+': {
+      case ':+':
+      case '+': {
         const useAlt = op === ':+' ? !isNull : isSet;
         if (cur && !cur.known) return this.unknown(n, q, cur.via);
         return useAlt ? alt() : this.lit('', q);
       }
-      case ':?': case '?':
+      case ':?':
+      case '?':
         return cur ?? this.unknown(n, q, [{ name }]);
       default:
         // ${X%…}, ${X/…}, ${X^^}…: string surgery we do not model.
@@ -248,7 +271,11 @@ export class WordEvaluator {
     const visit = (c: Node, depth: number) => {
       if (depth > 100) return;
       if ((c.type === 'variable_name' || c.type === 'simple_expansion') && !seen.has(c.text.replace(/^\$/, ''))) {
-        if (c.type === 'simple_expansion') { const v = named(c)[0]; if (v) visit(v, depth + 1); return; }
+        if (c.type === 'simple_expansion') {
+          const v = named(c)[0];
+          if (v) visit(v, depth + 1);
+          return;
+        }
         seen.add(c.text);
         const b = scope.get(c.text);
         out.push(...(b ? this.trace(c.text, b) : [{ name: c.text }]));
@@ -281,7 +308,8 @@ export class WordEvaluator {
       if (plain && nameNode.type === 'subscript') {
         const idx = nameNode.childForFieldName('index')?.text;
         const b = scope.get(nameNode.childForFieldName('name')?.text ?? '');
-        if (b?.elements && (idx === '@' || (idx === '*' && !quoted))) return b.elements.map((t) => ({ ...t, via: [...this.trace(nameNode.childForFieldName('name')!.text, b), ...(t.via ?? [])] }));
+        if (b?.elements && (idx === '@' || (idx === '*' && !quoted)))
+          return b.elements.map((t) => ({ ...t, via: [...this.trace(nameNode.childForFieldName('name')!.text, b), ...(t.via ?? [])] }));
       }
       // `local ctx=$2 … -c "$ctx"`: the value is the call's argument, so is its token.
       const bound = plain && nameNode.type === 'variable_name' ? scope.get(nameNode.text) : undefined;
@@ -314,8 +342,13 @@ export class WordEvaluator {
     if (n.type === 'string') {
       const kids = named(n);
       const text = this.src.parsed;
-      if (kids.length === 1 && (kids[0].type === 'simple_expansion' || kids[0].type === 'expansion')
-        && kids[0].startIndex === n.startIndex + 1 && kids[0].endIndex === n.endIndex - 1 && text[n.endIndex - 1] === '"') {
+      if (
+        kids.length === 1 &&
+        (kids[0].type === 'simple_expansion' || kids[0].type === 'expansion') &&
+        kids[0].startIndex === n.startIndex + 1 &&
+        kids[0].endIndex === n.endIndex - 1 &&
+        text[n.endIndex - 1] === '"'
+      ) {
         return { node: kids[0], quoted: true };
       }
     }
@@ -336,7 +369,16 @@ export class WordEvaluator {
       if (inner) {
         const offset = t!.offset + 1 + m.index!;
         const doc = this.src.doc;
-        return { value: m[0], raw: m[0], offset, length: m[0].length, range: doc.range(offset, m[0].length), quote: 'none' as QuoteStyle, known: true, via: p.via };
+        return {
+          value: m[0],
+          raw: m[0],
+          offset,
+          length: m[0].length,
+          range: doc.range(offset, m[0].length),
+          quote: 'none' as QuoteStyle,
+          known: true,
+          via: p.via,
+        };
       }
       return this.src.token(n.startIndex, n.endIndex, { value: m[0], quote: 'none', via: p.via });
     });

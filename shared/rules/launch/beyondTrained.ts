@@ -17,7 +17,8 @@ export const beyondTrainedRule: LaunchRule = {
   codes: [BEYOND_TRAINED],
   check(ctx) {
     const len = ctx.request.length;
-    const effect = ctx.effect, T = ctx.trained;
+    const effect = ctx.effect,
+      T = ctx.trained;
     const spec = engineOf(ctx);
     // An engine judged under its own codes says this as its own (vllm/context-beyond-trained).
     if (spec.ownCodes || !len || !effect || T === undefined) return [];
@@ -31,8 +32,14 @@ export const beyondTrainedRule: LaunchRule = {
     if (from === undefined) return [];
     const engine = spec.label;
     const how = spec.noScalingOption ? ` ${spec.noScalingOption}` : '';
-    return [finding(BEYOND_TRAINED, 'warning',
-      `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(from)} tokens ${ctx.modelName} was trained ${from === T ? 'at' : 'to'} and no RoPE scaling is in effect: ${engine} accepts it and extrapolates every position past ${fmt(from)}.${how}`,
-      useRange(len.option, ctx.commandRange), extensionFixes(ctx, C))];
+    return [
+      finding(
+        BEYOND_TRAINED,
+        'warning',
+        `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(from)} tokens ${ctx.modelName} was trained ${from === T ? 'at' : 'to'} and no RoPE scaling is in effect: ${engine} accepts it and extrapolates every position past ${fmt(from)}.${how}`,
+        useRange(len.option, ctx.commandRange),
+        extensionFixes(ctx, C),
+      ),
+    ];
   },
 };

@@ -114,7 +114,9 @@ export function overrideWriter(ctx: LaunchRuleContext, flag: string): (values: R
     // Where the engine applies RoPE keys to the language model (vLLM: under text_config for Gemma 3).
     const scope = ctx.effect?.overrideScope;
     const inner = scope ? ov?.value?.[scope] : undefined;
-    const values = scope ? { [scope]: { ...(inner && typeof inner === 'object' && !Array.isArray(inner) ? inner as Record<string, unknown> : {}), ...written } } : written;
+    const values = scope
+      ? { [scope]: { ...(inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {}), ...written } }
+      : written;
     if (ov) {
       if (!ov.value || !ov.option.value || ov.option.flag.value.startsWith(`${flag}.`)) return [];
       return ctx.editor.replaceValue(ov.option.value, jsonText({ ...ov.value, ...values }));

@@ -23,7 +23,9 @@ import { fmt, fmtPlain } from '../../core/format';
  * extended the context its own way: no scaling goes on top of it, and no second raise.
  */
 export function commandRaisedBase(ctx: LaunchRuleContext, length: number): { base: number; own: number; covers: boolean } | undefined {
-  const own = ctx.model?.base.value, base = ctx.effect?.rope.base.value, T = ctx.trained;
+  const own = ctx.model?.base.value,
+    base = ctx.effect?.rope.base.value,
+    T = ctx.trained;
   const dim = ctx.effect?.rope.rotaryDim.value;
   if (own === undefined || base === undefined || !(base > own * (1 + 1e-9)) || !Number.isFinite(base)) return undefined;
   const s = T !== undefined && T > 0 ? length / T : 1;
@@ -33,7 +35,8 @@ export function commandRaisedBase(ctx: LaunchRuleContext, length: number): { bas
 
 /** Scaling fixes for running the model at `length` past its trained context, in the engine's syntax. */
 export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { liftCap?: boolean } = {}): Fix[] {
-  const T = ctx.trained, effect = ctx.effect;
+  const T = ctx.trained,
+    effect = ctx.effect;
   if (T === undefined || !effect || effect.facts.type !== 'none' || !(length > T)) return [];
   // Never stack a scaling (or a second raise) on a base the command already raised.
   if (commandRaisedBase(ctx, length)) return [];
@@ -43,8 +46,16 @@ export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { l
     const o = engine.override;
     // Judged as the finding is: over every distance up to C where the engine runs the model without its windows.
     const windowsOff = !engine.honoursWindows(rope.modelType);
-    return overrideExtensionFixes({ length, trained: T, effective: rope, facts: effect.facts, setOverrides: overrideWriter(ctx, o.flag), overrideName: o.name, ...(o.yarnSetsLength ? { yarnSetsLength: true } : {}), ...(windowsOff ? { windowsOff } : {}) })
-      .filter((f) => f.edits.length > 0);
+    return overrideExtensionFixes({
+      length,
+      trained: T,
+      effective: rope,
+      facts: effect.facts,
+      setOverrides: overrideWriter(ctx, o.flag),
+      overrideName: o.name,
+      ...(o.yarnSetsLength ? { yarnSetsLength: true } : {}),
+      ...(windowsOff ? { windowsOff } : {}),
+    }).filter((f) => f.edits.length > 0);
   }
   return engine.scalingFlags ? flagFixes(ctx, engine.scalingFlags, length, T, opts.liftCap === true) : [];
 }
@@ -64,11 +75,16 @@ type ScalingFlags = NonNullable<Engine['scalingFlags']>;
 function flagScalingOf(o: RewriteOption): FlagScaling | undefined {
   if (o.recipe && o.kind !== 'yarn') return undefined;
   switch (o.kind) {
-    case 'yarn': return o.original !== undefined ? { type: 'yarn', factor: o.factor, original: o.original } : undefined;
-    case 'ntk': return o.base !== undefined && Number.isFinite(o.base) ? { type: 'ntk', base: fmtPlain(o.base) } : undefined;
-    case 'linear': return { type: 'linear', factor: o.factor };
-    case 'dynamic': return { type: 'dynamic', factor: o.factor };
-    default: return undefined;
+    case 'yarn':
+      return o.original !== undefined ? { type: 'yarn', factor: o.factor, original: o.original } : undefined;
+    case 'ntk':
+      return o.base !== undefined && Number.isFinite(o.base) ? { type: 'ntk', base: fmtPlain(o.base) } : undefined;
+    case 'linear':
+      return { type: 'linear', factor: o.factor };
+    case 'dynamic':
+      return { type: 'dynamic', factor: o.factor };
+    default:
+      return undefined;
   }
 }
 
@@ -95,13 +111,22 @@ function flagFixes(ctx: LaunchRuleContext, flags: ScalingFlags, C: number, T: nu
     const text = optionText(opts);
     const note = flags.titleNote?.[scaling.type];
     const whose = o.recipe ? (o.recipe.restores ? ` restoring ${o.recipe.who}'s YaRN` : ` as ${o.recipe.who} documents them`) : '';
-    const title = scaling.type === 'yarn' ? `Add YaRN flags${whose}: ${text}`
-      : scaling.type === 'ntk' ? `Apply NTK scaling: ${text} (was ${fmtPlain(advice.base)}; s = ${fmt(o.factor)}, d = ${advice.dim})`
-      : scaling.type === 'dynamic' ? `Add dynamic NTK flags: ${text}`
-      : `Add linear scaling flags: ${text}`;
+    const title =
+      scaling.type === 'yarn'
+        ? `Add YaRN flags${whose}: ${text}`
+        : scaling.type === 'ntk'
+          ? `Apply NTK scaling: ${text} (was ${fmtPlain(advice.base)}; s = ${fmt(o.factor)}, d = ${advice.dim})`
+          : scaling.type === 'dynamic'
+            ? `Add dynamic NTK flags: ${text}`
+            : `Add linear scaling flags: ${text}`;
     const edits = set([...opts, ...tail]);
     if (edits.length) {
-      candidates.push({ fix: { title: `${title}${note ? ` (${note})` : ''}${tailTitle}`, kind: o.kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, ...(o.seqLen !== undefined ? { seqLen: o.seqLen } : {}), recipe: !!o.recipe });
+      candidates.push({
+        fix: { title: `${title}${note ? ` (${note})` : ''}${tailTitle}`, kind: o.kind, edits, rewrite: rewriteOf(o) },
+        spec: o.spec,
+        ...(o.seqLen !== undefined ? { seqLen: o.seqLen } : {}),
+        recipe: !!o.recipe,
+      });
     }
   }
   candidates.sort((a, b) => (a.recipe ? -1 : 0) - (b.recipe ? -1 : 0) || (FLAG_ORDER[a.fix.kind] ?? 9) - (FLAG_ORDER[b.fix.kind] ?? 9));

@@ -27,7 +27,11 @@ export const BAD_VALUE = 'launch/bad-value';
 export const OVERRIDE_KEY_IGNORED = 'launch/override-key-ignored';
 
 const CODE: Record<GrammarProblem['kind'], string> = {
-  foreign: FOREIGN_FLAG, misspelled: MISSPELLED_FLAG, removed: REMOVED_FLAG, 'bad-value': BAD_VALUE, 'ignored-key': OVERRIDE_KEY_IGNORED,
+  foreign: FOREIGN_FLAG,
+  misspelled: MISSPELLED_FLAG,
+  removed: REMOVED_FLAG,
+  'bad-value': BAD_VALUE,
+  'ignored-key': OVERRIDE_KEY_IGNORED,
 };
 
 export const grammarRule: LaunchRule = {
@@ -47,7 +51,9 @@ export const grammarRule: LaunchRule = {
         // One finding per key, on that key inside the JSON; the fix renames every such key at once.
         const at = p.keyPath ? jsonKeyRange(ctx.editor, p.token, p.keyPath, range) : range;
         const keepsOwn = ownScalingKept(ctx, p.keyPath?.[0]);
-        const message = keepsOwn ? `${p.message.replace(/ Write "[^"]*"\.$/, '')} ${ctx.modelName} ships its own ${scalingWords(ctx.modelFacts!)}: written as ${keepsOwn} the override would replace it whole, so the dead key is better removed.` : p.message;
+        const message = keepsOwn
+          ? `${p.message.replace(/ Write "[^"]*"\.$/, '')} ${ctx.modelName} ships its own ${scalingWords(ctx.modelFacts!)}: written as ${keepsOwn} the override would replace it whole, so the dead key is better removed.`
+          : p.message;
         out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, message, at, keysDone ? [] : renameKeysFix(ctx)));
         keysDone = true;
         continue;
@@ -68,7 +74,8 @@ function deadKeyFinding(ctx: LaunchRuleContext, key: string, scope: string): Fin
   const ov = ctx.request.overrides;
   const range = tokenRange(ov?.option.value ?? ov?.option.flag ?? ctx.request.overrides!.option.flag, ctx.commandRange);
   const at = ov?.option.value ? jsonKeyRange(ctx.editor, ov.option.value, [key], range) : range;
-  const own = ctx.modelFacts && ctx.modelFacts.type !== 'none' && (key === 'rope_scaling' || key === 'rope_parameters') ? scalingWords(ctx.modelFacts) : undefined;
+  const own =
+    ctx.modelFacts && ctx.modelFacts.type !== 'none' && (key === 'rope_scaling' || key === 'rope_parameters') ? scalingWords(ctx.modelFacts) : undefined;
   const name = ov?.option.name ?? 'the override';
   const message = `${name} key ${JSON.stringify(key)} is set on the top-level config, but ${ctx.modelName} builds its language model from ${scope} (and its length is read there): nothing reads it and the model keeps its own value.${own ? ` ${ctx.modelName} ships ${own} in ${scope}; written there the override would replace it, so the dead key is better removed.` : ` Write it under ${JSON.stringify(scope)}.`}`;
   return finding(OVERRIDE_KEY_IGNORED, 'warning', message, at, deadKeyFix(ctx, key, scope, !!own));
@@ -80,12 +87,15 @@ function deadKeyFix(ctx: LaunchRuleContext, key: string, scope: string, remove: 
   const obj = withoutKey(ov.value, key);
   if (!remove) {
     const inner = ov.value[scope];
-    obj[scope] = { ...(inner && typeof inner === 'object' && !Array.isArray(inner) ? inner as Record<string, unknown> : {}), [key]: ov.value[key] };
+    obj[scope] = { ...(inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {}), [key]: ov.value[key] };
   }
   const edits = Object.keys(obj).length
     ? ctx.editor.replaceValue(ov.option.value, jsonText(obj))
     : ctx.editor.removeOption([ov.option.flag, ...(ov.option.value !== ov.option.flag ? [ov.option.value] : [])]);
-  const title = remove ? (Object.keys(obj).length ? `Remove the dead ${key} in ${ov.option.name} (the model keeps its own ${scalingWords(ctx.modelFacts!)})` : `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose ${key} is dead (the model keeps its own ${scalingWords(ctx.modelFacts!)})`)
+  const title = remove
+    ? Object.keys(obj).length
+      ? `Remove the dead ${key} in ${ov.option.name} (the model keeps its own ${scalingWords(ctx.modelFacts!)})`
+      : `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose ${key} is dead (the model keeps its own ${scalingWords(ctx.modelFacts!)})`
     : `Move ${key} under ${scope} in ${ov.option.name}`;
   return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
 }
@@ -105,7 +115,9 @@ function replacementFix(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
     return edits.length ? [{ title: `Remove ${flagName(p.token.value)} (${p.replacement} is already set)`, kind: 'other', preferred: true, edits }] : [];
   }
   const edits = p.replacement.includes(' ')
-    ? (p.token.quote === 'none' ? ctx.editor.replaceRaw(p.token, p.replacement) : [])
+    ? p.token.quote === 'none'
+      ? ctx.editor.replaceRaw(p.token, p.replacement)
+      : []
     : ctx.editor.replaceFlag(p.token, p.replacement);
   return edits.length ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits }] : [];
 }
@@ -145,8 +157,10 @@ function renameKeysFix(ctx: LaunchRuleContext): Fix[] {
   const renamed = renames.filter((r) => !removed.includes(r)).map((r) => `${r.key} → ${r.meant}`);
   const own = removed.length ? ` (the model keeps its own ${scalingWords(ctx.modelFacts!)})` : '';
   const dead = removed.map((r) => r.key).join(', ');
-  const title = !removed.length ? `Rename ${renamed.join(', ')} in ${ov.option.name}`
-    : !Object.keys(obj).length ? `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose only key ${dead} is dead${own}`
+  const title = !removed.length
+    ? `Rename ${renamed.join(', ')} in ${ov.option.name}`
+    : !Object.keys(obj).length
+      ? `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose only key ${dead} is dead${own}`
       : `Remove ${dead}${renamed.length ? `, rename ${renamed.join(', ')}` : ''} in ${ov.option.name}${own}`;
   return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
 }
@@ -169,7 +183,11 @@ function vllmRemovedFixes(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   const target = isScaling ? 'rope_scaling' : 'rope_theta';
   let value: unknown;
   if (isScaling) {
-    try { value = JSON.parse(use.value.value); } catch { return []; }
+    try {
+      value = JSON.parse(use.value.value);
+    } catch {
+      return [];
+    }
     if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
     value = modernScaling(value as Record<string, unknown>);
   } else {

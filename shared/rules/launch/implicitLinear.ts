@@ -34,7 +34,9 @@ export const implicitLinearRule: LaunchRule = {
     const scaleSpec = flags.scales.find((x) => rope[x.name]);
     const scale = scaleSpec && rope[scaleSpec.name];
     if (!scale || rope[flags.typeOption]) return [];
-    let factor: number | undefined, T: number | undefined, vendor = '';
+    let factor: number | undefined,
+      T: number | undefined,
+      vendor = '';
     if (ctx.resolved) {
       if (!ctx.effect || ctx.trained === undefined) return [];
       const own = ctx.modelFacts?.type;
@@ -55,13 +57,19 @@ export const implicitLinearRule: LaunchRule = {
     if (factor === undefined || factor === 1) return [];
     const written = scale.flag === scale.value ? `${scale.name}=${scale.value?.value}` : `${scale.flag.value} ${scale.value?.value ?? ''}`.trim();
     // The engine's writer for YaRN, less the factor the command already gives and an original it already has.
-    const yarn = (flags.write({ type: 'yarn', factor, original: T }) ?? [])
-      .filter((o) => !flags.scales.some((x) => x.name === o.name) && !(o.name === flags.originalOption && rope[o.name]));
+    const yarn = (flags.write({ type: 'yarn', factor, original: T }) ?? []).filter(
+      (o) => !flags.scales.some((x) => x.name === o.name) && !(o.name === flags.originalOption && rope[o.name]),
+    );
     const typeFlag = yarn.find((o) => o.name === flags.typeOption)?.flag ?? `--${flags.typeOption}`;
     const edits = yarn.length ? flagSetter(ctx)(yarn) : [];
-    return [finding(IMPLICIT_LINEAR, 'warning',
-      `${written} without ${typeFlag} runs linear interpolation (${engine.label}'s default when the GGUF names no scaling type): every position is compressed ×${fmt(factor)}, which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
-      useRange(scale, ctx.commandRange),
-      edits.length ? [{ title: `Use YaRN: ${optionText(yarn)}`, kind: 'yarn', preferred: true, edits }] : [])];
+    return [
+      finding(
+        IMPLICIT_LINEAR,
+        'warning',
+        `${written} without ${typeFlag} runs linear interpolation (${engine.label}'s default when the GGUF names no scaling type): every position is compressed ×${fmt(factor)}, which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
+        useRange(scale, ctx.commandRange),
+        edits.length ? [{ title: `Use YaRN: ${optionText(yarn)}`, kind: 'yarn', preferred: true, edits }] : [],
+      ),
+    ];
   },
 };

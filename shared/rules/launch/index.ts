@@ -11,7 +11,14 @@ import { overrideDropsKeysRule } from './overrideDropsKeys';
 export { unjudgedReason, LAUNCH_MODEL_UNRESOLVED, SERVING_MODEL_UNRESOLVED } from './unresolved';
 
 export const LAUNCH_RULES: readonly LaunchRule[] = [
-  grammarRule, launchLegacyTypeRule, lengthRule, beyondTrainedRule, implicitLinearRule, scalingMismatchRule, overrideReplacesRule, overrideDropsKeysRule,
+  grammarRule,
+  launchLegacyTypeRule,
+  lengthRule,
+  beyondTrainedRule,
+  implicitLinearRule,
+  scalingMismatchRule,
+  overrideReplacesRule,
+  overrideDropsKeysRule,
 ];
 export const LAUNCH_RULE_CODES: readonly string[] = [...new Set(LAUNCH_RULES.flatMap((r) => r.codes))];
 export type { LaunchRule, LaunchRuleContext } from './context';

@@ -28,10 +28,15 @@ export const launchLegacyTypeRule: LaunchRule = {
       const o = obj as Record<string, unknown>;
       if (!('type' in o) || 'rope_type' in o) continue;
       const edits = overrideWriter(ctx, override.flag)({ [key]: modernScaling(o) });
-      out.push(finding(LEGACY_ROPE_TYPE, 'information',
-        `hf-overrides.${key} uses the legacy key \`type\`: current vLLM copies it to \`rope_type\` (patch_rope_parameters_dict), but releases from before that fail with KeyError: 'rope_type' (vllm #20857). Write rope_type: ${JSON.stringify(o['type'])} so every release reads it.`,
-        overrideKeyRange(ctx, [key, 'type']),
-        edits.length ? [{ title: `Rename \`type\` to \`rope_type\` in hf-overrides.${key}`, kind: 'other', preferred: true, edits }] : []));
+      out.push(
+        finding(
+          LEGACY_ROPE_TYPE,
+          'information',
+          `hf-overrides.${key} uses the legacy key \`type\`: current vLLM copies it to \`rope_type\` (patch_rope_parameters_dict), but releases from before that fail with KeyError: 'rope_type' (vllm #20857). Write rope_type: ${JSON.stringify(o['type'])} so every release reads it.`,
+          overrideKeyRange(ctx, [key, 'type']),
+          edits.length ? [{ title: `Rename \`type\` to \`rope_type\` in hf-overrides.${key}`, kind: 'other', preferred: true, edits }] : [],
+        ),
+      );
     }
     return out;
   },

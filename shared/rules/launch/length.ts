@@ -12,7 +12,7 @@
  *     TGI (warning): the launcher never compares max_total_tokens with max_position_embeddings;
  *     Ollama (warning): clamps num_ctx ("requested context size too large for model").
  */
-import type { Fix, Finding } from '../../core/findings';
+import type { Fix } from '../../core/findings';
 import { finding } from '../context';
 import { ENGINE_LABEL, LaunchRule, LaunchRuleContext, engineOf, flagSetter, flagText, useRange } from './context';
 import { vllmLengthFindings } from './vllmLength';
@@ -45,14 +45,21 @@ export const lengthRule: LaunchRule = {
     const len = ctx.request.length;
     const effect = ctx.effect;
     if (!len || !effect || ctx.trained === undefined || !ctx.model) return [];
-    const C = len.value, D = effect.derived;
+    const C = len.value,
+      D = effect.derived;
     const range = useRange(len.option, ctx.commandRange);
     const engine = engineOf(ctx);
     if (engine.ownCodes) {
       const allow = engine.longEnv ? ctx.request.invocation?.env[engine.longEnv.name]?.value : undefined;
       return vllmLengthFindings({
-        length: C, derived: D, trained: ctx.trained, facts: effect.facts, effective: effect.rope,
-        model: ctx.request.model?.value ?? ctx.modelName, resolved: true, range,
+        length: C,
+        derived: D,
+        trained: ctx.trained,
+        facts: effect.facts,
+        effective: effect.rope,
+        model: ctx.request.model?.value ?? ctx.modelName,
+        resolved: true,
+        range,
         windowsOff: !!ctx.request.rope['disable-sliding-window'],
         setOverrides: engine.override ? overrideWriter(ctx, engine.override.flag) : () => [],
         setLength: (n) => (len.option.value ? ctx.editor.replaceValue(len.option.value, String(n)) : []),
@@ -71,7 +78,13 @@ export const lengthRule: LaunchRule = {
     const scaled = scalingCovers(ctx, C);
     const covered = scaled || !!raised?.covers;
     const words = {
-      label, length: C, derived: D, model: ctx.modelName, basis: effect.basis, scaled: effect.facts.type !== 'none', verdict: effect.overLength,
+      label,
+      length: C,
+      derived: D,
+      model: ctx.modelName,
+      basis: effect.basis,
+      scaled: effect.facts.type !== 'none',
+      verdict: effect.overLength,
       ...(scaled ? { covered: String(effect.facts.type) } : {}),
       ...(!scaled && raised?.covers ? { raisedBase: { base: raised.base, factor: C / ctx.trained } } : {}),
     };
@@ -83,8 +96,15 @@ export const lengthRule: LaunchRule = {
         if (allowed) {
           // The README's recommended setup: the override's scaling covers it, the variable lets the engine use it.
           if (covered) return [];
-          return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText({ ...words, allowedBy: env }),
-            range, covered ? [] : [...extensionFixes(ctx, C), ...lower])];
+          return [
+            finding(
+              LENGTH_EXCEEDS_DERIVED,
+              'warning',
+              engine.overLengthText({ ...words, allowedBy: env }),
+              range,
+              covered ? [] : [...extensionFixes(ctx, C), ...lower],
+            ),
+          ];
         }
         const fixes: Fix[] = [];
         const envFix = longEnvFix(ctx);
@@ -103,16 +123,21 @@ export const lengthRule: LaunchRule = {
         return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words), range, fixes)];
       }
       case 'warns':
-        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words),
-          range, covered ? lower : [...extensionFixes(ctx, C), ...lower])];
+        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words), range, covered ? lower : [...extensionFixes(ctx, C), ...lower])];
       case 'unchecked': {
         if (covered) return [];
-        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words),
-          range, [...extensionFixes(ctx, C), ...lower])];
+        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words), range, [...extensionFixes(ctx, C), ...lower])];
       }
       case 'clamps':
-        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words),
-          range, lower.map((f) => ({ ...f, preferred: true })))];
+        return [
+          finding(
+            LENGTH_EXCEEDS_DERIVED,
+            'warning',
+            engine.overLengthText(words),
+            range,
+            lower.map((f) => ({ ...f, preferred: true })),
+          ),
+        ];
       default:
         return [];
     }
@@ -129,7 +154,8 @@ function longEnvFix(ctx: LaunchRuleContext): Fix | undefined {
   const lineStart = ctx.editor.text.lastIndexOf('\n', first.offset - 1) + 1;
   if (ctx.editor.text.slice(lineStart, first.offset).trim() !== '') return undefined;
   return {
-    title: `Set ${name}=1 for this command`, kind: 'other',
+    title: `Set ${name}=1 for this command`,
+    kind: 'other',
     edits: [{ range: ctx.editor.lines.rangeOf(first.offset, 0), newText: `${name}=1 ` }],
   };
 }

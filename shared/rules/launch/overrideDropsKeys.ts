@@ -21,9 +21,15 @@ export const overrideDropsKeysRule: LaunchRule = {
     const key = overrideScalingKey(ctx);
     const range = key ? overrideKeyRange(ctx, [key]) : useRange(ctx.request.overrides?.option, ctx.commandRange);
     const own = ctx.modelFacts && ctx.modelFacts.type !== 'none' ? ` ${ctx.modelName}'s own ${scalingWords(ctx.modelFacts)} has them.` : '';
-    return [finding(OVERRIDE_DROPS_KEYS, 'error',
-      `The override's scaling object replaces the model's whole and has no ${d.keys.map((k) => JSON.stringify(k)).join(', ')}, which ${d.reader} indexes: loading the model fails with a KeyError.${own}`,
-      range, removeScalingFix(ctx, key))];
+    return [
+      finding(
+        OVERRIDE_DROPS_KEYS,
+        'error',
+        `The override's scaling object replaces the model's whole and has no ${d.keys.map((k) => JSON.stringify(k)).join(', ')}, which ${d.reader} indexes: loading the model fails with a KeyError.${own}`,
+        range,
+        removeScalingFix(ctx, key),
+      ),
+    ];
   },
 };
 

@@ -20,18 +20,25 @@ function same(a: number | undefined, b: number | undefined): boolean {
 export const overrideReplacesRule: LaunchRule = {
   codes: [OVERRIDE_REPLACES_SCALING],
   check(ctx) {
-    const e = ctx.effect, own = ctx.modelFacts;
+    const e = ctx.effect,
+      own = ctx.modelFacts;
     if (!e || !own || !e.replacesModelScaling) return [];
     const cmd = e.facts;
     if (cmd.type === own.type && same(cmd.factor, own.factor) && same(cmd.original, own.original)) return [];
     const key = overrideScalingKey(ctx);
     const where = ctx.request.overrides?.option ?? ctx.request.rope['rope-scaling'] ?? ctx.request.rope['rope-scale'] ?? ctx.request.rope['rope-factor'];
     const range = key ? overrideKeyRange(ctx, [key]) : useRange(where, ctx.commandRange);
-    const how = engineOf(ctx).replacesScaling ?? 'the command\'s scaling replaces the model\'s';
+    const how = engineOf(ctx).replacesScaling ?? "the command's scaling replaces the model's";
     const trained = ctx.trained !== undefined ? ` (trained context ${fmt(ctx.trained)})` : '';
-    return [finding(OVERRIDE_REPLACES_SCALING, 'warning',
-      `The command replaces ${ctx.modelName}'s own ${scalingWords(own)}, the scaling it was trained with${trained}, by ${scalingWords(cmd)}: ${how}, so the model runs with the command's.`,
-      range, keepOwnFix(ctx, scalingWords(own)))];
+    return [
+      finding(
+        OVERRIDE_REPLACES_SCALING,
+        'warning',
+        `The command replaces ${ctx.modelName}'s own ${scalingWords(own)}, the scaling it was trained with${trained}, by ${scalingWords(cmd)}: ${how}, so the model runs with the command's.`,
+        range,
+        keepOwnFix(ctx, scalingWords(own)),
+      ),
+    ];
   },
 };
 

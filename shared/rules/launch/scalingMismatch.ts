@@ -19,7 +19,8 @@ export const SCALING_MISMATCH = 'launch/scaling-mismatch';
 export const scalingMismatchRule: LaunchRule = {
   codes: [SCALING_MISMATCH],
   check(ctx) {
-    const e = ctx.effect, T = ctx.trained;
+    const e = ctx.effect,
+      T = ctx.trained;
     if (!e || T === undefined || !e.scalingFromCommand) return [];
     // A command scaling that replaces the model's own is launch/override-replaces-scaling's finding.
     if (e.replacesModelScaling && ctx.modelFacts && ctx.modelFacts.type !== 'none') return [];
@@ -33,16 +34,28 @@ export const scalingMismatchRule: LaunchRule = {
     const C = ctx.request.length?.value ?? (f.factor ?? 1) * (f.original ?? T);
     const wantFactor = C > T ? factorValue(C / T) : undefined;
     if (f.type === 'yarn' && f.original !== undefined && Math.abs(f.original - T) > 0.01 * T) {
-      out.push(finding(SCALING_MISMATCH, 'warning',
-        `The command's YaRN original length ${fmt(f.original)} is not the ${fmt(T)} tokens ${ctx.modelName} was trained at: YaRN computes which dimensions to interpolate from it, so the wrong ones are stretched.`,
-        rangeOf('original_max_position_embeddings'), fix(ctx, wantFactor ?? f.factor ?? 1, T)));
+      out.push(
+        finding(
+          SCALING_MISMATCH,
+          'warning',
+          `The command's YaRN original length ${fmt(f.original)} is not the ${fmt(T)} tokens ${ctx.modelName} was trained at: YaRN computes which dimensions to interpolate from it, so the wrong ones are stretched.`,
+          rangeOf('original_max_position_embeddings'),
+          fix(ctx, wantFactor ?? f.factor ?? 1, T),
+        ),
+      );
     }
-    const reach = (f.factor ?? 1) * (f.type === 'yarn' ? f.original ?? T : T);
+    const reach = (f.factor ?? 1) * (f.type === 'yarn' ? (f.original ?? T) : T);
     const refused = ctx.request.length !== undefined && ctx.request.length.value > e.derived && e.overLength === 'refuses';
     if (ctx.request.length && C > reach * 1.001 && !refused && !out.length) {
-      out.push(finding(SCALING_MISMATCH, 'warning',
-        `The command's ${f.type} factor ${fmt(f.factor ?? 1)} covers ${fmt(reach)} tokens, short of the ${fmt(C)} it serves: positions past ${fmt(reach)} are extrapolated.${wantFactor ? ` Factor ${fmt(wantFactor)} over the trained ${fmt(T)} covers it.` : ''}`,
-        rangeOf('factor'), wantFactor ? fix(ctx, wantFactor, T) : []));
+      out.push(
+        finding(
+          SCALING_MISMATCH,
+          'warning',
+          `The command's ${f.type} factor ${fmt(f.factor ?? 1)} covers ${fmt(reach)} tokens, short of the ${fmt(C)} it serves: positions past ${fmt(reach)} are extrapolated.${wantFactor ? ` Factor ${fmt(wantFactor)} over the trained ${fmt(T)} covers it.` : ''}`,
+          rangeOf('factor'),
+          wantFactor ? fix(ctx, wantFactor, T) : [],
+        ),
+      );
     }
     return out;
   },
@@ -52,7 +65,7 @@ export const scalingMismatchRule: LaunchRule = {
 function scalingUse(ctx: LaunchRuleContext) {
   const r = ctx.request.rope;
   const flags = engineOf(ctx).scalingFlags;
-  return ctx.request.overrides?.option ?? (flags && ([...flags.scales.map((x) => r[x.name]), r[flags.typeOption]].find((u) => u)));
+  return ctx.request.overrides?.option ?? (flags && [...flags.scales.map((x) => r[x.name]), r[flags.typeOption]].find((u) => u));
 }
 
 function fix(ctx: LaunchRuleContext, factor: number, T: number) {
@@ -69,12 +82,16 @@ function fix(ctx: LaunchRuleContext, factor: number, T: number) {
   } else if (engine.scalingFlags && f.type !== undefined && f.type !== 'none' && f.type !== 'llama3' && f.type !== 'longrope') {
     // The engine's writer, less the type option the command already has right.
     const flags = engine.scalingFlags;
-    const opts = (flags.write(f.type === 'yarn' ? { type: 'yarn', factor, original: T } : { type: f.type, factor }) ?? []).filter((o) => o.name !== flags.typeOption);
+    const opts = (flags.write(f.type === 'yarn' ? { type: 'yarn', factor, original: T } : { type: f.type, factor }) ?? []).filter(
+      (o) => o.name !== flags.typeOption,
+    );
     // A factor written as a frequency scale (llama.cpp's --rope-freq-scale) alone is not rewritten.
     const r = ctx.request.rope;
     const inverseOnly = flags.scales.some((x) => x.inverse && r[x.name]) && !flags.scales.some((x) => !x.inverse && r[x.name]);
     edits = !opts.length || inverseOnly ? [] : flagSetter(ctx)(opts);
     title = `Set ${optionText(opts)}`;
   } else return [];
-  return edits.length ? [{ title, kind: f.type === 'yarn' ? 'yarn' as const : f.type === 'linear' ? 'linear' as const : 'dynamic' as const, preferred: true, edits }] : [];
+  return edits.length
+    ? [{ title, kind: f.type === 'yarn' ? ('yarn' as const) : f.type === 'linear' ? ('linear' as const) : ('dynamic' as const), preferred: true, edits }]
+    : [];
 }

@@ -29,7 +29,9 @@ export function unjudgedReason(ctx: LaunchRuleContext): string | undefined {
     return `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog): max-model-len cannot be checked against the length ${engine.label} derives.`;
   }
   const named = ctx.named ? ` It is read as ${ctx.named}, which is not in the catalog.` : '';
-  const what = ctx.request.length ? `${ctx.request.length.option.name} ${ctx.request.length.value} cannot be checked against the length ${engine.label} derives or the context it was trained at` : `the length ${engine.label} derives and the context it was trained at are unknown`;
+  const what = ctx.request.length
+    ? `${ctx.request.length.option.name} ${ctx.request.length.value} cannot be checked against the length ${engine.label} derives or the context it was trained at`
+    : `the length ${engine.label} derives and the context it was trained at are unknown`;
   if (lookedFor) return `${lookedFor}: ${what}.`;
   return `Model ${shown(m.value)} was not found offline (local folder, Hugging Face cache, built-in catalog${engine.gguf ? ', its file name without the quantisation suffix' : ''}): ${what}.${named}`;
 }

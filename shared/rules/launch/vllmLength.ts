@@ -72,41 +72,75 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
   if (C > derived) {
     const window = x.windowsOff ? vllmSlidingWindow({ rope: x.effective, trainedContext: trained }) : undefined;
     const capped = window !== undefined && window < vllmBaseLength({ rope: x.effective, trainedContext: trained }).value;
-    const basis = capped ? `disable-sliding-window caps it at the sliding window ${fmt(window!)}`
-      : unscaled ? 'max_position_embeddings, no RoPE scaling' : facts.type ? `${facts.type} scaling` : unknownType(facts.rawType);
+    const basis = capped
+      ? `disable-sliding-window caps it at the sliding window ${fmt(window!)}`
+      : unscaled
+        ? 'max_position_embeddings, no RoPE scaling'
+        : facts.type
+          ? `${facts.type} scaling`
+          : unknownType(facts.rawType);
     const fixes = [...overrideExtensionFixes(x), lowerFix(x)].filter((f) => f.edits.length > 0);
     if (x.allowLong !== undefined) {
-      out.push(finding(MAX_LEN_EXCEEDS, 'warning',
-        `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${VLLM_LONG_ENV}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").`,
-        x.range, fixes));
+      out.push(
+        finding(
+          MAX_LEN_EXCEEDS,
+          'warning',
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${VLLM_LONG_ENV}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").`,
+          x.range,
+          fixes,
+        ),
+      );
     } else {
-      out.push(finding(MAX_LEN_EXCEEDS, 'error',
-        `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${VLLM_LONG_ENV}=1, and positions past ${fmt(derived)} are extrapolated.`,
-        x.range, fixes));
+      out.push(
+        finding(
+          MAX_LEN_EXCEEDS,
+          'error',
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${VLLM_LONG_ENV}=1, and positions past ${fmt(derived)} are extrapolated.`,
+          x.range,
+          fixes,
+        ),
+      );
     }
   } else if (unscaled) {
     const T = extensionFrom(x);
     if (T !== undefined) {
-      out.push(finding(SERVING_BEYOND_TRAINED, 'warning',
-        `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}`,
-        x.range, overrideExtensionFixes(x).filter((f) => f.edits.length > 0)));
+      out.push(
+        finding(
+          SERVING_BEYOND_TRAINED,
+          'warning',
+          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}`,
+          x.range,
+          overrideExtensionFixes(x).filter((f) => f.edits.length > 0),
+        ),
+      );
     }
   } else {
     // Accepted (within vLLM's derived length) but past what the model's own scaling reaches.
     const reach = modelReach(x.effective, trained);
     if (C > reach.value) {
       const lower = { title: `Set max-model-len to ${reach.value}`, kind: 'other' as const, edits: x.setLength(reach.value) };
-      out.push(finding(SERVING_BEYOND_TRAINED, 'warning',
-        `max-model-len ${fmt(C)} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}): vLLM accepts up to ${fmt(derived)}, its own derived length, but positions past ${fmt(reach.value)} were never trained.`,
-        x.range, [lower].filter((f) => f.edits.length > 0)));
+      out.push(
+        finding(
+          SERVING_BEYOND_TRAINED,
+          'warning',
+          `max-model-len ${fmt(C)} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}): vLLM accepts up to ${fmt(derived)}, its own derived length, but positions past ${fmt(reach.value)} were never trained.`,
+          x.range,
+          [lower].filter((f) => f.edits.length > 0),
+        ),
+      );
     }
   }
   const original = facts.original ?? trained;
   // The model's own YaRN (DeepSeek-V3/R1, gpt-oss) is how it was trained to run: never advised away.
   if (facts.type === 'yarn' && (facts.factor ?? 1) > 1 && C <= original && !isNativeYarn(x.effective)) {
-    out.push(finding(SERVING_STATIC_YARN, 'information',
-      `YaRN factor ${fmt(facts.factor!)} is in effect while max-model-len ${fmt(C)} stays within the ${fmt(original)} tokens ${model} was trained at: vLLM applies YaRN at every length (static scaling), so short inputs lose some quality for no gain. Leave the scaling out unless inputs go past ${fmt(original)}.`,
-      x.range));
+    out.push(
+      finding(
+        SERVING_STATIC_YARN,
+        'information',
+        `YaRN factor ${fmt(facts.factor!)} is in effect while max-model-len ${fmt(C)} stays within the ${fmt(original)} tokens ${model} was trained at: vLLM applies YaRN at every length (static scaling), so short inputs lose some quality for no gain. Leave the scaling out unless inputs go past ${fmt(original)}.`,
+        x.range,
+      ),
+    );
   }
   return out;
 }
@@ -144,10 +178,12 @@ function lowerFix(x: VllmLengthInput): Fix {
  * its verdict at the served length; the preferred one as for a checkpoint run as is. Overrides
  * that do not move the derived length also set max_position_embeddings.
  */
-export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff'> & {
-  /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
-  yarnSetsLength?: boolean;
-}): Fix[] {
+export function overrideExtensionFixes(
+  x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff'> & {
+    /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
+    yarnSetsLength?: boolean;
+  },
+): Fix[] {
   const T = extensionFrom(x);
   const C = x.length;
   const rope = x.effective;
@@ -170,28 +206,55 @@ export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trai
   for (const o of [...advice.options].sort((a, b) => displayOrder(a) - displayOrder(b))) {
     switch (o.kind) {
       case 'ntk':
-        add(`Apply NTK scaling in ${name}: rope_theta ${fmtPlain(advice.base)} → ${fmtPlain(o.base!)} (s = ${fmt(o.factor)}, d = ${advice.dim}), max_position_embeddings ${C}`, 'ntk',
-          { rope_theta: o.base, max_position_embeddings: C }, o);
+        add(
+          `Apply NTK scaling in ${name}: rope_theta ${fmtPlain(advice.base)} → ${fmtPlain(o.base!)} (s = ${fmt(o.factor)}, d = ${advice.dim}), max_position_embeddings ${C}`,
+          'ntk',
+          { rope_theta: o.base, max_position_embeddings: C },
+          o,
+        );
         break;
       case 'yarn': {
         const orig = o.original ?? T;
         const setsLength = x.yarnSetsLength || (o.recipe !== undefined && Math.round(o.factor * orig) < C);
-        const what = o.recipe ? `${o.recipe.restores ? `Restore the YaRN of ${o.recipe.who}` : `Add YaRN as ${o.recipe.who} documents it`} in ${name}` : `Add YaRN to ${name}`;
-        add(`${what} (factor ${fmt(o.factor)}, original ${orig}${setsLength ? `, max_position_embeddings ${C}` : ''})`, 'yarn',
-          { rope_scaling: o.scaling ?? { rope_type: 'yarn', factor: o.factor, original_max_position_embeddings: orig }, ...(setsLength ? { max_position_embeddings: C } : {}) }, o);
+        const what = o.recipe
+          ? `${o.recipe.restores ? `Restore the YaRN of ${o.recipe.who}` : `Add YaRN as ${o.recipe.who} documents it`} in ${name}`
+          : `Add YaRN to ${name}`;
+        add(
+          `${what} (factor ${fmt(o.factor)}, original ${orig}${setsLength ? `, max_position_embeddings ${C}` : ''})`,
+          'yarn',
+          {
+            rope_scaling: o.scaling ?? { rope_type: 'yarn', factor: o.factor, original_max_position_embeddings: orig },
+            ...(setsLength ? { max_position_embeddings: C } : {}),
+          },
+          o,
+        );
         break;
       }
       case 'linear':
         add(`Add linear scaling to ${name} (factor ${fmt(o.factor)})`, 'linear', { rope_scaling: o.scaling ?? { rope_type: 'linear', factor: o.factor } }, o);
         break;
       case 'dynamic':
-        add(`Add dynamic NTK scaling to ${name} (factor ${fmt(o.factor)})`, 'dynamic', { rope_scaling: o.scaling ?? { rope_type: 'dynamic', factor: o.factor } }, o);
+        add(
+          `Add dynamic NTK scaling to ${name} (factor ${fmt(o.factor)})`,
+          'dynamic',
+          { rope_scaling: o.scaling ?? { rope_type: 'dynamic', factor: o.factor } },
+          o,
+        );
         break;
       case 'llama3': {
         // vLLM derives llama3 models' length from max_position_embeddings alone, so it moves with the scaling.
-        const what = o.recipe ? `${o.recipe.restores ? `Restore the llama3 scaling of ${o.recipe.who}` : `Add llama3 scaling as ${o.recipe.who} documents it`} in ${name}` : `Add Llama-3 scaling to ${name}`;
-        add(`${what} (factor ${fmt(o.factor)}, original ${o.original ?? T})`, 'llama3',
-          { rope_scaling: o.scaling ?? { rope_type: 'llama3', factor: o.factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T }, max_position_embeddings: Math.max(C, o.recipe?.reach ?? 0) }, o);
+        const what = o.recipe
+          ? `${o.recipe.restores ? `Restore the llama3 scaling of ${o.recipe.who}` : `Add llama3 scaling as ${o.recipe.who} documents it`} in ${name}`
+          : `Add Llama-3 scaling to ${name}`;
+        add(
+          `${what} (factor ${fmt(o.factor)}, original ${o.original ?? T})`,
+          'llama3',
+          {
+            rope_scaling: o.scaling ?? { rope_type: 'llama3', factor: o.factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T },
+            max_position_embeddings: Math.max(C, o.recipe?.reach ?? 0),
+          },
+          o,
+        );
         break;
       }
       default:
@@ -203,8 +266,8 @@ export function overrideExtensionFixes(x: Pick<VllmLengthInput, 'length' | 'trai
 
 /** vLLM's derived length with override values applied (their scaling and context). */
 function vllmLengthWith(x: Pick<VllmLengthInput, 'trained' | 'effective'>, values: Record<string, unknown>): number {
-  const mpe = typeof values['max_position_embeddings'] === 'number' ? values['max_position_embeddings'] as number : undefined;
-  const scaling = values['rope_scaling'] && typeof values['rope_scaling'] === 'object' ? values['rope_scaling'] as Record<string, unknown> : undefined;
+  const mpe = typeof values['max_position_embeddings'] === 'number' ? (values['max_position_embeddings'] as number) : undefined;
+  const scaling = values['rope_scaling'] && typeof values['rope_scaling'] === 'object' ? (values['rope_scaling'] as Record<string, unknown>) : undefined;
   const input = { rope: x.effective, trainedContext: x.trained, ...(mpe !== undefined ? { contextKeys: { max_position_embeddings: mpe } } : {}) };
   return vllmDerivedMaxLen(input, scaling ? factsOfObject(x.effective, scaling, 'rope_scaling') : undefined);
 }

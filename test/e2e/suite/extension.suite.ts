@@ -71,7 +71,10 @@ export function addExtensionTests(): void {
     it('shows coded diagnostics with a docs link on a model config', async () => {
       const uri = workspaceFile('llama/config.json');
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-      const diags = await until(() => { const d = ours(uri); return d.length ? d : undefined; }, 'rope-lens diagnostics');
+      const diags = await until(() => {
+        const d = ours(uri);
+        return d.length ? d : undefined;
+      }, 'rope-lens diagnostics');
       for (const d of diags) {
         const code = d.code as { value: string; target: vscode.Uri };
         assert.equal(typeof code.value, 'string');
@@ -115,7 +118,10 @@ export function addExtensionTests(): void {
           // Code 1.100 returns [] when the kind is passed as a string; filter by kind here instead.
           const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range);
           fix = actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix');
-          if (fix) { fixed = d; return true; }
+          if (fix) {
+            fixed = d;
+            return true;
+          }
         }
         return false;
       }, 'a preferred quick fix');
@@ -124,23 +130,32 @@ export function addExtensionTests(): void {
       assert.ok(await doc.save(), 'saved');
       const onDisk = readFileSync(uri.fsPath, 'utf8');
       assert.notEqual(onDisk, before);
-      assert.deepEqual(Object.keys(JSON.parse(onDisk)).filter((k) => k in JSON.parse(before)), Object.keys(JSON.parse(before)));
+      assert.deepEqual(
+        Object.keys(JSON.parse(onDisk)).filter((k) => k in JSON.parse(before)),
+        Object.keys(JSON.parse(before)),
+      );
       const code = (fixed.code as { value: string }).value;
-      await until(() => !ours(uri).some((d) => (d.code as { value: string }).value === code && d.range.start.line === fixed!.range.start.line), `${code} to clear`);
+      await until(
+        () => !ours(uri).some((d) => (d.code as { value: string }).value === code && d.range.start.line === fixed!.range.start.line),
+        `${code} to clear`,
+      );
     });
 
     // Launch files. Shell scripts are parsed with tree-sitter-bash, which the server loads
     // asynchronously and then re-checks open documents: every wait below is on a published state.
     const SCRIPT = 'launch/serve-qwen2.5-128k.sh';
 
-    it('puts the llama-server findings on the script\'s own tokens', async function () {
+    it("puts the llama-server findings on the script's own tokens", async function () {
       this.timeout(60000);
       const uri = workspaceFile(SCRIPT);
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc);
       assert.equal(doc.languageId, 'shellscript');
-      await until(() => findingOn(doc, 'launch/implicit-linear', '4') && findingOn(doc, 'launch/length-exceeds-derived', '"$CTX"'),
-        'launch/implicit-linear on `--rope-scale 4` and launch/length-exceeds-derived on `-c "$CTX"`', 45000);
+      await until(
+        () => findingOn(doc, 'launch/implicit-linear', '4') && findingOn(doc, 'launch/length-exceeds-derived', '"$CTX"'),
+        'launch/implicit-linear on `--rope-scale 4` and launch/length-exceeds-derived on `-c "$CTX"`',
+        45000,
+      );
       const [first, last] = commandLines(doc.getText(), 'llama-server');
       for (const d of ours(uri)) {
         assert.equal(d.severity, vscode.DiagnosticSeverity.Warning, `${codeOf(d)} is a warning`);
@@ -155,11 +170,15 @@ export function addExtensionTests(): void {
       const doc = await vscode.workspace.openTextDocument(uri);
       const [first] = commandLines(doc.getText(), 'llama-server');
       const pos = new vscode.Position(first, 3);
-      const text = await until(async () => {
-        const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos);
-        const t = (h ?? []).flatMap((x) => x.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
-        return /llama\.cpp launch/.test(t) ? t : undefined;
-      }, 'the launch hover on llama-server', 45000);
+      const text = await until(
+        async () => {
+          const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos);
+          const t = (h ?? []).flatMap((x) => x.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
+          return /llama\.cpp launch/.test(t) ? t : undefined;
+        },
+        'the launch hover on llama-server',
+        45000,
+      );
       assert.match(text, /\| llama\.cpp derives \| 32,768/);
       assert.match(text, /\| requested \| 131,072/);
       assert.match(text, /\| trained context \| 32,768/);
@@ -174,11 +193,19 @@ export function addExtensionTests(): void {
       const before = doc.getText();
       // Code 1.100 returns [] when the kind is passed as a string; filter by kind here instead.
       let offered = '';
-      const fix = await until(async () => {
-        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, finding.range);
-        offered = (actions ?? []).map((a) => `${a.title} [${a.kind?.value}${a.isPreferred ? ', preferred' : ''}; ${(a.diagnostics ?? []).map(codeOf).join(', ')}]`).join(' | ');
-        return actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix' && /--rope-scaling/.test(a.title));
-      }, 'a preferred quick fix for launch/implicit-linear', 45000).catch((e: Error) => { throw new Error(`${e.message}; offered: ${offered || 'nothing'}`); });
+      const fix = await until(
+        async () => {
+          const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, finding.range);
+          offered = (actions ?? [])
+            .map((a) => `${a.title} [${a.kind?.value}${a.isPreferred ? ', preferred' : ''}; ${(a.diagnostics ?? []).map(codeOf).join(', ')}]`)
+            .join(' | ');
+          return actions?.find((a) => a.isPreferred && a.kind?.value === 'quickfix' && /--rope-scaling/.test(a.title));
+        },
+        'a preferred quick fix for launch/implicit-linear',
+        45000,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}; offered: ${offered || 'nothing'}`);
+      });
       assert.match(fix.title, /--rope-scaling yarn --yarn-orig-ctx 32768/);
       assert.ok(fix.edit, 'the fix carries an edit');
       assert.ok(await vscode.workspace.applyEdit(fix.edit), 'edit applied');
@@ -188,14 +215,18 @@ export function addExtensionTests(): void {
       const after = readFileSync(uri.fsPath, 'utf8');
       assert.notEqual(after, before);
       const [first, last] = commandLines(before, 'llama-server');
-      const b = before.split('\n'), a = after.split('\n');
+      const b = before.split('\n'),
+        a = after.split('\n');
       const tail = b.length - 1 - last;
       assert.deepEqual(a.slice(0, first), b.slice(0, first), 'lines above the llama-server command unchanged');
       assert.deepEqual(a.slice(a.length - tail), b.slice(b.length - tail), 'lines below the llama-server command unchanged');
       assert.match(a.slice(first, a.length - tail).join('\n'), /--rope-scale 4\b.*--rope-scaling yarn/s);
 
-      await until(() => ours(uri).length > 0 && !ours(uri).some((d) => codeOf(d) === 'launch/implicit-linear'),
-        'launch/implicit-linear to clear (with the file re-checked)', 45000);
+      await until(
+        () => ours(uri).length > 0 && !ours(uri).some((d) => codeOf(d) === 'launch/implicit-linear'),
+        'launch/implicit-linear to clear (with the file re-checked)',
+        45000,
+      );
     });
 
     it('gives a Modelfile the ollama-modelfile language and flags num_ctx past what Ollama accepts', async function () {
@@ -214,7 +245,10 @@ export function addExtensionTests(): void {
 
     it('answers ropeLens.describeDocument for the Inspector', async () => {
       const uri = workspaceFile('qwen/config.json');
-      const d = await vscode.commands.executeCommand<{ kind: string; rope: { base: { value: number }; contextLength: { value: number } } }>('ropeLens.describeDocument', uri);
+      const d = await vscode.commands.executeCommand<{ kind: string; rope: { base: { value: number }; contextLength: { value: number } } }>(
+        'ropeLens.describeDocument',
+        uri,
+      );
       assert.equal(d.kind, 'model-config');
       assert.equal(d.rope.base.value, 1000000);
       assert.equal(d.rope.contextLength.value, 131072);

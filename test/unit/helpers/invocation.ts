@@ -7,7 +7,12 @@
 import type { Invocation, QuoteStyle, Token, ModelfileLaunch } from '../../../shared/launch/types';
 import { LineIndex } from '../../../shared/document/positions';
 
-interface Word { value: string; raw: string; offset: number; quote: QuoteStyle }
+interface Word {
+  value: string;
+  raw: string;
+  offset: number;
+  quote: QuoteStyle;
+}
 
 function words(text: string, from: number, to: number): Word[] {
   const out: Word[] = [];
@@ -15,7 +20,10 @@ function words(text: string, from: number, to: number): Word[] {
   while (i < to) {
     while (i < to && /\s/.test(text[i])) i++;
     if (i >= to) break;
-    if (text[i] === '\\' && text[i + 1] === '\n') { i += 2; continue; }
+    if (text[i] === '\\' && text[i + 1] === '\n') {
+      i += 2;
+      continue;
+    }
     const start = i;
     let value = '';
     const quotes = new Set<QuoteStyle>();
@@ -85,16 +93,22 @@ export function invocationOf(text: string, opts: InvocationOptions = {}): Invoca
   const continued = /\\\n([ \t]*)/.exec(text.slice(from, to));
   const separator = continued ? ` \\\n${continued[1]}` : ' ';
   const inv: Invocation = {
-    argv, entrypoint: opts.entrypoint ?? 'program', env, source: opts.source ?? 'shell',
-    range: lines.rangeOf(start, end - start), offset: start, length: end - start,
+    argv,
+    entrypoint: opts.entrypoint ?? 'program',
+    env,
+    source: opts.source ?? 'shell',
+    range: lines.rangeOf(start, end - start),
+    offset: start,
+    length: end - start,
     append: { offset: end, range: lines.rangeOf(end, 0), separator, form: 'shell' },
     notes: [],
   };
   if (opts.image) {
     const i = text.indexOf(opts.image);
-    inv.image = i >= 0
-      ? token({ value: opts.image, raw: opts.image, offset: i, quote: 'none' }, lines)
-      : { value: opts.image, raw: opts.image, offset: -1, length: 0, range: lines.rangeOf(0, 0), quote: 'none', known: true };
+    inv.image =
+      i >= 0
+        ? token({ value: opts.image, raw: opts.image, offset: i, quote: 'none' }, lines)
+        : { value: opts.image, raw: opts.image, offset: -1, length: 0, range: lines.rangeOf(0, 0), quote: 'none', known: true };
   }
   return inv;
 }
@@ -112,14 +126,27 @@ export function execFormOf(text: string, image: string, opts: { at?: number } = 
   re.lastIndex = open;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) && m.index < close) {
-    argv.push({ value: JSON.parse(m[0]), raw: m[0], offset: m.index, length: m[0].length, range: lines.rangeOf(m.index, m[0].length), quote: 'double', known: true });
+    argv.push({
+      value: JSON.parse(m[0]),
+      raw: m[0],
+      offset: m.index,
+      length: m[0].length,
+      range: lines.rangeOf(m.index, m[0].length),
+      quote: 'double',
+      known: true,
+    });
   }
   const last = argv[argv.length - 1];
   const end = last ? last.offset + last.length : open + 1;
   const i = text.indexOf(image);
   return {
-    argv, entrypoint: 'image', env: {}, source: 'dockerfile',
-    range: lines.rangeOf(open, close + 1 - open), offset: open, length: close + 1 - open,
+    argv,
+    entrypoint: 'image',
+    env: {},
+    source: 'dockerfile',
+    range: lines.rangeOf(open, close + 1 - open),
+    offset: open,
+    length: close + 1 - open,
     append: { offset: end, range: lines.rangeOf(end, 0), separator: ', ', form: 'json-array' },
     image: { value: image, raw: image, offset: i, length: image.length, range: lines.rangeOf(Math.max(0, i), image.length), quote: 'none', known: true },
     notes: [],
@@ -135,8 +162,14 @@ export function modelfileOf(text: string): ModelfileLaunch {
   for (const line of text.split('\n')) {
     const ws = words(text, offset, offset + line.length).map((w) => token(w, lines));
     const head = ws[0]?.value.toUpperCase();
-    if (head === 'FROM' && ws[1]) { mf.from = ws[1]; lastEnd = offset + line.length; }
-    if (head === 'PARAMETER' && ws[1] && ws[2]) { mf.parameters[ws[1].value] = { name: ws[1], value: ws[2] }; lastEnd = offset + line.length; }
+    if (head === 'FROM' && ws[1]) {
+      mf.from = ws[1];
+      lastEnd = offset + line.length;
+    }
+    if (head === 'PARAMETER' && ws[1] && ws[2]) {
+      mf.parameters[ws[1].value] = { name: ws[1], value: ws[2] };
+      lastEnd = offset + line.length;
+    }
     offset += line.length + 1;
   }
   mf.appendAt = { offset: lastEnd, range: lines.rangeOf(lastEnd, 0) };

@@ -7,8 +7,23 @@
 type Schema = Record<string, unknown>;
 
 const SUPPORTED = new Set([
-  '$schema', '$id', 'title', 'description', 'definitions', 'type', 'required', 'properties', 'additionalProperties',
-  'items', 'minItems', '$ref', 'pattern', 'minLength', 'minimum', 'maximum', 'exclusiveMinimum',
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'definitions',
+  'type',
+  'required',
+  'properties',
+  'additionalProperties',
+  'items',
+  'minItems',
+  '$ref',
+  'pattern',
+  'minLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
 ]);
 
 function typeOf(v: unknown): string {

@@ -18,10 +18,23 @@ export function launchFileOf(text: string): LaunchFile {
   };
   while (i < text.length) {
     const c = text[i];
-    if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) { i += text[i + 1] === '\r' ? 3 : 2; continue; }
-    if (c === '\n' || c === ';') { flush(); i++; continue; }
-    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
-    if (c === '#' && words.length === 0) { while (i < text.length && text[i] !== '\n') i++; continue; }
+    if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
+      i += text[i + 1] === '\r' ? 3 : 2;
+      continue;
+    }
+    if (c === '\n' || c === ';') {
+      flush();
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '#' && words.length === 0) {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
     const start = i;
     let value = '';
     const quotes = new Set<QuoteStyle>();
@@ -64,15 +77,21 @@ function invocationOf(words: Token[], text: string, lines: LineIndex): Invocatio
     k++;
   }
   const argv = words.slice(k);
-  const first = words[0], last = words[words.length - 1];
+  const first = words[0],
+    last = words[words.length - 1];
   const end = last.offset + last.length;
   const multiLine = lines.positionAt(first.offset).line !== lines.positionAt(end).line;
   const lastLineStart = text.lastIndexOf('\n', last.offset) + 1;
   const indent = text.slice(lastLineStart).match(/^[ \t]*/)![0];
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   return {
-    argv, entrypoint: 'program', env, source: 'shell',
-    range: lines.rangeOf(first.offset, end - first.offset), offset: first.offset, length: end - first.offset,
+    argv,
+    entrypoint: 'program',
+    env,
+    source: 'shell',
+    range: lines.rangeOf(first.offset, end - first.offset),
+    offset: first.offset,
+    length: end - first.offset,
     append: { offset: end, range: lines.rangeOf(end, 0), separator: multiLine ? ` \\${eol}${indent}` : ' ', form: 'shell' },
     notes: [],
   };

@@ -6,9 +6,20 @@
 import { PassThrough } from 'node:stream';
 import { createConnection } from 'vscode-languageserver/node';
 import {
-  createProtocolConnection, ProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest,
-  InitializedNotification, ConfigurationRequest, RegistrationRequest, PublishDiagnosticsNotification, PublishDiagnosticsParams,
-  DidOpenTextDocumentNotification, DidChangeConfigurationNotification, ClientCapabilities, WorkDoneProgressCreateRequest,
+  createProtocolConnection,
+  ProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  InitializeRequest,
+  InitializedNotification,
+  ConfigurationRequest,
+  RegistrationRequest,
+  PublishDiagnosticsNotification,
+  PublishDiagnosticsParams,
+  DidOpenTextDocumentNotification,
+  DidChangeConfigurationNotification,
+  ClientCapabilities,
+  WorkDoneProgressCreateRequest,
   InlayHintRefreshRequest,
 } from 'vscode-languageserver-protocol/node';
 import { startServer } from '../../../server/languageServer';
@@ -23,10 +34,18 @@ export class GatedComputer implements BoundComputer {
     this.asked++;
     return new Promise<T>((resolve) => this.waiting.push(() => resolve(f())));
   }
-  bstar(length: number, headDim: number) { return this.gate(() => bstar(length, headDim).bstar); }
-  threshold(length: number, headDim: number) { return this.gate(() => threshold(length, headDim).threshold); }
-  lmax(base: number, headDim: number, length: number) { return this.gate(() => lmax(base, headDim, length)); }
-  get queued(): number { return this.waiting.length; }
+  bstar(length: number, headDim: number) {
+    return this.gate(() => bstar(length, headDim).bstar);
+  }
+  threshold(length: number, headDim: number) {
+    return this.gate(() => threshold(length, headDim).threshold);
+  }
+  lmax(base: number, headDim: number, length: number) {
+    return this.gate(() => lmax(base, headDim, length));
+  }
+  get queued(): number {
+    return this.waiting.length;
+  }
   /** Answers every question asked so far; returns how many. */
   release(): number {
     const w = this.waiting;
@@ -59,7 +78,8 @@ const CAPABILITIES: ClientCapabilities = {
 };
 
 export async function startInProcess(settings: Record<string, unknown> = {}): Promise<InProcess> {
-  const toServer = new PassThrough(), toClient = new PassThrough();
+  const toServer = new PassThrough(),
+    toClient = new PassThrough();
   const computer = new GatedComputer();
   const logs: string[] = [];
   const serverConn = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
@@ -67,7 +87,11 @@ export async function startInProcess(settings: Record<string, unknown> = {}): Pr
   const client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   const published: PublishDiagnosticsParams[] = [];
   const h: InProcess = {
-    client, computer, settings, published, logs,
+    client,
+    computer,
+    settings,
+    published,
+    logs,
     async open(uri, text, languageId = 'json') {
       await client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
     },
@@ -77,7 +101,9 @@ export async function startInProcess(settings: Record<string, unknown> = {}): Pr
     },
     async settle(done, maxRounds = 50) {
       let finished = false;
-      const result = done.finally(() => { finished = true; });
+      const result = done.finally(() => {
+        finished = true;
+      });
       for (let round = 0; round < maxRounds && !finished; round++) {
         // Let the server run its queued work (analysis, new questions), then answer what it asked.
         await new Promise((r) => setTimeout(r, 5));
@@ -85,15 +111,24 @@ export async function startInProcess(settings: Record<string, unknown> = {}): Pr
       }
       return result;
     },
-    dispose() { client.dispose(); serverConn.dispose(); toServer.destroy(); toClient.destroy(); },
+    dispose() {
+      client.dispose();
+      serverConn.dispose();
+      toServer.destroy();
+      toClient.destroy();
+    },
   };
   client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'ropeLens' ? h.settings : null)));
   client.onRequest(RegistrationRequest.type, () => null);
   client.onRequest(WorkDoneProgressCreateRequest.type, () => null);
   client.onRequest(InlayHintRefreshRequest.type, () => null);
   client.onRequest('workspace/codeLens/refresh', () => null);
-  client.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
-  client.onNotification('window/logMessage', (m: { message: string }) => { logs.push(m.message); });
+  client.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    published.push(p);
+  });
+  client.onNotification('window/logMessage', (m: { message: string }) => {
+    logs.push(m.message);
+  });
   client.listen();
   await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, workspaceFolders: null, capabilities: CAPABILITIES });
   await client.sendNotification(InitializedNotification.type, {});

@@ -66,12 +66,20 @@ export function readOptions(args: Token[], grammar: FlagGrammar = {}): { options
       const eq = body.indexOf('=');
       if (eq >= 0) {
         const part = afterEquals(tok);
-        options.push({ name: body.slice(0, eq), flag: tok, value: tok, text: part.text, valueOffset: part.offset, valueLength: part.length, form: 'flag=value' });
+        options.push({
+          name: body.slice(0, eq),
+          flag: tok,
+          value: tok,
+          text: part.text,
+          valueOffset: part.offset,
+          valueLength: part.length,
+          form: 'flag=value',
+        });
         continue;
       }
       const next = args[i + 1];
-      const takesValue = !grammar.booleans?.has(normalized(body)) && next !== undefined && !/^--?[A-Za-z]/.test(next.value)
-        && !(grammar.dotlist && isDotlistToken(next));
+      const takesValue =
+        !grammar.booleans?.has(normalized(body)) && next !== undefined && !/^--?[A-Za-z]/.test(next.value) && !(grammar.dotlist && isDotlistToken(next));
       if (takesValue) {
         options.push({ name: body, flag: tok, value: next, text: next.value, valueOffset: next.offset, valueLength: next.length, form: 'flag-value' });
         i++;
@@ -82,7 +90,15 @@ export function readOptions(args: Token[], grammar: FlagGrammar = {}): { options
     }
     if (grammar.dotlist && isDotlistToken(tok)) {
       const part = afterEquals(tok);
-      options.push({ name: v.slice(0, v.indexOf('=')), flag: tok, value: tok, text: part.text, valueOffset: part.offset, valueLength: part.length, form: 'key=value' });
+      options.push({
+        name: v.slice(0, v.indexOf('=')),
+        flag: tok,
+        value: tok,
+        text: part.text,
+        valueOffset: part.offset,
+        valueLength: part.length,
+        form: 'key=value',
+      });
       continue;
     }
     positionals.push(tok);

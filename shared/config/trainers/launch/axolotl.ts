@@ -34,8 +34,13 @@ export function readAxolotlLaunch(l: Launched, inv: Invocation, lines: LineIndex
   const usable = options.filter((o) => {
     if (OWN_OPTIONS.has(normalized(o.name))) return false;
     if (click && o.name.includes('_')) {
-      request.problems.push({ token: o.flag, kind: 'misspelled', severity: 'warning', replacement: `--${o.name.replace(/_/g, '-')}`,
-        message: `\`axolotl train\` has no option --${o.name} (it spells it --${o.name.replace(/_/g, '-')}): click passes it on to the launcher, and ${normalized(o.name)} stays as ${configFile?.value ?? 'the config'} sets it.` });
+      request.problems.push({
+        token: o.flag,
+        kind: 'misspelled',
+        severity: 'warning',
+        replacement: `--${o.name.replace(/_/g, '-')}`,
+        message: `\`axolotl train\` has no option --${o.name} (it spells it --${o.name.replace(/_/g, '-')}): click passes it on to the launcher, and ${normalized(o.name)} stays as ${configFile?.value ?? 'the config'} sets it.`,
+      });
       return false;
     }
     return true;
@@ -46,12 +51,18 @@ export function readAxolotlLaunch(l: Launched, inv: Invocation, lines: LineIndex
   const lengthOpt = lastOf(usable, 'sequence_len');
   const length = numberOption(b, 'sequence_len', lengthOpt);
   const t: TrainingConfig = {
-    tool: 'axolotl', baseModelCandidates: [], overrides: {}, trains: true,
+    tool: 'axolotl',
+    baseModelCandidates: [],
+    overrides: {},
+    trains: true,
     overridePath: ['overrides_of_model_config'],
     baseKeyPath: ['overrides_of_model_config', 'rope_theta'],
     scalingKeyPath: ['overrides_of_model_config', 'rope_scaling'],
   };
-  if (model && modelOpt) { t.baseModel = model; request.model = modelOpt.value; }
+  if (model && modelOpt) {
+    t.baseModel = model;
+    request.model = modelOpt.value;
+  }
   if (length) t.sequenceLength = length;
   setLength(request, 'sequence_len', lengthOpt, length?.value);
   const cfgOpt = lastOf(usable, 'base_model_config');
@@ -71,7 +82,13 @@ export function readAxolotlLaunch(l: Launched, inv: Invocation, lines: LineIndex
   }
   const spell = (key: string) => `--${click ? key.replace(/_/g, '-') : key}`;
   return {
-    program: 'axolotl', invocation: inv, training: t, doc: b.doc(), options: b.options, request, configFile,
+    program: 'axolotl',
+    invocation: inv,
+    training: t,
+    doc: b.doc(),
+    options: b.options,
+    request,
+    configFile,
     fixElsewhere: `RoPE scaling and rope_theta go under overrides_of_model_config in ${cfgName}: axolotl's command line cannot set that mapping.`,
     writer: {
       jsonKeys: [],

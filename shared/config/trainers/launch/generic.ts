@@ -32,20 +32,51 @@ const BASE = ['rope_theta', 'rotary_base', 'rope_base', 'rotary_emb_base'];
 const MODEL = ['model_name_or_path', 'model', 'base_model', 'model_path', 'pretrained_model_name_or_path'];
 /** The model options that name a Hugging Face checkpoint by convention (`--model` alone may name anything: `--model resnet50`). */
 const HUB_MODEL = ['model_name_or_path', 'pretrained_model_name_or_path'];
-const MEGATRON = ['num_layers', 'hidden_size', 'num_attention_heads', 'tensor_model_parallel_size', 'pipeline_model_parallel_size',
-  'position_embedding_type', 'use_rotary_position_embeddings', 'max_position_embeddings', 'rotary_seq_len_interpolation_factor'];
+const MEGATRON = [
+  'num_layers',
+  'hidden_size',
+  'num_attention_heads',
+  'tensor_model_parallel_size',
+  'pipeline_model_parallel_size',
+  'position_embedding_type',
+  'use_rotary_position_embeddings',
+  'max_position_embeddings',
+  'rotary_seq_len_interpolation_factor',
+];
 /** Scripts and modules that train, by name (train.py, finetune.py, sft.py, pretrain_gpt.py, run_clm.py, trl's dpo…): the launch words' own list. */
 const TRAINING_NAME = TRAINING_SCRIPT_NAME;
 /** Megatron's store_true flags (so the next token is not read as their value). */
-const BOOLEANS = new Set(['use_rotary_position_embeddings', 'use_rope_scaling', 'rotary_interleaved', 'bf16', 'fp16', 'swiglu',
-  'group_query_attention', 'disable_bias_linear', 'untie_embeddings_and_output_weights', 'use_flash_attn', 'use_mcore_models',
-  'sequence_parallel', 'use_distributed_optimizer', 'overlap_grad_reduce', 'overlap_param_gather', 'qk_layernorm', 'add_qkv_bias',
-  'do_train', 'do_eval', 'gradient_checkpointing', 'packing', 'trust_remote_code']);
+const BOOLEANS = new Set([
+  'use_rotary_position_embeddings',
+  'use_rope_scaling',
+  'rotary_interleaved',
+  'bf16',
+  'fp16',
+  'swiglu',
+  'group_query_attention',
+  'disable_bias_linear',
+  'untie_embeddings_and_output_weights',
+  'use_flash_attn',
+  'use_mcore_models',
+  'sequence_parallel',
+  'use_distributed_optimizer',
+  'overlap_grad_reduce',
+  'overlap_param_gather',
+  'qk_layernorm',
+  'add_qkv_bias',
+  'do_train',
+  'do_eval',
+  'gradient_checkpointing',
+  'packing',
+  'trust_remote_code',
+]);
 
 export function readGenericLaunch(l: Launched, inv: Invocation, lines: LineIndex): TrainerLaunch | undefined {
   const { options } = readOptions(l.args, { booleans: BOOLEANS });
   const pick = (names: string[]) => lastOf(options, ...names);
-  const lengthOpt = pick(LENGTH), baseOpt = pick(BASE), modelOpt = pick(MODEL);
+  const lengthOpt = pick(LENGTH),
+    baseOpt = pick(BASE),
+    modelOpt = pick(MODEL);
   const megatron = /(^|\/)pretrain_\w+\.py$/.test(l.entry.value) || options.some((o) => MEGATRON.includes(normalized(o.name)));
   // Only what trains: a script or module named for training (`lm_eval --model hf --max_length 4096`
   // evaluates) given a training length or a Hugging Face model to start from (`--model_name_or_path`,
@@ -63,7 +94,10 @@ export function readGenericLaunch(l: Launched, inv: Invocation, lines: LineIndex
   if (length) t.sequenceLength = length;
   setLength(request, lengthOpt?.name ?? 'seq-length', lengthOpt, length?.value);
   const model = modelOpt ? stringOption(b, keyOf(modelOpt), modelOpt) : undefined;
-  if (model) { t.baseModel = model; request.model = modelOpt!.value; }
+  if (model) {
+    t.baseModel = model;
+    request.model = modelOpt!.value;
+  }
   const base = baseOpt ? numberOption(b, keyOf(baseOpt), baseOpt) : undefined;
   if (baseOpt) request.rope[normalized(baseOpt.name)] = optionUse(baseOpt.name, baseOpt);
   if (base) t.overrides.base = base;
@@ -71,7 +105,13 @@ export function readGenericLaunch(l: Launched, inv: Invocation, lines: LineIndex
   else if (megatron) t.baseKeyPath = ['rotary-base'];
   if (megatron) t.scalingKeyPath = ['rope_scaling'];
   const launch: TrainerLaunch = {
-    program: 'generic-trainer', invocation: inv, training: t, doc: b.doc(), options: b.options, request, generic: script,
+    program: 'generic-trainer',
+    invocation: inv,
+    training: t,
+    doc: b.doc(),
+    options: b.options,
+    request,
+    generic: script,
     fixElsewhere: `Set RoPE scaling where ${script} builds the model config.`,
     writer: {
       jsonKeys: [],
@@ -106,7 +146,10 @@ function readMegatronModel(launch: TrainerLaunch, b: LaunchDocBuilder, options: 
     launch.request.notes.push("Megatron's position embedding is learned_absolute unless --position-embedding-type rope: no RoPE to judge.");
     return;
   }
-  const num = (name: string) => { const o = get(name); return o ? numberOption(b, o.name, o) : undefined; };
+  const num = (name: string) => {
+    const o = get(name);
+    return o ? numberOption(b, o.name, o) : undefined;
+  };
   const mpe = num('max_position_embeddings');
   const context: Located<number> | undefined = mpe ?? t.sequenceLength;
   const interp = num('rotary_seq_len_interpolation_factor');
@@ -116,9 +159,16 @@ function readMegatronModel(launch: TrainerLaunch, b: LaunchDocBuilder, options: 
     launch.request.rope['rotary_seq_len_interpolation_factor'] = optionUse(interp.key!, get('rotary_seq_len_interpolation_factor')!);
   }
   const own = ownModelRope({
-    modelType: 'megatron-gpt', base: t.overrides.base, baseDefault: 10000, baseKey: 'rotary-base',
-    hidden: num('hidden_size'), heads: num('num_attention_heads'), headDim: num('kv_channels'),
-    fraction: num('rotary_percent'), context, scaling,
+    modelType: 'megatron-gpt',
+    base: t.overrides.base,
+    baseDefault: 10000,
+    baseKey: 'rotary-base',
+    hidden: num('hidden_size'),
+    heads: num('num_attention_heads'),
+    headDim: num('kv_channels'),
+    fraction: num('rotary_percent'),
+    context,
+    scaling,
   });
   if (!own) return;
   t.ownModel = own;

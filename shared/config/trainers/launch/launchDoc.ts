@@ -15,7 +15,10 @@ import { ArgOption, numberText } from './argv';
 export class LaunchDocBuilder {
   readonly root: ConfigNode;
   readonly options = new Map<string, ArgOption>();
-  constructor(private readonly lines: LineIndex, inv: Invocation) {
+  constructor(
+    private readonly lines: LineIndex,
+    inv: Invocation,
+  ) {
     this.root = { kind: 'object', offset: inv.offset, length: inv.length, children: [] };
   }
 
@@ -68,6 +71,9 @@ function shift(node: ConfigNode, delta: number): void {
 function pin(node: ConfigNode, offset: number, length: number): void {
   node.offset = offset;
   node.length = length;
-  if (node.keyOffset !== undefined) { node.keyOffset = offset; node.keyLength = length; }
+  if (node.keyOffset !== undefined) {
+    node.keyOffset = offset;
+    node.keyLength = length;
+  }
   for (const c of node.children ?? []) pin(c, offset, length);
 }

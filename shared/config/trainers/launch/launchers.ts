@@ -36,9 +36,32 @@ export interface Launched {
 }
 
 const LAUNCHER_BOOLEANS: Record<string, ReadonlySet<string>> = {
-  accelerate: new Set(['cpu', 'multi_gpu', 'tpu', 'ipex', 'use_xpu', 'use_deepspeed', 'use_fsdp', 'use_megatron_lm', 'm', 'module',
-    'no_python', 'debug', 'q', 'quiet', 'dynamo_use_fullgraph', 'dynamo_use_dynamic', 'dynamo_use_regional_compilation',
-    'tpu_use_cluster', 'tpu_use_sudo', 'downcast_bf16', 'enable_cpu_affinity', 'same_network', 'h', 'help']),
+  accelerate: new Set([
+    'cpu',
+    'multi_gpu',
+    'tpu',
+    'ipex',
+    'use_xpu',
+    'use_deepspeed',
+    'use_fsdp',
+    'use_megatron_lm',
+    'm',
+    'module',
+    'no_python',
+    'debug',
+    'q',
+    'quiet',
+    'dynamo_use_fullgraph',
+    'dynamo_use_dynamic',
+    'dynamo_use_regional_compilation',
+    'tpu_use_cluster',
+    'tpu_use_sudo',
+    'downcast_bf16',
+    'enable_cpu_affinity',
+    'same_network',
+    'h',
+    'help',
+  ]),
   torchrun: new Set(['standalone', 'no_python', 'm', 'module', 'run_path', 'h', 'help']),
   deepspeed: new Set(['no_python', 'module', 'no_local_rank', 'force_multi', 'bind_cores_to_rank', 'elastic_training', 'no_ssh_check', 'no_ssh', 'h', 'help']),
   python: new Set(['u', 'O', 'OO', 'B', 'E', 's', 'S', 'I', 'b', 'bb', 'q', 'v', 'd', 'i', 'P']),
@@ -60,7 +83,8 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
   if ((name === 'llamafactory-cli' || name === 'lmf') && sub?.value === 'train') return { program: 'llamafactory', args: argv.slice(2), entry: sub, via };
   if (name === 'swift' && sub && ['sft', 'pt', 'rlhf'].includes(sub.value)) return { program: 'swift', args: argv.slice(2), entry: sub, via };
   // Megatron-SWIFT: the same argument classes under Megatron (swift/cli/_megatron/main.py ROUTE_MAPPING).
-  if (name === 'megatron' && sub && ['sft', 'pt', 'rlhf'].includes(sub.value)) return { program: 'swift', args: argv.slice(2), entry: sub, via: [...via, 'megatron'] };
+  if (name === 'megatron' && sub && ['sft', 'pt', 'rlhf'].includes(sub.value))
+    return { program: 'swift', args: argv.slice(2), entry: sub, via: [...via, 'megatron'] };
   if (name === 'axolotl' && sub?.value === 'train') return { program: 'axolotl', args: argv.slice(2), entry: sub, via };
   if (name === 'tune' && sub?.value === 'run') return tuneRun(argv.slice(2), via);
   if (name === 'accelerate' && sub?.value === 'launch') return launcher('accelerate', argv.slice(2), [...via, 'accelerate launch']);
@@ -76,7 +100,8 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
  */
 function launcher(kind: keyof typeof LAUNCHER_BOOLEANS, rest: Token[], via: string[]): Launched | undefined {
   const booleans = LAUNCHER_BOOLEANS[kind];
-  let moduleMode = false, noPython = false;
+  let moduleMode = false,
+    noPython = false;
   if (kind === 'python') {
     // Inline code (-c) has nothing to read.
     const t = pythonTarget(['python', ...rest.map((x) => x.value)]);

@@ -39,13 +39,19 @@ export function readLlamaFactoryLaunch(l: Launched, inv: Invocation, lines: Line
     scalingKeyPath: ['rope_scaling'],
     trains: true,
   };
-  if (model) { t.baseModel = model; request.model = modelOpt!.value; }
+  if (model) {
+    t.baseModel = model;
+    request.model = modelOpt!.value;
+  }
   if (cutoff) t.sequenceLength = cutoff;
   else if (!configFile) t.sequenceLength = { value: LLAMA_FACTORY_DEFAULT_CUTOFF, note: 'cutoff_len absent: LLaMA-Factory default 2048' };
   setLength(request, 'cutoff_len', cutoffOpt, cutoff?.value);
   const scalingOpt = lastOf(usable, 'rope_scaling');
   const scaling = stringOption(b, 'rope_scaling', scalingOpt);
-  if (scaling && scalingOpt) { t.scalingByName = scaling; request.rope['rope_scaling'] = optionUse('rope_scaling', scalingOpt); }
+  if (scaling && scalingOpt) {
+    t.scalingByName = scaling;
+    request.rope['rope_scaling'] = optionUse('rope_scaling', scalingOpt);
+  }
   const doTrain = lastOf(usable, 'do_train');
   const stage = lastOf(usable, 'stage');
   // As the YAML reader: do_train decides, else a stage means a training run; a YAML may hold either.
@@ -56,7 +62,13 @@ export function readLlamaFactoryLaunch(l: Launched, inv: Invocation, lines: Line
     if (!cutoff) request.notes.push(`cutoff_len comes from ${configFile.value}.`);
   }
   return {
-    program: 'llamafactory', invocation: inv, training: t, doc: b.doc(), options: b.options, request, configFile,
+    program: 'llamafactory',
+    invocation: inv,
+    training: t,
+    doc: b.doc(),
+    options: b.options,
+    request,
+    configFile,
     writer: {
       jsonKeys: [],
       write: (key, value) => (configFile ? [`${key}=${value}`] : [`--${key}`, value]),
@@ -73,13 +85,20 @@ export function readLlamaFactoryLaunch(l: Launched, inv: Invocation, lines: Line
  */
 function wrongForm(o: ArgOption, lines: LineIndex, afterYaml: boolean): GrammarProblem {
   const last = o.value ?? o.flag;
-  const offset = o.flag.offset, length = last.offset + last.length - offset;
+  const offset = o.flag.offset,
+    length = last.offset + last.length - offset;
   const raw = lines.text.slice(offset, offset + length);
   const token = { ...o.flag, value: raw, raw, offset, length, range: lines.rangeOf(offset, length) };
   const key = normalized(o.name);
-  const replacement = afterYaml ? `${key}=${o.form === 'flag' ? 'true' : o.text ?? ''}` : `--${key} ${o.text ?? ''}`;
+  const replacement = afterYaml ? `${key}=${o.form === 'flag' ? 'true' : (o.text ?? '')}` : `--${key} ${o.text ?? ''}`;
   const message = afterYaml
     ? `After a config file LLaMA-Factory reads only key=value overrides (OmegaConf.from_cli): ${raw} becomes keys of its own and HfArgumentParser refuses them ("Some keys are not used by the HfArgumentParser").`
     : `Without a config file LLaMA-Factory passes the arguments to HfArgumentParser, which refuses ${raw} ("Some specified arguments are not used by the HfArgumentParser"); write --${key}.`;
-  return { token, kind: 'bad-value', severity: 'error', message, replacement: /^[\w@%+=:,./-]+( [\w@%+=:,./-]+)?$/.test(replacement) ? replacement : undefined };
+  return {
+    token,
+    kind: 'bad-value',
+    severity: 'error',
+    message,
+    replacement: /^[\w@%+=:,./-]+( [\w@%+=:,./-]+)?$/.test(replacement) ? replacement : undefined,
+  };
 }

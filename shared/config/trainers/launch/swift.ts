@@ -40,16 +40,21 @@ export function readSwiftLaunch(l: Launched, inv: Invocation, lines: LineIndex):
   // Megatron-SWIFT loads `--model` (HF weights through its bridge) or an mcore checkpoint folder in `--load`.
   const loadOpt = megatron ? lastOf(options, 'load') : undefined;
   const modelOpt = lastOf(options, 'model') ?? legacyOpt ?? loadOpt;
-  if (megatron && loadOpt && modelOpt === loadOpt) request.notes.push(`--load ${loadOpt.text} is a Megatron (mcore) checkpoint converted from a Hugging Face model: it is looked up by that name.`);
+  if (megatron && loadOpt && modelOpt === loadOpt)
+    request.notes.push(`--load ${loadOpt.text} is a Megatron (mcore) checkpoint converted from a Hugging Face model: it is looked up by that name.`);
   const model = stringOption(b, 'model', modelOpt);
   const lengthOpt = lastOf(options, 'max_length');
   const length = numberOption(b, 'max_length', lengthOpt);
   const mmlOpt = legacy ? undefined : lastOf(options, 'max_model_len');
   const maxModelLen = numberOption(b, 'max_model_len', mmlOpt);
   const t: TrainingConfig = { tool: 'swift', baseModelCandidates: [], overrides: {}, scalingKeyPath: ['rope_scaling'], trains: true };
-  if (model && modelOpt) { t.baseModel = model; request.model = modelOpt.value; }
+  if (model && modelOpt) {
+    t.baseModel = model;
+    request.model = modelOpt.value;
+  }
   const typeOpt = lastOf(options, 'model_type');
-  if (!model && typeOpt?.text) request.notes.push(`--model_type ${typeOpt.text} names an ms-swift model group, not a checkpoint: give --model to have its RoPE settings checked.`);
+  if (!model && typeOpt?.text)
+    request.notes.push(`--model_type ${typeOpt.text} names an ms-swift model group, not a checkpoint: give --model to have its RoPE settings checked.`);
   if (length) t.sequenceLength = length;
   else if (legacy) t.sequenceLength = { value: SWIFT_2X_DEFAULT_MAX_LENGTH, note: 'max_length absent: ms-swift 2.x default 2048' };
   else request.notes.push("--max_length absent: ms-swift trains at the model's own max_model_len.");
@@ -65,19 +70,30 @@ export function readSwiftLaunch(l: Launched, inv: Invocation, lines: LineIndex):
     else byName = stringOption(b, 'rope_scaling', scalingOpt);
   }
   const launch: TrainerLaunch = {
-    program: 'swift', invocation: inv, training: t, doc: b.doc(), options: b.options, request,
+    program: 'swift',
+    invocation: inv,
+    training: t,
+    doc: b.doc(),
+    options: b.options,
+    request,
     // 2.x takes only a type name (its factor derived from max_length): a JSON rewrite would be refused.
     writer: { jsonKeys: legacy ? [] : ['rope_scaling'], write: (key, value) => [`--${key}`, value] },
   };
-  if (legacy) launch.fixElsewhere = "ms-swift 2.x's --rope_scaling takes only linear or dynamic (factor ceil(max_length / max_position_embeddings)); YaRN or an explicit factor needs ms-swift 3 (--rope_scaling with a JSON object).";
+  if (legacy)
+    launch.fixElsewhere =
+      "ms-swift 2.x's --rope_scaling takes only linear or dynamic (factor ceil(max_length / max_position_embeddings)); YaRN or an explicit factor needs ms-swift 3 (--rope_scaling with a JSON object).";
   if (byName) {
     const name = byName.value.trim().toLowerCase();
     const allowed = legacy ? NAMES_2X : NAMES_3X;
     if (!allowed.includes(name)) {
-      request.problems.push({ token: scalingOpt!.value ?? scalingOpt!.flag, kind: 'bad-value', severity: 'error',
+      request.problems.push({
+        token: scalingOpt!.value ?? scalingOpt!.flag,
+        kind: 'bad-value',
+        severity: 'error',
         message: legacy
           ? `ms-swift 2.x accepts --rope_scaling linear or dynamic (argparse choices), got '${byName.value}': it stops before training.`
-          : `ms-swift 3.x accepts --rope_scaling linear, dynamic, yarn or a JSON object, got '${byName.value}': it stops before training (an assertion in _init_rope_scaling).` });
+          : `ms-swift 3.x accepts --rope_scaling linear, dynamic, yarn or a JSON object, got '${byName.value}': it stops before training (an assertion in _init_rope_scaling).`,
+      });
     }
   }
   launch.complete = (resolved) => settleScaling(launch, { byName, legacy, maxModelLen, length, scalingOpt }, resolved);
@@ -98,7 +114,9 @@ function settleScaling(
   if (name !== undefined && !(x.legacy ? NAMES_2X : NAMES_3X).includes(name)) return;
   const params: Record<string, Located<unknown>> = json ? { ...json.params } : { rope_type: x.byName! };
   // The name's own token stands for the scaling object: findings about it point there, a removal deletes the option.
-  const scaling: ScalingDescription = json ? { ...json, params } : { type: name as ScalingDescription['type'], key: 'rope_scaling', rawType: x.byName, node: x.byName!.node, params };
+  const scaling: ScalingDescription = json
+    ? { ...json, params }
+    : { type: name as ScalingDescription['type'], key: 'rope_scaling', rawType: x.byName, node: x.byName!.node, params };
   t.overrides.scaling = scaling;
   if (!r) {
     // ms-swift 3.x computes what the file leaves out once it loads the model (_init_rope_scaling in
@@ -106,7 +124,9 @@ function settleScaling(
     // original from the model): with the model unknown here, a missing factor is not a finding.
     if (!x.legacy && params['factor'] === undefined) {
       delete t.overrides.scaling;
-      launch.request.notes.push(`ms-swift derives the ${name ?? 'rope_scaling'} factor itself (ceil(max_model_len / the model's original context)); it is checked when the model is found.`);
+      launch.request.notes.push(
+        `ms-swift derives the ${name ?? 'rope_scaling'} factor itself (ceil(max_model_len / the model's original context)); it is checked when the model is found.`,
+      );
     }
     return;
   }
@@ -120,20 +140,33 @@ function settleScaling(
   const native = r.scaling?.params;
   const nativeOrig = native?.['original_max_position_embeddings']?.value;
   const nativeFactor = native?.['factor']?.value;
-  const original = typeof params['original_max_position_embeddings']?.value === 'number' ? params['original_max_position_embeddings'].value as number
-    : typeof nativeOrig === 'number' ? nativeOrig
-      : typeof nativeFactor === 'number' && nativeFactor > 0 ? Math.floor(mpe / nativeFactor) : mpe;
+  const original =
+    typeof params['original_max_position_embeddings']?.value === 'number'
+      ? (params['original_max_position_embeddings'].value as number)
+      : typeof nativeOrig === 'number'
+        ? nativeOrig
+        : typeof nativeFactor === 'number' && nativeFactor > 0
+          ? Math.floor(mpe / nativeFactor)
+          : mpe;
   // ms-swift writes the original length into every dict; only YaRN reads it (transformers warns on it for the others).
   const type = scaling.type;
   if (type === 'yarn' || type === 'llama3') params['original_max_position_embeddings'] ??= { value: original, note: "ms-swift: the model's own context" };
   if (params['factor'] === undefined) {
     if (!x.maxModelLen) {
       const tok = x.scalingOpt!.value ?? x.scalingOpt!.flag;
-      launch.request.problems.push({ token: tok, kind: 'bad-value', severity: 'error',
-        message: 'ms-swift stops before training: "max_model_len must be set if rope_scaling does not contain a \\"factor\\"". Add --max_model_len (the length to scale to).' });
+      launch.request.problems.push({
+        token: tok,
+        kind: 'bad-value',
+        severity: 'error',
+        message:
+          'ms-swift stops before training: "max_model_len must be set if rope_scaling does not contain a \\"factor\\"". Add --max_model_len (the length to scale to).',
+      });
       return;
     }
-    params['factor'] = { value: Math.max(Math.ceil(x.maxModelLen.value / original), 1), note: `ms-swift: ceil(max_model_len ${fmt(x.maxModelLen.value)} / ${fmt(original)})` };
+    params['factor'] = {
+      value: Math.max(Math.ceil(x.maxModelLen.value / original), 1),
+      note: `ms-swift: ceil(max_model_len ${fmt(x.maxModelLen.value)} / ${fmt(original)})`,
+    };
   }
   const factor = params['factor'].value;
   if (!x.maxModelLen && typeof factor === 'number') {

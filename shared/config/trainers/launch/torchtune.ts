@@ -36,7 +36,11 @@ export function readTorchtuneLaunch(l: Launched, inv: Invocation, lines: LineInd
   const builderKey = lastOf(over, 'model._component_') ? 'model._component_' : 'model';
   const builderOpt = lastOf(over, builderKey);
   const builder = stringOption(b, builderKey, builderOpt);
-  if (ckpt) { t.baseModel = ckpt; t.baseModelCandidates.push(ckpt.value); request.model = ckptOpt!.value; }
+  if (ckpt) {
+    t.baseModel = ckpt;
+    t.baseModelCandidates.push(ckpt.value);
+    request.model = ckptOpt!.value;
+  }
   if (builder) {
     t.baseModel ??= builder;
     request.model ??= builderOpt!.value;
@@ -55,7 +59,13 @@ export function readTorchtuneLaunch(l: Launched, inv: Invocation, lines: LineInd
     if (!length) request.notes.push(`tokenizer.max_seq_len comes from ${cfgName}.`);
   }
   return {
-    program: 'torchtune', invocation: inv, training: t, doc: b.doc(), options: b.options, request, configFile,
+    program: 'torchtune',
+    invocation: inv,
+    training: t,
+    doc: b.doc(),
+    options: b.options,
+    request,
+    configFile,
     fixElsewhere: "torchtune's model builders set RoPE in code: scaling cannot be added from this command.",
     writer: { jsonKeys: [], write: (key, value) => [`${key}=${value}`] },
   };
