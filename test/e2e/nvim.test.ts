@@ -80,7 +80,8 @@ describe('Neovim (headless) as an LSP client', function () {
     // The diagnostic sits on the value 131072 of the third line (0-based 2:52).
     const at = lines[2].indexOf('131072');
     assert.match(out, new RegExp(`^DIAG 2:${at} vllm/max-model-len-exceeds `, 'm'));
-    assert.match(out, /^APPLIED Add YaRN to hf-overrides \(factor 4, original 32768\)/m);
+    // Qwen's documented recipe is the preferred fix: YaRN ×4 over 32,768.
+    assert.match(out, /^APPLIED Add YaRN as Qwen's model card for .* documents it in hf-overrides \(factor 4, original 32768\)/m);
     assert.match(out, /^PASS in \d+ ms/m);
     const after = readFileSync(file, 'utf8').split('\n');
     assert.deepEqual(after.slice(0, 2), lines.slice(0, 2), 'the lines above the command are unchanged');
