@@ -5,7 +5,8 @@
  */
 import { child, ConfigNode, ParsedDocument } from '../document/configNode';
 
-const KEYS = [
+/** The keys vLLM's _get_and_verify_max_len reads (possible_keys), in its order. */
+export const VLLM_LENGTH_KEYS: readonly string[] = [
   'max_position_embeddings',
   'n_positions',
   'max_seq_len',
@@ -15,9 +16,9 @@ const KEYS = [
   'max_sequence_length',
   'max_seq_length',
   'seq_len',
-  'n_ctx',
-  'max_length',
 ];
+/** vLLM's keys plus those only other engines read (llama.cpp conversion's n_ctx, max_length). */
+const KEYS = [...VLLM_LENGTH_KEYS, 'n_ctx', 'max_length'];
 const NESTED = ['text_config', 'llm_config', 'language_config', 'text_model'];
 
 function numbers(node: ConfigNode | undefined): Record<string, number> {

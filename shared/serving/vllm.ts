@@ -44,18 +44,9 @@ import {
   targetContext,
 } from './common';
 import { derivativeNote } from '../config/reach';
+import { VLLM_LENGTH_KEYS } from './contextKeys';
 
-const LENGTH_KEYS = [
-  'max_position_embeddings',
-  'n_positions',
-  'max_seq_len',
-  'seq_length',
-  'model_max_length',
-  'max_target_positions',
-  'max_sequence_length',
-  'max_seq_length',
-  'seq_len',
-];
+const LENGTH_KEYS = VLLM_LENGTH_KEYS;
 const DEFAULT_LEN = 2048;
 
 export const VLLM_LONG_ENV = 'VLLM_ALLOW_LONG_MAX_MODEL_LEN';
