@@ -4,7 +4,7 @@
  * Node-only pieces (worker threads, cache) live in ./engine.
  */
 import { BLOCK, TOLERANCE, firstNegativeFast, thetas } from '../rope/fb';
-import { Cancellable, FullScan, SweepResult, WitnessScreen, sweepBstar } from './sweep';
+import { Cancellable, ExactScan, SweepResult, WitnessScreen, sweepBstar } from './sweep';
 import { ThresholdResult, estimateThreshold } from './threshold';
 import { checkBase, checkHeadDim, checkLength } from './validate';
 import { RopeError } from '../core/errors';
@@ -12,7 +12,7 @@ import { RopeError } from '../core/errors';
 export { TOLERANCE, fDirect } from '../rope/fb';
 export { MAX_LENGTH } from './validate';
 export type { ThresholdResult } from './threshold';
-export type { FullScan, WitnessScreen } from './sweep';
+export type { ExactScan, WitnessScreen } from './sweep';
 
 export interface BstarOptions {
   onProgress?(fraction: number): void;
@@ -21,8 +21,8 @@ export interface BstarOptions {
   lowerBound?: number;
   /** Witness proposals from a screen such as the gpu.js kernel; each is re-checked in float64. */
   screen?: WitnessScreen;
-  /** A full scan decided in float64 from a screen with a proven error bound (the WebGPU screen); null → CPU scan. */
-  fullScan?: FullScan;
+  /** The exact scan over all m < L, pruned by a screen with a proven error bound (the WebGPU screen); null → CPU scan. */
+  exactScan?: ExactScan;
 }
 
 export interface BstarResult {
@@ -84,7 +84,7 @@ export function bstar(length: number, headDim: number, opts: BstarOptions = {}):
     signal: opts.signal,
     lowerBound: opts.lowerBound,
     screen: opts.screen,
-    fullScan: opts.fullScan,
+    exactScan: opts.exactScan,
   });
   return { bstar: r.bstar, certificate: r.certificate, witness: r.witness, ms: Date.now() - t0 };
 }

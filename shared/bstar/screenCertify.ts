@@ -1,61 +1,101 @@
 /**
- * One full scan of a base, decided in float64 from a float32 screen (pure; the GPU itself lives in
- * shared/node). The screen gives, for each chunk of `chunk` consecutive m < L, a float32 minimum g_c
- * with a proven bound |g − f| ≤ ε per value. Then every m in a chunk with g_c ≥ ε has f ≥ 0: the
- * chunk needs no float64 work. Chunks are evaluated exactly (scanMinCertified) in ascending order of
- * g_c until the next one cannot hold anything below the smallest exact value found (g_c − ε ≥ best):
- * the result is scanMinCertified's over all m < L — the first-found value below −tol (a witness) or
- * the exact minimum (the certificate) — at the cost of a few chunks.
+ * The CPU's exact scan, skipping what a screen proves irrelevant (pure; the GPU itself lives in
+ * shared/node). `scanMinCertified(θ, 0, L)` walks blocks of BLOCK values of m from the top down and
+ * stops after the first block holding a value below −tol; otherwise it returns the exact minimum.
+ * Its answer decides the sweep's next step, so a GPU run reproduces it exactly, not just "a" witness
+ * or "a" minimum: a different witness moves the sweep along other bases, and b* would come out a few
+ * ulps apart (seen on llvmpipe at L = 2^18 when the screen picked its own witness).
  *
- * Every evaluated chunk is also a check of ε: an exact chunk minimum farther than ε from g_c means the
- * driver broke the bound's assumptions, and the caller must scan on the CPU instead ('violated').
+ * The screen gives, per top-down block j, a lower bound lower[j] ≤ min f over the block (float32
+ * chunk minima minus the proven ε; NaN or −∞ when unknown). Then:
+ *  - witness: only blocks with lower[j] < −tol can hold a value below −tol, so the first of them (in
+ *    the scan's order) whose exact minimum is below −tol is the block the CPU scan stops at, and its
+ *    exact minimum is the CPU's answer (earlier blocks were all ≥ −tol, above it);
+ *  - certificate: no block holds a value below −tol; the answer is the exact minimum, found by
+ *    evaluating blocks in increasing lower[j] until lower[j] exceeds the best value, ties going to
+ *    the block the CPU scan reaches first.
+ * Each block is evaluated by scanMinCertified itself on that block alone, so the values (and the
+ * order among equal values inside a block) are the CPU's. An evaluated block whose exact minimum lies
+ * outside [lower[j], lower[j] + 2ε] shows the driver broke the bound's assumptions: 'violated'.
  */
-import { ScanHit, scanMinCertified } from '../rope/fb';
+import { BLOCK, ScanHit, scanMinCertified } from '../rope/fb';
 import { Cancellable, throwIfAborted } from './cancel';
 
-export interface ChunkMinima {
-  /** Float32 minimum of f over m ∈ [c·chunk, min(L, (c+1)·chunk)), for each chunk c. */
-  minima: Float32Array;
-  chunk: number;
-  /** Proven bound on |screen value − f| (see shared/node/fbWebgpu.ts). */
+export interface BlockBounds {
+  /** Per top-down block j = [L − (j+1)·BLOCK, L − j·BLOCK) ∩ [0, L): a lower bound of f over it. */
+  lower: Float64Array;
+  /** The proven bound on |screen value − f| the bounds were made with. */
   eps: number;
 }
 
-export type ScreenVerdict =
-  | { kind: 'hit'; hit: ScanHit; chunksChecked: number }
-  | { kind: 'violated'; chunk: number; screen: number; exact: number }
-  | { kind: 'too-many'; candidates: number };
+export type ScreenVerdict = { kind: 'hit'; hit: ScanHit; blocksChecked: number } | { kind: 'violated'; block: number; lower: number; exact: number };
 
-/** More candidate chunks than this fraction of all: the screen saves too little, scan on the CPU. */
-const MAX_CANDIDATE_FRACTION = 0.25;
+/** Blocks of the CPU scan over m < length, top-down (the order scanMinCertified visits them). */
+export function scanBlocks(length: number): number {
+  return Math.ceil(length / BLOCK);
+}
 
-export function certifyFromScreen(theta: Float64Array, length: number, s: ChunkMinima, tol: number, buf: Float64Array, signal?: Cancellable): ScreenVerdict {
-  const { minima, chunk, eps } = s;
-  const chunks = Math.ceil(length / chunk);
-  let gmin = Infinity;
-  for (let c = 0; c < chunks; c++) if (minima[c] < gmin) gmin = minima[c];
-  // best ≤ (exact value at the screen's argmin) ≤ gmin + ε, so chunks with g_c ≥ gmin + 2ε are never needed.
-  const cut = gmin + 2 * eps;
-  const cand: number[] = [];
-  for (let c = 0; c < chunks; c++) if (minima[c] < cut || Number.isNaN(minima[c])) cand.push(c);
-  if (cand.length > Math.max(16, chunks * MAX_CANDIDATE_FRACTION)) return { kind: 'too-many', candidates: cand.length };
-  cand.sort((a, b) => minima[a] - minima[b]);
-  let best: ScanHit = { m: 0, f: Infinity };
+export function blockRange(length: number, j: number): [number, number] {
+  const hi = length - j * BLOCK;
+  return [Math.max(0, hi - BLOCK), hi];
+}
+
+export function scanMinFromScreen(theta: Float64Array, length: number, s: BlockBounds, tol: number, buf: Float64Array, signal?: Cancellable): ScreenVerdict {
+  const { lower, eps } = s;
+  const nb = scanBlocks(length);
   let checked = 0;
-  for (const c of cand) {
-    if (minima[c] - eps >= best.f) break;
+  const exact = (j: number): ScanHit | { violated: true; exact: number } => {
     throwIfAborted(signal);
-    const from = c * chunk;
-    const to = Math.min(length, from + chunk);
-    const r = scanMinCertified(theta, from, to, tol, buf);
+    const [lo, hi] = blockRange(length, j);
+    const r = scanMinCertified(theta, lo, hi, tol, buf);
     checked++;
-    // r.f is the chunk's exact minimum, or (early exit) some value below −tol, which the minimum is ≤ to.
-    const early = r.f < -tol;
-    if (!(minima[c] <= r.f + eps) || (!early && !(minima[c] >= r.f - eps))) {
-      return { kind: 'violated', chunk: c, screen: minima[c], exact: r.f };
-    }
-    if (early) return { kind: 'hit', hit: r, chunksChecked: checked };
-    if (r.f < best.f) best = r;
+    const lb = lower[j];
+    // (An unknown bound, NaN or −∞, checks nothing.)
+    if (r.f < lb || (Number.isFinite(lb) && r.f > lb + 2 * eps)) return { violated: true, exact: r.f };
+    return r;
+  };
+  // Witness: the first block, top-down, that can and does hold a value below −tol.
+  for (let j = 0; j < nb; j++) {
+    if (lower[j] >= -tol) continue;
+    const r = exact(j);
+    if ('violated' in r) return { kind: 'violated', block: j, lower: lower[j], exact: r.exact };
+    if (r.f < -tol) return { kind: 'hit', hit: r, blocksChecked: checked };
   }
-  return { kind: 'hit', hit: best, chunksChecked: checked };
+  // Certificate: the exact minimum over every block (NaN bounds sort first: they are evaluated).
+  const order = Array.from({ length: nb }, (_, j) => j);
+  const key = (j: number) => (Number.isNaN(lower[j]) ? -Infinity : lower[j]);
+  order.sort((a, b) => key(a) - key(b) || a - b);
+  let best: ScanHit = { m: 0, f: Infinity };
+  let bestBlock = nb;
+  for (const j of order) {
+    if (key(j) > best.f) break;
+    const r = exact(j);
+    if ('violated' in r) return { kind: 'violated', block: j, lower: lower[j], exact: r.exact };
+    if (r.f < best.f || (r.f === best.f && j < bestBlock)) {
+      best = r;
+      bestBlock = j;
+    }
+  }
+  return { kind: 'hit', hit: best, blocksChecked: checked };
+}
+
+/**
+ * Per-block lower bounds from float32 chunk minima of a screen laid on the scan's block grid: chunk c
+ * covers m ∈ [r + c·chunk, r + (c+1)·chunk) with r = L mod chunk and chunk dividing BLOCK, so every
+ * chunk lies in one block; m < r (the bottom block's first few) is unscreened, so that block's bound is −∞.
+ */
+export function blockBoundsFromChunks(length: number, chunk: number, minima: Float32Array, eps: number): BlockBounds {
+  if (BLOCK % chunk !== 0) throw new Error(`screen chunk ${chunk} does not divide the scan block ${BLOCK}`);
+  const nb = scanBlocks(length);
+  const lower = new Float64Array(nb).fill(Infinity);
+  const r = length % chunk;
+  for (let c = 0; c < minima.length; c++) {
+    const m = r + c * chunk;
+    const j = Math.floor((length - 1 - m) / BLOCK);
+    const v = minima[c] - eps;
+    // NaN propagates (a NaN screen value means "unknown": the block is evaluated).
+    if (Number.isNaN(v) || v < lower[j]) lower[j] = v;
+  }
+  if (r > 0) lower[nb - 1] = -Infinity;
+  return { lower, eps };
 }

@@ -41,14 +41,15 @@ export interface SweepOptions {
    */
   screen?: WitnessScreen;
   /**
-   * Optional full scan from a screen with a proven error bound (the WebGPU screen, via
-   * screenCertify.ts): scanMinCertified's verdict over all m < L, or null to scan on the CPU.
+   * Optional stand-in for the exact scan over all m < L (the WebGPU screen, via screenCertify.ts): it
+   * must return exactly what scanMinCertified(θ, 0, L) returns, or null to let the CPU scan. Every
+   * other step is the CPU's, so b* is the same to the last bit with or without it.
    */
-  fullScan?: FullScan;
+  exactScan?: ExactScan;
 }
 
 export type WitnessScreen = (base: number, length: number) => number;
-export type FullScan = (base: number, length: number, theta: Float64Array, buf: Float64Array) => ScanHit | null;
+export type ExactScan = (base: number, length: number, theta: Float64Array, buf: Float64Array) => ScanHit | null;
 
 export interface SweepResult {
   bstar: number;
@@ -143,7 +144,7 @@ export function sweepFrom(
   signal?: Cancellable,
   screen?: WitnessScreen,
   onProgress?: (fraction: number) => void,
-  fullScan?: FullScan,
+  exactScan?: ExactScan,
 ): SweepResult {
   const buf = new Float64Array(BLOCK);
   const jet = new JetStepper();
@@ -205,10 +206,7 @@ export function sweepFrom(
           // A cheap approximate search finds most witnesses; only when it finds none does the exact
           // scan run, which either finds one or certifies b.
           let found = -1;
-          const full = fullScan ? fullScan(b, length, th, buf) : null;
-          if (full) {
-            // An exact verdict already: a witness below −TOLERANCE or the certified minimum.
-          } else if (screen) {
+          if (screen) {
             const w = screen(b, length);
             if (w >= 0 && w < length && fAt(th, w) < -TOLERANCE) found = w;
           } else {
@@ -216,7 +214,7 @@ export function sweepFrom(
             if (found >= 0) consider(found);
             if (best >= 0) found = best;
           }
-          const hit = full ?? (found >= 0 ? { m: found, f: -Infinity } : scanMinCertified(th, 0, length, TOLERANCE, buf, signal));
+          const hit = found >= 0 ? { m: found, f: -Infinity } : (exactScan?.(b, length, th, buf) ?? scanMinCertified(th, 0, length, TOLERANCE, buf, signal));
           if (hit.f >= -TOLERANCE) {
             return {
               bstar: b,
@@ -292,7 +290,7 @@ export function sweepBstar(length: number, headDim: number, opts: SweepOptions =
     const prev: SweepResult | null = res;
     const before = done;
     const within = opts.onProgress ? (f: number) => opts.onProgress!((before + weights[k] * f) / total) : undefined;
-    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal, opts.screen, within, opts.fullScan);
+    res = sweepFrom(chain[k], headDim, Math.max(lowerBound, prev?.bstar ?? 1), pool, opts.signal, opts.screen, within, opts.exactScan);
     // A link that starts on a valid base keeps the previous link's witness (its m < L too).
     if (!res.witness && prev) res.witness = prev.witness;
     stats.steps += res.stats.steps;

@@ -123,6 +123,8 @@ function loadDawn(): DawnModule | null {
 }
 
 let opened: Promise<WebGpuHandle> | null = null;
+/** The Dawn instance behind each opened device on this thread, held so the garbage collector never frees one under its device. */
+const liveInstances: unknown[] = [];
 
 /** One device per thread, opened on first use (later calls share it). */
 export function openWebGpu(): Promise<WebGpuHandle> {
@@ -157,6 +159,10 @@ async function open(): Promise<WebGpuHandle> {
           maxBufferSize: adapter.limits.maxBufferSize,
         },
       });
+      // Dawn's instance lives only as long as the object create() returned: once that is garbage-collected,
+      // the device's internals are freed under it (the H100 run's hangs and aborts at L ≥ 2^18 were this:
+      // a few dozen screens in, a GC, then a hung mapAsync, a mutex assertion or std::system_error).
+      liveInstances.push(gpu);
       const backend = a.backend === 'default' ? (/vulkan/i.test(label) ? 'vulkan' : 'native') : a.backend;
       return {
         device,

@@ -3,15 +3,16 @@
  * Node-only. Cancellation arrives through a shared Int32Array that the float64 sweep reads
  * between batches, so a cancelled job stops within one block of work.
  *
- * The 'gpu' backend: the sweep's full scans (the expensive part: all m < L at one base) go to the
- * WebGPU screen (gpuBridge.ts) and are decided in float64 from it (bstar/screenCertify.ts); every
- * step, witness and certificate is still float64 on this thread, so b* is the CPU's.
+ * The 'gpu' backend: the sweep's exact scans (all m < L at one base, run when the cheap searches find
+ * no witness, and to certify the answer) are pruned by the WebGPU screen (gpuBridge.ts) and decided in
+ * float64 from it (bstar/screenCertify.ts), returning exactly the CPU scan's answer; every other step
+ * is the CPU's, so b* is the CPU's to the last bit.
  */
 import { parentPort } from 'node:worker_threads';
-import { bstar, lmax, FullScan } from '../bstar/index';
+import { bstar, lmax, ExactScan } from '../bstar/index';
 import { estimateThreshold } from '../bstar/threshold';
-import { certifyFromScreen } from '../bstar/screenCertify';
-import { TOLERANCE } from '../rope/fb';
+import { blockBoundsFromChunks, scanMinFromScreen } from '../bstar/screenCertify';
+import { BLOCK, TOLERANCE } from '../rope/fb';
 import { RopeError } from '../core/errors';
 import type { GpuInfoValue, GpuJobStats, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
 import { GpuBridge } from './gpuBridge';
@@ -42,34 +43,37 @@ function gpuInfo(headDim: number): GpuInfoValue {
   };
 }
 
-/** A FullScan on the GPU for one job; falls back to the CPU scan (null) for short L or if the GPU misbehaves. */
-function gpuFullScan(headDim: number, stats: GpuJobStats): FullScan | undefined {
+/**
+ * The sweep's exact scan with the GPU pruning it (null: the CPU scans, for short L or once the GPU has
+ * misbehaved). The screen's chunks lie on the scan's block grid, so screenCertify.ts can reproduce the
+ * CPU scan's answer exactly from the blocks the screen cannot rule out.
+ */
+function gpuExactScan(headDim: number, stats: GpuJobStats): ExactScan | undefined {
   const g = gpu().bridge;
   if (!g || !g.calibrate(headDim).precise) return undefined;
   const eps = g.calibrate(headDim).eps;
   let disabled = false;
-  return (base, length, theta, buf) => {
+  return (_base, length, theta, buf) => {
     if (disabled || length < GPU_SCAN_MIN_LENGTH) return null;
-    const chunk = chunkFor(1, length);
+    const chunk = Math.min(chunkFor(1, length), BLOCK);
+    const r = length % chunk;
     let minima: Float32Array;
     try {
-      minima = g.minima({ freq: packFrequencies([theta]), n: headDim / 2, bases: 1, count: length, chunk });
+      minima = g.minima({ freq: packFrequencies([theta]), n: headDim / 2, bases: 1, count: length - r, offset: r, chunk });
     } catch (e) {
       disabled = true;
       stats.fallback = (e as Error)?.message ?? String(e);
       return null;
     }
     stats.gpuScans++;
-    const v = certifyFromScreen(theta, length, { minima, chunk, eps }, TOLERANCE, buf);
+    const v = scanMinFromScreen(theta, length, blockBoundsFromChunks(length, chunk, minima, eps), TOLERANCE, buf);
     if (v.kind === 'hit') {
-      stats.chunksChecked += v.chunksChecked;
+      stats.blocksChecked += v.blocksChecked;
       return v.hit;
     }
-    if (v.kind === 'violated') {
-      // The driver broke the bound's assumptions: never trust it again in this job.
-      disabled = true;
-      stats.fallback = `screen value ${v.screen} vs float64 ${v.exact} in chunk ${v.chunk} differ by more than ε = ${eps}`;
-    }
+    // The driver broke the bound's assumptions: never trust it again in this job.
+    disabled = true;
+    stats.fallback = `float64 minimum ${v.exact} of block ${v.block} lies outside the screen's bound ${v.lower} (+2ε, ε = ${eps})`;
     stats.cpuScans++;
     return null;
   };
@@ -85,12 +89,12 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
   switch (job.kind) {
     case 'bstar': {
       let lastSent = 0;
-      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, chunksChecked: 0 };
-      const fullScan = job.backend === 'gpu' ? gpuFullScan(job.headDim, stats) : undefined;
+      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
+      const exactScan = job.backend === 'gpu' ? gpuExactScan(job.headDim, stats) : undefined;
       const r = bstar(job.length, job.headDim, {
         signal,
         lowerBound: job.lowerBound,
-        fullScan,
+        exactScan,
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastSent > 50 || fraction >= 1) {
@@ -99,7 +103,7 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
           }
         },
       });
-      return fullScan ? { ...r, gpu: stats } : r;
+      return exactScan ? { ...r, gpu: stats } : r;
     }
     case 'threshold':
       return estimateThreshold(job.length, job.headDim, job.bstar, signal);

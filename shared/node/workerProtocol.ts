@@ -11,7 +11,8 @@ export type JobRequest =
 export interface GpuJobStats {
   gpuScans: number;
   cpuScans: number;
-  chunksChecked: number;
+  /** Blocks of BLOCK values of m the screen could not rule out, evaluated in float64. */
+  blocksChecked: number;
   fallback?: string;
 }
 

@@ -165,7 +165,7 @@ const lines = [
       String(r.gpu.wallMs).padEnd(12),
       String(r.cpu.wallMs).padEnd(12),
       s(r.cpuOverGpuWall).padEnd(8),
-      `(${r.gpu.ms} / ${r.cpu.ms}; ${r.gpu.gpu ? `${r.gpu.gpu.gpuScans} scans, ${r.gpu.gpu.chunksChecked} chunks${r.gpu.gpu.fallback ? `, fallback: ${r.gpu.gpu.fallback}` : ''}` : '–'})`,
+      `(${r.gpu.ms} / ${r.cpu.ms}; ${r.gpu.gpu ? `${r.gpu.gpu.gpuScans} scans, ${r.gpu.gpu.blocksChecked} blocks${r.gpu.gpu.fallback ? `, fallback: ${r.gpu.gpu.fallback}` : ''}` : '–'})`,
     ].join(' '),
   ),
   '',

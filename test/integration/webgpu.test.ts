@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BoundEngine, GpuInfoValue } from '../../shared/node/engine';
 import { run } from '../../server/cli/bound';
-import { boundFigure } from '../../shared/core/format';
 import { GpuBridge } from '../../shared/node/gpuBridge';
 import { packFrequencies, screenEpsilon } from '../../shared/node/fbWebgpu';
 import { fAt, thetas } from '../../shared/rope/fb';
@@ -42,24 +41,26 @@ describe('WebGPU backend (llvmpipe here, a GPU where one is lent)', function () 
     assert.ok(info.maxError! > 0 && info.maxError! * 2 <= info.eps!, `${info.maxError} vs ε ${info.eps}`);
   });
 
+  // 2^18 at d = 128 and 2^20 at d = 64: where the H100 run hung or died (a garbage-collected Dawn
+  // instance), and where a screen that chose its own witnesses ended a few ulps away from the CPU.
   for (const [L, d] of [
     [4096, 64],
     [6000, 128],
-    [16384, 128],
     [12288, 96],
+    [100_003, 64],
+    [1 << 18, 128],
+    [1 << 20, 64],
   ] as const) {
-    it(`b*(${L}, ${d}) on the GPU equals the CPU's to the last printed digit, certificate included`, async () => {
+    it(`b*(${L}, ${d}) on the GPU is the CPU's to the last bit: value, witness and certificate`, async () => {
       const cpu = new BoundEngine({ workerScript });
       try {
         const c = await cpu.bstar(L, d, { backend: 'cpu' });
         const g = await engine.bstar(L, d, { backend: 'gpu' });
         assert.equal(g.backend, 'gpu');
-        assert.ok(g.gpu && g.gpu.gpuScans > 0 && g.gpu.cpuScans === 0, JSON.stringify(g.gpu));
-        assert.equal(boundFigure(g.bstar), boundFigure(c.bstar));
-        // Witness paths differ, so the sweeps land within the tolerance band, ~1e-13 apart at most.
-        assert.ok(Math.abs(g.bstar - c.bstar) / c.bstar < 1e-11, `${g.bstar} vs ${c.bstar}`);
-        assert.equal(g.certificate.argminM, c.certificate.argminM);
-        assert.ok(Math.abs(g.certificate.minF - c.certificate.minF) < 1e-9);
+        assert.ok(g.gpu && g.gpu.gpuScans > 0 && g.gpu.cpuScans === 0 && !g.gpu.fallback, JSON.stringify(g.gpu));
+        assert.equal(g.bstar, c.bstar);
+        assert.deepEqual(g.witness, c.witness);
+        assert.deepEqual(g.certificate, c.certificate);
       } finally {
         await cpu.dispose();
       }
@@ -73,7 +74,7 @@ describe('WebGPU backend (llvmpipe here, a GPU where one is lent)', function () 
       assert.equal(await run(['--length', '8k', '--head-dim', '64', '--backend', b, '--json'], { out: (t) => lines.push(t), err: () => {} }), 0);
       outs[b] = JSON.parse(lines.join(''));
     }
-    assert.equal(boundFigure(outs.gpu.bstar), boundFigure(outs.cpu.bstar));
+    assert.equal(outs.gpu.bstar, outs.cpu.bstar);
     assert.equal(outs.cpu.backend, 'cpu');
     assert.equal(outs.gpu.backend, 'gpu');
     assert.match(outs.gpu.backendReason, /requested \(--backend gpu\): .*WebGPU on /);
@@ -112,6 +113,29 @@ describe('WGSL f_b screen kernel (through the bridge to its device thread)', fun
         assert.ok(worst > 0 && worst <= screenEpsilon(d / 2), `d = ${d}: ${worst} vs ε ${screenEpsilon(d / 2)}`);
         const grouped = bridge!.minima({ freq: packFrequencies(th), n: d / 2, bases: bases.length, count, stride, offset, chunk: 4 });
         assert.equal(grouped[1], Math.min(out[4], out[5], out[6], out[7]));
+      }
+    } finally {
+      bridge!.dispose();
+    }
+  });
+
+  it('keeps answering through many screens and garbage collections (the H100 hang: a collected Dawn instance)', function () {
+    if (!built) this.skip();
+    process.env.EGL_PLATFORM ??= 'surfaceless';
+    const { bridge, reason } = GpuBridge.open();
+    if (!bridge) {
+      console.log(`      skipped: ${reason}`);
+      this.skip();
+    }
+    try {
+      // Before the instance was held, the device thread aborted or stopped answering 37–64 screens in
+      // (std::system_error, a mutex assertion, or a mapAsync that never settled), once a GC had run.
+      const L = 1 << 18;
+      for (let r = 0; r < 150; r++) {
+        const th = thetas(1e5 * (1 + r), 128);
+        const out = bridge!.minima({ freq: packFrequencies([th]), n: 64, bases: 1, count: L, chunk: 2 });
+        assert.equal(out.length, L / 2);
+        if (r % 50 === 0) assert.ok(Math.abs(out[7] - Math.min(fAt(th, 14), fAt(th, 15))) <= screenEpsilon(64));
       }
     } finally {
       bridge!.dispose();
