@@ -4,6 +4,7 @@
  * machine a real GPU. Each suite is skipped, with the reason, where there is none.
  */
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BoundEngine, GpuInfoValue } from '../../shared/node/engine';
@@ -133,12 +134,48 @@ describe('WGSL f_b screen kernel (through the bridge to its device thread)', fun
       const L = 1 << 18;
       for (let r = 0; r < 150; r++) {
         const th = thetas(1e5 * (1 + r), 128);
-        const out = bridge!.minima({ freq: packFrequencies([th]), n: 64, bases: 1, count: L, chunk: 2 });
+        const out: Float32Array = bridge!.minima({ freq: packFrequencies([th]), n: 64, bases: 1, count: L, chunk: 2 });
         assert.equal(out.length, L / 2);
         if (r % 50 === 0) assert.ok(Math.abs(out[7] - Math.min(fAt(th, 14), fAt(th, 15))) <= screenEpsilon(64));
       }
     } finally {
       bridge!.dispose();
     }
+  });
+});
+
+describe('bench --kernels: WebGPU rows in Node (llvmpipe here: plumbing and accuracy, not GPU speed)', function () {
+  this.timeout(300_000);
+  it('the device copy, RoPE in both layouts and the f_b screen run on the adapter, each with its error against float64', function () {
+    if (!built) this.skip();
+    const r = spawnSync(
+      process.execPath,
+      [join(__dirname, '..', '..', 'dist', 'cli.js'), 'bench', '--kernels', '--only', 'webgpu', '--repeats', '2', '--warmup', '1', '--json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, EGL_PLATFORM: process.env.EGL_PLATFORM ?? 'surfaceless' },
+        timeout: 280_000,
+      },
+    );
+    assert.equal(r.status, 0, r.stderr.slice(-2000));
+    const run = JSON.parse(r.stdout) as {
+      environment: string;
+      results: { id: string; backend: string; error?: string; medianMs?: number; maxAbsError?: number; ratioToMemcpy?: number }[];
+    };
+    if (/no WebGPU/.test(run.environment)) {
+      console.log(`      skipped: ${run.environment}`);
+      this.skip();
+    }
+    const row = (id: string) => {
+      const x = run.results.find((q) => q.id === id);
+      assert.ok(x && !x.error && x.medianMs! > 0 && /^WebGPU: /.test(x.backend), `${id}: ${JSON.stringify(x)}`);
+      return x!;
+    };
+    assert.equal(row('memcpy-webgpu').maxAbsError, 0);
+    for (const id of ['rope-rotate-half-webgpu', 'rope-interleaved-webgpu']) {
+      const x = row(id);
+      assert.ok(x.maxAbsError! < 1e-5 && x.ratioToMemcpy! > 0, `${id}: ${x.maxAbsError}`);
+    }
+    assert.ok(row('fb-webgpu').maxAbsError! <= screenEpsilon(64), 'f_b screen error within the proven ε');
   });
 });
