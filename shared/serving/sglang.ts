@@ -176,7 +176,8 @@ export function sglangPlan(input: ServingInput): ServingPlan {
 //  - Images lmsysorg/sglang have no serving ENTRYPOINT: the command is given in full.
 import type { Invocation } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
-import { OptionSpec, afterPythonModule, engineWrapper, ignoredOverrideKeys, imageIs, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { OptionSpec, afterPythonModule, engineWrapper, imageIs, lastUse, programName, readArgv } from './argv';
+import { type OverrideWords, flagIgnoredOverrideKeys, readOverrideOption } from './overrideOption';
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import { parseLength } from './vllm';
@@ -210,6 +211,13 @@ const SGLANG_FOREIGN: Record<string, string | undefined> = {
 };
 
 export const SGLANG_IMAGES = ['lmsysorg/sglang'];
+
+/** `--json-model-override-args` in SGLang's problems: get_config merges it with config.update. */
+const SGLANG_OVERRIDE_WORDS: OverrideWords = {
+  flag: '--json-model-override-args',
+  engine: 'SGLang',
+  applied: 'is merged into the config as is and nothing reads it',
+};
 
 /** Every long option SGLang defines that these readers rely on, for argparse's prefix matching. */
 const SGLANG_LONG = SGLANG_SPECS.flatMap((s) => s.flags);
@@ -258,26 +266,8 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
   }
   const ov = lastUse(r, 'json-model-override-args');
   if (ov) {
-    const parsed = readJsonObject(ov);
-    req.overrides = { option: ov, ...parsed };
-    if (parsed.error && ov.value)
-      req.problems.push({
-        token: ov.value,
-        kind: 'bad-value',
-        severity: 'error',
-        message: `--json-model-override-args: ${parsed.error}; SGLang's json.loads refuses it and the launch fails.`,
-      });
-    if (parsed.value) {
-      for (const { key, meant } of ignoredOverrideKeys(parsed.value)) {
-        req.problems.push({
-          token: ov.value ?? ov.flag,
-          kind: 'ignored-key',
-          severity: 'warning',
-          keyPath: [key],
-          message: `--json-model-override-args key ${JSON.stringify(key)} is merged into the config as is and nothing reads it: the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.`,
-        });
-      }
-    }
+    const value = readOverrideOption(req, ov, SGLANG_OVERRIDE_WORDS);
+    if (value) flagIgnoredOverrideKeys(req, value, SGLANG_OVERRIDE_WORDS);
   }
   for (const u of r.unknown) {
     const us = u.name.replace(/_/g, '-');

@@ -258,14 +258,13 @@ import {
   ReadArgv,
   afterPythonModule,
   engineWrapper,
-  ignoredOverrideKeys,
   imageIs,
   imageRepo,
   lastUse,
   programName,
   readArgv,
-  readJsonObject,
 } from './argv';
+import { type OverrideWords, flagIgnoredOverrideKeys, readOverrideOption } from './overrideOption';
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
@@ -282,6 +281,13 @@ export const VLLM_SPECS: OptionSpec[] = [
   { name: 'config', flags: ['--config'], takesValue: true },
   { name: 'tokenizer', flags: ['--tokenizer'], takesValue: true },
 ];
+
+/** `--hf-overrides` in vLLM's problems: ModelConfig applies it with config.update, which checks no key. */
+const VLLM_OVERRIDE_WORDS: OverrideWords = {
+  flag: '--hf-overrides',
+  engine: 'vLLM',
+  applied: "is set on the config as is and nothing reads it (vLLM's config.update checks no key)",
+};
 
 /** FlexibleArgumentParser: `--flag=value` splits, underscores read as dashes. */
 export const VLLM_HABITS: GrammarHabits = { equals: true, underscores: true };
@@ -364,19 +370,7 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
   }
 
   const hf = lastUse(r, 'hf-overrides');
-  let overrides: Record<string, unknown> | undefined;
-  if (hf) {
-    const parsed = readJsonObject(hf);
-    req.overrides = { option: hf, ...parsed };
-    overrides = parsed.value;
-    if (parsed.error && hf.value)
-      req.problems.push({
-        token: hf.value,
-        kind: 'bad-value',
-        severity: 'error',
-        message: `--hf-overrides: ${parsed.error}; vLLM's json.loads refuses it and the launch fails.`,
-      });
-  }
+  let overrides = hf ? readOverrideOption(req, hf, VLLM_OVERRIDE_WORDS) : undefined;
   // `--hf-overrides.rope_scaling.factor 4`: merged into the JSON exactly as vLLM does.
   for (const u of r.unknown) {
     if (!u.name.startsWith('--hf-overrides.')) continue;
@@ -399,18 +393,7 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
     if (!req.overrides) req.overrides = { option: { name: 'hf-overrides', flag: u.flag, value: u.value }, value: overrides };
     else req.overrides.value = overrides;
   }
-  if (overrides) {
-    const at = req.overrides!.option.value ?? req.overrides!.option.flag;
-    for (const { key, meant } of ignoredOverrideKeys(overrides)) {
-      req.problems.push({
-        token: at,
-        kind: 'ignored-key',
-        severity: 'warning',
-        keyPath: [key],
-        message: `--hf-overrides key ${JSON.stringify(key)} is set on the config as is and nothing reads it (vLLM's config.update checks no key): the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.`,
-      });
-    }
-  }
+  if (overrides) flagIgnoredOverrideKeys(req, overrides, VLLM_OVERRIDE_WORDS);
   for (const name of ['rope-scaling', 'rope-theta', 'disable-sliding-window']) {
     const u = lastUse(r, name);
     if (u) req.rope[name] = u;
