@@ -252,18 +252,7 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //  - `--rope-scaling` / `--rope-theta` were removed by PR #28006 (v0.11.1): "unrecognized arguments".
 import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
-import {
-  GrammarHabits,
-  OptionSpec,
-  ReadArgv,
-  afterPythonModule,
-  engineWrapper,
-  imageIs,
-  imageRepo,
-  lastUse,
-  programName,
-  readArgv,
-} from './argv';
+import { GrammarHabits, OptionSpec, ReadArgv, afterPythonModule, engineWrapper, imageIs, imageRepo, lastUse, programName, readArgv } from './argv';
 import { type OverrideWords, flagIgnoredOverrideKeys, readOverrideOption } from './overrideOption';
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
