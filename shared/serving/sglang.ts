@@ -3,8 +3,9 @@
  *
  * Rules read from sgl-project/sglang `python/sglang/srt/utils/hf_transformers_utils.py::get_context_length`
  * and `python/sglang/srt/configs/model_config.py::_derive_context_length`:
- *  - the length is the FIRST present of max_sequence_length, seq_length, max_seq_len,
- *    model_max_length, max_position_embeddings (2048 when none), on the text config;
+ *  - the length is the FIRST present of CONTEXT_LENGTH_KEYS: max_sequence_length, seq_length,
+ *    max_seq_len, model_max_length, max_position_embeddings (2048 when none), on the text config
+ *    (SGLANG_LENGTH_KEYS in contextKeys.ts); an override raises it by setting that key;
  *  - it is multiplied by `rope_scaling.factor` (default 1) unless the scaling object has an
  *    `original_max_position_embeddings` key or `rope_type` is llama3 — so a YaRN config with its
  *    original keeps max_position_embeddings;
@@ -16,6 +17,9 @@ import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, factsOfReading, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
+import { SGLANG_LENGTH_KEYS } from './contextKeys';
+import type { LengthPolicy } from './engine';
+import { keysWithOverride } from './lengthPolicy';
 import {
   ScalingFacts,
   planRewrite,
@@ -36,7 +40,7 @@ import {
   targetContext,
 } from './common';
 
-const LENGTH_KEYS = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
+const LENGTH_KEYS = SGLANG_LENGTH_KEYS;
 const DEFAULT_LEN = 2048;
 
 export const SGLANG_LONG_ENV = 'SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN';
@@ -50,10 +54,25 @@ export function sglangHonoursWindows(modelType: string | undefined): boolean {
   return !['llama', 'mistral', 'mixtral'].includes(modelType ?? '');
 }
 
-export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = scalingFacts(input.rope)): number {
+/** The length SGLang starts from: the first of its keys the config has, else 2048. */
+export function sglangBaseLength(input: ServingInput): { value: number; key: string } {
   const keys = lengthKeys(input);
   const key = LENGTH_KEYS.find((k) => typeof keys[k] === 'number');
-  const base = key ? keys[key] : DEFAULT_LEN;
+  return key ? { value: keys[key], key } : { value: DEFAULT_LEN, key: 'default' };
+}
+
+/**
+ * What an override sets to raise SGLang's length to `length`: the key it reads for this model
+ * (Qwen-1, ChatGLM: seq_length, which it reads before max_position_embeddings), else
+ * max_position_embeddings.
+ */
+export function sglangLengthValues(input: ServingInput, length: number): Record<string, number> {
+  const key = sglangBaseLength(input).key;
+  return { [key === 'default' ? 'max_position_embeddings' : key]: length };
+}
+
+export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = scalingFacts(input.rope)): number {
+  const base = sglangBaseLength(input).value;
   let factor = 1;
   if (facts.type !== 'none') {
     factor = facts.factor ?? 1;
@@ -116,7 +135,7 @@ export function sglangPlan(input: ServingInput): ServingPlan {
     advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     if (advice) {
       // SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings.
-      const w = rewriteOverride(facts, advice.preferred, context, { yarnSetsLength: true });
+      const w = rewriteOverride(facts, advice.preferred, context, { yarnSetsLength: true, lengthValues: (n) => sglangLengthValues(input, n) });
       overrides = w.override;
       scaling = w.scaling;
       mpe = w.context;
@@ -134,13 +153,13 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
   const lengthWith = (n: number | undefined) =>
     sglangDerivedContext(
-      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input,
+      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), ...sglangLengthValues(input, n) } } : input,
       scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts,
     );
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
-    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true, lengthValues: (n) => sglangLengthValues(input, n) });
     overrides = w.override;
     mpe = w.context;
     after = lengthWith(mpe);
@@ -286,8 +305,8 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
 export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const ov = req.overrides?.value;
   const { rope, facts, scaling } = withOverrides(input.rope, ov, 'json-model-override-args');
-  const keys: Record<string, number> = { ...lengthKeys(input) };
-  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  // config.update sets every key it is given, so an override's seq_length counts as much as its max_position_embeddings.
+  const keys = keysWithOverride(SGLANG_LENGTH_POLICY, input, ov);
   const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
   const ignoresFactor = facts.type !== 'none' && ('original_max_position_embeddings' in facts.params || facts.params['rope_type'] === 'llama3');
   const basis =
@@ -313,6 +332,14 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
 import type { Engine } from './engine';
 import { fmt } from '../core/format';
 
+/** SGLang's length rule, for the rules and the override fixes (engine.ts LengthPolicy). */
+export const SGLANG_LENGTH_POLICY: LengthPolicy = {
+  keys: SGLANG_LENGTH_KEYS,
+  base: sglangBaseLength,
+  derived: sglangDerivedContext,
+  lengthValues: sglangLengthValues,
+};
+
 export const sglangEngine: Engine = {
   id: 'sglang',
   label: 'SGLang',
@@ -320,6 +347,7 @@ export const sglangEngine: Engine = {
   effect: sglangLaunchEffect,
   plan: sglangPlan,
   env: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
+  lengthPolicy: SGLANG_LENGTH_POLICY,
   override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true },
   replacesScaling: "the override object replaces the model's whole (no merge)",
   honoursWindows: sglangHonoursWindows,

@@ -68,6 +68,17 @@ export function vllmBaseLength(input: ServingInput): { value: number; key: strin
   return best ?? { value: DEFAULT_LEN, key: 'default' };
 }
 
+/**
+ * What an override sets to raise vLLM's length to `length`: max_position_embeddings, and every other
+ * key it reads that the config writes below `length` (it takes the smallest: Qwen-1's seq_length 8192).
+ */
+export function vllmLengthValues(input: ServingInput, length: number): Record<string, number> {
+  const keys = lengthKeys(input);
+  const out: Record<string, number> = { max_position_embeddings: length };
+  for (const k of LENGTH_KEYS) if (typeof keys[k] === 'number' && keys[k] < length) out[k] = length;
+  return out;
+}
+
 export interface VllmEngineOptions {
   /** `--disable-sliding-window` (`disable-sliding-window: true` in a `--config` YAML). */
   disableSlidingWindow?: boolean;
@@ -181,7 +192,7 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context);
     if (advice) {
-      const w = rewriteOverride(facts, advice.preferred, context);
+      const w = rewriteOverride(facts, advice.preferred, context, { lengthValues: (n) => vllmLengthValues(input, n) });
       overrides = w.override;
       scaling = w.scaling;
       mpe = w.context;
@@ -207,13 +218,13 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
   const lengthWith = (n: number | undefined) =>
     vllmDerivedMaxLen(
-      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input,
+      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), ...vllmLengthValues(input, n) } } : input,
       scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts,
     );
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
-    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true, lengthValues: (n) => vllmLengthValues(input, n) });
     overrides = w.override;
     mpe = w.context;
     after = lengthWith(mpe);
@@ -468,8 +479,8 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const given = req.overrides?.value ?? removedMeaning(req);
   const { applied: ov, dead, scope } = vllmAppliedOverrides(given, input.rope);
   const { rope, facts, scaling } = withOverrides(input.rope, ov, scope ? `hf-overrides.${scope}` : 'hf-overrides');
-  const keys: Record<string, number> = { ...lengthKeys(input) };
-  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  // config.update sets every key it is given: an override's seq_length is read as the config's own.
+  const keys = keysWithOverride(VLLM_LENGTH_POLICY, input, ov);
   const notes: string[] = [];
   const window = input.rope.slidingWindow?.value;
   if (req.rope['disable-sliding-window'] && typeof window === 'number' && window > 0) {
@@ -575,7 +586,17 @@ export function parseLengthOrAuto(raw: string): number | 'auto' {
 
 // ==== end of launch grammar (h-engines) ====================================================
 
-import type { Engine } from './engine';
+import type { Engine, LengthPolicy } from './engine';
+import { keysWithOverride } from './lengthPolicy';
+
+/** vLLM's length rule, for the rules and the override fixes (engine.ts LengthPolicy). */
+export const VLLM_LENGTH_POLICY: LengthPolicy = {
+  keys: VLLM_LENGTH_KEYS,
+  base: vllmBaseLength,
+  derived: (input, facts) => vllmDerivedMaxLen(input, facts),
+  lengthValues: vllmLengthValues,
+  slidingWindow: vllmSlidingWindow,
+};
 import type { ModelRope } from '../config/modelRope';
 import type { ParsedDocument } from '../document/configNode';
 import { readVllmConfigFile } from './vllmConfigFile';
@@ -589,6 +610,7 @@ export const vllmEngine: Engine = {
   plan: vllmPlan,
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
   ownCodes: true,
+  lengthPolicy: VLLM_LENGTH_POLICY,
   override: { flag: '--hf-overrides', name: 'hf-overrides' },
   // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
   replacesScaling: "the override's scaling is set over the model's (a top-level object whole, one under text_config key by key)",

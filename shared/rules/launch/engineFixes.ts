@@ -44,9 +44,12 @@ export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { l
   const engine = engineOf(ctx);
   if (engine.override) {
     const o = engine.override;
+    // The fixes are checked against the length the engine derives with them: without its rule, none.
+    if (!engine.lengthPolicy) return [];
     // Judged as the finding is: over every distance up to C where the engine runs the model without its windows.
     const windowsOff = !engine.honoursWindows(rope.modelType);
     return overrideExtensionFixes({
+      policy: engine.lengthPolicy,
       length,
       trained: T,
       effective: rope,
