@@ -22,7 +22,7 @@
 import type { Fix, Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
-import { ScalingFacts, factsOfObject, isNativeYarn } from '../../serving/common';
+import { ScalingFacts, isNativeYarn } from '../../serving/common';
 import type { LengthPolicy } from '../../serving/engine';
 import { lengthValuesText, lengthWithOverride } from '../../serving/lengthPolicy';
 import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
