@@ -124,6 +124,11 @@ export interface Engine {
     name: string;
     /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
     yarnSetsLength?: boolean;
+    /**
+     * Why the engine's attention for this model type reads none of the override's RoPE keys
+     * (rope_scaling, rope_theta), when it does not: a sentence for messages; no override fix is offered.
+     */
+    ignoresRopeKeys?(modelType: string | undefined): string | undefined;
   };
   /** The engine's scaling flags (llama.cpp, TGI), when it takes a scaling as flags. */
   scalingFlags?: {

@@ -54,6 +54,19 @@ export function sglangHonoursWindows(modelType: string | undefined): boolean {
   return !['llama', 'mistral', 'mixtral'].includes(modelType ?? '');
 }
 
+/**
+ * Why SGLang's attention for this model type reads no RoPE key of an override, when it does not.
+ * ChatGLM2/3 and GLM-4 (`model_type` chatglm): `python/sglang/srt/models/chatglm.py`,
+ * GLMAttention.__init__, builds get_rope with base=10000 * rope_ratio and no rope_scaling, so an
+ * override's rope_scaling or rope_theta changes only the length get_context_length derives (it
+ * multiplies by rope_scaling.factor), never a position.
+ */
+export function sglangIgnoresRopeKeys(modelType: string | undefined): string | undefined {
+  return modelType === 'chatglm'
+    ? "SGLang's ChatGLM attention (models/chatglm.py) builds its rotary embedding from rope_ratio alone: an override's rope_scaling or rope_theta reaches no position."
+    : undefined;
+}
+
 /** The length SGLang starts from: the first of its keys the config has, else 2048. */
 export function sglangBaseLength(input: ServingInput): { value: number; key: string } {
   const keys = lengthKeys(input);
@@ -131,6 +144,15 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
+  } else if (facts.type === 'none' && sglangIgnoresRopeKeys(input.rope.modelType)) {
+    // The one recommendation, named but not written: no override reaches this model's positions.
+    const unwritable = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
+    if (unwritable) {
+      rewrite = planRewrite(unwritable, false);
+      notes.push(
+        `${rewriteNote(input, unwritable, 'the preferred rewrite is')} ${sglangIgnoresRopeKeys(input.rope.modelType)} Served as written, every position past ${grouped(input.trainedContext)} is extrapolated.`,
+      );
+    }
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     if (advice) {
@@ -304,7 +326,13 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
 /** What SGLang builds for this command: the override merged into the config, then its length rule. */
 export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const ov = req.overrides?.value;
-  const { rope, facts, scaling } = withOverrides(input.rope, ov, 'json-model-override-args');
+  const applied = withOverrides(input.rope, ov, 'json-model-override-args');
+  const { facts } = applied;
+  // The length rule reads the merged config's rope_scaling; a model whose attention reads neither
+  // rope_scaling nor rope_theta (ChatGLM) runs its own positions whatever the override says.
+  const ignored = applied.scaling || applied.rope.base !== input.rope.base ? sglangIgnoresRopeKeys(input.rope.modelType) : undefined;
+  const rope = ignored ? input.rope : applied.rope;
+  const scaling = ignored ? undefined : applied.scaling;
   // config.update sets every key it is given, so an override's seq_length counts as much as its max_position_embeddings.
   const keys = keysWithOverride(SGLANG_LENGTH_POLICY, input, ov);
   const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
@@ -318,12 +346,12 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
   const model = scalingFacts(input.rope);
   return {
     rope,
-    facts,
+    facts: ignored ? model : facts,
     derived,
     basis,
     scalingFromCommand: !!scaling,
     replacesModelScaling: !!scaling && model.type !== 'none',
-    notes: [],
+    notes: ignored ? [ignored] : [],
     overLength: 'refuses',
   };
 }
@@ -348,7 +376,7 @@ export const sglangEngine: Engine = {
   plan: sglangPlan,
   env: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
   lengthPolicy: SGLANG_LENGTH_POLICY,
-  override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true },
+  override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true, ignoresRopeKeys: sglangIgnoresRopeKeys },
   replacesScaling: "the override object replaces the model's whole (no merge)",
   honoursWindows: sglangHonoursWindows,
   longEnv: { name: SGLANG_LONG_ENV, allows: (v) => ['1', 'true'].includes(v.trim().toLowerCase()) },

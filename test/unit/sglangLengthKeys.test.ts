@@ -3,7 +3,9 @@
  * (hf_transformers_utils.py::get_context_length): Qwen-1 writes seq_length 8,192 and
  * max_position_embeddings 32,768, and SGLang reads seq_length. `rope-lens serve`, `check` and the
  * fix verification must agree on that key: the override raises seq_length, and the launch fixed
- * with it is judged as SGLang runs it.
+ * with it is judged as SGLang runs it. ChatGLM3 also takes seq_length, but SGLang's ChatGLM attention
+ * reads neither rope_scaling nor rope_theta (models/chatglm.py: base = 10000 × rope_ratio), so no
+ * override fix is offered there.
  * Configs: test/fixtures/models/qwen-7b.json and chatglm3-6b.json (published Qwen/Qwen-7B and
  * THUDM/chatglm3-6b config.json); the launches name Qwen/Qwen-7B-Chat, whose catalog entry has the same values.
  */
@@ -133,5 +135,30 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
     assert.ok(ntk, JSON.stringify(d.fixes.map((f) => f.title)));
     assert.match(ntk.title, /max_position_embeddings 32768, seq_length 32768/);
     assert.deepEqual(serious(analyze(apply(v, ntk), false)), []);
+  });
+
+  it("ChatGLM3 (seq_length 8,192): no override fix, since SGLang's ChatGLM attention reads no override RoPE key", () => {
+    const t = 'python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768\n';
+    const d = one(analyze(t, true), 'launch/length-exceeds-derived');
+    assert.match(d.message, /above the 8,192 SGLang derives from THUDM\/chatglm3-6b/);
+    // models/chatglm.py builds its rotary embedding from rope_ratio: no override scaling is offered, only the length.
+    assert.deepEqual(
+      d.fixes.map((f) => f.title),
+      ['Set --context-length to 8192'],
+    );
+    // A user's own linear override stretches the length SGLang derives, not a position: beyond-trained, said why.
+    const u = `python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768 --json-model-override-args '{"rope_scaling":{"rope_type":"linear","factor":4.0}}'\n`;
+    const a = analyze(u, true);
+    assert.equal(a.launches?.[0]?.derivedMaxLen, 32768);
+    assert.match(one(a, 'launch/beyond-trained').message, /extrapolates every position past 8,192\. SGLang's ChatGLM attention \(models\/chatglm\.py\)/);
+    // serve writes no override for it either.
+    const c = JSON.parse(readFileSync(join(MODELS, 'chatglm3-6b.json'), 'utf8'));
+    const doc = parseJsonDocument(JSON.stringify(c));
+    const plan = servingPlan('sglang', servingInput(readModelRope(doc)!, { model: 'THUDM/chatglm3-6b', contextKeys: contextKeysOf(doc), context: 32768 }));
+    assert.equal(plan.overrides, null);
+    assert.ok(
+      plan.notes.some((n) => /rope_ratio alone/.test(n)),
+      JSON.stringify(plan.notes),
+    );
   });
 });
