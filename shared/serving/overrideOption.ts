@@ -10,15 +10,14 @@ import { ignoredOverrideKeys, readJsonObject } from './argv';
 export interface OverrideWords {
   /** The flag as messages write it (`--hf-overrides`). */
   flag: string;
-  /** The engine's name (`vLLM`), for "vLLM's json.loads refuses it". */
-  engine: string;
   /** What the engine does with a key nothing reads ("is set on the config as is and nothing reads it (…)"). */
   applied: string;
 }
 
 /**
- * The option's JSON read into `req.overrides` (its object, or the error): a value json.loads refuses
- * is a `bad-value` error on the value token, since the launch fails. Returns the object, if any.
+ * The option's JSON read into `req.overrides` (its object, or the error): a value json.loads refuses,
+ * or one that is not an object, is a `bad-value` error on the value token, since the launch fails.
+ * Returns the object, if any.
  */
 export function readOverrideOption(req: LaunchRequest, use: OptionUse, w: OverrideWords): Record<string, unknown> | undefined {
   const parsed = readJsonObject(use);
@@ -28,7 +27,7 @@ export function readOverrideOption(req: LaunchRequest, use: OptionUse, w: Overri
       token: use.value,
       kind: 'bad-value',
       severity: 'error',
-      message: `${w.flag}: ${parsed.error}; ${w.engine}'s json.loads refuses it and the launch fails.`,
+      message: `${w.flag}: ${parsed.error}; the launch fails.`,
     });
   return parsed.value;
 }

@@ -256,7 +256,6 @@ export const SGLANG_IMAGES = ['lmsysorg/sglang'];
 /** `--json-model-override-args` in SGLang's problems: get_config merges it with config.update. */
 const SGLANG_OVERRIDE_WORDS: OverrideWords = {
   flag: '--json-model-override-args',
-  engine: 'SGLang',
   applied: 'is merged into the config as is and nothing reads it',
 };
 

@@ -285,7 +285,6 @@ export const VLLM_SPECS: OptionSpec[] = [
 /** `--hf-overrides` in vLLM's problems: ModelConfig applies it with config.update, which checks no key. */
 const VLLM_OVERRIDE_WORDS: OverrideWords = {
   flag: '--hf-overrides',
-  engine: 'vLLM',
   applied: "is set on the config as is and nothing reads it (vLLM's config.update checks no key)",
 };
 
