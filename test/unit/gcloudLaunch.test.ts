@@ -106,6 +106,19 @@ describe('gcloud deployments of the Vertex AI vLLM image', function () {
     assert.match(a.launches![0].notes.join(' '), /gcloud ai models upload: the container runs --container-command, then --container-args/);
   });
 
+  it('a Dockerfile FROM the Vertex image whose CMD runs vllm.entrypoints.api_server is the same launch', () => {
+    const text = `FROM ${IMAGE}\nCMD ["python", "-m", "vllm.entrypoints.api_server", "--host=0.0.0.0", "--port=7080", "--model=Qwen/Qwen2.5-7B-Instruct", "--max-model-len=65536"]\n`;
+    const a = analyzeText(text, { fileName: 'Dockerfile', oracle, shellParser: shell });
+    assert.deepEqual(
+      a.launches!.map((l) => [l.program, l.model, l.requestedLength]),
+      [['vllm', 'Qwen/Qwen2.5-7B-Instruct', 65536]],
+    );
+    const d = a.diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
+    assert.equal(text.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character), '65536');
+    // Here the exec-form list is the user's own: the fixes are written into it.
+    assert.ok(d.fixes.some((f) => f.preferred));
+  });
+
   it('Cloud Run (gcloud beta run deploy --command/--args) and model-garden deploy are read; other gcloud commands are not', () => {
     const run = analyze(readFileSync(join(WILD, 'cloud-run-vllm.sh'), 'utf8'));
     assert.deepEqual(
