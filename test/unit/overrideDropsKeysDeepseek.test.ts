@@ -123,6 +123,15 @@ describe('launch/override-drops-keys: DeepSeek-V3 under vLLM', function () {
     assert.deepEqual(codes(a), ['launch/override-replaces-scaling:warning']);
   });
 
+  it('SGLang reads mscale_all_dim with the same default: the same warning on --json-model-override-args; the whole scaling passes', () => {
+    const sg = (scaling: Record<string, unknown>) =>
+      `python3 -m sglang.launch_server --model-path ./DeepSeek-V3 --tp 8 --trust-remote-code \\\n  --json-model-override-args '${JSON.stringify({ rope_scaling: scaling })}'\n`;
+    const a = analyze(sg(shippedLess('mscale_all_dim')));
+    assert.deepEqual(codes(a), ['launch/override-drops-keys:warning']);
+    assert.match(a.diagnostics.find((d) => d.code === 'launch/override-drops-keys')!.message, /SGLang's DeepSeek-V2\/V3 attention/);
+    assert.deepEqual(codes(analyze(sg(shippedLess()))), []);
+  });
+
   it('DeepSeek-V2-Lite (mscale 0.707): dropping mscale and mscale_all_dim names both', () => {
     const a = analyze(
       serve('deepseek-ai/DeepSeek-V2-Lite', { rope_type: 'yarn', factor: 40, original_max_position_embeddings: 4096, beta_fast: 32, beta_slow: 1 }),
