@@ -191,3 +191,29 @@ export function checkStrictJson(text: string): StrictJsonResult {
     throw e;
   }
 }
+
+/** 1-based line and column of an offset, as Python's JSONDecodeError counts them. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const nl = before.lastIndexOf('\n');
+  return { line: (before.match(/\n/g)?.length ?? 0) + 1, column: offset - nl };
+}
+
+const NONFINITE_MARK = '\u0000rope-lens-nonfinite:';
+
+/**
+ * `json.loads(text)` as Python runs it: the value (NaN, Infinity and -Infinity as numbers), or the
+ * JSONDecodeError Python raises, in its words ("Expecting value: line 1 column 1 (char 0)").
+ */
+export function loadsPython(text: string): { value: unknown } | { error: string } {
+  const r = checkStrictJson(text);
+  if (r.syntax) {
+    const at = lineColumn(text, r.syntax.offset);
+    return { error: `${r.syntax.message}: line ${at.line} column ${at.column} (char ${r.syntax.offset})` };
+  }
+  // The text is valid for Python: only its non-finite words stop JavaScript's parser, so they travel as marked strings.
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (t) => (t.startsWith('"') ? t : JSON.stringify(NONFINITE_MARK + t)));
+  return {
+    value: JSON.parse(marked, (_k, v) => (typeof v === 'string' && v.startsWith(NONFINITE_MARK) ? Number(v.slice(NONFINITE_MARK.length)) : v)),
+  };
+}

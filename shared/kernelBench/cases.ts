@@ -39,7 +39,8 @@ export interface KernelBenchConfig {
 export const SIZES: Record<'small' | 'medium' | 'large', Pick<RopeShape, 'tokens' | 'heads'> & { fbLength: number; fbBases: number }> = {
   small: { tokens: 512, heads: 8, fbLength: 8192, fbBases: 8 },
   medium: { tokens: 2048, heads: 16, fbLength: 32768, fbBases: 16 },
-  large: { tokens: 8192, heads: 32, fbLength: 131072, fbBases: 16 },
+  // 4096 × 32 × 128 = 2^24 elements: gpu.js's exact-index limit (MAX_ROPE_ELEMENTS).
+  large: { tokens: 4096, heads: 32, fbLength: 131072, fbBases: 16 },
 };
 
 export function benchConfig(size: keyof typeof SIZES = 'small', headDim = 128): KernelBenchConfig {

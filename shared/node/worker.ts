@@ -48,7 +48,7 @@ function gpuInfo(headDim: number): GpuInfoValue {
  * misbehaved). The screen's chunks lie on the scan's block grid, so screenCertify.ts can reproduce the
  * CPU scan's answer exactly from the blocks the screen cannot rule out.
  */
-function gpuExactScan(headDim: number, stats: GpuJobStats): ExactScan | undefined {
+function gpuExactScan(headDim: number, stats: GpuJobStats, signal: { readonly aborted: boolean }): ExactScan | undefined {
   const g = gpu().bridge;
   if (!g || !g.calibrate(headDim).precise) return undefined;
   const eps = g.calibrate(headDim).eps;
@@ -66,7 +66,7 @@ function gpuExactScan(headDim: number, stats: GpuJobStats): ExactScan | undefine
       return null;
     }
     stats.gpuScans++;
-    const v = scanMinFromScreen(theta, length, blockBoundsFromChunks(length, chunk, minima, eps), TOLERANCE, buf);
+    const v = scanMinFromScreen(theta, length, blockBoundsFromChunks(length, chunk, minima, eps), TOLERANCE, buf, signal);
     if (v.kind === 'hit') {
       stats.blocksChecked += v.blocksChecked;
       return v.hit;
@@ -90,7 +90,7 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
     case 'bstar': {
       let lastSent = 0;
       const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
-      const exactScan = job.backend === 'gpu' ? gpuExactScan(job.headDim, stats) : undefined;
+      const exactScan = job.backend === 'gpu' ? gpuExactScan(job.headDim, stats, signal) : undefined;
       const r = bstar(job.length, job.headDim, {
         signal,
         lowerBound: job.lowerBound,

@@ -7,6 +7,7 @@
 import { isPythonProgram, pythonTarget } from '../launch/python';
 import type { Token } from '../launch/types';
 import type { OptionUse } from '../launch/request';
+import { loadsPython } from '../document/strictJson';
 
 export interface OptionSpec {
   /** Canonical name in the engine's grammar (no dashes): `max-model-len`, `ctx-size`. */
@@ -198,17 +199,16 @@ export function imageRepo(image: string): { repo: string; tag?: string } {
   return tag === undefined ? { repo } : { repo, tag };
 }
 
-/** A JSON object option (`--hf-overrides`, `--json-model-override-args`) as the engine parses it. */
+/** A JSON object option (`--hf-overrides`, `--json-model-override-args`) as the engine parses it: Python's json.loads, then a dict. */
 export function readJsonObject(use: OptionUse): { value?: Record<string, unknown>; error?: string } {
   const text = use.value?.value;
   if (text === undefined) return { error: 'no value follows the flag' };
-  try {
-    const v = JSON.parse(text);
-    if (v && typeof v === 'object' && !Array.isArray(v)) return { value: v as Record<string, unknown> };
-    return { error: 'the value is JSON but not an object' };
-  } catch (e) {
-    return { error: `the value is not JSON (${(e as Error).message})` };
-  }
+  const r = loadsPython(text);
+  if ('error' in r) return { error: `json.loads fails on the value (${r.error})` };
+  const v = r.value;
+  if (v && typeof v === 'object' && !Array.isArray(v)) return { value: v as Record<string, unknown> };
+  const kind = Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? 'a number' : 'a boolean';
+  return { error: `the value is JSON but ${kind}, not the object of keys the engine expects` };
 }
 
 /** Config keys whose misspelling silently loses RoPE settings (the engine sets any attribute it is given). */

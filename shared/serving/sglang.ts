@@ -266,7 +266,7 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
         token: ov.value,
         kind: 'bad-value',
         severity: 'error',
-        message: `--json-model-override-args: ${parsed.error}; SGLang's json.loads refuses it and the launch fails.`,
+        message: `--json-model-override-args: ${parsed.error}; the launch fails.`,
       });
     if (parsed.value) {
       for (const { key, meant } of ignoredOverrideKeys(parsed.value)) {

@@ -374,7 +374,7 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
         token: hf.value,
         kind: 'bad-value',
         severity: 'error',
-        message: `--hf-overrides: ${parsed.error}; vLLM's json.loads refuses it and the launch fails.`,
+        message: `--hf-overrides: ${parsed.error}; the launch fails.`,
       });
   }
   // `--hf-overrides.rope_scaling.factor 4`: merged into the JSON exactly as vLLM does.

@@ -68,6 +68,25 @@ describe('WebGPU backend (llvmpipe here, a GPU where one is lent)', function () 
     });
   }
 
+  it('a GPU job reports progress, is cancelled like a CPU one, and the engine answers the next job', async () => {
+    const ac = new AbortController();
+    let progressed!: () => void;
+    const firstProgress = new Promise<void>((r) => (progressed = r));
+    const p = engine.bstar(1 << 20, 128, { backend: 'gpu', signal: ac.signal, onProgress: (f) => f > 0 && progressed() });
+    await firstProgress;
+    ac.abort();
+    await assert.rejects(p, (e: Error & { code?: string }) => e.code === 'cancelled');
+    assert.equal(engine.peekBstar(1 << 20, 128), undefined);
+    const cpu = new BoundEngine({ workerScript });
+    try {
+      const [g, c] = await Promise.all([engine.bstar(20_000, 128, { backend: 'gpu' }), cpu.bstar(20_000, 128, { backend: 'cpu' })]);
+      assert.equal(g.backend, 'gpu');
+      assert.equal(g.bstar, c.bstar);
+    } finally {
+      await cpu.dispose();
+    }
+  });
+
   it('rope-lens bound --backend gpu prints the same b* as --backend cpu, and --json says which backend ran and why', async () => {
     const outs: Record<string, { bstar: number; backend: string; backendReason: string; gpu?: unknown }> = {};
     for (const b of ['cpu', 'gpu']) {

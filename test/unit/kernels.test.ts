@@ -15,11 +15,12 @@ import {
   maxAbsError,
   randomTensor,
   ropeTables,
+  MAX_ROPE_ELEMENTS,
 } from '../../shared/gpu/ropeKernels';
 import { defaultInvFreq } from '../../shared/rope/invFreq';
 import { quantile, summarize } from '../../shared/kernelBench/stats';
 import { BenchCase, memcpyCase, runBenchmarks } from '../../shared/kernelBench/runner';
-import { benchConfig, fbCases, fbMinDirect, gpuFbScan, ropeCases } from '../../shared/kernelBench/cases';
+import { SIZES, benchConfig, fbCases, fbMinDirect, gpuFbScan, ropeCases } from '../../shared/kernelBench/cases';
 import { RopeError } from '../../shared/core/errors';
 import { parseBenchPageMessage } from '../../shared/kernelBench/messages';
 
@@ -269,5 +270,14 @@ describe('kernel page messages', () => {
       { type: 'run-shell', cmd: 'rm -rf /' },
     ];
     for (const b of bad) assert.equal(parseBenchPageMessage(b), undefined, JSON.stringify(b)?.slice(0, 80));
+  });
+});
+
+describe('kernel bench sizes', () => {
+  it('every --size the CLI offers builds a valid configuration (large is 2^24 elements, the exact-index limit)', () => {
+    for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
+      const c = benchConfig(size);
+      assert.ok(c.shape.tokens * c.shape.heads * c.shape.headDim <= MAX_ROPE_ELEMENTS, size);
+    }
   });
 });

@@ -104,4 +104,13 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
     const f = checkInvariants(text, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
     assert.match(f?.message ?? '', /factor field must be a float > 1, got 'NaN' \(these keys/);
   });
+  // Found by npm run fuzz in the session of 2026-11-26 evening (seed -1829692294, path "42502"): a vLLM YAML with
+  // hf_overrides: "NaN" printed JavaScript's parser message (with the value in double quotes) and claimed
+  // json.loads refuses it, while Python's json.loads reads NaN (a float; vLLM then wants a dict).
+  it('hf_overrides "NaN" in a vLLM YAML: the message says what json.loads gives and leaks no bad value', () => {
+    const text = 'model: Qwen/Qwen2.5-7B-Instruct\nmax_model_len: 131072\nhf_overrides: "NaN"\n';
+    const d = checkInvariants(text, 'train.yaml').diagnostics.find((x) => /hf-overrides|hf_overrides/.test(x.message));
+    assert.ok(d, 'the bad override is reported');
+    assert.match(d!.message, /the value is JSON but a number, not the object of keys the engine expects; the launch fails/);
+  });
 });
