@@ -74,7 +74,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('launch/implicit-linear', 'warning', 'llama.cpp given --rope-scale without --rope-scaling runs linear interpolation.'),
   c('launch/scaling-mismatch', 'warning', 'A scaling set by the command disagrees with the model or the length.'),
   c('launch/override-replaces-scaling', 'warning', "The command's scaling replaces the model's own, different one."),
-  c('launch/override-drops-keys', 'error', "The command's scaling lacks keys the model's attention indexes (KeyError at load)."),
+  c('launch/override-drops-keys', 'error', "The command's scaling lacks keys the model's attention reads (KeyError, or a silent default).", ['warning']),
   c('launch/foreign-flag', 'error', 'An option of another engine, which this engine refuses.'),
   c('launch/misspelled-flag', 'error', "This engine's option in a spelling its parser refuses.", ['warning']),
   c('launch/removed-flag', 'warning', 'An option the engine no longer reads.'),

@@ -368,7 +368,7 @@ class ShellWalker {
       // In a container only what `docker run` passes applies; otherwise the script's exports too.
       const env: Record<string, Token> = peeled.container ? {} : { ...hostEnv };
       Object.assign(env, peeled.env);
-      this.emit({ node: n, start }, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes, local);
+      this.emit({ node: n, start }, peeled.argv, env, peeled.entrypoint, peeled.image, peeled.notes, local, peeled.appendable);
     }
     this.walkSubstitutions(n, scope, depth);
   }
@@ -457,6 +457,7 @@ class ShellWalker {
     image: Token | undefined,
     notes: string[],
     scope: Scope,
+    appendable = true,
   ): void {
     // Inside a function, the invocation is said to be where the function was called (outermost call).
     const outer = this.calls[0];
@@ -485,7 +486,7 @@ class ShellWalker {
     if (this.sourced.length)
       inv.notes.push(`${this.sourced.join(', ')} (sourced) was not found beside the script or in the workspace: functions and variables set there are unknown`);
     if (image) inv.image = image;
-    const append = appendAfter(atSrc, at);
+    const append = appendable ? appendAfter(atSrc, at) : undefined;
     if (append) inv.append = append;
     if (outer) reanchor(inv, doc, atSrc.span(outer.nameAt.start, outer.nameAt.end));
     else stripForeignTraces(inv);

@@ -27,6 +27,7 @@ import { applyTextEdits } from '../fixes/textEdits';
 import { LAUNCH_RULES, unjudgedReason } from '../rules/launch/index';
 import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import type { LaunchRuleContext } from '../rules/launch/context';
+import { keepOnePreferred } from './verifyFixes';
 
 export interface LaunchAnalysisOptions {
   fileName: string;
@@ -333,8 +334,10 @@ function trainingHoverMarkdown(l: LaunchDescription): string {
 function verifyLaunchFixes(text: string, analysis: LaunchFileAnalysis, opts: LaunchAnalysisOptions): void {
   const lines = new LaunchEditor(text).lines;
   const count = (a: FileAnalysis, code: string) => a.diagnostics.filter((d) => d.code === code).length;
+  const training = (analysis.launches ?? []).some((l) => l.role === 'training');
   for (const d of analysis.diagnostics) {
     const before = count(analysis, d.code);
+    const hadPreferred = d.fixes.some((f) => f.preferred);
     d.fixes = d.fixes.filter((fix) => {
       try {
         const next = applyTextEdits(text, lines, fix.edits);
@@ -345,5 +348,7 @@ function verifyLaunchFixes(text: string, analysis: LaunchFileAnalysis, opts: Lau
         return false;
       }
     });
+    // As verifyFixes does for every file: the next-ranked fix is preferred when the preferred one went.
+    keepOnePreferred(d, hadPreferred, training);
   }
 }

@@ -92,10 +92,19 @@ export function verifyFixes(input: VerifyInput, log?: (m: string) => void): void
       if (why) log?.(`fix "${fix.title}" for ${d.code} not offered: ${why}`);
       return !why;
     });
-    if (!d.fixes.length || d.fixes.some((f) => f.preferred)) continue;
-    if (hadPreferred || d.fixes.length === 1) {
-      const best = preferredOf(d.fixes, training);
-      if (best) best.preferred = true;
-    }
+    keepOnePreferred(d, hadPreferred, training);
+  }
+}
+
+/**
+ * After a finding's fixes were filtered: when the preferred one went (or only one fix is left), the
+ * best-ranked remaining fix by the advice's ranking is preferred, so a finding that had a quick fix
+ * keeps exactly one. Used by this verification and by the launch analysis's own (analyzeLaunch.ts).
+ */
+export function keepOnePreferred(d: Finding, hadPreferred: boolean, training: boolean): void {
+  if (!d.fixes.length || d.fixes.some((f) => f.preferred)) return;
+  if (hadPreferred || d.fixes.length === 1) {
+    const best = preferredOf(d.fixes, training);
+    if (best) best.preferred = true;
   }
 }

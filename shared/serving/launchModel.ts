@@ -34,6 +34,11 @@ export interface LaunchEffect {
   overrideScope?: string;
   /** Scaling keys the model's attention indexes that the command's scaling lacks (a KeyError at load). */
   droppedScalingKeys?: { keys: string[]; reader: string };
+  /**
+   * Scaling keys the model's attention reads with a default that the command's scaling lacks while the
+   * model ships another value: the engine runs with its default (serving/scalingReads.ts).
+   */
+  defaultedScalingKeys?: { keys: { key: string; own: unknown; engineDefault: number }[]; reader: string };
 }
 
 /** A scaling object given as plain values (an override or flags), as a description without positions. */

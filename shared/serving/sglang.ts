@@ -225,6 +225,7 @@ import { parseLength } from './vllm';
 import { foreignProblem } from './vllm';
 import type { LaunchEffect } from './launchModel';
 import { scalingWords, withOverrides } from './launchModel';
+import { type ScalingKeyReads, scalingKeysLacking } from './scalingReads';
 
 const SGLANG_SPECS: OptionSpec[] = [
   { name: 'model-path', flags: ['--model-path', '--model'], takesValue: true },
@@ -352,8 +353,32 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
     replacesModelScaling: !!scaling && model.type !== 'none',
     notes: ignored ? [ignored] : [],
     overLength: 'refuses',
+    ...scalingKeysLacking(input.rope.modelType ? SGLANG_ATTENTION_READS[input.rope.modelType] : undefined, scaling, model.params),
   };
 }
+
+/**
+ * The scaling keys SGLang's DeepSeek-V2/V3 attention reads with a default (serving/scalingReads.ts).
+ * sgl-project/sglang `python/sglang/srt/models/deepseek_v2.py`, `DeepseekV2AttentionMLA.__init__`: any
+ * scaling becomes "deepseek_yarn"; `.get("mscale_all_dim", False)` for the softmax scale; the other
+ * keys go to `DeepseekScalingRotaryEmbedding` (rotary_embedding) with vLLM's defaults (beta_fast 32,
+ * beta_slow 1, mscale 1, mscale_all_dim 0, extrapolation_factor 1, attn_factor 1). Unlike vLLM, the
+ * indexed keys differ by release: `["factor"]` in deepseek_v2.py and `["original_max_position_embeddings"]`
+ * in get_rope raise KeyError in 2025 releases, while later ones take them through `_get_rope_param`
+ * (a logged default: factor 1.0, the model's max_position_embeddings) and guard the softmax scale on
+ * "factor" being present; so no key is claimed to stop the load here.
+ */
+const SGLANG_DEEPSEEK_READS: ScalingKeyReads = {
+  reader: "SGLang's DeepSeek-V2/V3 attention (deepseek_v2.py, deepseek_yarn)",
+  indexed: [],
+  defaults: { mscale_all_dim: 0, mscale: 1, beta_fast: 32, beta_slow: 1, extrapolation_factor: 1, attn_factor: 1 },
+  onlyScaled: true,
+};
+const SGLANG_ATTENTION_READS: Record<string, ScalingKeyReads> = {
+  deepseek_v2: SGLANG_DEEPSEEK_READS,
+  deepseek_v3: SGLANG_DEEPSEEK_READS,
+  deepseek_v32: SGLANG_DEEPSEEK_READS,
+};
 // ==== end of launch grammar (h-engines) ====================================================
 
 import type { Engine } from './engine';

@@ -497,20 +497,36 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   if (scope) effect.overrideScope = scope;
   if (dead.length) effect.deadOverrideKeys = dead.map((key) => ({ key, scope: scope! }));
   const reads = input.rope.modelType ? ATTENTION_READS[input.rope.modelType] : undefined;
-  const missing = scaling && reads ? reads.keys.filter((k) => !(k in scaling)) : [];
-  if (missing.length) effect.droppedScalingKeys = { keys: missing, reader: reads!.reader };
+  Object.assign(effect, scalingKeysLacking(reads, scaling, model.params));
   return effect;
 }
 
 /**
- * The scaling keys a model's attention indexes without a default, so an override that lacks them
- * fails at load with a KeyError. vllm-project/vllm `vllm/model_executor/models/gpt_oss.py`,
- * `OAIAttention.__init__`: `get_rope(..., rope_scaling={"rope_type": "yarn", "factor":
- * config.rope_scaling["factor"], "original_max_position_embeddings": …, "beta_fast":
- * config.rope_scaling["beta_fast"], "beta_slow": config.rope_scaling["beta_slow"]})`.
+ * The scaling keys a model's attention reads (serving/scalingReads.ts): indexed, an override that
+ * lacks them fails at load with a KeyError; with a default, the default replaces the model's value.
+ * - vllm-project/vllm `vllm/model_executor/models/gpt_oss.py`, `OAIAttention.__init__`: `get_rope(...,
+ *   rope_scaling={"rope_type": "yarn", "factor": config.rope_scaling["factor"],
+ *   "original_max_position_embeddings": …, "beta_fast": config.rope_scaling["beta_fast"], "beta_slow":
+ *   config.rope_scaling["beta_slow"]})`.
+ * - DeepSeek-V2/V3/R1: `vllm/model_executor/models/deepseek_v2.py`, `DeepseekV2Attention.__init__` and
+ *   `DeepseekV2MLAAttention.__init__` set rope_type "deepseek_yarn" on any scaling not "default", read
+ *   `.get("mscale_all_dim", False)` and `["factor"]` for the softmax scale (× yarn_get_mscale(factor,
+ *   mscale_all_dim)²); `vllm/model_executor/layers/rotary_embedding/__init__.py`, `get_rope`, branch
+ *   "deepseek_yarn": `["factor"]`, `["original_max_position_embeddings"]`, and the rest as keyword
+ *   arguments of `deepseek_scaling_rope.py::DeepseekScalingRotaryEmbedding` with defaults
+ *   extrapolation_factor 1, attn_factor 1, beta_fast 32, beta_slow 1, mscale 1, mscale_all_dim 0.
  */
-const ATTENTION_READS: Record<string, { keys: string[]; reader: string }> = {
-  gpt_oss: { keys: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow'], reader: "vLLM's gpt-oss attention (OAIAttention)" },
+const DEEPSEEK_READS: ScalingKeyReads = {
+  reader: "vLLM's DeepSeek-V2/V3 attention (deepseek_v2.py, get_rope's deepseek_yarn)",
+  indexed: ['factor', 'original_max_position_embeddings'],
+  defaults: { mscale_all_dim: 0, mscale: 1, beta_fast: 32, beta_slow: 1, extrapolation_factor: 1, attn_factor: 1 },
+  onlyScaled: true,
+};
+const ATTENTION_READS: Record<string, ScalingKeyReads> = {
+  gpt_oss: { indexed: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow'], reader: "vLLM's gpt-oss attention (OAIAttention)" },
+  deepseek_v2: DEEPSEEK_READS,
+  deepseek_v3: DEEPSEEK_READS,
+  deepseek_v32: DEEPSEEK_READS,
 };
 
 /** The config keys whose override changes the RoPE vLLM runs (what withOverrides reads). */
@@ -599,6 +615,7 @@ export const VLLM_LENGTH_POLICY: LengthPolicy = {
 import type { ModelRope } from '../config/modelRope';
 import type { ParsedDocument } from '../document/configNode';
 import { readVllmConfigFile } from './vllmConfigFile';
+import { type ScalingKeyReads, scalingKeysLacking } from './scalingReads';
 
 export const vllmEngine: Engine = {
   id: 'vllm',

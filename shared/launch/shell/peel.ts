@@ -5,6 +5,7 @@
  */
 import type { LineMap } from '../text';
 import type { Token } from '../types';
+import { gcloudContainer } from './gcloud';
 
 interface WrapperSpec {
   /** Options followed by a separate value (`-n 10`). `--opt=value` is always one token. */
@@ -24,6 +25,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   tini: { valued: ['-e', '-p'] },
   'dumb-init': { valued: ['-r', '--rewrite'] },
   time: { valued: ['-f', '-o'] },
+  // The Vertex AI vLLM image's multi-host launcher runs its arguments (Google's Model Garden
+  // DeepSeek-V3 deployment: `/vllm-workspace/ray_launcher.sh python -m vllm.entrypoints.api_server …`).
+  'ray_launcher.sh': { valued: [] },
   command: { valued: [] },
   builtin: { valued: [] },
   setsid: { valued: [] },
@@ -203,6 +207,8 @@ export interface Peeled {
   /** True once argv runs inside a container: the host's environment no longer applies. */
   container: boolean;
   notes: string[];
+  /** False when options cannot be appended after the command (a gcloud deployment: they would be gcloud's). */
+  appendable?: boolean;
 }
 
 const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
@@ -326,6 +332,21 @@ export function peelWrappers(argv: Token[], map: LineMap, hostEnv: Record<string
   let cur = argv;
   for (let guard = 0; guard < 16 && cur.length; guard++) {
     const prog = baseName(cur[0].value);
+    if (prog === 'gcloud') {
+      const g = gcloudContainer(cur, map);
+      if (!g) break;
+      // The container's own command may start with wrappers too (the Vertex image's ray_launcher.sh).
+      const inner = g.entrypoint === 'program' ? peelWrappers(g.argv, map) : undefined;
+      return {
+        argv: inner?.argv ?? g.argv,
+        env: { ...g.env, ...inner?.env },
+        entrypoint: g.entrypoint,
+        ...(g.image ? { image: g.image } : {}),
+        container: true,
+        notes: [...notes, ...g.notes, ...(inner?.notes ?? [])],
+        appendable: false,
+      };
+    }
     if (prog === 'docker' || prog === 'podman' || prog === 'nvidia-docker') {
       const runAt = cur[1]?.value === 'run' ? 2 : cur[1]?.value === 'container' && cur[2]?.value === 'run' ? 3 : -1;
       if (runAt > 0) {

@@ -9,7 +9,7 @@ import type { Fix } from '../../core/findings';
 import { finding, fmt } from '../context';
 import { LaunchRule, LaunchRuleContext, engineOf, overrideKeyRange, overrideScalingKey, useRange } from './context';
 import { scalingWords } from '../../serving/launchModel';
-import { jsonText } from '../../serving/common';
+import { type ScalingFacts, jsonText } from '../../serving/common';
 
 export const OVERRIDE_REPLACES_SCALING = 'launch/override-replaces-scaling';
 
@@ -17,14 +17,20 @@ function same(a: number | undefined, b: number | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b)));
 }
 
+/** The command's scaling is the model's own in type, factor and original context (other keys aside). */
+export function sameScaling(cmd: ScalingFacts, own: ScalingFacts): boolean {
+  return cmd.type === own.type && same(cmd.factor, own.factor) && same(cmd.original, own.original);
+}
+
 export const overrideReplacesRule: LaunchRule = {
   codes: [OVERRIDE_REPLACES_SCALING],
   check(ctx) {
     const e = ctx.effect,
       own = ctx.modelFacts;
-    if (!e || !own || !e.replacesModelScaling) return [];
+    // A scaling that lacks an indexed key never loads (launch/override-drops-keys says so): nothing runs with it.
+    if (!e || !own || !e.replacesModelScaling || e.droppedScalingKeys) return [];
+    if (sameScaling(e.facts, own)) return [];
     const cmd = e.facts;
-    if (cmd.type === own.type && same(cmd.factor, own.factor) && same(cmd.original, own.original)) return [];
     const key = overrideScalingKey(ctx);
     const where = ctx.request.overrides?.option ?? ctx.request.rope['rope-scaling'] ?? ctx.request.rope['rope-scale'] ?? ctx.request.rope['rope-factor'];
     const range = key ? overrideKeyRange(ctx, [key]) : useRange(where, ctx.commandRange);
