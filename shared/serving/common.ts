@@ -177,8 +177,14 @@ export function rewriteOverride(
   facts: ScalingFacts,
   o: RewriteOption,
   context: number,
-  opts: { yarnSetsLength?: boolean; setsLength?: boolean } = {},
+  opts: {
+    yarnSetsLength?: boolean;
+    setsLength?: boolean;
+    /** The keys that set the engine's length to n (SGLang reads Qwen-1's seq_length first); max_position_embeddings when not given. */
+    lengthValues?: (n: number) => Record<string, number>;
+  } = {},
 ): { override: Record<string, unknown>; scaling?: Record<string, unknown>; context?: number } {
+  const lengthOf = (n: number): Record<string, number> => opts.lengthValues?.(n) ?? { max_position_embeddings: n };
   const parts = facts.keyPath.split('.').filter(Boolean);
   const leaf = parts.pop() ?? 'rope_scaling';
   const wrap = (v: Record<string, unknown>) => (parts.length ? overrideAt(parts.join('.'), v) : v);
@@ -190,15 +196,15 @@ export function rewriteOverride(
     else if (opts.setsLength) mpe = context;
     else if (o.kind === 'yarn' && (opts.yarnSetsLength || (stretched !== undefined && stretched < context))) mpe = context;
     return {
-      override: wrap({ [leaf]: scaling, ...(mpe !== undefined ? { max_position_embeddings: mpe } : {}) }),
+      override: wrap({ [leaf]: scaling, ...(mpe !== undefined ? lengthOf(mpe) : {}) }),
       scaling,
       ...(mpe !== undefined ? { context: mpe } : {}),
     };
   }
   const base = o.base!;
   if (leaf === 'rope_parameters')
-    return { override: wrap({ rope_parameters: { ...modernScaling(facts.params), rope_theta: base }, max_position_embeddings: context }), context };
-  return { override: wrap({ rope_theta: base, max_position_embeddings: context }), context };
+    return { override: wrap({ rope_parameters: { ...modernScaling(facts.params), rope_theta: base }, ...lengthOf(context) }), context };
+  return { override: wrap({ rope_theta: base, ...lengthOf(context) }), context };
 }
 
 /** A rewrite kind in words, for notes ("TGI's CLI cannot set YaRN"). */

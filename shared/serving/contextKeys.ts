@@ -17,8 +17,17 @@ export const VLLM_LENGTH_KEYS: readonly string[] = [
   'max_seq_length',
   'seq_len',
 ];
-/** vLLM's keys plus those only other engines read (llama.cpp conversion's n_ctx, max_length). */
-const KEYS = [...VLLM_LENGTH_KEYS, 'n_ctx', 'max_length'];
+/**
+ * The keys SGLang reads the length from, in its order: the FIRST one the (text) config has wins
+ * (2048 when none). sgl-project/sglang `python/sglang/srt/utils/hf_transformers_utils.py`,
+ * CONTEXT_LENGTH_KEYS and get_context_length (called by `srt/configs/model_config.py`,
+ * ModelConfig._derive_context_length, on hf_text_config after --json-model-override-args is merged).
+ * So Qwen-1 (seq_length 8192, max_position_embeddings 32768) and ChatGLM (seq_length) take their
+ * length from seq_length, where vLLM takes the smallest of its keys.
+ */
+export const SGLANG_LENGTH_KEYS: readonly string[] = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
+/** The engines' keys plus those only other engines read (llama.cpp conversion's n_ctx, max_length). */
+const KEYS = [...new Set([...VLLM_LENGTH_KEYS, ...SGLANG_LENGTH_KEYS]), 'n_ctx', 'max_length'];
 const NESTED = ['text_config', 'llm_config', 'language_config', 'text_model'];
 
 function numbers(node: ConfigNode | undefined): Record<string, number> {

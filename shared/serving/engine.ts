@@ -9,6 +9,7 @@ import type { Invocation, ModelfileLaunch, Token } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import type { EngineName, ServingInput, ServingPlan } from './types';
 import type { LaunchEffect } from './launchModel';
+import type { ScalingFacts } from './common';
 
 /** An engine's config file read as the request it makes, with each token's key path (for ConfigFileEditor). */
 export interface ConfigFileRequest {
@@ -63,6 +64,24 @@ export interface OverLengthWords {
   verdict: LaunchEffect['overLength'];
 }
 
+/**
+ * How an engine derives a model's length from its config: the numbers rules/launch/vllmLength.ts
+ * judges with and the override fixes are checked against (serving/lengthPolicy.ts), so a rule
+ * never imports an engine module. `input.contextKeys` are the length keys the config writes.
+ */
+export interface LengthPolicy {
+  /** The config keys the engine reads the length from, in its own order. */
+  keys: readonly string[];
+  /** The unscaled length it starts from and the key it came from (`default` when the config writes none). */
+  base(input: ServingInput): { value: number; key: string };
+  /** Its derived length, with `facts` in place of the model's scaling (an override's). */
+  derived(input: ServingInput, facts?: ScalingFacts): number;
+  /** The override keys that raise the length it starts from to `length`, as it reads them for this model. */
+  lengthValues(input: ServingInput, length: number): Record<string, number>;
+  /** The sliding window a windows-off option caps the length at (vLLM `--disable-sliding-window`). */
+  slidingWindow?(input: ServingInput): number | undefined;
+}
+
 export interface Engine {
   id: EngineName;
   /** The name people write (`vLLM`, `llama.cpp`), for messages. */
@@ -96,6 +115,8 @@ export interface Engine {
    * vllm/removed-option, vllm/legacy-rope-type) instead of the launch/ codes.
    */
   ownCodes?: boolean;
+  /** How it derives the length from a config and an override (vLLM, SGLang), for the rules that judge with it. */
+  lengthPolicy?: LengthPolicy;
   /** The option that passes a config override object (vLLM `--hf-overrides`), when the engine has one. */
   override?: {
     flag: string;
@@ -103,6 +124,11 @@ export interface Engine {
     name: string;
     /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
     yarnSetsLength?: boolean;
+    /**
+     * Why the engine's attention for this model type reads none of the override's RoPE keys
+     * (rope_scaling, rope_theta), when it does not: a sentence for messages; no override fix is offered.
+     */
+    ignoresRopeKeys?(modelType: string | undefined): string | undefined;
   };
   /** The engine's scaling flags (llama.cpp, TGI), when it takes a scaling as flags. */
   scalingFlags?: {

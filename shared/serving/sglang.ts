@@ -3,8 +3,9 @@
  *
  * Rules read from sgl-project/sglang `python/sglang/srt/utils/hf_transformers_utils.py::get_context_length`
  * and `python/sglang/srt/configs/model_config.py::_derive_context_length`:
- *  - the length is the FIRST present of max_sequence_length, seq_length, max_seq_len,
- *    model_max_length, max_position_embeddings (2048 when none), on the text config;
+ *  - the length is the FIRST present of CONTEXT_LENGTH_KEYS: max_sequence_length, seq_length,
+ *    max_seq_len, model_max_length, max_position_embeddings (2048 when none), on the text config
+ *    (SGLANG_LENGTH_KEYS in contextKeys.ts); an override raises it by setting that key;
  *  - it is multiplied by `rope_scaling.factor` (default 1) unless the scaling object has an
  *    `original_max_position_embeddings` key or `rope_type` is llama3 — so a YaRN config with its
  *    original keeps max_position_embeddings;
@@ -16,6 +17,9 @@ import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, factsOfReading, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
+import { SGLANG_LENGTH_KEYS } from './contextKeys';
+import type { LengthPolicy } from './engine';
+import { keysWithOverride } from './lengthPolicy';
 import {
   ScalingFacts,
   planRewrite,
@@ -36,7 +40,7 @@ import {
   targetContext,
 } from './common';
 
-const LENGTH_KEYS = ['max_sequence_length', 'seq_length', 'max_seq_len', 'model_max_length', 'max_position_embeddings'];
+const LENGTH_KEYS = SGLANG_LENGTH_KEYS;
 const DEFAULT_LEN = 2048;
 
 export const SGLANG_LONG_ENV = 'SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN';
@@ -50,10 +54,38 @@ export function sglangHonoursWindows(modelType: string | undefined): boolean {
   return !['llama', 'mistral', 'mixtral'].includes(modelType ?? '');
 }
 
-export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = scalingFacts(input.rope)): number {
+/**
+ * Why SGLang's attention for this model type reads no RoPE key of an override, when it does not.
+ * ChatGLM2/3 and GLM-4 (`model_type` chatglm): `python/sglang/srt/models/chatglm.py`,
+ * GLMAttention.__init__, builds get_rope with base=10000 * rope_ratio and no rope_scaling, so an
+ * override's rope_scaling or rope_theta changes only the length get_context_length derives (it
+ * multiplies by rope_scaling.factor), never a position.
+ */
+export function sglangIgnoresRopeKeys(modelType: string | undefined): string | undefined {
+  return modelType === 'chatglm'
+    ? "SGLang's ChatGLM attention (models/chatglm.py) builds its rotary embedding from rope_ratio alone: an override's rope_scaling or rope_theta reaches no position."
+    : undefined;
+}
+
+/** The length SGLang starts from: the first of its keys the config has, else 2048. */
+export function sglangBaseLength(input: ServingInput): { value: number; key: string } {
   const keys = lengthKeys(input);
   const key = LENGTH_KEYS.find((k) => typeof keys[k] === 'number');
-  const base = key ? keys[key] : DEFAULT_LEN;
+  return key ? { value: keys[key], key } : { value: DEFAULT_LEN, key: 'default' };
+}
+
+/**
+ * What an override sets to raise SGLang's length to `length`: the key it reads for this model
+ * (Qwen-1, ChatGLM: seq_length, which it reads before max_position_embeddings), else
+ * max_position_embeddings.
+ */
+export function sglangLengthValues(input: ServingInput, length: number): Record<string, number> {
+  const key = sglangBaseLength(input).key;
+  return { [key === 'default' ? 'max_position_embeddings' : key]: length };
+}
+
+export function sglangDerivedContext(input: ServingInput, facts: ScalingFacts = scalingFacts(input.rope)): number {
+  const base = sglangBaseLength(input).value;
   let factor = 1;
   if (facts.type !== 'none') {
     factor = facts.factor ?? 1;
@@ -112,11 +144,20 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
+  } else if (facts.type === 'none' && sglangIgnoresRopeKeys(input.rope.modelType)) {
+    // The one recommendation, named but not written: no override reaches this model's positions.
+    const unwritable = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
+    if (unwritable) {
+      rewrite = planRewrite(unwritable, false);
+      notes.push(
+        `${rewriteNote(input, unwritable, 'the preferred rewrite is')} ${sglangIgnoresRopeKeys(input.rope.modelType)} Served as written, every position past ${grouped(input.trainedContext)} is extrapolated.`,
+      );
+    }
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     if (advice) {
       // SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings.
-      const w = rewriteOverride(facts, advice.preferred, context, { yarnSetsLength: true });
+      const w = rewriteOverride(facts, advice.preferred, context, { yarnSetsLength: true, lengthValues: (n) => sglangLengthValues(input, n) });
       overrides = w.override;
       scaling = w.scaling;
       mpe = w.context;
@@ -134,13 +175,13 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
   const lengthWith = (n: number | undefined) =>
     sglangDerivedContext(
-      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input,
+      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), ...sglangLengthValues(input, n) } } : input,
       scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts,
     );
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
-    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true, lengthValues: (n) => sglangLengthValues(input, n) });
     overrides = w.override;
     mpe = w.context;
     after = lengthWith(mpe);
@@ -176,7 +217,8 @@ export function sglangPlan(input: ServingInput): ServingPlan {
 //  - Images lmsysorg/sglang have no serving ENTRYPOINT: the command is given in full.
 import type { Invocation } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
-import { OptionSpec, afterPythonModule, engineWrapper, ignoredOverrideKeys, imageIs, lastUse, programName, readArgv, readJsonObject } from './argv';
+import { OptionSpec, afterPythonModule, engineWrapper, imageIs, lastUse, programName, readArgv } from './argv';
+import { type OverrideWords, flagIgnoredOverrideKeys, readOverrideOption } from './overrideOption';
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import { parseLength } from './vllm';
@@ -211,6 +253,12 @@ const SGLANG_FOREIGN: Record<string, string | undefined> = {
 };
 
 export const SGLANG_IMAGES = ['lmsysorg/sglang'];
+
+/** `--json-model-override-args` in SGLang's problems: get_config merges it with config.update. */
+const SGLANG_OVERRIDE_WORDS: OverrideWords = {
+  flag: '--json-model-override-args',
+  applied: 'is merged into the config as is and nothing reads it',
+};
 
 /** Every long option SGLang defines that these readers rely on, for argparse's prefix matching. */
 const SGLANG_LONG = SGLANG_SPECS.flatMap((s) => s.flags);
@@ -259,26 +307,8 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
   }
   const ov = lastUse(r, 'json-model-override-args');
   if (ov) {
-    const parsed = readJsonObject(ov);
-    req.overrides = { option: ov, ...parsed };
-    if (parsed.error && ov.value)
-      req.problems.push({
-        token: ov.value,
-        kind: 'bad-value',
-        severity: 'error',
-        message: `--json-model-override-args: ${parsed.error}; the launch fails.`,
-      });
-    if (parsed.value) {
-      for (const { key, meant } of ignoredOverrideKeys(parsed.value)) {
-        req.problems.push({
-          token: ov.value ?? ov.flag,
-          kind: 'ignored-key',
-          severity: 'warning',
-          keyPath: [key],
-          message: `--json-model-override-args key ${JSON.stringify(key)} is merged into the config as is and nothing reads it: the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.`,
-        });
-      }
-    }
+    const value = readOverrideOption(req, ov, SGLANG_OVERRIDE_WORDS);
+    if (value) flagIgnoredOverrideKeys(req, value, SGLANG_OVERRIDE_WORDS);
   }
   for (const u of r.unknown) {
     const us = u.name.replace(/_/g, '-');
@@ -296,9 +326,15 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
 /** What SGLang builds for this command: the override merged into the config, then its length rule. */
 export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const ov = req.overrides?.value;
-  const { rope, facts, scaling } = withOverrides(input.rope, ov, 'json-model-override-args');
-  const keys: Record<string, number> = { ...lengthKeys(input) };
-  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  const applied = withOverrides(input.rope, ov, 'json-model-override-args');
+  const { facts } = applied;
+  // The length rule reads the merged config's rope_scaling; a model whose attention reads neither
+  // rope_scaling nor rope_theta (ChatGLM) runs its own positions whatever the override says.
+  const ignored = applied.scaling || applied.rope.base !== input.rope.base ? sglangIgnoresRopeKeys(input.rope.modelType) : undefined;
+  const rope = ignored ? input.rope : applied.rope;
+  const scaling = ignored ? undefined : applied.scaling;
+  // config.update sets every key it is given, so an override's seq_length counts as much as its max_position_embeddings.
+  const keys = keysWithOverride(SGLANG_LENGTH_POLICY, input, ov);
   const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
   const ignoresFactor = facts.type !== 'none' && ('original_max_position_embeddings' in facts.params || facts.params['rope_type'] === 'llama3');
   const basis =
@@ -310,12 +346,12 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
   const model = scalingFacts(input.rope);
   return {
     rope,
-    facts,
+    facts: ignored ? model : facts,
     derived,
     basis,
     scalingFromCommand: !!scaling,
     replacesModelScaling: !!scaling && model.type !== 'none',
-    notes: [],
+    notes: ignored ? [ignored] : [],
     overLength: 'refuses',
     ...scalingKeysLacking(input.rope.modelType ? SGLANG_ATTENTION_READS[input.rope.modelType] : undefined, scaling, model.params),
   };
@@ -348,6 +384,14 @@ const SGLANG_ATTENTION_READS: Record<string, ScalingKeyReads> = {
 import type { Engine } from './engine';
 import { fmt } from '../core/format';
 
+/** SGLang's length rule, for the rules and the override fixes (engine.ts LengthPolicy). */
+export const SGLANG_LENGTH_POLICY: LengthPolicy = {
+  keys: SGLANG_LENGTH_KEYS,
+  base: sglangBaseLength,
+  derived: sglangDerivedContext,
+  lengthValues: sglangLengthValues,
+};
+
 export const sglangEngine: Engine = {
   id: 'sglang',
   label: 'SGLang',
@@ -355,7 +399,8 @@ export const sglangEngine: Engine = {
   effect: sglangLaunchEffect,
   plan: sglangPlan,
   env: /^SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN$/,
-  override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true },
+  lengthPolicy: SGLANG_LENGTH_POLICY,
+  override: { flag: '--json-model-override-args', name: 'json-model-override-args', yarnSetsLength: true, ignoresRopeKeys: sglangIgnoresRopeKeys },
   replacesScaling: "the override object replaces the model's whole (no merge)",
   honoursWindows: sglangHonoursWindows,
   longEnv: { name: SGLANG_LONG_ENV, allows: (v) => ['1', 'true'].includes(v.trim().toLowerCase()) },

@@ -68,6 +68,17 @@ export function vllmBaseLength(input: ServingInput): { value: number; key: strin
   return best ?? { value: DEFAULT_LEN, key: 'default' };
 }
 
+/**
+ * What an override sets to raise vLLM's length to `length`: max_position_embeddings, and every other
+ * key it reads that the config writes below `length` (it takes the smallest: Qwen-1's seq_length 8192).
+ */
+export function vllmLengthValues(input: ServingInput, length: number): Record<string, number> {
+  const keys = lengthKeys(input);
+  const out: Record<string, number> = { max_position_embeddings: length };
+  for (const k of LENGTH_KEYS) if (typeof keys[k] === 'number' && keys[k] < length) out[k] = length;
+  return out;
+}
+
 export interface VllmEngineOptions {
   /** `--disable-sliding-window` (`disable-sliding-window: true` in a `--config` YAML). */
   disableSlidingWindow?: boolean;
@@ -181,7 +192,7 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context);
     if (advice) {
-      const w = rewriteOverride(facts, advice.preferred, context);
+      const w = rewriteOverride(facts, advice.preferred, context, { lengthValues: (n) => vllmLengthValues(input, n) });
       overrides = w.override;
       scaling = w.scaling;
       mpe = w.context;
@@ -207,13 +218,13 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   if (!overrides && scaling) overrides = overrideAt(facts.keyPath, scaling);
   const lengthWith = (n: number | undefined) =>
     vllmDerivedMaxLen(
-      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), max_position_embeddings: n } } : input,
+      n !== undefined ? { ...input, contextKeys: { ...lengthKeys(input), ...vllmLengthValues(input, n) } } : input,
       scaling ? factsOfObject(input.rope, scaling, facts.keyPath) : facts,
     );
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
-    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true });
+    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true, lengthValues: (n) => vllmLengthValues(input, n) });
     overrides = w.override;
     mpe = w.context;
     after = lengthWith(mpe);
@@ -252,20 +263,8 @@ export function vllmPlan(input: ServingInput): ServingPlan {
 //  - `--rope-scaling` / `--rope-theta` were removed by PR #28006 (v0.11.1): "unrecognized arguments".
 import type { Invocation, Token } from '../launch/types';
 import type { GrammarProblem, LaunchRequest } from '../launch/request';
-import {
-  GrammarHabits,
-  OptionSpec,
-  ReadArgv,
-  afterPythonModule,
-  engineWrapper,
-  ignoredOverrideKeys,
-  imageIs,
-  imageRepo,
-  lastUse,
-  programName,
-  readArgv,
-  readJsonObject,
-} from './argv';
+import { GrammarHabits, OptionSpec, ReadArgv, afterPythonModule, engineWrapper, imageIs, imageRepo, lastUse, programName, readArgv } from './argv';
+import { type OverrideWords, flagIgnoredOverrideKeys, readOverrideOption } from './overrideOption';
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
@@ -282,6 +281,12 @@ export const VLLM_SPECS: OptionSpec[] = [
   { name: 'config', flags: ['--config'], takesValue: true },
   { name: 'tokenizer', flags: ['--tokenizer'], takesValue: true },
 ];
+
+/** `--hf-overrides` in vLLM's problems: ModelConfig applies it with config.update, which checks no key. */
+const VLLM_OVERRIDE_WORDS: OverrideWords = {
+  flag: '--hf-overrides',
+  applied: "is set on the config as is and nothing reads it (vLLM's config.update checks no key)",
+};
 
 /** FlexibleArgumentParser: `--flag=value` splits, underscores read as dashes. */
 export const VLLM_HABITS: GrammarHabits = { equals: true, underscores: true };
@@ -364,19 +369,7 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
   }
 
   const hf = lastUse(r, 'hf-overrides');
-  let overrides: Record<string, unknown> | undefined;
-  if (hf) {
-    const parsed = readJsonObject(hf);
-    req.overrides = { option: hf, ...parsed };
-    overrides = parsed.value;
-    if (parsed.error && hf.value)
-      req.problems.push({
-        token: hf.value,
-        kind: 'bad-value',
-        severity: 'error',
-        message: `--hf-overrides: ${parsed.error}; the launch fails.`,
-      });
-  }
+  let overrides = hf ? readOverrideOption(req, hf, VLLM_OVERRIDE_WORDS) : undefined;
   // `--hf-overrides.rope_scaling.factor 4`: merged into the JSON exactly as vLLM does.
   for (const u of r.unknown) {
     if (!u.name.startsWith('--hf-overrides.')) continue;
@@ -399,18 +392,7 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
     if (!req.overrides) req.overrides = { option: { name: 'hf-overrides', flag: u.flag, value: u.value }, value: overrides };
     else req.overrides.value = overrides;
   }
-  if (overrides) {
-    const at = req.overrides!.option.value ?? req.overrides!.option.flag;
-    for (const { key, meant } of ignoredOverrideKeys(overrides)) {
-      req.problems.push({
-        token: at,
-        kind: 'ignored-key',
-        severity: 'warning',
-        keyPath: [key],
-        message: `--hf-overrides key ${JSON.stringify(key)} is set on the config as is and nothing reads it (vLLM's config.update checks no key): the ${meant} it was meant to be keeps the model's value. Write ${JSON.stringify(meant)}.`,
-      });
-    }
-  }
+  if (overrides) flagIgnoredOverrideKeys(req, overrides, VLLM_OVERRIDE_WORDS);
   for (const name of ['rope-scaling', 'rope-theta', 'disable-sliding-window']) {
     const u = lastUse(r, name);
     if (u) req.rope[name] = u;
@@ -496,8 +478,8 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const given = req.overrides?.value ?? removedMeaning(req);
   const { applied: ov, dead, scope } = vllmAppliedOverrides(given, input.rope);
   const { rope, facts, scaling } = withOverrides(input.rope, ov, scope ? `hf-overrides.${scope}` : 'hf-overrides');
-  const keys: Record<string, number> = { ...lengthKeys(input) };
-  if (typeof ov?.['max_position_embeddings'] === 'number') keys['max_position_embeddings'] = ov['max_position_embeddings'] as number;
+  // config.update sets every key it is given: an override's seq_length is read as the config's own.
+  const keys = keysWithOverride(VLLM_LENGTH_POLICY, input, ov);
   const notes: string[] = [];
   const window = input.rope.slidingWindow?.value;
   if (req.rope['disable-sliding-window'] && typeof window === 'number' && window > 0) {
@@ -619,7 +601,17 @@ export function parseLengthOrAuto(raw: string): number | 'auto' {
 
 // ==== end of launch grammar (h-engines) ====================================================
 
-import type { Engine } from './engine';
+import type { Engine, LengthPolicy } from './engine';
+import { keysWithOverride } from './lengthPolicy';
+
+/** vLLM's length rule, for the rules and the override fixes (engine.ts LengthPolicy). */
+export const VLLM_LENGTH_POLICY: LengthPolicy = {
+  keys: VLLM_LENGTH_KEYS,
+  base: vllmBaseLength,
+  derived: (input, facts) => vllmDerivedMaxLen(input, facts),
+  lengthValues: vllmLengthValues,
+  slidingWindow: vllmSlidingWindow,
+};
 import type { ModelRope } from '../config/modelRope';
 import type { ParsedDocument } from '../document/configNode';
 import { readVllmConfigFile } from './vllmConfigFile';
@@ -634,6 +626,7 @@ export const vllmEngine: Engine = {
   plan: vllmPlan,
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
   ownCodes: true,
+  lengthPolicy: VLLM_LENGTH_POLICY,
   override: { flag: '--hf-overrides', name: 'hf-overrides' },
   // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
   replacesScaling: "the override's scaling is set over the model's (a top-level object whole, one under text_config key by key)",

@@ -6,10 +6,10 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importsOf, tsFiles } from '../architecture/imports';
+import { ROOT, type ImportEdge, importsOf, tsFiles } from '../architecture/imports';
 import { ENGINES, registerEngine } from '../../shared/serving/engines';
 import type { Engine } from '../../shared/serving/engines';
-import type { EngineName } from '../../shared/serving/types';
+import type { EngineName, ServingInput } from '../../shared/serving/types';
 import { readArgv, lastUse, programName } from '../../shared/serving/argv';
 import { withScaling, scalingWords } from '../../shared/serving/launchModel';
 import { scalingFacts } from '../../shared/serving/common';
@@ -20,6 +20,11 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { catalogResolver } from '../../shared/config/resolve';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
+
+/** Imports that reach an engine module directly (`from → target`). */
+function importsOfEngineModules(edges: readonly ImportEdge[], engineFiles: ReadonlySet<string>): string[] {
+  return edges.filter((e) => e.target && engineFiles.has(e.target)).map((e) => `${e.from} → ${e.target}`);
+}
 
 /** Engine names as code compares them: the registry's ids and the program names people write. */
 const ENGINE_WORDS = [...ENGINES.map((e) => e.id), 'llamacpp', 'llama-server', 'llama-cli', 'text-generation-launcher', 'sgl', 'vllm-openai'];
@@ -62,17 +67,33 @@ describe('engine modules: a sixth engine is one module', () => {
     assert.equal(engineNameComparisons(`const how = engine.replacesScaling; // unlike 'vllm'`).length, 0);
   });
 
-  it("rules reach engine modules only through the registry (vLLM's own-code judge excepted)", () => {
+  it('rules reach engine modules only through the registry, with no exception (the checker catches one)', () => {
     // An engine module is a serving/ file that exports an Engine object.
     const engineFiles = new Set(tsFiles('shared/serving').filter((f) => /:\s*Engine\s*=\s*\{/.test(readFileSync(join(ROOT, f), 'utf8'))));
     assert.ok(engineFiles.size >= 5, [...engineFiles].join(', '));
-    const own = new Set(['shared/rules/launch/vllmLength.ts']);
-    const bad = tsFiles('shared/rules')
-      .filter((f) => !own.has(f))
-      .flatMap(importsOf)
-      .filter((e) => e.target && engineFiles.has(e.target))
-      .map((e) => `${e.from} → ${e.target}`);
-    assert.deepEqual(bad, []);
+    assert.ok(engineFiles.has('shared/serving/vllm.ts') && engineFiles.has('shared/serving/sglang.ts'));
+    assert.deepEqual(importsOfEngineModules(tsFiles('shared/rules').flatMap(importsOf), engineFiles), []);
+    // vLLM's own-code judge (rules/launch/vllmLength.ts) once imported serving/vllm.ts directly: that edge fails now.
+    const direct = { from: 'shared/rules/launch/vllmLength.ts', spec: '../../serving/vllm', target: 'shared/serving/vllm.ts' };
+    const viaEngine = { from: 'shared/rules/launch/vllmLength.ts', spec: '../../serving/engine', target: 'shared/serving/engine.ts' };
+    assert.deepEqual(importsOfEngineModules([direct, viaEngine], engineFiles), ['shared/rules/launch/vllmLength.ts → shared/serving/vllm.ts']);
+  });
+
+  it('an engine judged under its own codes, or fixed through an override, carries its length rule', () => {
+    for (const e of ENGINES) {
+      if (e.ownCodes) assert.ok(e.lengthPolicy && e.longEnv, `${e.id}: ownCodes needs lengthPolicy and longEnv`);
+      if (e.override) assert.ok(e.lengthPolicy, `${e.id}: an override's fixes are checked against its lengthPolicy`);
+      const p = e.lengthPolicy;
+      if (!p) continue;
+      assert.ok(p.keys.length > 0, `${e.id}.lengthPolicy.keys`);
+      // The values it writes to raise the length do raise the length it starts from: Qwen-1's config
+      // (catalog Qwen/Qwen-7B) writes seq_length 8192 and max_position_embeddings 32768.
+      const rope = catalogResolver.resolve(['Qwen/Qwen-7B'], '/tmp/serve.sh')!.rope;
+      const qwen1: ServingInput = { rope, trainedContext: 8192, contextKeys: { seq_length: 8192, max_position_embeddings: 32768 } };
+      assert.equal(p.base(qwen1).value, 8192, `${e.id} starts Qwen-1 from seq_length`);
+      const raised = { ...qwen1, contextKeys: { ...qwen1.contextKeys, ...p.lengthValues(qwen1, 65536) } };
+      assert.equal(p.base(raised).value, 65536, `${e.id}: ${JSON.stringify(p.lengthValues(qwen1, 65536))}`);
+    }
   });
 });
 

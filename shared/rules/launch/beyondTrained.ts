@@ -31,7 +31,8 @@ export const beyondTrainedRule: LaunchRule = {
     const from = extensionFrom({ rope: effect.rope, trainedContext: T }, effect.facts, C, spec.honoursWindows(effect.rope.modelType));
     if (from === undefined) return [];
     const engine = spec.label;
-    const how = spec.noScalingOption ? ` ${spec.noScalingOption}` : '';
+    const none = spec.noScalingOption ?? spec.override?.ignoresRopeKeys?.(effect.rope.modelType);
+    const how = none ? ` ${none}` : '';
     return [
       finding(
         BEYOND_TRAINED,

@@ -44,9 +44,14 @@ export function extensionFixes(ctx: LaunchRuleContext, length: number, opts: { l
   const engine = engineOf(ctx);
   if (engine.override) {
     const o = engine.override;
+    // The fixes are checked against the length the engine derives with them: without its rule, none.
+    if (!engine.lengthPolicy) return [];
+    // An override the model's attention never reads extends nothing (SGLang's ChatGLM: rope_ratio only).
+    if (o.ignoresRopeKeys?.(rope.modelType)) return [];
     // Judged as the finding is: over every distance up to C where the engine runs the model without its windows.
     const windowsOff = !engine.honoursWindows(rope.modelType);
     return overrideExtensionFixes({
+      policy: engine.lengthPolicy,
       length,
       trained: T,
       effective: rope,

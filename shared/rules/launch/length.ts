@@ -50,8 +50,12 @@ export const lengthRule: LaunchRule = {
     const range = useRange(len.option, ctx.commandRange);
     const engine = engineOf(ctx);
     if (engine.ownCodes) {
-      const allow = engine.longEnv ? ctx.request.invocation?.env[engine.longEnv.name]?.value : undefined;
+      // Judged with the engine's own length rule and variable (its Engine object), never its module.
+      if (!engine.lengthPolicy || !engine.longEnv) return [];
+      const allow = ctx.request.invocation?.env[engine.longEnv.name]?.value;
       return vllmLengthFindings({
+        policy: engine.lengthPolicy,
+        longEnv: engine.longEnv.name,
         length: C,
         derived: D,
         trained: ctx.trained,
@@ -63,7 +67,7 @@ export const lengthRule: LaunchRule = {
         windowsOff: !!ctx.request.rope['disable-sliding-window'],
         setOverrides: engine.override ? overrideWriter(ctx, engine.override.flag) : () => [],
         setLength: (n) => (len.option.value ? ctx.editor.replaceValue(len.option.value, String(n)) : []),
-        ...(allow !== undefined && engine.longEnv?.allows(allow) ? { allowLong: allow } : {}),
+        ...(allow !== undefined && engine.longEnv.allows(allow) ? { allowLong: allow } : {}),
       });
     }
     if (!(C > D) || !engine.overLengthText) return [];

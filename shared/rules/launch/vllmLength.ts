@@ -22,8 +22,9 @@
 import type { Fix, Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
-import { ScalingFacts, factsOfObject, isNativeYarn } from '../../serving/common';
-import { VLLM_LONG_ENV, vllmAllowsLong, vllmBaseLength, vllmDerivedMaxLen, vllmSlidingWindow } from '../../serving/vllm';
+import { ScalingFacts, isNativeYarn } from '../../serving/common';
+import type { LengthPolicy } from '../../serving/engine';
+import { lengthValuesText, lengthWithOverride } from '../../serving/lengthPolicy';
 import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
 import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
 import { RewriteOption, adviseRewrite } from '../../advice/advice';
@@ -36,6 +37,10 @@ export const SERVING_BEYOND_TRAINED = 'vllm/context-beyond-trained';
 export const SERVING_STATIC_YARN = 'vllm/static-yarn-within-trained';
 
 export interface VllmLengthInput {
+  /** How the engine derives the length (its Engine object's lengthPolicy): this module imports no engine. */
+  policy: LengthPolicy;
+  /** The variable that lets the engine run above its derived length (VLLM_ALLOW_LONG_MAX_MODEL_LEN). */
+  longEnv: string;
   /** The requested max-model-len. */
   length: number;
   derived: number;
@@ -52,15 +57,13 @@ export interface VllmLengthInput {
   setOverrides(values: Record<string, unknown>): TextEdit[];
   /** Writes the length (the lowered-length fix). */
   setLength(n: number): TextEdit[];
-  /** VLLM_ALLOW_LONG_MAX_MODEL_LEN as the environment gives it, when truthy for vLLM. */
+  /** The engine's long-length variable as the environment gives it, when it allows the length. */
   allowLong?: string;
   /** Where the override object is written, for fix titles (`hf-overrides`, `json-model-override-args`). */
   overrideName?: string;
   /** `--disable-sliding-window`: every layer attends in full, and `derived` is capped at the window. */
   windowsOff?: boolean;
 }
-
-export { vllmAllowsLong };
 
 export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
   const C = x.length;
@@ -70,12 +73,12 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
   const from = x.resolved ? ` from ${model}` : '';
   const out: Finding[] = [];
   if (C > derived) {
-    const window = x.windowsOff ? vllmSlidingWindow({ rope: x.effective, trainedContext: trained }) : undefined;
-    const capped = window !== undefined && window < vllmBaseLength({ rope: x.effective, trainedContext: trained }).value;
+    const window = x.windowsOff ? x.policy.slidingWindow?.({ rope: x.effective, trainedContext: trained }) : undefined;
+    const capped = window !== undefined && window < x.policy.base({ rope: x.effective, trainedContext: trained }).value;
     const basis = capped
       ? `disable-sliding-window caps it at the sliding window ${fmt(window!)}`
       : unscaled
-        ? 'max_position_embeddings, no RoPE scaling'
+        ? `${x.policy.base({ rope: x.effective, trainedContext: trained }).key}, no RoPE scaling`
         : facts.type
           ? `${facts.type} scaling`
           : unknownType(facts.rawType);
@@ -85,7 +88,7 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           MAX_LEN_EXCEEDS,
           'warning',
-          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${VLLM_LONG_ENV}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").`,
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${x.longEnv}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").`,
           x.range,
           fixes,
         ),
@@ -95,7 +98,7 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           MAX_LEN_EXCEEDS,
           'error',
-          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${VLLM_LONG_ENV}=1, and positions past ${fmt(derived)} are extrapolated.`,
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${x.longEnv}=1, and positions past ${fmt(derived)} are extrapolated.`,
           x.range,
           fixes,
         ),
@@ -176,11 +179,12 @@ function lowerFix(x: VllmLengthInput): Fix {
  * `--json-model-override-args`), only when the model has no scaling to extend (a scaled model is
  * not rescaled): NTK-aware rope_theta, YaRN, linear, dynamic, llama3 for Llama models, each with
  * its verdict at the served length; the preferred one as for a checkpoint run as is. Overrides
- * that do not move the derived length also set max_position_embeddings.
+ * that do not move the derived length also set the length keys the engine reads (its
+ * lengthPolicy: max_position_embeddings, or Qwen-1's and ChatGLM's seq_length for SGLang).
  */
 export function overrideExtensionFixes(
-  x: Pick<VllmLengthInput, 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff'> & {
-    /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings. */
+  x: Pick<VllmLengthInput, 'policy' | 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff'> & {
+    /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises the length it reads. */
     yarnSetsLength?: boolean;
   },
 ): Fix[] {
@@ -192,13 +196,17 @@ export function overrideExtensionFixes(
   // The one recommendation (advice/advice.ts), judged over what the layers see at C.
   const advice = adviseRewrite({ rope, length: C, trained: x.trained, from: T, reach: x.windowsOff ? C : ropeReachAt(rope, C), variant: 'v5' });
   if (!advice) return [];
+  const input = { rope, trainedContext: x.trained };
+  // The keys that raise the engine's length to C, as it reads them for this model.
+  const length = x.policy.lengthValues(input, C);
+  const lengthText = lengthValuesText(length);
   const candidates: RewriteCandidate[] = [];
   const add = (title: string, kind: Fix['kind'], values: Record<string, unknown>, o: RewriteOption) => {
-    // A scaling vLLM does not stretch its derived length by (Gemma-3's is skipped, a linear factor
-    // over a small max_position_embeddings) also raises the context, or vLLM still refuses C.
-    if (!('max_position_embeddings' in values) && vllmLengthWith(x, values) < C) {
-      values = { ...values, max_position_embeddings: C };
-      title = title.replace(/\)$/, `, max_position_embeddings ${C})`);
+    // A scaling the engine does not stretch its derived length by (vLLM skips Gemma-3's; a linear
+    // factor over a small max_position_embeddings) also raises the context, or the engine still refuses C.
+    if (!Object.keys(length).some((k) => k in values) && lengthWithOverride(x.policy, input, values) < C) {
+      values = { ...values, ...length };
+      title = title.replace(/\)$/, `, ${lengthText})`);
     }
     const edits = x.setOverrides(values);
     if (edits.length) candidates.push({ fix: { title, kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
@@ -207,9 +215,9 @@ export function overrideExtensionFixes(
     switch (o.kind) {
       case 'ntk':
         add(
-          `Apply NTK scaling in ${name}: rope_theta ${fmtPlain(advice.base)} → ${fmtPlain(o.base!)} (s = ${fmt(o.factor)}, d = ${advice.dim}), max_position_embeddings ${C}`,
+          `Apply NTK scaling in ${name}: rope_theta ${fmtPlain(advice.base)} → ${fmtPlain(o.base!)} (s = ${fmt(o.factor)}, d = ${advice.dim}), ${lengthText}`,
           'ntk',
-          { rope_theta: o.base, max_position_embeddings: C },
+          { rope_theta: o.base, ...length },
           o,
         );
         break;
@@ -220,11 +228,11 @@ export function overrideExtensionFixes(
           ? `${o.recipe.restores ? `Restore the YaRN of ${o.recipe.who}` : `Add YaRN as ${o.recipe.who} documents it`} in ${name}`
           : `Add YaRN to ${name}`;
         add(
-          `${what} (factor ${fmt(o.factor)}, original ${orig}${setsLength ? `, max_position_embeddings ${C}` : ''})`,
+          `${what} (factor ${fmt(o.factor)}, original ${orig}${setsLength ? `, ${lengthText}` : ''})`,
           'yarn',
           {
             rope_scaling: o.scaling ?? { rope_type: 'yarn', factor: o.factor, original_max_position_embeddings: orig },
-            ...(setsLength ? { max_position_embeddings: C } : {}),
+            ...(setsLength ? length : {}),
           },
           o,
         );
@@ -242,7 +250,7 @@ export function overrideExtensionFixes(
         );
         break;
       case 'llama3': {
-        // vLLM derives llama3 models' length from max_position_embeddings alone, so it moves with the scaling.
+        // Engines derive llama3 models' length without the factor, so the length keys move with the scaling.
         const what = o.recipe
           ? `${o.recipe.restores ? `Restore the llama3 scaling of ${o.recipe.who}` : `Add llama3 scaling as ${o.recipe.who} documents it`} in ${name}`
           : `Add Llama-3 scaling to ${name}`;
@@ -251,7 +259,7 @@ export function overrideExtensionFixes(
           'llama3',
           {
             rope_scaling: o.scaling ?? { rope_type: 'llama3', factor: o.factor, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: T },
-            max_position_embeddings: Math.max(C, o.recipe?.reach ?? 0),
+            ...x.policy.lengthValues(input, Math.max(C, o.recipe?.reach ?? 0)),
           },
           o,
         );
@@ -262,14 +270,6 @@ export function overrideExtensionFixes(
     }
   }
   return judgedRewrites(candidates, { reach: advice.reach, variant: 'v5', training: false, advice });
-}
-
-/** vLLM's derived length with override values applied (their scaling and context). */
-function vllmLengthWith(x: Pick<VllmLengthInput, 'trained' | 'effective'>, values: Record<string, unknown>): number {
-  const mpe = typeof values['max_position_embeddings'] === 'number' ? (values['max_position_embeddings'] as number) : undefined;
-  const scaling = values['rope_scaling'] && typeof values['rope_scaling'] === 'object' ? (values['rope_scaling'] as Record<string, unknown>) : undefined;
-  const input = { rope: x.effective, trainedContext: x.trained, ...(mpe !== undefined ? { contextKeys: { max_position_embeddings: mpe } } : {}) };
-  return vllmDerivedMaxLen(input, scaling ? factsOfObject(x.effective, scaling, 'rope_scaling') : undefined);
 }
 
 /** The order fixes are listed in (the preferred one is marked, not moved). */
