@@ -174,6 +174,17 @@ export function vllmLegacyReading(input: ConsumerInput): ConsumerReading {
   };
 }
 
+/**
+ * Models whose vLLM attention builds its rotary embedding without reading rope_scaling or rope_theta: an
+ * override of them changes no position. vLLM's ChatGLM (model_executor/models/chatglm.py,
+ * GLMAttention.__init__) calls get_rope with base = 10000 · rope_ratio and no scaling (ChatGLM2/3, GLM-4).
+ */
+export function vllmIgnoresRopeKeys(modelType: string | undefined): string | undefined {
+  return modelType === 'chatglm'
+    ? "vLLM's ChatGLM attention (models/chatglm.py) builds its rotary embedding from rope_ratio alone: an override's rope_scaling or rope_theta reaches no position."
+    : undefined;
+}
+
 export function vllmPlan(input: ServingInput): ServingPlan {
   const facts = scalingFacts(input.rope);
   const context = targetContext(input, facts);
@@ -189,6 +200,15 @@ export function vllmPlan(input: ServingInput): ServingPlan {
     notes.push(
       `--hf-overrides repeats the config's ${facts.type} scaling so a hub copy without it (or a stock config.json) runs the same; vLLM removed --rope-scaling (PR #28006).`,
     );
+  } else if (facts.type === 'none' && vllmIgnoresRopeKeys(input.rope.modelType)) {
+    // The one recommendation, named but not written: no override reaches this model's positions.
+    const unwritable = recommendedRewrite(input, facts, context);
+    if (unwritable) {
+      rewrite = planRewrite(unwritable, false);
+      notes.push(
+        `${rewriteNote(input, unwritable, 'the preferred rewrite is')} ${vllmIgnoresRopeKeys(input.rope.modelType)} Served as written, every position past ${grouped(input.trainedContext)} is extrapolated.`,
+      );
+    }
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context);
     if (advice) {
@@ -477,10 +497,16 @@ function removedMeaning(req: LaunchRequest): Record<string, unknown> | undefined
 export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const given = req.overrides?.value ?? removedMeaning(req);
   const { applied: ov, dead, scope } = vllmAppliedOverrides(given, input.rope);
-  const { rope, facts, scaling } = withOverrides(input.rope, ov, scope ? `hf-overrides.${scope}` : 'hf-overrides');
+  const applied = withOverrides(input.rope, ov, scope ? `hf-overrides.${scope}` : 'hf-overrides');
+  const { facts } = applied;
+  // The length rule reads the merged config's rope_scaling; a model whose attention reads neither
+  // rope_scaling nor rope_theta (ChatGLM) runs its own positions whatever the override says.
+  const ignored = applied.scaling || applied.rope.base !== input.rope.base ? vllmIgnoresRopeKeys(input.rope.modelType) : undefined;
+  const rope = ignored ? input.rope : applied.rope;
+  const scaling = ignored ? undefined : applied.scaling;
   // config.update sets every key it is given: an override's seq_length is read as the config's own.
   const keys = keysWithOverride(VLLM_LENGTH_POLICY, input, ov);
-  const notes: string[] = [];
+  const notes: string[] = ignored ? [ignored] : [];
   const window = input.rope.slidingWindow?.value;
   if (req.rope['disable-sliding-window'] && typeof window === 'number' && window > 0) {
     const base = vllmBaseLength({ ...input, contextKeys: keys }).value;
@@ -489,11 +515,20 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
       notes.push(`--disable-sliding-window caps vLLM's length at the sliding window (${grouped(window)}) before any RoPE factor.`);
     }
   }
-  const derived = vllmDerivedMaxLen({ ...input, rope, contextKeys: keys }, facts);
+  const derived = vllmDerivedMaxLen({ ...input, rope: applied.rope, contextKeys: keys }, facts);
   const basis = facts.type === 'none' ? `${vllmBaseLength({ ...input, contextKeys: keys }).key}, no RoPE scaling` : `${scalingWords(facts)}`;
   const model = scalingFacts(input.rope);
   const replaces = !!scaling && model.type !== 'none';
-  const effect: LaunchEffect = { rope, facts, derived, basis, scalingFromCommand: !!scaling, replacesModelScaling: replaces, notes, overLength: 'refuses' };
+  const effect: LaunchEffect = {
+    rope,
+    facts: ignored ? model : facts,
+    derived,
+    basis,
+    scalingFromCommand: !!scaling,
+    replacesModelScaling: replaces,
+    notes,
+    overLength: 'refuses',
+  };
   if (scope) effect.overrideScope = scope;
   if (dead.length) effect.deadOverrideKeys = dead.map((key) => ({ key, scope: scope! }));
   const reads = input.rope.modelType ? ATTENTION_READS[input.rope.modelType] : undefined;
@@ -627,7 +662,7 @@ export const vllmEngine: Engine = {
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
   ownCodes: true,
   lengthPolicy: VLLM_LENGTH_POLICY,
-  override: { flag: '--hf-overrides', name: 'hf-overrides' },
+  override: { flag: '--hf-overrides', name: 'hf-overrides', ignoresRopeKeys: vllmIgnoresRopeKeys },
   // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
   replacesScaling: "the override's scaling is set over the model's (a top-level object whole, one under text_config key by key)",
   honoursWindows: () => true,

@@ -161,4 +161,30 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
       JSON.stringify(plan.notes),
     );
   });
+  it("vLLM's ChatGLM reads no override RoPE key either: no scaling fix, a user's override still extrapolates, serve writes none", () => {
+    // vllm model_executor/models/chatglm.py, GLMAttention.__init__: get_rope(..., base=10000 * rope_ratio), no rope_scaling.
+    const t = 'vllm serve THUDM/chatglm3-6b --max-model-len 32768\n';
+    const d = one(analyze(t, true), 'vllm/max-model-len-exceeds');
+    assert.match(
+      d.message,
+      /above the 8,192 vLLM derives from THUDM\/chatglm3-6b \(seq_length, no RoPE scaling\).*vLLM's ChatGLM attention \(models\/chatglm\.py\)/,
+    );
+    assert.deepEqual(
+      d.fixes.map((f) => f.title),
+      ['Set max-model-len to 8192'],
+    );
+    // A linear override raises the length vLLM derives (no ValueError) but moves no position.
+    const u = `vllm serve THUDM/chatglm3-6b --max-model-len 32768 --hf-overrides '{"rope_scaling":{"rope_type":"linear","factor":4.0}}'\n`;
+    const a = analyze(u, true);
+    assert.equal(a.launches?.[0]?.derivedMaxLen, 32768);
+    assert.match(one(a, 'vllm/context-beyond-trained').message, /extrapolates every position past 8,192\. vLLM's ChatGLM attention/);
+    const c = JSON.parse(readFileSync(join(MODELS, 'chatglm3-6b.json'), 'utf8'));
+    const doc = parseJsonDocument(JSON.stringify(c));
+    const plan = servingPlan('vllm', servingInput(readModelRope(doc)!, { model: 'THUDM/chatglm3-6b', contextKeys: contextKeysOf(doc), context: 32768 }));
+    assert.equal(plan.overrides, null);
+    assert.ok(
+      plan.notes.some((n) => /rope_ratio alone/.test(n)),
+      JSON.stringify(plan.notes),
+    );
+  });
 });

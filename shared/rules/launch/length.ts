@@ -65,6 +65,7 @@ export const lengthRule: LaunchRule = {
         resolved: true,
         range,
         windowsOff: !!ctx.request.rope['disable-sliding-window'],
+        ropeIgnored: engine.override?.ignoresRopeKeys?.(effect.rope.modelType),
         setOverrides: engine.override ? overrideWriter(ctx, engine.override.flag) : () => [],
         setLength: (n) => (len.option.value ? ctx.editor.replaceValue(len.option.value, String(n)) : []),
         ...(allow !== undefined && engine.longEnv.allows(allow) ? { allowLong: allow } : {}),

@@ -63,6 +63,8 @@ export interface VllmLengthInput {
   overrideName?: string;
   /** `--disable-sliding-window`: every layer attends in full, and `derived` is capped at the window. */
   windowsOff?: boolean;
+  /** Why an override of this model's RoPE keys reaches no position (vLLM's and SGLang's ChatGLM): no scaling fix then. */
+  ropeIgnored?: string;
 }
 
 export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
@@ -98,7 +100,7 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           MAX_LEN_EXCEEDS,
           'error',
-          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${x.longEnv}=1, and positions past ${fmt(derived)} are extrapolated.`,
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${x.longEnv}=1, and positions past ${fmt(derived)} are extrapolated.${unscaled && x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}`,
           x.range,
           fixes,
         ),
@@ -111,7 +113,7 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           SERVING_BEYOND_TRAINED,
           'warning',
-          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}`,
+          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}${x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}`,
           x.range,
           overrideExtensionFixes(x).filter((f) => f.edits.length > 0),
         ),
@@ -183,7 +185,7 @@ function lowerFix(x: VllmLengthInput): Fix {
  * lengthPolicy: max_position_embeddings, or Qwen-1's and ChatGLM's seq_length for SGLang).
  */
 export function overrideExtensionFixes(
-  x: Pick<VllmLengthInput, 'policy' | 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff'> & {
+  x: Pick<VllmLengthInput, 'policy' | 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff' | 'ropeIgnored'> & {
     /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises the length it reads. */
     yarnSetsLength?: boolean;
   },
@@ -192,7 +194,7 @@ export function overrideExtensionFixes(
   const C = x.length;
   const rope = x.effective;
   const name = x.overrideName ?? 'hf-overrides';
-  if (T === undefined) return [];
+  if (T === undefined || x.ropeIgnored) return [];
   // The one recommendation (advice/advice.ts), judged over what the layers see at C.
   const advice = adviseRewrite({ rope, length: C, trained: x.trained, from: T, reach: x.windowsOff ? C : ropeReachAt(rope, C), variant: 'v5' });
   if (!advice) return [];
