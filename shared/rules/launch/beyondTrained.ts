@@ -21,7 +21,7 @@ export const beyondTrainedRule: LaunchRule = {
       T = ctx.trained;
     const spec = engineOf(ctx);
     // An engine judged under its own codes says this as its own (vllm/context-beyond-trained).
-    if (spec.ownCodes || !len || !effect || T === undefined) return [];
+    if (spec.ownCodes || !len || !effect || T === undefined || effect.droppedScalingKeys) return [];
     const C = len.value;
     if (C > effect.derived) return [];
     // The command raised the base to the NTK-aware base for C: that is its extension.

@@ -45,6 +45,8 @@ export const lengthRule: LaunchRule = {
     const len = ctx.request.length;
     const effect = ctx.effect;
     if (!len || !effect || ctx.trained === undefined || !ctx.model) return [];
+    // The engine stops at load (a KeyError: launch/override-drops-keys): no run to judge the length of.
+    if (effect.droppedScalingKeys) return [];
     const C = len.value,
       D = effect.derived;
     const range = useRange(len.option, ctx.commandRange);
