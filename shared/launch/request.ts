@@ -18,8 +18,11 @@ export interface OptionUse {
 /** A flag or key the program refuses or silently ignores, found while reading the grammar. */
 export interface GrammarProblem {
   token: Token;
-  /** `foreign`: another engine's flag; `removed`: gone from this engine; `misspelled`; `ignored-key`: an override key never read; `bad-value`. */
-  kind: 'foreign' | 'removed' | 'misspelled' | 'ignored-key' | 'bad-value';
+  /**
+   * `foreign`: another engine's flag; `removed`: gone from this engine; `misspelled`; `ignored-key`: an override
+   * key never read; `bad-value`; `unknown-env`: an engine-prefixed environment variable the server does not read.
+   */
+  kind: 'foreign' | 'removed' | 'misspelled' | 'ignored-key' | 'bad-value' | 'unknown-env';
   severity: Severity;
   /** Says what the program does with it (quoting its error message where it refuses). */
   message: string;

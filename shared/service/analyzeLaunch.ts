@@ -118,6 +118,7 @@ const GRAMMAR_CODES: ReadonlySet<string> = new Set([
   'launch/foreign-flag',
   'launch/removed-flag',
   'launch/misspelled-flag',
+  'launch/unknown-env',
   'launch/bad-value',
   'launch/override-key-ignored',
   'vllm/removed-option',

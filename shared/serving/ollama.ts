@@ -195,7 +195,7 @@ function unknownOllamaEnv(inv: Invocation): GrammarProblem[] {
     const context = meant === OLLAMA_CONTEXT_ENV;
     out.push({
       token,
-      kind: 'misspelled',
+      kind: 'unknown-env',
       severity: context ? 'warning' : 'information',
       message: `Ollama does not read ${name} (envconfig/config.go): the server ignores it${context ? ', so the context stays at its default' : ''}.${meant ? ` Its variable is ${meant}.` : ''}`,
       ...(meant && at ? { replacement: meant } : {}),

@@ -6,6 +6,7 @@
  *   launch/removed-flag (warning or error, as the engine behaves) — for vLLM `--rope-scaling` /
  *     `--rope-theta` the code is vllm/removed-option, shared with the --config YAML.
  *   launch/bad-value (error): a value the parser refuses.
+ *   launch/unknown-env (warning or information): an engine variable (OLLAMA_*) the server does not read.
  *   launch/override-key-ignored (warning): an override key set on the config that nothing reads.
  * Fixes replace the flag with the engine's own spelling when it is certain; a removed vLLM option
  * moves into --hf-overrides; an ignored key is renamed in the JSON.
@@ -25,6 +26,7 @@ export const MISSPELLED_FLAG = 'launch/misspelled-flag';
 export const REMOVED_FLAG = 'launch/removed-flag';
 export const BAD_VALUE = 'launch/bad-value';
 export const OVERRIDE_KEY_IGNORED = 'launch/override-key-ignored';
+export const UNKNOWN_ENV = 'launch/unknown-env';
 
 const CODE: Record<GrammarProblem['kind'], string> = {
   foreign: FOREIGN_FLAG,
@@ -32,10 +34,11 @@ const CODE: Record<GrammarProblem['kind'], string> = {
   removed: REMOVED_FLAG,
   'bad-value': BAD_VALUE,
   'ignored-key': OVERRIDE_KEY_IGNORED,
+  'unknown-env': UNKNOWN_ENV,
 };
 
 export const grammarRule: LaunchRule = {
-  codes: [FOREIGN_FLAG, MISSPELLED_FLAG, REMOVED_FLAG, BAD_VALUE, OVERRIDE_KEY_IGNORED, REMOVED_OPTION],
+  codes: [FOREIGN_FLAG, MISSPELLED_FLAG, REMOVED_FLAG, BAD_VALUE, OVERRIDE_KEY_IGNORED, UNKNOWN_ENV, REMOVED_OPTION],
   check(ctx) {
     const out: Finding[] = [];
     let keysDone = false;
