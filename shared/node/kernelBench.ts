@@ -56,17 +56,19 @@ export async function runNodeKernelBench(o: NodeBenchOptions = {}): Promise<Benc
   // The WebGPU rows run last: their device opens after every other case (see webgpuBench.ts). Whether
   // there is an adapter is asked first, in a throwaway worker-free probe of the package only.
   const pkg = webgpuDisabled() ? 'disabled by ROPE_LENS_WEBGPU=0' : webgpuPackageDir() ? '' : 'the optional package `webgpu` is not installed';
+  const askedForWebgpu = !!only && ('webgpu'.includes(only) || only.includes('webgpu') || only === 'wgsl');
   const webgpuRows =
-    !pkg && (!only || 'webgpu'.includes(only) || only.includes('webgpu') || only === 'wgsl')
+    !pkg && (!only || askedForWebgpu)
       ? webgpuCases(
           cfg,
           async () => {
             const w = await openWebGpu();
             if (!w.device) throw new Error(w.reason);
             adapter = w.info ? describeAdapter(w.info) : 'unknown adapter';
-            // A software rasterizer (llvmpipe) runs too: its rows are plumbing and accuracy, not GPU speed, and
-            // the adapter column says so. (These loops used to abort on llvmpipe: Dawn's instance was collected
-            // under the device; webgpuLoad.ts now holds it.)
+            // A software rasterizer (llvmpipe) times no GPU and takes seconds: its rows run only when asked for
+            // (--only webgpu), as plumbing and accuracy. (These loops used to abort on llvmpipe: Dawn's instance
+            // was collected under the device; webgpuLoad.ts now holds it.)
+            if (w.info?.software && !askedForWebgpu) throw new Error(`not run on a software rasterizer (${adapter}) unless asked for: --only webgpu`);
             return w.device;
           },
           () => `WebGPU: ${adapter || 'no device'}`,

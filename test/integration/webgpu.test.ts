@@ -151,7 +151,7 @@ describe('WGSL f_b screen kernel (through the bridge to its device thread)', fun
       // Before the instance was held, the device thread aborted or stopped answering 37–64 screens in
       // (std::system_error, a mutex assertion, or a mapAsync that never settled), once a GC had run.
       const L = 1 << 18;
-      for (let r = 0; r < 150; r++) {
+      for (let r = 0; r < 100; r++) {
         const th = thetas(1e5 * (1 + r), 128);
         const out: Float32Array = bridge!.minima({ freq: packFrequencies([th]), n: 64, bases: 1, count: L, chunk: 2 });
         assert.equal(out.length, L / 2);
