@@ -81,6 +81,10 @@ export function withOverrides(
   const out: ModelRope = { ...rope };
   const theta = overrides['rope_theta'];
   if (typeof theta === 'number') out.base = { value: theta, key: `${label}.rope_theta`, note: label };
+  // ChatGLM/GLM configs state their base as rope_ratio (base = 10000 × ratio): an override of it moves the base.
+  const ratio = overrides['rope_ratio'];
+  if (typeof ratio === 'number' && typeof theta !== 'number' && (rope.base.key?.endsWith('rope_ratio') || rope.modelType === 'chatglm'))
+    out.base = { value: 10000 * ratio, key: `${label}.rope_ratio`, note: `${label}: base = 10000 × rope_ratio (${ratio})` };
   const mpe = overrides['max_position_embeddings'];
   if (typeof mpe === 'number') out.contextLength = { value: mpe, key: `${label}.max_position_embeddings`, note: label };
   for (const key of ['rope_scaling', 'rope_parameters']) {
@@ -93,6 +97,18 @@ export function withOverrides(
     }
   }
   return { rope: out, facts: scalingFacts(out) };
+}
+
+/** The override keys a model whose attention reads only rope_ratio for its positions (ChatGLM in vLLM and SGLang) never reads. */
+const RATIO_ONLY_IGNORES = ['rope_theta', 'rope_scaling', 'rope_parameters'];
+
+/**
+ * What an override does to such a model's positions: its rope_ratio counts, its rope_theta and scaling do not
+ * (they still count where the engine reads them elsewhere, e.g. its length rule).
+ */
+export function positionsOfRatioOnlyModel(rope: ModelRope, overrides: Record<string, unknown> | undefined, label: string) {
+  const kept = overrides ? Object.fromEntries(Object.entries(overrides).filter(([k]) => !RATIO_ONLY_IGNORES.includes(k))) : undefined;
+  return withOverrides(rope, kept, label);
 }
 
 /** The same model with a scaling set by flags (llama.cpp, TGI). */

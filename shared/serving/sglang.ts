@@ -224,7 +224,7 @@ import { shownValue } from './argv';
 import { parseLength } from './vllm';
 import { foreignProblem } from './vllm';
 import type { LaunchEffect } from './launchModel';
-import { scalingWords, withOverrides } from './launchModel';
+import { positionsOfRatioOnlyModel, scalingWords, withOverrides } from './launchModel';
 import { type ScalingKeyReads, scalingKeysLacking } from './scalingReads';
 
 const SGLANG_SPECS: OptionSpec[] = [
@@ -329,10 +329,12 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
   const applied = withOverrides(input.rope, ov, 'json-model-override-args');
   const { facts } = applied;
   // The length rule reads the merged config's rope_scaling; a model whose attention reads neither
-  // rope_scaling nor rope_theta (ChatGLM) runs its own positions whatever the override says.
-  const ignored = applied.scaling || applied.rope.base !== input.rope.base ? sglangIgnoresRopeKeys(input.rope.modelType) : undefined;
-  const rope = ignored ? input.rope : applied.rope;
-  const scaling = ignored ? undefined : applied.scaling;
+  // rope_scaling nor rope_theta (ChatGLM: rope_ratio only) runs the positions its rope_ratio gives.
+  const ratioOnly = sglangIgnoresRopeKeys(input.rope.modelType);
+  const positions = ratioOnly ? positionsOfRatioOnlyModel(input.rope, ov, 'json-model-override-args') : applied;
+  const ignored = ratioOnly && (applied.scaling || applied.rope.base.value !== positions.rope.base.value) ? ratioOnly : undefined;
+  const rope = positions.rope;
+  const scaling = positions.scaling;
   // config.update sets every key it is given, so an override's seq_length counts as much as its max_position_embeddings.
   const keys = keysWithOverride(SGLANG_LENGTH_POLICY, input, ov);
   const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
@@ -346,7 +348,7 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
   const model = scalingFacts(input.rope);
   return {
     rope,
-    facts: ignored ? model : facts,
+    facts: ratioOnly ? positions.facts : facts,
     derived,
     basis,
     scalingFromCommand: !!scaling,

@@ -288,7 +288,7 @@ import { type OverrideWords, flagIgnoredOverrideKeys, readOverrideOption } from 
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
-import { scalingWords, withOverrides } from './launchModel';
+import { positionsOfRatioOnlyModel, scalingWords, withOverrides } from './launchModel';
 
 export const VLLM_SPECS: OptionSpec[] = [
   { name: 'model', flags: ['--model'], takesValue: true },
@@ -497,13 +497,16 @@ function removedMeaning(req: LaunchRequest): Record<string, unknown> | undefined
 export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const given = req.overrides?.value ?? removedMeaning(req);
   const { applied: ov, dead, scope } = vllmAppliedOverrides(given, input.rope);
-  const applied = withOverrides(input.rope, ov, scope ? `hf-overrides.${scope}` : 'hf-overrides');
+  const label = scope ? `hf-overrides.${scope}` : 'hf-overrides';
+  const applied = withOverrides(input.rope, ov, label);
   const { facts } = applied;
   // The length rule reads the merged config's rope_scaling; a model whose attention reads neither
-  // rope_scaling nor rope_theta (ChatGLM) runs its own positions whatever the override says.
-  const ignored = applied.scaling || applied.rope.base !== input.rope.base ? vllmIgnoresRopeKeys(input.rope.modelType) : undefined;
-  const rope = ignored ? input.rope : applied.rope;
-  const scaling = ignored ? undefined : applied.scaling;
+  // rope_scaling nor rope_theta (ChatGLM: rope_ratio only) runs the positions its rope_ratio gives.
+  const ratioOnly = vllmIgnoresRopeKeys(input.rope.modelType);
+  const positions = ratioOnly ? positionsOfRatioOnlyModel(input.rope, ov, label) : applied;
+  const ignored = ratioOnly && (applied.scaling || applied.rope.base.value !== positions.rope.base.value) ? ratioOnly : undefined;
+  const rope = positions.rope;
+  const scaling = positions.scaling;
   // config.update sets every key it is given: an override's seq_length is read as the config's own.
   const keys = keysWithOverride(VLLM_LENGTH_POLICY, input, ov);
   const notes: string[] = ignored ? [ignored] : [];
@@ -521,7 +524,7 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const replaces = !!scaling && model.type !== 'none';
   const effect: LaunchEffect = {
     rope,
-    facts: ignored ? model : facts,
+    facts: ratioOnly ? positions.facts : facts,
     derived,
     basis,
     scalingFromCommand: !!scaling,

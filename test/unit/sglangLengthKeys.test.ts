@@ -187,4 +187,25 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
       JSON.stringify(plan.notes),
     );
   });
+  it('ChatGLM reads rope_ratio: an override raising it to the NTK-aware base extends the model on both engines alike; rope_theta does not', () => {
+    // base = 10000 × rope_ratio; 4.2 gives 42,000, above the NTK-aware base for ×4 over 8,192.
+    const ratio = `'{"rope_ratio": 4.2, "seq_length": 32768}'`;
+    const theta = `'{"rope_theta": 42000, "seq_length": 32768}'`;
+    assert.deepEqual(serious(analyze(`vllm serve THUDM/chatglm3-6b --max-model-len 32768 --hf-overrides ${ratio}\n`, true)), []);
+    assert.deepEqual(
+      serious(analyze(`python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768 --json-model-override-args ${ratio}\n`, true)),
+      [],
+    );
+    assert.match(
+      one(analyze(`vllm serve THUDM/chatglm3-6b --max-model-len 32768 --hf-overrides ${theta}\n`, true), 'vllm/context-beyond-trained').message,
+      /extrapolates every position past 8,192\. vLLM's ChatGLM attention/,
+    );
+    assert.match(
+      one(
+        analyze(`python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768 --json-model-override-args ${theta}\n`, true),
+        'launch/beyond-trained',
+      ).message,
+      /extrapolates every position past 8,192\. SGLang's ChatGLM attention/,
+    );
+  });
 });

@@ -68,6 +68,8 @@ export const lengthRule: LaunchRule = {
         range,
         windowsOff: !!ctx.request.rope['disable-sliding-window'],
         ropeIgnored: engine.override?.ignoresRopeKeys?.(effect.rope.modelType),
+        // Judged as launch/beyond-trained judges it for the other engines: a base raised to the NTK-aware one extends.
+        raisedBaseCovers: !!commandRaisedBase(ctx, C)?.covers,
         setOverrides: engine.override ? overrideWriter(ctx, engine.override.flag) : () => [],
         setLength: (n) => (len.option.value ? ctx.editor.replaceValue(len.option.value, String(n)) : []),
         ...(allow !== undefined && engine.longEnv.allows(allow) ? { allowLong: allow } : {}),

@@ -65,6 +65,8 @@ export interface VllmLengthInput {
   windowsOff?: boolean;
   /** Why an override of this model's RoPE keys reaches no position (vLLM's and SGLang's ChatGLM): no scaling fix then. */
   ropeIgnored?: string;
+  /** The command raised the base to the NTK-aware base for the length (engineFixes.commandRaisedBase): its own extension. */
+  raisedBaseCovers?: boolean;
 }
 
 export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
@@ -107,7 +109,7 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
       );
     }
   } else if (unscaled) {
-    const T = extensionFrom(x);
+    const T = x.raisedBaseCovers ? undefined : extensionFrom(x);
     if (T !== undefined) {
       out.push(
         finding(
