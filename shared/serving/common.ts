@@ -242,6 +242,14 @@ export function rewriteNote(input: ServingInput, advice: RewriteAdvice, how: str
   return `The config has no RoPE scaling and ${grouped(advice.length)} is ${beyondFrom(advice.from, input.trainedContext)}: ${how} ${advice.preferred.label}, the preferred fix: ${advice.why}.`;
 }
 
+/** The preferred rewrite named but not written, where `reason` says why no override reaches the model's positions. */
+export function unwrittenRewrite(input: ServingInput, advice: RewriteAdvice, reason: string): { rewrite: ReturnType<typeof planRewrite>; note: string } {
+  return {
+    rewrite: planRewrite(advice, false),
+    note: `${rewriteNote(input, advice, 'the preferred rewrite is')} ${reason} Served as written, every position past ${grouped(input.trainedContext)} is extrapolated.`,
+  };
+}
+
 /**
  * The scaling object in the modern spelling: `rope_type` (never the legacy `type`, which vLLM's
  * override path rejects with KeyError 'rope_type', vllm #20857), `su` → `longrope`.

@@ -103,12 +103,31 @@ export function withOverrides(
 const RATIO_ONLY_IGNORES = ['rope_theta', 'rope_scaling', 'rope_parameters'];
 
 /**
- * What an override does to such a model's positions: its rope_ratio counts, its rope_theta and scaling do not
- * (they still count where the engine reads them elsewhere, e.g. its length rule).
+ * Why `engine`'s attention for this model type reads no rope_scaling or rope_theta of an override, when it
+ * does not. ChatGLM2/3 and GLM-4 (`model_type` chatglm) in vLLM (`model_executor/models/chatglm.py`) and
+ * SGLang (`python/sglang/srt/models/chatglm.py`): GLMAttention.__init__ calls get_rope with
+ * base = 10000 × rope_ratio and no scaling, so such an override changes only the length the engine
+ * derives (its length rule multiplies by rope_scaling.factor), never a position.
  */
-export function positionsOfRatioOnlyModel(rope: ModelRope, overrides: Record<string, unknown> | undefined, label: string) {
+export function ratioOnlyReason(engine: string, modelType: string | undefined): string | undefined {
+  return modelType === 'chatglm'
+    ? `${engine}'s ChatGLM attention (models/chatglm.py) builds its rotary embedding from rope_ratio alone: an override's rope_scaling or rope_theta reaches no position.`
+    : undefined;
+}
+
+/**
+ * An override as the engine reads it: `applied` is the merged config its length rule reads; `rope`,
+ * `facts` and `scaling` are what its attention runs. They differ only for a model whose attention reads
+ * rope_ratio alone (`ratioOnly`, from ratioOnlyReason): then its rope_ratio counts, its rope_theta and
+ * scaling do not, and `ignored` says so when the override set either.
+ */
+export function overrideAsRead(rope: ModelRope, overrides: Record<string, unknown> | undefined, label: string, ratioOnly: string | undefined) {
+  const applied = withOverrides(rope, overrides, label);
+  if (!ratioOnly) return { applied, rope: applied.rope, facts: applied.facts, scaling: applied.scaling, ignored: undefined };
   const kept = overrides ? Object.fromEntries(Object.entries(overrides).filter(([k]) => !RATIO_ONLY_IGNORES.includes(k))) : undefined;
-  return withOverrides(rope, kept, label);
+  const positions = withOverrides(rope, kept, label);
+  const ignored = applied.scaling || applied.rope.base.value !== positions.rope.base.value ? ratioOnly : undefined;
+  return { applied, rope: positions.rope, facts: positions.facts, scaling: positions.scaling, ignored };
 }
 
 /** The same model with a scaling set by flags (llama.cpp, TGI). */

@@ -23,6 +23,7 @@ import { keysWithOverride } from './lengthPolicy';
 import {
   ScalingFacts,
   planRewrite,
+  unwrittenRewrite,
   recommendedRewrite,
   rewriteNote,
   rewriteOverride,
@@ -54,17 +55,9 @@ export function sglangHonoursWindows(modelType: string | undefined): boolean {
   return !['llama', 'mistral', 'mixtral'].includes(modelType ?? '');
 }
 
-/**
- * Why SGLang's attention for this model type reads no RoPE key of an override, when it does not.
- * ChatGLM2/3 and GLM-4 (`model_type` chatglm): `python/sglang/srt/models/chatglm.py`,
- * GLMAttention.__init__, builds get_rope with base=10000 * rope_ratio and no rope_scaling, so an
- * override's rope_scaling or rope_theta changes only the length get_context_length derives (it
- * multiplies by rope_scaling.factor), never a position.
- */
+/** Why SGLang's attention for this model reads no override rope_scaling or rope_theta (ChatGLM), when it does not. */
 export function sglangIgnoresRopeKeys(modelType: string | undefined): string | undefined {
-  return modelType === 'chatglm'
-    ? "SGLang's ChatGLM attention (models/chatglm.py) builds its rotary embedding from rope_ratio alone: an override's rope_scaling or rope_theta reaches no position."
-    : undefined;
+  return ratioOnlyReason('SGLang', modelType);
 }
 
 /** The length SGLang starts from: the first of its keys the config has, else 2048. */
@@ -133,6 +126,7 @@ function sglangReadingOf(input: ConsumerInput): ConsumerReading {
 
 export function sglangPlan(input: ServingInput): ServingPlan {
   const facts = scalingFacts(input.rope);
+  const ratioOnly = sglangIgnoresRopeKeys(input.rope.modelType);
   const context = targetContext(input, facts);
   const derivedMaxLen = sglangDerivedContext(input, facts);
   const notes: string[] = [];
@@ -144,14 +138,13 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   if (isHandAddedType(facts.type)) {
     scaling = modernScaling(facts.params);
     notes.push(`--json-model-override-args repeats the config's ${facts.type} scaling, so a stock config.json runs the same.`);
-  } else if (facts.type === 'none' && sglangIgnoresRopeKeys(input.rope.modelType)) {
+  } else if (facts.type === 'none' && ratioOnly) {
     // The one recommendation, named but not written: no override reaches this model's positions.
     const unwritable = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     if (unwritable) {
-      rewrite = planRewrite(unwritable, false);
-      notes.push(
-        `${rewriteNote(input, unwritable, 'the preferred rewrite is')} ${sglangIgnoresRopeKeys(input.rope.modelType)} Served as written, every position past ${grouped(input.trainedContext)} is extrapolated.`,
-      );
+      const u = unwrittenRewrite(input, unwritable, ratioOnly);
+      rewrite = u.rewrite;
+      notes.push(u.note);
     }
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
@@ -224,7 +217,7 @@ import { shownValue } from './argv';
 import { parseLength } from './vllm';
 import { foreignProblem } from './vllm';
 import type { LaunchEffect } from './launchModel';
-import { positionsOfRatioOnlyModel, scalingWords, withOverrides } from './launchModel';
+import { overrideAsRead, ratioOnlyReason, scalingWords } from './launchModel';
 import { type ScalingKeyReads, scalingKeysLacking } from './scalingReads';
 
 const SGLANG_SPECS: OptionSpec[] = [
@@ -326,15 +319,10 @@ export function readSglangLaunch(inv: Invocation): LaunchRequest | undefined {
 /** What SGLang builds for this command: the override merged into the config, then its length rule. */
 export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): LaunchEffect {
   const ov = req.overrides?.value;
-  const applied = withOverrides(input.rope, ov, 'json-model-override-args');
+  // The length rule reads the merged config (applied); the attention runs `rope` (ChatGLM: rope_ratio only).
+  const read = overrideAsRead(input.rope, ov, 'json-model-override-args', sglangIgnoresRopeKeys(input.rope.modelType));
+  const { applied, rope, scaling, ignored } = read;
   const { facts } = applied;
-  // The length rule reads the merged config's rope_scaling; a model whose attention reads neither
-  // rope_scaling nor rope_theta (ChatGLM: rope_ratio only) runs the positions its rope_ratio gives.
-  const ratioOnly = sglangIgnoresRopeKeys(input.rope.modelType);
-  const positions = ratioOnly ? positionsOfRatioOnlyModel(input.rope, ov, 'json-model-override-args') : applied;
-  const ignored = ratioOnly && (applied.scaling || applied.rope.base.value !== positions.rope.base.value) ? ratioOnly : undefined;
-  const rope = positions.rope;
-  const scaling = positions.scaling;
   // config.update sets every key it is given, so an override's seq_length counts as much as its max_position_embeddings.
   const keys = keysWithOverride(SGLANG_LENGTH_POLICY, input, ov);
   const derived = sglangDerivedContext({ ...input, rope, contextKeys: keys }, facts);
@@ -348,7 +336,7 @@ export function sglangLaunchEffect(req: LaunchRequest, input: ServingInput): Lau
   const model = scalingFacts(input.rope);
   return {
     rope,
-    facts: ratioOnly ? positions.facts : facts,
+    facts: read.facts,
     derived,
     basis,
     scalingFromCommand: !!scaling,

@@ -35,6 +35,7 @@ import {
   modernScaling,
   overrideAt,
   planRewrite,
+  unwrittenRewrite,
   recommendedRewrite,
   reachNotes,
   rewriteNote,
@@ -174,19 +175,14 @@ export function vllmLegacyReading(input: ConsumerInput): ConsumerReading {
   };
 }
 
-/**
- * Models whose vLLM attention builds its rotary embedding without reading rope_scaling or rope_theta: an
- * override of them changes no position. vLLM's ChatGLM (model_executor/models/chatglm.py,
- * GLMAttention.__init__) calls get_rope with base = 10000 · rope_ratio and no scaling (ChatGLM2/3, GLM-4).
- */
+/** Why vLLM's attention for this model reads no override rope_scaling or rope_theta (ChatGLM), when it does not. */
 export function vllmIgnoresRopeKeys(modelType: string | undefined): string | undefined {
-  return modelType === 'chatglm'
-    ? "vLLM's ChatGLM attention (models/chatglm.py) builds its rotary embedding from rope_ratio alone: an override's rope_scaling or rope_theta reaches no position."
-    : undefined;
+  return ratioOnlyReason('vLLM', modelType);
 }
 
 export function vllmPlan(input: ServingInput): ServingPlan {
   const facts = scalingFacts(input.rope);
+  const ratioOnly = vllmIgnoresRopeKeys(input.rope.modelType);
   const context = targetContext(input, facts);
   const derivedMaxLen = vllmDerivedMaxLen(input, facts);
   const notes: string[] = [];
@@ -200,14 +196,13 @@ export function vllmPlan(input: ServingInput): ServingPlan {
     notes.push(
       `--hf-overrides repeats the config's ${facts.type} scaling so a hub copy without it (or a stock config.json) runs the same; vLLM removed --rope-scaling (PR #28006).`,
     );
-  } else if (facts.type === 'none' && vllmIgnoresRopeKeys(input.rope.modelType)) {
+  } else if (facts.type === 'none' && ratioOnly) {
     // The one recommendation, named but not written: no override reaches this model's positions.
     const unwritable = recommendedRewrite(input, facts, context);
     if (unwritable) {
-      rewrite = planRewrite(unwritable, false);
-      notes.push(
-        `${rewriteNote(input, unwritable, 'the preferred rewrite is')} ${vllmIgnoresRopeKeys(input.rope.modelType)} Served as written, every position past ${grouped(input.trainedContext)} is extrapolated.`,
-      );
+      const u = unwrittenRewrite(input, unwritable, ratioOnly);
+      rewrite = u.rewrite;
+      notes.push(u.note);
     }
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context);
@@ -288,7 +283,8 @@ import { type OverrideWords, flagIgnoredOverrideKeys, readOverrideOption } from 
 import { wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
-import { positionsOfRatioOnlyModel, scalingWords, withOverrides } from './launchModel';
+import { loadsPython } from '../document/strictJson';
+import { overrideAsRead, ratioOnlyReason, scalingWords } from './launchModel';
 
 export const VLLM_SPECS: OptionSpec[] = [
   { name: 'model', flags: ['--model'], takesValue: true },
@@ -477,12 +473,10 @@ function removedMeaning(req: LaunchRequest): Record<string, unknown> | undefined
   const out: Record<string, unknown> = {};
   const sc = req.rope['rope-scaling']?.value?.value;
   if (sc !== undefined) {
-    try {
-      const v = JSON.parse(sc);
-      if (v && typeof v === 'object' && !Array.isArray(v)) out['rope_scaling'] = v;
-    } catch {
-      /* not JSON: nothing meant */
-    }
+    // vLLM read the option with json.loads; a value that is not a JSON object meant nothing.
+    const r = loadsPython(sc);
+    const v = 'value' in r ? r.value : undefined;
+    if (v && typeof v === 'object' && !Array.isArray(v)) out['rope_scaling'] = v;
   }
   const th = Number(req.rope['rope-theta']?.value?.value);
   if (req.rope['rope-theta'] && Number.isFinite(th)) out['rope_theta'] = th;
@@ -498,15 +492,10 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const given = req.overrides?.value ?? removedMeaning(req);
   const { applied: ov, dead, scope } = vllmAppliedOverrides(given, input.rope);
   const label = scope ? `hf-overrides.${scope}` : 'hf-overrides';
-  const applied = withOverrides(input.rope, ov, label);
+  // The length rule reads the merged config (applied); the attention runs `rope` (ChatGLM: rope_ratio only).
+  const read = overrideAsRead(input.rope, ov, label, vllmIgnoresRopeKeys(input.rope.modelType));
+  const { applied, rope, scaling, ignored } = read;
   const { facts } = applied;
-  // The length rule reads the merged config's rope_scaling; a model whose attention reads neither
-  // rope_scaling nor rope_theta (ChatGLM: rope_ratio only) runs the positions its rope_ratio gives.
-  const ratioOnly = vllmIgnoresRopeKeys(input.rope.modelType);
-  const positions = ratioOnly ? positionsOfRatioOnlyModel(input.rope, ov, label) : applied;
-  const ignored = ratioOnly && (applied.scaling || applied.rope.base.value !== positions.rope.base.value) ? ratioOnly : undefined;
-  const rope = positions.rope;
-  const scaling = positions.scaling;
   // config.update sets every key it is given: an override's seq_length is read as the config's own.
   const keys = keysWithOverride(VLLM_LENGTH_POLICY, input, ov);
   const notes: string[] = ignored ? [ignored] : [];
@@ -524,7 +513,7 @@ export function vllmLaunchEffect(req: LaunchRequest, input: ServingInput): Launc
   const replaces = !!scaling && model.type !== 'none';
   const effect: LaunchEffect = {
     rope,
-    facts: ratioOnly ? positions.facts : facts,
+    facts: read.facts,
     derived,
     basis,
     scalingFromCommand: !!scaling,

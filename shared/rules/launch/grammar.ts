@@ -20,6 +20,7 @@ import { jsonText, modernScaling } from '../../serving/common';
 import { combineEdits } from '../../fixes/launchEdits';
 import { scalingWords } from '../../serving/launchModel';
 import { REMOVED_OPTION, removedOptionMessage } from './removedOption';
+import { loadsPython } from '../../document/strictJson';
 
 export const FOREIGN_FLAG = 'launch/foreign-flag';
 export const MISSPELLED_FLAG = 'launch/misspelled-flag';
@@ -186,11 +187,10 @@ function vllmRemovedFixes(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
   const target = isScaling ? 'rope_scaling' : 'rope_theta';
   let value: unknown;
   if (isScaling) {
-    try {
-      value = JSON.parse(use.value.value);
-    } catch {
-      return [];
-    }
+    // vLLM read the option with json.loads.
+    const r = loadsPython(use.value.value);
+    if ('error' in r) return [];
+    value = r.value;
     if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
     value = modernScaling(value as Record<string, unknown>);
   } else {
