@@ -192,7 +192,7 @@ export function rewritesChart(d: InspectorData, pal: Palette, hidden: Set<string
   };
 }
 
-/** (c1) f(m) over [0, target): min/max per bucket and the first negative crossing. */
+/** (c) f(m) over [0, target): min/max per bucket and the first negative crossing. */
 export function fbChart(d: InspectorData, pal: Palette): ChartSpec {
   const fb = d.fb;
   const n = fb.m.length;
@@ -224,7 +224,7 @@ export function fbChart(d: InspectorData, pal: Palette): ChartSpec {
   };
 }
 
-/** (c2) L_max(b) for bases around b*, valid islands shaded, b* and the threshold marked. */
+/** (d) L_max(b) for bases around b*, valid islands shaded, b* and the threshold marked. */
 export function validityChart(d: InspectorData, pal: Palette): ChartSpec | null {
   const v = d.validity;
   if (!v || v.bases.length === 0) return null;
@@ -236,7 +236,7 @@ export function validityChart(d: InspectorData, pal: Palette): ChartSpec | null 
   const shades: Shade[] = v.islands.map(([from, to]) => ({ from, to, color: withAlpha(pal.green, 0.18) }));
   return {
     id: 'validity',
-    title: 'c · Validity of the base around b*',
+    title: 'd · Validity of the base around b*',
     caption: `L_max(b) over ${v.bases.length} bases for length ${fmtInt(v.length)} (${v.engine}). Shaded: valid islands (f ≥ 0 for every m < ${fmtInt(v.length)}).${v.note ? ' ' + v.note : ''}`,
     data: [v.bases, v.lmax, valid, constant(v.bases.length, v.length)] as uPlot.AlignedData,
     opts: {
