@@ -1,7 +1,8 @@
 /**
- * Figures the README states about the repository itself are checked here, not copied by hand: the
- * number of finding codes, the corpus' file counts, and the .vsix row of the benchmark table (against
- * dist/rope-lens.vsix when `npm run package` has built it).
+ * Figures the README and the docs/ pages state about the repository itself are checked here, not
+ * copied by hand: the number of finding codes, the corpus' file counts, and the .vsix row of the
+ * benchmark table (against dist/rope-lens.vsix when `npm run package` has built it). Each figure may
+ * live on any of those pages, but on exactly one.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -9,12 +10,13 @@ import { join } from 'node:path';
 import { FINDING_CODES } from '../../shared/core/codes';
 
 const root = join(__dirname, '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const texts = pages.map((p) => readFileSync(join(root, p), 'utf8'));
 
-/** The one number a README pattern captures (the pattern must match exactly once). */
+/** The one number a pattern captures in the README and docs/*.md (it must match exactly once in all of them). */
 function figure(re: RegExp): string[] {
-  const all = [...readme.matchAll(new RegExp(re.source, 'g'))];
-  assert.equal(all.length, 1, `README: expected one match of ${re}, found ${all.length}`);
+  const all = texts.flatMap((t) => [...t.matchAll(new RegExp(re.source, 'g'))]);
+  assert.equal(all.length, 1, `README.md and docs/*.md: expected one match of ${re}, found ${all.length}`);
   return all[0].slice(1);
 }
 
@@ -27,7 +29,7 @@ function zipEntries(file: string): number {
   throw new Error(`${file}: not a zip file`);
 }
 
-describe('README figures', () => {
+describe('README and docs figures', () => {
   it("the number of finding codes is the registry's", () => {
     assert.equal(Number(figure(/`rope-lens rules` lists the (\d+) codes/)[0]), FINDING_CODES.length);
   });
