@@ -98,13 +98,7 @@ export function formatRun(run: BenchRun): string {
   }
   const all = [...groups.values()].flat();
   const widths = COLUMNS.map((c, i) => Math.max(c.head.length, ...all.map((cells) => cells[i].length)));
-  const line = (cells: string[]) =>
-    (
-      INDENT +
-      cells
-        .map((c, i) => (COLUMNS[i].right ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-        .join(GAP)
-    ).trimEnd();
+  const line = (cells: string[]) => (INDENT + cells.map((c, i) => (COLUMNS[i].right ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(GAP)).trimEnd();
   const table: string[] = [line(COLUMNS.map((c) => c.head)), line(widths.map((w) => '-'.repeat(w)))];
   for (const [label, rows] of groups) table.push(...wrap(label, TABLE_WIDTH), ...rows.map(line));
   const settings = `warm-up ${run.settings.warmup}, repeats ${run.settings.repeats}; memory copy ${num(run.memcpyGBs)} GB/s (read + write); total ${num(run.totalMs / 1000)} s${run.cancelled ? ' (cancelled)' : ''}`;

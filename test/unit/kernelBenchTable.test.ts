@@ -45,8 +45,15 @@ const run: BenchRun = {
   results: [
     result({ kind: 'memcpy', label: 'memory copy (2.0 MiB)', impl: 'TypedArray.set', backend: 'JS', ratioToMemcpy: 1, maxAbsError: 0 }),
     result({}),
-    result({ impl: 'gpu.js (default mode)', backend: 'WebAssemblyKernel', medianMs: 123456.7, spreadPct: 149.5, elementsPerSec: 4.2e12, ratioToMemcpy: 0.000123 }),
-    result({ label: 'f_b(m) scan 8 bases × 8192 m', kind: 'fb', backend: 'float64 block recurrence (b* engine)', gbPerSec: null, ratioToMemcpy: null }),
+    result({
+      impl: 'gpu.js (default mode)',
+      backend: 'WebAssemblyKernel',
+      medianMs: 123456.7,
+      spreadPct: 149.5,
+      elementsPerSec: 4.2e12,
+      ratioToMemcpy: 0.000123,
+    }),
+    result({ label: 'f_b(m) scan 8 bases × 8192 m', kind: 'fb-scan', backend: 'float64 block recurrence (b* engine)', gbPerSec: null, ratioToMemcpy: null }),
     result({ impl: 'WebGPU (WGSL)', backend: adapter, error: refusal, maxAbsError: null }),
     result({ label: 'device buffer copy (16 MiB × 16)', impl: 'WebGPU', backend: adapter, error: refusal, maxAbsError: null }),
   ] as CaseResult[],
@@ -61,7 +68,11 @@ describe('kernel bench table', () => {
   });
 
   it('every result has its row under its kernel, and every long text is a note in full', () => {
-    for (const r of run.results) assert.ok(lines.some((l) => l.startsWith(`  ${r.impl}`)), r.impl);
+    for (const r of run.results)
+      assert.ok(
+        lines.some((l) => l.startsWith(`  ${r.impl}`)),
+        r.impl,
+      );
     const labels = [...new Set(run.results.map((r) => r.label))];
     assert.deepEqual(
       lines.filter((l) => labels.includes(l)),

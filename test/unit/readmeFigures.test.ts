@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { FINDING_CODES } from '../../shared/core/codes';
 
 const root = join(__dirname, '..', '..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const texts = pages.map((p) => readFileSync(join(root, p), 'utf8'));
 
 /** The one number a pattern captures in the README and docs/*.md (it must match exactly once in all of them). */
