@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: the README's five pictures, taken from the current build in a real VS Code
+ * `npm run screenshots`: the five pictures of the README and docs/ pages, taken from the current build in a real VS Code
  * workbench (code-server 4.100.3 with this repository as a development extension, driven by
  * playwright-core and Debian's chromium, as test/e2e/inspectorCodeServer.test.ts does), so they show
  * what a user meets today and cannot go stale silently:
