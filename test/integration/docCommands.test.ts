@@ -37,7 +37,8 @@ interface DocCommand {
   output?: string[];
 }
 
-const COMMAND = /^(npx rope-lens|rope-lens|npm run|npm test)(\s|$)/;
+/** A command line: optional `NAME=value` assignments, then one of the programs the pages show. */
+const COMMAND = /^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(npx rope-lens|rope-lens|npm run|npm test)(\s|$)/;
 const SKIP = /<!-- docs-commands: skip "([^"]+)" because ([^>]*\S)\s*-->/g;
 
 /** The commands one page shows, and its skip markers. */
@@ -73,7 +74,11 @@ function shellCommand(run: string): string {
   const launcher = `node '${join(root, 'bin', 'rope-lens.js')}'`;
   return run
     .split(' && ')
-    .map((p) => p.replace(/^(npx rope-lens|rope-lens)(?=\s|$)/, launcher).replace(/^npm (run|test)/, `npm --prefix '${root}' $1`))
+    .map((p) =>
+      p
+        .replace(/^((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)(?:npx rope-lens|rope-lens)(?=\s|$)/, `$1${launcher}`)
+        .replace(/^((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)npm (run|test)/, `$1npm --prefix '${root}' $2`),
+    )
     .join(' && ');
 }
 
