@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { formatRun, TABLE_WIDTH, wrap } from '../../shared/kernelBench/format';
 import type { BenchRun, CaseResult } from '../../shared/kernelBench/runner';
+import { rowLines } from '../bench/report';
 
 /** Columns as a terminal counts them (code points: ×, ±, … and – are one column each). */
 const columns = (line: string) => [...line].length;
@@ -94,5 +95,16 @@ describe('kernel bench table', () => {
     assert.deepEqual(wrap('aa bb cc', 5, ' '), ['aa bb', ' cc']);
     assert.deepEqual(wrap('abcdefghij', 4), ['abcd', 'efgh', 'ij']);
     for (const l of wrap(`${adapter} ${'x'.repeat(250)}`, 40, '    ')) assert.ok(l.length <= 40, l);
+  });
+});
+
+describe('npm run bench rows', () => {
+  it(`a row whose note does not fit beside it wraps below it, within ${TABLE_WIDTH} columns, losing no word`, () => {
+    const note = `${adapter} · 37.2 M elem/s · 0.316 GB/s (0.021× memcpy) · 0.42× the TS baseline · max err 1.49e-7`;
+    const lines = rowLines({ name: 'RoPE rotate-half 512×8×128 · gpu.js (default mode)'.slice(0, 44), value: '14.1 ms ±3%', note });
+    assert.ok(lines.length > 2);
+    for (const l of lines) assert.ok(columns(l) <= TABLE_WIDTH, `${columns(l)} columns: ${l}`);
+    assert.equal(lines.slice(1).join(' ').replace(/\s+/g, ' ').trim(), note);
+    assert.deepEqual(rowLines({ name: 'memory copy', value: '12.7 GB/s', note: 'read + write' }).length, 1, 'a short note stays beside its row');
   });
 });
