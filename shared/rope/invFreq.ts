@@ -3,7 +3,7 @@
  * evaluated in float64 (transformers itself runs these formulas in float32 torch tensors; the
  * expressions, their order of operations and their defaults are reproduced here one for one).
  *
- * Two generations differ (see README "Transformers semantics (v4 vs v5)"):
+ * Two generations differ (see docs/freqs.md, "Transformers semantics (v4 vs v5)"):
  *  - v4 = transformers 4.45 (`rope_scaling`): yarn's attention factor ignores mscale/mscale_all_dim,
  *    its correction range is computed on max_position_embeddings and always truncated; longrope
  *    only honours a top-level original_max_position_embeddings (Phi-3) and then forces

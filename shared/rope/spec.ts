@@ -23,7 +23,7 @@ export function currentTypeName(raw: string): string {
   return raw.trim().toLowerCase() === 'su' ? ROPE_TYPE_ALIASES['su'] : raw;
 }
 
-/** Which transformers generation's formulas to follow where they differ (see README). */
+/** Which transformers generation's formulas to follow where they differ (see docs/freqs.md). */
 export type TransformersVariant = 'v4' | 'v5';
 
 export interface RopeSpec {

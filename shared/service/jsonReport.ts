@@ -1,4 +1,4 @@
-/** The CLI's `--json` shape (see README): plain values, 0-based LSP ranges. */
+/** The CLI's `--json` shape (see docs/check.md): plain values, 0-based LSP ranges. */
 import type { ModelRope } from '../config/modelRope';
 import type { FileAnalysis, Finding } from './types';
 import { toPlain, type Plain } from '../config/wire';
