@@ -39,7 +39,8 @@ interface DocCommand {
 
 /** A command line: optional `NAME=value` assignments, then one of the programs the pages show. */
 const COMMAND = /^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(npx rope-lens|rope-lens|npm run|npm test)(\s|$)/;
-const SKIP = /<!-- docs-commands: skip "([^"]+)" because ([^>]*\S)\s*-->/g;
+/** A marker on a line of its own (one quoted in prose is not a marker). */
+const SKIP = /^<!-- docs-commands: skip "([^"]+)" because ([^>]*\S)\s*-->$/gm;
 
 /** The commands one page shows, and its skip markers. */
 function commandsOf(page: string): { commands: DocCommand[]; skips: { text: string; reason: string }[] } {
