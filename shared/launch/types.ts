@@ -61,6 +61,13 @@ export interface Token {
    * in `OLLAMA_MAX_CTX=32768`, a compose key, a Kubernetes `name:`), for findings about the name.
    */
   nameAt?: { offset: number; length: number; range: Range };
+  /**
+   * A value read from a shell variable (`"$CMD"`) that was assembled from strings written in this
+   * document (`CMD="vllm serve …"; CMD+=" --max-model-len 65536"`): value offset `at` ↔ document
+   * `offset`, for `length` characters. A shell that reads the value again (`eval`, `bash -c`)
+   * places its words on the user's own characters.
+   */
+  runs?: { at: number; offset: number; length: number }[];
 }
 
 /** One start of a program: argv with positions, and the environment it runs with. */
