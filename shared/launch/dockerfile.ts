@@ -114,6 +114,17 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     const combined = combine(last, doc, shell, problems);
     // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
     const inv = combined && throughShellC(combined, doc, quotedValueMap, shell);
+    const cmdAt = last.cmd?.instruction.getRange().start;
+    if (inv?.shellAfterEntrypoint && cmdAt) {
+      // `ENTRYPOINT []` on its own line above the CMD, indented as the CMD is.
+      const at = doc.offset(cmdAt);
+      const indent = /[ \t]*$/.exec(text.slice(doc.offset({ line: cmdAt.line, character: 0 }), at))?.[0] ?? '';
+      inv.shellAfterEntrypoint.fix = {
+        title: 'Clear the image entrypoint: ENTRYPOINT [] before the CMD',
+        range: doc.range(at, 0),
+        newText: `ENTRYPOINT []\n${indent}`,
+      };
+    }
     if (inv && isLaunchInvocation(inv)) invocations.push(inv);
   } else if (last?.image && last.from) {
     // No start command: the engine image runs its own, with this file's ENV (`FROM ollama/ollama`
@@ -254,6 +265,7 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
   let entrypoint: Invocation['entrypoint'];
   let append: Invocation['append'];
   let env = { ...stage.env };
+  let shellAfterEntrypoint: Invocation['shellAfterEntrypoint'];
   /** CMD as the words it runs: exec form as written, shell form through `/bin/sh -c`. */
   const cmdWords = () => {
     if (!cmd) return { argv: [] as Token[], append: undefined, env: {} };
@@ -298,6 +310,9 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
     if (launches && !cleared && cmd.form === 'exec' && stage.image && isLaunchImage(stage.image.value)) {
       notes.push(`CMD starts a program: read as the command the image runs (the entrypoint of ${stage.image.value} is assumed to exec it)`);
     }
+    // A shell-form CMD is `/bin/sh -c "…"`: with the image's entrypoint kept, the image runs `<entrypoint> /bin/sh -c …`.
+    if (launches && !cleared && cmd.form === 'shell' && cmd.shellSpan && stage.image)
+      shellAfterEntrypoint = { shell: '/bin/sh', at: doc.range(cmd.shellSpan.offset, cmd.shellSpan.length), kind: 'CMD' };
   } else {
     return undefined;
   }
@@ -327,5 +342,6 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
   };
   if (stage.image) inv.image = stage.image;
   if (append) inv.append = append;
+  if (shellAfterEntrypoint) inv.shellAfterEntrypoint = shellAfterEntrypoint;
   return inv;
 }

@@ -651,6 +651,13 @@ export function throughShellC(
     notes: [...inv.notes, `through ${script.label}`, ...inner.notes],
   };
   if (inner.image) out.image = inner.image;
+  // `CMD ["sh", "-c", "…"]` under an image whose entrypoint stays: the image runs `<entrypoint> sh -c …`.
+  if (inv.entrypoint === 'image' && inv.image && script.label.endsWith(' -c') && inv.argv[0].offset >= 0)
+    out.shellAfterEntrypoint = {
+      shell: inv.argv[0].value,
+      at: inv.argv[0].range,
+      kind: inv.source === 'kubernetes' ? 'args' : inv.source === 'compose' ? 'command' : 'CMD',
+    };
   if (inner.append) out.append = inner.append;
   else delete out.append;
   return out;

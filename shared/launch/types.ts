@@ -106,6 +106,14 @@ export interface Invocation {
   image?: Token;
   /** Facts the adapter wants said alongside findings: "through function serve()", "default of ${LEN:-…}". */
   notes: string[];
+  /**
+   * The command is a shell (`CMD ["sh", "-c", "…"]`, a shell-form CMD, compose `command: sh -c …`)
+   * handed as arguments to the image's own entrypoint, which the file keeps: the container runs
+   * `<entrypoint> sh -c …`. argv is the launch inside, the one the user meant; whether the image's
+   * entrypoint swallows the shell is the engine modules' call (Engine.imageEntrypoint), judged by
+   * launch/cmd-after-entrypoint. `fix`: the edit that clears the entrypoint, where the format has one.
+   */
+  shellAfterEntrypoint?: { shell: string; at: Range; kind: 'CMD' | 'command' | 'args'; fix?: { title: string; range: Range; newText: string } };
 }
 
 /** An Ollama Modelfile: no argv, but the same questions (which model, what context). */

@@ -721,6 +721,13 @@ export const llamaCppEngine: Engine = {
   id: 'llama.cpp',
   label: 'llama.cpp',
   readArgv: readLlamaCppLaunch,
+  imageEntrypoint: (image) => {
+    if (!isLlamaCppImage(image)) return undefined;
+    const tag = imageRepo(image).tag ?? '';
+    // `.devops/*.Dockerfile`: the full image's tools.sh picks a tool by its first argument.
+    if (tag.startsWith('full')) return { command: '/app/tools.sh', firstArgument: 'the tool to run' };
+    return { command: tag.startsWith('light') ? '/app/llama-cli' : '/app/llama-server', firstArgument: 'an argument it refuses' };
+  },
   effect: llamaCppLaunchEffect,
   plan: llamaCppPlan,
   env: /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,

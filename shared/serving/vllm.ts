@@ -648,6 +648,8 @@ export const vllmEngine: Engine = {
   id: 'vllm',
   label: 'vLLM',
   readArgv: readVllmLaunch,
+  imageEntrypoint: (image) =>
+    imageIs(image, ['vllm/vllm-openai', 'vllm/vllm-openai-rocm']) ? { command: 'vllm serve', firstArgument: 'the model to serve' } : undefined,
   readConfigFile: (doc: ParsedDocument) => readVllmConfigFile(doc),
   effect: vllmLaunchEffect,
   plan: vllmPlan,
