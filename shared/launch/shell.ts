@@ -5,7 +5,7 @@
  * program. Heredoc bodies and comments are never commands.
  */
 import type { Node } from 'web-tree-sitter';
-import { isLaunchInvocation, mentionsLaunchWord } from './sniff';
+import { LAUNCH_ENV_PREFIXES, isLaunchInvocation, mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
 import type { Invocation, LaunchFile, ShellParser, SourceReader, Token } from './types';
 import { peelWrappers } from './shell/peel';
@@ -144,6 +144,8 @@ class ShellWalker {
   private nextBranch = 0;
   /** Sourced files that were not found (`source .env`, `. ./config.sh`), in order. */
   private readonly sourced: string[] = [];
+  /** The text exports an engine's variable (`export LLAMA_ARG_CTX_SIZE=…`): commands after it may launch through it. */
+  private readonly exportsLaunchEnv: boolean;
 
   constructor(
     private readonly src: ParseSource,
@@ -154,6 +156,7 @@ class ShellWalker {
     private readonly sourceDepth = 0,
   ) {
     this.words = new WordEvaluator(src, () => this.branch);
+    this.exportsLaunchEnv = LAUNCH_ENV_PREFIXES.some((p) => src.parsed.includes(p)) && /\bexport\b|\bdeclare\s+-\w*x/.test(src.parsed);
   }
 
   get invocations(): Invocation[] {
@@ -349,9 +352,18 @@ class ShellWalker {
       return;
     }
     const text = n.text;
-    // Cheap skip: a plain command that names no launch word, no function and no variable.
+    // Cheap skip: a plain command that names no launch word, no function and no variable (and
+    // runs in no engine variables the script exported: `export LLAMA_ARG_CTX_SIZE=…` then `./start.sh`).
     const isFunction = plainName !== undefined && this.functions.has(plainName);
-    if (!this.opts.keepAll && !isFunction && plainName !== undefined && !text.includes('$') && !mentionsLaunchWord(text) && !this.mentionsFunction(text)) {
+    if (
+      !this.opts.keepAll &&
+      !isFunction &&
+      plainName !== undefined &&
+      !text.includes('$') &&
+      !mentionsLaunchWord(text) &&
+      !this.mentionsFunction(text) &&
+      !this.exportsLaunchEnv
+    ) {
       this.walkSubstitutions(n, scope, depth);
       return;
     }
