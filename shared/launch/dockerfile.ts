@@ -6,7 +6,7 @@
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import type { Range } from '../core/range';
 import { quotedValueMap, readShellSpans, throughShellC } from './shell';
-import { isLaunchImage, isLaunchInvocation, launchArgv, startsWithLaunch } from './sniff';
+import { isLaunchImage, isLaunchInvocation, launchArgv, mentionsLaunchWord, startsWithLaunch } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
@@ -46,6 +46,7 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     problems.push({ message: 'the escape character is not a backslash: shell-form commands were read as if it were', range: doc.range(0, 0) });
 
   const globalArgs: Record<string, Token> = {};
+  const unread: NonNullable<LaunchFile['unread']> = [];
   const stages: Stage[] = [];
   let cur: Stage | undefined;
   const lookup = (name: string) => {
@@ -98,6 +99,16 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
           cur.env[name] = { ...tok, nameAt: { ...n, range: doc.range(n.offset, n.length) } };
         } else if (kw === 'ARG') (cur ? cur.args : globalArgs)[name] = tok;
       }
+    } else if (kw === 'RUN') {
+      const launch = buildStepLaunch(ins as JSONInstruction, doc, spanOfRange, shell);
+      if (launch) {
+        const r = ins.getRange();
+        unread.push({
+          program: launch,
+          message: `RUN ${launch} … runs while the image is built, not when the container starts: a build step, not judged as a launch (the container's launch is its CMD or ENTRYPOINT).`,
+          range: doc.range(doc.offset(r.start), doc.offset(r.end) - doc.offset(r.start)),
+        });
+      }
     } else if ((kw === 'CMD' || kw === 'ENTRYPOINT') && cur) {
       const sc = startCommand(ins as JSONInstruction, doc, spanOfRange);
       if (kw === 'ENTRYPOINT') {
@@ -143,7 +154,29 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     };
     if (isLaunchInvocation(inv)) invocations.push(inv);
   }
-  return { format: 'dockerfile', invocations, problems };
+  return { format: 'dockerfile', invocations, problems, ...(unread.length ? { unread } : {}) };
+}
+
+/**
+ * The program a RUN instruction launches (`RUN vllm serve …`, `RUN ["python", "-m", "sglang.launch_server", …]`),
+ * or undefined: a build step that names an engine only to install it (`RUN pip install vllm`) is none.
+ */
+function buildStepLaunch(
+  ins: JSONInstruction,
+  doc: LineMap,
+  spanOfRange: (r: Range) => { offset: number; length: number },
+  shell: ShellParser | undefined,
+): string | undefined {
+  const r = ins.getRange();
+  if (!mentionsLaunchWord(doc.text.slice(doc.offset(r.start), doc.offset(r.end)))) return undefined;
+  const sc = startCommand(ins, doc, spanOfRange);
+  let argv: Token[] | undefined;
+  if (sc.form === 'exec') argv = launchArgv(sc.tokens, doc)?.argv;
+  else if (shell && sc.shellSpan) argv = readShellSpans(doc, [sc.shellSpan], shell, { source: 'dockerfile' }).invocations.find(isLaunchInvocation)?.argv;
+  if (!argv?.length) return undefined;
+  const words = argv.slice(0, 3).map((t) => t.value);
+  // `python -m vllm.entrypoints…`, `vllm serve`: the program and what it is asked to do.
+  return words[0].includes('python') ? words.join(' ') : words.slice(0, words[1] && !words[1].startsWith('-') ? 2 : 1).join(' ');
 }
 
 /** dockerfile-ast needs ~2.4 µs a character: past these sizes, lines are dropped (not moved). */

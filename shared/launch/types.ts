@@ -139,6 +139,11 @@ export interface LaunchFile {
    * `partial`: part of the file was not read at all (size limits), so launches there may be missed.
    */
   problems: { message: string; range: Range; partial?: boolean }[];
+  /**
+   * Lines that look like a launch but are not one RoPE Lens judges, and why (`RUN vllm serve …`
+   * runs at build time): said in the CLI summary, `--verbose`, `--json` and the hover, never silent.
+   */
+  unread?: { program: string; message: string; range: Range }[];
 }
 
 /** A file a script sources (`source ../setup.sh`), as the front-end found it. */
