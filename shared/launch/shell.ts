@@ -645,7 +645,9 @@ export function throughShellC(
   if (!script || (depth ?? 0) >= MAX_SHELL_C_DEPTH) return inv;
   const one = script.tokens.length === 1 ? script.tokens[0] : undefined;
   // A string written as is maps through the adapter's own quoting; `eval`'s words and an assembled `"$CMD"` through their runs.
-  const mapped = one && !one.runs?.length ? mapOf(one) : joinedMap(script.tokens);
+  // `eval` and a lone `"$CMD"` run the value itself (its text is not in the file as such).
+  const valueRead = !one || !!one.runs?.length || script.label === 'eval' || /^"?\$\{?\w+\}?"?$/.test(one.raw);
+  const mapped = valueRead ? joinedMap(script.tokens) : mapOf(one);
   if (!parser || !mapped) {
     return {
       ...inv,
