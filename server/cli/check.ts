@@ -224,7 +224,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     if (unread.length) {
       io.err(
-        `${unread.length} line${unread.length === 1 ? '' : 's'} that look${unread.length === 1 ? 's' : ''} like a launch not judged${parsed.values.verbose ? ':' : unread.length === 1 ? `: ${unread[0]}` : ' (--verbose lists them)'}`,
+        `${unread.length === 1 ? '1 line that looks like a launch' : `${unread.length} lines that look like launches`} not judged${parsed.values.verbose ? ':' : unread.length === 1 ? `: ${unread[0]}` : ' (--verbose lists them)'}`,
       );
       if (parsed.values.verbose) for (const u of unread) io.err(`  ${u}`);
     }

@@ -23,7 +23,13 @@ describe('rope-lens check: every launch read or said (issue 34)', function () {
     const r = cli(f);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, new RegExp(`^1 line that looks like a launch not judged: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:1 RUN vllm serve … runs while the image is built`, 'm'));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^1 line that looks like a launch not judged: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:1 RUN vllm serve … runs while the image is built`,
+        'm',
+      ),
+    );
     assert.doesNotMatch(r.stderr, /models? (was )?not found/);
   });
 
@@ -31,7 +37,10 @@ describe('rope-lens check: every launch read or said (issue 34)', function () {
     const f = join(said, 'compose-args/docker-compose.yml');
     const v = cli(f, '--verbose');
     assert.match(v.stderr, /^1 line that looks like a launch not judged:$/m);
-    assert.match(v.stderr, /^ {2}\S+docker-compose\.yml:9:15 Arguments for the image registry\.example\.com\/ml\/llm-api:2\.3, whose entrypoint is unknown, are not read/m);
+    assert.match(
+      v.stderr,
+      /^ {2}\S+docker-compose\.yml:9:15 Arguments for the image registry\.example\.com\/ml\/llm-api:2\.3, whose entrypoint is unknown, are not read/m,
+    );
     const j = JSON.parse(cli(f, '--format', 'json').stdout) as { files: { launches: { unread?: boolean; unjudged?: string; program: string }[] }[] };
     const unread = j.files[0].launches.filter((l) => l.unread);
     assert.equal(unread.length, 1);
