@@ -124,7 +124,7 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   if (last && (last.entrypoint || last.cmd)) {
     const combined = combine(last, doc, shell, problems);
     // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
-    const inv = combined && throughShellC(combined, doc, quotedValueMap, shell);
+    const inv = combined && throughShellC(combined, doc, (t) => quotedValueMap(t) ?? jsonStringMap(t), shell);
     const cmdAt = last.cmd?.instruction.getRange().start;
     if (inv?.shellAfterEntrypoint && cmdAt) {
       // `ENTRYPOINT []` on its own line above the CMD, indented as the CMD is.
@@ -177,6 +177,45 @@ function buildStepLaunch(
   const words = argv.slice(0, 3).map((t) => t.value);
   // `python -m vllm.entrypoints…`, `vllm serve`: the program and what it is asked to do.
   return words[0].includes('python') ? words.join(' ') : words.slice(0, words[1] && !words[1].startsWith('-') ? 2 : 1).join(' ');
+}
+
+const JSON_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * An exec-form string with JSON escapes (`"CMD=\"vllm serve …\"; eval $CMD"`) as the text the shell
+ * reads, mapped back: plain stretches to themselves, each escape to its own characters (`\"`), so
+ * words inside keep exact spans. Undefined when the decoding does not give the token's value.
+ */
+export function jsonStringMap(t: Token): ReturnType<typeof quotedValueMap> {
+  const raw = t.raw;
+  if (t.quote !== 'double' || raw.length < 2 || !raw.startsWith('"') || !raw.endsWith('"')) return undefined;
+  const pieces: { valueStart: number; docStart: number; width?: number }[] = [];
+  let text = '';
+  let plain = false;
+  for (let i = 1; i < raw.length - 1; ) {
+    if (raw[i] !== '\\') {
+      if (!plain) pieces.push({ valueStart: text.length, docStart: t.offset + i });
+      plain = true;
+      text += raw[i++];
+      continue;
+    }
+    plain = false;
+    // A Dockerfile line continuation inside the string: no character.
+    const cont = /^\\\r?\n[ \t]*/.exec(raw.slice(i));
+    if (cont) {
+      i += cont[0].length;
+      continue;
+    }
+    const e = raw[i + 1];
+    const u = e === 'u' ? /^[0-9a-fA-F]{4}/.exec(raw.slice(i + 2)) : null;
+    const ch = u ? String.fromCharCode(parseInt(u[0], 16)) : JSON_ESCAPES[e];
+    if (ch === undefined) return undefined;
+    const width = u ? 6 : 2;
+    pieces.push({ valueStart: text.length, docStart: t.offset + i, width });
+    text += ch;
+    i += width;
+  }
+  return text === t.value ? { text, pieces } : undefined;
 }
 
 /** dockerfile-ast needs ~2.4 µs a character: past these sizes, lines are dropped (not moved). */

@@ -627,7 +627,7 @@ function quoteFromNode(n: Node | null): Token['quote'] {
 // script is shell, so it is read as shell and the command it launches becomes the invocation.
 
 /** The text to read as the script (what the inner shell sees), and how it maps back to the document. */
-export type ValueMapOf = (t: Token) => { text: string; pieces: { valueStart: number; docStart: number }[] } | undefined;
+export type ValueMapOf = (t: Token) => { text: string; pieces: { valueStart: number; docStart: number; width?: number }[] } | undefined;
 
 /**
  * The launch inside `sh -c SCRIPT`, or the invocation unchanged. Also for an image's arguments:

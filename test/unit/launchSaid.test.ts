@@ -113,6 +113,17 @@ describe('launch files: every launch read or said (issue 34)', function () {
       assert.equal(at(text, d), '32768');
     });
 
+    it('in exec forms: a Dockerfile CMD with JSON-escaped quotes and a compose block script, each word on its own characters', () => {
+      const docker =
+        'FROM python:3.11-slim\nRUN pip install vllm\nCMD ["bash", "-c", "CMD=\\"vllm serve meta-llama/Llama-2-7b-hf\\"; CMD+=\\" --max-model-len 65536\\"; eval $CMD"]\n';
+      const f = readLaunchFile(docker, 'Dockerfile', { shell })!;
+      assertExactSpans(docker, f);
+      assert.deepEqual(lengthFindings('Dockerfile', docker), ['65536']);
+      const compose =
+        'services:\n  llm:\n    image: python:3.11\n    command:\n      - bash\n      - -c\n      - |\n        CMD="vllm serve meta-llama/Llama-2-7b-hf"\n        CMD+=" --max-model-len 32768"\n        eval "$CMD"\n';
+      assert.deepEqual(lengthFindings('compose.yaml', compose), ['32768']);
+    });
+
     it('a value the script cannot know (a command substitution) maps to its reference, never a wrong span', () => {
       const text = 'LEN=$(cat len.txt)\nCMD="vllm serve meta-llama/Llama-2-7b-hf --max-model-len $LEN"\neval "$CMD"\n';
       const f = readLaunchFile(text, 's.sh', { shell })!;
