@@ -96,7 +96,6 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       '--uid',
       '--gid',
       '--nice',
-      '-D',
       '--working-directory',
       '--on-active',
       '--on-boot',
