@@ -430,14 +430,9 @@ function envWrapper(inv: Invocation): { start: number; program: string; note: st
     /\.(?:sh|bash)$/.test(first) ||
     /^\.{0,2}\//.test(first) ||
     (/^(?:ba|z|da)?sh$/.test(programName(inv.argv[0])) && /\.(?:sh|bash)$/.test(inv.argv[1]?.value ?? ''));
-  const what =
-    inv.entrypoint === 'image'
-      ? inv.image && !isLaunchImage(inv.image.value)
-        ? `the image ${inv.image.value}, whose entrypoint is unknown,`
-        : undefined
-      : script
-        ? first
-        : undefined;
+  // A script the image runs (`CMD ["/start.sh"]`) is named; else the image whose entrypoint is unknown.
+  const unknownImage = inv.entrypoint === 'image' && inv.image && !isLaunchImage(inv.image.value);
+  const what = script ? first : unknownImage ? `the image ${inv.image!.value}, whose entrypoint is unknown,` : undefined;
   if (!what) return undefined;
   return {
     start: inv.argv.length,

@@ -142,6 +142,16 @@ describe('launch files: every launch read or said (issue 34)', function () {
       assert.ok(a.launches![0].notes.some((n) => /\.\/start\.sh is given LLAMA_ARG_MODEL, LLAMA_ARG_CTX_SIZE: read as llama-server's settings/.test(n)));
     });
 
+    it('Dockerfile ENV LLAMA_ARG_… with CMD ["/start.sh"] on a plain base image: the script is named in the note', () => {
+      const text =
+        'FROM ubuntu:22.04\nCOPY start.sh /start.sh\nENV LLAMA_ARG_MODEL=/models/Meta-Llama-3-8B-Instruct.Q4_K_M.gguf\nENV LLAMA_ARG_CTX_SIZE=44000\nCMD ["/start.sh"]\n';
+      const a = analyze('Dockerfile', text);
+      const d = a.diagnostics.find((x) => x.code === 'launch/length-exceeds-derived')!;
+      assert.ok(d);
+      assert.equal(at(text, d), '44000');
+      assert.match(a.launches![0].notes[0], /^\/start\.sh is given LLAMA_ARG_MODEL, LLAMA_ARG_CTX_SIZE/);
+    });
+
     it('export LLAMA_ARG_… then a script: the script is read with them; other commands are not launches', () => {
       const text =
         'export LLAMA_ARG_CTX_SIZE=44000\nexport LLAMA_ARG_MODEL=/models/Meta-Llama-3-8B-Instruct.Q4_K_M.gguf\ncd /srv\nbash run-server.sh --port 8080\n';
