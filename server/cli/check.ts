@@ -186,10 +186,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   // Launches whose model was not found offline are not judged; said once for all of them, not per launch.
+  // Lines that look like launches but are not read as one (a RUN build step, …) are said apart.
   const unjudged: string[] = [];
+  const unread: string[] = [];
   for (const [file, a] of analyses) {
     if (a.ignoredBy) continue;
-    for (const l of a.launches ?? []) if (l.unjudged) unjudged.push(`${file}:${l.range.start.line + 1}:${l.range.start.character + 1} ${l.unjudged}`);
+    for (const l of a.launches ?? [])
+      if (l.unjudged) (l.unread ? unread : unjudged).push(`${file}:${l.range.start.line + 1}:${l.range.start.character + 1} ${l.unjudged}`);
     if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
   }
 
@@ -218,6 +221,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         `${unjudged.length} launch${unjudged.length === 1 ? '' : 'es'} not judged: ${unjudged.length === 1 ? 'its model was' : 'models'} not found ${hub.enabled ? 'offline or on the Hub' : 'offline; `--hub` resolves them'}${parsed.values.verbose ? ':' : ' (--verbose lists them)'}`,
       );
       if (parsed.values.verbose) for (const u of unjudged) io.err(`  ${u}`);
+    }
+    if (unread.length) {
+      io.err(
+        `${unread.length === 1 ? '1 line that looks like a launch' : `${unread.length} lines that look like launches`} not judged${parsed.values.verbose ? ':' : unread.length === 1 ? `: ${unread[0]}` : ' (--verbose lists them)'}`,
+      );
+      if (parsed.values.verbose) for (const u of unread) io.err(`  ${u}`);
     }
     const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
     const extra = [ignored ? `${n(ignored, 'file')} ignored by the project file` : '', silenced ? `${silenced} suppressed` : ''].filter(Boolean);

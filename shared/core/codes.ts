@@ -80,6 +80,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('launch/unknown-env', 'warning', 'An engine variable (OLLAMA_*) the server does not read: it is ignored silently.', ['information']),
   c('launch/removed-flag', 'warning', 'An option the engine no longer reads.'),
   c('launch/bad-value', 'error', "A value the engine's parser refuses."),
+  c('launch/cmd-after-entrypoint', 'error', "A container command that starts a shell, appended to an engine image's entrypoint: the container fails at start."),
   c('launch/broken-continuation', 'error', 'A backslash followed by a space ends the shell command; the next line runs on its own.'),
   c('launch/override-key-ignored', 'warning', 'An override key the engine sets as is and nothing reads.'),
   retired(

@@ -39,6 +39,17 @@ export function readCompose(text: string, shell?: ShellParser): LaunchFile {
         },
         shell,
       );
+      const command = pair.value.items.find((p) => isScalar(p.key) && p.key.value === 'command');
+      const keyAt = command && isScalar(command.key) ? command.key.range?.[0] : undefined;
+      if (shelled.shellAfterEntrypoint && keyAt !== undefined) {
+        // `entrypoint: []` on its own line above `command:`, indented as it is.
+        const indent = /[ \t]*$/.exec(text.slice(text.lastIndexOf('\n', keyAt - 1) + 1, keyAt))?.[0] ?? '';
+        shelled.shellAfterEntrypoint.fix = {
+          title: 'Clear the image entrypoint: entrypoint: [] beside the command',
+          range: doc.range(keyAt, 0),
+          newText: `entrypoint: []\n${indent}`,
+        };
+      }
       if (isLaunchInvocation(shelled)) invocations.push(shelled);
     }
   }

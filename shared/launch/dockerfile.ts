@@ -6,7 +6,7 @@
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import type { Range } from '../core/range';
 import { quotedValueMap, readShellSpans, throughShellC } from './shell';
-import { isLaunchImage, isLaunchInvocation, launchArgv, startsWithLaunch } from './sniff';
+import { isLaunchImage, isLaunchInvocation, launchArgv, mentionsLaunchWord, startsWithLaunch } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
@@ -46,6 +46,7 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     problems.push({ message: 'the escape character is not a backslash: shell-form commands were read as if it were', range: doc.range(0, 0) });
 
   const globalArgs: Record<string, Token> = {};
+  const unread: NonNullable<LaunchFile['unread']> = [];
   const stages: Stage[] = [];
   let cur: Stage | undefined;
   const lookup = (name: string) => {
@@ -98,6 +99,16 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
           cur.env[name] = { ...tok, nameAt: { ...n, range: doc.range(n.offset, n.length) } };
         } else if (kw === 'ARG') (cur ? cur.args : globalArgs)[name] = tok;
       }
+    } else if (kw === 'RUN') {
+      const launch = buildStepLaunch(ins as JSONInstruction, doc, spanOfRange, shell);
+      if (launch) {
+        const r = ins.getRange();
+        unread.push({
+          program: launch,
+          message: `RUN ${launch} … runs while the image is built, not when the container starts: a build step, not judged as a launch (the container's launch is its CMD or ENTRYPOINT).`,
+          range: doc.range(doc.offset(r.start), doc.offset(r.end) - doc.offset(r.start)),
+        });
+      }
     } else if ((kw === 'CMD' || kw === 'ENTRYPOINT') && cur) {
       const sc = startCommand(ins as JSONInstruction, doc, spanOfRange);
       if (kw === 'ENTRYPOINT') {
@@ -113,7 +124,18 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
   if (last && (last.entrypoint || last.cmd)) {
     const combined = combine(last, doc, shell, problems);
     // `["/bin/sh", "-c", "vllm serve …"]`: the script is read as shell where its JSON string has no escapes.
-    const inv = combined && throughShellC(combined, doc, quotedValueMap, shell);
+    const inv = combined && throughShellC(combined, doc, (t) => quotedValueMap(t) ?? jsonStringMap(t), shell);
+    const cmdAt = last.cmd?.instruction.getRange().start;
+    if (inv?.shellAfterEntrypoint && cmdAt) {
+      // `ENTRYPOINT []` on its own line above the CMD, indented as the CMD is.
+      const at = doc.offset(cmdAt);
+      const indent = /[ \t]*$/.exec(text.slice(doc.offset({ line: cmdAt.line, character: 0 }), at))?.[0] ?? '';
+      inv.shellAfterEntrypoint.fix = {
+        title: 'Clear the image entrypoint: ENTRYPOINT [] before the CMD',
+        range: doc.range(at, 0),
+        newText: `ENTRYPOINT []\n${indent}`,
+      };
+    }
     if (inv && isLaunchInvocation(inv)) invocations.push(inv);
   } else if (last?.image && last.from) {
     // No start command: the engine image runs its own, with this file's ENV (`FROM ollama/ollama`
@@ -132,7 +154,68 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     };
     if (isLaunchInvocation(inv)) invocations.push(inv);
   }
-  return { format: 'dockerfile', invocations, problems };
+  return { format: 'dockerfile', invocations, problems, ...(unread.length ? { unread } : {}) };
+}
+
+/**
+ * The program a RUN instruction launches (`RUN vllm serve …`, `RUN ["python", "-m", "sglang.launch_server", …]`),
+ * or undefined: a build step that names an engine only to install it (`RUN pip install vllm`) is none.
+ */
+function buildStepLaunch(
+  ins: JSONInstruction,
+  doc: LineMap,
+  spanOfRange: (r: Range) => { offset: number; length: number },
+  shell: ShellParser | undefined,
+): string | undefined {
+  const r = ins.getRange();
+  if (!mentionsLaunchWord(doc.text.slice(doc.offset(r.start), doc.offset(r.end)))) return undefined;
+  const sc = startCommand(ins, doc, spanOfRange);
+  let argv: Token[] | undefined;
+  if (sc.form === 'exec') argv = launchArgv(sc.tokens, doc)?.argv;
+  else if (shell && sc.shellSpan) argv = readShellSpans(doc, [sc.shellSpan], shell, { source: 'dockerfile' }).invocations.find(isLaunchInvocation)?.argv;
+  if (!argv?.length) return undefined;
+  const words = argv.slice(0, 3).map((t) => t.value);
+  // `python -m vllm.entrypoints…`, `vllm serve`: the program and what it is asked to do.
+  return words[0].includes('python') ? words.join(' ') : words.slice(0, words[1] && !words[1].startsWith('-') ? 2 : 1).join(' ');
+}
+
+const JSON_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * An exec-form string with JSON escapes (`"CMD=\"vllm serve …\"; eval $CMD"`) as the text the shell
+ * reads, mapped back: plain stretches to themselves, each escape to its own characters (`\"`), so
+ * words inside keep exact spans. Undefined when the decoding does not give the token's value.
+ */
+export function jsonStringMap(t: Token): ReturnType<typeof quotedValueMap> {
+  const raw = t.raw;
+  if (t.quote !== 'double' || raw.length < 2 || !raw.startsWith('"') || !raw.endsWith('"')) return undefined;
+  const pieces: { valueStart: number; docStart: number; width?: number }[] = [];
+  let text = '';
+  let plain = false;
+  for (let i = 1; i < raw.length - 1; ) {
+    if (raw[i] !== '\\') {
+      if (!plain) pieces.push({ valueStart: text.length, docStart: t.offset + i });
+      plain = true;
+      text += raw[i++];
+      continue;
+    }
+    plain = false;
+    // A Dockerfile line continuation inside the string: no character.
+    const cont = /^\\\r?\n[ \t]*/.exec(raw.slice(i));
+    if (cont) {
+      i += cont[0].length;
+      continue;
+    }
+    const e = raw[i + 1];
+    const u = e === 'u' ? /^[0-9a-fA-F]{4}/.exec(raw.slice(i + 2)) : null;
+    const ch = u ? String.fromCharCode(parseInt(u[0], 16)) : JSON_ESCAPES[e];
+    if (ch === undefined) return undefined;
+    const width = u ? 6 : 2;
+    pieces.push({ valueStart: text.length, docStart: t.offset + i, width });
+    text += ch;
+    i += width;
+  }
+  return text === t.value ? { text, pieces } : undefined;
 }
 
 /** dockerfile-ast needs ~2.4 µs a character: past these sizes, lines are dropped (not moved). */
@@ -254,6 +337,7 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
   let entrypoint: Invocation['entrypoint'];
   let append: Invocation['append'];
   let env = { ...stage.env };
+  let shellAfterEntrypoint: Invocation['shellAfterEntrypoint'];
   /** CMD as the words it runs: exec form as written, shell form through `/bin/sh -c`. */
   const cmdWords = () => {
     if (!cmd) return { argv: [] as Token[], append: undefined, env: {} };
@@ -298,6 +382,9 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
     if (launches && !cleared && cmd.form === 'exec' && stage.image && isLaunchImage(stage.image.value)) {
       notes.push(`CMD starts a program: read as the command the image runs (the entrypoint of ${stage.image.value} is assumed to exec it)`);
     }
+    // A shell-form CMD is `/bin/sh -c "…"`: with the image's entrypoint kept, the image runs `<entrypoint> /bin/sh -c …`.
+    if (launches && !cleared && cmd.form === 'shell' && cmd.shellSpan && stage.image)
+      shellAfterEntrypoint = { shell: '/bin/sh', at: doc.range(cmd.shellSpan.offset, cmd.shellSpan.length), kind: 'CMD' };
   } else {
     return undefined;
   }
@@ -327,5 +414,6 @@ function combine(stage: Stage, doc: LineMap, shell: ShellParser | undefined, pro
   };
   if (stage.image) inv.image = stage.image;
   if (append) inv.append = append;
+  if (shellAfterEntrypoint) inv.shellAfterEntrypoint = shellAfterEntrypoint;
   return inv;
 }

@@ -74,7 +74,7 @@ export function readLaunchFile(text: string, fileName: string, opts: LaunchReadO
     };
   }
   // A file cut for size still answers with its problems, so the editor can say what was not read.
-  return file.invocations.length || file.modelfile || file.problems.some((p) => p.partial) ? file : undefined;
+  return file.invocations.length || file.modelfile || file.unread?.length || file.problems.some((p) => p.partial) ? file : undefined;
 }
 
 function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOptions): LaunchFile {

@@ -80,6 +80,15 @@ export function readKubernetes(text: string, shell?: ShellParser): LaunchFile {
           },
           shell,
         );
+        const args = c.items.find((p) => isScalar(p.key) && p.key.value === 'args');
+        const key = args && isScalar(args.key) ? args.key.range : undefined;
+        // `args:` go to the image's entrypoint; `command:` replaces it.
+        if (shelled.shellAfterEntrypoint && key)
+          shelled.shellAfterEntrypoint.fix = {
+            title: 'Replace the image entrypoint: args: → command:',
+            range: doc.range(key[0], key[1] - key[0]),
+            newText: 'command',
+          };
         if (isLaunchInvocation(shelled)) invocations.push(shelled);
       }
     }

@@ -5,7 +5,7 @@
  * program. Heredoc bodies and comments are never commands.
  */
 import type { Node } from 'web-tree-sitter';
-import { isLaunchInvocation, mentionsLaunchWord } from './sniff';
+import { LAUNCH_ENV_PREFIXES, isLaunchInvocation, mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
 import type { Invocation, LaunchFile, ShellParser, SourceReader, Token } from './types';
 import { peelWrappers } from './shell/peel';
@@ -13,6 +13,7 @@ import { prepareShell, SHELL_LIMITS } from './shell/prepare';
 import { Scope, type Binding } from './shell/scope';
 import { ParseSource } from './shell/source';
 import { WordEvaluator } from './shell/words';
+import { embeddedScript, joinedMap } from './shell/embedded';
 
 export interface ShellReadOptions {
   /** Report every command, not only those that launch a known program (tests, tools). */
@@ -88,10 +89,10 @@ function readShellSource(src: ParseSource, parser: ShellParser, opts: ShellReadO
     const w = new ShellWalker(src, parser, opts, shared);
     const top = new Scope();
     for (const [name, token] of Object.entries(opts.vars ?? {})) {
-      top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: false, via: token.via });
+      top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: false, via: token.via, runs: token.runs });
     }
     for (const [name, token] of Object.entries(opts.env ?? {})) {
-      top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: true, via: token.via });
+      top.set(name, { value: token.value, known: token.known, token, assignedAt: token.range, exported: true, via: token.via, runs: token.runs });
     }
     w.walk(tree.rootNode, top, 0);
     if (tree.rootNode.hasError) w.reportErrors(tree.rootNode);
@@ -143,6 +144,8 @@ class ShellWalker {
   private nextBranch = 0;
   /** Sourced files that were not found (`source .env`, `. ./config.sh`), in order. */
   private readonly sourced: string[] = [];
+  /** The text exports an engine's variable (`export LLAMA_ARG_CTX_SIZE=…`): commands after it may launch through it. */
+  private readonly exportsLaunchEnv: boolean;
 
   constructor(
     private readonly src: ParseSource,
@@ -153,6 +156,7 @@ class ShellWalker {
     private readonly sourceDepth = 0,
   ) {
     this.words = new WordEvaluator(src, () => this.branch);
+    this.exportsLaunchEnv = LAUNCH_ENV_PREFIXES.some((p) => src.parsed.includes(p)) && /\bexport\b|\bdeclare\s+-\w*x/.test(src.parsed);
   }
 
   get invocations(): Invocation[] {
@@ -282,11 +286,16 @@ class ShellWalker {
       const end = value ? value.endIndex : n.endIndex;
       const full = append && prev ? { value: prev.value + p.value, known: prev.known && p.known } : { value: p.value, known: p.known };
       const token = this.src.token(start, end, { value: full.value, quote: quoteFromNode(value), known: full.known, via: p.via });
+      // `CMD+=" --max-model-len 65536"`: the earlier parts keep their places, the new one follows.
+      const shift = append && prev ? prev.value.length : 0;
+      const runs = [...(append && prev?.runs ? prev.runs : []), ...(p.runs ?? []).map((r) => ({ ...r, at: r.at + shift }))];
+      if (runs.length) token.runs = runs;
       if (!this.src.from) {
         const at = this.src.span(nameNode.startIndex, nameNode.endIndex);
         token.nameAt = { ...at, range: this.src.doc.range(at.offset, at.length) };
       }
       b = { ...full, token, assignedAt: token.range, exported: prev?.exported || exported, via: p.via };
+      if (runs.length) b.runs = runs;
     }
     if (this.branch.length) b.branch = [...this.branch];
     if (this.src.from) b.from = this.src.from;
@@ -343,9 +352,18 @@ class ShellWalker {
       return;
     }
     const text = n.text;
-    // Cheap skip: a plain command that names no launch word, no function and no variable.
+    // Cheap skip: a plain command that names no launch word, no function and no variable (and
+    // runs in no engine variables the script exported: `export LLAMA_ARG_CTX_SIZE=…` then `./start.sh`).
     const isFunction = plainName !== undefined && this.functions.has(plainName);
-    if (!this.opts.keepAll && !isFunction && plainName !== undefined && !text.includes('$') && !mentionsLaunchWord(text) && !this.mentionsFunction(text)) {
+    if (
+      !this.opts.keepAll &&
+      !isFunction &&
+      plainName !== undefined &&
+      !text.includes('$') &&
+      !mentionsLaunchWord(text) &&
+      !this.mentionsFunction(text) &&
+      !this.exportsLaunchEnv
+    ) {
       this.walkSubstitutions(n, scope, depth);
       return;
     }
@@ -491,7 +509,7 @@ class ShellWalker {
     if (outer) reanchor(inv, doc, atSrc.span(outer.nameAt.start, outer.nameAt.end));
     else stripForeignTraces(inv);
     // `bash -c "vllm serve …"` in a script: the quoted script maps back when it has no escapes.
-    const vars = scriptIndex(inv.argv) >= 0 && !this.src.from ? scope.tokens() : undefined;
+    const vars = embeddedScript(inv.argv, doc) && !this.src.from ? scope.tokens() : undefined;
     const read = this.src.from ? inv : throughShellC(inv, doc, quotedValueMap, this.parser, this.opts.depth, vars);
     if (this.opts.keepAll || isLaunchInvocation(read)) this.invocations.push(read);
   }
@@ -609,21 +627,7 @@ function quoteFromNode(n: Node | null): Token['quote'] {
 // script is shell, so it is read as shell and the command it launches becomes the invocation.
 
 /** The text to read as the script (what the inner shell sees), and how it maps back to the document. */
-export type ValueMapOf = (t: Token) => { text: string; pieces: { valueStart: number; docStart: number }[] } | undefined;
-
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ash']);
-
-/** Index of the script in `sh [-e…] -c SCRIPT`, or -1. */
-function scriptIndex(argv: Token[]): number {
-  const prog = argv[0]?.value ?? '';
-  if (!SHELLS.has(prog.slice(prog.lastIndexOf('/') + 1))) return -1;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i].value;
-    if (/^-[a-z]*c[a-z]*$/.test(a)) return i + 1 < argv.length ? i + 1 : -1;
-    if (!a.startsWith('-')) return -1;
-  }
-  return -1;
-}
+export type ValueMapOf = (t: Token) => { text: string; pieces: { valueStart: number; docStart: number; width?: number }[] } | undefined;
 
 /**
  * The launch inside `sh -c SCRIPT`, or the invocation unchanged. Also for an image's arguments:
@@ -637,14 +641,17 @@ export function throughShellC(
   depth?: number,
   vars?: Record<string, Token>,
 ): Invocation {
-  const at = scriptIndex(inv.argv);
-  if (at < 0 || (depth ?? 0) >= MAX_SHELL_C_DEPTH) return inv;
-  const script = inv.argv[at];
-  const mapped = mapOf(script);
+  const script = embeddedScript(inv.argv, doc);
+  if (!script || (depth ?? 0) >= MAX_SHELL_C_DEPTH) return inv;
+  const one = script.tokens.length === 1 ? script.tokens[0] : undefined;
+  // A string written as is maps through the adapter's own quoting; `eval`'s words and an assembled `"$CMD"` through their runs.
+  // `eval` and a lone `"$CMD"` run the value itself (its text is not in the file as such).
+  const valueRead = !one || !!one.runs?.length || script.label === 'eval' || /^"?\$\{?\w+\}?"?$/.test(one.raw);
+  const mapped = valueRead ? joinedMap(script.tokens) : mapOf(one);
   if (!parser || !mapped) {
     return {
       ...inv,
-      notes: [...inv.notes, `the ${inv.argv[0].value} -c script was not read${parser ? ' (its text does not map back to the file)' : ' (no shell parser)'}`],
+      notes: [...inv.notes, `the ${script.label} script was not read${parser ? ' (its text does not map back to the file)' : ' (no shell parser)'}`],
     };
   }
   const r = readShellValue(doc, mapped.text, mapped.pieces, parser, { keepAll: true, env: inv.env, vars, source: inv.source, depth: (depth ?? 0) + 1 });
@@ -655,9 +662,16 @@ export function throughShellC(
     argv: inner.argv,
     env: { ...inv.env, ...inner.env },
     entrypoint: inner.entrypoint,
-    notes: [...inv.notes, `through ${inv.argv[0].value} -c`, ...inner.notes],
+    notes: [...inv.notes, `through ${script.label}`, ...inner.notes],
   };
   if (inner.image) out.image = inner.image;
+  // `CMD ["sh", "-c", "…"]` under an image whose entrypoint stays: the image runs `<entrypoint> sh -c …`.
+  if (inv.entrypoint === 'image' && inv.image && script.label.endsWith(' -c') && inv.argv[0].offset >= 0)
+    out.shellAfterEntrypoint = {
+      shell: inv.argv[0].value,
+      at: inv.argv[0].range,
+      kind: inv.source === 'kubernetes' ? 'args' : inv.source === 'compose' ? 'command' : 'CMD',
+    };
   if (inner.append) out.append = inner.append;
   else delete out.append;
   return out;

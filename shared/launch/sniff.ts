@@ -34,6 +34,21 @@ export const LLAMA_CPP_PATH_BINARIES: readonly string[] = ['main', 'server'];
 /** Words that make a parameter mention enough (an Ollama `num_ctx` in a request body, its env variable). */
 export const LAUNCH_PARAMETER_WORDS: readonly string[] = ['num_ctx', 'OLLAMA_CONTEXT_LENGTH'];
 
+/**
+ * Environment variables only an engine reads (llama-server's `LLAMA_ARG_<OPTION>`, common/arg.cpp
+ * `.set_env`): given to a script or an image RoPE Lens does not know, they say which engine it
+ * starts (`LLAMA_ARG_CTX_SIZE=44000 ./start.sh`); the engine module decides.
+ */
+export const LAUNCH_ENV_PREFIXES: readonly string[] = ['LLAMA_ARG_'];
+const LAUNCH_ENV_RE = /(?:^|[^\w])LLAMA_ARG_[A-Z0-9_]+/;
+
+/**
+ * Options only an inference engine takes (vLLM's `--max-model-len`, SGLang's `--context-length`,
+ * llama-server's `--ctx-size`, TGI's `--max-total-tokens`): arguments given to an image whose
+ * entrypoint is unknown, holding one, may be that engine's; the engine modules decide whose.
+ */
+export const LAUNCH_ARGUMENT_WORDS: readonly string[] = ['--max-model-len', '--context-length', '--ctx-size', '--max-total-tokens', '--max-input-tokens'];
+
 /** Modules that `python -m` starts an engine or trainer with (prefix match on the dotted name). */
 export const LAUNCH_MODULES: readonly string[] = [
   'vllm',
@@ -77,6 +92,7 @@ const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const words = [
   ...LAUNCH_PROGRAMS,
   ...LAUNCH_PARAMETER_WORDS,
+  ...LAUNCH_ARGUMENT_WORDS,
   ...LAUNCH_IMAGE_WORDS,
   'vllm-openai',
   'lmsysorg/sglang',
@@ -139,7 +155,7 @@ export const LAUNCH_WORD_RE = new RegExp(
 
 /** The cheap test run before any parse: false means the text launches nothing RoPE Lens reads. */
 export function mentionsLaunchWord(text: string): boolean {
-  if (LAUNCH_WORD_RE.test(text)) return true;
+  if (LAUNCH_WORD_RE.test(text) || LAUNCH_ENV_RE.test(text)) return true;
   // The wrapper pattern tries every word; most texts name no engine at all, which indexOf says at once.
   return ENGINE_NAMES_IN_WRAPPERS.some((w) => text.includes(w)) && WRAPPER_WORD_RE.test(text);
 }
@@ -181,7 +197,9 @@ export function isLaunchInvocation(inv: Invocation): boolean {
   const argv = inv.argv.map((t) => t.value);
   if (inv.entrypoint === 'program' && argv.length > 1 && wrappedLaunchProgram(argv[0])) return true;
   if (inv.entrypoint === 'program' ? isLaunchProgram(argv) : (inv.image && isLaunchImage(inv.image.value)) || isLaunchProgram(argv)) return true;
-  if (Object.keys(inv.env).some((k) => LAUNCH_PARAMETER_WORDS.includes(k))) return true;
+  if (Object.keys(inv.env).some((k) => LAUNCH_PARAMETER_WORDS.includes(k) || LAUNCH_ENV_PREFIXES.some((p) => k.startsWith(p)))) return true;
+  // `image: my/custom` + `command: ["--model", "x", "--max-model-len", "65536"]`: arguments only an engine takes.
+  if (inv.entrypoint === 'image' && argv[0]?.startsWith('-') && argv.some((a) => LAUNCH_ARGUMENT_WORDS.includes(a.split('=')[0]))) return true;
   return argv.some((a) => LAUNCH_PARAMETER_WORDS.some((w) => a.includes(w)));
 }
 

@@ -61,6 +61,13 @@ export interface Token {
    * in `OLLAMA_MAX_CTX=32768`, a compose key, a Kubernetes `name:`), for findings about the name.
    */
   nameAt?: { offset: number; length: number; range: Range };
+  /**
+   * A value read from a shell variable (`"$CMD"`) that was assembled from strings written in this
+   * document (`CMD="vllm serve …"; CMD+=" --max-model-len 65536"`): value offset `at` ↔ document
+   * `offset`, for `length` characters. A shell that reads the value again (`eval`, `bash -c`)
+   * places its words on the user's own characters.
+   */
+  runs?: { at: number; offset: number; length: number }[];
 }
 
 /** One start of a program: argv with positions, and the environment it runs with. */
@@ -99,6 +106,14 @@ export interface Invocation {
   image?: Token;
   /** Facts the adapter wants said alongside findings: "through function serve()", "default of ${LEN:-…}". */
   notes: string[];
+  /**
+   * The command is a shell (`CMD ["sh", "-c", "…"]`, a shell-form CMD, compose `command: sh -c …`)
+   * handed as arguments to the image's own entrypoint, which the file keeps: the container runs
+   * `<entrypoint> sh -c …`. argv is the launch inside, the one the user meant; whether the image's
+   * entrypoint swallows the shell is the engine modules' call (Engine.imageEntrypoint), judged by
+   * launch/cmd-after-entrypoint. `fix`: the edit that clears the entrypoint, where the format has one.
+   */
+  shellAfterEntrypoint?: { shell: string; at: Range; kind: 'CMD' | 'command' | 'args'; fix?: { title: string; range: Range; newText: string } };
 }
 
 /** An Ollama Modelfile: no argv, but the same questions (which model, what context). */
@@ -124,6 +139,11 @@ export interface LaunchFile {
    * `partial`: part of the file was not read at all (size limits), so launches there may be missed.
    */
   problems: { message: string; range: Range; partial?: boolean }[];
+  /**
+   * Lines that look like a launch but are not one RoPE Lens judges, and why (`RUN vllm serve …`
+   * runs at build time): said in the CLI summary, `--verbose`, `--json` and the hover, never silent.
+   */
+  unread?: { program: string; message: string; range: Range }[];
 }
 
 /** A file a script sources (`source ../setup.sh`), as the front-end found it. */

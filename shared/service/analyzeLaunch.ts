@@ -299,9 +299,56 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
       opts.log?.(`a training-launch analyzer failed on ${opts.fileName}: ${(e as Error).message}`);
     }
   }
+  // Lines that look like launches and are not read as one: said, never silent.
+  for (const u of unreadLaunches(file, unclaimed, launches)) {
+    launches.push(u);
+    launchHovers.push({ range: u.range, markdown: `**Not read as a launch:** \`${u.program}\`\n\n${u.unjudged}` });
+  }
   // Launches in file order, whichever reader claimed them.
   launches.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { kind: 'launch', rope: null, training: null, launches, launchHovers, diagnostics, pendingBounds };
+}
+
+/**
+ * What the adapters marked as looking like a launch without being one (LaunchFile.unread), and
+ * arguments given to an image whose entrypoint is unknown that no engine read (nor a trainer):
+ * each a description with the reason as `unjudged`, so the CLI summary, `--verbose`, `--json` and
+ * the hover say it.
+ */
+function unreadLaunches(file: LaunchFile, unclaimed: Invocation[], read: LaunchDescription[]): LaunchDescription[] {
+  const said = (program: string, source: string, range: Range, why: string): LaunchDescription => ({
+    program,
+    role: 'serving',
+    source,
+    model: null,
+    resolvedFrom: null,
+    requestedLength: null,
+    lengthOption: null,
+    derivedMaxLen: null,
+    trainedContext: null,
+    ropeOptions: {},
+    overrides: null,
+    env: {},
+    range,
+    notes: [],
+    unjudged: why,
+    unread: true,
+  });
+  const out = (file.unread ?? []).map((u) => said(u.program, file.format, u.range, u.message));
+  const claimed = (r: Range) => read.some((l) => l.range.start.line === r.start.line && l.range.start.character === r.start.character);
+  for (const inv of unclaimed) {
+    if (inv.entrypoint !== 'image' || !inv.image || !inv.argv[0]?.value.startsWith('-') || claimed(inv.range)) continue;
+    const args = inv.argv.map((t) => t.value).join(' ');
+    out.push(
+      said(
+        inv.image.value,
+        inv.source,
+        inv.range,
+        `Arguments for the image ${inv.image.value}, whose entrypoint is unknown, are not read: they hold no option that only one engine takes, so which program reads \`${args.length > 80 ? `${args.slice(0, 77)}…` : args}\` is unknown (an engine's image name, or its program in the command, makes it read).`,
+      ),
+    );
+  }
+  return out;
 }
 
 const TRAINER_LABEL: Record<string, string> = {

@@ -74,4 +74,10 @@ export interface LaunchDescription {
    * (`--verbose` lists them) and the launch's hover says it.
    */
   unjudged?: string;
+  /**
+   * A line that looks like a launch but is not read as one (`RUN vllm serve` is a build step;
+   * arguments for an image whose entrypoint is unknown that no one engine's options claim):
+   * `unjudged` says which and why, `program` is what the line runs as written.
+   */
+  unread?: true;
 }

@@ -98,6 +98,20 @@ export interface Engine {
   plan(input: ServingInput): ServingPlan;
   /** Environment variables the engine reads that matter here. */
   env: RegExp;
+  /**
+   * The entrypoint of this engine's image, which takes the container's command as its own
+   * arguments (vLLM's `vllm serve`): a shell handed to it (`CMD ["sh", "-c", …]`) is swallowed
+   * (launch/cmd-after-entrypoint). Undefined for an image that is not the engine's, or whose
+   * entrypoint runs a command it is given. `firstArgument`: what the shell's name becomes.
+   */
+  imageEntrypoint?(image: string): { command: string; firstArgument: string } | undefined;
+  /**
+   * The engine's image whose entrypoint takes its options as arguments, and the options no other
+   * engine takes: arguments holding one, given to an image whose entrypoint is unknown
+   * (`image: my/custom` + `command: ["--model", "x", "--max-model-len", "65536"]`), are read as
+   * this engine's, said so (serving/launch.ts).
+   */
+  argumentsOnly?: { image: string; options: readonly string[] };
   /** The hub model the engine's own naming stands for (an Ollama library tag), said as an assumption. */
   modelIdentity?(ref: string): { id: string; how: string } | undefined;
   /**

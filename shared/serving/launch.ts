@@ -30,7 +30,36 @@ export function readServingLaunch(inv: Invocation): LaunchRequest | undefined {
     const req = e.readArgv(inv);
     if (req) return req;
   }
-  return undefined;
+  return readArgumentsOnly(inv);
+}
+
+/**
+ * Arguments only (`--model x --max-model-len 65536`) given to an image whose entrypoint is unknown
+ * (a custom image built on an engine's): read as the one engine whose own options they hold, as if
+ * given to that engine's image, and said so. Options of two engines, or of none: not read (said by
+ * the service, see unreadInvocation).
+ */
+function readArgumentsOnly(inv: Invocation): LaunchRequest | undefined {
+  const owner = argumentsOwner(inv);
+  if (!owner || !inv.image) return undefined;
+  const req = owner.engine.readArgv({ ...inv, image: { ...inv.image, value: owner.engine.argumentsOnly!.image } });
+  if (!req) return undefined;
+  req.invocation = inv;
+  req.notes.push(
+    `These are arguments for the image ${inv.image.value}, whose entrypoint is unknown: read as ${owner.engine.label} arguments because ${owner.option} is ${owner.engine.label}'s option alone (the image is assumed to start ${owner.engine.label} with them).`,
+  );
+  return req;
+}
+
+/** The engine whose own options the image's arguments hold, when exactly one engine's. */
+export function argumentsOwner(inv: Invocation): { engine: (typeof ENGINES)[number]; option: string } | undefined {
+  if (inv.entrypoint !== 'image' || !inv.argv[0]?.value.startsWith('-')) return undefined;
+  const written = new Set(inv.argv.map((t) => t.value.split('=')[0]));
+  const owners = ENGINES.flatMap((e) => {
+    const option = e.argumentsOnly?.options.find((o) => written.has(o));
+    return option ? [{ engine: e, option }] : [];
+  });
+  return owners.length === 1 ? owners[0] : undefined;
 }
 
 export { readOllamaModelfile };

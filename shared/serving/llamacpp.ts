@@ -323,7 +323,7 @@ export function llamaCppFlagsOf(o: RewriteOption): string[] | undefined {
 import type { Invocation, Token } from '../launch/types';
 import type { LaunchRequest, OptionUse } from '../launch/request';
 import { OptionSpec, afterPythonModule, engineWrapper, imageIs, imageRepo, lastUse, programName, readArgv } from './argv';
-import { wrappedLaunchProgram } from '../launch/sniff';
+import { isLaunchImage, wrappedLaunchProgram } from '../launch/sniff';
 import { shownValue } from './argv';
 import type { LaunchEffect } from './launchModel';
 import { withScaling } from './launchModel';
@@ -398,7 +398,7 @@ export function isLlamaCppImage(image: string): boolean {
 function llamaStart(inv: Invocation): { start: number; program: string; note?: string } | undefined {
   const argv = inv.argv;
   if (inv.entrypoint === 'image') {
-    if (!inv.image || !isLlamaCppImage(inv.image.value)) return undefined;
+    if (!inv.image || !isLlamaCppImage(inv.image.value)) return envWrapper(inv);
     const tag = imageRepo(inv.image.value).tag ?? '';
     const first = programName(argv[0]);
     if (LLAMA_PROGRAMS.includes(first) || first === 'tools.sh') return llamaStart({ ...inv, entrypoint: 'program' });
@@ -410,7 +410,35 @@ function llamaStart(inv: Invocation): { start: number; program: string; note?: s
   // `run_llama_server --model … --ctx-size …` (a wrapper defined elsewhere): llama-server's grammar.
   const w = engineWrapper(argv, 'llama-server', wrappedLaunchProgram, LLAMA_SPECS, { equals: false, underscores: true }, LLAMA_FOREIGN);
   if (w) return { start: 1, program: 'llama-server', note: w.note };
-  return undefined;
+  return envWrapper(inv);
+}
+
+/** Variables llama-server reads (LLAMA_ARG_<OPTION>); no other program reads them. */
+const llamaArgEnv = (inv: Invocation) => Object.keys(inv.env).filter((k) => k.startsWith('LLAMA_ARG_'));
+
+/**
+ * `LLAMA_ARG_CTX_SIZE=44000 ./start.sh`, compose `environment: LLAMA_ARG_…` for a custom image: a
+ * script or image RoPE Lens does not read, given llama-server's own variables. Only llama-server
+ * reads them, so the launch is read as llama-server's from its environment (said so); the
+ * wrapper's own arguments are not read. Another engine's program or image is not such a wrapper.
+ */
+function envWrapper(inv: Invocation): { start: number; program: string; note: string } | undefined {
+  const vars = llamaArgEnv(inv);
+  if (!vars.length) return undefined;
+  const first = inv.argv[0]?.value ?? '';
+  const script =
+    /\.(?:sh|bash)$/.test(first) ||
+    /^\.{0,2}\//.test(first) ||
+    (/^(?:ba|z|da)?sh$/.test(programName(inv.argv[0])) && /\.(?:sh|bash)$/.test(inv.argv[1]?.value ?? ''));
+  // A script the image runs (`CMD ["/start.sh"]`) is named; else the image whose entrypoint is unknown.
+  const unknownImage = inv.entrypoint === 'image' && inv.image && !isLaunchImage(inv.image.value);
+  const what = script ? first : unknownImage ? `the image ${inv.image!.value}, whose entrypoint is unknown,` : undefined;
+  if (!what) return undefined;
+  return {
+    start: inv.argv.length,
+    program: 'llama-server',
+    note: `${what} is given ${vars.join(', ')}: read as llama-server's settings, since llama-server reads LLAMA_ARG_* variables and no other program does (its own arguments are not read).`,
+  };
 }
 
 /** The env token as an option use (flag and value are the same token: the value written in the environment). */
@@ -721,6 +749,14 @@ export const llamaCppEngine: Engine = {
   id: 'llama.cpp',
   label: 'llama.cpp',
   readArgv: readLlamaCppLaunch,
+  argumentsOnly: { image: 'ghcr.io/ggml-org/llama.cpp:server', options: ['--ctx-size', '--rope-freq-base', '--rope-scale'] },
+  imageEntrypoint: (image) => {
+    if (!isLlamaCppImage(image)) return undefined;
+    const tag = imageRepo(image).tag ?? '';
+    // `.devops/*.Dockerfile`: the full image's tools.sh picks a tool by its first argument.
+    if (tag.startsWith('full')) return { command: '/app/tools.sh', firstArgument: 'the tool to run' };
+    return { command: tag.startsWith('light') ? '/app/llama-cli' : '/app/llama-server', firstArgument: 'an argument it refuses' };
+  },
   effect: llamaCppLaunchEffect,
   plan: llamaCppPlan,
   env: /^LLAMA_ARG_(MODEL|HF_REPO|CTX_SIZE|N_PARALLEL|ROPE_.*|YARN_.*)$/,

@@ -381,6 +381,7 @@ export const ollamaEngine: Engine = {
   id: 'ollama',
   label: 'Ollama',
   readArgv: readOllamaLaunch,
+  imageEntrypoint: (image) => (imageIs(image, ['ollama/ollama']) ? { command: '/bin/ollama', firstArgument: 'an unknown ollama command' } : undefined),
   readModelfile: readOllamaModelfile,
   effect: ollamaLaunchEffect,
   plan: ollamaPlan,

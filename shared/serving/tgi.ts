@@ -320,6 +320,9 @@ export const tgiEngine: Engine = {
   id: 'tgi',
   label: 'TGI',
   readArgv: readTgiLaunch,
+  argumentsOnly: { image: 'ghcr.io/huggingface/text-generation-inference', options: ['--max-total-tokens', '--max-input-tokens', '--model-id'] },
+  imageEntrypoint: (image) =>
+    isTgiImage(image) ? { command: '/tgi-entrypoint.sh (text-generation-launcher "$@")', firstArgument: 'an argument the launcher refuses' } : undefined,
   effect: tgiLaunchEffect,
   plan: tgiPlan,
   env: /^(MODEL_ID|MAX_INPUT_TOKENS|MAX_INPUT_LENGTH|MAX_TOTAL_TOKENS|ROPE_SCALING|ROPE_FACTOR)$/,

@@ -648,6 +648,9 @@ export const vllmEngine: Engine = {
   id: 'vllm',
   label: 'vLLM',
   readArgv: readVllmLaunch,
+  argumentsOnly: { image: 'vllm/vllm-openai', options: ['--max-model-len', '--hf-overrides'] },
+  imageEntrypoint: (image) =>
+    imageIs(image, ['vllm/vllm-openai', 'vllm/vllm-openai-rocm']) ? { command: 'vllm serve', firstArgument: 'the model to serve' } : undefined,
   readConfigFile: (doc: ParsedDocument) => readVllmConfigFile(doc),
   effect: vllmLaunchEffect,
   plan: vllmPlan,

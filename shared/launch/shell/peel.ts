@@ -14,8 +14,16 @@ interface WrapperSpec {
   positionals?: number;
   /** `env` and `sudo` accept `NAME=value` before the program. */
   assignments?: boolean;
-  /** A sub-command that must follow (`uv run`, `poetry run`, `conda run`). */
-  sub?: string;
+  /** A sub-command that must follow (`uv run`, `poetry run`, `conda run`, `tmux new-session`). */
+  sub?: string | readonly string[];
+  /** Options whose value is `NAME=value` for the program's environment (`systemd-run -E`, `tmux new -e`). */
+  envOptions?: readonly string[];
+  /**
+   * The wrapper also takes the whole command as one string that a shell runs (`tmux new -d "vllm
+   * serve …"`, `screen -dmS x "…"`): a lone argument with a space is not a program name, it is
+   * left for embeddedScript (shell/embedded.ts) to read as shell.
+   */
+  takesString?: boolean;
 }
 
 const WRAPPERS: Record<string, WrapperSpec> = {
@@ -70,6 +78,45 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   conda: { valued: ['-n', '--name', '-p', '--prefix', '--cwd'], sub: 'run' },
   mamba: { valued: ['-n', '--name', '-p', '--prefix', '--cwd'], sub: 'run' },
   micromamba: { valued: ['-n', '--name', '-p', '--prefix', '--cwd'], sub: 'run' },
+  // Process managers and service runners that start their arguments as the program.
+  'systemd-run': {
+    valued: [
+      '-u',
+      '--unit',
+      '-p',
+      '--property',
+      '-E',
+      '--setenv',
+      '--description',
+      '--slice',
+      '-M',
+      '--machine',
+      '-H',
+      '--host',
+      '--uid',
+      '--gid',
+      '--nice',
+      '--working-directory',
+      '--on-active',
+      '--on-boot',
+      '--on-startup',
+      '--on-unit-active',
+      '--on-unit-inactive',
+      '--on-calendar',
+      '--timer-property',
+      '--path-property',
+      '--socket-property',
+      '--service-type',
+    ],
+    envOptions: ['-E', '--setenv'],
+  },
+  tmux: {
+    valued: ['-c', '-e', '-F', '-f', '-n', '-s', '-t', '-x', '-y', '-L', '-S'],
+    sub: ['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw'],
+    envOptions: ['-e'],
+    takesString: true,
+  },
+  screen: { valued: ['-S', '-c', '-e', '-h', '-p', '-s', '-t', '-T', '-Logfile'], takesString: true },
   srun: {
     valued: [
       '-n',
@@ -101,6 +148,90 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     ],
   },
 };
+
+/** Index after the wrapper's sub-command (`uv run`, `tmux new-session`), 1 when it has none, -1 when it is missing. */
+function afterSub(argv: Token[], spec: WrapperSpec): number {
+  if (!spec.sub) return 1;
+  const subs = typeof spec.sub === 'string' ? [spec.sub] : spec.sub;
+  let i = 1;
+  // `uv run`: global options may come before `run`.
+  while (i < argv.length && !subs.includes(argv[i].value) && argv[i].value.startsWith('-')) i += spec.valued.includes(argv[i].value) ? 2 : 1;
+  return subs.includes(argv[i]?.value ?? '') ? i + 1 : -1;
+}
+
+/** pm2 `start` options that take a separate value (`--name llm`, `--interpreter python3`). */
+const PM2_VALUED = new Set([
+  '-n',
+  '--name',
+  '--interpreter',
+  '--interpreter-args',
+  '--node-args',
+  '--cwd',
+  '-i',
+  '--instances',
+  '-l',
+  '--log',
+  '-o',
+  '--output',
+  '-e',
+  '--error',
+  '-p',
+  '--pid',
+  '--max-memory-restart',
+  '--namespace',
+  '--env',
+  '--log-date-format',
+  '--restart-delay',
+  '--exp-backoff-restart-delay',
+  '--max-restarts',
+  '--cron',
+  '--cron-restart',
+  '--watch-delay',
+  '--ignore-watch',
+  '--kill-timeout',
+  '--listen-timeout',
+  '-x',
+]);
+
+/**
+ * `pm2 start PROGRAM [options] [-- args…]`: the program and the arguments after `--`, or the one
+ * string pm2 hands to a shell (`pm2 start "vllm serve …" --name llm`) as `script`.
+ */
+export function pm2Program(argv: Token[]): { argv: Token[]; script?: Token } | undefined {
+  if (argv[1]?.value !== 'start') return undefined;
+  let i = 2;
+  let program: number | undefined;
+  for (; i < argv.length; i++) {
+    const a = argv[i].value;
+    if (a === '--') break;
+    if (a.startsWith('-') && a.length > 1) {
+      if (!a.includes('=') && PM2_VALUED.has(a)) i++;
+      continue;
+    }
+    program ??= i;
+  }
+  if (program === undefined) return undefined;
+  const script = /\s/.test(argv[program].value) ? argv[program] : undefined;
+  return { argv: [argv[program], ...argv.slice(i + 1)], ...(script ? { script } : {}) };
+}
+
+/**
+ * The one string a process manager runs through a shell (`pm2 start "…"`, `tmux new -d "…"`,
+ * `screen -dmS x "…"`), with the words that say how; undefined for any other command.
+ */
+export function stringCommandOf(argv: Token[], map: LineMap): { script: Token; label: string } | undefined {
+  const prog = baseName(argv[0]?.value ?? '');
+  if (prog === 'pm2') {
+    const p = pm2Program(argv);
+    return p?.script ? { script: p.script, label: 'pm2 start' } : undefined;
+  }
+  const spec = WRAPPERS[prog];
+  if (!spec?.takesString) return undefined;
+  const i = afterSub(argv, spec);
+  const next = i < 0 ? -1 : skipOptions(argv, i, spec, {}, map);
+  if (next < 0 || next !== argv.length - 1 || !/\s/.test(argv[next].value)) return undefined;
+  return { script: argv[next], label: i > 1 ? `${prog} ${argv[i - 1].value}` : prog };
+}
 
 /** docker/podman `run` options that take a separate value; all other `--long` options are flags. */
 const DOCKER_VALUED = new Set([
@@ -261,7 +392,14 @@ function skipOptions(argv: Token[], i: number, spec: WrapperSpec, env: Record<st
     }
     if (a.startsWith('-') && a.length > 1) {
       const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-      i += !a.includes('=') && spec.valued.includes(name) ? 2 : 1;
+      // `screen -dmS name`: a cluster of short flags whose last one takes the next word.
+      const clustered = !a.startsWith('--') && a.length > 2 && spec.valued.includes(`-${a[a.length - 1]}`) && !spec.valued.includes(a);
+      const takesValue = !a.includes('=') && (spec.valued.includes(name) || clustered);
+      if (takesValue && spec.envOptions?.includes(name) && argv[i + 1]) {
+        const as = assignment(argv[i + 1]);
+        if (as) env[as.name] = valueAfterEquals(map, argv[i + 1], as.eq);
+      }
+      i += takesValue ? 2 : 1;
       continue;
     }
     if (positionals > 0) {
@@ -355,17 +493,20 @@ export function peelWrappers(argv: Token[], map: LineMap, hostEnv: Record<string
       }
       break;
     }
+    if (prog === 'pm2') {
+      const p = pm2Program(cur);
+      if (!p || p.script) break;
+      cur = p.argv;
+      continue;
+    }
     const spec = WRAPPERS[prog];
     if (!spec) break;
-    let i = 1;
-    if (spec.sub) {
-      // `uv run`: global options may come before `run`.
-      while (i < cur.length && cur[i].value !== spec.sub && cur[i].value.startsWith('-')) i += spec.valued.includes(cur[i].value) ? 2 : 1;
-      if (cur[i]?.value !== spec.sub) break;
-      i++;
-    }
+    const i = afterSub(cur, spec);
+    if (i < 0) break;
     const next = skipOptions(cur, i, spec, env, map);
     if (next < 0 || next >= cur.length) break;
+    // `tmux new -d "vllm serve …"`: the string is a shell command, read by embeddedScript.
+    if (spec.takesString && next === cur.length - 1 && /\s/.test(cur[next].value)) break;
     cur = cur.slice(next);
   }
   return { argv: cur, env, entrypoint: 'program', container: false, notes };

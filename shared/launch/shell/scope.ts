@@ -23,6 +23,8 @@ export interface Binding {
   from?: string;
   /** `local x=$2`: the call's argument the value is, so a use of `$x` is that argument's token. */
   argToken?: Token;
+  /** Where the value's parts are written (a string assembled by `=` and `+=`); see words.ts Run. */
+  runs?: import('./words').Run[];
   /** The branches (if/elif/else/case item/loop body, outermost first) the assignment sits in. */
   branch?: readonly number[];
 }

@@ -10,6 +10,11 @@ import type { Token } from '../types';
 interface Segment {
   parsedStart: number;
   origStart: number;
+  /**
+   * Text not written in the document as such (a variable's value inside an `eval`ed string): the
+   * whole segment stands for the document span [origStart, origStart + width), the reference.
+   */
+  width?: number;
 }
 
 export class ParseSource {
@@ -52,12 +57,15 @@ export class ParseSource {
     return new ParseSource(parts.join(''), doc, segments.length ? segments : [{ parsedStart: 0, origStart: 0 }]);
   }
 
-  /** Text that is not a slice of the document (a YAML scalar's value), mapped back piece by piece. */
-  static mapped(doc: LineMap, text: string, pieces: { valueStart: number; docStart: number }[]): ParseSource {
+  /**
+   * Text that is not a slice of the document (a YAML scalar's value), mapped back piece by piece.
+   * A piece with `width` is not written as such: everything in it maps to that document span.
+   */
+  static mapped(doc: LineMap, text: string, pieces: { valueStart: number; docStart: number; width?: number }[]): ParseSource {
     return new ParseSource(
       text,
       doc,
-      pieces.map((p) => ({ parsedStart: p.valueStart, origStart: p.docStart })),
+      pieces.map((p) => ({ parsedStart: p.valueStart, origStart: p.docStart, ...(p.width !== undefined ? { width: p.width } : {}) })),
     );
   }
 
@@ -65,8 +73,7 @@ export class ParseSource {
     return this.parsed === this.doc.text;
   }
 
-  /** Document offset of a parsed-text offset. */
-  orig(i: number): number {
+  private segmentAt(i: number): Segment {
     const segs = this.segments;
     let lo = 0,
       hi = segs.length - 1;
@@ -75,14 +82,26 @@ export class ParseSource {
       if (segs[mid].parsedStart <= i) lo = mid;
       else hi = mid - 1;
     }
-    return segs[lo].origStart + (i - segs[lo].parsedStart);
+    return segs[lo];
+  }
+
+  /** Document offset of a parsed-text offset. */
+  orig(i: number): number {
+    const seg = this.segmentAt(i);
+    return seg.width !== undefined ? seg.origStart : seg.origStart + (i - seg.parsedStart);
   }
 
   /** Document span of a parsed span (the end is mapped from its last character, so it stays in its piece). */
   span(start: number, end: number): { offset: number; length: number } {
     const o = this.orig(start);
-    const e = end > start ? this.orig(end - 1) + 1 : o;
+    const last = end > start ? this.segmentAt(end - 1) : undefined;
+    const e = !last ? o : last.width !== undefined ? last.origStart + last.width : this.orig(end - 1) + 1;
     return { offset: o, length: Math.max(0, e - o) };
+  }
+
+  /** Whether a parsed offset is text written in the document as such (not a reference standing for it). */
+  isWritten(i: number): boolean {
+    return this.segmentAt(i).width === undefined;
   }
 
   range(start: number, end: number): Range {

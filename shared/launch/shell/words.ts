@@ -15,6 +15,26 @@ export interface Piece {
   known: boolean;
   via: VariableTrace[];
   quotes: Set<QuoteStyle>;
+  /** Parts of the value written as such in the document (see Run). */
+  runs?: Run[];
+}
+
+/**
+ * A stretch of a value written as is in the document (`--max-model-len 65536` inside
+ * `CMD+=" --max-model-len 65536"`): value offset `at` ↔ document offset `offset`, `length` chars.
+ * A string assembled by `=` and `+=` keeps its runs, so words read out of it later (split, `eval`)
+ * land on the user's own characters.
+ */
+export interface Run {
+  at: number;
+  offset: number;
+  length: number;
+}
+
+/** The run (shifted to `at`) holding value[start, end), if one does. */
+export function runHolding(runs: readonly Run[] | undefined, start: number, end: number): number | undefined {
+  for (const r of runs ?? []) if (r.at <= start && end <= r.at + r.length) return r.offset + (start - r.at);
+  return undefined;
 }
 
 const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion', 'process_substitution']);
@@ -70,9 +90,20 @@ export class WordEvaluator {
   private unknown(n: Node, quote: QuoteStyle, via: VariableTrace[] = []): Piece {
     return { value: n.text, known: false, via, quotes: new Set([quote]) };
   }
+  /** A literal written at parsed offset `start` as `raw`: a run when its value is its text, one document stretch. */
+  private litAt(value: string, quote: QuoteStyle, start: number, raw: string): Piece {
+    const p = this.lit(value, quote);
+    const src = this.src;
+    if (value && value === raw && !src.from && src.isWritten(start)) {
+      const offset = src.orig(start);
+      if (src.orig(start + raw.length - 1) === offset + raw.length - 1) p.runs = [{ at: 0, offset, length: raw.length }];
+    }
+    return p;
+  }
   private join(parts: Piece[]): Piece {
     const out: Piece = { value: '', known: true, via: [], quotes: new Set() };
     for (const p of parts) {
+      if (p.runs) (out.runs ??= []).push(...p.runs.map((r) => ({ ...r, at: r.at + out.value.length })));
       out.value += p.value;
       out.known &&= p.known;
       out.via.push(...p.via);
@@ -89,9 +120,11 @@ export class WordEvaluator {
       case 'number':
       case 'special_variable_name':
       case 'variable_name':
-        return this.lit(quoted ? unescapeDouble(n.text) : unescapeUnquoted(n.text), q);
-      case 'raw_string':
-        return this.lit(n.text.replace(/^'/, '').replace(/'$/, ''), 'single');
+        return this.litAt(quoted ? unescapeDouble(n.text) : unescapeUnquoted(n.text), q, n.startIndex, n.text);
+      case 'raw_string': {
+        const body = n.text.replace(/^'/, '').replace(/'$/, '');
+        return this.litAt(body, 'single', n.startIndex + 1, body);
+      }
       case 'ansi_c_string':
         return this.lit(decodeAnsiC(n.text.replace(/^\$'/, '').replace(/'$/, '')), 'ansi-c');
       case 'string':
@@ -123,14 +156,14 @@ export class WordEvaluator {
       if (quoted && !EXPANSIONS.has(c.type)) continue; // string_content and quotes: read as gap text
       if (c.startIndex > pos) {
         const gap = text.slice(pos, c.startIndex);
-        parts.push(this.lit(quoted ? unescapeDouble(gap) : unescapeUnquoted(gap), quoted ? 'double' : 'none'));
+        parts.push(this.litAt(quoted ? unescapeDouble(gap) : unescapeUnquoted(gap), quoted ? 'double' : 'none', pos, gap));
       }
       parts.push(this.word(c, scope, quoted));
       pos = c.endIndex;
     }
     if (end > pos) {
       const gap = text.slice(pos, end);
-      parts.push(this.lit(quoted ? unescapeDouble(gap) : unescapeUnquoted(gap), quoted ? 'double' : 'none'));
+      parts.push(this.litAt(quoted ? unescapeDouble(gap) : unescapeUnquoted(gap), quoted ? 'double' : 'none', pos, gap));
     }
     return this.join(parts);
   }
@@ -244,7 +277,10 @@ export class WordEvaluator {
     if (text === '#') return args ? this.lit(String(args.length), q) : undefined;
     if (nameNode.type === 'special_variable_name') return undefined;
     const b = scope.get(text);
-    return b ? { value: b.value, known: b.known, via: this.trace(text, b), quotes: new Set([q]) } : undefined;
+    if (!b) return undefined;
+    const p: Piece = { value: b.value, known: b.known, via: this.trace(text, b), quotes: new Set([q]) };
+    if (b.runs) p.runs = b.runs;
+    return p;
   }
 
   private trace(name: string, b: Binding): VariableTrace[] {
@@ -321,7 +357,10 @@ export class WordEvaluator {
       }
     }
     const p = this.word(n, scope, false);
-    return [src.token(n.startIndex, n.endIndex, { value: p.value, quote: quoteOf(p.quotes), known: p.known, via: p.via })];
+    const t = src.token(n.startIndex, n.endIndex, { value: p.value, quote: quoteOf(p.quotes), known: p.known, via: p.via });
+    // `"$CMD"`: where the variable's words are written, for a shell that reads the value again (`eval`, `bash -c`).
+    if (sole && p.runs?.length) t.runs = p.runs;
+    return [t];
   }
 
   /** `${@:2}` and `${@:2:3}` (arguments from the second on): indices into the function's arguments. */
@@ -365,7 +404,22 @@ export class WordEvaluator {
     if (words.length === 1 && words[0][0] === p.value) return [this.src.token(n.startIndex, n.endIndex, { value: p.value, quote: 'none', via: p.via })];
     const t = b?.token;
     const inner = t && (t.quote === 'double' || t.quote === 'single') && t.raw.length >= 2 && t.raw.slice(1, -1) === t.value && t.value === p.value;
+    const runs = b?.runs ?? p.runs;
     return words.map((m) => {
+      const at = inner ? undefined : runHolding(runs, m.index!, m.index! + m[0].length);
+      if (at !== undefined) {
+        const doc = this.src.doc;
+        return {
+          value: m[0],
+          raw: m[0],
+          offset: at,
+          length: m[0].length,
+          range: doc.range(at, m[0].length),
+          quote: 'none' as QuoteStyle,
+          known: true,
+          via: p.via,
+        };
+      }
       if (inner) {
         const offset = t!.offset + 1 + m.index!;
         const doc = this.src.doc;

@@ -8,9 +8,11 @@ import { implicitLinearRule } from './implicitLinear';
 import { scalingMismatchRule } from './scalingMismatch';
 import { overrideReplacesRule } from './overrideReplaces';
 import { overrideDropsKeysRule } from './overrideDropsKeys';
+import { cmdAfterEntrypointRule } from './cmdAfterEntrypoint';
 export { unjudgedReason, LAUNCH_MODEL_UNRESOLVED, SERVING_MODEL_UNRESOLVED } from './unresolved';
 
 export const LAUNCH_RULES: readonly LaunchRule[] = [
+  cmdAfterEntrypointRule,
   grammarRule,
   launchLegacyTypeRule,
   lengthRule,
