@@ -1,21 +1,22 @@
 /**
  * consumer/refused: a consumer raises at load on this file (transformers ≤ 4.42 on `rope_type`
  * llama3/yarn/…: "`rope_scaling` must be a dictionary with two fields, `type` and `factor`").
- * Error when the workspace says that consumer is used (a pin in its release range); warning when
- * the refusing consumer is the current transformers release line (5.x validation: a `layer_types`
- * list of the wrong length, Phi-3's `"type": "su"`), or when the file's own `transformers_version`
- * falls in that range (the file was saved by a release that cannot read its keys); information when the file names no version; nothing when the file was
- * saved by a release past the range (it declares a newer reader), or for a vendor's file as shipped
- * with no pin.
+ * Error when the workspace says that consumer is used (a pin or launch in its release range);
+ * warning when the refusing consumer is a current release (5.x validation: a `layer_types` list
+ * of the wrong length, Phi-3's `"type": "su"`); a hint when only an older generation nobody pins
+ * refuses it, nothing for a vendor's file as shipped with no pin. The file's own
+ * `transformers_version` says what saved it, not what will load it, so it never raises the
+ * severity (readersThatCount.ts).
  */
 import type { Finding, Severity } from '../core/findings';
 import type { ConsumerReading } from '../serving/consumer';
-import { configView, inRange } from '../serving/consumer';
+import { configView } from '../serving/consumer';
 import { child } from '../document/configNode';
 import type { ModelRope } from '../config/modelRope';
 import { familyDefaultBase } from '../config/families';
 import { Rule, finding, keyRangeOf, rangeFor } from './context';
-import { pinFor } from './consumerPins';
+import type { RuleContext } from './context';
+import { standingOf } from './readersThatCount';
 
 export const REFUSED = 'consumer/refused';
 
@@ -35,22 +36,14 @@ function asShipped(rope: ModelRope | undefined): boolean {
   );
 }
 
-function judge(
-  row: ConsumerReading,
-  version: string | undefined,
-  pins: Parameters<typeof pinFor>[1],
-  stock: boolean,
-): { severity: Severity; why: string } | undefined {
-  const pin = pinFor(row, pins);
-  if (pin) return { severity: 'error', why: `the workspace uses ${pin.pkg}${pin.version ? ` ${pin.version}` : ''} (${pin.source})` };
-  // The current release line (transformers 5.x) is what a fresh install gets: its refusal matters
-  // even for a vendor's file as shipped (Phi-3's first revision).
-  if (row.pkg === 'transformers' && !row.range?.before) return { severity: 'warning', why: 'it is the current release line, the one a fresh install gets' };
+function judge(row: ConsumerReading, pins: RuleContext['pins'], stock: boolean): { severity: Severity; why: string } | undefined {
+  const standing = standingOf(row, pins);
+  if (standing.pin) return { severity: 'error', why: standing.why };
+  // A current release is what a fresh install gets: its refusal matters even for a vendor's file
+  // as shipped (Phi-3's first revision).
+  if (standing.counts) return { severity: 'warning', why: standing.why };
   if (stock) return undefined;
-  if (version === undefined) return { severity: 'information', why: 'the file does not say which transformers release saved it' };
-  if (row.pkg === 'transformers' && inRange(version, row.range))
-    return { severity: 'warning', why: `the file says it was saved by transformers ${version}, a release in that range` };
-  return undefined;
+  return { severity: 'hint', why: `${standing.why}, and current releases load it` };
 }
 
 export const consumerRefusedRule: Rule = {
@@ -61,7 +54,7 @@ export const consumerRefusedRule: Rule = {
     const out: Finding[] = [];
     for (const row of ctx.consumers) {
       if (row.status !== 'refuses') continue;
-      const j = judge(row, view?.transformersVersion, ctx.pins, asShipped(ctx.model));
+      const j = judge(row, ctx.pins, asShipped(ctx.model));
       if (!j) continue;
       const from = row.range?.before ? ` (these keys are read from ${row.pkg} ${row.range.before} on)` : '';
       // The key the error is about: layer_types, a plain value in rope_parameters, else the scaling type.
