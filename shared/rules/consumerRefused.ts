@@ -3,8 +3,9 @@
  * llama3/yarn/…: "`rope_scaling` must be a dictionary with two fields, `type` and `factor`").
  * Error when the workspace says that consumer is used (a pin or launch in its release range);
  * warning when the refusing consumer is a current release (5.x validation: a `layer_types` list
- * of the wrong length, Phi-3's `"type": "su"`); a hint when only an older generation nobody pins
- * refuses it, nothing for a vendor's file as shipped with no pin. The file's own
+ * of the wrong length, Phi-3's `"type": "su"`; a current engine only on a file that is not the
+ * vendor's as shipped); a hint when only an older generation nobody pins refuses it; nothing for a
+ * vendor's file as shipped with no pin. The file's own
  * `transformers_version` says what saved it, not what will load it, so it never raises the
  * severity (readersThatCount.ts).
  */
@@ -39,10 +40,12 @@ function asShipped(rope: ModelRope | undefined): boolean {
 function judge(row: ConsumerReading, pins: RuleContext['pins'], stock: boolean): { severity: Severity; why: string } | undefined {
   const standing = standingOf(row, pins);
   if (standing.pin) return { severity: 'error', why: standing.why };
-  // A current release is what a fresh install gets: its refusal matters even for a vendor's file
-  // as shipped (Phi-3's first revision).
-  if (standing.counts) return { severity: 'warning', why: standing.why };
+  // The current transformers line is what a fresh install gets: its refusal matters even for a
+  // vendor's file as shipped (Phi-3's first revision).
+  if (standing.counts && row.pkg === 'transformers') return { severity: 'warning', why: standing.why };
+  // A vendor's file as shipped: an engine's refusal there is the engine's to fix, said by the serving notes.
   if (stock) return undefined;
+  if (standing.counts) return { severity: 'warning', why: standing.why };
   return { severity: 'hint', why: `${standing.why}, and current releases load it` };
 }
 

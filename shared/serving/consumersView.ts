@@ -4,7 +4,7 @@
  * The Inspector page draws the same cells (shared/inspector carries them as plain data).
  */
 import type { ConsumerReading } from './consumer';
-import { intendedReading, misreadOf, rotaryDimDiffers } from './consumers';
+import { attentionFactorDiffers, intendedReading, misreadOf, rotaryDimDiffers } from './consumers';
 import { grouped } from './common';
 import { fmt } from '../core/format';
 
@@ -70,6 +70,7 @@ export function consumerCells(rows: readonly ConsumerReading[]): ConsumerCells[]
     if (diff.includes('base')) differs.push(2);
     if (diff.includes('scaling')) differs.push(3, 4);
     if (diff.includes('factor')) differs.push(4);
+    if (attentionFactorDiffers(r, intended)) differs.push(5);
     if (rotaryDimDiffers(r)) differs.push(8);
     const detail = [...(r.error ? [r.error] : []), ...r.notes];
     return { consumer: r.label, cells, differs, detail };
@@ -88,7 +89,10 @@ function sameLine(rows: readonly ConsumerReading[]): string {
   const reading = rows.filter((r) => r.status === 'reads');
   if (!reading.length) return 'No consumer in this table loads this model.';
   const dims = reading.some((r) => r.rotaryDim === undefined) ? ' (rotary dims verified only where shown)' : '';
-  return `Every consumer that loads this model reads the same base and scaling and rotates the same dimensions${dims}.`;
+  // With a scaling, the attention factor is part of what is read; claim agreement only where it was computed.
+  const scaled = reading.some((r) => r.scalingType !== null && r.scalingType !== 'none');
+  const factors = scaled && reading.some((r) => r.attentionFactor === null) ? ' (attention factors verified only where shown)' : '';
+  return `Every consumer that loads this model reads the same base and scaling${factors} and rotates the same dimensions${dims}.`;
 }
 
 /** Facts about the file shown beside the table, never used to pick its reader. */

@@ -117,7 +117,7 @@ export function vllmDerivedMaxLen(input: ServingInput, facts: ScalingFacts = sca
  */
 export function vllmReading(input: ConsumerInput): ConsumerReading {
   const read = modernKeys(input);
-  return engineRow(
+  const row = engineRow(
     // Windows: ModelConfig.get_sliding_window returns hf_config.sliding_window (unless --disable-sliding-window).
     {
       consumer: 'vllm',
@@ -131,6 +131,38 @@ export function vllmReading(input: ConsumerInput): ConsumerReading {
     read,
     vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
+  return { ...row, attentionFactor: vllmAttentionFactor(input.rope.modelType, row.scalingType, read.scaling) };
+}
+
+/** vLLM's yarn_get_mscale (rotary_embedding/common.py): 1 at or below scale 1, else 0.1·mscale·ln(scale) + 1. */
+function yarnGetMscale(scale: number, mscale = 1): number {
+  return scale <= 1 ? 1 : 0.1 * mscale * Math.log(scale) + 1;
+}
+
+/**
+ * The cos/sin multiplier vLLM's rotary embedding applies, where verified (null elsewhere):
+ * `vllm/model_executor/layers/rotary_embedding/__init__.py::get_rope` @ 0036026:
+ * - "yarn" → YaRNScalingRotaryEmbedding, which is passed only extrapolation_factor, attn_factor,
+ *   beta_fast, beta_slow, apply_yarn_scaling and truncate: mscale, mscale_all_dim and
+ *   attention_factor are not read; its multiplier is yarn_get_mscale(factor) × attn_factor
+ *   (attn_factor alone with apply_yarn_scaling false);
+ * - DeepSeek-V2/V3 attention renames any scaling to "deepseek_yarn" (models/deepseek_v2.py, see
+ *   DEEPSEEK_READS) → DeepseekScalingRotaryEmbedding: yarn_get_mscale(factor, mscale) /
+ *   yarn_get_mscale(factor, mscale_all_dim) × attn_factor, defaults mscale 1, mscale_all_dim 0;
+ * - no scaling, linear, dynamic, llama3: 1. longrope's short/long mscale and other models' own
+ *   attention code (MLA variants not listed) are not modelled.
+ */
+export function vllmAttentionFactor(modelType: string | undefined, type: string | null, scaling: Record<string, unknown> | undefined): number | null {
+  const num = (k: string, d: number) => (typeof scaling?.[k] === 'number' && Number.isFinite(scaling[k]) ? (scaling[k] as number) : d);
+  if (type === 'none' || type === 'linear' || type === 'dynamic' || type === 'llama3') return 1;
+  if (type !== 'yarn') return null;
+  const factor = num('factor', 1);
+  const attn = num('attn_factor', 1);
+  if (modelType && ATTENTION_READS[modelType] === DEEPSEEK_READS)
+    return (yarnGetMscale(factor, num('mscale', 1)) / yarnGetMscale(factor, num('mscale_all_dim', 0))) * attn;
+  // Other MLA models build their own rotary embedding in vLLM: not verified here.
+  if (modelType && MLA_NOT_VERIFIED.has(modelType)) return null;
+  return scaling?.['apply_yarn_scaling'] === false ? attn : yarnGetMscale(factor) * attn;
 }
 
 /**
@@ -555,6 +587,9 @@ const ATTENTION_READS: Record<string, ScalingKeyReads> = {
   deepseek_v3: DEEPSEEK_READS,
   deepseek_v32: DEEPSEEK_READS,
 };
+
+/** MLA model types whose vLLM attention may route YaRN through its own code (not verified here). */
+const MLA_NOT_VERIFIED = new Set(['kimi_k2', 'mistral4', 'glm4_moe_lite', 'glm_moe_dsa', 'deepseek_v4', 'minicpm3']);
 
 /** The config keys whose override changes the RoPE vLLM runs (what withOverrides reads). */
 const ROPE_OVERRIDE_KEYS = ['rope_scaling', 'rope_parameters', 'rope_theta', 'max_position_embeddings'];
