@@ -10,7 +10,6 @@
  * and which number the checkpoint was trained with is its trainer's to say.
  */
 import type { Finding } from '../core/findings';
-import type { ConsumerReading } from '../serving/consumer';
 import { attentionFactorDiffers, intendedReading } from '../serving/consumers';
 import { Rule, finding, fmt, keyRangeOf } from './context';
 import { standingOf } from './readersThatCount';
