@@ -247,6 +247,12 @@ export function vllmPlan(input: ServingInput): ServingPlan {
       notes.push(
         `${rewriteNote(input, advice, 'the override writes')}${advice.preferred.kind === 'yarn' ? ' Static YaRN costs some quality on short inputs.' : ''}${derivativeNote(input.rope)}`,
       );
+      // A scaling this model's attention drops on older releases: say which release the command needs.
+      const need = scaling ? vllmScalingNeedsRelease(input.rope.modelType, undefined) : undefined;
+      if (need)
+        notes.push(
+          `This command needs vLLM ≥ ${need.from}: before it, ${need.why}, so the override passes the length check and the model runs unscaled; there, serve at --max-model-len ${grouped(input.trainedContext)} instead.`,
+        );
     }
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(
@@ -475,6 +481,33 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
   return req;
 }
 
+/**
+ * Model types whose vLLM attention builds its rotary embedding without the config's scaling before
+ * some release: a scaling override there passes the length check (the derived length reads the
+ * override) and the model runs unscaled. One row per model, with the source read.
+ */
+const SCALING_FROM_RELEASE: Record<string, { from: string; why: string }> = {
+  // vllm/model_executor/models/gemma2.py::Gemma2Attention.__init__: `get_rope(self.head_dim,
+  // rotary_dim=self.head_dim, max_position=max_position_embeddings, base=self.rope_theta,
+  // is_neox_style=True)`, no scaling, @ 025adfb (the v0.6 line) and in a v0.10-era copy (layer_types,
+  // per_layer_sliding_window); `get_rope(..., rope_parameters=config.rope_parameters)` @ 02cda6e, the
+  // rope_parameters refactor. 0.12.0 is the conservative bound: the first release line known to carry it.
+  gemma2: {
+    from: '0.12.0',
+    why: "Gemma-2's attention builds its rotary embedding from rope_theta alone (get_rope without rope_scaling)",
+  },
+};
+
+/** vLLM releases whose attention for this model type drops a scaling override (see SCALING_FROM_RELEASE). */
+export function vllmScalingNeedsRelease(modelType: string | undefined, image: string | undefined) {
+  const fact = modelType ? SCALING_FROM_RELEASE[modelType] : undefined;
+  if (!fact) return undefined;
+  const v = image ? vllmImageVersion(image) : undefined;
+  if (!v) return { from: fact.from, why: fact.why };
+  const named = v.join('.');
+  return versionBefore(named, fact.from) ? { from: fact.from, why: fact.why, named } : undefined;
+}
+
 /** The release an image tag pins (`v0.10.1`, `0.10.1-cu128`), when it names one. */
 export function vllmImageVersion(image: string): number[] | undefined {
   const { tag } = imageRepo(image);
@@ -689,7 +722,7 @@ export const vllmEngine: Engine = {
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
   ownCodes: true,
   lengthPolicy: VLLM_LENGTH_POLICY,
-  override: { flag: '--hf-overrides', name: 'hf-overrides', ignoresRopeKeys: vllmIgnoresRopeKeys },
+  override: { flag: '--hf-overrides', name: 'hf-overrides', ignoresRopeKeys: vllmIgnoresRopeKeys, scalingNeedsRelease: vllmScalingNeedsRelease },
   // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
   replacesScaling: "the override's scaling is set over the model's (a top-level object whole, one under text_config key by key)",
   honoursWindows: () => true,
