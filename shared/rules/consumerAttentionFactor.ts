@@ -11,7 +11,7 @@
  */
 import type { Finding } from '../core/findings';
 import { attentionFactorDiffers, intendedReading } from '../serving/consumers';
-import { Rule, finding, fmt, keyRangeOf } from './context';
+import { Rule, finding, keyRangeOf } from './context';
 import { standingOf } from './readersThatCount';
 
 export const ATTENTION_FACTOR_DIFFERS = 'consumer/attention-factor-differs';
@@ -39,10 +39,10 @@ export const consumerAttentionFactorRule: Rule = {
     const plain: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(rope.scaling.params)) plain[k] = v.value;
     const numbers = [intended, ...wrong].map((r) => `${r.label} ${shown(r.attentionFactor!)}`).join(', ');
-    const vllm = wrong.find((r) => r.consumer === 'vllm');
+    const how = wrong.map((r) => r.attentionFactorHow).filter((h): h is string => h !== undefined);
     const detail =
       ` transformers 5.x takes it ${whyIntended(plain)}` +
-      (vllm ? `; vLLM's YaRN reads none of attention_factor, mscale or mscale_all_dim and uses 0.1·ln(${fmt(intended.factor ?? 1)}) + 1` : '') +
+      how.map((h) => `; ${h}`).join('') +
       '. The rotation frequencies agree; the attention temperature does not, at every length and with no error.' +
       " No key is read by both: which number the checkpoint was trained with is its trainer's to say.";
     const message = `Readers apply different YaRN attention factors: ${numbers}.${detail}`;

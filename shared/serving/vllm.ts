@@ -131,7 +131,13 @@ export function vllmReading(input: ConsumerInput): ConsumerReading {
     read,
     vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
-  return { ...row, attentionFactor: vllmAttentionFactor(input.rope.modelType, row.scalingType, read.scaling) };
+  const attentionFactor = vllmAttentionFactor(input.rope.modelType, row.scalingType, read.scaling);
+  const deepseek = !!input.rope.modelType && ATTENTION_READS[input.rope.modelType] === DEEPSEEK_READS;
+  const how =
+    row.scalingType === 'yarn' && attentionFactor !== null && !deepseek
+      ? `vLLM's YaRN reads none of attention_factor, mscale or mscale_all_dim and uses 0.1·ln(${row.factor ?? 1}) + 1`
+      : undefined;
+  return { ...row, attentionFactor, ...(how ? { attentionFactorHow: how } : {}) };
 }
 
 /** vLLM's yarn_get_mscale (rotary_embedding/common.py): 1 at or below scale 1, else 0.1·mscale·ln(scale) + 1. */
