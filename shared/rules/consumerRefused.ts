@@ -55,11 +55,22 @@ export const consumerRefusedRule: Rule = {
     if (ctx.fileKind !== 'model-config' || !ctx.consumers?.length) return [];
     const view = configView(ctx.doc);
     const out: Finding[] = [];
+    // A reader that inherits another's refusal (vLLM builds the config through transformers 5) with
+    // the same error and severity is named in the same finding, not a second one.
+    const said = new Map<string, { finding: Finding; labels: string[]; tail: string }>();
     for (const row of ctx.consumers) {
       if (row.status !== 'refuses') continue;
       const j = judge(row, ctx.pins, asShipped(ctx.model));
       if (!j) continue;
+      const error = row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error';
       const from = row.range?.before ? ` (these keys are read from ${row.pkg} ${row.range.before} on)` : '';
+      const key = `${j.severity}\u0000${error}`;
+      const prior = said.get(key);
+      if (prior) {
+        prior.labels.push(row.label);
+        prior.finding.message = `${prior.labels.join(' and ')} refuse this file at load with ${error}${prior.tail}`;
+        continue;
+      }
       // The key the error is about: layer_types, a plain value in rope_parameters, else the scaling type.
       const about = /layer_types/.test(row.error ?? '')
         ? child(view?.scope, 'layer_types')
@@ -71,14 +82,10 @@ export const consumerRefusedRule: Rule = {
         : ctx.model?.scaling?.rawType
           ? rangeFor(ctx.doc, ctx.model.scaling.rawType)
           : keyRangeOf(ctx.doc, child(view?.scope, 'rope_scaling'));
-      out.push(
-        finding(
-          REFUSED,
-          j.severity,
-          `${row.label} refuses this file at load with ${row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error'}${from}; ${j.why}.`,
-          range,
-        ),
-      );
+      const tail = `${from}; ${j.why}.`;
+      const f = finding(REFUSED, j.severity, `${row.label} refuses this file at load with ${error}${tail}`, range);
+      said.set(key, { finding: f, labels: [row.label], tail });
+      out.push(f);
     }
     return out;
   },
