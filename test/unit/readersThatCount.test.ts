@@ -6,7 +6,9 @@
  * layout transformers 5 saves get nothing above a hint unless the workspace pins transformers 4.x.
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { nodeWorkspaceFacts } from '../../shared/node/consumerPins';
 import { join } from 'node:path';
 import { createRopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
@@ -189,6 +191,28 @@ describe('readers that count: what the workspace shows', () => {
       ['vllm@null'],
     );
     assert.deepEqual(pinsFromFile('build.sh', 'echo hello\n'), []);
+  });
+
+  it('a Dockerfile beside a v5-layout config that pip-installs transformers 4.x makes the misread a warning naming that line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rope-lens-readers-'));
+    try {
+      const cfg = join(dir, 'config.json');
+      writeFileSync(cfg, readFileSync(join(FIX, 'consumers', 'mistral-7b-v5-rope-parameters.json'), 'utf8'));
+      writeFileSync(join(dir, 'Dockerfile'), 'FROM python:3.11\nRUN pip install transformers==4.44.2 accelerate\n');
+      const a = analyzeText(readFileSync(cfg, 'utf8'), { fileName: cfg, oracle, workspace: nodeWorkspaceFacts(0) });
+      const d = a.diagnostics.find((x) => x.code === 'consumer/silent-misread')!;
+      assert.equal(d.severity, 'warning');
+      assert.match(d.message, /transformers 4\.44\.2 \(.*Dockerfile:2\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a refusal vLLM inherits from transformers 5 is one finding naming both (a real file 5.17 refused)', () => {
+    const path = join(FIX, 'transformers-5.17', 'refused', 'olmo-3-flat-rope-parameters.json');
+    const refused = service.analyze(readFileSync(path, 'utf8'), { fileName: path }).diagnostics.filter((d) => d.code === 'consumer/refused');
+    assert.equal(refused.length, 1);
+    assert.match(refused[0].message, /^transformers 5\.x and vLLM ≥ 0\.24 refuse this file at load with AttributeError/);
   });
 
   it('every real v5-layout fixture of the transformers 5.17 corpus sample is judged without a stamp-based warning', () => {
