@@ -53,7 +53,7 @@ function servingSectionFor(doc: TextDocument, analysis: FileAnalysis, rope: Mode
 /** The consumer table, on the base and the scaling keys (where consumers read the file differently). */
 function consumerSectionFor(analysis: FileAnalysis, rope: ModelRope, node: ConfigNode): string {
   const onRopeKey = node === rope.base.node || node === rope.scaling?.node || Object.values(rope.scaling?.params ?? {}).some((p) => p.node === node);
-  const section = onRopeKey ? consumersMarkdown(analysis.consumers ?? []) : '';
+  const section = onRopeKey ? consumersMarkdown(analysis.consumers ?? [], { savedWith: analysis.savedWith }) : '';
   return section ? `\n\n---\n\n${section}` : '';
 }
 

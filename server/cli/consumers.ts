@@ -73,6 +73,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       JSON.stringify(
         {
           path: file,
+          ...(analysis.savedWith ? { savedWith: analysis.savedWith } : {}),
           consumers: rows.map((r, i) => ({
             ...r,
             differs: cells[i].differs.map(
@@ -85,7 +86,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ),
     );
   } else {
-    io.out(`${file}\n\n${consumersText(rows)}`);
+    io.out(`${file}\n\n${consumersText(rows, { savedWith: analysis.savedWith })}`);
   }
   return EXIT_OK;
 }

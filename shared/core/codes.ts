@@ -93,8 +93,9 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('gguf/context-beyond-trained', 'warning', 'A GGUF whose context_length is beyond the trained context, with no scaling keys.'),
   c('gguf/no-architecture', 'information', 'A GGUF header without general.architecture: nothing to check.'),
   // Consumers (transformers releases, engines).
-  c('consumer/silent-misread', 'warning', 'A consumer loads the file without complaint but runs other RoPE values.', ['information']),
-  c('consumer/refused', 'error', 'A consumer raises at load on this file.', ['warning', 'information']),
+  c('consumer/silent-misread', 'warning', 'A consumer loads the file without complaint but runs other RoPE values.', ['hint']),
+  c('consumer/refused', 'error', 'A consumer raises at load on this file.', ['warning', 'hint']),
+  c('consumer/attention-factor-differs', 'warning', 'Readers apply different YaRN attention factors (mscale keys read by some, ignored by others).', ['hint']),
   c('consumer/rotary-dims-differ', 'warning', "Consumers rotate different numbers of each head's dimensions (the rotated part is in a key only some read)."),
 ];
 

@@ -1,10 +1,12 @@
 /**
- * consumer/silent-misread: a common consumer loads the file without complaint but runs it with a
+ * consumer/silent-misread: a consumer loads the file without complaint but runs it with a
  * different base or scaling than the file means (transformers 5's reading): a transformers-5 file
  * with only `rope_parameters` runs on 4.x, and on engines that read the legacy keys, with the class
- * default rope_theta and no scaling. Warning (information when the workspace pins only consumers
- * that read it right). The fix back-fills the legacy keys beside a flat `rope_parameters`, so every
- * reader gets the same values; per-layer-type parameters have no legacy spelling: no fix.
+ * default rope_theta and no scaling. Warning when a reader that counts misreads it (a current
+ * release, or one the workspace pins or launches: readersThatCount.ts); a hint when only an older
+ * generation nobody pins does (the file's transformers_version is never taken for its reader).
+ * The fix back-fills the legacy keys beside a flat `rope_parameters`, so every reader gets the
+ * same values; per-layer-type parameters have no legacy spelling: no fix.
  */
 import type { Finding, Fix } from '../core/findings';
 import type { ConsumerReading } from '../serving/consumer';
@@ -14,7 +16,7 @@ import { child, type ConfigNode } from '../document/configNode';
 import { float, type PlainObject, type PlainValue } from '../fixes/render';
 import { Rule, finding, fmt, keyRangeOf } from './context';
 import type { RuleContext } from './context';
-import { pinFor } from './consumerPins';
+import { standingOf } from './readersThatCount';
 
 export const SILENT_MISREAD = 'consumer/silent-misread';
 
@@ -128,8 +130,10 @@ export const consumerMisreadRule: Rule = {
       clauses.push(`${names(rs)} would apply ${what}`);
     }
     const readings = clauses.join('; ');
-    const pinned = wrong.map((r) => pinFor(r, ctx.pins)).filter((p) => p !== undefined);
-    const severity = ctx.pins?.length && !pinned.length ? 'information' : 'warning';
+    const standings = wrong.map((r) => standingOf(r, ctx.pins));
+    const pinned = standings.map((s) => s.pin).filter((p) => p !== undefined);
+    const counted = standings.some((s) => s.counts);
+    const severity = counted ? 'warning' : 'hint';
     const fill = backfill(ctx);
     const fixes: Fix[] = [];
     let tail: string;
@@ -147,7 +151,9 @@ export const consumerMisreadRule: Rule = {
       ? ` The workspace uses ${pinned.map((p) => `${p!.pkg}${p!.version ? ` ${p!.version}` : ''} (${p!.source})`).join(', ')}.`
       : '';
     const node = child(view?.scope, 'rope_parameters') ?? child(view?.scope, 'rope_scaling') ?? child(view?.scope, 'rope_theta');
-    const message = `${readings}. The file means ${describe(intended)}, as transformers 5 reads it.${pinNote}${tail}`;
+    // An older generation's misread: say that current releases read it right, and what would make it count.
+    const olderNote = counted ? '' : ' Current releases read it as meant; this matters only where the workspace pins one of these older releases.';
+    const message = `${readings}. The file means ${describe(intended)}, as transformers 5 reads it.${pinNote}${olderNote}${tail}`;
     const out: Finding[] = [finding(SILENT_MISREAD, severity, message, keyRangeOf(ctx.doc, node), fixes)];
     return out;
   },

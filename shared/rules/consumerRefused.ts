@@ -1,21 +1,23 @@
 /**
  * consumer/refused: a consumer raises at load on this file (transformers ≤ 4.42 on `rope_type`
  * llama3/yarn/…: "`rope_scaling` must be a dictionary with two fields, `type` and `factor`").
- * Error when the workspace says that consumer is used (a pin in its release range); warning when
- * the refusing consumer is the current transformers release line (5.x validation: a `layer_types`
- * list of the wrong length, Phi-3's `"type": "su"`), or when the file's own `transformers_version`
- * falls in that range (the file was saved by a release that cannot read its keys); information when the file names no version; nothing when the file was
- * saved by a release past the range (it declares a newer reader), or for a vendor's file as shipped
- * with no pin.
+ * Error when the workspace says that consumer is used (a pin or launch in its release range);
+ * warning when the refusing consumer is a current release (5.x validation: a `layer_types` list
+ * of the wrong length, Phi-3's `"type": "su"`; a current engine only on a file that is not the
+ * vendor's as shipped); a hint when only an older generation nobody pins refuses it; nothing for a
+ * vendor's file as shipped with no pin. The file's own
+ * `transformers_version` says what saved it, not what will load it, so it never raises the
+ * severity (readersThatCount.ts).
  */
 import type { Finding, Severity } from '../core/findings';
 import type { ConsumerReading } from '../serving/consumer';
-import { configView, inRange } from '../serving/consumer';
+import { configView } from '../serving/consumer';
 import { child } from '../document/configNode';
 import type { ModelRope } from '../config/modelRope';
 import { familyDefaultBase } from '../config/families';
 import { Rule, finding, keyRangeOf, rangeFor } from './context';
-import { pinFor } from './consumerPins';
+import type { RuleContext } from './context';
+import { standingOf } from './readersThatCount';
 
 export const REFUSED = 'consumer/refused';
 
@@ -35,22 +37,16 @@ function asShipped(rope: ModelRope | undefined): boolean {
   );
 }
 
-function judge(
-  row: ConsumerReading,
-  version: string | undefined,
-  pins: Parameters<typeof pinFor>[1],
-  stock: boolean,
-): { severity: Severity; why: string } | undefined {
-  const pin = pinFor(row, pins);
-  if (pin) return { severity: 'error', why: `the workspace uses ${pin.pkg}${pin.version ? ` ${pin.version}` : ''} (${pin.source})` };
-  // The current release line (transformers 5.x) is what a fresh install gets: its refusal matters
-  // even for a vendor's file as shipped (Phi-3's first revision).
-  if (row.pkg === 'transformers' && !row.range?.before) return { severity: 'warning', why: 'it is the current release line, the one a fresh install gets' };
+function judge(row: ConsumerReading, pins: RuleContext['pins'], stock: boolean): { severity: Severity; why: string } | undefined {
+  const standing = standingOf(row, pins);
+  if (standing.pin) return { severity: 'error', why: standing.why };
+  // The current transformers line is what a fresh install gets: its refusal matters even for a
+  // vendor's file as shipped (Phi-3's first revision).
+  if (standing.counts && row.pkg === 'transformers') return { severity: 'warning', why: standing.why };
+  // A vendor's file as shipped: an engine's refusal there is the engine's to fix, said by the serving notes.
   if (stock) return undefined;
-  if (version === undefined) return { severity: 'information', why: 'the file does not say which transformers release saved it' };
-  if (row.pkg === 'transformers' && inRange(version, row.range))
-    return { severity: 'warning', why: `the file says it was saved by transformers ${version}, a release in that range` };
-  return undefined;
+  if (standing.counts) return { severity: 'warning', why: standing.why };
+  return { severity: 'hint', why: `${standing.why}, and current releases load it` };
 }
 
 export const consumerRefusedRule: Rule = {
@@ -59,11 +55,22 @@ export const consumerRefusedRule: Rule = {
     if (ctx.fileKind !== 'model-config' || !ctx.consumers?.length) return [];
     const view = configView(ctx.doc);
     const out: Finding[] = [];
+    // A reader that inherits another's refusal (vLLM builds the config through transformers 5) with
+    // the same error and severity is named in the same finding, not a second one.
+    const said = new Map<string, { finding: Finding; labels: string[]; tail: string }>();
     for (const row of ctx.consumers) {
       if (row.status !== 'refuses') continue;
-      const j = judge(row, view?.transformersVersion, ctx.pins, asShipped(ctx.model));
+      const j = judge(row, ctx.pins, asShipped(ctx.model));
       if (!j) continue;
+      const error = row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error';
       const from = row.range?.before ? ` (these keys are read from ${row.pkg} ${row.range.before} on)` : '';
+      const key = `${j.severity}\u0000${error}`;
+      const prior = said.get(key);
+      if (prior) {
+        prior.labels.push(row.label);
+        prior.finding.message = `${prior.labels.join(' and ')} refuse this file at load with ${error}${prior.tail}`;
+        continue;
+      }
       // The key the error is about: layer_types, a plain value in rope_parameters, else the scaling type.
       const about = /layer_types/.test(row.error ?? '')
         ? child(view?.scope, 'layer_types')
@@ -75,14 +82,10 @@ export const consumerRefusedRule: Rule = {
         : ctx.model?.scaling?.rawType
           ? rangeFor(ctx.doc, ctx.model.scaling.rawType)
           : keyRangeOf(ctx.doc, child(view?.scope, 'rope_scaling'));
-      out.push(
-        finding(
-          REFUSED,
-          j.severity,
-          `${row.label} refuses this file at load with ${row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error'}${from}; ${j.why}.`,
-          range,
-        ),
-      );
+      const tail = `${from}; ${j.why}.`;
+      const f = finding(REFUSED, j.severity, `${row.label} refuses this file at load with ${error}${tail}`, range);
+      said.set(key, { finding: f, labels: [row.label], tail });
+      out.push(f);
     }
     return out;
   },

@@ -14,6 +14,7 @@ import { contextExtendedRule } from './contextExtended';
 import { consumerMisreadRule } from './consumerMisread';
 import { consumerRefusedRule } from './consumerRefused';
 import { consumerRotaryDimsRule } from './consumerRotaryDims';
+import { consumerAttentionFactorRule } from './consumerAttentionFactor';
 
 export const RULES: readonly Rule[] = [
   invalidValuesRule,
@@ -30,6 +31,7 @@ export const RULES: readonly Rule[] = [
   consumerMisreadRule,
   consumerRefusedRule,
   consumerRotaryDimsRule,
+  consumerAttentionFactorRule,
 ];
 
 export const RULE_CODES: readonly string[] = RULES.flatMap((r) => r.codes);

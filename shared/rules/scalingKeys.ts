@@ -2,13 +2,15 @@
  * rope/scaling-missing-key (error): transformers raises KeyError "Missing required keys in
  * `rope_scaling` for 'rope_type'=…" at load. original_max_position_embeddings and rope_theta are
  * not listed: transformers fills them in (see rope/original-context-missing).
- * rope/scaling-unknown-key (hint): transformers warns "Unrecognized keys in `rope_scaling`…".
+ * rope/scaling-unknown-key (hint): transformers warns "Unrecognized keys in `rope_scaling`…", except
+ * for keys the model's config class lists in `ignore_keys_at_rope_validation` (config/ropeValidationIgnores.ts).
  */
 import type { Finding } from '../core/findings';
 import type { RopeType } from '../rope/spec';
 import { Rule, finding, keyRangeOf, pathTo, scalingKeyName, scalingRange, shown } from './context';
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';
+import { ignoredAtRopeValidation } from '../config/ropeValidationIgnores';
 import type { PlainObject } from '../fixes/render';
 
 export const MISSING_KEY = 'rope/scaling-missing-key';
@@ -82,7 +84,8 @@ export const scalingKeysRule: Rule = {
       }
       const allowed = new Set([...ALWAYS, ...REQUIRED[type], ...OPTIONAL[type]]);
       for (const [k, p] of Object.entries(s.params)) {
-        if (allowed.has(k)) continue;
+        // Keys the model's 5.x config class tells transformers to ignore are read by its model (Ministral-3's llama_4_scaling_beta).
+        if (allowed.has(k) || ignoredAtRopeValidation(rope?.modelType, k)) continue;
         const better = MISSPELLED[k];
         const msg =
           `Unrecognized key in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: ${shown(k)}` +

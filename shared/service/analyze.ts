@@ -20,6 +20,7 @@ import { LineIndex } from '../document/positions';
 import { sniff } from './sniff';
 import { analyzeServingConfig } from './analyzeServing';
 import { consumerTable } from '../serving/consumers';
+import { configView } from '../serving/consumer';
 import { pinsFromSetting, type WorkspaceFacts } from '../serving/pins';
 import { launchFormatOf, readLaunchFile } from '../launch/index';
 import type { ShellParser, SourcedFile } from '../launch/types';
@@ -139,6 +140,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
         rope,
         training: null,
         consumers,
+        ...savedWithOf(doc),
         diagnostics: [...unreadable, ...runRules(ctx, opts.log)],
         pendingBounds: dedupePending(base.pending),
         document: doc,
@@ -216,6 +218,12 @@ function notAnalysed(doc: ParsedDocument): FileAnalysis {
       },
     ],
   };
+}
+
+/** The file's transformers_version, as a fact to show (what saved it), when it has one. */
+function savedWithOf(doc: ParsedDocument): { savedWith?: string } {
+  const v = configView(doc)?.transformersVersion;
+  return v ? { savedWith: v } : {};
 }
 
 function runRules(ctx: RuleContext, log: AnalyzeOptions['log']): Finding[] {

@@ -24,6 +24,8 @@ export interface FileAnalysis {
   training: TrainingDescription | null;
   /** Model configs: how each transformers generation and engine reads the file (`rope-lens consumers`). */
   consumers?: import('../serving/consumer').ConsumerReading[];
+  /** Model configs: the file's `transformers_version` (what saved it; a fact for hovers, never its reader). */
+  savedWith?: string;
   /** A serving config (vLLM YAML): the model, where it was found, max-model-len and vLLM's derived length. */
   serving?: import('./analyzeServing').ServingDescription;
   /** A launch file (shell script, Dockerfile, compose, Kubernetes, Modelfile): what each invocation asks for. */

@@ -64,6 +64,8 @@ export interface ConsumerReading {
   factor: number | null;
   /** cos/sin multiplier (YaRN mscale, longrope attention factor); null where the consumer's value was not verified. */
   attentionFactor: number | null;
+  /** How the consumer arrives at its attention factor, where it differs from transformers' rule (for messages). */
+  attentionFactorHow?: string;
   /** Longest context the consumer accepts without overrides; null for libraries that do not cap it. */
   derivedMaxLen: number | null;
   windows: 'honoured' | 'ignored' | 'n/a' | 'not verified';

@@ -92,3 +92,15 @@ export function misreadOf(row: ConsumerReading, intended: ConsumerReading): stri
   else if (row.scalingType !== 'none' && !dropped && row.factor !== intended.factor) out.push('factor');
   return out;
 }
+
+/** Relative tolerance for attention factors: the readers compute in float64 from the same keys. */
+const SAME_FACTOR = 1e-6;
+
+/** Whether a row's attention factor differs from the file's meaning (both known, both loading). */
+export function attentionFactorDiffers(row: ConsumerReading, intended: ConsumerReading | undefined): boolean {
+  if (!intended || row === intended || row.status !== 'reads' || intended.status !== 'reads') return false;
+  if (row.attentionFactor === null || intended.attentionFactor === null) return false;
+  // A row that does not apply the file's scaling at all is a misread (consumer/silent-misread), not this.
+  if (row.scalingType !== intended.scalingType) return false;
+  return Math.abs(row.attentionFactor - intended.attentionFactor) > SAME_FACTOR * Math.abs(intended.attentionFactor);
+}

@@ -4,7 +4,7 @@
  * The Inspector page draws the same cells (shared/inspector carries them as plain data).
  */
 import type { ConsumerReading } from './consumer';
-import { intendedReading, misreadOf, rotaryDimDiffers } from './consumers';
+import { attentionFactorDiffers, intendedReading, misreadOf, rotaryDimDiffers } from './consumers';
 import { grouped } from './common';
 import { fmt } from '../core/format';
 
@@ -70,6 +70,7 @@ export function consumerCells(rows: readonly ConsumerReading[]): ConsumerCells[]
     if (diff.includes('base')) differs.push(2);
     if (diff.includes('scaling')) differs.push(3, 4);
     if (diff.includes('factor')) differs.push(4);
+    if (attentionFactorDiffers(r, intended)) differs.push(5);
     if (rotaryDimDiffers(r)) differs.push(8);
     const detail = [...(r.error ? [r.error] : []), ...r.notes];
     return { consumer: r.label, cells, differs, detail };
@@ -88,11 +89,27 @@ function sameLine(rows: readonly ConsumerReading[]): string {
   const reading = rows.filter((r) => r.status === 'reads');
   if (!reading.length) return 'No consumer in this table loads this model.';
   const dims = reading.some((r) => r.rotaryDim === undefined) ? ' (rotary dims verified only where shown)' : '';
-  return `Every consumer that loads this model reads the same base and scaling and rotates the same dimensions${dims}.`;
+  // With a scaling, the attention factor is part of what is read; claim agreement only where it was computed.
+  const scaled = reading.some((r) => r.scalingType !== null && r.scalingType !== 'none');
+  const factors = scaled && reading.some((r) => r.attentionFactor === null) ? ' (attention factors verified only where shown)' : '';
+  return `Every consumer that loads this model reads the same base and scaling${factors} and rotates the same dimensions${dims}.`;
+}
+
+/** Facts about the file shown beside the table, never used to pick its reader. */
+export interface FileFacts {
+  /** The file's `transformers_version`: the release that saved it. */
+  savedWith?: string;
+}
+
+/** "Saved by transformers 4.31.0.dev0": what wrote the file, said as that and no more. */
+function savedLine(facts: FileFacts | undefined): string | undefined {
+  return facts?.savedWith
+    ? `The file says it was saved by transformers ${facts.savedWith}: what wrote it, not what will load it (the readers that count are the current releases and those the workspace pins or launches).`
+    : undefined;
 }
 
 /** A fixed-width table; cells that differ from the file's meaning carry a `*`. */
-export function consumersText(rows: readonly ConsumerReading[]): string {
+export function consumersText(rows: readonly ConsumerReading[], facts?: FileFacts): string {
   const body = consumerCells(rows).map((c) => c.cells.map((v, i) => (c.differs.includes(i) ? `${v} *` : v)));
   const all = [[...CONSUMER_COLUMNS], ...body];
   const widths = CONSUMER_COLUMNS.map((_, i) => Math.max(...all.map((r) => r[i].length)));
@@ -104,11 +121,13 @@ export function consumersText(rows: readonly ConsumerReading[]): string {
   const lines = all.map(line);
   const dis = disagreementLines(rows);
   lines.push('', dis.length ? `* differs from the file's meaning (transformers 5.x; rotary dims: the model's own):\n  ${dis.join('\n  ')}` : sameLine(rows));
+  const saved = savedLine(facts);
+  if (saved) lines.push(saved);
   return lines.join('\n');
 }
 
 /** The same table in Markdown for a hover; differing cells in bold. */
-export function consumersMarkdown(rows: readonly ConsumerReading[]): string {
+export function consumersMarkdown(rows: readonly ConsumerReading[], facts?: FileFacts): string {
   if (!rows.length) return '';
   const cells = consumerCells(rows);
   const esc = (s: string) => s.replace(/\|/g, '\\|');
@@ -121,5 +140,7 @@ export function consumersMarkdown(rows: readonly ConsumerReading[]): string {
   ];
   const dis = disagreementLines(rows);
   if (dis.length) out.push('', ...dis.map((d) => `- ${esc(d)}`));
+  const saved = savedLine(facts);
+  if (saved) out.push('', esc(saved));
   return out.join('\n');
 }

@@ -82,6 +82,16 @@ export interface LengthPolicy {
   slidingWindow?(input: ServingInput): number | undefined;
 }
 
+/** A scaling override that works only from some release on (Engine.override.scalingNeedsRelease). */
+export interface ScalingReleaseNeed {
+  /** The first release that applies it, as people write it (`0.12.0`). */
+  from: string;
+  /** What older releases do instead, in words. */
+  why: string;
+  /** The release the launch names, when it names one (then it is older than `from`). */
+  named?: string;
+}
+
 export interface Engine {
   id: EngineName;
   /** The name people write (`vLLM`, `llama.cpp`), for messages. */
@@ -143,6 +153,14 @@ export interface Engine {
      * (rope_scaling, rope_theta), when it does not: a sentence for messages; no override fix is offered.
      */
     ignoresRopeKeys?(modelType: string | undefined): string | undefined;
+    /**
+     * Where the engine's attention for this model type builds its rotary embedding without the
+     * override's scaling in some releases (vLLM's Gemma-2 before the rope_parameters refactor): the
+     * release a scaling override needs and why, when the launch's release (`release`, as the launch
+     * names it: an image reference; undefined when it names none) is one of those or unknown.
+     * `named`: the launch names a release, and it is one that drops the scaling.
+     */
+    scalingNeedsRelease?(modelType: string | undefined, release: string | undefined): ScalingReleaseNeed | undefined;
   };
   /** The engine's scaling flags (llama.cpp, TGI), when it takes a scaling as flags. */
   scalingFlags?: {

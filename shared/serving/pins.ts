@@ -185,12 +185,59 @@ export function pinsFromImageRefs(text: string, file: string): ConsumerPin[] {
   return out;
 }
 
+/**
+ * `pip install …` (also `python -m pip`, `uv pip`, `pip3`) in a Dockerfile RUN or a script: each
+ * consumer package it names, with the version it pins if any (`vllm==0.6.1`, `"transformers>=4.44"`).
+ */
+export function pinsFromPipInstall(text: string, file: string): ConsumerPin[] {
+  const out: ConsumerPin[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    for (const m of raw.matchAll(/\bpip3?\s+install\b([^;&|]*)/g)) {
+      for (const word of m[1].trim().split(/\s+/)) {
+        const spec = word.replace(/^["']|["']$/g, '');
+        if (!spec || spec.startsWith('-')) continue;
+        const pin = parseRequirement(spec, `${file}:${i + 1}`);
+        if (pin) out.push(pin);
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * The engine programs a launch text starts (`vllm serve`, `python -m sglang.launch_server`,
+ * `text-generation-launcher`, `llama-server`): a pin without a version, i.e. the current release,
+ * unless a pin elsewhere names one. TGI counts only where this finds it launched.
+ */
+const LAUNCHERS: [RegExp, ConsumerPackage][] = [
+  [/(^|[\s"'[,;&|(])vllm\s+serve\b|vllm\.entrypoints\./, 'vllm'],
+  [/sglang\.launch_server\b|(^|[\s"'[,;&|(])sglang\s+serve\b/, 'sglang'],
+  [/(^|[\s"'[,;&|(/])text-generation-launcher\b/, 'tgi'],
+  [/(^|[\s"'[,;&|(/])llama-server\b/, 'llama.cpp'],
+  [/(^|[\s"'[,;&|(/])ollama\s+(serve|create|run)\b/, 'ollama'],
+];
+
+export function pinsFromLaunches(text: string, file: string): ConsumerPin[] {
+  const out: ConsumerPin[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (/^\s*#/.test(raw)) return;
+    for (const [re, pkg] of LAUNCHERS) if (re.test(raw) && !out.some((p) => p.pkg === pkg)) out.push({ pkg, version: null, source: `${file}:${i + 1}` });
+  });
+  return out;
+}
+
+/** What a Dockerfile, compose file or script shows: image tags, pip installs, then the engines it starts (a versioned pin of the same package first). */
+function pinsFromLaunchText(text: string, name: string): ConsumerPin[] {
+  const pinned = [...pinsFromImageRefs(text, name), ...pinsFromPipInstall(text, name)];
+  return [...pinned, ...pinsFromLaunches(text, name).filter((l) => !pinned.some((p) => p.pkg === l.pkg))];
+}
+
 /** Pins from one file, chosen by its name (undefined for a name that holds none). */
 export function pinsFromFile(name: string, text: string): ConsumerPin[] | undefined {
   if (/^requirements.*\.txt$|^constraints.*\.txt$/i.test(name)) return pinsFromRequirements(text, name);
   if (name === 'pyproject.toml') return pinsFromPyproject(text, name);
   if (name === 'uv.lock' || name === 'poetry.lock') return pinsFromTomlLock(text, name);
   if (name === 'Pipfile.lock') return pinsFromPipfileLock(text, name);
-  if (/^Dockerfile|\.Dockerfile$|^(docker-)?compose.*\.ya?ml$/i.test(name)) return pinsFromImageRefs(text, name);
+  if (/^Dockerfile|\.Dockerfile$|^(docker-)?compose.*\.ya?ml$|\.sh$/i.test(name)) return pinsFromLaunchText(text, name);
   return undefined;
 }

@@ -115,6 +115,11 @@ function attentionFactor(input: ConsumerInput, base: number, scaling: Record<str
   }
 }
 
+/** A YaRN scaling whose mscale keys decide its attention factor (releases inside 4.43 – 4.57 differ there). */
+function readsMscaleKeys(scaling: Record<string, unknown> | undefined): boolean {
+  return scalingTypeOf(scaling) === 'yarn' && !!scaling?.['mscale'] && !!scaling?.['mscale_all_dim'] && scaling?.['attention_factor'] === undefined;
+}
+
 /** What 4.x reads: top-level rope_theta (else the class default) and rope_scaling; never rope_parameters. */
 function v4Reading(
   input: ConsumerInput,
@@ -209,7 +214,8 @@ export function transformers4Reading(input: ConsumerInput): ConsumerReading {
     baseFrom: r.baseFrom,
     scalingType: r.scalingType,
     factor: r.factor,
-    attentionFactor: attentionFactor(input, r.base ?? 10000, r.scaling, r.scalingType ?? 'none', 'v4'),
+    // 4.45's YaRN ignores mscale/mscale_all_dim; later 4.x releases read them as 5.x does: the range has no one number.
+    attentionFactor: readsMscaleKeys(r.scaling) ? null : attentionFactor(input, r.base ?? 10000, r.scaling, r.scalingType ?? 'none', 'v4'),
     notes: r.notes,
   };
 }

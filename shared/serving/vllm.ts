@@ -117,7 +117,7 @@ export function vllmDerivedMaxLen(input: ServingInput, facts: ScalingFacts = sca
  */
 export function vllmReading(input: ConsumerInput): ConsumerReading {
   const read = modernKeys(input);
-  return engineRow(
+  const row = engineRow(
     // Windows: ModelConfig.get_sliding_window returns hf_config.sliding_window (unless --disable-sliding-window).
     {
       consumer: 'vllm',
@@ -131,6 +131,44 @@ export function vllmReading(input: ConsumerInput): ConsumerReading {
     read,
     vllmDerivedMaxLen(servingOf(input), factsOfReading(input, read.scaling)),
   );
+  const attentionFactor = vllmAttentionFactor(input.rope.modelType, row.scalingType, read.scaling);
+  const deepseek = !!input.rope.modelType && ATTENTION_READS[input.rope.modelType] === DEEPSEEK_READS;
+  const how =
+    row.scalingType === 'yarn' && attentionFactor !== null && !deepseek
+      ? `vLLM's YaRN reads none of attention_factor, mscale or mscale_all_dim and uses 0.1·ln(${row.factor ?? 1}) + 1`
+      : undefined;
+  return { ...row, attentionFactor, ...(how ? { attentionFactorHow: how } : {}) };
+}
+
+/** vLLM's yarn_get_mscale (rotary_embedding/common.py): 1 at or below scale 1, else 0.1·mscale·ln(scale) + 1. */
+function yarnGetMscale(scale: number, mscale = 1): number {
+  return scale <= 1 ? 1 : 0.1 * mscale * Math.log(scale) + 1;
+}
+
+/**
+ * The cos/sin multiplier vLLM's rotary embedding applies, where verified (null elsewhere):
+ * `vllm/model_executor/layers/rotary_embedding/__init__.py::get_rope` @ 0036026:
+ * - "yarn" → YaRNScalingRotaryEmbedding, which is passed only extrapolation_factor, attn_factor,
+ *   beta_fast, beta_slow, apply_yarn_scaling and truncate: mscale, mscale_all_dim and
+ *   attention_factor are not read; its multiplier is yarn_get_mscale(factor) × attn_factor
+ *   (attn_factor alone with apply_yarn_scaling false);
+ * - DeepSeek-V2/V3 attention renames any scaling to "deepseek_yarn" (models/deepseek_v2.py, see
+ *   DEEPSEEK_READS) → DeepseekScalingRotaryEmbedding: yarn_get_mscale(factor, mscale) /
+ *   yarn_get_mscale(factor, mscale_all_dim) × attn_factor, defaults mscale 1, mscale_all_dim 0;
+ * - no scaling, linear, dynamic, llama3: 1. longrope's short/long mscale and other models' own
+ *   attention code (MLA variants not listed) are not modelled.
+ */
+export function vllmAttentionFactor(modelType: string | undefined, type: string | null, scaling: Record<string, unknown> | undefined): number | null {
+  const num = (k: string, d: number) => (typeof scaling?.[k] === 'number' && Number.isFinite(scaling[k]) ? (scaling[k] as number) : d);
+  if (type === 'none' || type === 'linear' || type === 'dynamic' || type === 'llama3') return 1;
+  if (type !== 'yarn') return null;
+  const factor = num('factor', 1);
+  const attn = num('attn_factor', 1);
+  if (modelType && ATTENTION_READS[modelType] === DEEPSEEK_READS)
+    return (yarnGetMscale(factor, num('mscale', 1)) / yarnGetMscale(factor, num('mscale_all_dim', 0))) * attn;
+  // Other MLA models build their own rotary embedding in vLLM: not verified here.
+  if (modelType && MLA_NOT_VERIFIED.has(modelType)) return null;
+  return scaling?.['apply_yarn_scaling'] === false ? attn : yarnGetMscale(factor) * attn;
 }
 
 /**
@@ -215,6 +253,12 @@ export function vllmPlan(input: ServingInput): ServingPlan {
       notes.push(
         `${rewriteNote(input, advice, 'the override writes')}${advice.preferred.kind === 'yarn' ? ' Static YaRN costs some quality on short inputs.' : ''}${derivativeNote(input.rope)}`,
       );
+      // A scaling this model's attention drops on older releases: say which release the command needs.
+      const need = scaling ? vllmScalingNeedsRelease(input.rope.modelType, undefined) : undefined;
+      if (need)
+        notes.push(
+          `This command needs vLLM ≥ ${need.from}: before it, ${need.why}, so the override passes the length check and the model runs unscaled; there, serve at --max-model-len ${grouped(input.trainedContext)} instead.`,
+        );
     }
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(
@@ -443,6 +487,33 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
   return req;
 }
 
+/**
+ * Model types whose vLLM attention builds its rotary embedding without the config's scaling before
+ * some release: a scaling override there passes the length check (the derived length reads the
+ * override) and the model runs unscaled. One row per model, with the source read.
+ */
+const SCALING_FROM_RELEASE: Record<string, { from: string; why: string }> = {
+  // vllm/model_executor/models/gemma2.py::Gemma2Attention.__init__: `get_rope(self.head_dim,
+  // rotary_dim=self.head_dim, max_position=max_position_embeddings, base=self.rope_theta,
+  // is_neox_style=True)`, no scaling, @ 025adfb (the v0.6 line) and in a v0.10-era copy (layer_types,
+  // per_layer_sliding_window); `get_rope(..., rope_parameters=config.rope_parameters)` @ 02cda6e, the
+  // rope_parameters refactor. 0.12.0 is the conservative bound: the first release line known to carry it.
+  gemma2: {
+    from: '0.12.0',
+    why: "Gemma-2's attention builds its rotary embedding from rope_theta alone (get_rope without rope_scaling)",
+  },
+};
+
+/** vLLM releases whose attention for this model type drops a scaling override (see SCALING_FROM_RELEASE). */
+export function vllmScalingNeedsRelease(modelType: string | undefined, image: string | undefined) {
+  const fact = modelType ? SCALING_FROM_RELEASE[modelType] : undefined;
+  if (!fact) return undefined;
+  const v = image ? vllmImageVersion(image) : undefined;
+  if (!v) return { from: fact.from, why: fact.why };
+  const named = v.join('.');
+  return versionBefore(named, fact.from) ? { from: fact.from, why: fact.why, named } : undefined;
+}
+
 /** The release an image tag pins (`v0.10.1`, `0.10.1-cu128`), when it names one. */
 export function vllmImageVersion(image: string): number[] | undefined {
   const { tag } = imageRepo(image);
@@ -556,6 +627,9 @@ const ATTENTION_READS: Record<string, ScalingKeyReads> = {
   deepseek_v32: DEEPSEEK_READS,
 };
 
+/** MLA model types whose vLLM attention may route YaRN through its own code (not verified here). */
+const MLA_NOT_VERIFIED = new Set(['kimi_k2', 'mistral4', 'glm4_moe_lite', 'glm_moe_dsa', 'deepseek_v4', 'minicpm3']);
+
 /** The config keys whose override changes the RoPE vLLM runs (what withOverrides reads). */
 const ROPE_OVERRIDE_KEYS = ['rope_scaling', 'rope_parameters', 'rope_theta', 'max_position_embeddings'];
 
@@ -657,7 +731,7 @@ export const vllmEngine: Engine = {
   env: /^VLLM_ALLOW_LONG_MAX_MODEL_LEN$/,
   ownCodes: true,
   lengthPolicy: VLLM_LENGTH_POLICY,
-  override: { flag: '--hf-overrides', name: 'hf-overrides', ignoresRopeKeys: vllmIgnoresRopeKeys },
+  override: { flag: '--hf-overrides', name: 'hf-overrides', ignoresRopeKeys: vllmIgnoresRopeKeys, scalingNeedsRelease: vllmScalingNeedsRelease },
   // _apply_dict_overrides: a top-level scaling object is set whole; one under a sub-config (text_config) is merged into the model's.
   replacesScaling: "the override's scaling is set over the model's (a top-level object whole, one under text_config key by key)",
   honoursWindows: () => true,

@@ -221,12 +221,12 @@ describe('consumer table in the Inspector', () => {
 });
 
 describe('consumer rules', () => {
-  it('consumer/silent-misread: v5-saved Mistral, warning naming the consumers and the 10,000 they use; the back-fill writes rope_theta and every consumer then agrees', () => {
+  it('consumer/silent-misread: v5-saved Mistral, a hint (only older generations nobody pins misread it) naming the consumers and the 10,000 they use; the back-fill writes rope_theta and every consumer then agrees', () => {
     const path = own('mistral-7b-v5-rope-parameters.json');
     const text = readFileSync(path, 'utf8');
     const [d] = consumerFindings(analyze(path));
     assert.equal(d.code, 'consumer/silent-misread');
-    assert.equal(d.severity, 'warning');
+    assert.equal(d.severity, 'hint');
     assert.match(
       d.message,
       /^transformers 4\.x, vLLM < 0\.24 \(transformers 4\.x\), SGLang.*TGI ignore rope_parameters: this model would run there with the default rope_theta 10,000\./,
@@ -280,9 +280,9 @@ describe('consumer rules', () => {
     assert.deepEqual(consumerFindings(analyze(path, plain)), []);
   });
 
-  it('per-layer-type rope_parameters (Gemma-3 v5): warning that says no back-fill can make them read alike, and no fix', () => {
+  it('per-layer-type rope_parameters (Gemma-3 v5): a hint that says no back-fill can make them read alike, and no fix', () => {
     const [d] = consumerFindings(analyze(corpus('gemma-3-4b-v5-per-layer.json')));
-    assert.equal(d.severity, 'warning');
+    assert.equal(d.severity, 'hint');
     assert.match(d.message, /transformers 4\.43 – 4\.57, .*TGI would apply no scaling\. The file means rope_theta 1,000,000 with linear scaling \(factor 8\)/);
     assert.match(d.message, /per-layer-type rope_parameters/);
     assert.deepEqual(d.fixes, []);
@@ -298,10 +298,10 @@ describe('consumer rules', () => {
     }
   });
 
-  it('pins decide severities: only transformers 5 pinned → the misread is information; transformers 4.46 pinned → warning naming the pin', () => {
+  it('pins decide severities: only transformers 5 pinned → the misread stays a hint; transformers 4.46 pinned → warning naming the pin', () => {
     const path = own('mistral-7b-v5-rope-parameters.json');
     const v5 = consumerFindings(analyze(path, undefined, { consumers: ['transformers==5.1.0'] }))[0];
-    assert.equal(v5.severity, 'information');
+    assert.equal(v5.severity, 'hint');
     const v4 = consumerFindings(
       analyze(path, undefined, { workspace: { pinsFor: () => [{ pkg: 'transformers', version: '4.46.3', source: 'requirements.txt:2' }] } }),
     )[0];
@@ -309,7 +309,7 @@ describe('consumer rules', () => {
     assert.match(v4.message, /The workspace uses transformers 4\.46\.3 \(requirements\.txt:2\)/);
   });
 
-  it('consumer/refused: error when ≤ 4.42 is pinned, warning when an edited file says it was saved by ≤ 4.42, information without a version, nothing past 4.42', () => {
+  it('consumer/refused: error when ≤ 4.42 is pinned; on an edited file with no pin a hint whatever its transformers_version says (the stamp is not its reader)', () => {
     const path = corpus('meta-llama-3.1-8b-instruct.json');
     const text = readFileSync(path, 'utf8');
     const refused = (a: FileAnalysis) => a.diagnostics.filter((d) => d.code === 'consumer/refused');
@@ -326,11 +326,21 @@ describe('consumer rules', () => {
     edited.max_position_embeddings = 65536;
     const saved = (v: string | undefined) =>
       JSON.stringify(v === undefined ? (({ transformers_version: _, ...r }) => r)(edited) : { ...edited, transformers_version: v }, null, 2);
-    assert.equal(refused(analyze(path, saved('4.40.0')))[0].severity, 'warning');
-    assert.equal(refused(analyze(path, saved(undefined)))[0].severity, 'information');
-    assert.deepEqual(refused(analyze(path, saved('4.43.1'))), []);
+    for (const v of ['4.40.0', undefined, '4.43.1'])
+      assert.deepEqual(
+        refused(analyze(path, saved(v))).map((d) => d.severity),
+        ['hint'],
+        `stamp ${v}`,
+      );
+    assert.match(
+      refused(analyze(path, saved('4.40.0')))[0].message,
+      /no file in the workspace pins or launches transformers ≤ 4\.42, and current releases load it/,
+    );
     // A pin past the range (or without a version: a current release) changes nothing.
-    assert.deepEqual(refused(analyze(path, saved('4.43.1'), { consumers: ['transformers>=4.45', 'vllm'] })), []);
+    assert.deepEqual(
+      refused(analyze(path, saved('4.43.1'), { consumers: ['transformers>=4.45', 'vllm'] })).map((d) => d.severity),
+      ['hint'],
+    );
   });
 });
 

@@ -12,7 +12,7 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { catalogResolver } from '../../shared/config/resolve';
 import { adviseRewrite, extensionNeed } from '../../shared/advice/advice';
 import { sglangHonoursWindows } from '../../shared/serving/sglang';
-import { vllmIgnoresRopeKeys } from '../../shared/serving/vllm';
+import { vllmIgnoresRopeKeys, vllmScalingNeedsRelease } from '../../shared/serving/vllm';
 import { llamaCppHonoursWindows } from '../../shared/serving/llamacpp';
 import { trainedContextOf } from '../../shared/config/trainedContext';
 import { ENGINE_NAMES, servingInput, servingPlan } from '../../shared/serving/index';
@@ -106,7 +106,17 @@ describe('one answer: check, serve and the Inspector recommend the same rewrite 
         // Where vLLM's attention reads no override RoPE key (ChatGLM), no rewrite can be written on the line:
         // the finding says why, and serve names the same rewrite as not written (below).
         const unreachable = vllmIgnoresRopeKeys(rope.modelType);
-        if (unreachable) {
+        // Where a scaling override works only from some vLLM release on (Gemma-2) and the line names
+        // none, lowering the length is preferred (it works on every release): no preferred rewrite,
+        // and the finding names the release the scaling needs (issue 33, deliverable 4).
+        const needs = expected?.kind !== 'ntk' ? vllmScalingNeedsRelease(rope.modelType, undefined) : undefined;
+        if (needs && expected) {
+          assert.equal(preferredRewrite(launch.diagnostics), undefined, `${where}: lowering the length is preferred on a vllm serve line`);
+          assert.ok(
+            launch.diagnostics.some((d) => d.message.includes(`vLLM ≥ ${needs.from}`)),
+            `${where}: the finding names the release the scaling needs`,
+          );
+        } else if (unreachable) {
           assert.equal(preferredRewrite(launch.diagnostics), undefined, `${where}: no rewrite on a vllm serve line`);
           assert.ok(
             launch.diagnostics.some((d) => d.message.includes(unreachable)),

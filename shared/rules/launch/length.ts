@@ -68,6 +68,7 @@ export const lengthRule: LaunchRule = {
         range,
         windowsOff: !!ctx.request.rope['disable-sliding-window'],
         ropeIgnored: engine.override?.ignoresRopeKeys?.(effect.rope.modelType),
+        scalingRelease: engine.override?.scalingNeedsRelease?.(effect.rope.modelType, ctx.request.version?.value),
         // Judged as launch/beyond-trained judges it for the other engines: a base raised to the NTK-aware one extends.
         raisedBaseCovers: !!commandRaisedBase(ctx, C)?.covers,
         setOverrides: engine.override ? overrideWriter(ctx, engine.override.flag) : () => [],

@@ -23,7 +23,7 @@ import type { Fix, Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
 import { ScalingFacts, isNativeYarn } from '../../serving/common';
-import type { LengthPolicy } from '../../serving/engine';
+import type { LengthPolicy, ScalingReleaseNeed } from '../../serving/engine';
 import { lengthValuesText, lengthWithOverride } from '../../serving/lengthPolicy';
 import { derivativeNote, modelReach, ropeReachAt } from '../../config/reach';
 import { judgedRewrites, rewriteOf, RewriteCandidate } from '../../fixes/extension';
@@ -67,6 +67,25 @@ export interface VllmLengthInput {
   ropeIgnored?: string;
   /** The command raised the base to the NTK-aware base for the length (engineFixes.commandRaisedBase): its own extension. */
   raisedBaseCovers?: boolean;
+  /**
+   * A scaling override works for this model only from some release on (vLLM's Gemma-2), and the
+   * launch names an older release or none: lowering the length is preferred (it works on every
+   * release), and the message names the release the scaling fixes need.
+   */
+  scalingRelease?: ScalingReleaseNeed;
+}
+
+/** What the release means for the fixes, in one or two sentences. */
+function releaseNote(r: ScalingReleaseNeed | undefined): string {
+  if (!r) return '';
+  const where = r.named ? `this launch runs vLLM ${r.named}, before ${r.from}, where` : `before vLLM ${r.from}`;
+  return ` Note: ${where} ${r.why}, so a scaling override passes the length check and runs unscaled. Lowering the length works on every release${r.named ? '' : `; the scaling fixes need vLLM ≥ ${r.from}`}.`;
+}
+
+/** Marks `fix` as the one preferred fix among `fixes` (the release-safe choice). */
+function preferOnly(fixes: Fix[], fix: Fix): Fix[] {
+  for (const f of fixes) f.preferred = f === fix;
+  return fixes;
 }
 
 export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
@@ -86,13 +105,15 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         : facts.type
           ? `${facts.type} scaling`
           : unknownType(facts.rawType);
-    const fixes = [...overrideExtensionFixes(x), lowerFix(x)].filter((f) => f.edits.length > 0);
+    const lower = lowerFix(x);
+    const fixes = [...overrideExtensionFixes(x), lower].filter((f) => f.edits.length > 0);
+    if (x.scalingRelease && lower.edits.length) preferOnly(fixes, lower);
     if (x.allowLong !== undefined) {
       out.push(
         finding(
           MAX_LEN_EXCEEDS,
           'warning',
-          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${x.longEnv}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").`,
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${x.longEnv}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").${releaseNote(x.scalingRelease)}`,
           x.range,
           fixes,
         ),
@@ -102,7 +123,7 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           MAX_LEN_EXCEEDS,
           'error',
-          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${x.longEnv}=1, and positions past ${fmt(derived)} are extrapolated.${unscaled && x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}`,
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${x.longEnv}=1, and positions past ${fmt(derived)} are extrapolated.${unscaled && x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}${releaseNote(x.scalingRelease)}`,
           x.range,
           fixes,
         ),
@@ -111,13 +132,22 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
   } else if (unscaled) {
     const T = x.raisedBaseCovers ? undefined : extensionFrom(x);
     if (T !== undefined) {
+      const fixes = overrideExtensionFixes(x).filter((f) => f.edits.length > 0);
+      // Where the scaling fixes depend on the release, lowering the length to T is the one that works everywhere.
+      if (x.scalingRelease) {
+        const lower: Fix = { title: `Set max-model-len to ${T}`, kind: 'other', edits: x.setLength(T) };
+        if (lower.edits.length) {
+          fixes.push(lower);
+          preferOnly(fixes, lower);
+        }
+      }
       out.push(
         finding(
           SERVING_BEYOND_TRAINED,
           'warning',
-          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}${x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}`,
+          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}${x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}${releaseNote(x.scalingRelease)}`,
           x.range,
-          overrideExtensionFixes(x).filter((f) => f.edits.length > 0),
+          fixes,
         ),
       );
     }
@@ -187,7 +217,10 @@ function lowerFix(x: VllmLengthInput): Fix {
  * lengthPolicy: max_position_embeddings, or Qwen-1's and ChatGLM's seq_length for SGLang).
  */
 export function overrideExtensionFixes(
-  x: Pick<VllmLengthInput, 'policy' | 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff' | 'ropeIgnored'> & {
+  x: Pick<
+    VllmLengthInput,
+    'policy' | 'length' | 'trained' | 'effective' | 'facts' | 'setOverrides' | 'overrideName' | 'windowsOff' | 'ropeIgnored' | 'scalingRelease'
+  > & {
     /** SGLang ignores YaRN's factor when original is set: its YaRN override also raises the length it reads. */
     yarnSetsLength?: boolean;
   },
@@ -205,13 +238,18 @@ export function overrideExtensionFixes(
   const length = x.policy.lengthValues(input, C);
   const lengthText = lengthValuesText(length);
   const candidates: RewriteCandidate[] = [];
+  const release = x.scalingRelease;
   const add = (title: string, kind: Fix['kind'], values: Record<string, unknown>, o: RewriteOption) => {
+    // A scaling (not a base) is dropped by the releases `release` names: not offered on a named one, said on an unknown one.
+    const needsRelease = !!release && 'rope_scaling' in values;
+    if (needsRelease && release.named) return;
     // A scaling the engine does not stretch its derived length by (vLLM skips Gemma-3's; a linear
     // factor over a small max_position_embeddings) also raises the context, or the engine still refuses C.
     if (!Object.keys(length).some((k) => k in values) && lengthWithOverride(x.policy, input, values) < C) {
       values = { ...values, ...length };
       title = title.replace(/\)$/, `, ${lengthText})`);
     }
+    if (needsRelease) title = `${title} on vLLM ≥ ${release!.from}`;
     const edits = x.setOverrides(values);
     if (edits.length) candidates.push({ fix: { title, kind, edits, rewrite: rewriteOf(o) }, spec: o.spec, seqLen: o.seqLen, recipe: !!o.recipe });
   };
