@@ -43,7 +43,8 @@ export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void
   // Unless its values are not coherent for its context: then it is an edit of the shipped model.
   let derivative = match ? undefined : derivativeOf(input);
   const namedOtherwise = namesAnotherModel(evidence.nameOrPath);
-  if (derivative && isEditOfShipped({ rope, trained: derivative.trainedContext.value, namedOtherwise })) {
+  const shippedBaseOf = (shipped: { base?: number }) => shipped.base ?? familyDefaultBase(rope.modelType).value;
+  if (derivative && isEditOfShipped({ rope, trained: derivative.trainedContext.value, shippedBase: shippedBaseOf(derivative.shipped), namedOtherwise })) {
     match = editedModel(derivative);
     if (match) derivative = undefined;
   } else if (match) markBaseEdit(rope, match, namedOtherwise);
@@ -64,7 +65,7 @@ export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void
 function markBaseEdit(rope: ModelRope, match: IdentityMatch, namedOtherwise: boolean): void {
   const shippedBase = match.shipped.base ?? familyDefaultBase(rope.modelType).value;
   if (Math.abs(rope.base.value - shippedBase) <= 1e-9 * shippedBase) return;
-  if (!isEditOfShipped({ rope, trained: match.trainedContext.value, namedOtherwise })) return;
+  if (!isEditOfShipped({ rope, trained: match.trainedContext.value, shippedBase, namedOtherwise })) return;
   const n = (v: number) => v.toLocaleString('en-US');
   match.identity.edit = [`${rope.base.key ?? 'rope_theta'} ${n(rope.base.value)} (shipped ${n(shippedBase)})`];
 }

@@ -33,6 +33,8 @@ export interface EditQuestion {
   rope: ModelRope;
   /** What the shipped model was trained at. */
   trained: number;
+  /** The base the model shipped with (its class default when its config names none). */
+  shippedBase: number;
   /** The file names a hub model the catalog does not know: a fine-tune with its own name. */
   namedOtherwise: boolean;
 }
@@ -40,10 +42,13 @@ export interface EditQuestion {
 /**
  * True when the differing values are an edit of the shipped model rather than a trained derivative:
  * no scaling, a context beyond what the shipped model was trained at, a base that fails the bound
- * there, and no name of its own.
+ * there and was not raised above the shipped one, and no name of its own. A raised base is an
+ * extension the user chose (the NTK-aware fix writes one): judged on its own values, so a fix RoPE
+ * Lens offers never turns into the mistake it fixed.
  */
 export function isEditOfShipped(q: EditQuestion): boolean {
   if (q.namedOtherwise || hasLengthScaling(q.rope)) return false;
+  if (q.rope.base.value > q.shippedBase * (1 + 1e-9)) return false;
   if (!(q.rope.contextLength.value > q.trained)) return false;
   return baseMeetsBoundAtContext(q.rope) === false;
 }

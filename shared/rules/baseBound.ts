@@ -6,8 +6,8 @@
  * the base holds and b*; a valid base (lmax = null) never gets this finding.
  *
  * By situation (advice.md):
- *  - a model config: a fact about how the checkpoint was trained — information, worded as such,
- *    and no rewrite fix (changing θ or adding scaling without training degrades the model). A
+ *  - a model config: a fact about how the checkpoint was trained — a hint for a stock checkpoint
+ *    (as shipped, or C ≤ T), information otherwise, worded as such, and no rewrite fix (changing θ or adding scaling without training degrades the model). A
  *    context raised beyond the trained context is rope/context-extended's finding instead;
  *  - a training config that defines its model (pretraining) or sets its own base: the base is
  *    chosen before training, so below the bound is a warning, and the fix is the smallest base
@@ -36,8 +36,11 @@ export const baseBoundRule: Rule = {
   check(ctx) {
     if (ctx.model && ctx.fileKind === 'model-config') {
       // An extended context is judged by rope/context-extended, with fixes from the trained context.
-      if (situationOf(ctx.model).extended) return [];
-      return checkGroups(ctx, ctx.model, 'information');
+      const sit = situationOf(ctx.model);
+      if (sit.extended) return [];
+      // A stock checkpoint (as shipped, or C ≤ T) below the bound is a fact the user cannot change: a hint,
+      // never a squiggle or a Problems entry (advice.md situation 2). Values of the file's own are information.
+      return checkGroups(ctx, ctx.model, sit.stock ? 'hint' : 'information');
     }
     if (ctx.model) {
       // A model defined in a training YAML (pretraining) is judged at the length it trains at.
@@ -53,7 +56,9 @@ export const baseBoundRule: Rule = {
 
 type RopeGroup = AttentionGroup & { base: Located<number>; rotaryDim: Located<number> };
 
-function checkGroups(ctx: RuleContext, rope: ModelRope, severity: 'information' | 'warning', trainingLength?: number): Finding[] {
+type BoundSeverity = 'hint' | 'information' | 'warning';
+
+function checkGroups(ctx: RuleContext, rope: ModelRope, severity: BoundSeverity, trainingLength?: number): Finding[] {
   const groups: RopeGroup[] = ropeGroups(rope).length
     ? ropeGroups(rope)
     : [{ layerType: 'full_attention', layers: null, base: rope.base, rotaryDim: rope.rotaryDim, reach: rope.contextLength.value }];
@@ -71,14 +76,7 @@ function checkGroups(ctx: RuleContext, rope: ModelRope, severity: 'information' 
   return out;
 }
 
-function checkGroup(
-  ctx: RuleContext,
-  rope: ModelRope,
-  g: RopeGroup,
-  several: boolean,
-  severity: 'information' | 'warning',
-  trainingLength?: number,
-): Finding | undefined {
+function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: boolean, severity: BoundSeverity, trainingLength?: number): Finding | undefined {
   const scaling = groupScaling(rope, g);
   const judged = judgedLength({ ...rope, scaling }, trainingLength);
   const base = g.base.value;
@@ -105,7 +103,7 @@ function checkGroup(
   const b = capped ? undefined : bstarOf(ctx, L, dim);
   const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', and a base above b* is not enough by itself' : ''}` : '';
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);
-  if (severity === 'information') {
+  if (severity !== 'warning') {
     // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
@@ -116,7 +114,7 @@ function checkGroup(
         ? `That is how the model was trained, not a mistake in this file; the ${scaling!.rawType?.value ?? scaling!.type} scaling stretches positions from there and leaves the base as trained.`
         : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.') +
       derivativeNote(rope);
-    return finding(BASE_BELOW_BOUND, 'information', message, range);
+    return finding(BASE_BELOW_BOUND, severity, message, range);
   }
   const message =
     `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: ` +

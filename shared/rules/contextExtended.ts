@@ -2,7 +2,9 @@
  * rope/context-extended (warning): a model config whose context was raised beyond the context the
  * checkpoint was trained at, with no RoPE scaling and the base it shipped with — the classic silent
  * mistake (advice.md, situation 3). Positions beyond T are extrapolated. Anchored on the context
- * key; the fixes rescale from the trained context (see fixes/extension.ts).
+ * key; the fixes rescale from the trained context (see fixes/extension.ts). A stock config whose
+ * vendor declares a context above T and documents a scaling for it gets this code at information
+ * (declaredContext.ts).
  */
 import type { Finding, Fix } from '../core/findings';
 import type { ModelRope } from '../config/modelRope';
@@ -11,6 +13,7 @@ import { familyDefaultBase } from '../config/families';
 import { fmtPlain } from '../core/format';
 import { Rule, finding, fmt, pathTo, rangeFor } from './context';
 import { situationOf } from './situation';
+import { declaredContextFindings } from './declaredContext';
 import { modelTarget } from './targets';
 import { extensionFixes } from '../fixes/extension';
 import { ropeGroups } from '../config/attentionGroups';
@@ -25,7 +28,8 @@ export const contextExtendedRule: Rule = {
     const rope = ctx.model;
     if (ctx.fileKind !== 'model-config' || !rope) return [];
     const sit = situationOf(rope);
-    if (!sit.extended) return [];
+    // A stock config's declared context above T is the vendor's claim: information, with its recipe.
+    if (!sit.extended) return declaredContextFindings(ctx);
     const C = sit.length;
     const T = sit.trained;
     // Every RoPE layer slides within a window the model was trained on (Mistral-7B-v0.1, Phi-3-mini-4k): no new distance.
