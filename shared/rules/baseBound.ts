@@ -42,13 +42,17 @@ export const baseBoundRule: Rule = {
       // never a squiggle or a Problems entry (advice.md situation 2). Values of the file's own are information.
       return checkGroups(ctx, ctx.model, sit.stock ? 'hint' : 'information');
     }
+    // Continued pretraining (GPT-NeoX finetune/load, OLMo load_path, …): the base came with the
+    // checkpoint, chosen by its trainer (advice.md situation 6): a fact, not a base to choose.
+    const continued = ctx.training?.continuesFrom;
+    const severity = continued ? 'information' : 'warning';
     if (ctx.model) {
       // A model defined in a training YAML (pretraining) is judged at the length it trains at.
-      return checkGroups(ctx, ctx.model, 'warning', ctx.training?.sequenceLength?.value);
+      return checkGroups(ctx, ctx.model, severity, ctx.training?.sequenceLength?.value, continued);
     }
     if (ctx.effective && ctx.training?.overrides.base) {
       // A training config that sets its own base: judged at the length it trains at.
-      return checkGroups(ctx, ctx.effective, 'warning', ctx.training.sequenceLength?.value);
+      return checkGroups(ctx, ctx.effective, severity, ctx.training.sequenceLength?.value, continued);
     }
     return [];
   },
@@ -58,14 +62,14 @@ type RopeGroup = AttentionGroup & { base: Located<number>; rotaryDim: Located<nu
 
 type BoundSeverity = 'hint' | 'information' | 'warning';
 
-function checkGroups(ctx: RuleContext, rope: ModelRope, severity: BoundSeverity, trainingLength?: number): Finding[] {
+function checkGroups(ctx: RuleContext, rope: ModelRope, severity: BoundSeverity, trainingLength?: number, continued?: Located<string>): Finding[] {
   const groups: RopeGroup[] = ropeGroups(rope).length
     ? ropeGroups(rope)
     : [{ layerType: 'full_attention', layers: null, base: rope.base, rotaryDim: rope.rotaryDim, reach: rope.contextLength.value }];
   const out: Finding[] = [];
   const seen = new Set<string>();
   for (const g of groups) {
-    const f = checkGroup(ctx, rope, g, groups.length > 1, severity, trainingLength);
+    const f = checkGroup(ctx, rope, g, groups.length > 1, severity, trainingLength, continued);
     if (!f) continue;
     const key = `${f.range.start.line}:${f.range.start.character}:${f.message}`;
     if (!seen.has(key)) {
@@ -76,7 +80,15 @@ function checkGroups(ctx: RuleContext, rope: ModelRope, severity: BoundSeverity,
   return out;
 }
 
-function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: boolean, severity: BoundSeverity, trainingLength?: number): Finding | undefined {
+function checkGroup(
+  ctx: RuleContext,
+  rope: ModelRope,
+  g: RopeGroup,
+  several: boolean,
+  severity: BoundSeverity,
+  trainingLength?: number,
+  continued?: Located<string>,
+): Finding | undefined {
   const scaling = groupScaling(rope, g);
   const judged = judgedLength({ ...rope, scaling }, trainingLength);
   const base = g.base.value;
@@ -103,6 +115,13 @@ function checkGroup(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: bo
   const b = capped ? undefined : bstarOf(ctx, L, dim);
   const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', and a base above b* is not enough by itself' : ''}` : '';
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);
+  if (continued) {
+    const from = continued.key === 'finetune' ? 'a checkpoint (finetune: true)' : `${continued.value} (${continued.key ?? 'load'})`;
+    const message =
+      `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. ` +
+      `This run continues pretraining from ${from}: the base is that checkpoint's, chosen by its trainer (or one this run retrains it to), and its weights learned those frequencies: a fact to know, not a from-scratch base to raise.`;
+    return finding(BASE_BELOW_BOUND, severity, message, range);
+  }
   if (severity !== 'warning') {
     // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
