@@ -151,8 +151,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const reports: (JsonFileReport | GgufFileReport)[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   // Hints are facts about files the user need not change (a stock checkpoint below the bound): the
-  // editor shows them without a Problems entry, the text and GitHub outputs only with --verbose.
-  // JSON and SARIF keep every finding, with its severity, for tools to filter.
+  // editor shows them without a Problems entry, the text, GitHub and SARIF outputs only with --verbose.
+  // JSON keeps every finding, with its severity, for tools to filter.
   const shown = (severity: Severity) => severity !== 'hint' || !!parsed.values.verbose;
   const textLines: string[] = [];
   for (const file of files) {
@@ -199,15 +199,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
   }
 
+  // Code scanning and GitHub annotations list what they get as alerts: hints only with --verbose, as in the text.
+  const shownReports = reports.map((r) => ({ ...r, diagnostics: (r.diagnostics as { severity: Severity }[]).filter((d) => shown(d.severity)) }) as typeof r);
   const formatted =
     format === 'json'
       ? JSON.stringify({ files: reports }, null, 2)
       : format === 'sarif'
-        ? JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2)
+        ? JSON.stringify(toSarif(shownReports, { version: require('../../package.json').version }), null, 2)
         : format === 'github'
-          ? toGithub(
-              reports.map((r) => ({ ...r, diagnostics: (r.diagnostics as { severity: Severity }[]).filter((d) => shown(d.severity)) }) as typeof r),
-            ).join('\n')
+          ? toGithub(shownReports).join('\n')
           : textLines.join('\n');
   if (output !== undefined) {
     try {
@@ -228,7 +228,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       if (parsed.values.verbose) for (const u of unjudged) io.err(`  ${u}`);
     }
     const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
-    const hidden = parsed.values.verbose || format === 'json' || format === 'sarif' ? 0 : counts.hint;
+    const hidden = parsed.values.verbose || format === 'json' ? 0 : counts.hint;
     const extra = [
       hidden ? `${n(hidden, 'hint')} not shown; --verbose shows them` : '',
       ignored ? `${n(ignored, 'file')} ignored by the project file` : '',
