@@ -150,6 +150,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   let ignored = 0;
   const reports: (JsonFileReport | GgufFileReport)[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
+  // Hints are facts about files the user need not change (a stock checkpoint below the bound): the
+  // editor shows them without a Problems entry, the text, GitHub and SARIF outputs only with --verbose.
+  // JSON keeps every finding, with its severity, for tools to filter.
+  const shown = (severity: Severity) => severity !== 'hint' || !!parsed.values.verbose;
   const textLines: string[] = [];
   for (const file of files) {
     if (/\.gguf$/i.test(file)) {
@@ -167,6 +171,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       }
       for (const d of g.diagnostics) {
         counts[d.severity]++;
+        if (!shown(d.severity)) continue;
         textLines.push(`${file}: ${d.severity} ${d.code} ${d.message}${d.key ? ` [${d.key}]` : ''}`);
       }
       reports.push(g.report);
@@ -182,7 +187,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     for (const d of analysis.diagnostics) counts[d.severity]++;
     const report = toJsonReport(file, analysis);
     reports.push(report);
-    for (const d of report.diagnostics) textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
+    for (const d of report.diagnostics)
+      if (shown(d.severity)) textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
   }
 
   // Launches whose model was not found offline are not judged; said once for all of them, not per launch.
@@ -196,13 +202,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
   }
 
+  // Code scanning and GitHub annotations list what they get as alerts: hints only with --verbose, as in the text.
+  const shownReports = reports.map((r) => ({ ...r, diagnostics: (r.diagnostics as { severity: Severity }[]).filter((d) => shown(d.severity)) }) as typeof r);
   const formatted =
     format === 'json'
       ? JSON.stringify({ files: reports }, null, 2)
       : format === 'sarif'
-        ? JSON.stringify(toSarif(reports, { version: require('../../package.json').version }), null, 2)
+        ? JSON.stringify(toSarif(shownReports, { version: require('../../package.json').version }), null, 2)
         : format === 'github'
-          ? toGithub(reports).join('\n')
+          ? toGithub(shownReports).join('\n')
           : textLines.join('\n');
   if (output !== undefined) {
     try {
@@ -229,7 +237,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       if (parsed.values.verbose) for (const u of unread) io.err(`  ${u}`);
     }
     const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
-    const extra = [ignored ? `${n(ignored, 'file')} ignored by the project file` : '', silenced ? `${silenced} suppressed` : ''].filter(Boolean);
+    const hidden = parsed.values.verbose || format === 'json' ? 0 : counts.hint;
+    const extra = [
+      hidden ? `${n(hidden, 'hint')} not shown; --verbose shows them` : '',
+      ignored ? `${n(ignored, 'file')} ignored by the project file` : '',
+      silenced ? `${silenced} suppressed` : '',
+    ].filter(Boolean);
     io.err(
       `${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`,
     );

@@ -12,9 +12,11 @@
  * Each is judged by the generalised bound Σ cos(m·θᵢ′) ≥ 0 for m below the reach.
  *
  * Ranking, running a checkpoint as is: whether the bound is met, then the vendor's recipe, then the
- * training-free methods in the order practitioners use them (YaRN, NTK-aware base, llama3, dynamic,
- * linear). A recipe is preferred unless it fails the bound while another candidate meets it; the
- * reason says so. Training at C: how far the bound holds, then the smallest change.
+ * family's own scaling (llama3 for the Llama 3 line, the type a model ships or its vendor documents),
+ * then the training-free methods in the order practitioners use them (YaRN, NTK-aware base, llama3,
+ * dynamic, linear). A recipe is preferred unless it fails the bound while another candidate meets it;
+ * the reason says so. Training at C: how far the bound holds, then the recipe, the family's scaling,
+ * the smallest change.
  */
 import type { ModelRope } from '../config/modelRope';
 import type { FixVerdict } from '../core/findings';
@@ -25,7 +27,7 @@ import { gradientThetaBase, ntkAwareBase } from '../rope/seedMethods';
 import { trainedContextOf } from '../config/trainedContext';
 import { everyRopeLayerWindow, lengthScalingType, modelReach, ropeReachAt } from '../config/reach';
 import { ropeGroups } from '../config/attentionGroups';
-import { VendorRecipe, vendorRecipeOf } from './recipes';
+import { VendorRecipe, familyScalingKind, vendorRecipeOf } from './recipes';
 import { fmt } from '../core/format';
 
 export type RewriteKind = 'ntk' | 'yarn' | 'linear' | 'dynamic' | 'llama3' | 'raise-base';
@@ -290,7 +292,8 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
     });
   }
 
-  const ranked = rank(options, training);
+  const family = familyScalingKind(rope);
+  const ranked = rank(options, training, family);
   const preferred = ranked[0];
   return {
     trained,
@@ -302,7 +305,7 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
     options: ranked,
     preferred,
     ...(recipe ? { recipe } : {}),
-    why: whyOf(preferred, ranked, recipe, !!recipeFits, C),
+    why: whyOf(preferred, ranked, recipe, !!recipeFits, C, family),
   };
 }
 
@@ -325,8 +328,8 @@ function yarnExtras(r: Record<string, unknown>): Partial<RopeSpec> {
   return out;
 }
 
-/** Best first; see the module comment. */
-export function rank<O extends Pick<RewriteOption, 'kind' | 'verdict'> & { recipe?: unknown }>(options: O[], training: boolean): O[] {
+/** Best first; see the module comment. `family`: the model family's own scaling kind, ranked before generic ones. */
+export function rank<O extends Pick<RewriteOption, 'kind' | 'verdict'> & { recipe?: unknown }>(options: O[], training: boolean, family?: RewriteKind): O[] {
   const q = training ? 'training' : 'inference';
   const cost = COST[q];
   const off = (o: O) => (o.kind === OFF_QUESTION[q] ? 1 : 0);
@@ -334,16 +337,30 @@ export function rank<O extends Pick<RewriteOption, 'kind' | 'verdict'> & { recip
   const meets = (o: O) => (o.verdict?.lmax === null ? 1 : 0);
   const score = training ? holds : meets;
   const recipeFirst = (o: O) => (o.recipe ? 0 : 1);
+  // The family's own scaling before generic ones (llama3 for Llama-3.x over linear, which compresses every pair).
+  const familyFirst = (o: O) => (family !== undefined && o.kind === family ? 0 : 1);
   // The model's own shipped scaling, lost from this file: its weights were trained with those
   // frequencies (Llama-3.1's long-context stage ran llama3 ×8), so no verdict outranks it.
   const restores = (o: O) => ((o.recipe as { restores?: boolean } | undefined)?.restores ? 0 : 1);
   return [...options].sort(
     (a, b) =>
-      restores(a) - restores(b) || off(a) - off(b) || score(b) - score(a) || recipeFirst(a) - recipeFirst(b) || (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9),
+      restores(a) - restores(b) ||
+      off(a) - off(b) ||
+      score(b) - score(a) ||
+      recipeFirst(a) - recipeFirst(b) ||
+      familyFirst(a) - familyFirst(b) ||
+      (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9),
   );
 }
 
-function whyOf(best: RewriteOption, ranked: RewriteOption[], recipe: VendorRecipe | undefined, recipeFits: boolean, C: number): string {
+function whyOf(
+  best: RewriteOption,
+  ranked: RewriteOption[],
+  recipe: VendorRecipe | undefined,
+  recipeFits: boolean,
+  C: number,
+  family: RewriteKind | undefined,
+): string {
   const verdict = best.verdict ? ` (it ${verdictText(best.verdict)})` : '';
   if (best.recipe?.restores)
     return `the model's own scaling, which this file lost: ${best.recipe.who.replace(/'s shipped config$/, '')} was trained with it, so it is restored whatever the bound says${verdict}`;
@@ -354,6 +371,7 @@ function whyOf(best: RewriteOption, ranked: RewriteOption[], recipe: VendorRecip
   const r = ranked.find((o) => o.recipe);
   if (r && r.verdict) return `${r.label} ${verdictText(r.verdict)}, while ${best.label} meets the bound: ${best.label} is preferred`;
   const meets = ranked.filter((o) => o.verdict?.lmax === null).length;
+  if (best.kind === family && best.verdict?.lmax === null) return `${best.label} meets the bound at ${fmt(C)} and is the model family's own scaling`;
   return meets
     ? `${best.label} meets the bound at ${fmt(C)}${meets > 1 ? ' and is the most used of those that do' : ''}`
     : `no rewrite meets the bound at ${fmt(C)}; ${best.label} is the most used${verdict}`;

@@ -94,3 +94,21 @@ export function vendorRecipeOf(rope: ModelRope, trained: number): VendorRecipe |
   const org = e.id.split('/')[0];
   return { scaling: doc.scaling, reach: reachOf(doc.scaling, undefined, trained), who: `${org}'s model card for ${e.id}`, source: doc.card, restores: false };
 }
+
+/** Checkpoints of Meta's Llama 3 line, whose own long-context scaling is llama3 (Llama-3.1 shipped it). */
+const LLAMA3_LINE = /(^|\/)(meta-)?llama-3([.-]|$)/i;
+
+/**
+ * The scaling the model's family uses for long context, ranked before generic ones (issue 33): the
+ * type its catalog entry ships (llama3 for Llama-3.1/3.2/3.3, YaRN for DeepSeek), llama3 for the rest
+ * of the Llama 3 line, else the type its vendor documents (Qwen's YaRN). Undefined for unknown models.
+ */
+export function familyScalingKind(rope: ModelRope): 'yarn' | 'llama3' | 'linear' | 'dynamic' | undefined {
+  const e = entryOf(rope);
+  if (!e) return undefined;
+  const shipped = shippedScaling(e);
+  if (shipped) return shipped.rope_type;
+  const names = namesOf(e);
+  if (names.some((n) => LLAMA3_LINE.test(n))) return 'llama3';
+  return DOCUMENTED.find((d) => names.some((n) => d.ids.test(n)))?.scaling.rope_type;
+}

@@ -8,7 +8,9 @@
  */
 import type { ConfigNode } from '../document/configNode';
 import type { ModelRope } from './modelRope';
-import { derivativeOf, fingerprintOf, identifyModel, languageScope, shippedContextOf } from './identity';
+import { IdentityMatch, derivativeOf, editedModel, fingerprintOf, identifyModel, languageScope, namesAnotherModel, shippedContextOf } from './identity';
+import { isEditOfShipped } from './editOrDerivative';
+import { familyDefaultBase } from './families';
 import { paramValue } from './modelValues';
 import { assumedTrainedContext } from './trainedContext';
 
@@ -35,16 +37,35 @@ export function applyIdentity(rope: ModelRope, evidence: IdentityEvidence): void
     fingerprint,
     contextLength: declared ?? rope.contextLength.value,
   };
-  const match = identifyModel(input);
-  rope.identity = match ? match.identity : null;
-  if (match) rope.shipped = match.shipped;
+  let match = identifyModel(input);
   // A derivative (architecture of a catalog model, RoPE values of its own) keeps its own T below;
   // the models it derives from are recorded so findings can say why the catalog was not used.
-  const derivative = match ? undefined : derivativeOf(input);
+  // Unless its values are not coherent for its context: then it is an edit of the shipped model.
+  let derivative = match ? undefined : derivativeOf(input);
+  const namedOtherwise = namesAnotherModel(evidence.nameOrPath);
+  const shippedBaseOf = (shipped: { base?: number }) => shipped.base ?? familyDefaultBase(rope.modelType).value;
+  if (derivative && isEditOfShipped({ rope, trained: derivative.trainedContext.value, shippedBase: shippedBaseOf(derivative.shipped), namedOtherwise })) {
+    match = editedModel(derivative);
+    if (match) derivative = undefined;
+  } else if (match) markBaseEdit(rope, match, namedOtherwise);
+  rope.identity = match ? match.identity : null;
+  if (match) rope.shipped = match.shipped;
   if (derivative) {
     rope.derivativeOf = { candidates: derivative.candidates, baseTrainedContext: derivative.trainedContext.value, differences: derivative.differences };
     if (derivative.unscaledTrainedContext !== undefined) rope.derivativeOf.unscaledTrainedContext = derivative.unscaledTrainedContext;
   }
   // The order of advice.md: what the file states, then the catalog, then max_position_embeddings.
   if (!rope.trainedContext) rope.trainedContext = match ? { ...match.trainedContext } : assumedTrainedContext(rope);
+}
+
+/**
+ * A named (or fingerprinted) model whose base the file changed, with the context raised past T and
+ * a base that fails the bound there: an edit, not a retrained model (the name is the shipped one's).
+ */
+function markBaseEdit(rope: ModelRope, match: IdentityMatch, namedOtherwise: boolean): void {
+  const shippedBase = match.shipped.base ?? familyDefaultBase(rope.modelType).value;
+  if (Math.abs(rope.base.value - shippedBase) <= 1e-9 * shippedBase) return;
+  if (!isEditOfShipped({ rope, trained: match.trainedContext.value, shippedBase, namedOtherwise })) return;
+  const n = (v: number) => v.toLocaleString('en-US');
+  match.identity.edit = [`${rope.base.key ?? 'rope_theta'} ${n(rope.base.value)} (shipped ${n(shippedBase)})`];
 }

@@ -45,6 +45,8 @@ export interface IdentityMatch {
 export interface DerivativeMatch {
   /** The models it has the architecture of (ids and aliases). */
   candidates: string[];
+  /** The closest of them (the first candidate's catalog id). */
+  closestId: string;
   /** What the first of them was trained at (`catalog:<id>`): not the derivative's T. */
   trainedContext: { value: number; source: string };
   shipped: IdentityMatch['shipped'];
@@ -230,6 +232,7 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
   return {
     derivative: {
       candidates: ranked.flatMap((r) => namesOf(r.e)),
+      closestId: closest.e.id,
       trainedContext: { value: closest.e.trainedContext.value, source: `catalog:${closest.e.id}` },
       shipped: shippedOf(closest.e),
       differences: closest.d,
@@ -311,7 +314,7 @@ function fingerprintMatch(input: IdentifyInput): IdentityMatch | undefined {
  * says which model it is (lmsys/longchat-7b-16k, gradientai/…), so no fingerprint may name another.
  * A local path says nothing about the model and leaves the fingerprint its say.
  */
-function namesAnotherModel(nameOrPath: string | undefined): boolean {
+export function namesAnotherModel(nameOrPath: string | undefined): boolean {
   const ref = nameOrPath?.trim();
   if (!ref || !/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(ref)) return false;
   return findCatalogEntryStrict(ref) === undefined;
@@ -326,4 +329,13 @@ export function derivativeOf(input: IdentifyInput): DerivativeMatch | undefined 
   if (!input.fingerprint || identifyModel(input)) return undefined;
   const v = byFingerprint(input.fingerprint, input.contextLength);
   return v && 'derivative' in v ? v.derivative : undefined;
+}
+
+/** A derivative taken as an edit of its closest model: that model's identity, with the edited values said. */
+export function editedModel(d: DerivativeMatch): IdentityMatch | undefined {
+  const e = findCatalogEntryStrict(d.closestId);
+  if (!e) return undefined;
+  const match = matchOf([e], 'fingerprint', false);
+  match.identity.edit = [...d.differences];
+  return match;
 }

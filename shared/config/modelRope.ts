@@ -113,6 +113,12 @@ export interface ModelIdentity {
    * shipped with its scaling (a Llama-3.1 config that lost its `llama3` block).
    */
   lostScaling?: string;
+  /**
+   * The file is this model with RoPE values edited and nothing to show they were trained (advice.md,
+   * "Derivatives"): the differences, worded (`rope_theta 10,000 (shipped 500,000)`). Judged as the
+   * shipped model extended without scaling (situation 3), its fixes measured from what it shipped.
+   */
+  edit?: string[];
 }
 
 /** See `ModelRope.derivativeOf`. */

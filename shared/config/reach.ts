@@ -56,7 +56,8 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
   switch (lengthScalingType(rope)) {
     case 'none': {
       const shippedBase = rope.shipped?.base;
-      const ownBase = shippedBase !== undefined && Math.abs(rope.base.value - shippedBase) > 1e-9 * shippedBase;
+      // An edit of the shipped model (config/editOrDerivative.ts) was never trained at its own context.
+      const ownBase = !rope.identity?.edit && shippedBase !== undefined && Math.abs(rope.base.value - shippedBase) > 1e-9 * shippedBase;
       if (ownBase && mpe > trained) {
         return {
           value: mpe,

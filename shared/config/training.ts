@@ -54,6 +54,12 @@ export interface TrainingConfig {
   scalingKeyPath?: string[];
   /** The model the YAML defines itself (GPT-NeoX, LitGPT model_config, nanotron, MaxText, OLMo). */
   ownModel?: ModelRope;
+  /**
+   * The checkpoint a pretraining config continues from (GPT-NeoX `finetune: true` or a `load` other
+   * than its own `save`, OLMo `load_path`, MaxText `load_parameters_path`, LitGPT `initial_checkpoint_dir`):
+   * its base was chosen by that checkpoint's trainer, so the run is advice.md situation 6, not 5.
+   */
+  continuesFrom?: Located<string>;
   /** axolotl: the deprecated top-level `rope_scaling`. */
   deprecatedScaling?: ConfigNode;
   /** LLaMA-Factory: `rope_scaling` given by name; the trainer derives factor and original length. */

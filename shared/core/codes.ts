@@ -26,8 +26,8 @@ const retired = (code: string, severity: Severity, summary: string, why: string)
 
 export const FINDING_CODES: readonly CodeInfo[] = [
   // Model configs (also the effective model of a training config).
-  c('rope/base-below-bound', 'information', 'The RoPE base fails the base bound below the distance the layers reach.', ['warning']),
-  c('rope/context-extended', 'warning', 'max_position_embeddings is beyond the trained context and no RoPE scaling is set.'),
+  c('rope/base-below-bound', 'information', 'The RoPE base fails the base bound below the distance the layers reach.', ['hint', 'warning']),
+  c('rope/context-extended', 'warning', 'max_position_embeddings is beyond the trained context and no RoPE scaling is set.', ['information']),
   c('rope/context-unchecked', 'information', 'The length to judge is beyond the 2^24 tokens the bound engine scans.'),
   c('rope/invalid-value', 'error', 'A RoPE value transformers cannot compute with (base ≤ 1, odd or oversized rotary dimension, length ≤ 0, not a number).'),
   c('rope/absurd-value', 'warning', 'A loadable but numerically absurd base (float32 inv_freq underflows to 0).'),

@@ -235,9 +235,19 @@ function meanLogChange(invFreq: Float64Array, original: Float64Array): number {
   return s / original.length;
 }
 
+/**
+ * The frequencies the checkpoint runs as shipped: "change" is measured from them (issue 33), so a
+ * model's own scaling is no change (Llama-3.1's llama3 ×8) and dropping it is one. Dynamic scaling
+ * is taken at the shipped context, where it has not started yet.
+ */
+export function shippedFrequencies(m: PlanModelFacts): Float64Array {
+  return computeFrequencies({ ...m.shippedSpec }, { seqLen: m.shippedContext }).invFreq;
+}
+
 export function stageOptions(m: PlanModelFacts, st: StageInput): PlanOption[] {
   const L = st.length;
   const original = defaultInvFreq(m.base, m.rotaryDim);
+  const shipped = shippedFrequencies(m);
   return candidates(m, st).map((c) => {
     const hit = lmaxOfFrequencies(c.invFreq, L);
     const wl = wavelengths(c.invFreq);
@@ -248,7 +258,7 @@ export function stageOptions(m: PlanModelFacts, st: StageInput): PlanOption[] {
       meetsBound: hit === null,
       criticalDim: criticalDimOf(c, wl, m.rotaryDim, L),
       attentionFactor: c.attentionFactor,
-      change: meanLogChange(c.invFreq, original),
+      change: meanLogChange(c.invFreq, shipped),
       expressible: c.expressible,
       trainable: c.trainable,
       trainers: c.trainers,

@@ -64,7 +64,7 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
     notes.push(`Layers with a sliding window of ${rope.slidingWindow.value} never see distances beyond it; the plan judges the full-attention frequencies.`);
   if (shippedScaling)
     notes.push(
-      `The model ships ${shippedScaling} scaling; every option below is computed on its unscaled base ${base} relative to T = ${T}, and replaces that scaling.`,
+      `The model ships ${shippedScaling} scaling: "change" is measured from the frequencies it runs as shipped, and options that keep its ${shippedScaling} scaling (as shipped, ${shippedScaling} with a new factor over T = ${T}) are recommended before those that replace it (base options run with rope_scaling: null).`,
     );
   if (T !== tc.value) notes.push(`Planned from ${T}, not the ${tc.value} of ${tc.source.replace(/^catalog:/, '')}: ${own!.basis}.`);
   else if (tc.source.startsWith('assumed:')) {
@@ -80,8 +80,8 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
     const options = stageOptions(facts, { length: L, ntkAwareBase: ntk[k], gradientBase: grad[k] });
     const rec = covered
       ? { method: null, reason: `No full-attention frequencies to judge: ${covered}.` }
-      : recommend(options, L, facts.shippedContext, !!shippedScaling);
-    const ranked = rankOptions(options, L, facts.shippedContext, !!shippedScaling);
+      : recommend(options, L, facts.shippedContext, shippedScaling);
+    const ranked = rankOptions(options, L, facts.shippedContext, shippedScaling);
     const sn = stageSnippets(
       {
         length: L,

@@ -1,7 +1,8 @@
 /**
  * The recommendation for one stage: among the options a trainer can write and train with, the one
- * that meets the bound at the stage length and moves the trained frequencies least (mean |ln θ′/θ|
- * over pairs); ties go to the option more trainers can write. Keeping the shipped config counts only
+ * that meets the bound at the stage length and moves the frequencies the checkpoint runs as shipped
+ * least (mean |ln θ′/θ| over pairs, its own scaling included), keeping that scaling where an option
+ * does; ties go to the option more trainers can write. Keeping the shipped config counts only
  * where the config already declares the stage length. When nothing qualifies, the reason says why.
  */
 import type { PlanMethod, PlanOption } from './types';
@@ -19,26 +20,36 @@ function eligible(o: PlanOption, L: number, shippedContext: number): boolean {
 }
 
 /**
- * Eligible options, smallest change first. A model that ships its own scaling (llama3, YaRN…) ranks
- * new scaling dicts last: they replace the native one (training/stacked-scaling), a base does not.
+ * Whether an option drops the scaling the model ships (issue 33): every base option does (its
+ * frequencies are the plain ones, written with `rope_scaling: null`), and so does a scaling of
+ * another type; the same type with a new factor (llama3 for Llama-3.1) keeps the family's own.
  */
-export function rankOptions(options: readonly PlanOption[], L: number, shippedContext: number, shipsScaling = false): PlanOption[] {
-  const replaces = (o: PlanOption) => (shipsScaling && o.ropeScaling ? 1 : 0);
+export function replacesShippedScaling(o: Pick<PlanOption, 'method'>, shippedScaling: string | undefined): boolean {
+  return !!shippedScaling && o.method !== 'as-shipped' && o.method !== shippedScaling;
+}
+
+/**
+ * Eligible options: those that keep the model's own scaling first, then the smallest change to the
+ * frequencies it runs as shipped (so as shipped wins where it meets the bound), then the option
+ * more trainers can write.
+ */
+export function rankOptions(options: readonly PlanOption[], L: number, shippedContext: number, shippedScaling?: string): PlanOption[] {
+  const replaces = (o: PlanOption) => (replacesShippedScaling(o, shippedScaling) ? 1 : 0);
   return options
     .filter((o) => eligible(o, L, shippedContext))
     .sort((a, b) => replaces(a) - replaces(b) || a.change - b.change || b.trainers.length - a.trainers.length);
 }
 
-export function recommend(options: readonly PlanOption[], L: number, shippedContext: number, shipsScaling = false): Recommendation {
-  const ranked = rankOptions(options, L, shippedContext, shipsScaling);
+export function recommend(options: readonly PlanOption[], L: number, shippedContext: number, shippedScaling?: string): Recommendation {
+  const ranked = rankOptions(options, L, shippedContext, shippedScaling);
   const best = ranked[0];
   if (best) {
     const next = ranked[1];
     const what =
       best.method === 'as-shipped'
         ? `the config as shipped already declares ${fmt(shippedContext)} tokens and its frequencies meet the bound at ${fmt(L)}`
-        : `${best.label} meets the bound at ${fmt(L)} with the smallest change to the trained frequencies (mean |ln θ′/θ| = ${best.change.toFixed(3)})`;
-    const replaced = shipsScaling && best.ropeScaling ? "; it replaces the model's own scaling" : '';
+        : `${best.label} meets the bound at ${fmt(L)} with the smallest change to the frequencies as shipped (mean |ln θ′/θ| = ${best.change.toFixed(3)})`;
+    const replaced = replacesShippedScaling(best, shippedScaling) ? `; it replaces the model's own ${shippedScaling} scaling` : '';
     const runnerUp = next ? `; next: ${next.label} (${next.change.toFixed(3)})` : '';
     const writers = best.trainers.length ? `; written by ${best.trainers.join(', ')}` : '';
     return { method: best.method, reason: `${what}${writers}${replaced}${runnerUp}.` };

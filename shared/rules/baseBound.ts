@@ -6,8 +6,8 @@
  * the base holds and b*; a valid base (lmax = null) never gets this finding.
  *
  * By situation (advice.md):
- *  - a model config: a fact about how the checkpoint was trained — information, worded as such,
- *    and no rewrite fix (changing θ or adding scaling without training degrades the model). A
+ *  - a model config: a fact about how the checkpoint was trained — a hint for a stock checkpoint
+ *    (as shipped, or C ≤ T), information otherwise, worded as such, and no rewrite fix (changing θ or adding scaling without training degrades the model). A
  *    context raised beyond the trained context is rope/context-extended's finding instead;
  *  - a training config that defines its model (pretraining) or sets its own base: the base is
  *    chosen before training, so below the bound is a warning, and the fix is the smallest base
@@ -36,16 +36,23 @@ export const baseBoundRule: Rule = {
   check(ctx) {
     if (ctx.model && ctx.fileKind === 'model-config') {
       // An extended context is judged by rope/context-extended, with fixes from the trained context.
-      if (situationOf(ctx.model).extended) return [];
-      return checkGroups(ctx, ctx.model, 'information');
+      const sit = situationOf(ctx.model);
+      if (sit.extended) return [];
+      // A stock checkpoint (as shipped, or C ≤ T) below the bound is a fact the user cannot change: a hint,
+      // never a squiggle or a Problems entry (advice.md situation 2). Values of the file's own are information.
+      return checkGroups(ctx, ctx.model, sit.stock ? 'hint' : 'information');
     }
+    // Continued pretraining (GPT-NeoX finetune/load, OLMo load_path, …): the base came with the
+    // checkpoint, chosen by its trainer (advice.md situation 6): a fact, not a base to choose.
+    const continued = ctx.training?.continuesFrom;
+    const severity = continued ? 'information' : 'warning';
     if (ctx.model) {
       // A model defined in a training YAML (pretraining) is judged at the length it trains at.
-      return checkGroups(ctx, ctx.model, 'warning', ctx.training?.sequenceLength?.value);
+      return checkGroups(ctx, ctx.model, severity, ctx.training?.sequenceLength?.value, continued);
     }
     if (ctx.effective && ctx.training?.overrides.base) {
       // A training config that sets its own base: judged at the length it trains at.
-      return checkGroups(ctx, ctx.effective, 'warning', ctx.training.sequenceLength?.value);
+      return checkGroups(ctx, ctx.effective, severity, ctx.training.sequenceLength?.value, continued);
     }
     return [];
   },
@@ -53,14 +60,16 @@ export const baseBoundRule: Rule = {
 
 type RopeGroup = AttentionGroup & { base: Located<number>; rotaryDim: Located<number> };
 
-function checkGroups(ctx: RuleContext, rope: ModelRope, severity: 'information' | 'warning', trainingLength?: number): Finding[] {
+type BoundSeverity = 'hint' | 'information' | 'warning';
+
+function checkGroups(ctx: RuleContext, rope: ModelRope, severity: BoundSeverity, trainingLength?: number, continued?: Located<string>): Finding[] {
   const groups: RopeGroup[] = ropeGroups(rope).length
     ? ropeGroups(rope)
     : [{ layerType: 'full_attention', layers: null, base: rope.base, rotaryDim: rope.rotaryDim, reach: rope.contextLength.value }];
   const out: Finding[] = [];
   const seen = new Set<string>();
   for (const g of groups) {
-    const f = checkGroup(ctx, rope, g, groups.length > 1, severity, trainingLength);
+    const f = checkGroup(ctx, rope, g, groups.length > 1, severity, trainingLength, continued);
     if (!f) continue;
     const key = `${f.range.start.line}:${f.range.start.character}:${f.message}`;
     if (!seen.has(key)) {
@@ -76,8 +85,9 @@ function checkGroup(
   rope: ModelRope,
   g: RopeGroup,
   several: boolean,
-  severity: 'information' | 'warning',
+  severity: BoundSeverity,
   trainingLength?: number,
+  continued?: Located<string>,
 ): Finding | undefined {
   const scaling = groupScaling(rope, g);
   const judged = judgedLength({ ...rope, scaling }, trainingLength);
@@ -105,7 +115,14 @@ function checkGroup(
   const b = capped ? undefined : bstarOf(ctx, L, dim);
   const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', and a base above b* is not enough by itself' : ''}` : '';
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);
-  if (severity === 'information') {
+  if (continued) {
+    const from = continued.key === 'finetune' ? 'a checkpoint (finetune: true)' : `${continued.value} (${continued.key ?? 'load'})`;
+    const message =
+      `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. ` +
+      `This run continues pretraining from ${from}: the base is that checkpoint's, chosen by its trainer (or one this run retrains it to), and its weights learned those frequencies: a fact to know, not a from-scratch base to raise.`;
+    return finding(BASE_BELOW_BOUND, severity, message, range);
+  }
+  if (severity !== 'warning') {
     // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
@@ -116,7 +133,7 @@ function checkGroup(
         ? `That is how the model was trained, not a mistake in this file; the ${scaling!.rawType?.value ?? scaling!.type} scaling stretches positions from there and leaves the base as trained.`
         : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.') +
       derivativeNote(rope);
-    return finding(BASE_BELOW_BOUND, 'information', message, range);
+    return finding(BASE_BELOW_BOUND, severity, message, range);
   }
   const message =
     `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: ` +

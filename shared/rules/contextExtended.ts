@@ -2,11 +2,18 @@
  * rope/context-extended (warning): a model config whose context was raised beyond the context the
  * checkpoint was trained at, with no RoPE scaling and the base it shipped with — the classic silent
  * mistake (advice.md, situation 3). Positions beyond T are extrapolated. Anchored on the context
- * key; the fixes rescale from the trained context (see fixes/extension.ts).
+ * key; the fixes rescale from the trained context (see fixes/extension.ts). A stock config whose
+ * vendor declares a context above T and documents a scaling for it gets this code at information
+ * (declaredContext.ts).
  */
-import type { Finding } from '../core/findings';
+import type { Finding, Fix } from '../core/findings';
+import type { ModelRope } from '../config/modelRope';
+import type { RopeTarget } from '../fixes/rewrites';
+import { familyDefaultBase } from '../config/families';
+import { fmtPlain } from '../core/format';
 import { Rule, finding, fmt, pathTo, rangeFor } from './context';
 import { situationOf } from './situation';
+import { declaredContextFindings } from './declaredContext';
 import { modelTarget } from './targets';
 import { extensionFixes } from '../fixes/extension';
 import { ropeGroups } from '../config/attentionGroups';
@@ -21,7 +28,8 @@ export const contextExtendedRule: Rule = {
     const rope = ctx.model;
     if (ctx.fileKind !== 'model-config' || !rope) return [];
     const sit = situationOf(rope);
-    if (!sit.extended) return [];
+    // A stock config's declared context above T is the vendor's claim: information, with its recipe.
+    if (!sit.extended) return declaredContextFindings(ctx);
     const C = sit.length;
     const T = sit.trained;
     // Every RoPE layer slides within a window the model was trained on (Mistral-7B-v0.1, Phi-3-mini-4k): no new distance.
@@ -41,11 +49,16 @@ export const contextExtendedRule: Rule = {
       ? `${key} ${fmt(C)} is what ${rope.identity!.id} ships with its ${lost} scaling, but this file has no rope_scaling: the model runs unscaled and positions past the ${fmt(T)} tokens it was trained at${trainedFrom} are extrapolated. Restore its ${lost} scaling (or set ${key} back to ${fmt(T)}).`
       : `${key} ${fmt(C)} is beyond the ${fmt(T)} tokens this checkpoint was trained at${trainedFrom}, and no RoPE scaling is set: ` +
         `positions past ${fmt(T)} are extrapolated, which degrades the model silently. Scale RoPE by s = ${fmt(C / T)} (or set ${key} back to ${fmt(T)}).`;
+    const edit = editedBase(rope);
+    const assumption = rope.identity?.edit
+      ? ` Assumed an edit of ${rope.identity.id}: its ${rope.identity.edit.join(', ')} ${edit ? `fails the bound at ${fmt(C)}` : 'differs'} and nothing shows it was trained so.`
+      : '';
     const target = modelTarget(ctx, rope);
-    const fixes = extensionFixes({
+    const built = extensionFixes({
       target,
       rope,
-      base: rope.base.value,
+      // An edit's fixes are measured from what the model shipped, and put its base back.
+      base: edit?.shipped ?? rope.base.value,
       dim,
       trained: T,
       length: C,
@@ -55,7 +68,35 @@ export const contextExtendedRule: Rule = {
       contextPath: rope.contextLength.node ? pathTo(rope.contextLength.node) : undefined,
       training: false,
     });
-    const f: Finding = finding(CONTEXT_EXTENDED, 'warning', message, rangeFor(ctx.doc, rope.contextLength, rope.base), fixes);
+    const fixes = edit ? restoringBase(built, target, edit) : built;
+    const f: Finding = finding(CONTEXT_EXTENDED, 'warning', message + assumption, rangeFor(ctx.doc, rope.contextLength, rope.base), fixes);
     return [f];
   },
 };
+
+/** The shipped base an edited file changed, when the file can write it back. */
+function editedBase(rope: ModelRope): { shipped: number; edited: number } | undefined {
+  if (!rope.identity?.edit || rope.shipped === undefined) return undefined;
+  const shipped = rope.shipped.base ?? familyDefaultBase(rope.modelType).value;
+  return Math.abs(shipped - rope.base.value) > 1e-9 * shipped ? { shipped, edited: rope.base.value } : undefined;
+}
+
+/**
+ * Scaling fixes for an edit also put the shipped base back (their verdicts assume it); base fixes
+ * already write a base computed from it. A fix that cannot write the base is dropped, not offered half done.
+ */
+function restoringBase(fixes: Fix[], target: RopeTarget, edit: { shipped: number; edited: number }): Fix[] {
+  const out: Fix[] = [];
+  for (const fix of fixes) {
+    if (fix.kind === 'ntk' || fix.kind === 'raise-base') {
+      out.push({ ...fix, title: fix.title.replace(`${fmtPlain(edit.shipped)} →`, `${fmtPlain(edit.edited)} →`) });
+      continue;
+    }
+    if (!target.basePath) continue;
+    const restore = `, ${target.baseName} back to ${fmtPlain(edit.shipped)}`;
+    const title = fix.title.includes(' — ') ? fix.title.replace(' — ', `${restore} — `) : fix.title + restore;
+    out.push({ ...fix, title, edits: [...fix.edits, ...target.editor.set(target.basePath, edit.shipped)] });
+  }
+  if (out.length && !out.some((f) => f.preferred)) out[0].preferred = true;
+  return out;
+}

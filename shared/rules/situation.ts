@@ -51,6 +51,8 @@ export function situationOf(rope: ModelRope): Situation {
     scaled,
     stock,
     baseChanged,
-    extended: !stock && !scaled && !baseChanged,
+    // An edit of the shipped model (a changed base that fails the bound at the raised context) is the
+    // same mistake as the raise alone: judged from what the model shipped (config/editOrDerivative.ts).
+    extended: !stock && !scaled && (!baseChanged || !!rope.identity?.edit),
   };
 }

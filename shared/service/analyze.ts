@@ -167,6 +167,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   if (training.sequenceLength) description.sequenceLength = training.sequenceLength.value;
   const ref = training.baseModel?.value ?? training.baseModelCandidates[0];
   if (ref) description.baseModel = ref;
+  if (training.continuesFrom) description.continuesFrom = training.continuesFrom.value;
   return {
     kind: 'training-config',
     rope: effective ?? null,

@@ -14,6 +14,8 @@ export interface TrainingDescription {
   baseModel?: string;
   /** Where the base model's config came from: a path, `hf-cache:…`, `catalog:…`, or null. */
   resolvedFrom: string | null;
+  /** A pretraining config that continues from another checkpoint (GPT-NeoX `load` with `finetune: true`…): advice.md situation 6. */
+  continuesFrom?: string;
 }
 
 export interface FileAnalysis {

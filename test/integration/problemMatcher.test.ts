@@ -40,7 +40,8 @@ describe('problem matcher $rope-lens on real CLI output', function () {
 
   it('matches every finding line with the values --json reports, at every severity', () => {
     const inputs = ['examples', 'test/fixtures/configs', 'test/fixtures/corpus/models'];
-    const text = check(...inputs);
+    // --verbose: the text shows hints only then (issue 33), and the matcher must read every severity.
+    const text = check(...inputs, '--verbose');
     const json = JSON.parse(check(...inputs, '--json').stdout);
     const re = new RegExp(matcher.pattern.regexp);
     const lines = text.stdout.split('\n').filter(Boolean);
@@ -63,7 +64,7 @@ describe('problem matcher $rope-lens on real CLI output', function () {
       }
     }
     assert.equal(n, lines.length, 'every stdout line is a finding');
-    assert.ok(seen.has('error') && seen.has('warning') && seen.has('information'), [...seen].join());
+    assert.ok(seen.has('error') && seen.has('warning') && seen.has('information') && seen.has('hint'), [...seen].join());
     assert.doesNotMatch(text.stderr.trim(), re, 'the summary is not a problem');
   });
 });

@@ -102,12 +102,32 @@ describe('derivatives keep their own identity', () => {
     assert.equal(local.identity?.via, 'fingerprint');
   });
 
-  it('check on a derivative says so: Gemma-7B with its context at 32,768 (the family shipped 8,192 only)', () => {
+  // Issue 33 (deliverable 2) changed this verdict: a raised context with the shipped base and nothing
+  // else is not a trained derivative but an edit of the shipped model (situation 3), while the same
+  // values under a name of their own stay a derivative judged on its own values.
+  it('Gemma-7B with only its context raised to 32,768 is an edit of google/gemma-7b: a warning with fixes from 8,192', () => {
     const gemma = { ...without(json(join(FIXTURES, 'corpus', 'models', 'gemma-7b.json')), '_name_or_path'), max_position_embeddings: 32768 };
+    const a = analyzeText(JSON.stringify(gemma, null, 2), { fileName: 'config.json', oracle });
+    assert.equal(a.rope?.identity?.id, 'google/gemma-7b');
+    assert.deepEqual(a.rope?.identity?.edit, ['max_position_embeddings 32,768 (shipped 8,192)']);
+    assert.equal(a.rope?.trainedContext?.value, 8192);
+    const d = a.diagnostics.find((x) => x.code === 'rope/context-extended')!;
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /Assumed an edit of google\/gemma-7b/);
+    assert.ok(
+      d.fixes.some((f) => f.preferred && f.rewrite?.factor === 4),
+      'a preferred rewrite by s = 32,768 / 8,192',
+    );
+    assert.equal(a.diagnostics.filter((x) => x.code === 'rope/base-below-bound').length, 0);
+  });
+
+  it('the same values named as another hub model stay a derivative, judged on its own values', () => {
+    const gemma = { ...json(join(FIXTURES, 'corpus', 'models', 'gemma-7b.json')), _name_or_path: 'someorg/gemma-7b-32k', max_position_embeddings: 32768 };
     const a = analyzeText(JSON.stringify(gemma, null, 2), { fileName: 'config.json', oracle });
     assert.equal(a.rope?.identity, null);
     const d = a.diagnostics.find((x) => x.code === 'rope/base-below-bound')!;
-    assert.equal(d.severity, 'information');
+    // Its own T is its context (C ≤ T): a fact about how it was trained, a hint.
+    assert.equal(d.severity, 'hint');
     assert.match(d.message, /judged as a derivative on its own values, not as google\/gemma-7b \(trained at 8,192\)/);
   });
 

@@ -89,10 +89,13 @@ describe('server features (in process)', function () {
         ),
       );
     // Llama-3-8B raised to 32,768 in a model config: every rewrite meets the bound, and running the
-    // checkpoint as is, YaRN ranks first among the training-free methods.
+    // checkpoint as is, the Llama 3 line's own llama3 scaling ranks first (issue 33: it was YaRN).
     const auto = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);
     assert.equal(auto.length, 1);
-    assert.match(auto[0], /^Add YaRN scaling \(factor 4, original_max_position_embeddings 8192\) — meets the bound at 32,768$/);
+    assert.match(
+      auto[0],
+      /^Add llama3 scaling \(factor 4, low_freq_factor 1\.0, high_freq_factor 4\.0, original_max_position_embeddings 8192\) — meets the bound at 32,768$/,
+    );
 
     await h.setSettings({ validation: { delay: 0 }, preferredRewrite: 'ntk' });
     const preferred = (await quickFixes()).filter((a) => a.isPreferred).map((a) => a.title);

@@ -3,7 +3,8 @@
  * in the file — `seq_length`, `max_position_embeddings` (defaults to seq_length), `pos_emb`,
  * `rotary_pct` (default 1.0), `rotary_emb_base` (default 10000). Keys may use dashes.
  */
-import { ParsedDocument, child } from '../../document/configNode';
+import { ConfigNode, ParsedDocument, child } from '../../document/configNode';
+import type { Located } from '../modelRope';
 import type { TrainingConfig } from '../training';
 import { childEither, numEither, ownModelRope, stringOf } from './common';
 
@@ -25,6 +26,8 @@ export function readGptNeox(doc: ParsedDocument): TrainingConfig | undefined {
     baseKeyPath: [childEither(root, 'rotary_emb_base')?.key ?? 'rotary_emb_base'],
     trains: true,
   };
+  const continues = continuedCheckpoint(root);
+  if (continues) t.continuesFrom = continues;
   // NeoX's default pos_emb is learned; RoPE only when it says rotary (or rotary keys are set).
   if (posEmb === 'rotary' || (posEmb === undefined && ropeKeys)) {
     t.ownModel = ownModelRope({
@@ -39,4 +42,19 @@ export function readGptNeox(doc: ParsedDocument): TrainingConfig | undefined {
     });
   }
   return t;
+}
+
+/**
+ * The checkpoint a NeoX run starts from when it is not its own: `finetune: true` loads `load`'s
+ * weights as a new run (Llemma from Code Llama), and a `load` other than `save` starts from
+ * another run's weights. A `load` equal to `save` resumes this run: its base is still this config's.
+ */
+function continuedCheckpoint(root: ConfigNode | undefined): Located<string> | undefined {
+  const load = childEither(root, 'load');
+  const save = stringOf(childEither(root, 'save'));
+  const loadPath = stringOf(load);
+  const finetune = childEither(root, 'finetune');
+  if (finetune?.value === true) return { value: loadPath ?? 'finetune: true', node: load ?? finetune, key: load ? (load.key ?? 'load') : 'finetune' };
+  if (load && loadPath && loadPath.trim() !== '' && loadPath !== save) return { value: loadPath, node: load, key: load.key ?? 'load' };
+  return undefined;
 }

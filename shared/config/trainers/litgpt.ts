@@ -27,6 +27,9 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
     overrides: {},
     trains: true,
   };
+  // A pretrain config's `initial_checkpoint_dir` starts from trained weights (continued pretraining, situation 6).
+  const initial = strAt(root, ['initial_checkpoint_dir']);
+  if (initial && initial.value.trim() !== '') t.continuesFrom = initial;
   if (ckpt) {
     t.baseModel = ckpt;
     t.baseModelCandidates.push(ckpt.value.replace(/^(\.\/)?checkpoints\//, ''));

@@ -4,13 +4,16 @@
  */
 import { ParsedDocument } from '../../document/configNode';
 import type { TrainingConfig } from '../training';
-import { has, hasAny, numAt, ownModelRope } from './common';
+import { has, hasAny, numAt, ownModelRope, strAt } from './common';
 
 export function readMaxText(doc: ParsedDocument): TrainingConfig | undefined {
   const root = doc.root;
   if (!hasAny(root, 'rope_max_timescale', 'base_emb_dim') || !hasAny(root, 'base_num_query_heads', 'max_target_length')) return undefined;
   const seq = numAt(root, ['max_target_length']);
+  // `load_parameters_path` starts from a trained checkpoint's weights (continued pretraining, situation 6).
+  const load = strAt(root, ['load_parameters_path']);
   return {
+    ...(load && load.value.trim() !== '' ? { continuesFrom: load } : {}),
     tool: 'maxtext',
     baseModelCandidates: [],
     sequenceLength: seq,

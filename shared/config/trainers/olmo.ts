@@ -4,7 +4,7 @@
  */
 import { nodeAt, ParsedDocument, child } from '../../document/configNode';
 import type { TrainingConfig } from '../training';
-import { numAt, ownModelRope } from './common';
+import { numAt, ownModelRope, strAt } from './common';
 
 export function readOlmo(doc: ParsedDocument): TrainingConfig | undefined {
   const root = doc.root;
@@ -13,7 +13,10 @@ export function readOlmo(doc: ParsedDocument): TrainingConfig | undefined {
     return undefined;
   const ctx = numAt(model, ['max_sequence_length']);
   const ropeOn = child(model, 'rope')?.value === true;
+  // `load_path` starts from another run's checkpoint (continued pretraining, advice.md situation 6).
+  const load = strAt(root, ['load_path']);
   return {
+    ...(load && load.value.trim() !== '' ? { continuesFrom: load } : {}),
     tool: 'olmo',
     baseModelCandidates: [],
     sequenceLength: ctx,
