@@ -31,6 +31,7 @@ import { PROJECT_FILE_NAME, ignoredBy } from '../../shared/service/projectConfig
 import { mayBeLaunchFileName } from '../../shared/launch/format';
 import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
 import { Walker } from './walk';
+import { readInput } from './readInput';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
@@ -93,6 +94,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const p of parsed.positionals) if (!collect(p, walker, io)) unreadable = true;
   const { files } = walker.result;
   const notRead = [...walker.result.notFollowed];
+  let skippedFiles = 0;
 
   // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
@@ -116,7 +118,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (/\.gguf$/i.test(file)) continue;
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      const input = readInput(file);
+      if ('skipped' in input) {
+        notRead.push(`${file}: ${input.skipped}`);
+        skippedFiles++;
+        continue;
+      }
+      text = input.text;
     } catch (e) {
       io.err(`rope-lens check: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       unreadable = true;
@@ -226,7 +234,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const silenced = reports.reduce((k, r) => k + ('suppressed' in r && r.suppressed ? r.suppressed.length : 0), 0);
     const extra = [ignored ? `${n(ignored, 'file')} ignored by the project file` : '', silenced ? `${silenced} suppressed` : ''].filter(Boolean);
     io.err(
-      `${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`,
+      `${n(files.length - ignored - skippedFiles, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`,
     );
   }
   if (unreadable) return EXIT_USAGE;

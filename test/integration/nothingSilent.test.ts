@@ -3,10 +3,15 @@
  * said. Folders with symbolic-link cycles (real links, made in a temporary folder) finish with each
  * file checked once and a note naming the link not followed.
  * (A loop that hung before is proven finished by the test completing within mocha's timeout.)
+ * A config.json Python's json refuses (empty, truncated) is parse/invalid-json in Python's words; a
+ * binary one and one past the documented size cap are said as skipped; a 20 MB config is read as
+ * its 2 MB copy is.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { bigConfig } from './hostileInputs';
+import { MAX_CHECK_BYTES } from '../../server/cli/readInput';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -71,4 +76,73 @@ describe('rope-lens check: nothing silent (issue 34, built CLI)', function () {
       assert.match(r.stderr, /^rope-lens check: skipped twice\/model: a folder already walked as twice\/latest$/m);
     });
   });
+
+  describe('every file read or said', () => {
+    const file = (name: string, content: string | Buffer) => {
+      const dir = mkdtempSync(join(tmp, 'f-'));
+      writeFileSync(join(dir, name), content);
+      return join(dir, name);
+    };
+
+    for (const [what, text, python] of [
+      ['an empty config.json', '', 'Expecting value: line 1 column 1 (char 0)'],
+      ['a config.json cut off before any key', '{"archi', 'Unterminated string starting at: line 1 column 2 (char 1)'],
+      ['a config.json of plain words', 'not json at all\n', 'Expecting value: line 1 column 1 (char 0)'],
+    ] as const) {
+      it(`${what}: parse/invalid-json as Python's json reports it, exit 1`, () => {
+        const f = file('config.json', text);
+        const r = check(f);
+        assert.equal(r.status, 1, r.stdout + r.stderr);
+        assert.equal(
+          r.stdout.trim(),
+          `${f}:1:${Number(/column (\d+)/.exec(python)![1])} error parse/invalid-json Python's json module refuses this file (${python}), so transformers cannot load it.`,
+        );
+        assert.match(r.stderr, /^1 file checked: 1 error, /m);
+      });
+    }
+
+    it('an empty JSON file of another name is not a config transformers loads: no finding', () => {
+      const r = check(file('notes.json', ''));
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.equal(r.stdout, '');
+    });
+
+    it('a binary file named config.json: skipped with a note, not a crash, not silence', () => {
+      const bytes = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x7b, 0x22]);
+      const f = file('config.json', bytes);
+      const r = check(f);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(
+        r.stderr,
+        new RegExp(`^rope-lens check: skipped ${escape(f)}: a binary file \\(a NUL byte near its start; configs are UTF-8 text\\), not read$`, 'm'),
+      );
+      assert.match(r.stderr, /^0 files checked: /m);
+    });
+
+    it(`a config past the documented cap (${MAX_CHECK_BYTES / 2 ** 20} MB): skipped with its size said`, () => {
+      const f = file('config.json', '{"model_type": "llama"');
+      truncateSync(f, MAX_CHECK_BYTES + 1); // sparse: nothing written, the size is what counts
+      const r = check(f);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stderr, new RegExp(`^rope-lens check: skipped ${escape(f)}: larger than 64 MB \\(64\\.0 MB\\), not read$`, 'm'));
+    });
+
+    it('a 20 MB Llama config is read like its 2 MB copy: the same findings', function () {
+      this.timeout(180000);
+      const findings = (bytes: number) => {
+        const f = file('config.json', bigConfig(bytes));
+        const r = check(f, '--json');
+        assert.equal(r.status, 0, r.stderr);
+        return (JSON.parse(r.stdout).files[0].diagnostics as { code: string; message: string }[]).map((d) => `${d.code} ${d.message}`);
+      };
+      const small = findings(2_000_000);
+      assert.ok(small.length > 0, 'the padded Llama-like config has a finding to compare');
+      assert.deepEqual(findings(20_000_000), small);
+    });
+  });
 });
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

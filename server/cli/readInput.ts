@@ -1,0 +1,34 @@
+/**
+ * Reads one file `rope-lens check` was given, or says why it is not read: a binary file (a NUL
+ * byte near its start, as git decides) is no text config, and a file past MAX_CHECK_BYTES is not
+ * parsed (the tolerant parser's tree costs ~35 MB of memory and ~0.18 s per MB of JSON numbers). The
+ * reason becomes a "skipped" note in the summary, never silence. Documented in docs/inputs.md.
+ */
+import { closeSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
+
+/** Files larger than this are not read (documented in docs/inputs.md; tested in nothingSilent.test.ts). */
+export const MAX_CHECK_BYTES = 64 * 1024 * 1024;
+
+/** How much of a file's start is searched for a NUL byte (git looks at the first 8,000 bytes). */
+const BINARY_SNIFF_BYTES = 8000;
+
+export type InputText = { text: string } | { skipped: string };
+
+/** The file's text, or why it is skipped; fs errors (missing, unreadable) are thrown to the caller. */
+export function readInput(path: string): InputText {
+  const size = statSync(path).size;
+  if (size > MAX_CHECK_BYTES) return { skipped: `larger than ${MAX_CHECK_BYTES / (1024 * 1024)} MB (${(size / (1024 * 1024)).toFixed(1)} MB), not read` };
+  if (startsBinary(path)) return { skipped: 'a binary file (a NUL byte near its start; configs are UTF-8 text), not read' };
+  return { text: readFileSync(path, 'utf8') };
+}
+
+function startsBinary(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, n).includes(0);
+  } finally {
+    closeSync(fd);
+  }
+}
