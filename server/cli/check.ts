@@ -32,6 +32,7 @@ import { mayBeLaunchFileName } from '../../shared/launch/format';
 import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
 import { Walker } from './walk';
 import { readInput } from './readInput';
+import { NATIVE_LOG_ENV } from '../../shared/node/quietGpuProbe';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
@@ -96,7 +97,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const notRead = [...walker.result.notFollowed];
   let skippedFiles = 0;
 
-  // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
+  // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped,
+  // and so are the GPU library's own log lines (quietGpuProbe.ts).
+  if (parsed.values.verbose) process.env[NATIVE_LOG_ENV] = '1';
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
 
   // Pass 1, offline: every file, remembering which ones named a Hub model the resolver did not find.

@@ -5,13 +5,15 @@
  * (A loop that hung before is proven finished by the test completing within mocha's timeout.)
  * A config.json Python's json refuses (empty, truncated) is parse/invalid-json in Python's words; a
  * binary one and one past the documented size cap are said as skipped; a 20 MB config is read as
- * its 2 MB copy is.
+ * its 2 MB copy is. On a machine without a GPU, the GPU library's native log lines (Dawn's
+ * "Couldn't load Vulkan …") stay off the stderr of `bound`, `check` and the language server.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { bigConfig } from './hostileInputs';
 import { MAX_CHECK_BYTES } from '../../server/cli/readInput';
+import { LspHarness } from './lspHarness';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -77,13 +79,13 @@ describe('rope-lens check: nothing silent (issue 34, built CLI)', function () {
     });
   });
 
-  describe('every file read or said', () => {
-    const file = (name: string, content: string | Buffer) => {
-      const dir = mkdtempSync(join(tmp, 'f-'));
-      writeFileSync(join(dir, name), content);
-      return join(dir, name);
-    };
+  const file = (name: string, content: string | Buffer) => {
+    const dir = mkdtempSync(join(tmp, 'f-'));
+    writeFileSync(join(dir, name), content);
+    return join(dir, name);
+  };
 
+  describe('every file read or said', () => {
     for (const [what, text, python] of [
       ['an empty config.json', '', 'Expecting value: line 1 column 1 (char 0)'],
       ['a config.json cut off before any key', '{"archi', 'Unterminated string starting at: line 1 column 2 (char 1)'],
@@ -139,6 +141,58 @@ describe('rope-lens check: nothing silent (issue 34, built CLI)', function () {
       const small = findings(2_000_000);
       assert.ok(small.length > 0, 'the padded Llama-like config has a finding to compare');
       assert.deepEqual(findings(20_000_000), small);
+    });
+  });
+
+  describe('quiet stderr: native GPU library lines only with --verbose', () => {
+    /** Dawn's own lines, as it prints them on a machine without Vulkan (and any other mention of it). */
+    const NATIVE = /Vulkan|[Dd]awn|artificially reduced|^Warning: /m;
+    // Long enough that auto asks which adapter there is (the GPU crossover is 131,072).
+    const longBound = ['bound', '--length', '300000', '--head-dim', '128'];
+    const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/rope-lens.js'), ...args], { cwd: tmp, encoding: 'utf8', timeout: 110000 });
+
+    it('bound: no native line on stderr; why the GPU was not used stays in --json', function () {
+      this.timeout(120000);
+      const r = cli(...longBound);
+      assert.equal(r.status, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, NATIVE);
+      assert.doesNotMatch(r.stdout, NATIVE);
+      const json = cli(...longBound, '--json');
+      assert.equal(json.status, 0, json.stderr);
+      assert.doesNotMatch(json.stderr, NATIVE);
+      const out = JSON.parse(json.stdout) as { backend: string; backendReason: string };
+      if (out.backend === 'cpu') assert.match(out.backendReason, /^auto: /);
+    });
+
+    it('bound --verbose passes the native lines on, marked (where the machine has any to say)', function () {
+      this.timeout(120000);
+      const r = cli(...longBound, '--verbose');
+      assert.equal(r.status, 0, r.stderr);
+      for (const line of r.stderr.split('\n').filter((l) => NATIVE.test(l) && !l.startsWith('  backend:'))) assert.match(line, /^\[webgpu\] /);
+    });
+
+    it('check on configs with long contexts: no native line on stderr', () => {
+      const cfg = JSON.parse(readFileSync(llama, 'utf8'));
+      cfg.max_position_embeddings = 262144;
+      const r = check(file('config.json', JSON.stringify(cfg, null, 2)));
+      assert.doesNotMatch(r.stderr, NATIVE);
+      assert.match(r.stderr, /^1 file checked: /m);
+    });
+
+    it('the language server: no native line on its stderr while it computes a long bound', async function () {
+      this.timeout(120000);
+      const h = await LspHarness.start({ settings: { validation: { delay: 0 } } });
+      try {
+        const cfg = JSON.parse(readFileSync(llama, 'utf8'));
+        cfg.rope_theta = 10000;
+        cfg.max_position_embeddings = 262144;
+        const uri = 'file:///quiet/config.json';
+        await h.open(uri, JSON.stringify(cfg, null, 2), 'json', 1);
+        await h.until(() => h.published.some((p) => p.uri === uri && p.diagnostics.some((d) => /b\* = /.test(d.message))), 'the bound-based finding', 100000);
+        assert.doesNotMatch(h.stderr.join(''), NATIVE);
+      } finally {
+        await h.stop();
+      }
     });
   });
 });
