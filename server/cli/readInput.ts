@@ -1,8 +1,9 @@
 /**
  * Reads one file `rope-lens check` was given, or says why it is not read: a binary file (a NUL
  * byte near its start, as git decides) is no text config, and a file past MAX_CHECK_BYTES is not
- * parsed (the tolerant parser's tree costs ~35 MB of memory and ~0.18 s per MB of JSON numbers). The
- * reason becomes a "skipped" note in the summary, never silence. Documented in docs/inputs.md.
+ * parsed (a huge array of numbers costs ~20 ms per MB, longArrays.ts; anything else a tree node per
+ * value, ~35 MB of memory per MB, which would exhaust Node's heap past ~100 MB). The reason becomes
+ * a "skipped" note in the summary, never silence. Documented in docs/inputs.md.
  */
 import { closeSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
 
