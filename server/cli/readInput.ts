@@ -5,7 +5,7 @@
  * value, ~35 MB of memory per MB, which would exhaust Node's heap past ~100 MB). The reason becomes
  * a "skipped" note in the summary, never silence. Documented in docs/inputs.md.
  */
-import { closeSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 
 /** Files larger than this are not read (documented in docs/inputs.md; tested in nothingSilent.test.ts). */
 export const MAX_CHECK_BYTES = 64 * 1024 * 1024;
@@ -19,17 +19,8 @@ export type InputText = { text: string } | { skipped: string };
 export function readInput(path: string): InputText {
   const size = statSync(path).size;
   if (size > MAX_CHECK_BYTES) return { skipped: `larger than ${MAX_CHECK_BYTES / (1024 * 1024)} MB (${(size / (1024 * 1024)).toFixed(1)} MB), not read` };
-  if (startsBinary(path)) return { skipped: 'a binary file (a NUL byte near its start; configs are UTF-8 text), not read' };
-  return { text: readFileSync(path, 'utf8') };
-}
-
-function startsBinary(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const n = readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, n).includes(0);
-  } finally {
-    closeSync(fd);
-  }
+  // One read per file (a folder walk reads thousands): the NUL test looks at the bytes already read.
+  const bytes = readFileSync(path);
+  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { skipped: 'a binary file (a NUL byte near its start; configs are UTF-8 text), not read' };
+  return { text: bytes.toString('utf8') };
 }
