@@ -59,7 +59,8 @@ export class Walker {
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch {
+    } catch (e) {
+      this.result.notFollowed.push(`${dir}: a folder that cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       return;
     }
     for (const e of entries) {
@@ -73,9 +74,12 @@ export class Walker {
         } else if (this.options.wanted(name) && this.firstTime(full, real)) this.result.files.push(full);
         continue;
       }
-      // A dangling link, or one the user may not read: nothing to check behind it.
+      // A dangling link, or one the user may not read: nothing to check behind it (said where it looks like a file to check).
       const real = realOrUndefined(full);
-      if (real === undefined) continue;
+      if (real === undefined) {
+        if (this.options.wanted(name)) this.result.notFollowed.push(`${full}: a symbolic link to nothing (dangling)`);
+        continue;
+      }
       let isDir: boolean;
       try {
         isDir = statSync(real).isDirectory();

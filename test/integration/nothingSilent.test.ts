@@ -85,6 +85,17 @@ describe('rope-lens check: nothing silent (issue 34, built CLI)', function () {
     return join(dir, name);
   };
 
+  it('the walk says a dangling link with a config name (nothing behind it to check)', () => {
+    const dir = join(tmp, 'dangling');
+    mkdirSync(dir);
+    copyFileSync(llama, join(dir, 'config.json'));
+    symlinkSync('gone.json', join(dir, 'old.json'));
+    const r = check('dangling');
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /^rope-lens check: skipped dangling\/old\.json: a symbolic link to nothing \(dangling\)$/m);
+    assert.match(r.stderr, /^1 file checked: /m);
+  });
+
   describe('every file read or said', () => {
     for (const [what, text, python] of [
       ['an empty config.json', '', 'Expecting value: line 1 column 1 (char 0)'],
