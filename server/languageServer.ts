@@ -55,6 +55,7 @@ import { describe } from './describe';
 import { BoundProgress } from './progress';
 import { rulesDocBase } from './diagnostics';
 import type { ClientSupport, ServerContext } from './context';
+import { NATIVE_LOG_ENV } from '../shared/node/quietGpuProbe';
 
 export interface ServerOptions {
   /** The bound engine for a backend; tests inject a double. */
@@ -173,6 +174,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let watchFiles = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
+    // The client's trace setting at 'verbose' lets the GPU library's own log lines through (quietGpuProbe.ts).
+    if (params.trace === 'verbose') process.env[NATIVE_LOG_ENV] ??= '1';
     const caps = params.capabilities ?? {};
     support.pullDiagnostics = !!caps.textDocument?.diagnostic;
     support.diagnosticRefresh = !!caps.workspace?.diagnostics?.refreshSupport;

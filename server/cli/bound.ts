@@ -10,9 +10,10 @@ import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { BoundEngine, Backend } from '../../shared/node/engine';
 import { bstarChain } from '../../shared/bstar/index';
 import { checkHeadDim } from '../../shared/bstar/validate';
+import { NATIVE_LOG_ENV } from '../../shared/node/quietGpuProbe';
 
 const USAGE = [
-  'usage: rope-lens bound --length L --head-dim d [--threshold] [--backend auto|gpu|cpu] [--json]',
+  'usage: rope-lens bound --length L --head-dim d [--threshold] [--backend auto|gpu|cpu] [--json] [--verbose]',
   '       rope-lens bound --base B --length L --head-dim d [--json]',
   '       rope-lens bound --table [--head-dim 128] [--json]',
 ].join('\n');
@@ -62,11 +63,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         table: { type: 'boolean', default: false },
         threshold: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
     USAGE,
   ).values;
+  // --verbose: the GPU library's own log lines (kept out of stderr otherwise) are passed on.
+  if (a.verbose) process.env[NATIVE_LOG_ENV] = '1';
   if (a.help) {
     io.out(USAGE);
     return EXIT_OK;

@@ -12,8 +12,8 @@
  * Base models and served models are resolved offline (local folder, HF cache, catalog); with `--hub`
  * or ROPE_LENS_HUB=1 the ones not found are fetched from the Hub into the HF cache first (see hub.ts).
  */
-import { readFileSync, readdirSync, statSync, writeFileSync, type Dirent } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CliIO, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, parseCliArgs } from './io';
 import { cliService } from './service';
 import { toJsonReport, JsonFileReport } from '../../shared/service/jsonReport';
@@ -30,6 +30,9 @@ import { PROJECT_FILE_NAME, ignoredBy } from '../../shared/service/projectConfig
 // what each one is, is decided by its text.
 import { mayBeLaunchFileName } from '../../shared/launch/format';
 import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
+import { Walker } from './walk';
+import { readInput } from './readInput';
+import { NATIVE_LOG_ENV } from '../../shared/node/quietGpuProbe';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
@@ -85,14 +88,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   let unreadable = false;
-  const files: string[] = [];
-  for (const p of parsed.positionals) {
-    const found = collect(p, io);
-    if (found === undefined) unreadable = true;
-    else files.push(...found);
-  }
+  const walker = new Walker({
+    wanted: (n) => n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || mayBeLaunchFileName(n)),
+    skipFolder: (n) => SKIP_DIRS.has(n),
+  });
+  for (const p of parsed.positionals) if (!collect(p, walker, io)) unreadable = true;
+  const { files } = walker.result;
+  const notRead = [...walker.result.notFollowed];
+  let skippedFiles = 0;
 
-  // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped.
+  // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped,
+  // and so are the GPU library's own log lines (quietGpuProbe.ts).
+  if (parsed.values.verbose) process.env[NATIVE_LOG_ENV] = '1';
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
 
   // Pass 1, offline: every file, remembering which ones named a Hub model the resolver did not find.
@@ -114,7 +121,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (/\.gguf$/i.test(file)) continue;
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      const input = readInput(file);
+      if ('skipped' in input) {
+        notRead.push(`${file}: ${input.skipped}`);
+        skippedFiles++;
+        continue;
+      }
+      text = input.text;
     } catch (e) {
       io.err(`rope-lens check: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       unreadable = true;
@@ -221,6 +234,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     for (const l of textLines) io.out(l);
   } else if (formatted) io.out(formatted);
+  // What was given but not read (a symlink cycle, a binary or oversized file): said in every format.
+  sayNotRead(notRead, parsed.values.verbose === true, io);
   if ((format !== 'json' && format !== 'sarif') || output !== undefined) {
     const others = counts.information + counts.hint;
     const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
@@ -244,52 +259,36 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       silenced ? `${silenced} suppressed` : '',
     ].filter(Boolean);
     io.err(
-      `${n(files.length - ignored, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`,
+      `${n(files.length - ignored - skippedFiles, 'file')} checked: ${n(counts.error, 'error')}, ${n(counts.warning, 'warning')}, ${n(others, 'other finding')}${extra.length ? ` (${extra.join(', ')})` : ''}`,
     );
   }
   if (unreadable) return EXIT_USAGE;
   return (Object.keys(counts) as Severity[]).some((sev) => counts[sev] > 0 && fails(sev, failOn)) ? EXIT_FINDINGS : EXIT_OK;
 }
 
-/** Files under a path (folders recursively, config extensions only); undefined if unreadable. */
-function collect(p: string, io: CliIO): string[] | undefined {
+/** Lines past this many are listed with --verbose only (a tree full of links would flood stderr). */
+const NOT_READ_SHOWN = 10;
+
+function sayNotRead(notRead: readonly string[], verbose: boolean, io: CliIO): void {
+  const shown = verbose ? notRead : notRead.slice(0, NOT_READ_SHOWN);
+  for (const line of shown) io.err(`rope-lens check: skipped ${line}`);
+  if (shown.length < notRead.length) io.err(`rope-lens check: skipped ${notRead.length - shown.length} more (--verbose lists them)`);
+}
+
+/** Adds the files under a path (folders recursively, config extensions only) to the walk; false if unreadable. */
+function collect(p: string, walker: Walker, io: CliIO): boolean {
   let st;
   try {
     st = statSync(p);
   } catch (e) {
     io.err(`rope-lens check: cannot read ${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
-    return undefined;
+    return false;
   }
-  if (st.isFile()) return [p];
-  if (!st.isDirectory()) {
+  if (st.isFile()) walker.addFile(p);
+  else if (st.isDirectory()) walker.addFolder(p);
+  else {
     io.err(`rope-lens check: ${p} is neither a file nor a folder`);
-    return undefined;
+    return false;
   }
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const n = e.name;
-      const full = join(dir, n);
-      // The entry's own type spares a stat per file; a symbolic link is followed as before.
-      let isDir = e.isDirectory();
-      if (e.isSymbolicLink()) {
-        try {
-          isDir = statSync(full).isDirectory();
-        } catch {
-          continue;
-        }
-      }
-      if (isDir) {
-        if (!SKIP_DIRS.has(n)) walk(full);
-      } else if (n !== PROJECT_FILE_NAME && (EXTENSIONS.test(n) || mayBeLaunchFileName(n))) out.push(full);
-    }
-  };
-  walk(p);
-  return out;
+  return true;
 }

@@ -5,20 +5,23 @@
 import { parseTree, Node as JsonNode, ParseError, printParseErrorCode } from 'jsonc-parser';
 import { ConfigNode, ParsedDocument, ParseProblem } from './configNode';
 import { LineIndex } from './positions';
+import { withoutLongNumberArrays } from './longArrays';
 
 export function parseJsonDocument(text: string): ParsedDocument {
   const errors: ParseError[] = [];
   // Strip a UTF-8 BOM from parsing but keep offsets aligned with the original text.
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const { body, constants } = maskPythonConstants(bom ? ' ' + text.slice(1) : text);
+  // A 20 MB table of numbers costs a node per number: its tail is left out, offsets mapped back (longArrays.ts).
+  const long = withoutLongNumberArrays(text);
+  const { body, constants } = maskPythonConstants(bom ? ' ' + long.short.slice(1) : long.short);
   const tree = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
-  const problems: ParseProblem[] = errors.map((e) => ({
-    message: `JSON: ${printParseErrorCode(e.error)}`,
-    offset: e.offset,
-    length: e.length,
-  }));
+  const problems: ParseProblem[] = errors.map((e) => {
+    const offset = long.startAt(e.offset);
+    return { message: `JSON: ${printParseErrorCode(e.error)}`, offset, length: long.endAt(e.offset + e.length) - offset };
+  });
   const root = tree ? convert(tree, undefined) : undefined;
   if (root && constants.size) restoreConstants(root, constants);
+  if (root && long.short !== text) mapOffsets(root, long);
   return { format: 'json', text, lines: new LineIndex(text), root, problems };
 }
 
@@ -72,6 +75,19 @@ function restoreConstants(node: ConfigNode, constants: Map<number, number>): voi
 
 function afterMinus(node: ConfigNode, constants: Map<number, number>): number | undefined {
   return constants.get(node.offset + 1);
+}
+
+/** Offsets in the shortened text back to the original's (keys included). */
+function mapOffsets(node: ConfigNode, long: ReturnType<typeof withoutLongNumberArrays>): void {
+  const end = long.endAt(node.offset + node.length);
+  node.offset = long.startAt(node.offset);
+  node.length = end - node.offset;
+  if (node.keyOffset !== undefined) {
+    const keyEnd = long.endAt(node.keyOffset + (node.keyLength ?? 0));
+    node.keyOffset = long.startAt(node.keyOffset);
+    node.keyLength = keyEnd - node.keyOffset;
+  }
+  for (const c of node.children ?? []) mapOffsets(c, long);
 }
 
 function convert(n: JsonNode, parent: ConfigNode | undefined): ConfigNode {

@@ -6,6 +6,7 @@
  * stops, with Python's own wording. Duplicate keys load (the last one wins) but make an earlier
  * value dead: they are reported apart, for fix verification.
  */
+import { elideLongNumberArrays } from './longArrays';
 
 export interface StrictJsonProblem {
   kind: 'syntax' | 'duplicate-key';
@@ -33,6 +34,11 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
 const MAX_DEPTH = 900; // CPython's recursion limit is 1,000 frames
 
 export function checkStrictJson(text: string): StrictJsonResult {
+  // A huge table of numbers, once the native parser has vouched for its tail, is scanned as blanks (longArrays.ts).
+  return checkText(elideLongNumberArrays(text));
+}
+
+function checkText(text: string): StrictJsonResult {
   const duplicates: StrictJsonProblem[] = [];
   let i = 0;
   const stop = (message: string, offset: number, length = 1, repair?: StrictJsonProblem['repair']): never => {

@@ -81,7 +81,7 @@ export class BoundEngine {
   private bstarCache: Lru<string, Stored>;
   private thresholdCache: Lru<string, ThresholdResult & { bstar: number }>;
   private inflight = new Map<string, Promise<Stored>>();
-  private gpu = new Map<number, Promise<GpuInfoValue>>();
+  private gpu = new Map<string, Promise<GpuInfoValue>>();
   private readonly script: string;
 
   constructor(private readonly opts: EngineOptions = {}) {
@@ -99,14 +99,16 @@ export class BoundEngine {
   }
 
   /** The WebGPU adapter as the b* worker sees it for this head dimension (asked once, lazily). */
-  gpuInfo(headDim: number): Promise<GpuInfoValue> {
-    let p = this.gpu.get(headDim);
+  gpuInfo(headDim: number, insist = false): Promise<GpuInfoValue> {
+    // insist (--backend gpu) opens even a software rasterizer; auto only learns what the adapter is.
+    const k = `${headDim}:${insist}`;
+    let p = this.gpu.get(k);
     if (!p) {
       // Mesa's EGL reads this from the C environment, which only the main thread's process.env
       // writes through to: without a display, llvmpipe is reached surfaceless.
       process.env.EGL_PLATFORM ??= 'surfaceless';
-      p = this.opts.gpuProbe ? Promise.resolve(this.opts.gpuProbe(headDim)) : (this.submit({ kind: 'gpuInfo', headDim }) as Promise<GpuInfoValue>);
-      this.gpu.set(headDim, p);
+      p = this.opts.gpuProbe ? Promise.resolve(this.opts.gpuProbe(headDim)) : (this.submit({ kind: 'gpuInfo', headDim, insist }) as Promise<GpuInfoValue>);
+      this.gpu.set(k, p);
     }
     return p;
   }
@@ -124,11 +126,13 @@ export class BoundEngine {
     if (choice === 'auto' && length < GPU_AUTO_MIN_LENGTH) {
       return { backend: 'cpu', reason: `auto: L = ${length} is below the GPU crossover ${GPU_AUTO_MIN_LENGTH}, where the CPU sweep is faster` };
     }
-    const g = await this.gpuInfo(headDim);
+    const g = await this.gpuInfo(headDim, choice === 'gpu');
     if (!g.available) {
       if (choice === 'gpu') throw new RopeError('invalid-parameter', `gpu backend unavailable: ${g.reason}; use --backend cpu or auto`);
       return { backend: 'cpu', reason: `auto: no GPU (${g.reason})` };
     }
+    // Decided before calibration: auto does not open a software rasterizer at all (nor load Dawn for it).
+    if (choice === 'auto' && g.software) return { backend: 'cpu', reason: `auto: ${g.adapter} is a software rasterizer, slower than the CPU sweep` };
     if (!g.precise) return { backend: 'cpu', reason: `${choice}: ${g.adapter} not used to certify: ${g.reason}` };
     if (choice === 'gpu') return { backend: 'gpu', reason: `requested (--backend gpu): ${g.adapter}` };
     if (g.software) return { backend: 'cpu', reason: `auto: ${g.adapter} is a software rasterizer, slower than the CPU sweep` };

@@ -14,6 +14,10 @@ import { join, resolve } from 'node:path';
 import { fAt, thetas } from '../rope/fb';
 import { MinimaRequest, packFrequencies, screenEpsilon } from './fbWebgpu';
 import type { WebGpuInfo } from './webgpuLoad';
+import { probeWebGpuQuietly } from './quietGpuProbe';
+
+/** Why a software rasterizer found by the probe was not opened (auto never runs on one). */
+export const SOFTWARE_NOT_OPENED = 'a software rasterizer, opened only when asked for (--backend gpu)';
 
 export type BridgeRequest =
   | { op: 'open'; ctrl: SharedArrayBuffer; data: SharedArrayBuffer }
@@ -50,10 +54,21 @@ export class GpuBridge {
     readonly info: WebGpuInfo,
   ) {}
 
-  /** Starts the device thread and opens an adapter; `bridge` is null (with the reason) when there is none. */
-  static open(script = defaultGpuWorkerScript()): { bridge: GpuBridge | null; info: WebGpuInfo | null; reason: string } {
+  /**
+   * Starts the device thread and opens an adapter; `bridge` is null (with the reason) when there is none,
+   * and, unless `openSoftware`, when the adapter is a software rasterizer (`info` then describes it).
+   */
+  static open(
+    script = defaultGpuWorkerScript(),
+    opts: { openSoftware?: boolean } = { openSoftware: true },
+  ): { bridge: GpuBridge | null; info: WebGpuInfo | null; reason: string } {
     if (webgpuDisabled()) return { bridge: null, info: null, reason: 'WebGPU disabled by ROPE_LENS_WEBGPU=0' };
     if (!existsSync(script)) return { bridge: null, info: null, reason: `WebGPU worker script not found at ${script}` };
+    // Dawn is loaded here only once a child process has found an adapter worth opening: on a machine
+    // without a GPU its native log lines stay in that child's pipe (quietGpuProbe.ts).
+    const found = probeWebGpuQuietly(script);
+    if (!found.info) return { bridge: null, info: null, reason: found.reason };
+    if (found.info.software && !opts.openSoftware) return { bridge: null, info: found.info, reason: SOFTWARE_NOT_OPENED };
     const worker = new Worker(script);
     worker.unref();
     const probe = new GpuBridge(worker, null as unknown as WebGpuInfo);

@@ -22,14 +22,17 @@ import { describeAdapter } from './webgpuLoad';
 /** Below this length a scan stays on the CPU even on the gpu backend: a GPU round trip costs more. */
 export const GPU_SCAN_MIN_LENGTH = 2048;
 
-let bridge: { bridge: GpuBridge | null; reason: string } | null = null;
-function gpu(): { bridge: GpuBridge | null; reason: string } {
-  bridge ??= GpuBridge.open();
+let bridge: ReturnType<typeof GpuBridge.open> | null = null;
+/** The device; a software rasterizer is opened only for `insist` (--backend gpu), when it loads Dawn here. */
+function gpu(insist = true): ReturnType<typeof GpuBridge.open> {
+  if (!bridge || (insist && !bridge.bridge && bridge.info?.software)) bridge = GpuBridge.open(undefined, { openSoftware: insist });
   return bridge;
 }
 
-function gpuInfo(headDim: number): GpuInfoValue {
-  const g = gpu();
+function gpuInfo(headDim: number, insist: boolean): GpuInfoValue {
+  const g = gpu(insist);
+  // Described, not opened nor calibrated: auto never runs on a software rasterizer.
+  if (!g.bridge && g.info) return { available: true, software: true, adapter: describeAdapter(g.info), reason: g.reason, precise: false };
   if (!g.bridge) return { available: false, software: false, adapter: 'none', reason: g.reason, precise: false };
   const c = g.bridge.calibrate(headDim);
   return {
@@ -110,7 +113,7 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
     case 'lmax':
       return { lmax: lmax(job.base, job.headDim, job.length, { signal }) };
     case 'gpuInfo':
-      return gpuInfo(job.headDim);
+      return gpuInfo(job.headDim, job.insist === true);
   }
 }
 

@@ -5,7 +5,8 @@ export type JobRequest =
   | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number; backend: 'cpu' | 'gpu' }
   | { kind: 'threshold'; length: number; headDim: number; bstar: number }
   | { kind: 'lmax'; base: number; headDim: number; length: number }
-  | { kind: 'gpuInfo'; headDim: number };
+  /** insist: --backend gpu, which opens even a software rasterizer (auto only asks what the adapter is). */
+  | { kind: 'gpuInfo'; headDim: number; insist?: boolean };
 
 /** What the GPU did in one b* job: full scans it decided, scans left to the CPU, chunks evaluated in float64. */
 export interface GpuJobStats {

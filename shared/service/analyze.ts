@@ -26,7 +26,7 @@ import { launchFormatOf, readLaunchFile } from '../launch/index';
 import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
 import { verifyFixes } from './verifyFixes';
-import { brokenContinuationFindings, invalidJsonFindings } from './readerFindings';
+import { brokenContinuationFindings, invalidJsonFindings, refusedConfigJson } from './readerFindings';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -111,7 +111,9 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     if (launchFormat !== 'compose' && launchFormat !== 'kubernetes') return OTHER();
   }
   const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
-  if (!format || (!asModel && sniff(text, opts.fileName, format) === 'other')) return OTHER();
+  if (!format) return OTHER();
+  if (!asModel && sniff(text, opts.fileName, format) === 'other')
+    return { ...OTHER(), diagnostics: format === 'json' ? refusedConfigJson(text, opts.fileName) : [] };
   const safe = <T>(what: string, f: () => T): T | undefined => guarded(what, f, opts);
   let doc: ParsedDocument;
   try {

@@ -38,7 +38,8 @@ export function invalidJsonFindings(text: string, lines: LineIndex = new LineInd
     {
       code: INVALID_JSON,
       severity: 'error',
-      message: `Python's json module refuses this file (${p.message}: line ${at.line + 1} column ${at.character + 1}), so transformers cannot load it.`,
+      // Python's own words for it (JSONDecodeError): "Expecting value: line 1 column 1 (char 0)".
+      message: `Python's json module refuses this file (${p.message}: line ${at.line + 1} column ${at.character + 1} (char ${p.offset})), so transformers cannot load it.`,
       range: lines.rangeOf(p.offset, p.length),
       fixes,
     },
@@ -61,6 +62,18 @@ function commaRepairs(text: string): Repair[] {
     current = current.slice(0, r.offset) + r.newText + current.slice(r.offset + r.length);
   }
   return done.sort((a, b) => a.offset - b.offset);
+}
+
+/** The file name transformers loads a model config from (`PretrainedConfig`'s CONFIG_NAME). */
+const CONFIG_JSON = /(^|[\/\\])config\.json$/i;
+
+/**
+ * A `config.json` that Python's json refuses whatever its content: empty, truncated before any key,
+ * garbage. Such a file shows no sign of being a model config, yet transformers would load it by its
+ * name and fail; it is parse/invalid-json rather than silently "other".
+ */
+export function refusedConfigJson(text: string, fileName: string): Finding[] {
+  return CONFIG_JSON.test(fileName) ? invalidJsonFindings(text) : [];
 }
 
 /** Each `\` that does not continue its launch command, with the fix that makes it continue. */

@@ -1,7 +1,10 @@
 /**
  * A cheap look at the raw text before parsing: files that cannot be model or training configs
  * (package.json, tsconfig, tokenizer.json, lock files, CI workflows) and big files without any
- * RoPE-related key are "other" at once, so a 50 MB tokenizer.json costs microseconds.
+ * RoPE-related key are "other" at once, so a 50 MB tokenizer.json costs microseconds. Size alone
+ * does not make a file "other": a 20 MB config (a padded or annotated copy) is read like its 2 MB
+ * copy; the front-ends cap what they read (the CLI's MAX_CHECK_BYTES, the server's as-you-type
+ * limit) and say so.
  */
 import type { DocumentFormat } from '../document/parse';
 
@@ -15,12 +18,9 @@ const KEYS =
 
 /** Only this much of a large file is searched for keys; configs put them near the top anyway. */
 const HEAD = 256 * 1024;
-/** Configs this large do not exist; tokenizer vocabularies and datasets do. */
-const MAX_LENGTH = 8 * 1024 * 1024;
 
 export function sniff(text: string, fileName: string, _format: DocumentFormat): 'maybe' | 'other' {
   if (NOT_CONFIG_NAMES.test(fileName) || CI_FOLDERS.test(fileName)) return 'other';
-  if (text.length > MAX_LENGTH) return 'other';
   const head = text.length > HEAD ? text.slice(0, HEAD) : text;
   return KEYS.test(head) ? 'maybe' : 'other';
 }
