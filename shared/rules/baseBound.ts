@@ -24,6 +24,7 @@ import { MAX_LENGTH } from '../bstar/validate';
 import { baseUnreadable } from './invalidValues';
 import { groupScaling, ropeGroups } from '../config/attentionGroups';
 import { situationOf } from './situation';
+import { declaredContextFindings } from './declaredContext';
 import { baseLabel } from './wording';
 import { derivativeNote } from '../config/reach';
 
@@ -38,6 +39,9 @@ export const baseBoundRule: Rule = {
       // An extended context is judged by rope/context-extended, with fixes from the trained context.
       const sit = situationOf(ctx.model);
       if (sit.extended) return [];
+      // A vendor's declared context above T gets its recipe (rope/context-extended, information): a bound
+      // fact at that context would tell the user not to add the very scaling the recipe adds.
+      if (declaredContextFindings(ctx).length) return [];
       // A stock checkpoint (as shipped, or C ≤ T) below the bound is a fact the user cannot change: a hint,
       // never a squiggle or a Problems entry (advice.md situation 2). Values of the file's own are information.
       return checkGroups(ctx, ctx.model, sit.stock ? 'hint' : 'information');
