@@ -380,7 +380,7 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'plan: params.uri must be a string');
     return runSafe(token, () => {
       const doc = documents.get(params.uri);
-      return doc ? planForDocument(doc, params, service) : { ok: false as const, message: `${params.uri} is not open` };
+      return doc ? planForDocument(doc, params, service, platform.files) : { ok: false as const, message: `${params.uri} is not open` };
     });
   });
 
@@ -388,7 +388,7 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'plan/writeStage: params.uri must be a string');
     return runSafe(token, () => {
       const doc = documents.get(params.uri);
-      return doc ? planWriteStage(doc, params, service) : { ok: false as const, message: `${params.uri} is not open` };
+      return doc ? planWriteStage(doc, params, service, platform.files) : { ok: false as const, message: `${params.uri} is not open` };
     });
   });
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RULE_PAGES_DIR } from '../shared/protocol/messages';
-import { createNodeResolver } from '../shared/node/resolveNode';
+import { createNodeResolver, nodeFileReader } from '../shared/node/resolveNode';
 import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
 import { nodeProjectConfig } from '../shared/node/projectConfig';
 import { nodeSourcedFiles } from '../shared/node/sourcedFiles';
@@ -31,6 +31,7 @@ export function rulesDocBase(bundleDir: string = __dirname): string {
 
 export function nodePlatform(): ServerPlatform {
   return {
+    files: nodeFileReader,
     resolver: createNodeResolver(),
     workspace: nodeWorkspaceFacts(),
     sourcedFiles: nodeSourcedFiles(),

@@ -4,7 +4,7 @@
  * server/web/browserPlatform.ts); only these differ: how files are read, how the shell grammar
  * loads, where bounds are computed, where the rule pages live and how the Hub is reached.
  */
-import type { BaseModelResolver } from '../shared/config/resolve';
+import type { BaseModelResolver, FileReader } from '../shared/config/resolve';
 import type { ShellParser, SourcedFile } from '../shared/launch/types';
 import type { WorkspaceFacts } from '../shared/serving/pins';
 import type { ProjectConfigSource } from '../shared/service/projectConfig';
@@ -21,6 +21,8 @@ export interface HubBackend {
 }
 
 export interface ServerPlatform {
+  /** Files the planner reads (a training YAML's base model folder). */
+  files: FileReader;
   /** Base models: local folders, the HF cache where there is one, the catalog. */
   resolver: BaseModelResolver;
   /** Consumer pins in requirements and lock files near a config. */

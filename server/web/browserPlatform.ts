@@ -1,0 +1,46 @@
+/**
+ * The language server's platform in a browser web worker (vscode.dev, github.dev, code-server's
+ * web worker extension host): workspace files through the client (`vscode.workspace.fs`, so
+ * virtual file systems work), no Hugging Face cache (local folders and the catalog resolve base
+ * models), the shell grammar and the b* worker fetched from beside this bundle, rule pages from
+ * the repository.
+ */
+import { createResolver } from '../../shared/config/resolve';
+import { projectConfigFrom, sourcedFilesFrom, workspaceFactsFrom } from '../../shared/files/fileSources';
+import { REPOSITORY_PAGES } from '../diagnostics';
+import type { ServerPlatform } from '../platform';
+import { webBoundComputer } from './boundComputer';
+import { ClientFiles } from './clientFiles';
+import { webShellParserLoader } from './shellParser';
+
+export interface BrowserPlatform extends ServerPlatform {
+  files: ClientFiles;
+}
+
+/** `bundleUrl`: this bundle's URL (the worker's location); the wasm files and the b* worker sit beside it. */
+export function browserPlatform(bundleUrl: URL, log: (line: string) => void = () => undefined): BrowserPlatform {
+  const files = new ClientFiles(log);
+  const resolver = createResolver({ reader: files });
+  const project = projectConfigFrom(files);
+  return {
+    files,
+    resolver,
+    workspace: workspaceFactsFrom(files),
+    sourcedFiles: sourcedFilesFrom(files),
+    project: {
+      configFor: project,
+      // The project file changed: read every file again (it may name other pins and ignores too).
+      invalidate: () => files.invalidate(),
+    },
+    loadShellParser: webShellParserLoader(bundleUrl),
+    boundComputer: () => webBoundComputer(new URL('bstarWorker.js', bundleUrl).toString(), log),
+    docsBase: () => REPOSITORY_PAGES,
+    attach(connection, changed) {
+      files.attach(connection, () => {
+        // Answers the resolver remembered as "not found" may have been files still on their way.
+        resolver.reset?.();
+        changed();
+      });
+    },
+  };
+}
