@@ -142,6 +142,7 @@ for (const [src, out, format] of webEntries) {
       // Syntax minification drops the `if (false)` branches above; names and layout stay readable.
       minifySyntax: true,
       plugins: [webOnly],
+      inject: ['server/web/bufferShim.ts'],
     }),
   );
 }

@@ -9,6 +9,9 @@
 import type { Connection } from 'vscode-languageserver';
 import type { SyncFiles } from '../../shared/files/syncFiles';
 import { ReadDirectoryRequest, ReadFileRequest } from '../../shared/protocol/files';
+import { dirName } from '../../shared/config/resolve';
+
+const baseName = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndexOf('/') + 1);
 
 type Entry<T> = { state: 'asked' } | { state: 'known'; value: T | undefined };
 
@@ -30,10 +33,24 @@ export class ClientFiles implements SyncFiles {
   }
 
   readText(path: string): string | undefined {
+    // A folder listing that lacks the name answers at once: lookups climbing folders for a file
+    // that is not there (the project file, requirements) cost no round trip per folder.
+    const parent = dirName(path);
+    const listing = this.listDir(parent);
+    const known = this.dirs.get(parent)?.state === 'known';
+    if (known && !listing?.includes(baseName(path))) return undefined;
     return this.lookup(this.texts, path, async () => (await this.connection!.sendRequest(ReadFileRequest, { path })).text);
   }
 
   listDir(path: string): string[] | undefined {
+    const hit = this.dirs.get(path);
+    if (hit) return hit.state === 'known' ? hit.value : undefined;
+    // Lookups climb from here to the root, one folder per answer: ask for all of them in one batch.
+    for (let up = dirName(path); up !== path && !this.dirs.has(up); path = up, up = dirName(up)) this.askDir(up);
+    return this.askDir(path);
+  }
+
+  private askDir(path: string): string[] | undefined {
     return this.lookup(this.dirs, path, async () => (await this.connection!.sendRequest(ReadDirectoryRequest, { path })).entries);
   }
 

@@ -33,7 +33,8 @@ export function projectConfigFrom(files: SyncFiles): (filePath: string) => Proje
       const path = joinPath(dir, PROJECT_FILE_NAME);
       const text = files.readText(path);
       if (text === undefined) continue;
-      if (text.length > MAX_PROJECT_CHARS) return { ...parseProjectConfig('', path), problems: [`${path}: larger than ${MAX_PROJECT_CHARS / 1024} KB, not read`] };
+      if (text.length > MAX_PROJECT_CHARS)
+        return { ...parseProjectConfig('', path), problems: [`${path}: larger than ${MAX_PROJECT_CHARS / 1024} KB, not read`] };
       return parseProjectConfig(text, path);
     }
     return undefined;
