@@ -10,11 +10,11 @@ import { COMMANDS } from '../shared/protocol/commands';
 import { DOCUMENT_SELECTOR_ANY_SCHEME } from './documentSelector';
 import { startClientFeatures } from './features';
 import { serveFiles } from './fileServer';
+import { startServerWorker } from './serverWorker';
 
 let client: LanguageClient | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
-  const serverMain = vscode.Uri.joinPath(context.extensionUri, 'dist/web/server.js');
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     // Virtual file systems (vscode-vfs:, vscode-remote:, …) as well as file: and untitled:.
     documentSelector: DOCUMENT_SELECTOR_ANY_SCHEME,
@@ -22,10 +22,9 @@ export function activate(context: vscode.ExtensionContext): void {
     diagnosticCollectionName: 'rope-lens',
     initializationOptions: { hubPermission: true },
   };
-  const worker = new Worker(serverMain.toString(true));
-  client = new LanguageClient('ropeLens', 'RoPE Lens', clientOptions, worker);
-  serveFiles(context, client);
-  startClientFeatures(context, client);
+  const c = (client = new LanguageClient('ropeLens', 'RoPE Lens', clientOptions, await startServerWorker(context.extensionUri)));
+  serveFiles(context, c);
+  startClientFeatures(context, c);
   // The kernel micro-benchmarks run WebGPU through Node's Dawn; the web extension says so instead of failing.
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.runKernelBenchmarks, () =>

@@ -17,8 +17,11 @@ export interface BrowserPlatform extends ServerPlatform {
   files: ClientFiles;
 }
 
-/** `bundleUrl`: this bundle's URL (the worker's location); the wasm files and the b* worker sit beside it. */
-export function browserPlatform(bundleUrl: URL, log: (line: string) => void = () => undefined): BrowserPlatform {
+/**
+ * `assetUrl`: where a file shipped beside this bundle (the wasm files, the b* worker) is served:
+ * relative to the worker's location, unless the client named each one (browserServer.ts).
+ */
+export function browserPlatform(assetUrl: (name: string) => URL, log: (line: string) => void = () => undefined): BrowserPlatform {
   const files = new ClientFiles(log);
   const resolver = createResolver({ reader: files });
   const project = projectConfigFrom(files);
@@ -32,8 +35,8 @@ export function browserPlatform(bundleUrl: URL, log: (line: string) => void = ()
       // The project file changed: read every file again (it may name other pins and ignores too).
       invalidate: () => files.invalidate(),
     },
-    loadShellParser: webShellParserLoader(bundleUrl),
-    boundComputer: () => webBoundComputer(new URL('bstarWorker.js', bundleUrl).toString(), log),
+    loadShellParser: webShellParserLoader(assetUrl),
+    boundComputer: () => webBoundComputer(assetUrl('bstarWorker.js').toString(), log),
     docsBase: () => REPOSITORY_PAGES,
     attach(connection, changed) {
       files.attach(connection, () => {

@@ -12,15 +12,15 @@ async function bytesOf(url: URL): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** `base`: the folder the wasm files are in (the worker script's URL resolves them). */
-export function webShellParserLoader(base: URL): () => Promise<ShellParser> {
+/** `assetUrl`: where a file shipped beside the bundle is served (browserPlatform.ts). */
+export function webShellParserLoader(assetUrl: (name: string) => URL): () => Promise<ShellParser> {
   let loading: Promise<ShellParser> | undefined;
   return () => {
     loading ??= (async () => {
-      const runtimeUrl = new URL('tree-sitter.wasm', base);
+      const runtimeUrl = assetUrl('tree-sitter.wasm');
       // The bytes are fetched here; locateFile only names them (Emscripten asks for a name even then).
       await Parser.init({ wasmBinary: await bytesOf(runtimeUrl), locateFile: () => runtimeUrl.toString() });
-      const bash = await Language.load(await bytesOf(new URL('tree-sitter-bash.wasm', base)));
+      const bash = await Language.load(await bytesOf(assetUrl('tree-sitter-bash.wasm')));
       const parser = new Parser();
       parser.setLanguage(bash);
       return { parse: (text: string) => parser.parse(text) };

@@ -28,5 +28,14 @@ export interface ReadDirectoryResult {
 export const READ_DIRECTORY_METHOD = 'ropeLens/fs/readDirectory';
 export const ReadDirectoryRequest = new RequestType<ReadDirectoryParams, ReadDirectoryResult, void>(READ_DIRECTORY_METHOD);
 
+/**
+ * The global the web client sets in the server's worker before loading it: file name (beside
+ * dist/web/server.js) → the URL the browser loads it from. VS Code for the web serves an
+ * extension's files at URLs that are not relative to one another (`…/vscode-remote-resource?path=…`).
+ */
+export const WEB_ASSETS_GLOBAL = 'ropeLensWebAssets';
+/** The files the web server loads from beside its bundle. */
+export const WEB_ASSETS = ['tree-sitter.wasm', 'tree-sitter-bash.wasm', 'bstarWorker.js'] as const;
+
 /** Files larger than this are not configs, lock files or scripts the analysis reads (the resolver's own cap). */
 export const MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024;
