@@ -53,7 +53,8 @@ async function problemsOf(page: Page, name: string, expected: number): Promise<s
     const out: string[] = [];
     let file = '';
     for (const text of await rows.allTextContents()) {
-      const m = /rope-lens\(([^)]+)\)\s*\[Ln (\d+), Col \d+\]/.exec(text);
+      // A row reads `<message>rope-lens<code>[Ln L, Col C]` (the parentheses are CSS).
+      const m = /rope-lens([a-z0-9-]+\/[a-z0-9-]+)\s*\[Ln (\d+), Col \d+\]/.exec(text);
       if (!m) file = text.replace(/\d+$/, '');
       else if (file === name) out.push(`${m[1]} ${m[2]}`);
     }
@@ -66,7 +67,7 @@ async function problemsOf(page: Page, name: string, expected: number): Promise<s
       let found = 0;
       for (const r of rowsNow) {
         const t = r.textContent ?? '';
-        if (!/rope-lens\(/.test(t)) file = t.replace(/\d+$/, '');
+        if (!/rope-lens[a-z0-9-]+\/[a-z0-9-]+\s*\[Ln \d+/.test(t)) file = t.replace(/\d+$/, '');
         else if (file === n) found++;
       }
       return found >= (count as number);
