@@ -43,6 +43,8 @@ function webOnlyExtension(dir: string): string {
   for (const k of ['main', 'scripts', 'devDependencies', 'optionalDependencies', 'overrides', 'bin']) delete pkg[k];
   writeFileSync(join(ext, 'package.json'), JSON.stringify(pkg, null, 2));
   cpSync(join(ROOT, 'dist', 'web'), join(ext, 'dist', 'web'), { recursive: true });
+  // The Inspector's webview scripts, as the .vsix ships them.
+  cpSync(join(ROOT, 'dist', 'media'), join(ext, 'dist', 'media'), { recursive: true });
   return ext;
 }
 
@@ -183,7 +185,9 @@ describe('code-server 4.100.3, web worker extension host (the web extension)', f
         .locator('.tab', { hasText: /Inspector/ })
         .first()
         .waitFor({ timeout: 60000 });
-      await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 60000 });
+      // Its page drew the validity chart from the web server's data.
+      const inspector = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+      await inspector.locator('#chart-validity canvas').first().waitFor({ timeout: 120000 });
       await screenshot(page, ARTIFACTS, '03-inspector.png');
     } catch (e) {
       if (page) await screenshot(page, ARTIFACTS, '99-failure.png').catch(() => undefined);
