@@ -46,7 +46,7 @@ export class ClientFiles implements SyncFiles {
     const hit = this.dirs.get(path);
     if (hit) return hit.state === 'known' ? hit.value : undefined;
     // Lookups climb from here to the root, one folder per answer: ask for all of them in one batch.
-    for (let up = dirName(path); up !== path && !this.dirs.has(up); path = up, up = dirName(up)) this.askDir(up);
+    for (let at = path, up = dirName(at); up !== at && !this.dirs.has(up); at = up, up = dirName(up)) this.askDir(up);
     return this.askDir(path);
   }
 

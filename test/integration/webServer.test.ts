@@ -55,7 +55,6 @@ describe('the web build', function () {
       /\bfrom\s*["']node:/,
       /["']node:[a-z_/]+["']/,
       /\b__dirname\b/,
-      /\bprocess\.(argv|env|exit|cwd|platform)\b/,
     ];
     // Buffer is Node's unless the bundle brings its own (server/web/bufferShim.ts, injected by esbuild.mjs).
     const NODE_BUFFER = /\bBuffer\.(from|alloc)\b/;
@@ -70,6 +69,15 @@ describe('the web build', function () {
           assert.equal(m, null, `${bundle} contains ${m?.[0]} (near: ${m ? text.slice(Math.max(0, m.index - 80), m.index + 80) : ''})`);
         }
         if (NODE_BUFFER.test(text)) assert.ok(OWN_BUFFER.test(text), `${bundle} uses Node's Buffer`);
+        // `process` only behind a `typeof process` test in the same expression (libraries that also run on Node).
+        for (const m of text.matchAll(/\bprocess\.(argv|env|exit|cwd|platform|versions)\b/g)) {
+          const before = text.slice(Math.max(0, m.index - 120), m.index);
+          assert.match(
+            before,
+            /typeof process\b/,
+            `${bundle} reads ${m[0]} without testing for process (near: ${text.slice(Math.max(0, m.index - 80), m.index + 40)})`,
+          );
+        }
       });
     }
     it('the scan finds a Node built-in where there is one (the Node server bundle)', () => {
