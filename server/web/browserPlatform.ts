@@ -13,6 +13,16 @@ import { webBoundComputer } from './boundComputer';
 import { ClientFiles } from './clientFiles';
 import { webShellParserLoader } from './shellParser';
 
+/** The b* worker's URL, or undefined (bounds then run in the server's worker) when it has none. */
+function workerUrl(assetUrl: (name: string) => URL, log: (line: string) => void): string | undefined {
+  try {
+    return assetUrl('bstarWorker.js').toString();
+  } catch (e) {
+    log(`bounds: ${(e as Error).message}; computing in the server's worker`);
+    return undefined;
+  }
+}
+
 export interface BrowserPlatform extends ServerPlatform {
   files: ClientFiles;
 }
@@ -36,7 +46,7 @@ export function browserPlatform(assetUrl: (name: string) => URL, log: (line: str
       invalidate: () => files.invalidate(),
     },
     loadShellParser: webShellParserLoader(assetUrl),
-    boundComputer: () => webBoundComputer(assetUrl('bstarWorker.js').toString(), log),
+    boundComputer: () => webBoundComputer(workerUrl(assetUrl, log), log),
     docsBase: () => REPOSITORY_PAGES,
     attach(connection, changed) {
       files.attach(connection, () => {
