@@ -2,7 +2,7 @@
 // so a partial tree still builds. `--production` minifies and drops sourcemaps.
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { readFileSync, statSync } from 'node:fs';
 
@@ -92,6 +92,60 @@ for (const [src, out] of browserEntries) {
     }),
   );
 }
+// The web extension (vscode.dev, github.dev): the client in VS Code's web worker extension host
+// (CommonJS, `vscode` from the host) and the language server in its own web worker, plus the b*
+// worker it starts. No Node built-in may reach these bundles: an import of one fails the build
+// (test/integration/webBundle.test.ts scans the output as well). web-tree-sitter's Emscripten glue
+// probes for Node at run time and then requires fs, path, url and module; in the web build those
+// probes are the constant false, so those branches are dropped instead of shipped.
+const builtins = new Set(builtinModules);
+const NODE_PROBES = [
+  'typeof process == "object" && typeof process.versions == "object" && typeof process.versions.node == "string" && process.type != "renderer"',
+  'globalThis.process?.versions.node',
+];
+const webOnly = {
+  name: 'web-only',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      if (!builtins.has(name) && !builtins.has(name.split('/')[0])) return undefined;
+      return { errors: [{ text: `the web build cannot use the Node built-in "${args.path}" (imported by ${relative('.', args.importer)})` }] };
+    });
+    b.onLoad({ filter: /[\\/]web-tree-sitter[\\/]tree-sitter\.js$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      for (const probe of NODE_PROBES) {
+        if (!text.includes(probe)) return { errors: [{ text: `${args.path}: its Node probe changed; update esbuild.mjs` }] };
+        text = text.replaceAll(`if (${probe})`, 'if (false)').replaceAll(probe, 'false');
+      }
+      return { contents: text.replaceAll('if (ENVIRONMENT_IS_NODE) {', 'if (false) {'), loader: 'js' };
+    });
+  },
+};
+const webEntries = [
+  ['client/browserExtension.ts', 'dist/web/extension.js', 'cjs'],
+  ['server/browserServer.ts', 'dist/web/server.js', 'iife'],
+  ['server/web/boundWorker.ts', 'dist/web/bstarWorker.js', 'iife'],
+];
+for (const [src, out, format] of webEntries) {
+  if (!existsSync(src)) continue;
+  builds.push(
+    esbuild.build({
+      ...common,
+      entryPoints: [src],
+      outfile: at(out),
+      platform: 'browser',
+      format,
+      external: ['vscode'],
+      mainFields: ['browser', 'module', 'main'],
+      // web-tree-sitter's ESM build reads import.meta.url only to find its wasm, which the server passes in.
+      define: { ...pagesDefine, 'import.meta.url': 'undefined' },
+      // Syntax minification drops the `if (false)` branches above; names and layout stay readable.
+      minifySyntax: true,
+      plugins: [webOnly],
+      inject: ['server/web/bufferShim.ts'],
+    }),
+  );
+}
 await Promise.all(builds);
 
 // The shell grammar for launch files: web-tree-sitter's runtime and tree-sitter-bash, loaded at run
@@ -101,4 +155,6 @@ mkdirSync(outdir, { recursive: true });
 for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
   const from = require.resolve(wasm);
   copyFileSync(from, join(outdir, wasm.slice(wasm.indexOf('/') + 1)));
+  // The web server fetches them from beside its own bundle (server/web/shellParser.ts).
+  if (existsSync(join(outdir, 'web'))) copyFileSync(from, join(outdir, 'web', wasm.slice(wasm.indexOf('/') + 1)));
 }

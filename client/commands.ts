@@ -4,7 +4,7 @@
  * `ropeLens.describeDocument`, so they never hold the LanguageClient.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { CheckAsModelConfigRequest, DescribeRequest, DescribeResult } from '../shared/protocol/messages';
 import { COMMANDS } from '../shared/protocol/commands';
 

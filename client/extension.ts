@@ -7,20 +7,10 @@
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
-import {
-  BoundStatusNotification,
-  InspectorDataRequest,
-  InspectorFixRequest,
-  PlanRequest,
-  PlanWriteStageRequest,
-  SERVER_NODE_FLAGS,
-} from '../shared/protocol/messages';
+import { SERVER_NODE_FLAGS } from '../shared/protocol/messages';
 import { COMMANDS } from '../shared/protocol/commands';
-import { BoundStatusItem } from './status';
-import { registerServerCommands } from './commands';
-import { registerInspector } from './inspector/panel';
 import { registerKernelBench } from './bench/command';
-import { registerHub } from './hub';
+import { startClientFeatures } from './features';
 
 let client: LanguageClient | undefined;
 
@@ -31,25 +21,8 @@ export interface ActivationStats {
 }
 const stats: ActivationStats = { activateMs: NaN };
 
-export const DOCUMENT_SELECTOR = [
-  { scheme: 'file', language: 'json' },
-  { scheme: 'file', language: 'jsonc' },
-  { scheme: 'file', language: 'yaml' },
-  { scheme: 'untitled', language: 'json' },
-  { scheme: 'untitled', language: 'yaml' },
-  // Launch files: the commands that start engines and trainers (the server sniffs for a known
-  // program before parsing, so an ordinary build script costs nothing).
-  { scheme: 'file', language: 'shellscript' },
-  { scheme: 'file', language: 'dockerfile' },
-  { scheme: 'file', language: 'ollama-modelfile' },
-  { scheme: 'file', language: 'dockercompose' },
-  { scheme: 'untitled', language: 'shellscript' },
-  // Launch files by name whatever language VS Code gives them (`x-Dockerfile`, `Dockerfile-gpu`,
-  // `Modelfile.qwen`, `run.zsh`): the server decides by their text (shared/launch/format.ts).
-  { scheme: 'file', pattern: '**/*{Dockerfile,dockerfile,Containerfile,containerfile}*' },
-  { scheme: 'file', pattern: '**/{Modelfile,modelfile}*' },
-  { scheme: 'file', pattern: '**/*.{sh,bash,zsh}' },
-];
+export { DOCUMENT_SELECTOR } from './documentSelector';
+import { DOCUMENT_SELECTOR } from './documentSelector';
 
 export function activate(context: vscode.ExtensionContext): { stats: ActivationStats } {
   const t0 = performance.now();
@@ -70,34 +43,8 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
   };
   client = new LanguageClient('ropeLens', 'RoPE Lens', serverOptions, clientOptions);
 
-  const status = new BoundStatusItem();
-  context.subscriptions.push(status);
-  const ready = client.start().then(() => {
+  const ready = startClientFeatures(context, client).then(() => {
     stats.serverReadyMs = performance.now() - t0;
-    context.subscriptions.push(client!.onNotification(BoundStatusNotification, (s) => status.update(s)));
-  });
-  registerHub(context, client);
-  ready.catch((e) => void vscode.window.showErrorMessage(`RoPE Lens: the language server did not start: ${(e as Error)?.message ?? e}`));
-
-  registerServerCommands(context, client, ready);
-  const c = client;
-  registerInspector(context, {
-    data: async (params) => {
-      await ready;
-      return c.sendRequest(InspectorDataRequest, params);
-    },
-    fix: async (params) => {
-      await ready;
-      return c.sendRequest(InspectorFixRequest, params);
-    },
-    plan: async (params) => {
-      await ready;
-      return c.sendRequest(PlanRequest, params);
-    },
-    writeStage: async (params) => {
-      await ready;
-      return c.sendRequest(PlanWriteStageRequest, params);
-    },
   });
   registerKernelBench(context);
   context.subscriptions.push(

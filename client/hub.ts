@@ -5,7 +5,7 @@
  * workspace. An untrusted workspace is never allowed the network, whatever the setting says.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { HubFetchedNotification, HubPermissionParams, HubPermissionRequest, HubPermissionResult } from '../shared/protocol/messages';
 import { SETTINGS_SECTION, normalizeSettings } from '../shared/protocol/settings';
 import { hubDecision } from '../shared/protocol/hubPermission';

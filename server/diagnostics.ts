@@ -1,8 +1,5 @@
 /** Findings → LSP diagnostics: severity (after the user's per-rule setting), code, docs link, related info. */
 import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DIAGNOSTIC_SOURCE, RULE_PAGES_DIR } from '../shared/protocol/messages';
 import type { Finding, FileAnalysis, Severity } from '../shared/service/types';
 import type { RopeLensSettings } from './settings';
@@ -14,21 +11,10 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-const REPOSITORY_PAGES = 'https://github.com/rope-lens/rope-lens/blob/main/' + RULE_PAGES_DIR;
+/** The repository's rule pages: where links point when no copy ships beside the server (the platform's docsBase). */
+export const REPOSITORY_PAGES = 'https://github.com/rope-lens/rope-lens/blob/main/' + RULE_PAGES_DIR;
 
-/**
- * Where `codeDescription` points: the rule pages shipped next to the bundle (the .vsix carries
- * docs/rules/, so the link opens offline), else the repository's copy. Each code's page is
- * `<base>/<code>.md`.
- */
-export function rulesDocBase(bundleDir: string = __dirname): string {
-  for (const candidate of [join(bundleDir, '..', RULE_PAGES_DIR), join(bundleDir, '..', '..', RULE_PAGES_DIR)]) {
-    if (existsSync(candidate)) return pathToFileURL(candidate).toString();
-  }
-  return REPOSITORY_PAGES;
-}
-
-/** The page of a code under a base from rulesDocBase. */
+/** The page of a code under a base from the platform's docsBase. */
 export function rulePageHref(docsBase: string, code: string): string {
   return `${docsBase}/${code.split('/').map(encodeURIComponent).join('/')}.md`;
 }

@@ -13,7 +13,8 @@ import { MessageType, ShowMessageNotification, type Connection } from 'vscode-la
 import type { RecordingResolver } from '../shared/config/resolve';
 import { HubFetchedNotification, HubPermissionRequest } from '../shared/protocol/messages';
 import type { RopeLensSettings } from '../shared/protocol/settings';
-import { HubResult, HubSettings, describeResult, fetchModels, hubSettings } from '../shared/node/hubFetch';
+import type { HubResult, HubSettings } from '../shared/node/hubFetch';
+import type { HubBackend } from './platform';
 
 export interface HubFetcherDeps {
   connection: Pick<Connection, 'sendRequest' | 'sendNotification'>;
@@ -24,7 +25,9 @@ export interface HubFetcherDeps {
   /** Something landed in the cache: validate the open documents again. */
   landed(): void;
   log(line: string): void;
-  /** For tests: the Hub settings (default: from the server's environment). */
+  /** How this platform reaches the Hub; absent: it cannot (the misses are logged, nothing is fetched). */
+  backend?: HubBackend;
+  /** For tests: the Hub settings (default: the backend's, from the server's environment). */
   hub?: () => HubSettings;
 }
 
@@ -56,7 +59,12 @@ export class HubFetcher {
 
   private async run(uri: string, refs: string[]): Promise<void> {
     const mode = (await this.deps.settingsOf(uri)).hubAllowNetwork;
-    const hub = (this.deps.hub ?? (() => hubSettings()))();
+    const backend = this.deps.backend;
+    if (!backend) {
+      this.deps.log(`hub: ${refs.join(', ')} not found; the Hub is not reachable from this editor`);
+      return;
+    }
+    const hub = (this.deps.hub ?? (() => backend.settings()))();
     if (mode === 'never') {
       this.deps.log(`hub: not fetching ${refs.join(', ')} (ropeLens.hub.allowNetwork is "never")`);
       return;
@@ -73,14 +81,14 @@ export class HubFetcher {
       if (!allow) this.deps.log(`hub: ${refs.join(', ')} not found offline; set ropeLens.hub.allowNetwork to "always" to fetch from the Hub`);
     }
     if (!allow) return;
-    const results: HubResult[] = await fetchModels(refs, hub, (line) => this.deps.log(`hub: ${line}`));
+    const results: HubResult[] = await backend.fetchModels(refs, hub, (line) => this.deps.log(`hub: ${line}`));
     for (const r of results) {
-      this.deps.log(`hub: ${describeResult(r)}`);
+      this.deps.log(`hub: ${backend.describe(r)}`);
       // A notification (not window/showMessageRequest), which every LSP client shows.
       if (!r.ok) void this.deps.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `RoPE Lens: ${r.message}` });
     }
     void this.deps.connection.sendNotification(HubFetchedNotification, {
-      results: results.map((r) => ({ ref: r.ref, ok: r.ok, message: describeResult(r) })),
+      results: results.map((r) => ({ ref: r.ref, ok: r.ok, message: backend.describe(r) })),
     });
     if (results.some((r) => r.ok)) {
       this.deps.resolver.reset?.();

@@ -31,33 +31,28 @@ import {
 } from '../shared/protocol/messages';
 import { SETTINGS_SECTION } from '../shared/protocol/settings';
 import { createRopeLensService, type RopeLensService } from '../shared/service/service';
-import { createNodeResolver } from '../shared/node/resolveNode';
 import { recordingResolver } from '../shared/config/resolve';
 import { HubFetcher } from './hub';
 import { inspectorData, inspectorFix } from './inspector';
 import { planForDocument, planWriteStage } from './plan';
 import { AnalysisCache } from './documents';
 import { CachedBoundOracle, BoundComputer } from './boundOracle';
-import { createBoundComputer } from './boundComputer';
 import { SettingsStore, BoundBackend, normalizeSettings } from './settings';
 import { Validator } from './validation';
 import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
-import { loadShellParser } from '../shared/node/shellParser';
-import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
-import { nodeProjectConfig } from '../shared/node/projectConfig';
 import { PROJECT_FILE_NAME } from '../shared/service/projectConfig';
-import { nodeSourcedFiles } from '../shared/node/sourcedFiles';
 import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
 import { describe } from './describe';
 import { BoundProgress } from './progress';
-import { rulesDocBase } from './diagnostics';
 import type { ClientSupport, ServerContext } from './context';
-import { NATIVE_LOG_ENV } from '../shared/node/quietGpuProbe';
+import type { ServerPlatform } from './platform';
 
 export interface ServerOptions {
+  /** Where the server runs: Node (server/nodePlatform.ts) or a browser worker (server/web/browserPlatform.ts). */
+  platform: ServerPlatform;
   /** The bound engine for a backend; tests inject a double. */
   boundComputer?: (backend: BoundBackend) => BoundComputer;
   /** Observer for bound activity (tests); the client is told through `ropeLens/boundStatus` anyway. */
@@ -71,6 +66,9 @@ const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'reque
 /** Rounds of "wait for the bound engine to go idle, re-analyse" before an explicit code-action answer. */
 export const MAX_SETTLE_ROUNDS = 4;
 
+/** Runs `fn` once the current turn's messages are handled (setImmediate where there is one: Node). */
+const afterThisTurn: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0);
+
 /** Lets a `$/cancelRequest` that arrived with the request be seen, then runs `fn` between two token checks. */
 async function runSafe<T>(token: CancellationToken, fn: () => T | Promise<T>): Promise<T> {
   await new Promise((r) => setTimeout(r, 0));
@@ -80,11 +78,12 @@ async function runSafe<T>(token: CancellationToken, fn: () => T | Promise<T>): P
   return result;
 }
 
-export function startServer(connection: Connection, options: ServerOptions = {}): ServerContext {
+export function startServer(connection: Connection, options: ServerOptions): ServerContext {
+  const platform = options.platform;
   const documents = new TextDocuments(TextDocument);
   const log = options.log ?? ((line: string) => connection.console.error(line));
   const settings = new SettingsStore(connection, log);
-  const makeComputer = options.boundComputer ?? createBoundComputer;
+  const makeComputer = options.boundComputer ?? platform.boundComputer;
   let backend: BoundBackend = 'auto';
   const support: ClientSupport = {
     pullDiagnostics: false,
@@ -105,7 +104,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       // Several answers often land together: re-validate once for all of them.
       if (settleQueued) return;
       settleQueued = true;
-      setImmediate(() => {
+      afterThisTurn(() => {
         settleQueued = false;
         validator.boundsSettled(cache.waitingForBounds());
         if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
@@ -120,20 +119,20 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // The one service of this window: the same resolver as the CLI (local folders, the HF cache, the
   // catalog), the window's bound oracle; settings come per document.
   // It records the Hub models it misses; the Hub fetcher asks, fetches and re-validates (server/hub.ts).
-  const resolver = recordingResolver(createNodeResolver());
+  const resolver = recordingResolver(platform.resolver);
   // Shell scripts need the tree-sitter grammar (WASM, loaded asynchronously): until it is in,
   // they read as nothing; once it is, every open document is checked again.
   let shell: ShellParser | undefined;
   // The project file (.rope-lens.yaml) is found from each document's path; when it changes on disk
   // (watched below, or after its short cache expires) every open document is checked again.
-  const project = nodeProjectConfig();
+  const project = platform.project;
   const service: RopeLensService = createRopeLensService({
     oracle,
     resolver,
     log,
     shellParser: () => shell,
-    workspace: nodeWorkspaceFacts(),
-    sourcedFiles: nodeSourcedFiles(),
+    workspace: platform.workspace,
+    sourcedFiles: platform.sourcedFiles,
     project,
   });
   let clientAsksHub = false;
@@ -141,6 +140,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     connection,
     resolver,
     log,
+    backend: platform.hub,
     settingsOf: (uri) => settings.get(uri),
     clientAsks: () => clientAsksHub,
     landed: () => {
@@ -160,7 +160,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       }
     }
   });
-  loadShellParser().then(
+  platform.loadShellParser().then(
     (p) => {
       shell = p;
       cache.clear();
@@ -168,14 +168,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     },
     (e) => log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`),
   );
-  const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support, hub };
+  const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: platform.docsBase(), support, hub };
   const validator = new Validator(ctx);
+  // Files read through the client (the browser) arrive after the first check: check again.
+  platform.attach?.(connection, () => {
+    cache.clear();
+    validator.revalidateAll();
+  });
   const known = new Set<string>();
   let watchFiles = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     // The client's trace setting at 'verbose' lets the GPU library's own log lines through (quietGpuProbe.ts).
-    if (params.trace === 'verbose') process.env[NATIVE_LOG_ENV] ??= '1';
+    if (params.trace === 'verbose') platform.traceVerbose?.();
     const caps = params.capabilities ?? {};
     support.pullDiagnostics = !!caps.textDocument?.diagnostic;
     support.diagnosticRefresh = !!caps.workspace?.diagnostics?.refreshSupport;
@@ -377,7 +382,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'plan: params.uri must be a string');
     return runSafe(token, () => {
       const doc = documents.get(params.uri);
-      return doc ? planForDocument(doc, params, service) : { ok: false as const, message: `${params.uri} is not open` };
+      return doc ? planForDocument(doc, params, service, platform.files) : { ok: false as const, message: `${params.uri} is not open` };
     });
   });
 
@@ -385,7 +390,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'plan/writeStage: params.uri must be a string');
     return runSafe(token, () => {
       const doc = documents.get(params.uri);
-      return doc ? planWriteStage(doc, params, service) : { ok: false as const, message: `${params.uri} is not open` };
+      return doc ? planWriteStage(doc, params, service, platform.files) : { ok: false as const, message: `${params.uri} is not open` };
     });
   });
 

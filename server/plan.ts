@@ -7,6 +7,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { PlanDefaults, PlanParams, PlanResult, PlanWriteStageParams, PlanWriteStageResult } from '../shared/protocol/messages';
 import type { RopeLensService } from '../shared/service/service';
+import type { FileReader } from '../shared/config/resolve';
 import { formatOf, parseDocumentText } from '../shared/document/parse';
 import { trainedContextOf } from '../shared/config/trainedContext';
 import { loadPlanModelFromText, type LoadedPlanModel } from '../shared/planner/modelSource';
@@ -15,7 +16,6 @@ import { stageWriteEdits } from '../shared/planner/writeStage';
 import type { Trainer } from '../shared/planner/types';
 import { planViewData } from '../shared/inspector/planView';
 import { PLAN_TRAINERS, type PlanTrainer } from '../shared/inspector/planTypes';
-import { nodeFileReader } from '../shared/node/resolveNode';
 import { fileNameOf } from './uri';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -29,10 +29,10 @@ function formatOfDocument(doc: TextDocument, fileName: string): 'json' | 'yaml' 
   return formatOf(doc.languageId) ?? formatOf(fileName) ?? 'json';
 }
 
-function load(doc: TextDocument, service: RopeLensService): { model: LoadedPlanModel; format: 'json' | 'yaml' } {
+function load(doc: TextDocument, service: RopeLensService, files: FileReader): { model: LoadedPlanModel; format: 'json' | 'yaml' } {
   const fileName = fileNameOf(doc.uri);
   const format = formatOfDocument(doc, fileName);
-  return { model: loadPlanModelFromText(doc.getText(), fileName, format, nodeFileReader, service.resolver, labelOf(doc.uri)), format };
+  return { model: loadPlanModelFromText(doc.getText(), fileName, format, files, service.resolver, labelOf(doc.uri)), format };
 }
 
 function writableTrainer(model: LoadedPlanModel, format: 'json' | 'yaml'): PlanTrainer | undefined {
@@ -64,9 +64,10 @@ function badLengths(target: unknown, stages: unknown): string | undefined {
   return undefined;
 }
 
-export function planForDocument(doc: TextDocument, params: PlanParams, service: RopeLensService): PlanResult {
+/** `files`: the platform's file reader (a training YAML's base model may be a local folder). */
+export function planForDocument(doc: TextDocument, params: PlanParams, service: RopeLensService, files: FileReader): PlanResult {
   try {
-    const { model, format } = load(doc, service);
+    const { model, format } = load(doc, service, files);
     const trainer = writableTrainer(model, format);
     const defaults = planDefaults(model, trainer);
     if (params.target === undefined) return { ok: true, version: doc.version, defaults };
@@ -81,11 +82,11 @@ export function planForDocument(doc: TextDocument, params: PlanParams, service: 
   }
 }
 
-export function planWriteStage(doc: TextDocument, params: PlanWriteStageParams, service: RopeLensService): PlanWriteStageResult {
+export function planWriteStage(doc: TextDocument, params: PlanWriteStageParams, service: RopeLensService, files: FileReader): PlanWriteStageResult {
   const bad = badLengths(params.target, params.stages);
   if (bad) return { ok: false, message: bad };
   try {
-    const { model, format } = load(doc, service);
+    const { model, format } = load(doc, service, files);
     const trainer = writableTrainer(model, format);
     if (!trainer) return { ok: false, message: 'Only an axolotl, LLaMA-Factory or torchtune YAML can take a stage; copy the snippet for other files.' };
     const plan = buildPlan(model, { target: params.target, stages: params.stages, trainers: [trainer as Trainer] });

@@ -5,5 +5,6 @@
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { startServer } from './languageServer';
 import { connectionOptions } from './connectionOptions';
+import { nodePlatform } from './nodePlatform';
 
-startServer(createConnection(ProposedFeatures.all, connectionOptions));
+startServer(createConnection(ProposedFeatures.all, connectionOptions), { platform: nodePlatform() });

@@ -6,6 +6,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { CliIO, parseCliArgs } from './io';
 import { startServer } from '../languageServer';
 import { connectionOptions } from '../connectionOptions';
+import { nodePlatform } from '../nodePlatform';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseCliArgs({
@@ -21,7 +22,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // instead of letting it corrupt the JSON-RPC stream on stdout.
   if (!process.argv.includes('--stdio')) process.argv.push('--stdio');
   const connection = createConnection(ProposedFeatures.all, connectionOptions);
-  startServer(connection);
+  startServer(connection, { platform: nodePlatform() });
   // The connection owns the process from here: it exits on the client's `exit` notification or when stdin closes.
   return new Promise<number>(() => {});
 }

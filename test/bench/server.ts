@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { HoverRequest, DidChangeConfigurationNotification, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import { BenchReport } from './report';
 import { LspHarness } from '../integration/lspHarness';
@@ -345,4 +346,27 @@ function packagingSection(report: BenchReport): void {
   } else {
     row({ name: '.vsix size', value: 'not built', note: 'dist/rope-lens.vsix missing (pass --with-package to build it, ~15 s)' });
   }
+  webBundleRow(row);
+}
+
+/** The web extension's download (package.json `browser`): its bundles and the shell grammar's wasm, raw and gzipped. */
+function webBundleRow(row: (r: { name: string; value: string; note: string }) => void): void {
+  const dir = join(ROOT, 'dist', 'web');
+  const files = existsSync(dir) ? readdirSync(dir).filter((n) => /\.(js|wasm)$/.test(n)) : [];
+  if (!files.length) {
+    row({ name: 'web bundle size', value: 'not built', note: 'dist/web/ missing (node esbuild.mjs builds it)' });
+    return;
+  }
+  const sizes = files.map((n) => {
+    const bytes = readFileSync(join(dir, n));
+    return { n, raw: bytes.length, gz: gzipSync(bytes).length };
+  });
+  const sum = (k: 'raw' | 'gz', f: (n: string) => boolean) => sizes.filter((x) => f(x.n)).reduce((a, x) => a + x[k], 0);
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
+  const js = (n: string) => n.endsWith('.js');
+  row({
+    name: 'web bundle size',
+    value: `${mb(sum('raw', () => true))} (${mb(sum('gz', () => true))} gzipped)`,
+    note: `dist/web: ${sizes.map((x) => `${x.n} ${(x.raw / 1024).toFixed(0)} KB`).join(', ')}; scripts ${mb(sum('raw', js))}, wasm ${mb(sum('raw', (n) => !js(n)))}${existsSync(join(dir, 'server.js.map')) ? ' (development build: unminified; `node esbuild.mjs --production` minifies)' : ''}`,
+  });
 }

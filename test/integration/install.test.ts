@@ -45,8 +45,8 @@ describe('install from a packed tarball (npm pack → npm install -g ./rope-lens
     ])
       assert.ok(files.includes(f), `${f} missing from the tarball`);
     assert.ok(
-      !files.some((f) => f.startsWith('shared/') || f.startsWith('test/') || f.endsWith('.map') || f === 'dist/extension.js'),
-      'sources, tests, sourcemaps and the extension stay out',
+      !files.some((f) => f.startsWith('shared/') || f.startsWith('test/') || f.endsWith('.map') || f === 'dist/extension.js' || f.startsWith('dist/web/')),
+      'sources, tests, sourcemaps and the extension (desktop and web) stay out',
     );
 
     const prefix = join(tmp, 'prefix');

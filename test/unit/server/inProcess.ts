@@ -23,6 +23,7 @@ import {
   InlayHintRefreshRequest,
 } from 'vscode-languageserver-protocol/node';
 import { startServer } from '../../../server/languageServer';
+import { nodePlatform } from '../../../server/nodePlatform';
 import type { BoundComputer } from '../../../server/boundOracle';
 import { bstar, lmax, threshold } from '../../../shared/bstar/index';
 
@@ -83,7 +84,7 @@ export async function startInProcess(settings: Record<string, unknown> = {}): Pr
   const computer = new GatedComputer();
   const logs: string[] = [];
   const serverConn = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-  startServer(serverConn, { boundComputer: () => computer, log: (l) => logs.push(l) });
+  startServer(serverConn, { platform: nodePlatform(), boundComputer: () => computer, log: (l) => logs.push(l) });
   const client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   const published: PublishDiagnosticsParams[] = [];
   const h: InProcess = {
