@@ -8,7 +8,7 @@ import type { RopeSpec } from '../rope/spec';
 import { computeFrequencies, defaultInvFreq } from '../rope/invFreq';
 import { lognAttentionScale, ntkFixedInvFreq, ntkMixedInvFreq } from '../rope/seedMethods';
 import { criticalDimension, wavelengths } from '../rope/analysis';
-import { lmax as lmaxOfBase, lmaxOfFrequencies } from '../bstar/index';
+import { lmax as lmaxOfBase, lmaxOfFrequencies, robustNeighbourhood } from '../bstar/index';
 import { chooseValidBase } from '../fixes/chooseBase';
 import type { PlanMethod, PlanOption, Trainer } from './types';
 
@@ -95,9 +95,16 @@ function scalingCandidate(
   };
 }
 
-/** The smallest round base ≥ the model's whose ±10% neighbourhood is valid at L (advice.md), or undefined. */
+/** The smallest round base ≥ the model's whose ±10% neighbourhood is proven valid at L (advice.md), or undefined. */
 export function robustBase(base: number, dim: number, L: number): number | undefined {
-  return chooseValidBase(Math.max(base, L / 2), (x) => lmaxOfBase(x, dim, L));
+  return chooseValidBase(
+    Math.max(base, L / 2),
+    (x) => lmaxOfBase(x, dim, L),
+    (c) => {
+      const v = robustNeighbourhood(c, dim, L);
+      return v.robust ? null : v.witness.base;
+    },
+  );
 }
 
 function candidates(m: PlanModelFacts, st: StageInput): Candidate[] {

@@ -5,7 +5,7 @@
  * says up to where the base holds, without b*); lmax is one scan and always answered.
  */
 import type { BoundOracle } from './types';
-import { bstar as computeBstar, lmax as computeLmax, threshold as computeThreshold } from '../bstar/index';
+import { bstar as computeBstar, lmax as computeLmax, robustNeighbourhood, threshold as computeThreshold } from '../bstar/index';
 
 export interface SyncOracleOptions {
   /** Largest L for which b* and the threshold are computed (default 65536). */
@@ -17,6 +17,7 @@ export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { 
   const lmaxCache = new Map<string, number | null>();
   const bstarCache = new Map<string, number | undefined>();
   const thresholdCache = new Map<string, number | undefined>();
+  const robustCache = new Map<string, number | null>();
   return {
     lmax(base, headDim, length) {
       const k = `${base}/${headDim}/${length}`;
@@ -36,6 +37,14 @@ export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { 
       }
       return thresholdCache.get(k);
     },
-    cacheSize: () => lmaxCache.size + bstarCache.size + thresholdCache.size,
+    robust(candidate, headDim, length) {
+      const k = `${candidate}/${headDim}/${length}`;
+      if (!robustCache.has(k)) {
+        const v = robustNeighbourhood(candidate, headDim, length);
+        robustCache.set(k, v.robust ? null : v.witness.base);
+      }
+      return robustCache.get(k)!;
+    },
+    cacheSize: () => lmaxCache.size + bstarCache.size + thresholdCache.size + robustCache.size,
   };
 }

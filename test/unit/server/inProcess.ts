@@ -24,7 +24,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { startServer } from '../../../server/languageServer';
 import type { BoundComputer } from '../../../server/boundOracle';
-import { bstar, lmax, threshold } from '../../../shared/bstar/index';
+import { bstar, lmax, robustNeighbourhood, threshold } from '../../../shared/bstar/index';
 
 /** Answers computed synchronously but handed back only when the test calls `release()`. */
 export class GatedComputer implements BoundComputer {
@@ -42,6 +42,12 @@ export class GatedComputer implements BoundComputer {
   }
   lmax(base: number, headDim: number, length: number) {
     return this.gate(() => lmax(base, headDim, length));
+  }
+  robust(candidate: number, headDim: number, length: number) {
+    return this.gate(() => {
+      const v = robustNeighbourhood(candidate, headDim, length);
+      return v.robust ? null : v.witness.base;
+    });
   }
   get queued(): number {
     return this.waiting.length;
