@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RopeError, RopeErrorCode } from '../core/errors';
 import type { BstarResult, NeighbourhoodVerdict, ThresholdResult } from '../bstar/index';
+import type { ValidityMap } from '../bstar/validityMap';
 import type { GpuInfoValue, GpuJobStats, JobRequest, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
 import { checkBase, checkHeadDim, checkLength } from '../bstar/validate';
 import { Lru } from './lru';
@@ -42,6 +43,14 @@ export interface EngineOptions {
   gpuProbe?: (headDim: number) => GpuInfoValue | Promise<GpuInfoValue>;
   /** Override the out-of-process adapter probe that 'auto' asks (tests). */
   adapterProbe?: () => Promise<AdapterProbe>;
+}
+
+export interface EngineMap {
+  map: ValidityMap;
+  backend: RanOn;
+  backendReason: string;
+  gpu?: GpuJobStats;
+  ms: number;
 }
 
 export interface EngineRobust {
@@ -195,6 +204,21 @@ export class BoundEngine {
     }
     if (!g.precise) return { backend: 'cpu', reason: `${choice}: ${g.adapter} not used to prove: ${g.reason}` };
     return { backend: 'gpu', reason: choice === 'gpu' ? `requested (--backend gpu): ${g.adapter}` : `auto: ${g.adapter}, a hardware GPU` };
+  }
+
+  /** L_max for every base of `bases` (exact, the same on both backends; see bstar/validityMap.ts). */
+  async validityMap(bases: number[], headDim: number, length: number, o: JobOptions = {}): Promise<EngineMap> {
+    for (const b of bases) checkBase(b);
+    checkHeadDim(headDim);
+    checkLength(length);
+    const choosing = this.chooseProofBackend(o.backend, headDim);
+    const { backend, reason } = await (o.signal ? raceAbort(choosing, o.signal) : choosing);
+    const t0 = Date.now();
+    const v = (await this.submit({ kind: 'map', bases, headDim, length, backend }, o.signal)) as ValidityMap & { gpu?: GpuJobStats };
+    const { gpu, ...map } = v;
+    const ran: RanOn = backend === 'gpu' && map.stats.screened ? 'gpu' : 'cpu';
+    const why = backend === 'gpu' && !map.stats.screened ? `${reason}; the GPU was given up (${gpu?.fallback ?? 'no screen'}), the CPU computed it` : reason;
+    return { map, backend: ran, backendReason: why, gpu, ms: Date.now() - t0 };
   }
 
   /** Is every real base within ±10% of `candidate` valid for L? Proven on the chosen backend (same verdict on both). */

@@ -11,6 +11,7 @@
 import { parentPort } from 'node:worker_threads';
 import { bstar, lmax, robustNeighbourhood, ExactScan, NeighbourhoodScreen } from '../bstar/index';
 import { estimateThreshold } from '../bstar/threshold';
+import { validityMap } from '../bstar/validityMap';
 import { blockBoundsFromChunks, scanMinFromScreen } from '../bstar/screenCertify';
 import { BLOCK, TOLERANCE, thetas } from '../rope/fb';
 import { RopeError } from '../core/errors';
@@ -143,6 +144,13 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
       return estimateThreshold(job.length, job.headDim, job.bstar, signal);
     case 'lmax':
       return { lmax: lmax(job.base, job.headDim, job.length, { signal }) };
+    case 'map': {
+      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
+      const screen = job.backend === 'gpu' ? gpuNeighbourhoodScreen(job.headDim, stats) : undefined;
+      const v = validityMap(job.bases, job.headDim, job.length, { signal, screen });
+      stats.blocksChecked = v.stats.exactBlocks;
+      return job.backend === 'gpu' ? { ...v, gpu: stats } : v;
+    }
     case 'robust': {
       const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
       const screen = job.backend === 'gpu' ? gpuNeighbourhoodScreen(job.headDim, stats) : undefined;

@@ -1,11 +1,13 @@
 /** Messages between BoundEngine (main thread) and the b* worker (dist/bstarWorker.js). */
 import type { BstarResult, NeighbourhoodVerdict, ThresholdResult } from '../bstar/index';
+import type { ValidityMap } from '../bstar/validityMap';
 
 export type JobRequest =
   | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number; backend: 'cpu' | 'gpu' }
   | { kind: 'threshold'; length: number; headDim: number; bstar: number }
   | { kind: 'lmax'; base: number; headDim: number; length: number }
   | { kind: 'robust'; candidate: number; headDim: number; length: number; backend: 'cpu' | 'gpu' }
+  | { kind: 'map'; bases: number[]; headDim: number; length: number; backend: 'cpu' | 'gpu' }
   | { kind: 'gpuInfo'; headDim: number };
 
 /** What the GPU did in one b* job: full scans it decided, scans left to the CPU, chunks evaluated in float64. */
@@ -33,7 +35,8 @@ export type JobValue =
   | ThresholdResult
   | { lmax: number | null }
   | GpuInfoValue
-  | (NeighbourhoodVerdict & { gpu?: GpuJobStats });
+  | (NeighbourhoodVerdict & { gpu?: GpuJobStats })
+  | (ValidityMap & { gpu?: GpuJobStats });
 
 /** Main → worker. `cancel` is a SharedArrayBuffer-backed Int32Array[1]: non-zero means stop. */
 export interface WorkerRequest {

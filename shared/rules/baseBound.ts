@@ -124,7 +124,9 @@ function checkGroup(
   const fixes = [];
   if (!capped) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
-    const next = chooseValidBase(Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)), (x) => lmaxOf(ctx, x, dim, L),
+    const next = chooseValidBase(
+      Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
+      (x) => lmaxOf(ctx, x, dim, L),
       (c) => robustOf(ctx, c, dim, L),
     );
     const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L) : undefined;
