@@ -67,6 +67,9 @@ export interface ServerOptions {
 
 const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
 
+/** Documents that never hold a command line: no shell grammar is loaded for them. */
+const JSON_OR_BINARY = /\.(jsonc?|gguf)$/i;
+
 /** Rounds of "wait for the bound engine to go idle, re-analyse" before an explicit code-action answer. */
 export const MAX_SETTLE_ROUNDS = 4;
 
@@ -159,14 +162,24 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       }
     }
   });
-  loadShellParser().then(
-    (p) => {
-      shell = p;
-      cache.clear();
-      validator.revalidateAll();
-    },
-    (e) => log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`),
-  );
+  // The grammar (two WASM modules and their compiled code, several MB) loads with the first document
+  // that can hold a command line: a workspace of JSON configs never pays for it.
+  let shellAsked = false;
+  const needShell = (uri: string) => {
+    if (shellAsked || JSON_OR_BINARY.test(uri)) return;
+    shellAsked = true;
+    loadShellParser().then(
+      (p) => {
+        shell = p;
+        cache.clear();
+        validator.revalidateAll();
+      },
+      (e) => {
+        shellAsked = false;
+        log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`);
+      },
+    );
+  };
   const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: rulesDocBase(), support, hub };
   const validator = new Validator(ctx);
   const known = new Set<string>();
@@ -258,6 +271,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   documents.onDidChangeContent(({ document }) => {
+    needShell(document.uri);
     const first = !known.has(document.uri);
     known.add(document.uri);
     // The first version is checked at once; typing is debounced.
