@@ -16,8 +16,8 @@
  * A screen (the WebGPU float32 screen with its proven ε) may supply lower bounds per (grid base,
  * block). The proof then evaluates in float64 only what the lower bounds cannot clear, and takes every
  * decision on float64 values exactly as the CPU does, so the verdict and the witness are the same with
- * and without it: grid bases are visited from the top down, cells from the top down and blocks upward,
- * and the first failure in that order is the witness.
+ * and without it: grid bases are visited from the top down, then cells block by block from
+ * the top of m down (bases top down within a block), and the first failure in that order is the witness.
  */
 import { BLOCK, TOLERANCE, cos2Of, evalBlock, firstNegative, thetas } from '../rope/fb';
 import { Cancellable, throwIfAborted } from './cancel';
@@ -170,15 +170,15 @@ export function proveNeighbourhood(candidate: number, headDim: number, length: n
     let failing = false;
     for (let j = 0; j < nb && !failing; j++) if (lowerOf(k, j) < -tol && exact(k, j) < -tol) failing = true;
     if (failing) return notRobust({ base: grid[k], ...firstBelow(at(k).th, 0, length, tol, buf) });
-    if (k < nBases - 1) thetaCache.delete(k + 1);
   }
-  thetaCache.clear();
 
-  // Cells, top down; blocks upward. Screen bounds first, exact minima where they do not clear the cell.
-  for (let k = nBases - 2; k >= 0; k--) {
+  // Cells: blocks from the top of m down (where f is smallest, so a failing neighbourhood fails early),
+  // bases top down. Screen bounds first, exact minima where they do not clear the cell.
+  const steps = Float64Array.from({ length: nBases - 1 }, (_, k) => stepOf(grid[k], grid[k + 1]));
+  for (let j = nb - 1; j >= 0; j--) {
     throwIfAborted(signalOf(opts));
-    const h = stepOf(grid[k], grid[k + 1]);
-    for (let j = 0; j < nb; j++) {
+    for (let k = nBases - 2; k >= 0; k--) {
+      const h = steps[k];
       if (screened?.cleared[k * nb + j]) continue;
       const drop = (Math.min((j + 1) * PROOF_BLOCK, length) - 1) * S * h;
       if ((lowerOf(k, j) + lowerOf(k + 1, j) - drop) / 2 >= -tol) continue;
@@ -189,7 +189,6 @@ export function proveNeighbourhood(candidate: number, headDim: number, length: n
       const w = refineCell(k, j);
       if (w) return notRobust(w.witness, w.undecided);
     }
-    if (k + 2 < nBases) thetaCache.delete(k + 2);
   }
   return { robust: true, stats };
 

@@ -100,11 +100,22 @@ export function robustBase(base: number, dim: number, L: number): number | undef
   return chooseValidBase(
     Math.max(base, L / 2),
     (x) => lmaxOfBase(x, dim, L),
-    (c) => {
-      const v = robustNeighbourhood(c, dim, L);
-      return v.robust ? null : v.witness.base;
-    },
+    (c) => proofOf(c, dim, L),
   );
+}
+
+/** Proofs already made (a plan asks the same rungs for every stage and on every request); bounded. */
+const proofs = new Map<string, number | null>();
+function proofOf(c: number, dim: number, L: number): number | null {
+  const k = `${c}/${dim}/${L}`;
+  let v = proofs.get(k);
+  if (v === undefined) {
+    const r = robustNeighbourhood(c, dim, L);
+    v = r.robust ? null : r.witness.base;
+    if (proofs.size >= 512) proofs.delete(proofs.keys().next().value as string);
+    proofs.set(k, v);
+  }
+  return v;
 }
 
 function candidates(m: PlanModelFacts, st: StageInput): Candidate[] {
