@@ -95,8 +95,16 @@ function scalingCandidate(
   };
 }
 
+/**
+ * Longest stage for which a plan proves a robust base (on the CPU, synchronously): the proof costs about
+ * L² cosines, ~10 s for one candidate at 131,072 tokens on a 2-core machine; beyond it the option is
+ * left out and the plan says why (a GPU machine proves longer ones: docs/gpu.md).
+ */
+export const PLAN_PROOF_MAX_LENGTH = 131072;
+
 /** The smallest round base ≥ the model's whose ±10% neighbourhood is proven valid at L (advice.md), or undefined. */
 export function robustBase(base: number, dim: number, L: number): number | undefined {
+  if (L > PLAN_PROOF_MAX_LENGTH) return undefined;
   return chooseValidBase(
     Math.max(base, L / 2),
     (x) => lmaxOfBase(x, dim, L),
