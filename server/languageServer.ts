@@ -71,7 +71,7 @@ const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'reque
 const JSON_OR_BINARY = /\.(jsonc?|gguf)$/i;
 
 /** Rounds of "wait for the bound engine to go idle, re-analyse" before an explicit code-action answer. */
-export const MAX_SETTLE_ROUNDS = 4;
+export const MAX_SETTLE_ROUNDS = 8;
 
 /** Lets a `$/cancelRequest` that arrived with the request be seen, then runs `fn` between two token checks. */
 async function runSafe<T>(token: CancellationToken, fn: () => T | Promise<T>): Promise<T> {
