@@ -29,6 +29,7 @@ const nodeEntries = [
   ['server/cli/main.ts', 'dist/cli.js'],
   ['shared/node/worker.ts', 'dist/bstarWorker.js'],
   ['shared/node/webgpuWorker.ts', 'dist/webgpuWorker.js'],
+  ['shared/node/webgpuProbeChild.ts', 'dist/webgpuProbe.js'],
   ['test/bench/main.ts', 'dist/bench.js'],
 ];
 const browserEntries = [

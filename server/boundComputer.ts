@@ -33,6 +33,11 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
     bstar: (length, headDim, onProgress) => track(async () => (await engine.bstar(length, headDim, { backend, onProgress })).bstar),
     threshold: (length, headDim) => track(async () => (await engine.threshold(length, headDim, { backend })).threshold),
     lmax: (base, headDim, length) => track(async () => (await engine.lmax(base, headDim, length, { backend })).lmax),
+    robust: (candidate, headDim, length) =>
+      track(async () => {
+        const v = await engine.robust(candidate, headDim, length, { backend });
+        return v.verdict.robust ? null : v.verdict.witness.base;
+      }),
     dispose: () => {
       if (idleTimer) clearTimeout(idleTimer);
       return engine.dispose();

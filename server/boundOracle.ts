@@ -13,6 +13,8 @@ export interface BoundComputer {
   bstar(length: number, headDim: number, onProgress?: (fraction: number) => void): Promise<number>;
   threshold(length: number, headDim: number): Promise<number>;
   lmax(base: number, headDim: number, length: number): Promise<number | null>;
+  /** The ±10% neighbourhood proof: null when proven, else a base there that is not valid. */
+  robust(candidate: number, headDim: number, length: number): Promise<number | null>;
   dispose?(): void | Promise<void>;
 }
 
@@ -66,6 +68,10 @@ export class CachedBoundOracle implements BoundOracle {
 
   lmax(base: number, headDim: number, length: number): number | null | undefined {
     return this.ask(`L_max(${base}, ${headDim}, ${length})`, () => this.computer.lmax(base, headDim, length));
+  }
+
+  robust(candidate: number, headDim: number, length: number): number | null | undefined {
+    return this.ask(`robust(${candidate}, ${headDim}, ${length})`, () => this.computer.robust(candidate, headDim, length));
   }
 
   /** Cached answer without scheduling anything (hovers, describe). */

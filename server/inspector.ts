@@ -13,6 +13,7 @@ import { applicableRewrites, fixForControls } from '../shared/inspector/apply';
 import { parseControls } from '../shared/inspector/messages';
 import type { CachedBoundOracle } from './boundOracle';
 import { fileNameOf } from './uri';
+import { chooseValidBase } from '../shared/fixes/chooseBase';
 
 /** Longest target for which the exact b* is computed for the panel (seconds at 128k). */
 export const INSPECTOR_EXACT_MAX_LENGTH = 262144;
@@ -55,14 +56,31 @@ export async function inspectorData(
     const exact: BuildOptions['exact'] = {};
     const b = oracle.peek('bstar', target, d);
     const t = oracle.peek('threshold', target, d);
+    // The base the fixes would suggest: the ladder from b*/0.9, each rung proven over its ±10% (asked of the engine).
+    const ladder = () =>
+      exactWanted && b !== undefined
+        ? chooseValidBase(
+            b / 0.9,
+            (x) => oracle.lmax(x, d, target),
+            (c) => oracle.robust(c, d, target),
+          )
+        : undefined;
+    let robust = ladder();
+    // Each round answers the rungs asked so far; a few rounds settle the ladder.
+    for (let round = 0; params.waitForExact && robust === undefined && oracle.pending > 0 && round < 32; round++) {
+      await oracle.idle();
+      robust = ladder();
+    }
     if (b !== undefined) {
       exact.bstar = b;
       exact.threshold = t;
+      exact.robust = robust;
       exact.note = t !== undefined ? 'b* exact (certified float64 sweep); threshold from the b* engine.' : 'b* exact (certified float64 sweep).';
     }
     const applicable = a.kind === 'model-config' && a.rope && a.document ? applicableRewrites(a.document, a.rope, target, variant) : [];
     const data = buildInspectorData({ ...input, applicable }, params.controls, { exact });
-    const exactPending = exactWanted && (b === undefined || t === undefined) && !oracle.failure(`b*(${target}, ${d})`);
+    const exactPending =
+      exactWanted && (b === undefined || t === undefined || (robust === undefined && oracle.pending > 0)) && !oracle.failure(`b*(${target}, ${d})`);
     return { ok: true, version: doc.version, data, exactPending };
   } catch (e) {
     return { ok: false, message: message(e) };

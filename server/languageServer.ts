@@ -63,8 +63,11 @@ export interface ServerOptions {
 
 const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
 
+/** Documents that never hold a command line: no shell grammar is loaded for them. */
+const JSON_OR_BINARY = /\.(jsonc?|gguf)$/i;
+
 /** Rounds of "wait for the bound engine to go idle, re-analyse" before an explicit code-action answer. */
-export const MAX_SETTLE_ROUNDS = 4;
+export const MAX_SETTLE_ROUNDS = 8;
 
 /** Runs `fn` once the current turn's messages are handled (setImmediate where there is one: Node). */
 const afterThisTurn: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0);
@@ -160,14 +163,24 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
       }
     }
   });
-  platform.loadShellParser().then(
-    (p) => {
-      shell = p;
-      cache.clear();
-      validator.revalidateAll();
-    },
-    (e) => log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`),
-  );
+  // The grammar (two WASM modules and their compiled code, several MB) loads with the first document
+  // that can hold a command line: a workspace of JSON configs never pays for it.
+  let shellAsked = false;
+  const needShell = (uri: string) => {
+    if (shellAsked || JSON_OR_BINARY.test(uri)) return;
+    shellAsked = true;
+    platform.loadShellParser().then(
+      (p) => {
+        shell = p;
+        cache.clear();
+        validator.revalidateAll();
+      },
+      (e) => {
+        shellAsked = false;
+        log(`the shell parser did not load; shell scripts are not checked: ${(e as Error)?.message ?? e}`);
+      },
+    );
+  };
   const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: platform.docsBase(), support, hub };
   const validator = new Validator(ctx);
   // Files read through the client (the browser) arrive after the first check: check again.
@@ -266,6 +279,7 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
   });
 
   documents.onDidChangeContent(({ document }) => {
+    needShell(document.uri);
     const first = !known.has(document.uri);
     known.add(document.uri);
     // The first version is checked at once; typing is debounced.

@@ -95,6 +95,7 @@ export function webBoundComputer(workerUrl: string | undefined, log: (line: stri
     bstar: async (length, headDim, onProgress) => (await run({ kind: 'bstar', length, headDim }, onProgress)) as number,
     threshold: async (length, headDim) => (await run({ kind: 'threshold', length, headDim })) as number,
     lmax: (base, headDim, length) => run({ kind: 'lmax', base, headDim, length }),
+    robust: (candidate, headDim, length) => run({ kind: 'robust', candidate, headDim, length }),
     dispose() {
       disposed.aborted = true;
       worker?.terminate();

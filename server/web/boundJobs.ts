@@ -1,16 +1,18 @@
 /**
- * The bound questions the browser server computes (b*, threshold, L_max), as plain messages: the
+ * The bound questions the browser server computes (b*, threshold, L_max, robust neighbourhoods), as plain messages: the
  * same float64 functions as the Node engine's worker (shared/bstar), run in the b* web worker
  * (boundWorker.ts) or, where a worker cannot start one of its own, in the server's worker.
  */
 import { bstar, lmax } from '../../shared/bstar/index';
 import { estimateThreshold } from '../../shared/bstar/threshold';
+import { proveNeighbourhood } from '../../shared/bstar/neighbourhood';
 import type { Cancellable } from '../../shared/bstar/cancel';
 
 export type BoundJob =
   | { kind: 'bstar'; length: number; headDim: number }
   | { kind: 'threshold'; length: number; headDim: number }
-  | { kind: 'lmax'; base: number; headDim: number; length: number };
+  | { kind: 'lmax'; base: number; headDim: number; length: number }
+  | { kind: 'robust'; candidate: number; headDim: number; length: number };
 
 export type BoundJobMessage =
   | { id: number; type: 'progress'; fraction: number }
@@ -28,5 +30,11 @@ export function runBoundJob(job: BoundJob, signal: Cancellable, onProgress?: (fr
     }
     case 'lmax':
       return lmax(job.base, job.headDim, job.length, { signal });
+    case 'robust': {
+      // The neighbourhood proof on the CPU (float64): null when every base within ±10% is proven valid,
+      // else the failing base, as the Node engine's 'robust' job answers.
+      const v = proveNeighbourhood(job.candidate, job.headDim, job.length, { signal });
+      return v.robust ? null : v.witness.base;
+    }
   }
 }

@@ -8,11 +8,13 @@ import { Cancellable, ExactScan, SweepResult, WitnessScreen, sweepBstar } from '
 import { ThresholdResult, estimateThreshold } from './threshold';
 import { checkBase, checkHeadDim, checkLength } from './validate';
 import { RopeError } from '../core/errors';
+import { NeighbourhoodScreen, NeighbourhoodVerdict, proveNeighbourhood } from './neighbourhood';
 
 export { TOLERANCE, fDirect } from '../rope/fb';
 export { MAX_LENGTH } from './validate';
 export type { ThresholdResult } from './threshold';
 export type { ExactScan, WitnessScreen } from './sweep';
+export type { NeighbourhoodScreen, NeighbourhoodVerdict } from './neighbourhood';
 
 export interface BstarOptions {
   onProgress?(fraction: number): void;
@@ -105,4 +107,21 @@ export function bstarChain(length: number, headDim: number, opts: Omit<BstarOpti
   checkLength(length);
   checkHeadDim(headDim);
   return sweepBstar(length, headDim, { onProgress: opts.onProgress, signal: opts.signal }).links ?? [];
+}
+
+/**
+ * Is every real base within ±10% of `candidate` valid for L (f ≥ −TOLERANCE for every m < L)?
+ * Proven over the continuum (grid + derivative bound + float64 refinement, see neighbourhood.ts);
+ * a `screen` (the WebGPU float32 screen) only spares float64 work, the verdict and witness are the same.
+ */
+export function robustNeighbourhood(
+  candidate: number,
+  headDim: number,
+  length: number,
+  opts: { signal?: AbortSignal | Cancellable; screen?: NeighbourhoodScreen } = {},
+): NeighbourhoodVerdict {
+  checkBase(candidate * 0.9);
+  checkHeadDim(headDim);
+  checkLength(length);
+  return proveNeighbourhood(candidate, headDim, length, { signal: opts.signal, screen: opts.screen });
 }

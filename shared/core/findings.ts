@@ -58,6 +58,12 @@ export interface BoundOracle {
   bstar(length: number, headDim: number): number | undefined;
   /** Smallest base above which every base is valid for L; undefined while not computed. */
   threshold(length: number, headDim: number): number | undefined;
+  /**
+   * Proof that every real base within ±10% of `candidate` is valid for L (bstar/neighbourhood.ts):
+   * null when proven, else a base of the neighbourhood that is invalid (or could not be cleared);
+   * undefined while not computed.
+   */
+  robust(candidate: number, headDim: number, length: number): number | null | undefined;
 }
 
 /** A bound question the oracle could not answer yet (base set: an L_max question, which decides findings). */

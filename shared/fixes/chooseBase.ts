@@ -1,14 +1,21 @@
 /**
  * Picks a base to suggest for a context: valid for L *with margin*. b* itself sits at the left
  * edge of a narrow valid island, and validity is not monotone in the base (islands of valid bases
- * alternate with invalid gaps up to a much higher threshold), so a candidate's margin is checked,
- * never assumed: every point of its ±10% neighbourhood on a 0.5% grid (41 bases, among them the 21
- * at 1% steps) must be valid. A grid is not the continuum: at 16k–32k tokens a 0.02% grid still finds
- * a few invalid bases between the points of some chosen neighbourhoods.
+ * alternate with invalid gaps up to a much higher threshold), so a candidate's margin is proven,
+ * never assumed: every real base of its ±10% neighbourhood must be valid. A cheap screen comes
+ * first (41 bases on a 0.5% grid, through the cached lmax oracle, which rules out most candidates
+ * and gives long jumps); a candidate that passes it goes to the proof over the continuum
+ * (bstar/neighbourhood.ts), because a grid alone misses narrow invalid stretches (the 0.5% grid's
+ * choice failed at 16k–128k tokens, d = 128).
  */
 
 /** lmax(base): first failing m, null if valid, undefined if not known yet. */
 export type LmaxFn = (base: number) => number | null | undefined;
+/**
+ * prove(candidate): null when every base within ±10% is proven valid; otherwise a base of the
+ * neighbourhood that is invalid (or that the proof could not clear); undefined if not known yet.
+ */
+export type ProveFn = (candidate: number) => number | null | undefined;
 
 /** The neighbourhood checked around a candidate c: c·(1 + j/200) for j = −20 … 20. */
 export const MARGIN = 0.1;
@@ -46,15 +53,15 @@ export function neighbourhoodOf(candidate: number): number[] {
 }
 
 /**
- * The smallest round base (two significant digits) ≥ `start` that is valid for L together with
- * every point of its ±10% neighbourhood; undefined when the oracle cannot answer yet or nothing is
- * found. Every round number is a candidate (none is skipped by a geometric step); an invalid base p
- * found on a candidate's grid rules out every candidate whose ±10% interval contains p (their whole
- * neighbourhood is not valid), so the search jumps to the first round number above p / 0.9. Points are
- * checked highest first, so the jump is as long as the first failure allows. `start` is typically
- * b* / 0.9 (no base below b* is valid).
+ * The smallest round base (two significant digits) ≥ `start` whose whole ±10% neighbourhood is
+ * proven valid for L; undefined when an oracle cannot answer yet or nothing is found. Every round
+ * number is a candidate (none is skipped by a geometric step); an invalid base p found on a
+ * candidate's grid or by its proof rules out every candidate whose ±10% interval contains p (their
+ * whole neighbourhood is not valid), so the search jumps to the first round number above p / 0.9.
+ * Points are checked highest first, so the jump is as long as the first failure allows. `start` is
+ * typically b* / 0.9 (no base below b* is valid).
  */
-export function chooseValidBase(start: number, lmax: LmaxFn): number | undefined {
+export function chooseValidBase(start: number, lmax: LmaxFn, prove: ProveFn): number | undefined {
   let candidate = roundUpNice(Math.max(start, 2));
   const limit = candidate * MAX_RATIO;
   // While an earlier candidate is still unknown, later ones are asked too (up to LOOKAHEAD of them),
@@ -70,6 +77,15 @@ export function chooseValidBase(start: number, lmax: LmaxFn): number | undefined
         state = 'invalid';
         invalidAt = point;
         break;
+      }
+    }
+    if (state === 'valid') {
+      // The grid passed: only the proof over the continuum makes the candidate robust.
+      const p = prove(candidate);
+      if (p === undefined) state = 'unknown';
+      else if (p !== null) {
+        state = 'invalid';
+        invalidAt = p;
       }
     }
     if (state === 'valid' && unknownSince < 0) return candidate;

@@ -68,7 +68,7 @@ export function ntkFix(t: RopeTarget, base: number, scale: number, dim: number):
 export function raiseBaseFix(t: RopeTarget, base: number, next: number, length: number): Fix | undefined {
   if (!t.basePath || !(next > base)) return undefined;
   return {
-    title: `Raise ${t.baseName} to ${fmtPlain(next)} (valid for ${fmt(length)} tokens, as is every base within ±10%)`,
+    title: `Raise ${t.baseName} to ${fmtPlain(next)} (valid for every base within ±10% at ${fmt(length)} tokens, proven)`,
     kind: 'raise-base',
     edits: t.editor.set(t.basePath, next),
   };

@@ -22,7 +22,7 @@ function contextFor(doc: ParsedDocument, rope: ModelRope, variant: TransformersV
     doc,
     fileKind: 'model-config',
     model: rope,
-    oracle: { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined },
+    oracle: { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined, robust: () => undefined },
     variant,
     pending: [],
     editor: new DocumentEditor(doc),

@@ -46,7 +46,7 @@ export interface BuildOptions {
   /** Compute the validity scan around b* now (slow for long targets), or leave it null. */
   validity?: boolean;
   /** Exact b* and threshold for (target, rotaryDim) from the b* engine, when the host has them. */
-  exact?: { bstar?: number; threshold?: number; note?: string };
+  exact?: { bstar?: number; threshold?: number; robust?: number; note?: string };
   variant?: TransformersVariant;
 }
 
@@ -273,6 +273,7 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
         : validityScan(target, s.rotaryDim, fbBase, {
             bstar: opts.exact?.bstar,
             threshold: opts.exact?.threshold,
+            robust: opts.exact?.robust,
             exactNote: opts.exact?.note,
           }),
     applicable: input.applicable ?? [],

@@ -125,7 +125,7 @@ export function inspectorInputFromAnalysis(a: FileAnalysis, label: string, uri?:
   );
 }
 
-const NO_ORACLE = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
+const NO_ORACLE = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined, robust: () => undefined };
 
 /** File text → Inspector input, through the given service (the CLI's, with its resolver and variant). */
 export function inspectorInputFromText(

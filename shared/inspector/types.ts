@@ -68,6 +68,8 @@ export interface ValidityScan {
   islands: [number, number][];
   bstar?: number;
   threshold?: number;
+  /** The smallest round base whose whole ±10% neighbourhood is proven valid (what the fixes suggest), when known. */
+  robust?: number;
   /** How b* and the threshold were obtained, or why they are missing. */
   note?: string;
   /** Which engine evaluated the grid ('float64 CPU' or the gpu.js backend name). */

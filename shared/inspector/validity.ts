@@ -15,6 +15,8 @@ export interface ValidityOptions {
   /** Exact values from the b* engine, when known. */
   bstar?: number;
   threshold?: number;
+  /** The smallest proven-robust round base (drawn as a marker). */
+  robust?: number;
   /** How the exact values were obtained (shown under the chart). */
   exactNote?: string;
   /** Stop once this many consecutive grid bases are valid (and the grid has passed `base`). */
@@ -95,7 +97,8 @@ export function validityScan(length: number, rotaryDim: number, base: number, op
     islands,
     bstar,
     threshold,
+    robust: opts.robust,
     note: notes.join(' ') || undefined,
-    engine: 'float64 CPU (b* engine scans)',
+    engine: `float64 CPU (b* engine scans), ${perDecade} bases per decade`,
   };
 }

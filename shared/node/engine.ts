@@ -7,10 +7,13 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RopeError, RopeErrorCode } from '../core/errors';
-import type { BstarResult, ThresholdResult } from '../bstar/index';
+import type { BstarResult, NeighbourhoodVerdict, ThresholdResult } from '../bstar/index';
+import type { ValidityMap } from '../bstar/validityMap';
 import type { GpuInfoValue, GpuJobStats, JobRequest, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
 import { checkBase, checkHeadDim, checkLength } from '../bstar/validate';
 import { Lru } from './lru';
+import { AdapterProbe, probeAdapter } from './adapterProbe';
+import { describeAdapter } from './webgpuLoad';
 
 export type { GpuInfoValue } from './workerProtocol';
 
@@ -38,6 +41,26 @@ export interface EngineOptions {
   cacheSize?: number;
   /** Override GPU detection (tests). */
   gpuProbe?: (headDim: number) => GpuInfoValue | Promise<GpuInfoValue>;
+  /** Override the out-of-process adapter probe that 'auto' asks (tests). */
+  adapterProbe?: () => Promise<AdapterProbe>;
+}
+
+export interface EngineMap {
+  map: ValidityMap;
+  backend: RanOn;
+  backendReason: string;
+  gpu?: GpuJobStats;
+  ms: number;
+}
+
+export interface EngineRobust {
+  /** True when every real base within ±10% of the candidate is proven valid. */
+  robust: boolean;
+  verdict: NeighbourhoodVerdict;
+  backend: RanOn;
+  backendReason: string;
+  gpu?: GpuJobStats;
+  ms: number;
 }
 
 export interface JobOptions {
@@ -80,6 +103,7 @@ export class BoundEngine {
   private pending = new Map<number, Pending>();
   private bstarCache: Lru<string, Stored>;
   private thresholdCache: Lru<string, ThresholdResult & { bstar: number }>;
+  private robustCache = new Lru<string, EngineRobust>(256);
   private inflight = new Map<string, Promise<Stored>>();
   private gpu = new Map<string, Promise<GpuInfoValue>>();
   private readonly script: string;
@@ -126,6 +150,18 @@ export class BoundEngine {
     if (choice === 'auto' && length < GPU_AUTO_MIN_LENGTH) {
       return { backend: 'cpu', reason: `auto: L = ${length} is below the GPU crossover ${GPU_AUTO_MIN_LENGTH}, where the CPU sweep is faster` };
     }
+    if (choice === 'auto' && !gpuAutoOnHardware()) {
+      // Decided without asking for an adapter: the server never loads Dawn for a job the CPU runs.
+      return {
+        backend: 'cpu',
+        reason: `auto: the GPU could take only the exact scans, ~3% of the CPU sweep, so the CPU runs it (--backend gpu to insist)`,
+      };
+    }
+    if (choice === 'auto') {
+      const a = await this.adapter();
+      if (!a.info) return { backend: 'cpu', reason: `auto: no GPU (${a.reason})` };
+      if (a.info.software) return { backend: 'cpu', reason: `auto: ${describeAdapter(a.info)} is a software rasterizer, slower than the CPU sweep` };
+    }
     const g = await this.gpuInfo(headDim, choice === 'gpu');
     if (!g.available) {
       if (choice === 'gpu') throw new RopeError('invalid-parameter', `gpu backend unavailable: ${g.reason}; use --backend cpu or auto`);
@@ -143,6 +179,70 @@ export class BoundEngine {
       };
     }
     return { backend: 'gpu', reason: `auto: ${g.adapter}, L = ${length} ≥ crossover ${GPU_AUTO_MIN_LENGTH}` };
+  }
+
+  /** The adapter as a short-lived child process sees it (Dawn stays out of this process). */
+  private adapter(): Promise<AdapterProbe> {
+    return this.opts.adapterProbe ? this.opts.adapterProbe() : probeAdapter();
+  }
+
+  /**
+   * Where a neighbourhood proof runs: the work is many bases × every m, parallel, so 'auto' takes a
+   * hardware adapter (asked of a child process first, so a machine with only a software rasterizer
+   * or none never loads Dawn here) whose float32 error is within the proven ε; else the CPU.
+   */
+  async chooseProofBackend(choice: Backend = 'auto', headDim: number): Promise<{ backend: RanOn; reason: string }> {
+    if (choice === 'cpu') return { backend: 'cpu', reason: 'requested (--backend cpu)' };
+    if (choice !== 'auto' && choice !== 'gpu') {
+      throw new RopeError('invalid-parameter', `backend must be auto, gpu or cpu, got ${String(choice)}`);
+    }
+    if (choice === 'auto') {
+      const a = await this.adapter();
+      if (!a.info) return { backend: 'cpu', reason: `auto: no GPU (${a.reason})` };
+      if (a.info.software) return { backend: 'cpu', reason: `auto: ${describeAdapter(a.info)} is a software rasterizer, slower than the CPU` };
+    }
+    const g = await this.gpuInfo(headDim, choice === 'gpu');
+    if (!g.available) {
+      if (choice === 'gpu') throw new RopeError('invalid-parameter', `gpu backend unavailable: ${g.reason}; use --backend cpu or auto`);
+      return { backend: 'cpu', reason: `auto: no GPU (${g.reason})` };
+    }
+    if (!g.precise) return { backend: 'cpu', reason: `${choice}: ${g.adapter} not used to prove: ${g.reason}` };
+    return { backend: 'gpu', reason: choice === 'gpu' ? `requested (--backend gpu): ${g.adapter}` : `auto: ${g.adapter}, a hardware GPU` };
+  }
+
+  /** L_max for every base of `bases` (exact, the same on both backends; see bstar/validityMap.ts). */
+  async validityMap(bases: number[], headDim: number, length: number, o: JobOptions = {}): Promise<EngineMap> {
+    for (const b of bases) checkBase(b);
+    checkHeadDim(headDim);
+    checkLength(length);
+    const choosing = this.chooseProofBackend(o.backend, headDim);
+    const { backend, reason } = await (o.signal ? raceAbort(choosing, o.signal) : choosing);
+    const t0 = Date.now();
+    const v = (await this.submit({ kind: 'map', bases, headDim, length, backend }, o.signal)) as ValidityMap & { gpu?: GpuJobStats };
+    const { gpu, ...map } = v;
+    const ran: RanOn = backend === 'gpu' && map.stats.screened ? 'gpu' : 'cpu';
+    const why = backend === 'gpu' && !map.stats.screened ? `${reason}; the GPU was given up (${gpu?.fallback ?? 'no screen'}), the CPU computed it` : reason;
+    return { map, backend: ran, backendReason: why, gpu, ms: Date.now() - t0 };
+  }
+
+  /** Is every real base within ±10% of `candidate` valid for L? Proven on the chosen backend (same verdict on both). */
+  async robust(candidate: number, headDim: number, length: number, o: JobOptions = {}): Promise<EngineRobust> {
+    checkBase(candidate * 0.9);
+    checkHeadDim(headDim);
+    checkLength(length);
+    const k = `${candidate}:${headDim}:${length}`;
+    const hit = this.robustCache.get(k);
+    if (hit) return hit;
+    const choosing = this.chooseProofBackend(o.backend, headDim);
+    const { backend, reason } = await (o.signal ? raceAbort(choosing, o.signal) : choosing);
+    const t0 = Date.now();
+    const v = (await this.submit({ kind: 'robust', candidate, headDim, length, backend }, o.signal)) as NeighbourhoodVerdict & { gpu?: GpuJobStats };
+    const { gpu, ...verdict } = v;
+    const ran: RanOn = backend === 'gpu' && verdict.stats.screened ? 'gpu' : 'cpu';
+    const why = backend === 'gpu' && !verdict.stats.screened ? `${reason}; the GPU was given up (${gpu?.fallback ?? 'no screen'}), the CPU proved it` : reason;
+    const r: EngineRobust = { robust: verdict.robust, verdict, backend: ran, backendReason: why, gpu, ms: Date.now() - t0 };
+    this.robustCache.set(k, r);
+    return r;
   }
 
   async bstar(length: number, headDim: number, o: JobOptions = {}): Promise<EngineBstar> {

@@ -47,7 +47,8 @@ export function probeWebGpuQuietly(script: string): QuietProbe {
   }
 }
 
-function passOn(nativeLog: string): void {
+/** Dawn's lines from a child's stderr: passed on to ours, prefixed, only when NATIVE_LOG_ENV asks. */
+export function passOn(nativeLog: string): void {
   if (!nativeLog.trim() || process.env[NATIVE_LOG_ENV] !== '1') return;
   for (const line of nativeLog.replace(/\n+$/, '').split('\n')) process.stderr.write(`[webgpu] ${line}\n`);
 }

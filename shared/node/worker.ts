@@ -9,10 +9,11 @@
  * is the CPU's, so b* is the CPU's to the last bit.
  */
 import { parentPort } from 'node:worker_threads';
-import { bstar, lmax, ExactScan } from '../bstar/index';
+import { bstar, lmax, robustNeighbourhood, ExactScan, NeighbourhoodScreen } from '../bstar/index';
 import { estimateThreshold } from '../bstar/threshold';
+import { validityMap } from '../bstar/validityMap';
 import { blockBoundsFromChunks, scanMinFromScreen } from '../bstar/screenCertify';
-import { BLOCK, TOLERANCE } from '../rope/fb';
+import { BLOCK, TOLERANCE, thetas } from '../rope/fb';
 import { RopeError } from '../core/errors';
 import type { GpuInfoValue, GpuJobStats, JobValue, WorkerMessage, WorkerRequest } from './workerProtocol';
 import { GpuBridge } from './gpuBridge';
@@ -82,6 +83,40 @@ function gpuExactScan(headDim: number, stats: GpuJobStats, signal: { readonly ab
   };
 }
 
+/**
+ * The WebGPU screen for a neighbourhood proof: float32 minima per (grid base, block of m) minus the
+ * proven ε, as lower bounds (the proof decides everything in float64 from them). null: the CPU proves,
+ * because there is no precise adapter or the GPU failed (the reason goes into stats.fallback).
+ */
+function gpuNeighbourhoodScreen(headDim: number, stats: GpuJobStats): NeighbourhoodScreen | undefined {
+  const g = gpu().bridge;
+  if (!g) return undefined;
+  const c = g.calibrate(headDim);
+  if (!c.precise) {
+    stats.fallback = `the GPU's float32 error ${c.maxError.toExponential(2)} exceeds half the proven bound ε = ${c.eps.toExponential(2)}`;
+    return undefined;
+  }
+  return (bases, d, length, block) => {
+    // One request per slice of bases keeps each answer within the bridge's shared buffer.
+    const blocks = Math.ceil(length / block);
+    const out = new Float64Array(bases.length * blocks);
+    const per = Math.max(1, Math.floor((1 << 22) / blocks));
+    try {
+      for (let k0 = 0; k0 < bases.length; k0 += per) {
+        const n = Math.min(per, bases.length - k0);
+        const th = Array.from({ length: n }, (_, k) => thetas(bases[k0 + k], d));
+        const minima = g.minima({ freq: packFrequencies(th), n: d / 2, bases: n, count: length, offset: 0, chunk: block });
+        for (let i = 0; i < n * blocks; i++) out[k0 * blocks + i] = minima[i] - c.eps;
+        stats.gpuScans += n;
+      }
+    } catch (e) {
+      stats.fallback = (e as Error)?.message ?? String(e);
+      return null;
+    }
+    return out;
+  };
+}
+
 function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
   const signal = {
     get aborted() {
@@ -112,6 +147,20 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
       return estimateThreshold(job.length, job.headDim, job.bstar, signal);
     case 'lmax':
       return { lmax: lmax(job.base, job.headDim, job.length, { signal }) };
+    case 'map': {
+      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
+      const screen = job.backend === 'gpu' ? gpuNeighbourhoodScreen(job.headDim, stats) : undefined;
+      const v = validityMap(job.bases, job.headDim, job.length, { signal, screen });
+      stats.blocksChecked = v.stats.exactBlocks;
+      return job.backend === 'gpu' ? { ...v, gpu: stats } : v;
+    }
+    case 'robust': {
+      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
+      const screen = job.backend === 'gpu' ? gpuNeighbourhoodScreen(job.headDim, stats) : undefined;
+      const v = robustNeighbourhood(job.candidate, job.headDim, job.length, { signal, screen });
+      stats.blocksChecked = v.stats.exactBlocks;
+      return job.backend === 'gpu' ? { ...v, gpu: stats } : v;
+    }
     case 'gpuInfo':
       return gpuInfo(job.headDim, job.insist === true);
   }

@@ -1,10 +1,13 @@
 /** Messages between BoundEngine (main thread) and the b* worker (dist/bstarWorker.js). */
-import type { BstarResult, ThresholdResult } from '../bstar/index';
+import type { BstarResult, NeighbourhoodVerdict, ThresholdResult } from '../bstar/index';
+import type { ValidityMap } from '../bstar/validityMap';
 
 export type JobRequest =
   | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number; backend: 'cpu' | 'gpu' }
   | { kind: 'threshold'; length: number; headDim: number; bstar: number }
   | { kind: 'lmax'; base: number; headDim: number; length: number }
+  | { kind: 'robust'; candidate: number; headDim: number; length: number; backend: 'cpu' | 'gpu' }
+  | { kind: 'map'; bases: number[]; headDim: number; length: number; backend: 'cpu' | 'gpu' }
   /** insist: --backend gpu, which opens even a software rasterizer (auto only asks what the adapter is). */
   | { kind: 'gpuInfo'; headDim: number; insist?: boolean };
 
@@ -28,7 +31,13 @@ export interface GpuInfoValue {
   eps?: number;
 }
 
-export type JobValue = (BstarResult & { gpu?: GpuJobStats }) | ThresholdResult | { lmax: number | null } | GpuInfoValue;
+export type JobValue =
+  | (BstarResult & { gpu?: GpuJobStats })
+  | ThresholdResult
+  | { lmax: number | null }
+  | GpuInfoValue
+  | (NeighbourhoodVerdict & { gpu?: GpuJobStats })
+  | (ValidityMap & { gpu?: GpuJobStats });
 
 /** Main → worker. `cancel` is a SharedArrayBuffer-backed Int32Array[1]: non-zero means stop. */
 export interface WorkerRequest {

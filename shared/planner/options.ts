@@ -8,7 +8,7 @@ import type { RopeSpec } from '../rope/spec';
 import { computeFrequencies, defaultInvFreq } from '../rope/invFreq';
 import { lognAttentionScale, ntkFixedInvFreq, ntkMixedInvFreq } from '../rope/seedMethods';
 import { criticalDimension, wavelengths } from '../rope/analysis';
-import { lmax as lmaxOfBase, lmaxOfFrequencies } from '../bstar/index';
+import { lmax as lmaxOfBase, lmaxOfFrequencies, robustNeighbourhood } from '../bstar/index';
 import { chooseValidBase } from '../fixes/chooseBase';
 import type { PlanMethod, PlanOption, Trainer } from './types';
 
@@ -95,9 +95,35 @@ function scalingCandidate(
   };
 }
 
-/** The smallest round base ≥ the model's whose ±10% neighbourhood is valid at L (advice.md), or undefined. */
+/**
+ * Longest stage for which a plan proves a robust base (on the CPU, synchronously): the proof costs about
+ * L² cosines, ~10 s for one candidate at 131,072 tokens on a 2-core machine; beyond it the option is
+ * left out and the plan says why (a GPU machine proves longer ones: docs/gpu.md).
+ */
+export const PLAN_PROOF_MAX_LENGTH = 131072;
+
+/** The smallest round base ≥ the model's whose ±10% neighbourhood is proven valid at L (advice.md), or undefined. */
 export function robustBase(base: number, dim: number, L: number): number | undefined {
-  return chooseValidBase(Math.max(base, L / 2), (x) => lmaxOfBase(x, dim, L));
+  if (L > PLAN_PROOF_MAX_LENGTH) return undefined;
+  return chooseValidBase(
+    Math.max(base, L / 2),
+    (x) => lmaxOfBase(x, dim, L),
+    (c) => proofOf(c, dim, L),
+  );
+}
+
+/** Proofs already made (a plan asks the same rungs for every stage and on every request); bounded. */
+const proofs = new Map<string, number | null>();
+function proofOf(c: number, dim: number, L: number): number | null {
+  const k = `${c}/${dim}/${L}`;
+  let v = proofs.get(k);
+  if (v === undefined) {
+    const r = robustNeighbourhood(c, dim, L);
+    v = r.robust ? null : r.witness.base;
+    if (proofs.size >= 512) proofs.delete(proofs.keys().next().value as string);
+    proofs.set(k, v);
+  }
+  return v;
 }
 
 function candidates(m: PlanModelFacts, st: StageInput): Candidate[] {

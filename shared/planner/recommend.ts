@@ -6,6 +6,7 @@
  * where the config already declares the stage length. When nothing qualifies, the reason says why.
  */
 import type { PlanMethod, PlanOption } from './types';
+import { PLAN_PROOF_MAX_LENGTH } from './options';
 
 export interface Recommendation {
   method: PlanMethod | null;
@@ -59,7 +60,13 @@ export function recommend(options: readonly PlanOption[], L: number, shippedCont
   const perDim = options.filter((o) => !o.expressible && o.meetsBound).map((o) => o.label);
   const parts = [`No option a trainer can write meets the bound at ${fmt(L)}`];
   if (closest) parts.push(`the closest, ${closest.label}, holds to ${fmt(closest.lmax)} of ${fmt(L)}`);
-  if (!options.some((o) => o.method === 'robust-base')) parts.push('no round base up to the search limit is valid with a ±10% margin at this length');
+  if (!options.some((o) => o.method === 'robust-base')) {
+    parts.push(
+      L > PLAN_PROOF_MAX_LENGTH
+        ? `a robust base (every base within ±10% valid) is proven only up to ${fmt(PLAN_PROOF_MAX_LENGTH)} tokens in a plan`
+        : 'no round base up to the search limit is valid with a ±10% margin at this length',
+    );
+  }
   if (perDim.length) parts.push(`${perDim.join(' and ')} would, but no config key expresses per-dimension factors`);
   parts.push('use shorter stages or a larger rotary dimension');
   return { method: null, reason: parts.join('; ') + '.' };

@@ -16,7 +16,7 @@
 import type { Finding } from '../core/findings';
 import type { AttentionGroup, Located, ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
-import { boundable, bstarOf, judgedLength, lmaxOf } from './bound';
+import { boundable, bstarOf, judgedLength, lmaxOf, robustOf } from './bound';
 import { modelTarget } from './targets';
 import { MARGIN, bstarGuess, chooseValidBase } from '../fixes/chooseBase';
 import { raiseBaseFix } from '../fixes/rewrites';
@@ -145,7 +145,11 @@ function checkGroup(
   const fixes = [];
   if (!capped) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
-    const next = chooseValidBase(Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)), (x) => lmaxOf(ctx, x, dim, L));
+    const next = chooseValidBase(
+      Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
+      (x) => lmaxOf(ctx, x, dim, L),
+      (c) => robustOf(ctx, c, dim, L),
+    );
     const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L) : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
   }

@@ -47,6 +47,13 @@ export function lmaxOf(ctx: RuleContext, base: number, dim: number, length: numb
   return v;
 }
 
+/** The neighbourhood proof for a suggested base (null: every base within ±10% is valid). */
+export function robustOf(ctx: RuleContext, candidate: number, dim: number, length: number): number | null | undefined {
+  const v = ctx.oracle.robust(candidate, dim, length);
+  if (v === undefined) ctx.pending.push({ length, headDim: dim, base: candidate });
+  return v;
+}
+
 export function bstarOf(ctx: RuleContext, length: number, dim: number): number | undefined {
   const v = ctx.oracle.bstar(length, dim);
   if (v === undefined) ctx.pending.push({ length, headDim: dim });

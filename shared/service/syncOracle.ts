@@ -5,18 +5,26 @@
  * says up to where the base holds, without b*); lmax is one scan and always answered.
  */
 import type { BoundOracle } from './types';
-import { bstar as computeBstar, lmax as computeLmax, threshold as computeThreshold } from '../bstar/index';
+import { bstar as computeBstar, lmax as computeLmax, robustNeighbourhood, threshold as computeThreshold } from '../bstar/index';
 
 export interface SyncOracleOptions {
   /** Largest L for which b* and the threshold are computed (default 65536). */
   maxSweepLength?: number;
+  /**
+   * Largest L for which a suggested base's ±10% neighbourhood is proven (default 131072: the proof
+   * costs ~L² cosines, seconds per candidate there on one core); beyond it the base-raising fix is not
+   * offered by the CLI (the language server proves it on its worker, a GPU machine much faster).
+   */
+  maxProofLength?: number;
 }
 
 export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { cacheSize(): number } {
   const maxSweep = opts.maxSweepLength ?? 65536;
+  const maxProof = opts.maxProofLength ?? 131072;
   const lmaxCache = new Map<string, number | null>();
   const bstarCache = new Map<string, number | undefined>();
   const thresholdCache = new Map<string, number | undefined>();
+  const robustCache = new Map<string, number | null>();
   return {
     lmax(base, headDim, length) {
       const k = `${base}/${headDim}/${length}`;
@@ -36,6 +44,15 @@ export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { 
       }
       return thresholdCache.get(k);
     },
-    cacheSize: () => lmaxCache.size + bstarCache.size + thresholdCache.size,
+    robust(candidate, headDim, length) {
+      const k = `${candidate}/${headDim}/${length}`;
+      if (length > maxProof) return undefined;
+      if (!robustCache.has(k)) {
+        const v = robustNeighbourhood(candidate, headDim, length);
+        robustCache.set(k, v.robust ? null : v.witness.base);
+      }
+      return robustCache.get(k)!;
+    },
+    cacheSize: () => lmaxCache.size + bstarCache.size + thresholdCache.size + robustCache.size,
   };
 }

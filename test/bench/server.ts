@@ -119,6 +119,21 @@ async function editRounds(h: LspHarness, files: CorpusFile[], versions: Map<stri
   return samples;
 }
 
+/** A server with the corpus open (bounds settled, one edit round): its RSS, for comparing environments. */
+export async function corpusRss(env: NodeJS.ProcessEnv): Promise<{ rss: number }> {
+  const files = corpus();
+  const h = await LspHarness.start({ args: [...SERVER_NODE_FLAGS, SERVER, '--stdio'], settings: { validation: { delay: 0 } }, env });
+  try {
+    for (const f of files) await h.open(f.uri, f.text, 'json', 1);
+    for (const f of files) await publishOf(h, f.uri, 1, 60000);
+    await boundsSettled(h, 240_000);
+    await editRounds(h, files, new Map(files.map((f) => [f.uri, 1])), 1);
+    return { rss: procMb(h.child.pid!, 'VmRSS') };
+  } finally {
+    await h.stop();
+  }
+}
+
 export async function runBench(report: BenchReport): Promise<void> {
   const row = report.section('language server: didChange → publishDiagnostics over stdio (real corpus, bounds cached)');
   if (!existsSync(SERVER)) {
@@ -215,6 +230,13 @@ export async function runBench(report: BenchReport): Promise<void> {
       note: `after ${(WORKER_IDLE_MS + 1500) / 1000} s without bound questions; ${idle <= 80 ? 'met' : 'MISSED'}`,
     });
     rrow({ name: 'peak RSS (VmHWM) over the run', value: `${peak.toFixed(1)} MB`, note: "while the corpus's bounds were computed" });
+    // The same measurement with WebGPU switched off, in the same run: what the GPU stack costs a user.
+    const off = await corpusRss({ ...process.env, ROPE_LENS_WEBGPU: '0' });
+    rrow({
+      name: `RSS, ${files.length} configs open, just edited, ROPE_LENS_WEBGPU=0`,
+      value: `${off.rss.toFixed(1)} MB`,
+      note: `same run, a second server; the default server above is ${(rss - off.rss).toFixed(1)} MB above it`,
+    });
   } finally {
     await h.stop();
   }

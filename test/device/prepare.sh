@@ -9,8 +9,10 @@ D=.device
 rm -rf "$D"; mkdir -p "$D/dist" "$D/webgpu" "$D/gl"
 
 node esbuild.mjs --production --outdir "$D/build" >/dev/null
-cp "$D/build/cli.js" "$D/build/bstarWorker.js" "$D/build/webgpuWorker.js" "$D/dist/"
+cp "$D/build/cli.js" "$D/build/bstarWorker.js" "$D/build/webgpuWorker.js" "$D/build/webgpuProbe.js" "$D/dist/"
 rm -rf "$D/build"
+# Issue 36's measurement (robust-base proofs and the validity map): run.sh with MEASURE_SCRIPT=dist/proof.js.
+npx esbuild test/device/proof.ts --bundle --platform=node --target=node20 --minify --log-level=warning --outfile="$D/dist/proof.js"
 cp test/device/measure.mjs test/device/quick.mjs "$D/"
 
 W=$(node -p "require('path').dirname(require.resolve('webgpu/package.json'))")

@@ -14,10 +14,11 @@ export const instantOracle: BoundOracle = {
   lmax: (base, d, L) => (base < 1e5 && L > 4096 ? 4096 : null),
   bstar: (L) => 0.0424 * Math.pow(L, 1.628),
   threshold: (L) => 0.5 * Math.pow(L, 1.628),
+  robust: () => null,
 };
 
 /** An oracle that knows nothing yet, as the server's is before the worker answers. */
-export const unknownOracle: BoundOracle = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined };
+export const unknownOracle: BoundOracle = { lmax: () => undefined, bstar: () => undefined, threshold: () => undefined, robust: () => undefined };
 
 /**
  * Longest message a finding may have: the longest prose messages are ~700 characters; quoted values

@@ -52,6 +52,7 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
         probes++;
         return { available: false, software: false, adapter: 'none', precise: false, reason: 'no adapter (test)' };
       },
+      adapterProbe: async () => ({ info: null, reason: 'no adapter (test)' }),
     });
     try {
       const r = await none.bstar(1024, 64, { backend: 'auto' });
@@ -62,8 +63,14 @@ describe('BoundEngine (worker thread, cache, cancellation)', function () {
         none.bstar(1500, 64, { backend: 'gpu' }),
         (e: unknown) => e instanceof RopeError && /gpu backend unavailable: no adapter \(test\)/.test(e.message),
       );
+      // Changed with issue 36: auto decides b* without asking for an adapter at all (the GPU would take only
+      // the exact scans), so the server never loads Dawn for it; proofs, parallel work, do ask.
+      const asked = probes;
       const far = await none.chooseBackend('auto', 1 << 20, 64);
-      assert.deepEqual(far, { backend: 'cpu', reason: 'auto: no GPU (no adapter (test))' });
+      assert.equal(far.backend, 'cpu');
+      assert.match(far.reason, /only the exact scans/);
+      assert.equal(probes, asked);
+      assert.deepEqual(await none.chooseProofBackend('auto', 64), { backend: 'cpu', reason: 'auto: no GPU (no adapter (test))' });
     } finally {
       await none.dispose();
     }

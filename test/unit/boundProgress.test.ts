@@ -17,6 +17,7 @@ describe('bound progress (fractions from the sweep to the server activity)', () 
         },
         threshold: async () => 1,
         lmax: async () => null,
+        robust: async () => null,
       },
       () => {},
       (a) => activity.push(a),

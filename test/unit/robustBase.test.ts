@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
-import { bstar, lmax } from '../../shared/bstar';
+import { bstar, lmax, robustNeighbourhood } from '../../shared/bstar';
 import { NEIGHBOURHOOD, chooseValidBase, nextNice, roundUpNice } from '../../shared/fixes/chooseBase';
 import { REFERENCE_TOLERANCE, directFirstBelow } from '../support/bstarReference';
 
@@ -55,7 +55,14 @@ describe('robust base (smallest round base valid across ±10%)', () => {
       this.timeout(120000);
       const b = bstar(L, d).bstar;
       const start = b / 0.9;
-      const chosen = chooseValidBase(start, (x) => lmax(x, d, L))!;
+      const chosen = chooseValidBase(
+        start,
+        (x) => lmax(x, d, L),
+        (c) => {
+          const v = robustNeighbourhood(c, d, L);
+          return v.robust ? null : v.witness.base;
+        },
+      )!;
       assert.ok(robustDirect(chosen, d, L), `${chosen}: a grid point fails`);
       const bad = invalidBasesUpTo(start, chosen, d, L);
       for (let c = roundUpNice(start); c < chosen; c = nextNice(c)) {
@@ -74,7 +81,7 @@ describe('robust base (smallest round base valid across ±10%)', () => {
     const d = a.diagnostics.find((x) => x.code === 'rope/base-below-bound')!;
     assert.equal(d.severity, 'warning');
     const fix = d.fixes.find((f) => f.kind === 'raise-base')!;
-    const m = /Raise rotary_emb_base to (\d+) \(valid for 4,096 tokens, as is every base within ±10%\)/.exec(fix.title);
+    const m = /Raise rotary_emb_base to (\d+) \(valid for every base within ±10% at 4,096 tokens, proven\)/.exec(fix.title);
     assert.ok(m, fix.title);
     const base = Number(m[1]);
     // 54,000 (the old "with margin" answer) fails at 52,920 = 0.98 × 54,000.

@@ -191,6 +191,7 @@ describe('invalid and absurd RoPE values', () => {
       },
       bstar: () => undefined,
       threshold: () => undefined,
+      robust: () => undefined,
     };
     const t = text({ rope_theta: 1e12, max_position_embeddings: 1e12 });
     const a = analyze(t, 'config.json', valid);

@@ -232,6 +232,7 @@ export function validityChart(d: InspectorData, pal: Palette): ChartSpec | null 
   const markers: Marker[] = [];
   if (v.bstar !== undefined) markers.push({ x: v.bstar, label: `b* = ${fmtCompact(v.bstar)}`, color: pal.green });
   if (v.threshold !== undefined) markers.push({ x: v.threshold, label: `all valid above ${fmtCompact(v.threshold)}`, color: pal.purple });
+  if (v.robust !== undefined) markers.push({ x: v.robust, label: `robust ${fmtCompact(v.robust)} (every base within ±10% valid)`, color: pal.orange });
   markers.push({ x: d.fb.base, label: `base ${fmtCompact(d.fb.base)}`, color: pal.blue, dash: [1, 0] });
   const shades: Shade[] = v.islands.map(([from, to]) => ({ from, to, color: withAlpha(pal.green, 0.18) }));
   return {

@@ -25,7 +25,7 @@ import {
 import { startServer } from '../../../server/languageServer';
 import { nodePlatform } from '../../../server/nodePlatform';
 import type { BoundComputer } from '../../../server/boundOracle';
-import { bstar, lmax, threshold } from '../../../shared/bstar/index';
+import { bstar, lmax, robustNeighbourhood, threshold } from '../../../shared/bstar/index';
 
 /** Answers computed synchronously but handed back only when the test calls `release()`. */
 export class GatedComputer implements BoundComputer {
@@ -43,6 +43,12 @@ export class GatedComputer implements BoundComputer {
   }
   lmax(base: number, headDim: number, length: number) {
     return this.gate(() => lmax(base, headDim, length));
+  }
+  robust(candidate: number, headDim: number, length: number) {
+    return this.gate(() => {
+      const v = robustNeighbourhood(candidate, headDim, length);
+      return v.robust ? null : v.witness.base;
+    });
   }
   get queued(): number {
     return this.waiting.length;
