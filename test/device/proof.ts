@@ -1,7 +1,7 @@
 /**
  * Device measurement for issue 36 (bundled by prepare.sh to .device/dist/proof.js, run by run.sh with
  * MEASURE_SCRIPT=dist/proof.js): for L = 2^17, 2^20 and d = 64, 128, a 4,096-base validity map and
- * neighbourhood proofs of two candidates, on the GPU and on the CPU, with the answers compared.
+ * neighbourhood proofs of three candidates, on the GPU and on the CPU, with the answers compared.
  * Every figure is appended to $OUT/proof.jsonl (one JSON object a line) and $OUT/proof.txt as soon as
  * it is measured, so a run cut short still leaves what it measured.
  * The CPU side is capped: the map on the CPU runs on every 64th base only (time per base extrapolated
@@ -108,9 +108,12 @@ async function main(): Promise<void> {
         note: `CPU timed on every ${CPU_MAP_EVERY}th base, extrapolated per base`,
       });
       // Two candidates: above the map's last invalid base (expected robust), and just above its first valid one (expected not).
+      // A third, robust for certain (its whole neighbourhood lies above the proven all-valid bound): the
+      // proof's worst case, every cell of every m scanned, timed on both backends.
       const candidates = [
         lastInvalid !== undefined ? nextNice(bases[lastInvalid] / 0.9) : roundUpNice(bases[0]),
         firstValid >= 0 ? roundUpNice(bases[firstValid] / 0.9) : roundUpNice(bases[0] * 2),
+        nextNice(hi / 0.9),
       ];
       for (const cand of candidates) {
         const gp = await timed(() => gpu.robust(cand, d, L, { backend: 'gpu' }));
