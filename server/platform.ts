@@ -6,7 +6,7 @@
  */
 import type { BaseModelResolver, FileReader } from '../shared/config/resolve';
 import type { ShellParser, SourcedFile } from '../shared/launch/types';
-import type { WorkspaceFacts } from '../shared/serving/pins';
+import type { WorkspaceFacts } from '../shared/service/types';
 import type { ProjectConfigSource } from '../shared/service/projectConfig';
 import type { HubResult, HubSettings } from '../shared/node/hubFetch';
 import type { BoundComputer } from './boundOracle';

@@ -64,6 +64,11 @@ export interface BoundOracle {
    * undefined while not computed.
    */
   robust(candidate: number, headDim: number, length: number): number | null | undefined;
+  /**
+   * Lengths above which this oracle does not prove neighbourhoods (the CLI's synchronous one: the proof
+   * costs ~L² cosines on one core); absent: it proves any length.
+   */
+  readonly proofLimit?: number;
 }
 
 /** A bound question the oracle could not answer yet (base set: an L_max question, which decides findings). */

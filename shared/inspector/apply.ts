@@ -80,7 +80,7 @@ function rewriteFix(doc: ParsedDocument, rope: ModelRope, method: RewriteMethod,
       return factor > 1 ? ntkFix(target, base, factor, dim) : undefined;
     case 'gradient': {
       if (!(targetLength > L0)) return undefined;
-      return raiseBaseFix(target, base, roundBase(gradientThetaBase(base, L0, targetLength)), targetLength);
+      return raiseBaseFix(target, base, roundBase(gradientThetaBase(base, L0, targetLength)), targetLength, 'none');
     }
     // The file's own scaling, a seed-only method and per-dimension factors are not one-click edits.
     case 'configured':

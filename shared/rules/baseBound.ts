@@ -145,12 +145,14 @@ function checkGroup(
   const fixes = [];
   if (!capped) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
+    // Past the oracle's proof limit (the CLI at long lengths) the 41-point grid decides, and the title says so.
+    const proven = !(L > (ctx.oracle.proofLimit ?? Number.POSITIVE_INFINITY));
     const next = chooseValidBase(
       Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
       (x) => lmaxOf(ctx, x, dim, L),
-      (c) => robustOf(ctx, c, dim, L),
+      (c) => (proven ? robustOf(ctx, c, dim, L) : null),
     );
-    const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L) : undefined;
+    const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L, proven ? 'proven' : 'grid') : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
   }
   return finding(BASE_BELOW_BOUND, severity, message, range, fixes);

@@ -26,6 +26,7 @@ export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { 
   const thresholdCache = new Map<string, number | undefined>();
   const robustCache = new Map<string, number | null>();
   return {
+    proofLimit: maxProof,
     lmax(base, headDim, length) {
       const k = `${base}/${headDim}/${length}`;
       if (!lmaxCache.has(k)) lmaxCache.set(k, computeLmax(base, headDim, length));

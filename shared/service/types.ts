@@ -85,3 +85,4 @@ export interface LaunchDescription {
    */
   unread?: true;
 }
+export type { WorkspaceFacts } from '../serving/pins';

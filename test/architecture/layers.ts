@@ -24,6 +24,7 @@ export const LAYERS: Layer[] = [
   { folders: ['rules'], role: 'one module per finding' },
   { folders: ['planner'], role: 'context-extension plans above rules and fixes' },
   { folders: ['service'], role: 'the analysis service: pipeline, oracle, facts' },
+  { folders: ['files'], role: "workspace files (project file, pins, sourced scripts) through a platform's reader (the browser's)" },
   { folders: ['inspector', 'kernelBench'], role: 'webview data and page protocols' },
   { folders: ['protocol'], role: 'LSP messages, commands and settings shared by client and server (Node/LSP only)' },
   { folders: ['node'], role: 'Node-only: worker threads, file system, GPU probe (never bundled for a webview)' },
