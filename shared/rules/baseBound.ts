@@ -24,8 +24,9 @@ import { MAX_LENGTH } from '../bstar/validate';
 import { baseUnreadable } from './invalidValues';
 import { groupScaling, ropeGroups } from '../config/attentionGroups';
 import { situationOf } from './situation';
-import { baseLabel } from './wording';
+import { baseLabel, shortBaseLabel } from './wording';
 import { derivativeNote } from '../config/reach';
+import { validBaseFigure } from '../core/baseFigure';
 
 export const BASE_BELOW_BOUND = 'rope/base-below-bound';
 /** information: the length to judge is beyond MAX_LENGTH and the base holds up to MAX_LENGTH. */
@@ -103,30 +104,57 @@ function checkGroup(
     return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, g.base));
   }
   const b = capped ? undefined : bstarOf(ctx, L, dim);
-  const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', and a base above b* is not enough by itself' : ''}` : '';
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);
+  const short = shortBaseLabel(g.base, several ? g.layerType : undefined);
+  const span = windowed ? `the ${fmt(L)}-token window` : `${fmt(L)} tokens`;
+  const over = `${label[0].toUpperCase()}${label.slice(1)} is judged over ${why} (rotary dim ${dim}).`;
+  const island = islandNote(ctx, b, base, dim, L);
   if (severity === 'information') {
     // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
     const scaled = scaling?.type !== undefined && scaling.type !== 'default';
-    const message =
-      `This checkpoint's ${label} satisfies the RoPE base bound (Su's b*) only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. ` +
+    const message = `${short} meets the RoPE base bound only up to ${fmt(m)} of ${span}, as trained.`;
+    const detail =
+      `${over}${island} ` +
       (scaled
         ? `That is how the model was trained, not a mistake in this file; the ${scaling!.rawType?.value ?? scaling!.type} scaling stretches positions from there and leaves the base as trained.`
         : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.') +
       derivativeNote(rope);
-    return finding(BASE_BELOW_BOUND, 'information', message, range);
+    return finding(BASE_BELOW_BOUND, 'information', message, range, [], detail);
   }
-  const message =
-    `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: ` +
-    'a base chosen before training should cover every distance the layers see.';
   const fixes = [];
+  const target = modelTarget(ctx, rope);
+  let next: number | undefined;
   if (!capped) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
-    const next = chooseValidBase(Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)), (x) => lmaxOf(ctx, x, dim, L));
-    const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L) : undefined;
+    next = chooseValidBase(Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)), (x) => lmaxOf(ctx, x, dim, L));
+    const fix = next !== undefined ? raiseBaseFix(target, base, next, L) : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
+    else next = undefined;
   }
-  return finding(BASE_BELOW_BOUND, severity, message, range, fixes);
+  // Lead with the base to use, then why: the recommendation is a round base whose whole ±10% is valid.
+  const message =
+    next !== undefined
+      ? `Raise ${target.baseName} from ${g.base.key ? '' : 'the default '}${fmt(base)} to ${fmt(next)}: the RoPE base bound holds only up to ${fmt(m)} of ${span}.`
+      : `${short} meets the RoPE base bound only up to ${fmt(m)} of the ${span} it trains at.`;
+  const detail =
+    `${over}${island}` +
+    (next !== undefined ? ` ${fmt(next)} is valid together with every base within ±10% of it.` : '') +
+    ' A base chosen before training should cover every distance the layers see.';
+  return finding(BASE_BELOW_BOUND, severity, message, range, fixes, detail);
+}
+
+/**
+ * Why a larger base can fail where a smaller one holds: validity is not monotone in the base, b* is
+ * the left end of a narrow valid island. b* is printed rounded up to a figure that is itself valid.
+ */
+function islandNote(ctx: RuleContext, b: number | undefined, base: number, dim: number, L: number): string {
+  if (b === undefined) return '';
+  const shown = validBaseFigure(b, (x) => lmaxOf(ctx, x, dim, L));
+  if (shown === undefined) return '';
+  return (
+    ` Validity is not monotone in the base: the smallest valid base, b* ≈ ${shown}, starts a narrow valid island` +
+    (base > b ? ', and most bases just above it fail again, as this one does.' : '.')
+  );
 }

@@ -11,3 +11,14 @@ export function baseLabel(base: Located<number>, layerType?: string): string {
   if (base.key) return `${base.key} ${fmt(base.value)}${where}`;
   return `default rope_theta ${fmt(base.value)}${where} (not in the file)`;
 }
+
+/**
+ * The same for a headline, where the path is already in the range the finding points at: the key
+ * as the file writes it (its last segment), "sliding layers' rope_theta 10,000", or
+ * "default base 10,000 (not in the file)".
+ */
+export function shortBaseLabel(base: Located<number>, layerType?: string): string {
+  const layers = layerType ? `${layerType.replace(/_attention$/, '').replace('_', ' ')} layers' ` : '';
+  if (base.key) return `${layers}${base.key.split('.').pop()} ${fmt(base.value)}`;
+  return `${layers}default base ${fmt(base.value)} (not in the file)`;
+}

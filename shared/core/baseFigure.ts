@@ -1,0 +1,71 @@
+/**
+ * How a base such as b* is printed so that the printed number is itself valid (issue 33).
+ * b* is the left end of a narrow valid island: rounding it to the nearest figure can land just
+ * below it (629,978.2628… shown as 629,978.26 fails at m = 30,704), and rounding far up can jump
+ * past the island. So the figure is rounded *up*, and the shortest rounding whose value passes the
+ * float64 scan (first failing m is null) is the one printed. Pure: the scan is passed in.
+ */
+
+/** First failing m for a base, null when it holds for every m < L, undefined while not known yet. */
+export type BaseScan = (base: number) => number | null | undefined;
+
+/**
+ * 'message': thousands separators and as few decimals as validity allows (messages, hovers, hints);
+ * 'figure': plain digits, at least 8 significant, exponent form from 1e7 (the CLI's `bound` tables).
+ */
+export type BaseFigureStyle = 'message' | 'figure';
+
+/** Decimals a 'message' figure may use; significant digits a 'figure' may use. */
+const MESSAGE_DECIMALS = [0, 1, 2, 3, 4, 5, 6, 8, 10];
+const FIGURE_SIGNIFICANT = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
+
+interface Candidate {
+  value: number;
+  text: string;
+}
+
+/** `x` rounded up to `step`-multiples, never below x (a product can round under it in floating point). */
+function ceilTo(x: number, digits: number, significant: boolean): number {
+  const exponent = significant ? Math.floor(Math.log10(Math.abs(x))) - digits + 1 : -digits;
+  // Decimal strings, not products: 10 ** exponent is inexact for negative exponents.
+  let v = Number(`${Math.ceil(Number(`${x}e${-exponent}`))}e${exponent}`);
+  while (v < x) v = Number(`${Math.ceil(Number(`${v}e${-exponent}`)) + 1}e${exponent}`);
+  return v;
+}
+
+function candidates(base: number, style: BaseFigureStyle): Candidate[] {
+  const out: Candidate[] = [];
+  if (style === 'message') {
+    for (const d of MESSAGE_DECIMALS) {
+      const value = ceilTo(base, d, false);
+      out.push({ value, text: value.toLocaleString('en-US', { maximumFractionDigits: d }) });
+    }
+  } else {
+    for (const s of FIGURE_SIGNIFICANT) {
+      const value = ceilTo(base, s, true);
+      out.push({ value, text: Math.abs(value) >= 1e7 ? value.toExponential(s - 1).replace(/\.?0+e/, 'e') : trimZeros(value.toPrecision(s)) });
+    }
+  }
+  // Equal values (a base that is already round) are asked once.
+  return out.filter((c, i) => i === 0 || c.value !== out[i - 1].value);
+}
+
+function trimZeros(s: string): string {
+  return s.includes('.') && !s.includes('e') ? s.replace(/\.?0+$/, '') : s;
+}
+
+/**
+ * The shortest upward rounding of `base` whose value the scan finds valid, as text; undefined while
+ * an answer is pending or when no rounding up to the finest one is valid (the figure is then not
+ * printed). Every candidate is asked at once, so an asynchronous scan answers in one round.
+ */
+export function validBaseFigure(base: number, scan: BaseScan, style: BaseFigureStyle = 'message'): string | undefined {
+  if (!(Number.isFinite(base) && base > 1)) return undefined;
+  const list = candidates(base, style);
+  const answers = list.map((c) => scan(c.value));
+  for (let i = 0; i < list.length; i++) {
+    if (answers[i] === undefined) return undefined;
+    if (answers[i] === null) return list[i].text;
+  }
+  return undefined;
+}
