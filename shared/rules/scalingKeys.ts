@@ -84,10 +84,11 @@ export const scalingKeysRule: Rule = {
       for (const [k, p] of Object.entries(s.params)) {
         if (allowed.has(k)) continue;
         const better = MISSPELLED[k];
-        const msg =
-          `Unrecognized key in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: ${shown(k)}` +
-          (better ? ` — transformers reads '${better}', so this value is ignored there.` : ' (transformers warns and ignores it).');
-        out.push(finding(UNKNOWN_KEY, 'hint', msg, keyRangeOf(ctx.doc, p.node)));
+        const msg = better
+          ? `transformers ignores ${shown(k)}: the key it reads for this is ${better}.`
+          : `transformers ignores ${shown(k)}: it is not a key of ${shown(s.rawType.value)} scaling.`;
+        const detail = `transformers warns "Unrecognized keys in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: {${shown(k)}}" and ignores the value.`;
+        out.push(finding(UNKNOWN_KEY, 'hint', msg, keyRangeOf(ctx.doc, p.node), [], detail));
       }
     }
     return out;

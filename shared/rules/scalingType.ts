@@ -34,7 +34,7 @@ export const scalingTypeRule: Rule = {
           finding(
             TYPE_CONFLICT,
             'error',
-            `Found conflicts between rope_type=${shown(modern.value)} (modern field) and type=${shown(legacy.value)} (legacy field) in \`${name}\`: vLLM refuses this config and transformers uses rope_type. Keep only one of them.`,
+            `vLLM refuses this config: rope_type ${shown(modern.value)} and the legacy type ${shown(legacy.value)} conflict.`,
             keyRangeOf(ctx.doc, legacy.node),
             [
               {
@@ -44,6 +44,7 @@ export const scalingTypeRule: Rule = {
                 edits: ctx.editor.remove(pathTo(legacy.node!)),
               },
             ],
+            `In \`${name}\`: "Found conflicts between rope_type=${shown(modern.value)} (modern field) and type=${shown(legacy.value)} (legacy field)". transformers uses rope_type. Keep only one of them.`,
           ),
         );
       }
