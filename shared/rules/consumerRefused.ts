@@ -53,6 +53,12 @@ function judge(
   return undefined;
 }
 
+/** " with KeyError" for the headline; the error's text goes to the detail. */
+function errorClass(error: string | undefined): string {
+  const m = /^\s*([A-Z]\w*(?:Error|Exception))\b/.exec(error ?? '');
+  return m ? ` with ${m[1]}` : '';
+}
+
 export const consumerRefusedRule: Rule = {
   codes: [REFUSED],
   check(ctx) {
@@ -79,8 +85,10 @@ export const consumerRefusedRule: Rule = {
         finding(
           REFUSED,
           j.severity,
-          `${row.label} refuses this file at load with ${row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error'}${from}; ${j.why}.`,
+          `${row.label} refuses this file at load${errorClass(row.error)}.`,
           range,
+          [],
+          `It raises ${row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error'}${from}; ${j.why}.`,
         ),
       );
     }

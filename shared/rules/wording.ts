@@ -14,11 +14,14 @@ export function baseLabel(base: Located<number>, layerType?: string): string {
 
 /**
  * The same for a headline, where the path is already in the range the finding points at: the key
- * as the file writes it (its last segment), "sliding layers' rope_theta 10,000", or
+ * as the file writes it (its last segment), "sliding-window layers' rope_theta 10,000", or
  * "default base 10,000 (not in the file)".
  */
 export function shortBaseLabel(base: Located<number>, layerType?: string): string {
-  const layers = layerType ? `${layerType.replace(/_attention$/, '').replace('_', ' ')} layers' ` : '';
+  const layers = layerType ? `${LAYER_WORDS[layerType] ?? layerType.replace('_', ' ')} layers' ` : '';
   if (base.key) return `${layers}${base.key.split('.').pop()} ${fmt(base.value)}`;
   return `${layers}default base ${fmt(base.value)} (not in the file)`;
 }
+
+/** Short names for the usual layer types in headlines. */
+const LAYER_WORDS: Record<string, string> = { sliding_attention: 'sliding-window', full_attention: 'full-attention' };
