@@ -114,7 +114,7 @@ function checkGroup(
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
     const scaled = scaling?.type !== undefined && scaling.type !== 'default';
-    const message = `${short} meets the RoPE base bound only up to ${fmt(m)} of ${span}, as trained.`;
+    const message = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.`;
     const detail =
       `${over}${island} ` +
       (scaled

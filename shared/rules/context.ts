@@ -50,6 +50,15 @@ export function appendDetail(detail: string | undefined, note: string): string {
   return detail ? `${detail} ${note}` : note;
 }
 
+/**
+ * A message worded elsewhere (an engine's parser, a reader) as headline and detail: its first
+ * sentence, and the rest. A sentence ends at . ! or ? followed by a space or the end.
+ */
+export function splitSentence(text: string): { message: string; detail?: string } {
+  const m = /^(.*?[.!?])\s+(\S[\s\S]*)$/.exec(text);
+  return m ? { message: m[1], detail: m[2] } : { message: text };
+}
+
 const START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 /** Where to point for a value: its own node, else the first of `fallbacks` that has one, else line 1. */

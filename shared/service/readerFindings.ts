@@ -78,7 +78,8 @@ export function brokenContinuationFindings(text: string, invocations: readonly I
     return {
       code: BROKEN_CONTINUATION,
       severity: 'error' as const,
-      message: `This \`\\\` ${after}, so the command ends on this line and bash runs the next line (${single(short(b.nextLine))}) as a command of its own.`,
+      message: `The command ends on this line: bash runs the next line (${single(short(b.nextLine, 40))}) as a command of its own.`,
+      detail: `This \`\\\` ${after}.`,
       range: lines.rangeOf(b.offset, 1),
       fixes: [
         {
@@ -96,6 +97,6 @@ function single(s: string): string {
   return `\`${s.replace(/`/g, "'")}\``;
 }
 
-function short(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+function short(s: string, max = 60): string {
+  return s.length > max ? `${s.slice(0, max - 3)}…` : s;
 }
