@@ -57,15 +57,17 @@ function trimZeros(s: string): string {
 /**
  * The shortest upward rounding of `base` whose value the scan finds valid, as text; undefined while
  * an answer is pending or when no rounding up to the finest one is valid (the figure is then not
- * printed). Every candidate is asked at once, so an asynchronous scan answers in one round.
+ * printed). With `askAll`, every candidate is asked at once, so an asynchronous scan answers in one round.
  */
-export function validBaseFigure(base: number, scan: BaseScan, style: BaseFigureStyle = 'message'): string | undefined {
+export function validBaseFigure(base: number, scan: BaseScan, style: BaseFigureStyle = 'message', askAll = true): string | undefined {
   if (!(Number.isFinite(base) && base > 1)) return undefined;
   const list = candidates(base, style);
-  const answers = list.map((c) => scan(c.value));
+  // A synchronous scan (the CLI) is asked one candidate at a time: the first valid one ends it.
+  const answers = askAll ? list.map((c) => scan(c.value)) : [];
   for (let i = 0; i < list.length; i++) {
-    if (answers[i] === undefined) return undefined;
-    if (answers[i] === null) return list[i].text;
+    const answer = askAll ? answers[i] : scan(list[i].value);
+    if (answer === undefined) return undefined;
+    if (answer === null) return list[i].text;
   }
   return undefined;
 }
