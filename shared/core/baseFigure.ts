@@ -17,6 +17,8 @@ export type BaseFigureStyle = 'message' | 'figure';
 
 /** Decimals a 'message' figure may use; significant digits a 'figure' may use. */
 const MESSAGE_DECIMALS = [0, 1, 2, 3, 4, 5, 6, 8, 10];
+/** A 'message' figure keeps at least this many significant digits: "b* ≈ 4,293.438", not "4,294". */
+const MESSAGE_SIGNIFICANT = 7;
 const FIGURE_SIGNIFICANT = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
 
 interface Candidate {
@@ -36,7 +38,8 @@ function ceilTo(x: number, digits: number, significant: boolean): number {
 function candidates(base: number, style: BaseFigureStyle): Candidate[] {
   const out: Candidate[] = [];
   if (style === 'message') {
-    for (const d of MESSAGE_DECIMALS) {
+    const integerDigits = Math.floor(Math.log10(Math.abs(base))) + 1;
+    for (const d of MESSAGE_DECIMALS.filter((x) => x >= MESSAGE_SIGNIFICANT - integerDigits || x === MESSAGE_DECIMALS[MESSAGE_DECIMALS.length - 1])) {
       const value = ceilTo(base, d, false);
       out.push({ value, text: value.toLocaleString('en-US', { maximumFractionDigits: d }) });
     }

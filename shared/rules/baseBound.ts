@@ -107,7 +107,7 @@ function checkGroup(
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);
   const short = shortBaseLabel(g.base, several ? g.layerType : undefined);
   const span = windowed ? `the ${fmt(L)}-token window` : `${fmt(L)} tokens`;
-  const over = `${label[0].toUpperCase()}${label.slice(1)} is judged over ${why} (rotary dim ${dim}).`;
+  const over = `The bound for ${label} is judged over ${why} (rotary dim ${dim}).`;
   const island = islandNote(ctx, b, base, dim, L);
   if (severity === 'information') {
     // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
@@ -136,7 +136,7 @@ function checkGroup(
   // Lead with the base to use, then why: the recommendation is a round base whose whole ±10% is valid.
   const message =
     next !== undefined
-      ? `Raise ${target.baseName} from ${g.base.key ? '' : 'the default '}${fmt(base)} to ${fmt(next)}: the RoPE base bound holds only up to ${fmt(m)} of ${span}.`
+      ? `Raise ${target.baseName} from ${g.base.node ? '' : 'the default '}${fmt(base)} to ${fmt(next)}: the RoPE base bound holds only up to ${fmt(m)} of ${span}.`
       : `${short} meets the RoPE base bound only up to ${fmt(m)} of the ${span} it trains at.`;
   const detail =
     `${over}${island}` +

@@ -8,8 +8,9 @@ import { fmt } from './context';
  */
 export function baseLabel(base: Located<number>, layerType?: string): string {
   const where = layerType ? ` of the ${layerType.replace('_', ' ')} layers` : '';
-  if (base.key) return `${base.key} ${fmt(base.value)}${where}`;
-  return `default rope_theta ${fmt(base.value)}${where} (not in the file)`;
+  // A key is quoted as the file's only where the file writes it (a reader's default has a key but no node).
+  if (base.key && base.node) return `${base.key} ${fmt(base.value)}${where}`;
+  return `default ${base.key?.split('.').pop() ?? 'rope_theta'} ${fmt(base.value)}${where} (not in the file)`;
 }
 
 /**
@@ -19,7 +20,7 @@ export function baseLabel(base: Located<number>, layerType?: string): string {
  */
 export function shortBaseLabel(base: Located<number>, layerType?: string): string {
   const layers = layerType ? `${LAYER_WORDS[layerType] ?? layerType.replace('_', ' ')} layers' ` : '';
-  if (base.key) return `${layers}${base.key.split('.').pop()} ${fmt(base.value)}`;
+  if (base.key && base.node) return `${layers}${base.key.split('.').pop()} ${fmt(base.value)}`;
   return `${layers}default base ${fmt(base.value)} (not in the file)`;
 }
 
