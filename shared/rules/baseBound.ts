@@ -98,10 +98,9 @@ function checkGroup(
   const label = baseLabel(g.base, several ? g.layerType : undefined);
   if (m === null) {
     if (!capped) return undefined;
-    const message =
-      `${why[0].toUpperCase()}${why.slice(1)} is beyond the largest length RoPE Lens can check (${fmt(MAX_LENGTH)}); ` +
-      `${label} satisfies the RoPE base bound up to it (rotary dim ${dim}), the rest is unchecked.`;
-    return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, g.base));
+    const message = `The RoPE base bound is unchecked past ${fmt(MAX_LENGTH)} tokens, the largest length RoPE Lens can check.`;
+    const detail = `${why[0].toUpperCase()}${why.slice(1)} is beyond it; ${label} satisfies the RoPE base bound up to it (rotary dim ${dim}).`;
+    return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, g.base), [], detail);
   }
   const b = capped ? undefined : bstarOf(ctx, L, dim);
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);

@@ -80,8 +80,10 @@ export const scalingTypeRule: Rule = {
           finding(
             UNKNOWN_TYPE,
             'error',
-            `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope, llama3 and (v5) proportional; it refuses this config at load.`,
+            `transformers refuses this config at load: ${shown(raw)} is not a RoPE scaling type it knows.`,
             rangeFor(ctx.doc, s.rawType),
+            [],
+            `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope, llama3 and (v5) proportional.`,
           ),
         );
       }

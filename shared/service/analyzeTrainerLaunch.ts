@@ -19,7 +19,7 @@ import { readTrainerLaunch, TrainerLaunch } from '../config/trainers/launch/inde
 import { effectiveModel, overridesOnly } from '../config/effectiveModel';
 import { trainedContextOf } from '../config/trainedContext';
 import { RULES } from '../rules/index';
-import { appendDetail, type RuleContext } from '../rules/context';
+import { appendDetail, splitSentence, type RuleContext } from '../rules/context';
 import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import { CONTEXT_EXCEEDED } from '../rules/contextExceeded';
 import { CommandLineEditor, isWritable } from '../fixes/commandLineEditor';
@@ -128,7 +128,10 @@ function problemFinding(launch: TrainerLaunch, p: GrammarProblem): Finding {
   const fixes: Fix[] =
     p.replacement !== undefined ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits: [{ range, newText: p.replacement }] }] : [];
   const generic = launch.generic ? `Read generically: ${launch.generic}'s own argument names are not known to RoPE Lens.` : undefined;
-  return { code, severity: p.severity, message: p.message, ...(generic ? { detail: generic } : {}), range, fixes };
+  // The trainer's words: the first sentence leads, the rest explains.
+  const said = splitSentence(p.message);
+  const detail = generic ? appendDetail(said.detail, generic) : said.detail;
+  return { code, severity: p.severity, message: said.message, ...(detail ? { detail } : {}), range, fixes };
 }
 
 function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined, effective: ModelRope | undefined): LaunchDescription {

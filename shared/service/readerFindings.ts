@@ -38,7 +38,8 @@ export function invalidJsonFindings(text: string, lines: LineIndex = new LineInd
     {
       code: INVALID_JSON,
       severity: 'error',
-      message: `Python's json module refuses this file (${p.message}: line ${at.line + 1} column ${at.character + 1}), so transformers cannot load it.`,
+      message: `transformers cannot load this file: Python's json module refuses it at line ${at.line + 1} column ${at.character + 1}.`,
+      detail: `${p.message} (line ${at.line + 1} column ${at.character + 1}).`,
       range: lines.rangeOf(p.offset, p.length),
       fixes,
     },

@@ -117,7 +117,7 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           SERVING_BEYOND_TRAINED,
           'warning',
-          `vLLM extrapolates every position past ${fmt(T)}: max-model-len ${fmt(C)} is beyond the trained context, with no RoPE scaling.`,
+          `vLLM extrapolates every position past ${fmt(T)}: no RoPE scaling covers max-model-len ${fmt(C)}.`,
           x.range,
           overrideExtensionFixes(x).filter((f) => f.edits.length > 0),
           `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it.${derivativeNote(x.effective)}${x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}`,
