@@ -18,6 +18,7 @@ import { CATALOG, catalogConfigText } from '../../shared/config/catalog';
 import { loadShellParser } from '../../shared/node/shellParser';
 import type { Finding } from '../../shared/core/findings';
 import { said } from './helpers/findingText';
+import { pageExamples, rulePages } from '../../server/cli/rulePages';
 
 const ROOT = join(__dirname, '..', '..');
 /** The project's validity: f_b(m) ≥ −1e-7 counts as non-negative (shared/rope/fb TOLERANCE). */
@@ -122,10 +123,20 @@ function firstSentence(message: string): string {
   return /^(.*?[.!?])(\s|$)/s.exec(message)?.[1] ?? message;
 }
 
-/** Key-like names a finding quotes (`rope_scaling`, 'attn_factor', "rope-scaling"): snake_case or hyphenated words. */
+/**
+ * Key-like names a finding quotes (`rope_scaling`, 'attn_factor', "rope-scaling"): snake_case or
+ * hyphenated words. A key named as absent ("has no "beta_fast"") is not quoted as the file's.
+ */
 function quotedKeys(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/[`'"]([A-Za-z][\w.-]*[_-][\w.-]*)[`'"]/g)) out.push(m[1]);
+  for (const m of text.matchAll(/[`'"]([A-Za-z][\w.-]*[_-][\w.-]*)[`'"]/g)) {
+    const clause = text
+      .slice(0, m.index)
+      .split(/[.:;]\s/)
+      .pop()!;
+    if (/\b(has no|without|is missing|lacks)\b/.test(clause)) continue;
+    out.push(m[1]);
+  }
   return out;
 }
 
@@ -152,13 +163,17 @@ describe('messages: every finding leads with one short sentence and quotes keys 
   });
   const all = [...files(join(ROOT, 'examples')), ...files(join(ROOT, 'test', 'fixtures'))];
 
-  it(`over ${all.length} fixture, example and launch files and the catalog raised ×4`, () => {
+  it(`over ${all.length} fixture, example and launch files, the rule pages' examples and the catalog raised ×4`, () => {
     const inputs: [string, string][] = all.map((f) => [relative(ROOT, f), readFileSync(f, 'utf8')]);
     for (const e of CATALOG.filter((x) => !x.noRope)) {
       const cfg = JSON.parse(catalogConfigText(e)) as Record<string, unknown>;
       const scope = (typeof cfg['text_config'] === 'object' && cfg['text_config'] ? cfg['text_config'] : cfg) as Record<string, unknown>;
       scope['max_position_embeddings'] = 4 * e.trainedContext.value;
       inputs.push([`catalog:${e.id}×4/config.json`, JSON.stringify(cfg, null, 2)]);
+    }
+    // The rule pages' examples reach codes no fixture does (GGUF metadata is read by its own entry, not here).
+    for (const [code, page] of rulePages()) {
+      for (const ex of pageExamples(page)) if (!ex.fileName.endsWith('.gguf')) inputs.push([`docs/rules/${code}/${ex.fileName}`, ex.text]);
     }
     const long: string[] = [];
     const keys: string[] = [];
