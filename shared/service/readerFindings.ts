@@ -38,8 +38,8 @@ export function invalidJsonFindings(text: string, lines: LineIndex = new LineInd
     {
       code: INVALID_JSON,
       severity: 'error',
-      message: `transformers cannot load this file: Python's json module refuses it at line ${at.line + 1} column ${at.character + 1}.`,
-      detail: `${p.message} (line ${at.line + 1} column ${at.character + 1}).`,
+      message: `transformers cannot load this file: ${p.message} at line ${at.line + 1} column ${at.character + 1}.`,
+      detail: "Python's json module, which transformers reads config.json with, refuses it.",
       range: lines.rangeOf(p.offset, p.length),
       fixes,
     },
