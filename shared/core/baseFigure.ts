@@ -49,8 +49,8 @@ function candidates(base: number, style: BaseFigureStyle): Candidate[] {
       out.push({ value, text: Math.abs(value) >= 1e7 ? value.toExponential(s - 1).replace(/\.?0+e/, 'e') : trimZeros(value.toPrecision(s)) });
     }
   }
-  // Equal values (a base that is already round) are asked once.
-  return out.filter((c, i) => i === 0 || c.value !== out[i - 1].value);
+  // Equal values (a base that is already round) are asked once; a base too large for decimal digits is not printed.
+  return out.filter((c, i) => Number.isFinite(c.value) && (i === 0 || c.value !== out[i - 1].value));
 }
 
 function trimZeros(s: string): string {
