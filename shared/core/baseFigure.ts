@@ -29,10 +29,12 @@ interface Candidate {
 /** `x` rounded up to `step`-multiples, never below x (a product can round under it in floating point). */
 function ceilTo(x: number, digits: number, significant: boolean): number {
   const exponent = significant ? Math.floor(Math.log10(Math.abs(x))) - digits + 1 : -digits;
+  // Beyond 2^52 units of the last digit, +1 is lost in float64: that many digits cannot be rounded (not printed).
+  if (!(Math.abs(x) * 10 ** -exponent < 2 ** 52)) return Number.NaN;
   // Decimal strings, not products: 10 ** exponent is inexact for negative exponents.
   let v = Number(`${Math.ceil(Number(`${x}e${-exponent}`))}e${exponent}`);
-  while (v < x) v = Number(`${Math.ceil(Number(`${v}e${-exponent}`)) + 1}e${exponent}`);
-  return v;
+  for (let step = 1; v < x && step <= 3; step++) v = Number(`${Math.ceil(Number(`${x}e${-exponent}`)) + step}e${exponent}`);
+  return v < x ? Number.NaN : v;
 }
 
 function candidates(base: number, style: BaseFigureStyle): Candidate[] {

@@ -63,6 +63,18 @@ describe('messages: printed bases are valid as printed (issue 33, deliverable 6)
     });
   }
 
+  it('rounding ends for bases with many digits (b*(40960, 64) ≈ 4,709,626.18 once looped forever) and never prints an invalid figure', () => {
+    const b = 4709626.1832373105;
+    for (const style of ['message', 'figure'] as const) {
+      assert.equal(
+        validBaseFigure(b, () => 1, style),
+        undefined,
+        `${style}: nothing valid, nothing printed`,
+      );
+      assert.equal(validBaseFigure(1.5e21, () => null, style) === undefined || style === 'figure', true);
+    }
+  });
+
   it('the scan can fail: b*(32768, 128) rounded to the nearest cent (629,978.26) is invalid', () => {
     const b = bstar(32768, 128).bstar;
     const nearest = Math.round(b * 100) / 100;
