@@ -30,8 +30,10 @@ export function toDiagnostic(finding: Finding, uri: string, settings: RopeLensSe
     source: DIAGNOSTIC_SOURCE,
     message: finding.message,
   };
-  if (finding.related?.length) {
-    d.relatedInformation = finding.related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
+  // The headline is the message; the explanation behind it is related information on the same range.
+  const related = [...(finding.detail ? [{ range: finding.range, message: finding.detail }] : []), ...(finding.related ?? [])];
+  if (related.length) {
+    d.relatedInformation = related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
   }
   return d;
 }

@@ -84,7 +84,12 @@ export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Pos
     ['base θ', sci(f.base) + (rope.base.node ? '' : ` (default${rope.base.note ? ': ' + rope.base.note : ''})`)],
     ['rotary dims d', `${f.rotaryDim}` + (rope.partialRotaryFactor.value !== 1 ? ` (head_dim ${rope.headDim.value} × ${rope.partialRotaryFactor.value})` : '')],
     ['context L', `${grouped(f.contextLength)}` + (rope.contextLength.key ? ` (\`${rope.contextLength.key}\`)` : '')],
-    ['b*(L, d)', f.bstar === undefined ? pending : `${sci(f.bstar)} — smallest base whose f stays ≥ 0 for all m < L`],
+    [
+      'b*(L, d)',
+      f.bstarShown === undefined
+        ? pending
+        : `${f.bstarShown} (rounded up, valid as shown) — smallest base whose f stays ≥ 0 for all m < L; larger bases can fail again`,
+    ],
     ['all bases valid above', f.threshold === undefined ? pending : sci(f.threshold)],
     [
       'L_max(θ)',

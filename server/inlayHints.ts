@@ -1,5 +1,5 @@
 /**
- * `b* ≈ 6.30e5 for 32,768` beside rope_theta, as an inlay hint or a code lens (setting
+ * `b* ≈ 629,979 for 32,768` (b* rounded up to a figure valid for L) beside rope_theta, as an inlay hint or a code lens (setting
  * `ropeLens.hints`). Shows "computing" until the bound is known; the server refreshes hints when
  * it arrives.
  */
@@ -8,13 +8,14 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { BoundOracle, FileAnalysis } from '../shared/service/types';
 import type { TransformersVariant } from '../shared/rope/spec';
 import { ropeFacts } from '../shared/service/ropeFacts';
-import { sci, grouped } from '../shared/core/format';
+import { grouped } from '../shared/core/format';
 import { OPEN_INSPECTOR_COMMAND } from './hover';
 
 function hintText(analysis: FileAnalysis, oracle: BoundOracle, variant: TransformersVariant): string | undefined {
   if (!analysis.rope) return undefined;
   const f = ropeFacts(analysis.rope, oracle, variant);
-  const bstar = f.bstar === undefined ? 'b* computing…' : `b* ≈ ${sci(f.bstar)}`;
+  // The figure is b* rounded up to one that is itself valid for L: a printed base never fails the bound.
+  const bstar = f.bstarShown === undefined ? 'b* computing…' : `b* ≈ ${f.bstarShown}`;
   return `${bstar} for ${grouped(f.contextLength)}`;
 }
 

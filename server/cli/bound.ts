@@ -8,7 +8,8 @@
 import { boundFigure } from '../../shared/core/format';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { BoundEngine, Backend } from '../../shared/node/engine';
-import { bstarChain } from '../../shared/bstar/index';
+import { bstarChain, lmax as scanLmax } from '../../shared/bstar/index';
+import { validBaseFigure } from '../../shared/core/baseFigure';
 import { checkHeadDim } from '../../shared/bstar/validate';
 import { NATIVE_LOG_ENV } from '../../shared/node/quietGpuProbe';
 
@@ -50,6 +51,11 @@ function parseNumber(text: string, what: string): number {
 }
 
 const fmt = boundFigure;
+
+/** b* as printed: rounded up to the shortest figure that is itself valid for (L, d) (issue 33); else the plain figure. */
+function bstarFigure(b: number, length: number, headDim: number): string {
+  return validBaseFigure(b, (x) => scanLmax(x, headDim, length), 'figure', false) ?? fmt(b);
+}
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const a = parseCliArgs(
@@ -103,7 +109,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             ? `base ${base} is valid for L = ${length}, d = ${headDim}: f_b(m) ≥ 0 for every m < ${length}`
             : `base ${base} is NOT valid for L = ${length}, d = ${headDim}: f_b(m) < 0 first at m = ${lmax} (it satisfies the bound up to length ${lmax})`,
         );
-        io.out(`  b*(L, d) = ${fmt(t.bstar)}; every base is valid above ≈ ${fmt(t.threshold)} (estimate; proven above ${t.certifiedAbove.toExponential(2)})`);
+        io.out(
+          `  b*(L, d) = ${bstarFigure(t.bstar, length, headDim)}; every base is valid above ≈ ${fmt(t.threshold)} (estimate; proven above ${t.certifiedAbove.toExponential(2)})`,
+        );
         if (lmax === null && base < t.threshold) io.out('  note: valid, but bases just above or below may not be; validity is not monotone in the base');
         io.out(`  ${out.ms} ms`);
       }
@@ -128,7 +136,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     };
     if (a.json) io.out(JSON.stringify(out));
     else {
-      io.out(`b*(L = ${length}, d = ${headDim}) = ${fmt(r.bstar)}   (exact, float64; f ≥ −1e-7 counts as non-negative)`);
+      io.out(
+        `b*(L = ${length}, d = ${headDim}) = ${bstarFigure(r.bstar, length, headDim)}   (exact, float64, rounded up to a valid figure; f ≥ −1e-7 counts as non-negative)`,
+      );
       io.out(`  certificate: min over m < L of f at b* = ${r.certificate.minF.toExponential(3)} (m = ${r.certificate.argminM})`);
       if (w)
         io.out(
@@ -172,7 +182,7 @@ function table(headDim: number, json: boolean, io: CliIO): number {
   io.out(`${'L'.padEnd(6)}${'length'.padStart(9)}${'exact b*'.padStart(16)}${'"This Post"'.padStart(13)}${'"Original"'.padStart(12)}`);
   for (const r of rows) {
     io.out(
-      `${r.label.padEnd(6)}${String(r.length).padStart(9)}${fmt(r.bstar).padStart(16)}${r.thisPost.toExponential(1).padStart(13)}${r.original.toExponential(1).padStart(12)}`,
+      `${r.label.padEnd(6)}${String(r.length).padStart(9)}${bstarFigure(r.bstar, r.length, headDim).padStart(16)}${r.thisPost.toExponential(1).padStart(13)}${r.original.toExponential(1).padStart(12)}`,
     );
   }
   if (headDim !== 128) io.out('(the published rows are for d = 128)');

@@ -200,8 +200,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     for (const d of analysis.diagnostics) counts[d.severity]++;
     const report = toJsonReport(file, analysis);
     reports.push(report);
-    for (const d of report.diagnostics)
-      if (shown(d.severity)) textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
+    for (const d of report.diagnostics) {
+      if (!shown(d.severity)) continue;
+      textLines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
+      // --verbose: the explanation behind each headline, indented under it.
+      if (parsed.values.verbose && d.detail) textLines.push(`    ${d.detail}`);
+    }
   }
 
   // Launches whose model was not found offline are not judged; said once for all of them, not per launch.

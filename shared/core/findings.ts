@@ -44,7 +44,13 @@ export interface FixVerdict {
 export interface Finding {
   code: string;
   severity: Severity;
+  /** What will happen, in one first sentence of at most 120 characters (advice.md, issue 33). */
   message: string;
+  /**
+   * The rest: why, the numbers behind it, what else to do. The LSP shows it as related information,
+   * the CLI under --verbose and in --json; the headline stands without it.
+   */
+  detail?: string;
   range: Range;
   related?: { range: Range; message: string }[];
   fixes: Fix[];

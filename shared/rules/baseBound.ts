@@ -25,8 +25,9 @@ import { baseUnreadable } from './invalidValues';
 import { groupScaling, ropeGroups } from '../config/attentionGroups';
 import { situationOf } from './situation';
 import { declaredContextFindings } from './declaredContext';
-import { baseLabel } from './wording';
+import { baseLabel, shortBaseLabel } from './wording';
 import { derivativeNote } from '../config/reach';
+import { validBaseFigure } from '../core/baseFigure';
 
 export const BASE_BELOW_BOUND = 'rope/base-below-bound';
 /** information: the length to judge is beyond MAX_LENGTH and the base holds up to MAX_LENGTH. */
@@ -111,49 +112,81 @@ function checkGroup(
   const label = baseLabel(g.base, several ? g.layerType : undefined);
   if (m === null) {
     if (!capped) return undefined;
-    const message =
-      `${why[0].toUpperCase()}${why.slice(1)} is beyond the largest length RoPE Lens can check (${fmt(MAX_LENGTH)}); ` +
-      `${label} satisfies the RoPE base bound up to it (rotary dim ${dim}), the rest is unchecked.`;
-    return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, g.base));
+    const message = `The RoPE base bound is unchecked past ${fmt(MAX_LENGTH)} tokens, the largest length RoPE Lens can check.`;
+    const detail = `${why[0].toUpperCase()}${why.slice(1)} is beyond it; ${label} satisfies the RoPE base bound up to it (rotary dim ${dim}).`;
+    return finding(CONTEXT_UNCHECKED, 'information', message, rangeFor(ctx.doc, rope.contextLength, g.base), [], detail);
   }
   const b = capped ? undefined : bstarOf(ctx, L, dim);
-  const bText = b !== undefined ? `; the smallest valid base is b* = ${fmt(b)}${base > b ? ', and a base above b* is not enough by itself' : ''}` : '';
   const range = rangeFor(ctx.doc, g.base, rope.contextLength);
+  const short = shortBaseLabel(g.base, several ? g.layerType : undefined);
+  const span = windowed ? `the ${fmt(L)}-token window` : `${fmt(L)} tokens`;
+  const over = `The bound for ${label} is judged over ${why} (rotary dim ${dim}).`;
+  const island = islandNote(ctx, b, base, dim, L);
   if (continued) {
+    // Continued pretraining (advice.md situation 6): the base came with the checkpoint, chosen by its trainer.
     const from = continued.key === 'finetune' ? 'a checkpoint (finetune: true)' : `${continued.value} (${continued.key ?? 'load'})`;
-    const message =
-      `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. ` +
-      `This run continues pretraining from ${from}: the base is that checkpoint's, chosen by its trainer (or one this run retrains it to), and its weights learned those frequencies: a fact to know, not a from-scratch base to raise.`;
-    return finding(BASE_BELOW_BOUND, severity, message, range);
+    const message = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}: the base of the checkpoint this run continues.`;
+    const detail =
+      `${over}${island} This run continues pretraining from ${from}: the base is that checkpoint's, chosen by its trainer ` +
+      '(or one this run retrains it to), and its weights learned those frequencies: a fact to know, not a from-scratch base to raise.';
+    return finding(BASE_BELOW_BOUND, severity, message, range, [], detail);
   }
   if (severity !== 'warning') {
     // A fact about the checkpoint: it was trained this way. No rewrite: changing θ untrained degrades it.
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
     const scaled = scaling?.type !== undefined && scaling.type !== 'default';
-    const message =
-      `This checkpoint's ${label} satisfies the RoPE base bound (Su's b*) only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}. ` +
+    const message = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.`;
+    const detail =
+      `${over}${island} ` +
       (scaled
         ? `That is how the model was trained, not a mistake in this file; the ${scaling!.rawType?.value ?? scaling!.type} scaling stretches positions from there and leaves the base as trained.`
         : 'That is how the model was trained, not a mistake in this file: changing the base or adding scaling without training would degrade it.') +
       derivativeNote(rope);
-    return finding(BASE_BELOW_BOUND, severity, message, range);
+    return finding(BASE_BELOW_BOUND, severity, message, range, [], detail);
   }
-  const message =
-    `${label} satisfies the RoPE base bound only up to ${fmt(m)} tokens, short of ${why} (rotary dim ${dim})${bText}: ` +
-    'a base chosen before training should cover every distance the layers see.';
   const fixes = [];
+  const target = modelTarget(ctx, rope);
+  // Past the oracle's proof limit (the CLI at long lengths) the 41-point grid decides, and the fix says so.
+  const proven = !(L > (ctx.oracle.proofLimit ?? Number.POSITIVE_INFINITY));
+  let next: number | undefined;
   if (!capped) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
-    // Past the oracle's proof limit (the CLI at long lengths) the 41-point grid decides, and the title says so.
-    const proven = !(L > (ctx.oracle.proofLimit ?? Number.POSITIVE_INFINITY));
-    const next = chooseValidBase(
+    next = chooseValidBase(
       Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
       (x) => lmaxOf(ctx, x, dim, L),
       (c) => (proven ? robustOf(ctx, c, dim, L) : null),
     );
-    const fix = next !== undefined ? raiseBaseFix(modelTarget(ctx, rope), base, next, L, proven ? 'proven' : 'grid') : undefined;
+    const fix = next !== undefined ? raiseBaseFix(target, base, next, L, proven ? 'proven' : 'grid') : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
+    else next = undefined;
   }
-  return finding(BASE_BELOW_BOUND, severity, message, range, fixes);
+  // Lead with the base to use, then why: the recommendation is a round base whose whole ±10% is valid.
+  const message =
+    next !== undefined
+      ? `Raise ${target.baseName} from ${g.base.node ? '' : 'the default '}${fmt(base)} to ${fmt(next)}: the RoPE base bound holds only up to ${fmt(m)} of ${span}.`
+      : `${short} meets the RoPE base bound only up to ${fmt(m)} of the ${span} it trains at.`;
+  const detail =
+    `${over}${island}` +
+    (next === undefined
+      ? ''
+      : proven
+        ? ` ${fmt(next)} is valid together with every base within ±10% of it (proven).`
+        : ` ${fmt(next)} is valid at 41 bases across ±10% of it; the proof between them is beyond this length here.`) +
+    ' A base chosen before training should cover every distance the layers see.';
+  return finding(BASE_BELOW_BOUND, severity, message, range, fixes, detail);
+}
+
+/**
+ * Why a larger base can fail where a smaller one holds: validity is not monotone in the base, b* is
+ * the left end of a narrow valid island. b* is printed rounded up to a figure that is itself valid.
+ */
+function islandNote(ctx: RuleContext, b: number | undefined, base: number, dim: number, L: number): string {
+  if (b === undefined) return '';
+  const shown = validBaseFigure(b, (x) => lmaxOf(ctx, x, dim, L));
+  if (shown === undefined) return '';
+  return (
+    ` Validity is not monotone in the base: the smallest valid base, b* ≈ ${shown}, starts a narrow valid island` +
+    (base > b ? ', and most bases just above it fail again, as this one does.' : '.')
+  );
 }

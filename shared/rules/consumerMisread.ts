@@ -153,8 +153,16 @@ export const consumerMisreadRule: Rule = {
     const node = child(view?.scope, 'rope_parameters') ?? child(view?.scope, 'rope_scaling') ?? child(view?.scope, 'rope_theta');
     // An older generation's misread: say that current releases read it right, and what would make it count.
     const olderNote = counted ? '' : ' Current releases read it as meant; this matters only where the workspace pins one of these older releases.';
-    const message = `${readings}. The file means ${describe(intended)}, as transformers 5 reads it.${pinNote}${olderNote}${tail}`;
-    const out: Finding[] = [finding(SILENT_MISREAD, severity, message, keyRangeOf(ctx.doc, node), fixes)];
+    // The headline: the one misreading when it is short, else who misreads; the readings in full go to the detail.
+    const who = `${names(wrong)} would run this model with other RoPE values than the file means.`;
+    const message =
+      clauses.length === 1 && clauses[0].length < 118
+        ? `${clauses[0]}.`
+        : who.length <= 120
+          ? who
+          : `${wrong.length} readers would run this model with other RoPE values than the file means.`;
+    const detail = `${readings}. The file means ${describe(intended)}, as transformers 5 reads it.${pinNote}${olderNote}${tail}`;
+    const out: Finding[] = [finding(SILENT_MISREAD, severity, message, keyRangeOf(ctx.doc, node), fixes, detail)];
     return out;
   },
 };

@@ -49,6 +49,12 @@ function judge(row: ConsumerReading, pins: RuleContext['pins'], stock: boolean):
   return { severity: 'hint', why: `${standing.why}, and current releases load it` };
 }
 
+/** " with KeyError" for the headline; the error's text goes to the detail. */
+function errorClass(error: string | undefined): string {
+  const m = /^\s*([A-Z]\w*(?:Error|Exception))\b/.exec(error ?? '');
+  return m ? ` with ${m[1]}` : '';
+}
+
 export const consumerRefusedRule: Rule = {
   codes: [REFUSED],
   check(ctx) {
@@ -68,7 +74,7 @@ export const consumerRefusedRule: Rule = {
       const prior = said.get(key);
       if (prior) {
         prior.labels.push(row.label);
-        prior.finding.message = `${prior.labels.join(' and ')} refuse this file at load with ${error}${prior.tail}`;
+        prior.finding.message = `${prior.labels.join(' and ')} refuse this file at load${errorClass(row.error)}.`;
         continue;
       }
       // The key the error is about: layer_types, a plain value in rope_parameters, else the scaling type.
@@ -83,7 +89,8 @@ export const consumerRefusedRule: Rule = {
           ? rangeFor(ctx.doc, ctx.model.scaling.rawType)
           : keyRangeOf(ctx.doc, child(view?.scope, 'rope_scaling'));
       const tail = `${from}; ${j.why}.`;
-      const f = finding(REFUSED, j.severity, `${row.label} refuses this file at load with ${error}${tail}`, range);
+      // The headline names the error's class; its text, and why this reader counts, go to the detail.
+      const f = finding(REFUSED, j.severity, `${row.label} refuses this file at load${errorClass(row.error)}.`, range, [], `It raises ${error}${tail}`);
       said.set(key, { finding: f, labels: [row.label], tail });
       out.push(f);
     }

@@ -43,8 +43,11 @@ export const consumerRotaryDimsRule: Rule = {
       (v5 && fromRotaryDim
         ? ` Stating "partial_rotary_factor": ${+(stated.value / rope.headDim.value).toFixed(6)} in rope_parameters would make it rotate ${stated.value} as well (5.x reads the factor there).`
         : '');
-    const message = `Consumers rotate different parts of each head: ${clauses.join('; ')}${agree}. A reader that rotates other channels than the checkpoint was trained with (the file states ${stated.value}) runs it with positions encoded on the wrong channels, without an error.${advice}`;
-    const out: Finding[] = [finding(ROTARY_DIMS_DIFFER, 'warning', message, rangeFor(ctx.doc, stated))];
+    const one = byCount.size === 1 ? [...byCount][0] : undefined;
+    const named = one && `${names(one[1])} rotate${one[1].length === 1 ? 's' : ''} ${one[0]} dimensions of each head, not the ${stated.value} the file states.`;
+    const message = named && named.length <= 120 ? named : `Readers rotate other parts of each head than the ${stated.value} dimensions the file states.`;
+    const detail = `Consumers rotate different parts of each head: ${clauses.join('; ')}${agree}. A reader that rotates other channels than the checkpoint was trained with (the file states ${stated.value}) runs it with positions encoded on the wrong channels, without an error.${advice}`;
+    const out: Finding[] = [finding(ROTARY_DIMS_DIFFER, 'warning', message, rangeFor(ctx.doc, stated), [], detail)];
     return out;
   },
 };

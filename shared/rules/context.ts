@@ -40,8 +40,23 @@ export interface Rule {
   check(ctx: RuleContext): Finding[];
 }
 
-export function finding(code: string, severity: Severity, message: string, range: Range, fixes: Finding['fixes'] = []): Finding {
-  return { code, severity, message, range, fixes };
+/** `message` is the headline (first sentence ≤ 120 characters); `detail` the explanation behind it. */
+export function finding(code: string, severity: Severity, message: string, range: Range, fixes: Finding['fixes'] = [], detail?: string): Finding {
+  return detail ? { code, severity, message, detail, range, fixes } : { code, severity, message, range, fixes };
+}
+
+/** A note the headline does not need (how a value was read, a caveat), added to the detail. */
+export function appendDetail(detail: string | undefined, note: string): string {
+  return detail ? `${detail} ${note}` : note;
+}
+
+/**
+ * A message worded elsewhere (an engine's parser, a reader) as headline and detail: its first
+ * sentence, and the rest. A sentence ends at . ! or ? followed by a space or the end.
+ */
+export function splitSentence(text: string): { message: string; detail?: string } {
+  const m = /^(.*?[.!?])\s+(\S[\s\S]*)$/.exec(text);
+  return m ? { message: m[1], detail: m[2] } : { message: text };
 }
 
 const START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

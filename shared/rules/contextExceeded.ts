@@ -13,6 +13,7 @@ import { trainingTarget } from './targets';
 import { extensionFixes } from '../fixes/extension';
 import { trainedContextOf } from '../config/trainedContext';
 import { isLlamaFamily } from './families';
+import { roundFactor } from '../fixes/rewrites';
 import { derivativeNote, differencesText, modelReach, ropeReachAt } from '../config/reach';
 
 export const CONTEXT_EXCEEDED = 'training/context-exceeded';
@@ -50,10 +51,13 @@ export const contextExceededRule: Rule = {
           : `${rope.contextLength.key ?? 'max_position_embeddings'} ${fmt(mpe)}${from}, declared with its ${type} scaling of factor ${fmt(factor)} over the original ${fmt(original!)}`;
       // Rescale from the context before scaling: a new factor for this length, in the trainer's keys.
       const T = linear ? Math.round(reach / factor) : original!;
-      const message =
-        `Training at ${fmt(L)} tokens is beyond the ${fmt(limit)} tokens this model covers (${source}): positions past ${fmt(limit)} are extrapolated. ` +
-        `Scale from the ${linear ? 'unscaled' : 'trained'} context ${fmt(T)} by ${fmt(L / T)} instead.`;
-      return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true))];
+      // The factor the scaling fixes write (L / T rounded up to a quarter), so message and fixes say one number.
+      const rescaled = roundFactor(L / T);
+      const message = `Training at ${fmt(L)} tokens extrapolates positions past the ${fmt(limit)} this model's scaling covers.`;
+      const detail =
+        `It covers ${fmt(limit)} tokens (${source}). ` +
+        `Scale from the ${linear ? 'unscaled' : 'trained'} context ${fmt(T)} by factor ${fmt(rescaled)} instead${rescaled === L / T ? '' : ` (${fmt(L)} / ${fmt(T)} rounded up to a quarter)`}.`;
+      return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true), detail)];
     }
     if (t.overrides.base) return [];
     const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
@@ -64,10 +68,11 @@ export const contextExceededRule: Rule = {
     if (!t.ownModel && ropeReachAt(rope, L) <= T) return [];
     const beyond =
       T < mpe
-        ? `beyond the ${fmt(T)} tokens the model was trained at (${trainedSourceText(trained.source, rope)}; it declares ${fmt(mpe)})`
-        : `beyond the model's context of ${fmt(mpe)} (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''})`;
-    const message = `Training at ${fmt(L)} tokens is ${beyond} and no RoPE scaling is set: the model extrapolates silently${t.tool === 'axolotl' ? ' (axolotl only raises max_position_embeddings)' : ''}.${T < mpe ? '' : derivativeNote(rope)}`;
-    return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T))];
+        ? `${fmt(T)} is the context the model was trained at (${trainedSourceText(trained.source, rope)}; it declares ${fmt(mpe)}).`
+        : `${fmt(T)} is the model's context (${rope.contextLength.key ?? 'max_position_embeddings'}${ctx.resolved ? ` from ${ctx.resolved.from}` : ''}).`;
+    const message = `Training at ${fmt(L)} tokens extrapolates positions past ${fmt(T)}: no RoPE scaling is set.`;
+    const detail = `${beyond}${t.tool === 'axolotl' ? ' axolotl only raises max_position_embeddings.' : ''}${T < mpe ? '' : derivativeNote(rope)}`;
+    return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T), detail)];
   },
 };
 

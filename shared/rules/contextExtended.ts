@@ -19,6 +19,7 @@ import { extensionFixes } from '../fixes/extension';
 import { ropeGroups } from '../config/attentionGroups';
 import { isLlamaFamily } from './families';
 import { windowsCover } from '../advice/advice';
+import { roundFactor } from '../fixes/rewrites';
 
 export const CONTEXT_EXTENDED = 'rope/context-extended';
 
@@ -45,14 +46,24 @@ export const contextExtendedRule: Rule = {
         ? ` (${sit.trainedSource.slice('config:'.length)})`
         : '';
     const lost = rope.identity?.lostScaling;
+    // The headline names the key as the file writes it (its last segment); the path is where it points.
+    const written = key.split('.').pop();
+    // The factor the scaling fixes write (C / T rounded up to a quarter), so message and fixes say one number.
+    const factor = roundFactor(C / T);
     const message = lost
-      ? `${key} ${fmt(C)} is what ${rope.identity!.id} ships with its ${lost} scaling, but this file has no rope_scaling: the model runs unscaled and positions past the ${fmt(T)} tokens it was trained at${trainedFrom} are extrapolated. Restore its ${lost} scaling (or set ${key} back to ${fmt(T)}).`
-      : `${key} ${fmt(C)} is beyond the ${fmt(T)} tokens this checkpoint was trained at${trainedFrom}, and no RoPE scaling is set: ` +
-        `positions past ${fmt(T)} are extrapolated, which degrades the model silently. Scale RoPE by s = ${fmt(C / T)} (or set ${key} back to ${fmt(T)}).`;
+      ? `The model runs unscaled past ${fmt(T)} tokens: this file lacks the ${lost} scaling the checkpoint ships with.`
+      : `Positions past ${fmt(T)} tokens are extrapolated: ${written} is ${fmt(C)} with no RoPE scaling.`;
     const edit = editedBase(rope);
+    // An edit of a shipped model (advice.md "Derivatives"): the assumption is said where the user reads on.
     const assumption = rope.identity?.edit
       ? ` Assumed an edit of ${rope.identity.id}: its ${rope.identity.edit.join(', ')} ${edit ? `fails the bound at ${fmt(C)}` : 'differs'} and nothing shows it was trained so.`
       : '';
+    const detail =
+      (lost
+        ? `${key} ${fmt(C)} is what ${rope.identity!.id} ships with its ${lost} scaling; without it, positions past the ${fmt(T)} tokens it was trained at${trainedFrom} are extrapolated. Restore its ${lost} scaling (or set ${key} back to ${fmt(T)}).`
+        : `${key} ${fmt(C)} is beyond the ${fmt(T)} tokens this checkpoint was trained at${trainedFrom}; extrapolated positions degrade the model silently. ` +
+          `Scale RoPE by factor ${fmt(factor)}${factor === C / T ? '' : ` (${fmt(C)} / ${fmt(T)} rounded up to a quarter, so the scaling covers ${fmt(C)})`} or set ${key} back to ${fmt(T)}.`) +
+      assumption;
     const target = modelTarget(ctx, rope);
     const built = extensionFixes({
       target,
@@ -69,7 +80,7 @@ export const contextExtendedRule: Rule = {
       training: false,
     });
     const fixes = edit ? restoringBase(built, target, edit) : built;
-    const f: Finding = finding(CONTEXT_EXTENDED, 'warning', message + assumption, rangeFor(ctx.doc, rope.contextLength, rope.base), fixes);
+    const f: Finding = finding(CONTEXT_EXTENDED, 'warning', message, rangeFor(ctx.doc, rope.contextLength, rope.base), fixes, detail);
     return [f];
   },
 };

@@ -161,16 +161,20 @@ function checkBase(ctx: RuleContext, b: Located<number>, dim: number | undefined
     return finding(
       INVALID_VALUE,
       'error',
-      `${name} must be greater than 1: with base 1 every channel pair rotates at the same 1 rad/token, so positions repeat every 2π tokens and carry no long-range information.`,
+      `${name} must be greater than 1: with base 1, positions repeat every 2π tokens.`,
       range,
+      [],
+      'Every channel pair rotates at the same 1 rad/token, so positions carry no long-range information.',
     );
   }
   if (v < 1) {
     return finding(
       INVALID_VALUE,
       'error',
-      `${name} must be greater than 1: a base below 1 makes the frequencies grow with the channel index (inv_freq > 1 rad/token), so every pair but the first aliases.`,
+      `${name} must be greater than 1: below 1, every channel pair but the first aliases.`,
       range,
+      [],
+      'A base below 1 makes the frequencies grow with the channel index (inv_freq > 1 rad/token).',
     );
   }
   if (dim === undefined) return undefined;
@@ -179,8 +183,10 @@ function checkBase(ctx: RuleContext, b: Located<number>, dim: number | undefined
   return finding(
     ABSURD_VALUE,
     'warning',
-    `${name} is numerically absurd: transformers computes inv_freq in float32, where ${frozen} of ${dim / 2} frequency pairs underflow to 0 and never rotate, so only ${dim / 2 - frozen} pair${dim / 2 - frozen === 1 ? '' : 's'} encode${dim / 2 - frozen === 1 ? 's' : ''} position.`,
+    `Only ${dim / 2 - frozen} of ${dim / 2} frequency pairs encode position: ${frozen} underflow to 0 in float32 and never rotate.`,
     range,
+    [],
+    `${name} is numerically absurd: transformers computes inv_freq in float32.`,
   );
 }
 

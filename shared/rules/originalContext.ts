@@ -38,10 +38,11 @@ export const originalContextRule: Rule = {
           finding(
             ORIGINAL_MISSING,
             'warning',
-            `${s.rawType?.value ?? s.type} scaling without original_max_position_embeddings: transformers takes max_position_embeddings ${fmt(mpe)} as the original context, ` +
-              `but this checkpoint was trained at ${fmt(trained.value)} (${from}), so the ${factor ?? '?'}× factor is applied around the wrong length.`,
+            `The ${s.rawType?.value ?? s.type} scaling stretches from the wrong length: original_max_position_embeddings is missing.`,
             scalingRange(ctx.doc, s),
             missingFixes(ctx, s, rope, factor, trained.value),
+            `transformers takes max_position_embeddings ${fmt(mpe)} as the original context, ` +
+              `but this checkpoint was trained at ${fmt(trained.value)} (${from}), so the ${factor ?? '?'}× factor is applied around the wrong length.`,
           ),
         );
         continue;
@@ -53,12 +54,13 @@ export const originalContextRule: Rule = {
         finding(
           FACTOR_MISMATCH,
           implicit === 1 ? 'information' : 'warning',
-          `The explicitly set RoPE scaling factor (${name}['factor'] = ${factor}) does not match the ratio implicitly set by other parameters (max_position_embeddings / original_max_position_embeddings = ${mpe} / ${original} = ${fmt(implicit)}).` +
-            (implicit === 1 ? ` Servers derive the context as original × factor = ${fmt(original * factor)}; transformers only warns.` : ''),
+          `YaRN factor ${fmt(factor)} over ${fmt(original)} covers ${fmt(original * factor)} tokens, but max_position_embeddings is ${fmt(mpe)}.`,
           // implicit 1 is the vendors' own recipe (Qwen: add yarn to the shipped config): it runs as
           // meant, so the finding informs and offers no edit.
           rangeFor(ctx.doc, s.params['factor']),
           implicit === 1 ? [] : mismatchFixes(ctx, rope!, s, factor, original, implicit),
+          `transformers warns: "The explicitly set RoPE scaling factor (${name}['factor'] = ${factor}) does not match the ratio implicitly set by other parameters (max_position_embeddings / original_max_position_embeddings = ${mpe} / ${original} = ${fmt(implicit)})".` +
+            (implicit === 1 ? ` Servers derive the context as original × factor = ${fmt(original * factor)}; transformers only warns.` : ''),
         ),
       );
     }

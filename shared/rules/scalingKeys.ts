@@ -87,10 +87,11 @@ export const scalingKeysRule: Rule = {
         // Keys the model's 5.x config class tells transformers to ignore are read by its model (Ministral-3's llama_4_scaling_beta).
         if (allowed.has(k) || ignoredAtRopeValidation(rope?.modelType, k)) continue;
         const better = MISSPELLED[k];
-        const msg =
-          `Unrecognized key in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: ${shown(k)}` +
-          (better ? ` — transformers reads '${better}', so this value is ignored there.` : ' (transformers warns and ignores it).');
-        out.push(finding(UNKNOWN_KEY, 'hint', msg, keyRangeOf(ctx.doc, p.node)));
+        const msg = better
+          ? `transformers ignores ${shown(k)}: the key it reads for this is ${better}.`
+          : `transformers ignores ${shown(k)}: it is not a key of ${shown(s.rawType.value)} scaling.`;
+        const detail = `transformers warns "Unrecognized keys in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: {${shown(k)}}" and ignores the value.`;
+        out.push(finding(UNKNOWN_KEY, 'hint', msg, keyRangeOf(ctx.doc, p.node), [], detail));
       }
     }
     return out;

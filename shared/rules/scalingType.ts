@@ -34,7 +34,7 @@ export const scalingTypeRule: Rule = {
           finding(
             TYPE_CONFLICT,
             'error',
-            `Found conflicts between rope_type=${shown(modern.value)} (modern field) and type=${shown(legacy.value)} (legacy field) in \`${name}\`: vLLM refuses this config and transformers uses rope_type. Keep only one of them.`,
+            `vLLM refuses this config: rope_type ${shown(modern.value)} and the legacy type ${shown(legacy.value)} conflict.`,
             keyRangeOf(ctx.doc, legacy.node),
             [
               {
@@ -44,6 +44,7 @@ export const scalingTypeRule: Rule = {
                 edits: ctx.editor.remove(pathTo(legacy.node!)),
               },
             ],
+            `In \`${name}\`: "Found conflicts between rope_type=${shown(modern.value)} (modern field) and type=${shown(legacy.value)} (legacy field)". transformers uses rope_type. Keep only one of them.`,
           ),
         );
       }
@@ -79,8 +80,10 @@ export const scalingTypeRule: Rule = {
           finding(
             UNKNOWN_TYPE,
             'error',
-            `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope, llama3 and (v5) proportional; it refuses this config at load.`,
+            `transformers refuses this config at load: ${shown(raw)} is not a RoPE scaling type it knows.`,
             rangeFor(ctx.doc, s.rawType),
+            [],
+            `Unknown RoPE scaling type ${shown(raw)} in \`${name}\`: transformers knows default, linear, dynamic, yarn, longrope, llama3 and (v5) proportional.`,
           ),
         );
       }

@@ -51,9 +51,10 @@ export const scalingValuesRule: Rule = {
             finding(
               INVALID_VALUE,
               'error',
-              `\`${name}\`'s factor field must be a float >= 1, got ${f}: a factor below 1 compresses positions instead of extending the context.`,
+              `Factor ${f} compresses positions instead of extending the context: \`${name}\`'s factor must be ≥ 1.`,
               rangeFor(ctx.doc, factorP),
               fixes,
+              `transformers: "\`${name}\`'s factor field must be a float >= 1, got ${f}".`,
             ),
           );
         }
@@ -95,9 +96,10 @@ export const scalingValuesRule: Rule = {
             finding(
               BETA_ORDER,
               'warning',
-              `\`${name}\`'s beta_fast (${bf}${p['beta_fast'] ? '' : ', the default'}) is below beta_slow (${bs}${p['beta_slow'] ? '' : ', the default'}): transformers only warns and builds YaRN's ramp inverted, interpolating the fast dimensions and keeping the slow ones.`,
+              `YaRN's ramp runs inverted: beta_fast ${bf} is below beta_slow ${bs}, and transformers only warns.`,
               rangeFor(ctx.doc, fast, slow, s.node),
               fixes,
+              `In \`${name}\`, beta_fast (${bf}${p['beta_fast'] ? '' : ', the default'}) is below beta_slow (${bs}${p['beta_slow'] ? '' : ', the default'}): YaRN then interpolates the fast dimensions and keeps the slow ones.`,
             ),
           );
         }
@@ -117,7 +119,7 @@ export const scalingValuesRule: Rule = {
             finding(
               LLAMA3_FREQ_ORDER,
               'warning',
-              `\`${name}\`'s high_freq_factor (${hi}) is below low_freq_factor (${lo}): transformers only warns and inverts llama3's frequency bands (the smooth band runs the wrong way).`,
+              `llama3's frequency bands run inverted: high_freq_factor ${hi} is below low_freq_factor ${lo}, and transformers only warns.`,
               rangeFor(ctx.doc, hp),
               [
                 {
@@ -147,8 +149,10 @@ export const scalingValuesRule: Rule = {
               finding(
                 LLAMA3_ORIGINAL,
                 'warning',
-                `\`${name}\`'s original_max_position_embeddings field must be less than max_position_embeddings, got ${o} and max_position_embeddings=${rope.contextLength.value}`,
+                `llama3 scaling stretches from ${fmt(o)}, which is not below the context ${fmt(rope.contextLength.value)}; transformers warns.`,
                 rangeFor(ctx.doc, op),
+                [],
+                `transformers: "\`${name}\`'s original_max_position_embeddings field must be less than max_position_embeddings, got ${o} and max_position_embeddings=${rope.contextLength.value}".`,
               ),
             );
           }

@@ -33,9 +33,10 @@ export const trainerSpecificRule: Rule = {
         finding(
           AXOLOTL_DEPRECATED,
           'error',
-          `\`rope_scaling\` is no longer supported at the top level of an axolotl config; it should now be a key under \`${dest.join('.')}\` (axolotl refuses this config).`,
+          'axolotl refuses this config: `rope_scaling` at the top level is no longer supported.',
           keyRangeOf(ctx.doc, node),
           [{ title: `Move rope_scaling under ${dest.join('.')}`, kind: 'other', preferred: true, edits }],
+          `It should now be a key under \`${dest.join('.')}\`.`,
         ),
       );
     }
@@ -45,8 +46,10 @@ export const trainerSpecificRule: Rule = {
         finding(
           UNKNOWN_TYPE,
           'error',
-          `LLaMA-Factory's rope_scaling must be one of ${LLAMA_FACTORY_SCALINGS.join(', ')}, got ${shown(t.scalingByName!.value)} (it refuses the config).`,
+          `LLaMA-Factory refuses this config: rope_scaling ${shown(t.scalingByName!.value)} is not a scaling it knows.`,
           rangeFor(ctx.doc, t.scalingByName!),
+          [],
+          `Its rope_scaling must be one of ${LLAMA_FACTORY_SCALINGS.join(', ')}.`,
         ),
       );
     } else if (t.tool === 'llama-factory' && t.scalingByName && t.trains) {
@@ -59,8 +62,10 @@ export const trainerSpecificRule: Rule = {
             finding(
               LF_DERIVED_FACTOR,
               'information',
-              `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ceil(${fmt(L)} / ${fmt(mpe)}) = ${f}.0 and original length ${fmt(mpe)}; the model then covers ${fmt(f * mpe)} tokens${f * mpe > L * 1.25 ? `, well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,
+              `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ${f}.0 over ${fmt(mpe)}, covering ${fmt(f * mpe)} tokens.`,
               rangeFor(ctx.doc, t.scalingByName),
+              [],
+              `It derives factor ceil(${fmt(L)} / ${fmt(mpe)}) = ${f}.0 and original length ${fmt(mpe)}${f * mpe > L * 1.25 ? `; ${fmt(f * mpe)} is well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,
             ),
           );
         } else {
@@ -68,9 +73,10 @@ export const trainerSpecificRule: Rule = {
             finding(
               LF_SCALING_IGNORED,
               'warning',
-              `cutoff_len ${fmt(L)} is within the model's context (${fmt(mpe)}): LLaMA-Factory disables rope_scaling ("Input length is smaller than max length").`,
+              `LLaMA-Factory disables this rope_scaling: cutoff_len ${fmt(L)} is within the model's context of ${fmt(mpe)}.`,
               rangeFor(ctx.doc, t.scalingByName),
               [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(t.scalingKeyPath ?? ['rope_scaling']) }],
+              'It logs "Input length is smaller than max length" and trains unscaled.',
             ),
           );
         }
@@ -81,8 +87,10 @@ export const trainerSpecificRule: Rule = {
         finding(
           BASE_UNRESOLVED,
           'hint',
-          `Base model ${shown(t.baseModel?.value ?? t.baseModelCandidates[0])} was not found offline (local path, Hugging Face cache, built-in catalog): its RoPE settings are not checked.`,
+          `RoPE not checked: base model ${shown(t.baseModel?.value ?? t.baseModelCandidates[0])} was not found offline.`,
           rangeFor(ctx.doc, t.baseModel),
+          [],
+          'It was looked for as a local path, in the Hugging Face cache and in the built-in catalog.',
         ),
       );
     }

@@ -33,9 +33,10 @@ export const trainingScalingRule: Rule = {
         finding(
           DYNAMIC_TRAINING,
           'warning',
-          "Dynamic NTK scaling may not work well with fine-tuning: the base changes with each sequence's length, so training and inference see different frequencies. Prefer a static scaling (YaRN or linear).",
+          "Dynamic NTK changes the base with each sequence's length: training and inference see different frequencies.",
           rangeFor(ctx.doc, typeNode, dict?.node),
           fix ? [{ ...fix, preferred: true }] : [],
+          'Dynamic NTK scaling may not work well with fine-tuning. Prefer a static scaling (YaRN or linear).',
         ),
       );
     }
@@ -64,7 +65,7 @@ export const trainingScalingRule: Rule = {
         finding(
           STACKED_SCALING,
           'warning',
-          `${ctx.resolved!.ref} already uses ${native.rawType?.value ?? native.type} scaling${f ? ` (factor ${fmt(f)})` : ''}; this rope_scaling replaces it and drops its parameters instead of adding to it.`,
+          `This rope_scaling replaces the model's own ${native.rawType?.value ?? native.type} scaling instead of adding to it.`,
           rangeFor(ctx.doc, node),
           path
             ? [
@@ -76,6 +77,7 @@ export const trainingScalingRule: Rule = {
                 },
               ]
             : [],
+          `${ctx.resolved!.ref} already uses ${native.rawType?.value ?? native.type} scaling${f ? ` (factor ${fmt(f)})` : ''}; this block drops its parameters.`,
         ),
       );
     }

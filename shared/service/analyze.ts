@@ -215,7 +215,8 @@ function notAnalysed(doc: ParsedDocument): FileAnalysis {
       {
         code: NOT_ANALYSED,
         severity: 'warning',
-        message: `RoPE Lens could not read this file, so its RoPE settings were not checked: ${reason}`,
+        message: 'RoPE Lens could not read this file, so its RoPE settings were not checked.',
+        detail: reason,
         range,
         fixes: [],
       },

@@ -22,6 +22,8 @@ export interface GgufFinding {
   code: string;
   severity: Finding['severity'];
   message: string;
+  /** The explanation behind the headline, when there is one. */
+  detail?: string;
   /** The GGUF metadata key the finding is about, when one is. */
   key: string | null;
 }
@@ -99,6 +101,7 @@ export function analyzeGguf(
           code: d.code,
           severity: d.severity,
           message: d.message,
+          ...(d.detail ? { detail: d.detail } : {}),
           key: ggufKeyAtLine(g, d.range.start.line) ?? null,
         },
     );
@@ -139,7 +142,8 @@ function contextBeyondTrained(g: GgufConfig, rope: ModelRope): GgufFinding | nul
   return {
     code: GGUF_CONTEXT_BEYOND_TRAINED,
     severity: 'warning',
-    message: `${g.arch}.context_length is ${fmt(ctx)}, above the ${fmt(trained)} ${who} was trained at, and the GGUF has no RoPE scaling: llama.cpp and Ollama extrapolate every position past ${fmt(trained)}. Run llama-server with --rope-scaling yarn --rope-scale ${s} --yarn-orig-ctx ${trained}, or convert from a config with rope_scaling {"rope_type": "yarn", "factor": ${s}, "original_max_position_embeddings": ${trained}}.`,
+    message: `llama.cpp and Ollama extrapolate every position past ${fmt(trained)}: the GGUF has no RoPE scaling.`,
+    detail: `${g.arch}.context_length is ${fmt(ctx)}, above the ${fmt(trained)} ${who} was trained at. Run llama-server with --rope-scaling yarn --rope-scale ${s} --yarn-orig-ctx ${trained}, or convert from a config with rope_scaling {"rope_type": "yarn", "factor": ${s}, "original_max_position_embeddings": ${trained}}.`,
     key: `${g.arch}.context_length`,
   };
 }

@@ -24,6 +24,7 @@ import { launchHoverMarkdown } from '../serving/present';
 import { LaunchEditor } from '../fixes/launchEdits';
 import { InvocationEditor, RequestEditor } from '../fixes/requestEditor';
 import { applyTextEdits } from '../fixes/textEdits';
+import { appendDetail } from '../rules/context';
 import { LAUNCH_RULES, unjudgedReason } from '../rules/launch/index';
 import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import type { LaunchRuleContext } from '../rules/launch/context';
@@ -206,7 +207,7 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
   // Findings judged on a `${VAR:-default}` say so where the user reads them.
   const defaults = defaultNotes(req);
   // (Not on grammar findings: a flag the engine refuses is wrong whatever the model or length.)
-  if (defaults.length) for (const d of diagnostics) if (!GRAMMAR_CODES.has(d.code)) d.message += ` (${defaults.join(' ')})`;
+  if (defaults.length) for (const d of diagnostics) if (!GRAMMAR_CODES.has(d.code)) d.detail = appendDetail(d.detail, defaults.join(' '));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(inv?.env ?? {})) if (engineById(engine).env.test(k)) env[k] = v.value;
   const ropeOptions: Record<string, string> = {};

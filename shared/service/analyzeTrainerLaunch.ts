@@ -19,7 +19,7 @@ import { readTrainerLaunch, TrainerLaunch } from '../config/trainers/launch/inde
 import { effectiveModel, overridesOnly } from '../config/effectiveModel';
 import { trainedContextOf } from '../config/trainedContext';
 import { RULES } from '../rules/index';
-import type { RuleContext } from '../rules/context';
+import { appendDetail, splitSentence, type RuleContext } from '../rules/context';
 import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import { CONTEXT_EXCEEDED } from '../rules/contextExceeded';
 import { CommandLineEditor, isWritable } from '../fixes/commandLineEditor';
@@ -100,15 +100,15 @@ function onCommandLine(launch: TrainerLaunch, f: Finding): Finding {
   const had = f.fixes.length;
   const fixes = f.fixes.filter((x) => isWritable(x.edits));
   if (fixes.length && !fixes.some((x) => x.preferred)) preferBest(fixes);
-  let message = f.message;
+  let detail = f.detail;
   // No fix survives (or none could be built for this trainer): say where the setting goes instead.
-  if (!fixes.length && launch.fixElsewhere && (had || f.code === CONTEXT_EXCEEDED)) message += ` ${launch.fixElsewhere}`;
-  if (launch.generic) message += ` (read generically: ${launch.generic}'s own argument names are not known to RoPE Lens)`;
+  if (!fixes.length && launch.fixElsewhere && (had || f.code === CONTEXT_EXCEEDED)) detail = appendDetail(detail, launch.fixElsewhere);
+  if (launch.generic) detail = appendDetail(detail, `Read generically: ${launch.generic}'s own argument names are not known to RoPE Lens.`);
   // A launch line names a model to train: not finding it offline is worth saying, as information.
   const severity = f.code === BASE_UNRESOLVED ? 'information' : f.severity;
   // A rule that found no node for its value points at the start of the file: point at the command instead.
   const range = isStart(f.range) ? launch.invocation.argv[0].range : f.range;
-  return { ...f, severity, message, fixes, range };
+  return { ...f, severity, ...(detail ? { detail } : {}), fixes, range };
 }
 
 function isStart(r: Finding['range']): boolean {
@@ -127,8 +127,11 @@ function problemFinding(launch: TrainerLaunch, p: GrammarProblem): Finding {
   const range = launch.doc.lines.rangeOf(p.token.offset, p.token.length);
   const fixes: Fix[] =
     p.replacement !== undefined ? [{ title: `Write ${p.replacement}`, kind: 'other', preferred: true, edits: [{ range, newText: p.replacement }] }] : [];
-  const generic = launch.generic ? ` (read generically: ${launch.generic}'s own argument names are not known to RoPE Lens)` : '';
-  return { code, severity: p.severity, message: p.message + generic, range, fixes };
+  const generic = launch.generic ? `Read generically: ${launch.generic}'s own argument names are not known to RoPE Lens.` : undefined;
+  // The trainer's words: the first sentence leads, the rest explains.
+  const said = splitSentence(p.message);
+  const detail = generic ? appendDetail(said.detail, generic) : said.detail;
+  return { code, severity: p.severity, message: said.message, ...(detail ? { detail } : {}), range, fixes };
 }
 
 function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined, effective: ModelRope | undefined): LaunchDescription {

@@ -83,6 +83,8 @@ export interface JsonDiagnostic {
   code: string;
   severity: Finding['severity'];
   message: string;
+  /** The explanation behind the headline, when the finding has one. */
+  detail?: string;
   range: Finding['range'];
   fixes: {
     title: string;
@@ -152,6 +154,7 @@ export function toJsonReport(path: string, a: FileAnalysis): JsonFileReport {
       code: d.code,
       severity: d.severity,
       message: d.message,
+      ...(d.detail ? { detail: d.detail } : {}),
       range: d.range,
       fixes: d.fixes.map((f) => ({
         title: f.title,

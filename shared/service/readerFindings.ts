@@ -39,7 +39,8 @@ export function invalidJsonFindings(text: string, lines: LineIndex = new LineInd
       code: INVALID_JSON,
       severity: 'error',
       // Python's own words for it (JSONDecodeError): "Expecting value: line 1 column 1 (char 0)".
-      message: `Python's json module refuses this file (${p.message}: line ${at.line + 1} column ${at.character + 1} (char ${p.offset})), so transformers cannot load it.`,
+      message: `transformers cannot load this file: ${p.message}: line ${at.line + 1} column ${at.character + 1} (char ${p.offset}).`,
+      detail: "Python's json module, which transformers reads config.json with, refuses it.",
       range: lines.rangeOf(p.offset, p.length),
       fixes,
     },
@@ -91,7 +92,8 @@ export function brokenContinuationFindings(text: string, invocations: readonly I
     return {
       code: BROKEN_CONTINUATION,
       severity: 'error' as const,
-      message: `This \`\\\` ${after}, so the command ends on this line and bash runs the next line (${single(short(b.nextLine))}) as a command of its own.`,
+      message: `The command ends on this line: bash runs the next line (${single(short(b.nextLine, 40))}) as a command of its own.`,
+      detail: `This \`\\\` ${after}.`,
       range: lines.rangeOf(b.offset, 1),
       fixes: [
         {
@@ -109,6 +111,6 @@ function single(s: string): string {
   return `\`${s.replace(/`/g, "'")}\``;
 }
 
-function short(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+function short(s: string, max = 60): string {
+  return s.length > max ? `${s.slice(0, max - 3)}…` : s;
 }

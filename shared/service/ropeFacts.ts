@@ -9,6 +9,7 @@ import { criticalDimension } from '../rope/analysis';
 import type { RopeSpec, TransformersVariant, RopeType } from '../rope/spec';
 import { computeFrequencies } from '../rope/invFreq';
 import type { BoundOracle } from './types';
+import { validBaseFigure } from '../core/baseFigure';
 
 export interface RopeFacts {
   base: number;
@@ -17,6 +18,8 @@ export interface RopeFacts {
   ropeType: RopeType;
   /** b*(L, d): undefined while computing. */
   bstar: number | undefined;
+  /** b* as shown: rounded up to the shortest figure that is itself valid for L (issue 33); undefined while checking. */
+  bstarShown: string | undefined;
   threshold: number | undefined;
   /** First invalid position for the configured base (null: none below L). */
   lmax: number | null | undefined;
@@ -38,6 +41,7 @@ export function ropeFacts(rope: ModelRope, oracle: BoundOracle, variant: Transfo
     contextLength: L,
     ropeType: rope.scaling?.type ?? 'default',
     bstar: undefined,
+    bstarShown: undefined,
     threshold: undefined,
     lmax: undefined,
     criticalDim: undefined,
@@ -51,6 +55,8 @@ export function ropeFacts(rope: ModelRope, oracle: BoundOracle, variant: Transfo
   }
   if (validBoundInput(base, d, L)) {
     facts.bstar = oracle.bstar(L, d);
+    const b = facts.bstar;
+    if (b !== undefined) facts.bstarShown = validBaseFigure(b, (x) => oracle.lmax(x, d, L));
     facts.threshold = oracle.threshold(L, d);
     facts.lmax = oracle.lmax(base, d, L);
   }

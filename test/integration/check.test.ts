@@ -110,7 +110,9 @@ describe('rope-lens check (built CLI)', function () {
     assert.equal(ax.rope.base, 10000);
     assert.equal(ax.rope.contextLength, 4096);
     const d = ax.diagnostics[0];
-    assert.deepEqual(Object.keys(d).sort(), ['code', 'fixes', 'message', 'range', 'severity']);
+    // The headline is `message`; the explanation behind it is `detail` (issue 33).
+    assert.deepEqual(Object.keys(d).sort(), ['code', 'detail', 'fixes', 'message', 'range', 'severity']);
+    assert.ok(d.message.length <= 120 && typeof d.detail === 'string', JSON.stringify(d));
     assert.deepEqual(d.range, { start: { line: 11, character: 14 }, end: { line: 11, character: 19 } });
     assert.deepEqual(Object.keys(d.fixes[0]).sort(), ['edits', 'kind', 'preferred', 'title', 'verdict']);
     assert.equal(d.fixes[0].verdict.length, 16384);

@@ -75,9 +75,11 @@ describe('rope-lens consumers (spawned CLI)', function () {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'config.json'), readFileSync(llama));
     writeFileSync(join(tmp, 'pinned', 'requirements.txt'), 'torch==2.3.1\ntransformers==4.40.2\n');
-    const w = cli('check', join(dir, 'config.json'));
+    // The pin is named in the finding's detail, which --verbose prints under the headline.
+    const w = cli('check', join(dir, 'config.json'), '--verbose');
     assert.equal(w.status, 1, w.stdout);
-    assert.match(w.stdout, /transformers 4\.40\.2 \(.*requirements\.txt:2\)/);
+    assert.match(w.stdout, /\n {4}.*transformers 4\.40\.2 \(.*requirements\.txt:2\)/);
+    assert.doesNotMatch(cli('check', join(dir, 'config.json')).stdout, /requirements\.txt:2/);
   });
 
   it('a refusal shows the error it raises; a non-config is a usage error (exit 2, one line)', () => {

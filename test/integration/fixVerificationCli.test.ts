@@ -59,7 +59,7 @@ describe('rope-lens check: quick fixes on a real config pass the hook', function
     const r = cli(file);
     assert.equal(r.status, 1, r.stdout);
     const line = text.split('\n').findIndex((l) => l.includes('"max_position_embeddings"')) + 2;
-    assert.match(r.stdout, new RegExp(`config\\.json:${line}:\\d+ error parse/invalid-json Python's json module refuses this file \\(Expecting ',' delimiter`));
+    assert.match(r.stdout, new RegExp(`config\\.json:${line}:\\d+ error parse/invalid-json transformers cannot load this file: Expecting ',' delimiter`));
     const json = JSON.parse(cli(file, '--json').stdout);
     const fix = json.files[0].diagnostics.find((d: { code: string }) => d.code === 'parse/invalid-json').fixes[0];
     assert.equal(applyEdits(text, fix.edits), real);

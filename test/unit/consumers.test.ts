@@ -32,6 +32,7 @@ import { consumersMarkdown, consumersText } from '../../shared/serving/consumers
 import type { FileAnalysis } from '../../shared/service/types';
 import { inspectorInputFromText } from '../../shared/inspector/fromConfig';
 import { buildInspectorData } from '../../shared/inspector/build';
+import { said } from './helpers/findingText';
 
 const oracle = createSyncOracle();
 const FIX = join(__dirname, '..', 'fixtures');
@@ -228,10 +229,10 @@ describe('consumer rules', () => {
     assert.equal(d.code, 'consumer/silent-misread');
     assert.equal(d.severity, 'hint');
     assert.match(
-      d.message,
-      /^transformers 4\.x, vLLM < 0\.24 \(transformers 4\.x\), SGLang.*TGI ignore rope_parameters: this model would run there with the default rope_theta 10,000\./,
+      said(d),
+      /transformers 4\.x, vLLM < 0\.24 \(transformers 4\.x\), SGLang.*TGI ignore rope_parameters: this model would run there with the default rope_theta 10,000\./,
     );
-    assert.match(d.message, /The file means rope_theta 1,000,000 and no scaling/);
+    assert.match(said(d), /The file means rope_theta 1,000,000 and no scaling/);
     assert.equal(d.fixes.length, 1);
     const fixed = applyTextEdits(text, parseDocumentText(text, 'json').lines, d.fixes[0].edits);
     assert.equal(JSON.parse(fixed).rope_theta, 1000000);
@@ -269,8 +270,8 @@ describe('consumer rules', () => {
     for (const id of V5_READERS) assert.deepEqual([row(rows, id).scalingType, row(rows, id).factor], [rp.rope_type, rp.factor], id);
     assert.equal(row(rows, 'vllm').derivedMaxLen, (rp.original_max_position_embeddings as number) * (rp.factor as number));
     const [d] = consumerFindings(analyze(path));
-    assert.match(d.message, /TGI would apply no scaling\. The file means rope_theta 10,000 with yarn scaling \(factor 128\)/);
-    assert.doesNotMatch(d.message, /would run this model with/); // the base is read alike
+    assert.match(said(d), /TGI would apply no scaling\. The file means rope_theta 10,000 with yarn scaling \(factor 128\)/);
+    assert.doesNotMatch(said(d), /would run this model with/); // the base is read alike
     const fixed = JSON.parse(applyTextEdits(text, parseDocumentText(text, 'json').lines, d.fixes[0].edits));
     const { rope_theta: _theta, ...scaling } = rp;
     assert.deepEqual(fixed.rope_scaling, scaling);
@@ -283,8 +284,8 @@ describe('consumer rules', () => {
   it('per-layer-type rope_parameters (Gemma-3 v5): a hint that says no back-fill can make them read alike, and no fix', () => {
     const [d] = consumerFindings(analyze(corpus('gemma-3-4b-v5-per-layer.json')));
     assert.equal(d.severity, 'hint');
-    assert.match(d.message, /transformers 4\.43 – 4\.57, .*TGI would apply no scaling\. The file means rope_theta 1,000,000 with linear scaling \(factor 8\)/);
-    assert.match(d.message, /per-layer-type rope_parameters/);
+    assert.match(said(d), /transformers 4\.43 – 4\.57, .*TGI would apply no scaling\. The file means rope_theta 1,000,000 with linear scaling \(factor 8\)/);
+    assert.match(said(d), /per-layer-type rope_parameters/);
     assert.deepEqual(d.fixes, []);
   });
 
@@ -306,7 +307,7 @@ describe('consumer rules', () => {
       analyze(path, undefined, { workspace: { pinsFor: () => [{ pkg: 'transformers', version: '4.46.3', source: 'requirements.txt:2' }] } }),
     )[0];
     assert.equal(v4.severity, 'warning');
-    assert.match(v4.message, /The workspace uses transformers 4\.46\.3 \(requirements\.txt:2\)/);
+    assert.match(said(v4), /The workspace uses transformers 4\.46\.3 \(requirements\.txt:2\)/);
   });
 
   it('consumer/refused: error when ≤ 4.42 is pinned; on an edited file with no pin a hint whatever its transformers_version says (the stamp is not its reader)', () => {
@@ -318,8 +319,11 @@ describe('consumer rules', () => {
     const pinned = refused(analyze(path, text, { workspace: { pinsFor: () => [{ pkg: 'transformers', version: '4.40.2', source: 'requirements.txt:1' }] } }));
     assert.equal(pinned.length, 1);
     assert.equal(pinned[0].severity, 'error');
-    assert.match(pinned[0].message, /transformers ≤ 4\.42 refuses this file at load with ValueError: `rope_scaling` must be a dictionary with two fields/);
-    assert.match(pinned[0].message, /transformers 4\.40\.2 \(requirements\.txt:1\)/);
+    assert.match(
+      said(pinned[0]),
+      /transformers ≤ 4\.42 refuses this file at load with ValueError\. It raises ValueError: `rope_scaling` must be a dictionary with two fields/,
+    );
+    assert.match(said(pinned[0]), /transformers 4\.40\.2 \(requirements\.txt:1\)/);
     assert.equal(refused(analyze(path, text, { consumers: ['transformers==4.41.0'] }))[0].severity, 'error');
     // Edited (context raised, so not the shipped file) and saved by an old release.
     const edited = JSON.parse(text);

@@ -28,6 +28,7 @@ import { buildPlan } from '../../shared/planner/plan';
 import { loadPlanModel } from '../../shared/planner/modelSource';
 import { loadShellParser } from '../../shared/node/shellParser';
 import type { ShellParser } from '../../shared/launch/types';
+import { said } from './helpers/findingText';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const GRADIENT = join(FIXTURES, 'models', 'derivatives', 'llama-3-8b-instruct-262k', 'config.json');
@@ -128,7 +129,7 @@ describe('derivatives keep their own identity', () => {
     const d = a.diagnostics.find((x) => x.code === 'rope/base-below-bound')!;
     // Its own T is its context (C ≤ T): a fact about how it was trained, a hint.
     assert.equal(d.severity, 'hint');
-    assert.match(d.message, /judged as a derivative on its own values, not as google\/gemma-7b \(trained at 8,192\)/);
+    assert.match(said(d), /judged as a derivative on its own values, not as google\/gemma-7b \(trained at 8,192\)/);
   });
 
   it('official configs keep their identity: LLaMA-2-7B-32K by name and by fingerprint alone', () => {
@@ -247,7 +248,7 @@ describe('serving and training configs judged by the reach', () => {
     assert.deepEqual(codes(analyze('a.yaml', 'model: ./llama-2-7b-32k\nmax-model-len: 32768\n')), []);
     const mid = analyze('b.yaml', 'model: ./llama-2-7b-32k\nmax-model-len: 65536\n');
     assert.deepEqual(codes(mid), ['warning vllm/context-beyond-trained']);
-    assert.match(mid.diagnostics[0].message, /beyond the 32,768 tokens .* reaches .*vLLM accepts up to 262,144/);
+    assert.match(said(mid.diagnostics[0]), /beyond the 32,768 tokens .* reaches .*vLLM accepts up to 262,144/);
     assert.deepEqual(codes(analyze('c.yaml', 'model: ./llama-2-7b-32k\nmax-model-len: 300000\n')), ['error vllm/max-model-len-exceeds']);
   });
 
@@ -255,7 +256,7 @@ describe('serving and training configs judged by the reach', () => {
     assert.deepEqual(codes(analyze('d.yaml', 'model: ./mistral-7b\nmax-model-len: 32768\n')), []);
     const off = analyze('e.yaml', 'model: ./mistral-7b\nmax-model-len: 32768\ndisable-sliding-window: true\n');
     assert.deepEqual(codes(off), ['error vllm/max-model-len-exceeds']);
-    assert.match(off.diagnostics[0].message, /above the 4,096 vLLM derives .*disable-sliding-window caps it at the sliding window 4,096/);
+    assert.match(said(off.diagnostics[0]), /vLLM derives 4,096 .*disable-sliding-window caps it at the sliding window 4,096/);
   });
 
   it('vLLM YAML with YaRN served within the trained 32,768: information; at 65,536 none', () => {
@@ -293,7 +294,7 @@ describe('serving and training configs judged by the reach', () => {
     const a = analyze('train.yaml', 'base_model: ./llama-2-7b-32k\nsequence_len: 65536\nadapter: lora\ndatasets:\n  - path: x\n    type: completion\n');
     assert.ok(codes(a).includes('warning training/context-exceeded'), codes(a).join(', '));
     const d = a.diagnostics.find((x) => x.code === 'training/context-exceeded')!;
-    assert.match(d.message, /beyond the 32,768 tokens this model covers \(shipped with linear ×8.*Scale from the unscaled context 4,096 by 16/);
+    assert.match(said(d), /It covers 32,768 tokens \(shipped with linear ×8.*Scale from the unscaled context 4,096 by factor 16/);
     const ok = analyze('train2.yaml', 'base_model: ./llama-2-7b-32k\nsequence_len: 32768\nadapter: lora\ndatasets:\n  - path: x\n    type: completion\n');
     assert.ok(!codes(ok).includes('warning training/context-exceeded'), codes(ok).join(', '));
   });

@@ -20,6 +20,7 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { catalogResolver } from '../../shared/config/resolve';
 import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
+import { said } from './helpers/findingText';
 
 /** Imports that reach an engine module directly (`from → target`). */
 function importsOfEngineModules(edges: readonly ImportEdge[], engineFiles: ReadonlySet<string>): string[] {
@@ -204,7 +205,7 @@ describe('engine modules: a stand-in sixth engine, judged by the common rules wi
     const d = a.diagnostics.filter((x) => x.code === 'launch/length-exceeds-derived');
     assert.equal(d.length, 1, JSON.stringify(a.diagnostics.map((x) => [x.code, x.message])));
     assert.equal(d[0].severity, 'error');
-    assert.match(d[0].message, /ToyServe refuses to start/);
+    assert.match(said(d[0]), /ToyServe refuses to start/);
     // The preferred fix is the advice's (Qwen's documented YaRN ×4 over 32,768), through the engine's writer.
     const preferred = d[0].fixes.find((f) => f.preferred);
     assert.match(

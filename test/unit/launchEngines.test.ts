@@ -3,6 +3,7 @@ import { invocationOf, execFormOf, modelfileOf } from './helpers/invocation';
 import { readServingLaunch, readModelfileLaunch } from '../../shared/serving/index';
 import { parseLength, parseLengthOrAuto } from '../../shared/serving/vllmConfigFile';
 import { imageRepo } from '../../shared/serving/argv';
+import { said } from './helpers/findingText';
 
 const read = (cmd: string, opts = {}) => readServingLaunch(invocationOf(cmd, opts));
 /** The text a token spans in the source: findings and fixes land there. */
@@ -115,7 +116,7 @@ describe('launch grammar: SGLang', () => {
     assert.equal(byFlag['--max-model-len'].replacement, '--context-length');
     assert.equal(byFlag['--hf-overrides'].replacement, '--json-model-override-args');
     assert.equal(byFlag['--rope-scaling'].replacement, undefined);
-    assert.match(byFlag['--max-model-len'].message, /unrecognized arguments: --max-model-len 131072/);
+    assert.match(said(byFlag['--max-model-len']), /unrecognized arguments: --max-model-len 131072/);
     assert.ok(r.problems.every((p) => p.severity === 'error'));
     assert.equal(r.length, undefined, 'the refused length is not read as a length');
   });
@@ -198,7 +199,7 @@ describe('launch grammar: TGI', () => {
     assert.equal(byFlag['--max_total_tokens'].replacement, '--max-total-tokens');
     assert.equal(byFlag['--max-model-len'].replacement, '--max-total-tokens');
     const bad = read('text-generation-launcher --model-id m --max-input-tokens 8192 --max-total-tokens 8192')!;
-    assert.match(bad.problems[0].message, /must be < `max_total_tokens`/);
+    assert.match(said(bad.problems[0]), /must be < `max_total_tokens`/);
   });
 });
 
@@ -228,6 +229,6 @@ describe('launch grammar: details that change what the engine reads', () => {
     const r = read('llama-server -m x.gguf -c 32k')!;
     assert.equal(r.length!.value, 32);
     assert.equal(r.problems[0].severity, 'warning');
-    assert.match(r.problems[0].message, /read as 32 tokens/);
+    assert.match(said(r.problems[0]), /read as 32 tokens/);
   });
 });

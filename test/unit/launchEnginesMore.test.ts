@@ -14,6 +14,7 @@ import { applyTextEdits } from '../../shared/fixes/textEdits';
 import { LineIndex } from '../../shared/document/positions';
 import type { Finding } from '../../shared/core/findings';
 import { shellParser } from './helpers/launch';
+import { said } from './helpers/findingText';
 
 const oracle = createSyncOracle();
 
@@ -57,7 +58,7 @@ describe("launch engines: more launchers and Ollama's environment (issue 27)", (
       const req = readServingLaunch(inv('python -m llama_cpp.server --model m.gguf --n-ctx 8192 -c 4096\n'))!;
       const byFlag = Object.fromEntries(req.problems.map((p) => [p.token.value, p]));
       assert.equal(byFlag['--n-ctx']?.kind, 'misspelled');
-      assert.match(byFlag['--n-ctx'].message, /--n_ctx/);
+      assert.match(said(byFlag['--n-ctx']), /--n_ctx/);
       assert.equal(byFlag['-c']?.kind, 'foreign');
       assert.equal(byFlag['-c'].replacement, '--n_ctx');
       assert.equal(req.length, undefined);
@@ -72,7 +73,7 @@ describe("launch engines: more launchers and Ollama's environment (issue 27)", (
         loud.every((d) => spanText(text, d) === '32768'),
         JSON.stringify(loud.map((d) => [d.code, spanText(text, d)])),
       );
-      assert.ok(!loud.some((d) => /caps each slot/.test(d.message)), 'llama-cpp-python has no server slots');
+      assert.ok(!loud.some((d) => /caps each slot/.test(said(d))), 'llama-cpp-python has no server slots');
     });
   });
 
@@ -127,11 +128,11 @@ describe("launch engines: more launchers and Ollama's environment (issue 27)", (
     it('OLLAMA_MAX_CTX: a warning on the name, naming OLLAMA_CONTEXT_LENGTH, and a fix that renames it', () => {
       const text = 'OLLAMA_MAX_CTX=32768 ollama serve &\nollama run qwen2.5:7b\n';
       const a = analyze(text);
-      const d = a.diagnostics.find((x) => /OLLAMA_MAX_CTX/.test(x.message));
+      const d = a.diagnostics.find((x) => /OLLAMA_MAX_CTX/.test(said(x)));
       assert.ok(d, JSON.stringify(a.diagnostics.map((x) => x.message)));
       assert.equal(d!.severity, 'warning');
       assert.equal(spanText(text, d!), 'OLLAMA_MAX_CTX');
-      assert.match(d!.message, /OLLAMA_CONTEXT_LENGTH/);
+      assert.match(said(d!), /OLLAMA_CONTEXT_LENGTH/);
       const fix = d!.fixes[0];
       assert.ok(fix, 'a rename fix');
       assert.equal(applyTextEdits(text, new LineIndex(text), fix.edits), 'OLLAMA_CONTEXT_LENGTH=32768 ollama serve &\nollama run qwen2.5:7b\n');

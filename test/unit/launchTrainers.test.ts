@@ -13,6 +13,7 @@ import { LineIndex } from '../../shared/document/positions';
 import type { Finding, Fix } from '../../shared/core/findings';
 import type { Invocation, LaunchFile, Token } from '../../shared/launch/types';
 import { launchFileOf } from './helpers/trainerInvocation';
+import { said } from './helpers/findingText';
 
 const oracle = createSyncOracle();
 const run = (text: string, file: LaunchFile = launchFileOf(text)) =>
@@ -32,7 +33,7 @@ const at = (text: string, f: Finding) => {
   const lines = new LineIndex(text);
   return text.slice(lines.offsetAt(f.range.start), lines.offsetAt(f.range.end));
 };
-const READ_GENERICALLY = /read generically: (\S+)'s own argument names are not known to RoPE Lens/;
+const READ_GENERICALLY = /read generically: (\S+)'s own argument names are not known to RoPE Lens/i;
 
 describe('training launches: ms-swift', () => {
   const SFT = [
@@ -50,7 +51,7 @@ describe('training launches: ms-swift', () => {
     const d = only(SFT, 'training/context-exceeded');
     assert.equal(d.severity, 'warning');
     assert.equal(at(SFT, d), '131072');
-    assert.match(d.message, /131,072 tokens is beyond the model's context of 32,768/);
+    assert.match(said(d), /Training at 131,072 tokens extrapolates positions past 32,768: no RoPE scaling is set\. 32,768 is the model's context/);
     const launch = run(SFT).launches[0];
     assert.deepEqual(
       [launch.program, launch.role, launch.model, launch.requestedLength, launch.lengthOption, launch.trainedContext],
@@ -97,13 +98,13 @@ describe('training launches: ms-swift', () => {
     const d = only(text, TRAINER_OPTION_REFUSED);
     assert.equal(d.severity, 'error');
     assert.equal(at(text, d), 'yarn');
-    assert.match(d.message, /max_model_len must be set if rope_scaling does not contain a/);
+    assert.match(said(d), /max_model_len must be set if rope_scaling does not contain a/);
   });
 
   it('a JSON scaling whose factor does not reach --max_length: the same warning as YAML', () => {
     const text = `swift sft --model Qwen/Qwen2.5-7B-Instruct --max_length 131072 --rope_scaling '{"rope_type":"yarn","factor":2.0,"original_max_position_embeddings":32768}'`;
     const d = only(text, 'training/context-exceeded');
-    assert.match(d.message, /beyond the 65,536 tokens this model covers \(original 32,768 × yarn factor 2/);
+    assert.match(said(d), /It covers 65,536 tokens \(original 32,768 × yarn factor 2/);
   });
 
   it('dynamic while training: warning; the fix replaces the name with a static YaRN object in place', () => {
@@ -124,11 +125,11 @@ describe('training launches: ms-swift', () => {
   it('ms-swift 2.x spellings (--model_id_or_path): its choices are linear and dynamic, and no JSON fix is offered', () => {
     const text = 'swift sft --model_type qwen2-7b-instruct --model_id_or_path Qwen/Qwen2-7B-Instruct --max_length 65536 --rope_scaling ntk';
     const r = run(text);
-    assert.match(r.diagnostics.find((d) => d.code === TRAINER_OPTION_REFUSED)!.message, /2\.x accepts --rope_scaling linear or dynamic/);
+    assert.match(said(r.diagnostics.find((d) => d.code === TRAINER_OPTION_REFUSED)!), /2\.x accepts --rope_scaling linear or dynamic/);
     const plain = run('swift sft --model_id_or_path Qwen/Qwen2-7B-Instruct --max_length 65536');
     const d = plain.diagnostics.find((x) => x.code === 'training/context-exceeded')!;
     assert.deepEqual(d.fixes, []);
-    assert.match(d.message, /ms-swift 2\.x's --rope_scaling takes only linear or dynamic/);
+    assert.match(said(d), /ms-swift 2\.x's --rope_scaling takes only linear or dynamic/);
   });
 
   it('a model that is not found offline: one information finding on its token, no numbers invented', () => {
@@ -224,7 +225,7 @@ describe('training launches: axolotl', () => {
     const d = only(text, 'training/context-exceeded');
     assert.equal(at(text, d), '16384');
     assert.deepEqual(d.fixes, []);
-    assert.match(d.message, /go under overrides_of_model_config in examples\/llama-2\/lora\.yml/);
+    assert.match(said(d), /go under overrides_of_model_config in examples\/llama-2\/lora\.yml/);
   });
 
   it('axolotl train with an underscore spelling: click never applies it; the fix writes the hyphenated option', () => {
@@ -249,7 +250,7 @@ describe('training launches: torchtune', () => {
       'tune run --nproc_per_node 2 lora_finetune_distributed --config ./llama2_lora.yaml model=torchtune.models.llama2.lora_llama2_7b tokenizer.max_seq_len=16384';
     const d = only(text, 'training/context-exceeded');
     assert.equal(at(text, d), '16384');
-    assert.match(d.message, /torchtune's model builders set RoPE in code/);
+    assert.match(said(d), /torchtune's model builders set RoPE in code/);
     assert.equal(run(text).launches[0].resolvedFrom, 'catalog:meta-llama/Llama-2-7b-hf');
   });
 
@@ -266,11 +267,11 @@ describe('training launches: train scripts read generically', () => {
       'accelerate launch --config_file configs/fsdp.yaml --num_processes 8 train.py --model_name_or_path meta-llama/Llama-2-7b-hf --seq-length 262144 --rope-theta 5000000 --bf16';
     const r = run(text);
     assert.ok(r.diagnostics.length > 0);
-    for (const d of r.diagnostics) assert.match(d.message, READ_GENERICALLY);
+    for (const d of r.diagnostics) assert.match(said(d), READ_GENERICALLY);
     const d = only(text, 'rope/base-below-bound');
     assert.equal(d.severity, 'warning');
     assert.equal(at(text, d), '5000000');
-    assert.match(d.message, /short of the training length 262,144/);
+    assert.match(said(d), /judged over the training length 262,144/);
     const raise = d.fixes.find((f) => f.preferred)!;
     const out = apply(text, raise);
     assert.match(out, /--rope-theta \d+ --bf16$/);
@@ -284,7 +285,7 @@ describe('training launches: train scripts read generically', () => {
     const d = only(text, 'training/context-exceeded');
     assert.equal(at(text, d), '16384');
     assert.deepEqual(d.fixes, []);
-    assert.match(d.message, READ_GENERICALLY);
+    assert.match(said(d), READ_GENERICALLY);
   });
 
   it('Megatron-LM pretraining (model defined by flags): its base judged at --seq-length, the value replaced in place', () => {
@@ -302,7 +303,7 @@ describe('training launches: train scripts read generically', () => {
     ].join('\n');
     const d = only(text, 'rope/base-below-bound');
     assert.equal(at(text, d), '10000');
-    assert.match(d.message, READ_GENERICALLY);
+    assert.match(said(d), READ_GENERICALLY);
     const out = apply(text, d.fixes[0]);
     assert.match(out, /--rotary-base \d+ \\\n/);
     assert.equal(out.replace(/--rotary-base \d+/, '--rotary-base 10000'), text);
@@ -357,7 +358,7 @@ describe('training launches: what is not a training launch', () => {
     const r = run(text);
     assert.equal(r.launches[0].program, 'llamafactory');
     const d = only(text, 'training/context-exceeded');
-    assert.doesNotMatch(d.message, READ_GENERICALLY);
+    assert.doesNotMatch(said(d), READ_GENERICALLY);
     assert.ok(d.fixes.some((f) => apply(text, f) === `${text} --rope_scaling yarn`));
   });
 

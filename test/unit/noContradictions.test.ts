@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { createRopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { catalogResolver } from '../../shared/config/resolve';
+import { said } from './helpers/findingText';
 import { CATALOG, catalogConfigText } from '../../shared/config/catalog';
 
 const ROOT = join(__dirname, '..', '..');
@@ -62,10 +63,10 @@ describe('no two findings on one file contradict each other', function () {
       } catch {
         continue; // files the service refuses are another test's business
       }
-      const ts = new Set(a.diagnostics.flatMap((d) => trainedQuoted(d.message)));
+      const ts = new Set(a.diagnostics.flatMap((d) => trainedQuoted(said(d))));
       if (ts.size > 0) quoting++;
       if (ts.size > 1) problems.push(`${relative(ROOT, f)}: trained contexts ${[...ts].join(' and ')}`);
-      const stock = a.diagnostics.some((d) => /That is how the model was trained/.test(d.message));
+      const stock = a.diagnostics.some((d) => /That is how the model was trained/.test(said(d)));
       const extended = a.diagnostics.some((d) => d.code === 'rope/context-extended' || d.code === 'training/context-exceeded');
       if (stock && extended) problems.push(`${relative(ROOT, f)}: told both stock and extended`);
       if (a.diagnostics.length) judged++;

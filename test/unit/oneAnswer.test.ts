@@ -24,6 +24,7 @@ import { shellFileOf } from './helpers/invocation';
 import type { Finding, Fix } from '../../shared/core/findings';
 import type { ModelRope } from '../../shared/config/modelRope';
 import { MAX_TARGET_LENGTH } from '../../shared/inspector/messages';
+import { said } from './helpers/findingText';
 
 const oracle = createSyncOracle();
 const service = createRopeLensService({ oracle, resolver: catalogResolver });
@@ -119,7 +120,7 @@ describe('one answer: check, serve and the Inspector recommend the same rewrite 
         } else if (unreachable) {
           assert.equal(preferredRewrite(launch.diagnostics), undefined, `${where}: no rewrite on a vllm serve line`);
           assert.ok(
-            launch.diagnostics.some((d) => d.message.includes(unreachable)),
+            launch.diagnostics.some((d) => said(d).includes(unreachable)),
             `${where}: the finding says why`,
           );
         } else assert.deepEqual(norm(preferredRewrite(launch.diagnostics)), expected, `${where}: check on a vllm serve line`);

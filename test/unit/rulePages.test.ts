@@ -16,6 +16,7 @@ import { loadShellParser } from '../../shared/node/shellParser';
 import type { ShellParser } from '../../shared/launch/types';
 import { pageExamples, rulePages } from '../../server/cli/rulePages';
 import { renderRulesIndex } from '../support/rulesIndex';
+import { renderPageFindings } from '../support/rulePageFindings';
 
 const root = join(__dirname, '..', '..');
 const CODE_LITERAL = /'((?:rope|training|axolotl|llama-factory|vllm|serving|launch|gguf|consumer|parse)\/[a-z0-9][a-z0-9-]*)'/g;
@@ -123,6 +124,18 @@ describe('finding codes: registry, pages, examples', function () {
       }
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('every page shows the finding its bad example gets, as RoPE Lens says it today (regenerate with `npm run docs:rules`)', () => {
+    const service = createRopeLensService({ oracle: createSyncOracle(), shellParser: () => shell });
+    const stale: string[] = [];
+    for (const { code } of ACTIVE_CODES) {
+      const page = pages.get(code) ?? '';
+      // A concrete example: a file snippet and the finding it gets (issue 33).
+      assert.match(page, /\n```text finding\n\S+ [\w/-]+: /, `${codePage(code)}: no finding shown under its bad example`);
+      if (renderPageFindings(service, code, page) !== page) stale.push(codePage(code));
+    }
+    assert.deepEqual(stale, [], 'pages whose shown finding is not what RoPE Lens says: run `npm run docs:rules`');
   });
 
   it('docs/rules.md is the index: every code, its severity, summary and page (regenerate with `npm run docs:rules`)', () => {

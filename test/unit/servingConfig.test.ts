@@ -10,6 +10,7 @@ import { LineIndex } from '../../shared/document/positions';
 import { parseLength } from '../../shared/serving/vllmConfigFile';
 import { LAUNCH_RULE_CODES } from '../../shared/rules/launch/index';
 import YAML from 'yaml';
+import { said } from './helpers/findingText';
 
 const DIR = join(__dirname, '..', 'fixtures', 'serving');
 const oracle = createSyncOracle();
@@ -158,8 +159,8 @@ describe('vLLM serving configs (vllm serve --config)', () => {
       'model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 131072\nhf-overrides:\n  rope_scaling:\n    rope_type: ya_max_position_embeddings: 32768\n',
     );
     const d = a.diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
-    assert.match(d.message, /a rope_type vLLM cannot read/);
-    assert.doesNotMatch(d.message, /undefined|\[object/);
+    assert.match(said(d), /a rope_type vLLM cannot read/);
+    assert.doesNotMatch(said(d), /undefined|\[object/);
   });
 
   it('training and other YAML are not taken for serving configs', () => {

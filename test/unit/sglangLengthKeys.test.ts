@@ -24,6 +24,7 @@ import { readModelRope } from '../../shared/config/modelConfig';
 import { contextKeysOf } from '../../shared/serving/contextKeys';
 import { servingInput, servingPlan } from '../../shared/serving/index';
 import { sglangDerivedContext } from '../../shared/serving/sglang';
+import { said } from './helpers/findingText';
 
 const MODELS = join(__dirname, '..', 'fixtures', 'models');
 const oracle = createSyncOracle();
@@ -80,7 +81,7 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
   it('a launch beyond seq_length: the error, and a preferred YaRN fix that raises seq_length and passes verification', () => {
     const raw = one(analyze(text, false), 'launch/length-exceeds-derived');
     assert.equal(raw.severity, 'error');
-    assert.match(raw.message, /--context-length 32,768 is above the 8,192 SGLang derives from Qwen\/Qwen-7B-Chat/);
+    assert.match(said(raw), /--context-length 32,768 is above the 8,192 SGLang derives from Qwen\/Qwen-7B-Chat/);
     const verified = one(analyze(text, true), 'launch/length-exceeds-derived');
     const preferred = verified.fixes.find((f) => f.preferred);
     assert.ok(preferred, JSON.stringify(verified.fixes.map((f) => f.title)));
@@ -130,7 +131,7 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
   it('vLLM, which takes the smallest key, gets both raised by the NTK fix, which passes verification', () => {
     const v = 'vllm serve Qwen/Qwen-7B-Chat --max-model-len 32768\n';
     const d = one(analyze(v, true), 'vllm/max-model-len-exceeds');
-    assert.match(d.message, /8,192 vLLM derives from Qwen\/Qwen-7B-Chat \(seq_length, no RoPE scaling\)/);
+    assert.match(said(d), /vLLM derives 8,192 from Qwen\/Qwen-7B-Chat \(seq_length, no RoPE scaling\)/);
     const ntk = d.fixes.find((f) => f.kind === 'ntk');
     assert.ok(ntk, JSON.stringify(d.fixes.map((f) => f.title)));
     assert.match(ntk.title, /max_position_embeddings 32768, seq_length 32768/);
@@ -140,7 +141,7 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
   it("ChatGLM3 (seq_length 8,192): no override fix, since SGLang's ChatGLM attention reads no override RoPE key", () => {
     const t = 'python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768\n';
     const d = one(analyze(t, true), 'launch/length-exceeds-derived');
-    assert.match(d.message, /above the 8,192 SGLang derives from THUDM\/chatglm3-6b/);
+    assert.match(said(d), /above the 8,192 SGLang derives from THUDM\/chatglm3-6b/);
     // models/chatglm.py builds its rotary embedding from rope_ratio: no override scaling is offered, only the length.
     assert.deepEqual(
       d.fixes.map((f) => f.title),
@@ -150,7 +151,10 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
     const u = `python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768 --json-model-override-args '{"rope_scaling":{"rope_type":"linear","factor":4.0}}'\n`;
     const a = analyze(u, true);
     assert.equal(a.launches?.[0]?.derivedMaxLen, 32768);
-    assert.match(one(a, 'launch/beyond-trained').message, /extrapolates every position past 8,192\. SGLang's ChatGLM attention \(models\/chatglm\.py\)/);
+    assert.match(
+      said(one(a, 'launch/beyond-trained')),
+      /SGLang extrapolates every position past 8,192: .*SGLang accepts it\. SGLang's ChatGLM attention \(models\/chatglm\.py\)/,
+    );
     // serve writes no override for it either.
     const c = JSON.parse(readFileSync(join(MODELS, 'chatglm3-6b.json'), 'utf8'));
     const doc = parseJsonDocument(JSON.stringify(c));
@@ -165,10 +169,7 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
     // vllm model_executor/models/chatglm.py, GLMAttention.__init__: get_rope(..., base=10000 * rope_ratio), no rope_scaling.
     const t = 'vllm serve THUDM/chatglm3-6b --max-model-len 32768\n';
     const d = one(analyze(t, true), 'vllm/max-model-len-exceeds');
-    assert.match(
-      d.message,
-      /above the 8,192 vLLM derives from THUDM\/chatglm3-6b \(seq_length, no RoPE scaling\).*vLLM's ChatGLM attention \(models\/chatglm\.py\)/,
-    );
+    assert.match(said(d), /vLLM derives 8,192 from THUDM\/chatglm3-6b \(seq_length, no RoPE scaling\).*vLLM's ChatGLM attention \(models\/chatglm\.py\)/);
     assert.deepEqual(
       d.fixes.map((f) => f.title),
       ['Set max-model-len to 8192'],
@@ -177,7 +178,7 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
     const u = `vllm serve THUDM/chatglm3-6b --max-model-len 32768 --hf-overrides '{"rope_scaling":{"rope_type":"linear","factor":4.0}}'\n`;
     const a = analyze(u, true);
     assert.equal(a.launches?.[0]?.derivedMaxLen, 32768);
-    assert.match(one(a, 'vllm/context-beyond-trained').message, /extrapolates every position past 8,192\. vLLM's ChatGLM attention/);
+    assert.match(said(one(a, 'vllm/context-beyond-trained')), /vLLM extrapolates every position past 8,192: .*vLLM accepts it\. vLLM's ChatGLM attention/);
     const c = JSON.parse(readFileSync(join(MODELS, 'chatglm3-6b.json'), 'utf8'));
     const doc = parseJsonDocument(JSON.stringify(c));
     const plan = servingPlan('vllm', servingInput(readModelRope(doc)!, { model: 'THUDM/chatglm3-6b', contextKeys: contextKeysOf(doc), context: 32768 }));
@@ -197,15 +198,17 @@ describe('SGLang reads the length key it reads first (Qwen-1, ChatGLM3)', () => 
       [],
     );
     assert.match(
-      one(analyze(`vllm serve THUDM/chatglm3-6b --max-model-len 32768 --hf-overrides ${theta}\n`, true), 'vllm/context-beyond-trained').message,
-      /extrapolates every position past 8,192\. vLLM's ChatGLM attention/,
+      said(one(analyze(`vllm serve THUDM/chatglm3-6b --max-model-len 32768 --hf-overrides ${theta}\n`, true), 'vllm/context-beyond-trained')),
+      /vLLM extrapolates every position past 8,192: .*vLLM accepts it\. vLLM's ChatGLM attention/,
     );
     assert.match(
-      one(
-        analyze(`python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768 --json-model-override-args ${theta}\n`, true),
-        'launch/beyond-trained',
-      ).message,
-      /extrapolates every position past 8,192\. SGLang's ChatGLM attention/,
+      said(
+        one(
+          analyze(`python -m sglang.launch_server --model-path THUDM/chatglm3-6b --context-length 32768 --json-model-override-args ${theta}\n`, true),
+          'launch/beyond-trained',
+        ),
+      ),
+      /SGLang extrapolates every position past 8,192: .*SGLang accepts it\. SGLang's ChatGLM attention/,
     );
   });
 });

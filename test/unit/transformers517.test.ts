@@ -34,6 +34,7 @@ import {
 } from '../../shared/config/transformers5Classes';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
+import { said } from './helpers/findingText';
 
 const ROOT = join(__dirname, '..', '..');
 const DATA = join(ROOT, 'test', 'fixtures', 'transformers-5.17');
@@ -218,7 +219,7 @@ describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refus
       const d = codes(path, src).find((x) => x.code === 'consumer/refused' && x.message.startsWith('transformers 5.x'));
       assert.ok(d, path);
       assert.equal(d.severity, 'warning', path);
-      assert.ok(d.message.includes(results[path].error!.split('\n')[0]), path);
+      assert.ok(said(d).includes(results[path].error!.split('\n')[0]), path);
       const lines = src.split('\n');
       assert.ok(lines[d.range.start.line].includes(key), `${path}: finding on line ${d.range.start.line + 1}, not on ${key}`);
       const table = rows(path);
@@ -307,7 +308,7 @@ describe('class defaults per generation (transformers 5.17 class table)', () => 
       codes(path).some(
         (d) =>
           d.code === 'consumer/silent-misread' &&
-          /transformers 4\.x would run this model with the default rope_theta 10,000\. The file means the default rope_theta 500,000/.test(d.message),
+          /transformers 4\.x would run this model with the default rope_theta 10,000\. The file means the default rope_theta 500,000/.test(said(d)),
       ),
     );
   });
@@ -327,7 +328,7 @@ describe('rotary dimensions per reader', () => {
     const d = codes(MINIMAX).find((x) => x.code === 'consumer/rotary-dims-differ')!;
     assert.ok(d);
     assert.equal(d.severity, 'warning');
-    assert.match(d.message, /transformers 5\.x rotates 128 of 128 dimensions of each head; vLLM ≥ 0\.24 rotates 64 as the file states \(rotary_dim\)/);
+    assert.match(said(d), /transformers 5\.x rotates 128 of 128 dimensions of each head; vLLM ≥ 0\.24 rotates 64 as the file states \(rotary_dim\)/);
     // freqs --variant v5: the 5.x table over the whole head at the file's base.
     const rope = described(MINIMAX).rope!;
     const spec = toRopeSpec(rope, { variant: 'v5' });
@@ -349,6 +350,6 @@ describe('rotary dimensions per reader', () => {
     const src = JSON.stringify({ ...JSON.parse(text(path)), partial_rotary_factor: 0.5 });
     const d = codes(path, src).find((x) => x.code === 'consumer/rotary-dims-differ');
     assert.ok(d);
-    assert.match(d.message, /transformers 5\.x rotates 128 of 128/);
+    assert.match(said(d), /transformers 5\.x rotates 128 of 128/);
   });
 });

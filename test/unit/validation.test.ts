@@ -3,6 +3,7 @@ import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import type { BoundOracle, FileAnalysis, Finding } from '../../shared/service/types';
 import { frozenPairs } from '../../shared/rules/invalidValues';
+import { said } from './helpers/findingText';
 
 const oracle = createSyncOracle();
 const LLAMA = {
@@ -25,8 +26,8 @@ function assertSingle(t: string, code: string, severity: string, key: string, me
   assert.equal(fs.length, 1, `${code}: ${JSON.stringify(a.diagnostics.map((d) => d.code))}`);
   assert.equal(fs[0].severity, severity);
   assert.equal(fs[0].range.start.line, lineOf(t, `"${key}"`), `points at ${key}`);
-  assert.match(fs[0].message, message);
-  assert.doesNotMatch(fs[0].message, /NaN|undefined/);
+  assert.match(said(fs[0]), message);
+  assert.doesNotMatch(said(fs[0]), /NaN|undefined/);
   // The bound rule must not add a judgement of a value that cannot be judged.
   assert.equal(only(a, 'rope/base-below-bound').length, 0, 'no base-below-bound beside it');
   return fs[0];
@@ -106,7 +107,7 @@ describe('invalid and absurd RoPE values', () => {
       'rope/invalid-value',
       'error',
       'rope_theta',
-      /rope_theta 1 must be greater than 1: with base 1 every channel pair rotates at the same/,
+      /rope_theta 1 must be greater than 1: with base 1, positions repeat every 2π tokens/,
     );
     assertSingle(text({ rope_theta: 0 }), 'rope/invalid-value', 'error', 'rope_theta', /base ≤ 0/);
     assertSingle(text({ rope_theta: -10000 }), 'rope/invalid-value', 'error', 'rope_theta', /rope_theta -10,000 must be greater than 1/);
@@ -137,9 +138,9 @@ describe('invalid and absurd RoPE values', () => {
       'rope/absurd-value',
       'warning',
       'rope_theta',
-      /63 of 64 frequency pairs underflow to 0/,
+      /Only 1 of 64 frequency pairs encode position: 63 underflow to 0 in float32/,
     );
-    assert.match(f.message, /only 1 pair encodes position/);
+    assert.match(said(f), /numerically absurd: transformers computes inv_freq in float32/);
     assert.equal(frozenPairs(1e300, 128), 63);
     assert.equal(frozenPairs(1e100, 64), 31);
     // 1e38 < 3.4e38 and 1e38^(126/128) ≈ 2.6e37 stays finite, 1/2.6e37 ≈ 3.9e-38 > the smallest float32: nothing frozen.
@@ -153,7 +154,7 @@ describe('invalid and absurd RoPE values', () => {
     const a = analyze(text({ rope_scaling: { rope_type: 'NaN', factor: 'undefined' } }));
     const unknown = only(a, 'rope/unknown-type');
     assert.equal(unknown.length, 1);
-    for (const d of a.diagnostics) assert.doesNotMatch(d.message, /NaN|undefined/);
+    for (const d of a.diagnostics) assert.doesNotMatch(said(d), /NaN|undefined/);
     // Ordinary names are still quoted back.
     assert.match(only(analyze(text({ rope_scaling: { rope_type: 'stretchy', factor: 2 } })), 'rope/unknown-type')[0].message, /'stretchy'/);
   });
@@ -177,7 +178,7 @@ describe('invalid and absurd RoPE values', () => {
     // lmax is the same whatever length above it is asked about: the first failure of f_b.
     const m = oracle.lmax(10000, 128, 4096)!;
     assert.ok(m > 0 && m < 4096);
-    assert.match(f[0].message, new RegExp(`only up to ${m.toLocaleString('en-US')} tokens, short of the context 1,000,000,000,000`));
+    assert.match(said(f[0]), new RegExp(`only to ${m.toLocaleString('en-US')} of 16,777,216 tokens.*judged over the context 1,000,000,000,000`));
     assert.deepEqual(f[0].fixes, []);
   });
 
@@ -200,7 +201,7 @@ describe('invalid and absurd RoPE values', () => {
       a.diagnostics.map((d) => [d.code, d.severity]),
       [['rope/context-unchecked', 'information']],
     );
-    assert.match(a.diagnostics[0].message, /the context 1,000,000,000,000 is beyond the largest length RoPE Lens can check \(16,777,216\)/i);
+    assert.match(said(a.diagnostics[0]), /The RoPE base bound is unchecked past 16,777,216 tokens.*the context 1,000,000,000,000 is beyond it/i);
     assert.equal(a.diagnostics[0].range.start.line, lineOf(t, '"max_position_embeddings"'));
     // Within 2^24 a valid base gets nothing.
     asked.length = 0;
@@ -241,7 +242,7 @@ describe('documents the parser refuses', () => {
       a.diagnostics.map((d) => [d.code, d.severity]),
       [['parse/not-analysed', 'warning']],
     );
-    assert.match(a.diagnostics[0].message, /could not read this file.*alias/);
+    assert.match(said(a.diagnostics[0]), /could not read this file.*alias/);
   });
 
   it('an ordinary syntax error while typing keeps the analysis (no parse/not-analysed)', () => {

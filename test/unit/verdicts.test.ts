@@ -16,6 +16,7 @@ import { analyzeLaunchFile } from '../../shared/service/analyzeLaunch';
 import { shellFileOf } from './helpers/invocation';
 import { buildPlan } from '../../shared/planner/plan';
 import { catalogConfigText, findCatalogEntry } from '../../shared/config/catalog';
+import { said } from './helpers/findingText';
 
 const oracle = createSyncOracle();
 const service = createRopeLensService({ oracle, resolver: catalogResolver });
@@ -34,7 +35,7 @@ describe('verdicts on real files (issue 26)', () => {
     assert.equal(trainedContextOf(a.rope!).value, 8192);
     const d = a.diagnostics.find((x) => x.code === 'rope/context-extended');
     assert.ok(d, JSON.stringify(a.diagnostics.map((x) => x.code)));
-    assert.match(d!.message, /what meta-llama\/Llama-3\.1-8B ships with its llama3 scaling/);
+    assert.match(said(d!), /what meta-llama\/Llama-3\.1-8B ships with its llama3 scaling/);
     const fix = d!.fixes.find((f) => f.preferred)!;
     assert.equal(fix.kind, 'llama3');
     assert.deepEqual(fix.rewrite, { factor: 8, original: 8192, recipe: true });

@@ -37,9 +37,10 @@ export const beyondTrainedRule: LaunchRule = {
       finding(
         BEYOND_TRAINED,
         'warning',
-        `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(from)} tokens ${ctx.modelName} was trained ${from === T ? 'at' : 'to'} and no RoPE scaling is in effect: ${engine} accepts it and extrapolates every position past ${fmt(from)}.${how}`,
+        `${engine} extrapolates every position past ${fmt(from)}: no RoPE scaling covers ${lengthLabel(ctx)} ${fmt(C)}.`,
         useRange(len.option, ctx.commandRange),
         extensionFixes(ctx, C),
+        `${lengthLabel(ctx)} ${fmt(C)} is beyond the ${fmt(from)} tokens ${ctx.modelName} was trained ${from === T ? 'at' : 'to'} and no RoPE scaling is in effect; ${engine} accepts it.${how}`,
       ),
     ];
   },

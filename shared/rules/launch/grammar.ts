@@ -13,7 +13,7 @@
  */
 import type { Fix, Finding } from '../../core/findings';
 import type { GrammarProblem } from '../../launch/request';
-import { finding } from '../context';
+import { finding, splitSentence } from '../context';
 import { LaunchRuleContext, LaunchRule, engineOf, jsonKeyRange, overrideWriter, tokenRange } from './context';
 import { ignoredOverrideKeys, renameKey } from '../../serving/argv';
 import { jsonText, modernScaling } from '../../serving/common';
@@ -48,26 +48,48 @@ export const grammarRule: LaunchRule = {
       if (p.kind === 'removed' && engineOf(ctx).ownCodes) {
         const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
         // Unpinned (or a release without the option): the YAML's words; a pinned older release says so.
-        out.push(finding(REMOVED_OPTION, p.severity, p.severity === 'error' ? removedOptionMessage(name) : p.message, range, vllmRemovedFixes(ctx, p)));
+        // A pinned older release still reads it: the engine's words say so, led by what newer releases do.
+        const split = splitSentence(p.message);
+        const said =
+          p.severity === 'error'
+            ? removedOptionMessage(name)
+            : split.message.length <= 120
+              ? split
+              : { message: `vLLM from v0.11.1 on stops with "unrecognized arguments": it removed the ${name} option.`, detail: p.message };
+        out.push(finding(REMOVED_OPTION, p.severity, said.message, range, vllmRemovedFixes(ctx, p), said.detail));
         continue;
       }
       if (p.kind === 'ignored-key') {
         // One finding per key, on that key inside the JSON; the fix renames every such key at once.
         const at = p.keyPath ? jsonKeyRange(ctx.editor, p.token, p.keyPath, range) : range;
         const keepsOwn = ownScalingKept(ctx, p.keyPath?.[0]);
-        const message = keepsOwn
+        const detail = keepsOwn
           ? `${p.message.replace(/ Write "[^"]*"\.$/, '')} ${ctx.modelName} ships its own ${scalingWords(ctx.modelFacts!)}: written as ${keepsOwn} the override would replace it whole, so the dead key is better removed.`
           : p.message;
-        out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, message, at, keysDone ? [] : renameKeysFix(ctx)));
+        const key = p.keyPath?.[0];
+        const message = `Nothing reads the override key ${key !== undefined ? JSON.stringify(key) : 'here'}: the model keeps its own value.`;
+        out.push(finding(OVERRIDE_KEY_IGNORED, p.severity, message, at, keysDone ? [] : renameKeysFix(ctx), detail));
         keysDone = true;
         continue;
       }
-      out.push(finding(CODE[p.kind], p.severity, p.message, range, replacementFix(ctx, p)));
+      // The engine's words: their first sentence leads, unless it is long (a parser's quoted error): then what happens.
+      const said = splitSentence(p.message);
+      const headline = said.message.length <= 120 ? said : { message: grammarHeadline(ctx, p.kind, p.severity, p.token.value), detail: p.message };
+      out.push(finding(CODE[p.kind], p.severity, headline.message, range, replacementFix(ctx, p), headline.detail));
     }
     for (const d of ctx.effect?.deadOverrideKeys ?? []) out.push(deadKeyFinding(ctx, d.key, d.scope));
     return out;
   },
 };
+
+/** What an engine does with an option its parser has a problem with, when its own first sentence is too long to lead. */
+function grammarHeadline(ctx: LaunchRuleContext, kind: string, severity: string, token: string): string {
+  const engine = engineOf(ctx).label;
+  const flag = token.replace(/=.*$/, '');
+  const shown = flag.length > 40 ? `${flag.slice(0, 37)}...` : flag;
+  if (severity !== 'error') return `${engine} does not read ${shown}: it has no effect.`;
+  return kind === 'foreign' ? `${engine} stops at startup: it does not know ${shown}.` : `${engine} stops at startup: its parser refuses ${shown}.`;
+}
 
 /**
  * A RoPE key the engine sets on the top-level config of a model whose language model is built from
@@ -81,8 +103,9 @@ function deadKeyFinding(ctx: LaunchRuleContext, key: string, scope: string): Fin
   const own =
     ctx.modelFacts && ctx.modelFacts.type !== 'none' && (key === 'rope_scaling' || key === 'rope_parameters') ? scalingWords(ctx.modelFacts) : undefined;
   const name = ov?.option.name ?? 'the override';
-  const message = `${name} key ${JSON.stringify(key)} is set on the top-level config, but ${ctx.modelName} builds its language model from ${scope} (and its length is read there): nothing reads it and the model keeps its own value.${own ? ` ${ctx.modelName} ships ${own} in ${scope}; written there the override would replace it, so the dead key is better removed.` : ` Write it under ${JSON.stringify(scope)}.`}`;
-  return finding(OVERRIDE_KEY_IGNORED, 'warning', message, at, deadKeyFix(ctx, key, scope, !!own));
+  const message = `Nothing reads the override key ${JSON.stringify(key)}: the model keeps its own value.`;
+  const detail = `${name} key ${JSON.stringify(key)} is set on the top-level config, but ${ctx.modelName} builds its language model from ${scope} (and its length is read there).${own ? ` ${ctx.modelName} ships ${own} in ${scope}; written there the override would replace it, so the dead key is better removed.` : ` Write it under ${JSON.stringify(scope)}.`}`;
+  return finding(OVERRIDE_KEY_IGNORED, 'warning', message, at, deadKeyFix(ctx, key, scope, !!own), detail);
 }
 
 function deadKeyFix(ctx: LaunchRuleContext, key: string, scope: string, remove: boolean): Fix[] {

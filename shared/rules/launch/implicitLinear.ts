@@ -66,9 +66,10 @@ export const implicitLinearRule: LaunchRule = {
       finding(
         IMPLICIT_LINEAR,
         'warning',
-        `${written} without ${typeFlag} runs linear interpolation (${engine.label}'s default when the GGUF names no scaling type): every position is compressed ×${fmt(factor)}, which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
+        `${engine.label} compresses every position ×${fmt(factor)} (linear), blurring nearby tokens: ${typeFlag} is not set.`,
         useRange(scale, ctx.commandRange),
         edits.length ? [{ title: `Use YaRN: ${optionText(yarn)}`, kind: 'yarn', preferred: true, edits }] : [],
+        `${written} without ${typeFlag} runs linear interpolation (${engine.label}'s default when the GGUF names no scaling type), which blurs nearby tokens on a model not fine-tuned for it.${vendor}`,
       ),
     ];
   },

@@ -32,9 +32,10 @@ export const launchLegacyTypeRule: LaunchRule = {
         finding(
           LEGACY_ROPE_TYPE,
           'information',
-          `hf-overrides.${key} uses the legacy key \`type\`: current vLLM copies it to \`rope_type\` (patch_rope_parameters_dict), but releases from before that fail with KeyError: 'rope_type' (vllm #20857). Write rope_type: ${JSON.stringify(o['type'])} so every release reads it.`,
+          `vLLM releases before #20857 fail with KeyError on the legacy \`type\` in hf-overrides.${key}.`,
           overrideKeyRange(ctx, [key, 'type']),
           edits.length ? [{ title: `Rename \`type\` to \`rope_type\` in hf-overrides.${key}`, kind: 'other', preferred: true, edits }] : [],
+          `Current vLLM copies \`type\` to \`rope_type\` (patch_rope_parameters_dict); releases from before that raise KeyError: 'rope_type'. Write rope_type: ${JSON.stringify(o['type'])} so every release reads it.`,
         ),
       );
     }

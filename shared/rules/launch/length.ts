@@ -13,7 +13,7 @@
  *     Ollama (warning): clamps num_ctx ("requested context size too large for model").
  */
 import type { Fix } from '../../core/findings';
-import { finding } from '../context';
+import { finding, fmt } from '../context';
 import { ENGINE_LABEL, LaunchRule, LaunchRuleContext, engineOf, flagSetter, flagText, useRange } from './context';
 import { vllmLengthFindings } from './vllmLength';
 import { MAX_LEN_EXCEEDS, SERVING_BEYOND_TRAINED, SERVING_STATIC_YARN } from './vllmLength';
@@ -98,7 +98,9 @@ export const lengthRule: LaunchRule = {
       ...(scaled ? { covered: String(effect.facts.type) } : {}),
       ...(!scaled && raised?.covers ? { raisedBase: { base: raised.base, factor: C / ctx.trained } } : {}),
     };
-    // What the engine does with it is its effect's verdict (data); the words are the engine's.
+    // What the engine does with it is its effect's verdict (data); the headline says that, the engine's words explain it.
+    const said = (allowedBy?: string) => overLengthHeadline(engine.label, effect.overLength, label, C, D, allowedBy);
+    const explained = (w: typeof words & { allowedBy?: string }) => engine.overLengthText!(w);
     switch (effect.overLength) {
       case 'refuses': {
         const env = engine.longEnv ? ctx.request.invocation?.env[engine.longEnv.name]?.value : undefined;
@@ -110,9 +112,10 @@ export const lengthRule: LaunchRule = {
             finding(
               LENGTH_EXCEEDS_DERIVED,
               'warning',
-              engine.overLengthText({ ...words, allowedBy: env }),
+              said(env),
               range,
               covered ? [] : [...extensionFixes(ctx, C), ...lower],
+              explained({ ...words, allowedBy: env }),
             ),
           ];
         }
@@ -120,7 +123,7 @@ export const lengthRule: LaunchRule = {
         const envFix = longEnvFix(ctx);
         if (envFix) fixes.push({ ...envFix, preferred: covered });
         fixes.push(...extensionFixes(ctx, C), ...lower);
-        return [finding(LENGTH_EXCEEDS_DERIVED, 'error', engine.overLengthText(words), range, fixes)];
+        return [finding(LENGTH_EXCEEDS_DERIVED, 'error', said(), range, fixes, explained(words))];
       }
       case 'caps': {
         const fixes: Fix[] = [];
@@ -130,22 +133,23 @@ export const lengthRule: LaunchRule = {
           if (edits.length) fixes.push({ title: `Lift the cap: ${kv.flag} ${kv.value}`, kind: 'other', preferred: true, edits });
         }
         fixes.push(...extensionFixes(ctx, C, { liftCap: true }), ...lower);
-        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words), range, fixes)];
+        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', said(), range, fixes, explained(words))];
       }
       case 'warns':
-        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words), range, covered ? lower : [...extensionFixes(ctx, C), ...lower])];
+        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', said(), range, covered ? lower : [...extensionFixes(ctx, C), ...lower], explained(words))];
       case 'unchecked': {
         if (covered) return [];
-        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', engine.overLengthText(words), range, [...extensionFixes(ctx, C), ...lower])];
+        return [finding(LENGTH_EXCEEDS_DERIVED, 'warning', said(), range, [...extensionFixes(ctx, C), ...lower], explained(words))];
       }
       case 'clamps':
         return [
           finding(
             LENGTH_EXCEEDS_DERIVED,
             'warning',
-            engine.overLengthText(words),
+            said(),
             range,
             lower.map((f) => ({ ...f, preferred: true })),
+            explained(words),
           ),
         ];
       default:
@@ -153,6 +157,24 @@ export const lengthRule: LaunchRule = {
     }
   },
 };
+
+/** What the engine does with a length above the one it derives, in one sentence (the engine's own words go to the detail). */
+function overLengthHeadline(engine: string, verdict: string | undefined, label: string, C: number, D: number, allowedBy?: string): string {
+  switch (verdict) {
+    case 'refuses':
+      return allowedBy !== undefined
+        ? `${engine} serves ${label} ${fmt(C)} because the environment allows it, past the ${fmt(D)} it derives.`
+        : `${engine} refuses to start: ${label} ${fmt(C)} is above the ${fmt(D)} it derives for this model.`;
+    case 'caps':
+      return `${engine} serves ${fmt(D)} tokens, not ${fmt(C)}: it caps ${label} at the model's context.`;
+    case 'clamps':
+      return `${engine} clamps ${label} ${fmt(C)} to ${fmt(D)}, the model's context.`;
+    case 'warns':
+      return `${engine} warns and serves ${label} ${fmt(C)}, past the ${fmt(D)} it derives for this model.`;
+    default:
+      return `${engine} does not check ${label} ${fmt(C)}: positions past the model's ${fmt(D)} are extrapolated.`;
+  }
+}
 
 /** The engine's long-length variable (`SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 `) before the program, when the program starts its line in a shell file. */
 function longEnvFix(ctx: LaunchRuleContext): Fix | undefined {

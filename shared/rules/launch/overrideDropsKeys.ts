@@ -36,9 +36,10 @@ export const overrideDropsKeysRule: LaunchRule = {
         finding(
           OVERRIDE_DROPS_KEYS,
           'error',
-          `The override's scaling object replaces the model's whole and has no ${d.keys.map((k) => JSON.stringify(k)).join(', ')}, which ${d.reader} indexes: loading the model fails with a KeyError.${own}`,
+          `Loading the model fails with a KeyError: the override's scaling has no ${d.keys.map((k) => JSON.stringify(k)).join(', ')}.`,
           range,
           removeScalingFix(ctx, key),
+          `The override's scaling object replaces the model's whole, and ${d.reader} indexes ${d.keys.length > 1 ? 'these keys' : 'this key'}.${own}`,
         ),
       ];
     }
@@ -49,9 +50,10 @@ export const overrideDropsKeysRule: LaunchRule = {
       finding(
         OVERRIDE_DROPS_KEYS,
         'warning',
-        `The override's scaling object replaces the model's whole and has no ${list}, which ${def.reader} reads with a default: the server starts and runs with the default instead of the value the model was trained with${def.keys.some((k) => k.key === 'mscale_all_dim' || k.key === 'mscale') ? ' (the attention scale and the rotary magnitudes change)' : ''}.`,
+        `The server runs with default ${def.keys.map((k) => k.key).join(', ')}, not the values the model was trained with.`,
         range,
         [...completeScalingFix(ctx, key, def.keys), ...removeScalingFix(ctx, key, false)],
+        `The override's scaling object replaces the model's whole and has no ${list}, which ${def.reader} reads with a default${def.keys.some((k) => k.key === 'mscale_all_dim' || k.key === 'mscale') ? ' (the attention scale and the rotary magnitudes change)' : ''}.`,
       ),
     ];
   },

@@ -40,9 +40,10 @@ export const overrideReplacesRule: LaunchRule = {
       finding(
         OVERRIDE_REPLACES_SCALING,
         'warning',
-        `The command replaces ${ctx.modelName}'s own ${scalingWords(own)}, the scaling it was trained with${trained}, by ${scalingWords(cmd)}: ${how}, so the model runs with the command's.`,
+        `The model runs with the command's ${scalingWords(cmd)}, not the ${scalingWords(own)} it was trained with.`,
         range,
         keepOwnFix(ctx, scalingWords(own)),
+        `The command replaces ${ctx.modelName}'s own ${scalingWords(own)}, the scaling it was trained with${trained}: ${how}.`,
       ),
     ];
   },

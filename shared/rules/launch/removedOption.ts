@@ -6,7 +6,10 @@
 export const REMOVED_OPTION = 'vllm/removed-option';
 
 /** One message for the YAML key and the command-line flag (grammar.ts): same finding, same words. */
-export function removedOptionMessage(name: string): string {
+export function removedOptionMessage(name: string): { message: string; detail: string } {
   const target = /scaling/.test(name) ? 'rope_scaling' : 'rope_theta';
-  return `vLLM removed the ${name} option (PR #28006, v0.11.1): vLLM stops with "unrecognized arguments". Pass the value through hf-overrides.${target} instead.`;
+  return {
+    message: `vLLM stops with "unrecognized arguments": it removed the ${name} option in v0.11.1.`,
+    detail: `The option went in PR #28006. Pass the value through hf-overrides.${target} instead.`,
+  };
 }

@@ -38,9 +38,10 @@ export const scalingMismatchRule: LaunchRule = {
         finding(
           SCALING_MISMATCH,
           'warning',
-          `The command's YaRN original length ${fmt(f.original)} is not the ${fmt(T)} tokens ${ctx.modelName} was trained at: YaRN computes which dimensions to interpolate from it, so the wrong ones are stretched.`,
+          `YaRN stretches the wrong dimensions: the command's original length ${fmt(f.original)} is not the trained ${fmt(T)}.`,
           rangeOf('original_max_position_embeddings'),
           fix(ctx, wantFactor ?? f.factor ?? 1, T),
+          `${fmt(T)} is the context ${ctx.modelName} was trained at; YaRN computes which dimensions to interpolate from the original length.`,
         ),
       );
     }
@@ -51,9 +52,10 @@ export const scalingMismatchRule: LaunchRule = {
         finding(
           SCALING_MISMATCH,
           'warning',
-          `The command's ${f.type} factor ${fmt(f.factor ?? 1)} covers ${fmt(reach)} tokens, short of the ${fmt(C)} it serves: positions past ${fmt(reach)} are extrapolated.${wantFactor ? ` Factor ${fmt(wantFactor)} over the trained ${fmt(T)} covers it.` : ''}`,
+          `Positions past ${fmt(reach)} are extrapolated: the command's ${f.type} factor ${fmt(f.factor ?? 1)} covers ${fmt(reach)} of ${fmt(C)}.`,
           rangeOf('factor'),
           wantFactor ? fix(ctx, wantFactor, T) : [],
+          wantFactor ? `Factor ${fmt(wantFactor)} over the trained ${fmt(T)} covers ${fmt(C)}.` : undefined,
         ),
       );
     }

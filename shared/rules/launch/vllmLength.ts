@@ -113,9 +113,10 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           MAX_LEN_EXCEEDS,
           'warning',
-          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${x.longEnv}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").${releaseNote(x.scalingRelease)}`,
+          `vLLM serves ${fmt(C)} tokens but extrapolates every position past the ${fmt(derived)} it derives for this model.`,
           x.range,
           fixes,
+          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): ${x.longEnv}=${x.allowLong} turns vLLM's ValueError into a warning, but positions past ${fmt(derived)} are still extrapolated (vLLM: "positions exceeding derived_max_model_len lead to nan").${releaseNote(x.scalingRelease)}`,
         ),
       );
     } else {
@@ -123,9 +124,10 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           MAX_LEN_EXCEEDS,
           'error',
-          `max-model-len ${fmt(C)} is above the ${fmt(derived)} vLLM derives${from} (${basis}): vLLM raises ValueError at startup unless ${x.longEnv}=1, and positions past ${fmt(derived)} are extrapolated.${unscaled && x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}${releaseNote(x.scalingRelease)}`,
+          `vLLM refuses to start: max-model-len ${fmt(C)} is above the ${fmt(derived)} it derives for this model.`,
           x.range,
           fixes,
+          `vLLM derives ${fmt(derived)}${from} (${basis}) and raises ValueError at startup unless ${x.longEnv}=1; positions past ${fmt(derived)} are extrapolated.${unscaled && x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}${releaseNote(x.scalingRelease)}`,
         ),
       );
     }
@@ -145,9 +147,10 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           SERVING_BEYOND_TRAINED,
           'warning',
-          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it and extrapolates every position past ${fmt(T)}.${derivativeNote(x.effective)}${x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}${releaseNote(x.scalingRelease)}`,
+          `vLLM extrapolates every position past ${fmt(T)}: no RoPE scaling covers max-model-len ${fmt(C)}.`,
           x.range,
           fixes,
+          `max-model-len ${fmt(C)} is beyond the ${fmt(T)} tokens ${model} was trained ${T === trained ? 'at' : 'to'} and no RoPE scaling is set: vLLM accepts it.${derivativeNote(x.effective)}${x.ropeIgnored ? ` ${x.ropeIgnored}` : ''}${releaseNote(x.scalingRelease)}`,
         ),
       );
     }
@@ -160,9 +163,10 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
         finding(
           SERVING_BEYOND_TRAINED,
           'warning',
-          `max-model-len ${fmt(C)} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}): vLLM accepts up to ${fmt(derived)}, its own derived length, but positions past ${fmt(reach.value)} were never trained.`,
+          `Positions past ${fmt(reach.value)} were never trained: max-model-len ${fmt(C)} goes beyond what the model reaches.`,
           x.range,
           [lower].filter((f) => f.edits.length > 0),
+          `max-model-len ${fmt(C)} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}); vLLM accepts up to ${fmt(derived)}, its own derived length.`,
         ),
       );
     }
@@ -174,8 +178,10 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
       finding(
         SERVING_STATIC_YARN,
         'information',
-        `YaRN factor ${fmt(facts.factor!)} is in effect while max-model-len ${fmt(C)} stays within the ${fmt(original)} tokens ${model} was trained at: vLLM applies YaRN at every length (static scaling), so short inputs lose some quality for no gain. Leave the scaling out unless inputs go past ${fmt(original)}.`,
+        `Short inputs lose some quality for no gain: vLLM applies YaRN ×${fmt(facts.factor!)} at every length, within ${fmt(original)} too.`,
         x.range,
+        [],
+        `YaRN factor ${fmt(facts.factor!)} is in effect while max-model-len ${fmt(C)} stays within the ${fmt(original)} tokens ${model} was trained at: vLLM applies YaRN at every length (static scaling). Leave the scaling out unless inputs go past ${fmt(original)}.`,
       ),
     );
   }

@@ -39,7 +39,7 @@ export function readAxolotlLaunch(l: Launched, inv: Invocation, lines: LineIndex
         kind: 'misspelled',
         severity: 'warning',
         replacement: `--${o.name.replace(/_/g, '-')}`,
-        message: `\`axolotl train\` has no option --${o.name} (it spells it --${o.name.replace(/_/g, '-')}): click passes it on to the launcher, and ${normalized(o.name)} stays as ${configFile?.value ?? 'the config'} sets it.`,
+        message: `\`axolotl train\` ignores --${o.name}: ${normalized(o.name)} stays as ${configFile?.value ?? 'the config'} sets it. It spells the option --${o.name.replace(/_/g, '-')}; click passes the unknown one on to the launcher.`,
       });
       return false;
     }

@@ -92,8 +92,8 @@ function wrongForm(o: ArgOption, lines: LineIndex, afterYaml: boolean): GrammarP
   const key = normalized(o.name);
   const replacement = afterYaml ? `${key}=${o.form === 'flag' ? 'true' : (o.text ?? '')}` : `--${key} ${o.text ?? ''}`;
   const message = afterYaml
-    ? `After a config file LLaMA-Factory reads only key=value overrides (OmegaConf.from_cli): ${raw} becomes keys of its own and HfArgumentParser refuses them ("Some keys are not used by the HfArgumentParser").`
-    : `Without a config file LLaMA-Factory passes the arguments to HfArgumentParser, which refuses ${raw} ("Some specified arguments are not used by the HfArgumentParser"); write --${key}.`;
+    ? `LLaMA-Factory refuses ${raw} after a config file: it reads only key=value overrides there. OmegaConf.from_cli makes ${raw} keys of their own and HfArgumentParser refuses them ("Some keys are not used by the HfArgumentParser").`
+    : `LLaMA-Factory refuses ${raw}: write --${key}. Without a config file it passes the arguments to HfArgumentParser ("Some specified arguments are not used by the HfArgumentParser").`;
   return {
     token,
     kind: 'bad-value',
