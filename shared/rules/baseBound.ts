@@ -125,7 +125,7 @@ function checkGroup(
   if (continued) {
     // Continued pretraining (advice.md situation 6): the base came with the checkpoint, chosen by its trainer.
     const from = continued.key === 'finetune' ? 'a checkpoint (finetune: true)' : `${continued.value} (${continued.key ?? 'load'})`;
-    const message = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}: the base of the checkpoint this run continues.`;
+    const message = `${short} holds the RoPE base bound to ${fmt(m)} of ${span}, as the checkpoint this run continues.`;
     const detail =
       `${over}${island} This run continues pretraining from ${from}: the base is that checkpoint's, chosen by its trainer ` +
       '(or one this run retrains it to), and its weights learned those frequencies: a fact to know, not a from-scratch base to raise.';

@@ -5,6 +5,7 @@
  * from rope-lens output: transformers 5 get_mscale(f, mscale) / get_mscale(f, mscale_all_dim);
  * vLLM's YaRNScalingRotaryEmbedding 0.1·ln(f) + 1 (it is not passed the mscale keys).
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ describe('readers that disagree on the YaRN attention factor', () => {
     assert.equal(d.length, 1);
     assert.equal(d[0].severity, 'warning');
     assert.match(
-      d[0].message,
+      said(d[0]),
       new RegExp(`^Readers apply different YaRN attention factors: transformers 5\\.x ${hf}, vLLM ≥ 0\\.24 ${Number(vllm.toFixed(4))}\\.`),
     );
     assert.ok(d[0].message.search(/\.(\s|$)/) < 120, 'the first sentence says what happens in ≤ 120 characters');

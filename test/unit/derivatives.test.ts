@@ -114,7 +114,7 @@ describe('derivatives keep their own identity', () => {
     assert.equal(a.rope?.trainedContext?.value, 8192);
     const d = a.diagnostics.find((x) => x.code === 'rope/context-extended')!;
     assert.equal(d.severity, 'warning');
-    assert.match(d.message, /Assumed an edit of google\/gemma-7b/);
+    assert.match(said(d), /Assumed an edit of google\/gemma-7b/);
     assert.ok(
       d.fixes.some((f) => f.preferred && f.rewrite?.factor === 4),
       'a preferred rewrite by s = 32,768 / 8,192',

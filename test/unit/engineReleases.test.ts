@@ -6,6 +6,7 @@
  * that names such a release the scaling fixes are not offered and lowering the length is preferred;
  * where the release is unknown, lowering is preferred and the scaling fixes say the release they need.
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ describe('fixes for the vLLM release that runs', () => {
     const text = readFileSync(COMPOSE, 'utf8');
     const d = analyze(COMPOSE, text).diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
     assert.ok(d, 'the length finding');
-    assert.match(d.message, /this launch runs vLLM 0\.10\.1, before 0\.12\.0/);
+    assert.match(said(d), /this launch runs vLLM 0\.10\.1, before 0\.12\.0/);
     assert.deepEqual(
       d.fixes.filter((f) => /rope_scaling|YaRN|linear|dynamic/.test(JSON.stringify(f.edits)) || ['yarn', 'linear', 'dynamic'].includes(f.kind)),
       [],
@@ -56,7 +57,7 @@ describe('fixes for the vLLM release that runs', () => {
   it('the same launch on v0.12.0 keeps the scaling fixes, YaRN preferred, and says nothing about releases', () => {
     const text = readFileSync(COMPOSE, 'utf8').replace('v0.10.1', 'v0.12.0');
     const d = analyze(COMPOSE, text).diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
-    assert.doesNotMatch(d.message, /before 0\.12\.0/);
+    assert.doesNotMatch(said(d), /before 0\.12\.0/);
     assert.equal(d.fixes.find((f) => f.preferred)?.kind, 'yarn');
   });
 
@@ -64,7 +65,7 @@ describe('fixes for the vLLM release that runs', () => {
     // The same compose file on the `latest` tag: no release named.
     const latest = readFileSync(COMPOSE, 'utf8').replace('v0.10.1', 'latest');
     const d = analyze(COMPOSE, latest).diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds')!;
-    assert.match(d.message, /the scaling fixes need vLLM ≥ 0\.12\.0/);
+    assert.match(said(d), /the scaling fixes need vLLM ≥ 0\.12\.0/);
     assert.equal(d.fixes.find((f) => f.preferred)?.title, 'Set max-model-len to 8192');
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
     assert.match(yarn.title, /on vLLM ≥ 0\.12\.0/);

@@ -114,7 +114,7 @@ describe('one answer: check, serve and the Inspector recommend the same rewrite 
         if (needs && expected) {
           assert.equal(preferredRewrite(launch.diagnostics), undefined, `${where}: lowering the length is preferred on a vllm serve line`);
           assert.ok(
-            launch.diagnostics.some((d) => d.message.includes(`vLLM ≥ ${needs.from}`)),
+            launch.diagnostics.some((d) => said(d).includes(`vLLM ≥ ${needs.from}`)),
             `${where}: the finding names the release the scaling needs`,
           );
         } else if (unreachable) {

@@ -5,6 +5,7 @@
  * with its stamp, `check`'s preferred fix is `serve --engine vllm`'s rewrite, and files in the
  * layout transformers 5 saves get nothing above a hint unless the workspace pins transformers 4.x.
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,7 +147,7 @@ describe('readers that count: files in the layout transformers 5 saves', () => {
       assert.deepEqual(aboveHint(a.diagnostics), [], path);
       const hint = a.diagnostics.find((d) => d.code === 'consumer/silent-misread')!;
       assert.equal(hint.severity, 'hint', path);
-      assert.match(hint.message, /Current releases read it as meant/, path);
+      assert.match(said(hint), /Current releases read it as meant/, path);
       assert.match(hint.fixes[0]?.title ?? '', /^Back-fill/, path);
     }
   });
@@ -157,7 +158,7 @@ describe('readers that count: files in the layout transformers 5 saves', () => {
       const pinned = analyzeText(text, { fileName: path, oracle, workspace: pinning('torch==2.4.0', 'transformers==4.46.3') });
       const d = pinned.diagnostics.find((x) => x.code === 'consumer/silent-misread')!;
       assert.equal(d.severity, 'warning', path);
-      assert.match(d.message, /transformers 4\.46\.3 \(requirements\.txt:2\)/, path);
+      assert.match(said(d), /transformers 4\.46\.3 \(requirements\.txt:2\)/, path);
       const v5 = analyzeText(text, { fileName: path, oracle, workspace: pinning('transformers==5.2.0') });
       assert.deepEqual(aboveHint(v5.diagnostics), [], path);
     }
@@ -202,7 +203,7 @@ describe('readers that count: what the workspace shows', () => {
       const a = analyzeText(readFileSync(cfg, 'utf8'), { fileName: cfg, oracle, workspace: nodeWorkspaceFacts(0) });
       const d = a.diagnostics.find((x) => x.code === 'consumer/silent-misread')!;
       assert.equal(d.severity, 'warning');
-      assert.match(d.message, /transformers 4\.44\.2 \(.*Dockerfile:2\)/);
+      assert.match(said(d), /transformers 4\.44\.2 \(.*Dockerfile:2\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -212,7 +213,7 @@ describe('readers that count: what the workspace shows', () => {
     const path = join(FIX, 'transformers-5.17', 'refused', 'olmo-3-flat-rope-parameters.json');
     const refused = service.analyze(readFileSync(path, 'utf8'), { fileName: path }).diagnostics.filter((d) => d.code === 'consumer/refused');
     assert.equal(refused.length, 1);
-    assert.match(refused[0].message, /^transformers 5\.x and vLLM ≥ 0\.24 refuse this file at load with AttributeError/);
+    assert.match(said(refused[0]), /^transformers 5\.x and vLLM ≥ 0\.24 refuse this file at load with AttributeError/);
   });
 
   it('every real v5-layout fixture of the transformers 5.17 corpus sample is judged without a stamp-based warning', () => {

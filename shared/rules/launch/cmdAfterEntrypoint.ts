@@ -39,9 +39,10 @@ export const cmdAfterEntrypointRule: LaunchRule = {
       finding(
         CMD_AFTER_ENTRYPOINT,
         'error',
-        `${WHO[s.kind]} to the entrypoint of ${image} (${ep.command}), which is kept here: the container runs \`${ep.command} ${s.shell} -c …\`, so ${label} takes \`${s.shell}\` as ${ep.firstArgument} and the container fails at start. Clear the entrypoint to run the shell command; the launch inside it is read below as the one meant.`,
+        `The container fails at start: ${label} takes \`${s.shell}\` as ${ep.firstArgument}, after the image's entrypoint.`,
         s.at,
         fixes,
+        `${WHO[s.kind]} to the entrypoint of ${image} (${ep.command}), which is kept here: the container runs \`${ep.command} ${s.shell} -c …\`. Clear the entrypoint to run the shell command; the launch inside it is read below as the one meant.`,
       ),
     ];
   },
