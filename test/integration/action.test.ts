@@ -214,7 +214,7 @@ describe('GitHub Action (action.yml, run steps executed locally)', function () {
     assert.equal(annotations.length, 1);
     assert.match(
       annotations[0],
-      /^::warning file=models\/long\/config\.json,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=RoPE Lens rope\/context-extended::max_position_embeddings 65,536/,
+      /^::warning file=models\/long\/config\.json,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=RoPE Lens rope\/context-extended::Positions past 8,192 tokens are extrapolated: max_position_embeddings is 65,536/,
     );
     assert.ok(!used.some((u) => u.step.uses!.includes('upload-sarif')));
     assert.equal(outputs['sarif-file'], '');

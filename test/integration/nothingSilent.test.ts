@@ -108,7 +108,7 @@ describe('rope-lens check: nothing silent (issue 34, built CLI)', function () {
         assert.equal(r.status, 1, r.stdout + r.stderr);
         assert.equal(
           r.stdout.trim(),
-          `${f}:1:${Number(/column (\d+)/.exec(python)![1])} error parse/invalid-json Python's json module refuses this file (${python}), so transformers cannot load it.`,
+          `${f}:1:${Number(/column (\d+)/.exec(python)![1])} error parse/invalid-json transformers cannot load this file: ${python}.`,
         );
         assert.match(r.stderr, /^1 file checked: 1 error, /m);
       });
