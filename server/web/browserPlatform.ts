@@ -46,7 +46,7 @@ export function browserPlatform(assetUrl: (name: string) => URL, log: (line: str
       invalidate: () => files.invalidate(),
     },
     loadShellParser: webShellParserLoader(assetUrl),
-    boundComputer: () => webBoundComputer(workerUrl(assetUrl, log), log),
+    boundComputer: (backend) => webBoundComputer(workerUrl(assetUrl, log), log, backend),
     docsBase: () => REPOSITORY_PAGES,
     attach(connection, changed) {
       files.attach(connection, () => {
