@@ -63,19 +63,15 @@ export async function runBoundJobWithGpu(
     log(`bounds: neighbourhood proofs on the CPU: ${chosen.reason}`);
     return runBoundJob(job, signal, onProgress);
   }
-  let failure = '';
+  // Said before the proof: a long one (L = 131,072 on a software adapter) takes a while.
+  log(`bounds: neighbourhood proofs screened on the browser's GPU (${chosen.adapter}, ε = ${chosen.eps.toExponential(2)}), decided in float64`);
   const v = await runWithAsyncScreen(
     (screen) => proveNeighbourhood(job.candidate, job.headDim, job.length, { signal, screen }),
     (bases, d, length, block) =>
       chosen.screen.lowerBounds(bases, d, length, block, chosen.eps).catch((e) => {
-        failure = (e as Error)?.message ?? String(e);
+        log(`bounds: the GPU screen failed (${(e as Error)?.message ?? e}); this proof goes on on the CPU`);
         return null;
       }),
-  );
-  log(
-    failure
-      ? `bounds: the GPU screen failed (${failure}); the neighbourhood proof ran on the CPU`
-      : `bounds: neighbourhood proofs screened on the browser's GPU (ε = ${chosen.eps.toExponential(2)}), decided in float64`,
   );
   return v.robust ? null : v.witness.base;
 }

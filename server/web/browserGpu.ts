@@ -61,7 +61,11 @@ export async function openBrowserGpu(gpu: GpuLike | undefined = navigatorGpu()):
  * software rasterizer (slower than the float64 CPU), `gpu` on any adapter; each only when the
  * calibration finds the driver within ε.
  */
-export async function screenFor(gpu: BrowserGpu, backend: BoundBackend, headDim: number): Promise<{ screen: DeviceScreen; eps: number } | { reason: string }> {
+export async function screenFor(
+  gpu: BrowserGpu,
+  backend: BoundBackend,
+  headDim: number,
+): Promise<{ screen: DeviceScreen; eps: number; adapter: string } | { reason: string }> {
   if (backend === 'cpu') return { reason: 'ropeLens.bound.backend is "cpu"' };
   if (!gpu.screen) return { reason: gpu.reason };
   if (gpu.software && backend === 'auto') return { reason: `${gpu.adapter} is a software rasterizer, used only when ropeLens.bound.backend is "gpu"` };
@@ -69,7 +73,7 @@ export async function screenFor(gpu: BrowserGpu, backend: BoundBackend, headDim:
     const c = await gpu.screen.calibrate(headDim);
     if (!c.precise)
       return { reason: `${gpu.adapter}: float32 error ${c.maxError.toExponential(2)} exceeds half the proven bound ε = ${c.eps.toExponential(2)}` };
-    return { screen: gpu.screen, eps: c.eps };
+    return { screen: gpu.screen, eps: c.eps, adapter: gpu.adapter };
   } catch (e) {
     return { reason: `${gpu.adapter}: the calibration failed (${(e as Error)?.message ?? e})` };
   }

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, ROOT } from './tools';
+import { adapterOf } from './webGpu';
 import { runBoundJob } from '../../server/web/boundJobs';
 
 const WORKER = join(ROOT, 'dist', 'web', 'bstarWorker.js');
@@ -47,24 +48,6 @@ async function openPage(args: string[], url: string): Promise<{ browser: Browser
   const page = await browser.newPage();
   await page.goto(url);
   return { browser, page };
-}
-
-/** What navigator.gpu offers a worker of this page: the adapter in words, or why none. */
-function adapterOf(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const src = `(async () => {
-      const gpu = navigator.gpu;
-      if (!gpu) return postMessage('no navigator.gpu in a worker');
-      const a = await gpu.requestAdapter().catch((e) => null);
-      postMessage(a ? 'adapter: ' + [a.info?.vendor, a.info?.architecture, a.info?.description].filter(Boolean).join(' ') : 'navigator.gpu offered no adapter');
-    })()`;
-    const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
-    const said = await new Promise<string>((resolve) => {
-      w.onmessage = (e) => resolve(String(e.data));
-    });
-    w.terminate();
-    return said;
-  });
 }
 
 /** Robust jobs for QUESTIONS on one fresh b* worker with this backend: answers and log lines. */
