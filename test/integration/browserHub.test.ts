@@ -76,6 +76,32 @@ describe("the browser server's Hub through fetch (local stand-in for the Hub)", 
     assert.equal(resolver.resolve(['acme/llama-edit'], '/w/a.yaml')?.rope.scaling, undefined);
   });
 
+  it("the in-memory cache is never asked of the editor's files, and the workspace still answers the rest", async () => {
+    const cache = new MemoryHubCache();
+    const asked: string[] = [];
+    const workspace: SyncFiles = {
+      readText: (p) => {
+        asked.push(p);
+        return p === '/w/local/config.json' ? '{}' : undefined;
+      },
+      listDir: (p) => {
+        asked.push(p);
+        return undefined;
+      },
+      hasEntry: () => false,
+    };
+    const backend = browserHub(cache, { endpoint: hub.url });
+    await backend.fetchModels(['acme/llama-edit'], backend.settings(), () => undefined);
+    const reader = hubOverlay(workspace, cache);
+    assert.deepEqual(reader.listDir(`${HUB_MEMORY_CACHE}/models--acme--llama-edit`)?.sort(), ['refs', 'snapshots']);
+    assert.equal(reader.readText('/w/local/config.json'), '{}');
+    createResolver({ reader, hubCache: HUB_MEMORY_CACHE }).resolve(['acme/llama-edit'], '/w/train.yaml');
+    assert.deepEqual(
+      asked.filter((p) => p.startsWith(HUB_MEMORY_CACHE)),
+      [],
+    );
+  });
+
   it('follows the redirects the Hub answers with', async () => {
     const { fetchModels } = setup();
     const r = only(await fetchModels(['acme/qwen-moved']));
