@@ -9,7 +9,7 @@ import { proveNeighbourhood } from '../../shared/bstar/neighbourhood';
 import type { Cancellable } from '../../shared/bstar/cancel';
 import { runWithAsyncScreen } from '../../shared/bstar/asyncScreen';
 import type { BoundBackend } from '../../shared/protocol/settings';
-import { type BrowserGpu, screenFor } from './browserGpu';
+import { type BrowserGpu, GPU_ANSWER_MS, screenFor, withinTime } from './browserGpu';
 
 export type BoundJob =
   | { kind: 'bstar'; length: number; headDim: number }
@@ -68,7 +68,7 @@ export async function runBoundJobWithGpu(
   const v = await runWithAsyncScreen(
     (screen) => proveNeighbourhood(job.candidate, job.headDim, job.length, { signal, screen }),
     (bases, d, length, block) =>
-      chosen.screen.lowerBounds(bases, d, length, block, chosen.eps).catch((e) => {
+      withinTime(chosen.screen.lowerBounds(bases, d, length, block, chosen.eps), GPU_ANSWER_MS).catch((e) => {
         log(`bounds: the GPU screen failed (${(e as Error)?.message ?? e}); this proof goes on on the CPU`);
         return null;
       }),

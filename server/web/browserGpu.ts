@@ -56,6 +56,17 @@ export async function openBrowserGpu(gpu: GpuLike | undefined = navigatorGpu()):
   }
 }
 
+/** Longest wait for one screen answer: a hung device must not hang the proof (as on the desktop). */
+export const GPU_ANSWER_MS = 120_000;
+
+export function withinTime<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the GPU within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The screen and its ε for one job, or why the CPU proves it: `cpu` never screens, `auto` not on a
  * software rasterizer (slower than the float64 CPU), `gpu` on any adapter; each only when the
@@ -70,7 +81,7 @@ export async function screenFor(
   if (!gpu.screen) return { reason: gpu.reason };
   if (gpu.software && backend === 'auto') return { reason: `${gpu.adapter} is a software rasterizer, used only when ropeLens.bound.backend is "gpu"` };
   try {
-    const c = await gpu.screen.calibrate(headDim);
+    const c = await withinTime(gpu.screen.calibrate(headDim), GPU_ANSWER_MS);
     if (!c.precise)
       return { reason: `${gpu.adapter}: float32 error ${c.maxError.toExponential(2)} exceeds half the proven bound ε = ${c.eps.toExponential(2)}` };
     return { screen: gpu.screen, eps: c.eps, adapter: gpu.adapter };
