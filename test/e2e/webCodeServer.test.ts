@@ -211,6 +211,12 @@ describe('code-server 4.100.3, web worker extension host (the web extension)', f
         const serverChannel = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RoPE Lens$/ }) });
         let listed = false;
         for (const deadline = Date.now() + 240000; !listed && Date.now() < deadline; ) {
+          // Focus the workbench (an Escape leaves it in the Inspector's webview, which keeps F1).
+          await page
+            .locator('.quick-input-widget')
+            .waitFor({ state: 'hidden', timeout: 20000 })
+            .catch(() => undefined);
+          await page.locator('.monaco-editor .view-lines').first().click();
           await page.keyboard.press('F1');
           await page.keyboard.type('Output: Show Output Channels');
           await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Output Channels' }).first().waitFor({ timeout: 20000 });
