@@ -5,6 +5,7 @@
  * answers are the same float64 ones either way. `dispose()` ends the worker, cancelling its job.
  */
 import type { BoundComputer } from '../boundOracle';
+import type { BoundBackend } from '../../shared/protocol/settings';
 import { type BoundJob, type BoundJobMessage, runBoundJob } from './boundJobs';
 
 interface Waiting {
@@ -20,7 +21,8 @@ type WorkerLike = {
   onerror: ((e: unknown) => void) | null;
 };
 
-export function webBoundComputer(workerUrl: string | undefined, log: (line: string) => void = () => undefined): BoundComputer {
+/** `backend`: ropeLens.bound.backend, which decides whether the b* worker screens proofs on the browser's GPU. */
+export function webBoundComputer(workerUrl: string | undefined, log: (line: string) => void = () => undefined, backend: BoundBackend = 'auto'): BoundComputer {
   const WorkerCtor = (globalThis as { Worker?: new (url: string) => WorkerLike }).Worker;
   let worker: WorkerLike | undefined;
   let useWorker = !!(WorkerCtor && workerUrl);
@@ -49,6 +51,7 @@ export function webBoundComputer(workerUrl: string | undefined, log: (line: stri
     worker.onmessage = ({ data }) => {
       const w = waiting.get(data.id);
       if (!w) return;
+      if (data.type === 'log') return log(data.line);
       if (data.type === 'progress') return w.onProgress?.(data.fraction);
       waiting.delete(data.id);
       if (data.type === 'result') w.resolve(data.value);
@@ -95,7 +98,7 @@ export function webBoundComputer(workerUrl: string | undefined, log: (line: stri
     bstar: async (length, headDim, onProgress) => (await run({ kind: 'bstar', length, headDim }, onProgress)) as number,
     threshold: async (length, headDim) => (await run({ kind: 'threshold', length, headDim })) as number,
     lmax: (base, headDim, length) => run({ kind: 'lmax', base, headDim, length }),
-    robust: (candidate, headDim, length) => run({ kind: 'robust', candidate, headDim, length }),
+    robust: (candidate, headDim, length) => run({ kind: 'robust', candidate, headDim, length, backend }),
     dispose() {
       disposed.aborted = true;
       worker?.terminate();

@@ -1,8 +1,8 @@
 /**
  * The language server's platform in a browser web worker (vscode.dev, github.dev, code-server's
  * web worker extension host): workspace files through the client (`vscode.workspace.fs`, so
- * virtual file systems work), no Hugging Face cache (local folders and the catalog resolve base
- * models), the shell grammar and the b* worker fetched from beside this bundle, rule pages from
+ * virtual file systems work), no Hugging Face cache on disk (local folders, the catalog and, when
+ * allowed, the Hub through `fetch` into memory resolve base models), the shell grammar and the b* worker fetched from beside this bundle, rule pages from
  * the repository.
  */
 import { createResolver } from '../../shared/config/resolve';
@@ -10,6 +10,7 @@ import { projectConfigFrom, sourcedFilesFrom, workspaceFactsFrom } from '../../s
 import { REPOSITORY_PAGES } from '../diagnostics';
 import type { ServerPlatform } from '../platform';
 import { webBoundComputer } from './boundComputer';
+import { HUB_MEMORY_CACHE, MemoryHubCache, browserHub, hubOverlay } from './browserHub';
 import { ClientFiles } from './clientFiles';
 import { webShellParserLoader } from './shellParser';
 
@@ -33,7 +34,9 @@ export interface BrowserPlatform extends ServerPlatform {
  */
 export function browserPlatform(assetUrl: (name: string) => URL, log: (line: string) => void = () => undefined): BrowserPlatform {
   const files = new ClientFiles(log);
-  const resolver = createResolver({ reader: files });
+  // Models fetched from the Hub (browserHub.ts) sit in memory in the HF cache's layout, read as the desktop reads its cache.
+  const hubCache = new MemoryHubCache();
+  const resolver = createResolver({ reader: hubOverlay(files, hubCache), hubCache: HUB_MEMORY_CACHE });
   const project = projectConfigFrom(files);
   return {
     files,
@@ -46,8 +49,9 @@ export function browserPlatform(assetUrl: (name: string) => URL, log: (line: str
       invalidate: () => files.invalidate(),
     },
     loadShellParser: webShellParserLoader(assetUrl),
-    boundComputer: () => webBoundComputer(workerUrl(assetUrl, log), log),
+    boundComputer: (backend) => webBoundComputer(workerUrl(assetUrl, log), log, backend),
     docsBase: () => REPOSITORY_PAGES,
+    hub: browserHub(hubCache),
     attach(connection, changed) {
       files.attach(connection, () => {
         // Answers the resolver remembered as "not found" may have been files still on their way.

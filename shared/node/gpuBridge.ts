@@ -11,8 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fAt, thetas } from '../rope/fb';
-import { MinimaRequest, packFrequencies, screenEpsilon } from './fbWebgpu';
+import { Calibration, MinimaRequest, calibrationOf, calibrationRequest } from '../gpu/fbScreen';
 import type { WebGpuInfo } from './webgpuLoad';
 import { probeWebGpuQuietly } from './quietGpuProbe';
 
@@ -26,12 +25,7 @@ export type BridgeRequest =
 /** Longest wait for one GPU answer before the GPU is given up (a hung driver must not hang the sweep). */
 const TIMEOUT_MS = 120_000;
 
-export interface Calibration {
-  precise: boolean;
-  maxError: number;
-  eps: number;
-  samples: number;
-}
+export type { Calibration } from '../gpu/fbScreen';
 
 export function defaultGpuWorkerScript(): string {
   const candidates = [join(__dirname, 'webgpuWorker.js'), resolve(__dirname, '../../dist/webgpuWorker.js')];
@@ -114,21 +108,7 @@ export class GpuBridge {
   calibrate(headDim: number): Calibration {
     const known = this.calibration.get(headDim);
     if (known) return known;
-    const n = headDim / 2;
-    const bases = [1e4, 5e5, 1e7, 3e8, 1e10];
-    const th = bases.map((b) => thetas(b, headDim));
-    const count = 512,
-      stride = 32749; // m up to 1.7e7, a prime stride so the low 12 bits vary
-    const out = this.minima({ freq: packFrequencies(th), n, bases: bases.length, count, stride, chunk: 1 });
-    let maxError = 0;
-    for (let j = 0; j < bases.length; j++) {
-      for (let k = 0; k < count; k++) {
-        const e = Math.abs(out[j * count + k] - fAt(th[j], k * stride));
-        maxError = Number.isNaN(e) ? Infinity : Math.max(maxError, e);
-      }
-    }
-    const eps = screenEpsilon(n);
-    const c = { precise: maxError * 2 <= eps, maxError, eps, samples: bases.length * count };
+    const c = calibrationOf(headDim, this.minima(calibrationRequest(headDim)));
     this.calibration.set(headDim, c);
     return c;
   }

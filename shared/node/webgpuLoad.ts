@@ -14,43 +14,9 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/* Minimal WebGPU typings for what this project uses (the `webgpu` package may be absent at build time). */
-export interface GpuBufferLike {
-  size: number;
-  mapAsync(mode: number): Promise<void>;
-  getMappedRange(): ArrayBuffer;
-  unmap(): void;
-  destroy(): void;
-}
-export interface GpuDeviceLike {
-  limits: Record<string, number>;
-  queue: {
-    writeBuffer(b: GpuBufferLike, offset: number, data: ArrayBufferView | ArrayBuffer): void;
-    submit(cmds: unknown[]): void;
-    onSubmittedWorkDone(): Promise<void>;
-  };
-  createBuffer(d: { size: number; usage: number; mappedAtCreation?: boolean }): GpuBufferLike;
-  createShaderModule(d: { code: string }): { getCompilationInfo?(): Promise<{ messages: { type: string; message: string }[] }> };
-  createComputePipeline(d: unknown): { getBindGroupLayout(i: number): unknown };
-  createBindGroup(d: unknown): unknown;
-  createCommandEncoder(): {
-    beginComputePass(): {
-      setPipeline(p: unknown): void;
-      setBindGroup(i: number, g: unknown): void;
-      dispatchWorkgroups(x: number, y?: number, z?: number): void;
-      end(): void;
-    };
-    copyBufferToBuffer(a: GpuBufferLike, ao: number, b: GpuBufferLike, bo: number, size: number): void;
-    finish(): unknown;
-  };
-  pushErrorScope(f: string): void;
-  popErrorScope(): Promise<{ message: string } | null>;
-  destroy(): void;
-}
-
-/** GPUBufferUsage / GPUMapMode flags (fixed by the WebGPU specification). */
-export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 } as const;
-export const MAP_READ = 0x1;
+// The WebGPU typings and flags live with the screen (shared/gpu/fbScreen.ts), which any device runs.
+import type { GpuDeviceLike } from '../gpu/fbScreen';
+export { type GpuBufferLike, type GpuDeviceLike, MAP_READ, USAGE } from '../gpu/fbScreen';
 
 export interface WebGpuInfo {
   /** 'vulkan' etc. (Dawn's default backend) or 'opengles' (compatibility mode). */

@@ -124,7 +124,8 @@ export async function stopCodeServer(run: CodeServerRun | undefined): Promise<vo
   }
 }
 
-export async function launchBrowser(profileDir: string): Promise<BrowserContext> {
+/** `webgpu`: offer WebGPU (SwiftShader's adapter in headless Chromium) instead of disabling the GPU. */
+export async function launchBrowser(profileDir: string, opts: { webgpu?: boolean } = {}): Promise<BrowserContext> {
   const { chromium } = await import('playwright-core');
   return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
@@ -132,7 +133,7 @@ export async function launchBrowser(profileDir: string): Promise<BrowserContext>
     viewport: { width: 1400, height: 900 },
     args: [
       '--no-sandbox',
-      '--disable-gpu',
+      opts.webgpu ? '--enable-unsafe-webgpu' : '--disable-gpu',
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',

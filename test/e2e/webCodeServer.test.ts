@@ -5,7 +5,10 @@
  * vscode.dev and github.dev. Workspace: a model config, a shell launch script (tree-sitter's wasm
  * in the worker) and a Dockerfile, with a `.rope-lens.yaml` the web server reads only through
  * `vscode.workspace.fs`. Checks: each file's Problems entries carry the codes and lines
- * of `rope-lens check`; the NTK quick fix applies and saves; the Inspector opens. Screenshots go
+ * of `rope-lens check`; the NTK quick fix applies and saves; the Inspector opens; with
+ * `ropeLens.bound.backend: gpu` and Chromium's WebGPU (SwiftShader), the Inspector's robust-base
+ * proofs are screened on the browser's GPU (the server's log says so) while every answer above stays
+ * the CLI's. Without an adapter that step is skipped with the reason. Screenshots go
  * to test/artifacts/code-server-web/. Skipped with a reason when code-server or chromium is missing.
  */
 import { strict as assert } from 'node:assert';
@@ -15,6 +18,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { cleanup, launchBrowser, makeDirs, screenshot, startCodeServer, stopCodeServer, type CodeServerRun } from './codeServer';
 import { CHROMIUM, ROOT, hasCodeServer } from './tools';
+import { adapterOf } from './webGpu';
 
 const ARTIFACTS = join(ROOT, 'test', 'artifacts', 'code-server-web');
 /** As in codeServer.test.ts: Llama-3-8B raised to 32,768 without scaling, whose NTK rewrite meets the bound. */
@@ -109,12 +113,15 @@ describe('code-server 4.100.3, web worker extension host (the web extension)', f
       // A project file the web server can only know through vscode.workspace.fs: the CLI and the
       // Problems panel both lose this code, or the panel shows one entry more than the CLI.
       writeFileSync(join(ws, '.rope-lens.yaml'), 'disable:\n  - launch/length-exceeds-derived\n');
+      // Proofs on the browser's GPU where it has one (SwiftShader is used only when asked for).
+      mkdirSync(join(ws, '.vscode'));
+      writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'ropeLens.bound.backend': 'gpu' }));
       const want = cliFindings(ws);
       const configFile = join(ws, 'config.json');
       const before = readFileSync(configFile, 'utf8');
 
       run = await startCodeServer(d, ws);
-      browser = await launchBrowser(join(d.dir, 'profile'));
+      browser = await launchBrowser(join(d.dir, 'profile'), { webgpu: true });
       page = browser.pages()[0] ?? (await browser.newPage());
       page.on('console', (m) => {
         if (/rope-lens|RoPE Lens|Activating extension/i.test(m.text())) extensionLog.push(m.text());
@@ -123,6 +130,7 @@ describe('code-server 4.100.3, web worker extension host (the web extension)', f
       const payload = [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${run.port}${ext}`]];
       await page.goto(`${run.base}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+      const adapter = await adapterOf(page);
 
       await page.keyboard.press('Control+Shift+M');
       // One file at a time: a preview editor replaces the previous one, whose diagnostics then go.
@@ -193,6 +201,68 @@ describe('code-server 4.100.3, web worker extension host (the web extension)', f
       const inspector = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
       await inspector.locator('#chart-validity canvas').first().waitFor({ timeout: 120000 });
       await screenshot(page, ARTIFACTS, '03-inspector.png');
+
+      // The GPU step: the Inspector's robust-base ladder asked the b* worker for neighbourhood proofs.
+      if (!adapter.startsWith('adapter:')) {
+        console.log(`      GPU step skipped: ${adapter}`);
+      } else {
+        // The server's channel appears with its first line, which the b* worker sends when a proof
+        // starts (after the chart's L_max jobs): look for it in the channel list until it is there.
+        const serverChannel = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RoPE Lens$/ }) });
+        let listed = false;
+        for (const deadline = Date.now() + 240000; !listed && Date.now() < deadline; ) {
+          // Focus the workbench (an Escape leaves it in the Inspector's webview, which keeps F1).
+          await page
+            .locator('.quick-input-widget')
+            .waitFor({ state: 'hidden', timeout: 20000 })
+            .catch(() => undefined);
+          await page.locator('.monaco-editor .view-lines').first().click();
+          await page.keyboard.press('F1');
+          await page.keyboard.type('Output: Show Output Channels');
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Output Channels' }).first().waitFor({ timeout: 20000 });
+          await page.keyboard.press('Enter');
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: 'RoPE Lens Inspector' }).first().waitFor({ timeout: 20000 });
+          listed = (await serverChannel.count()) > 0;
+          if (listed) await serverChannel.first().click();
+          else {
+            await page.keyboard.press('Escape');
+            // Until the next bound job starts (the status item's text changes), or 10 s.
+            const now = await page.locator('.statusbar-item', { hasText: 'RoPE Lens:' }).allTextContents();
+            await page
+              .waitForFunction(
+                (was) =>
+                  JSON.stringify(
+                    Array.from(document.querySelectorAll('.statusbar-item'))
+                      .map((e) => e.textContent ?? '')
+                      .filter((t) => t.includes('RoPE Lens:')),
+                  ) !== was,
+                JSON.stringify(now),
+                { timeout: 10000 },
+              )
+              .catch(() => undefined);
+          }
+        }
+        assert.ok(listed, "the server's output channel appeared");
+        const output = page.locator('.output-view .monaco-editor').first();
+        await output.waitFor({ timeout: 20000 });
+        await output.click();
+        await page.keyboard.press('Control+F');
+        await page.keyboard.type("screened on the browser's GPU");
+        // The find widget's count: a state, re-evaluated as the log grows.
+        const found = await page
+          .waitForFunction(
+            () => {
+              const c = document.querySelector('.output-view .find-widget .matchesCount')?.textContent ?? '';
+              return c !== '' && !/No results/i.test(c);
+            },
+            undefined,
+            { timeout: 120000 },
+          )
+          .then(() => true)
+          .catch(() => false);
+        await screenshot(page, ARTIFACTS, '04-gpu-log.png');
+        assert.ok(found, `${adapter}: the server's log says the neighbourhood proofs were screened on the browser's GPU`);
+      }
     } catch (e) {
       if (page) await screenshot(page, ARTIFACTS, '99-failure.png').catch(() => undefined);
       console.log(extensionLog.join('\n'));
