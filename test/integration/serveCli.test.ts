@@ -1,3 +1,4 @@
+import { said } from '../unit/helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
@@ -109,7 +110,7 @@ describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
     assert.equal(f.rope.contextLength, 131072);
     const w = f.diagnostics.find((d: { code: string }) => d.code === 'gguf/context-beyond-trained');
     assert.equal(w.key, 'qwen2.context_length');
-    assert.match(w.message, /32,768 Qwen\/Qwen2\.5-7B-Instruct was trained at/);
+    assert.match(said(w), /32,768 Qwen\/Qwen2\.5-7B-Instruct was trained at/);
     // One finding for one fact: the config rule's wording is replaced, not repeated.
     assert.ok(!f.diagnostics.some((d: { code: string }) => d.code === 'rope/context-extended'), JSON.stringify(f.diagnostics));
     const human = cli('check', p);

@@ -2,6 +2,7 @@
  * Issue 26: fixes that broke what they fixed, and two verdicts, each on a real-layout file
  * (test/fixtures/launch/fixes/README.md; configs and axolotl YAML from the corpus).
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -54,7 +55,7 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
     const path = `${dir}/gpt-oss-hf-overrides-hyphen.sh`;
     const text = readFileSync(path, 'utf8');
     const d = one(analyze(text, path), 'launch/override-key-ignored');
-    assert.match(d.message, /openai\/gpt-oss-120b ships its own YaRN factor 32 over 4,096/);
+    assert.match(said(d), /openai\/gpt-oss-120b ships its own YaRN factor 32 over 4,096/);
     assert.equal(d.fixes.length, 1);
     assert.match(d.fixes[0].title, /^Remove --hf-overrides, whose only key rope-scaling is dead/);
     const fixed = apply(text, d.fixes[0]);
@@ -134,7 +135,7 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
     const text = readFileSync(path, 'utf8');
     const a = analyze(text, path);
     const d = one(a, 'launch/length-exceeds-derived');
-    assert.match(d.message, /raised --rope-freq-base 2,000,000 \(the NTK-aware base for ×4\) covers 32,768/);
+    assert.match(said(d), /raised --rope-freq-base 2,000,000 \(the NTK-aware base for ×4\) covers 32,768/);
     assert.ok(!a.diagnostics.some((x) => x.code === 'launch/beyond-trained'));
     const preferred = d.fixes.find((f) => f.preferred)!;
     assert.equal(preferred.title, 'Lift the cap: --override-kv llama.context_length=int:32768');
@@ -159,7 +160,7 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
     const d = one(a, 'launch/broken-continuation');
     assert.equal(d.severity, 'error');
     assert.deepEqual(d.range, { start: { line: 5, character: 27 }, end: { line: 5, character: 28 } });
-    assert.match(d.message, /bash runs the next line \(`--max-model-len 32768 \\`\) as a command of its own/);
+    assert.match(said(d), /bash runs the next line \(`--max-model-len 32768 \\`\) as a command of its own/);
     const fixed = apply(text, d.fixes[0]);
     assert.match(fixed, /\n# two GPUs\nvllm serve Qwen\/Qwen2\.5-7B-Instruct \\\n {2}--tensor-parallel-size 2 \\\n {2}--max-model-len 32768/);
     const after = analyze(fixed, path);
@@ -184,7 +185,7 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
       const a = analyze(text, 'config.json');
       const d = one(a, 'parse/invalid-json');
       assert.equal(d.severity, 'error');
-      assert.match(d.message, what);
+      assert.match(said(d), what);
       const l = new LineIndex(text);
       const at = text.slice(l.offsetAt(d.range.start), l.offsetAt(d.range.end));
       // Where Python stops: the next key after a missing comma, the trailing comma itself.

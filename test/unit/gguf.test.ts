@@ -1,3 +1,4 @@
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ describe('GGUF header: read and judged like its config', function () {
     assert.ok(w, JSON.stringify(a.diagnostics));
     assert.equal(w!.severity, 'warning');
     assert.equal(w!.key, 'qwen2.context_length');
-    assert.match(w!.message, /--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768/);
+    assert.match(said(w!), /--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768/);
   });
 
   it('names the user gave win over the fingerprint: general.name, then the file name without its quantization tag', async () => {

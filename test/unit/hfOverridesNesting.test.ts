@@ -4,6 +4,7 @@
  * (openai/gpt-oss-120b: YaRN with beta_fast/beta_slow). Each as a `vllm serve` line and as a vLLM
  * --config YAML, which must give the same findings.
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { analyzeText } from '../../shared/service/analyze';
 import { createSyncOracle } from '../../shared/service/syncOracle';
@@ -45,8 +46,8 @@ describe('vLLM --hf-overrides applied as vLLM nests them', function () {
     assert.deepEqual(codes(a), ['launch/override-key-ignored:warning']);
     assert.deepEqual(codes(b), codes(a));
     const d = a.diagnostics[0];
-    assert.match(d.message, /builds its language model from text_config/);
-    assert.match(d.message, /ships linear factor 8 in text_config/);
+    assert.match(said(d), /builds its language model from text_config/);
+    assert.match(said(d), /ships linear factor 8 in text_config/);
     // Not "moved under text_config": there it would replace the shipped linear x8.
     assert.equal(d.fixes.length, 1);
     assert.match(d.fixes[0].title, /^Remove --hf-overrides, whose rope_scaling is dead/);
@@ -61,7 +62,7 @@ describe('vLLM --hf-overrides applied as vLLM nests them', function () {
   it('Gemma 3: a top-level rope_theta beside other keys is dead too; only that key goes', () => {
     const a = analyze(shellLine('google/gemma-3-27b-it', { rope_theta: 2000000, text_config: { sliding_window: 1024 } }, 32768), 'serve.sh');
     assert.deepEqual(codes(a), ['launch/override-key-ignored:warning']);
-    assert.match(a.diagnostics[0].message, /Write it under "text_config"/);
+    assert.match(said(a.diagnostics[0]), /Write it under "text_config"/);
     assert.equal(a.diagnostics[0].fixes[0].title, 'Move rope_theta under text_config in hf-overrides');
   });
 
@@ -70,7 +71,7 @@ describe('vLLM --hf-overrides applied as vLLM nests them', function () {
     const [a, b] = [analyze(shellLine('google/gemma-3-27b-it', ov, 131072), 'serve.sh'), analyze(yaml('google/gemma-3-27b-it', ov, 131072), 'vllm.yaml')];
     assert.deepEqual(codes(a), ['launch/override-replaces-scaling:warning']);
     assert.deepEqual(codes(b), codes(a));
-    assert.match(a.diagnostics[0].message, /replaces google\/gemma-3-27b-it's own linear factor 8, .* by YaRN factor 4 over 32,768/);
+    assert.match(said(a.diagnostics[0]), /replaces google\/gemma-3-27b-it's own linear factor 8, .* by YaRN factor 4 over 32,768/);
     assert.equal(a.launches![0].replacesModelScaling, true);
   });
 
@@ -80,7 +81,7 @@ describe('vLLM --hf-overrides applied as vLLM nests them', function () {
     const [a, b] = [analyze(sh, 'serve.sh'), analyze(yaml('openai/gpt-oss-120b', ov, 131072), 'vllm.yaml')];
     assert.deepEqual(codes(a), ['launch/override-drops-keys:error']);
     assert.deepEqual(codes(b), codes(a));
-    assert.match(a.diagnostics[0].message, /no "beta_fast", "beta_slow".*KeyError/);
+    assert.match(said(a.diagnostics[0]), /no "beta_fast", "beta_slow".*KeyError/);
     const fixed = apply(sh, a.diagnostics[0].fixes[0].edits);
     assert.deepEqual(codes(analyze(fixed, 'serve.sh')), []);
     // With every key the attention reads, the same override loads.

@@ -3,6 +3,7 @@
  * (tree-sitter-bash shell, Dockerfile, compose, Kubernetes, Modelfile: shared/launch/), fixes
  * applied to the file text and re-read by the same adapter.
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,7 +69,7 @@ describe('launch rules on the real adapters', () => {
       a.diagnostics.map((d) => [d.code, d.severity]),
       [['vllm/removed-option', 'warning']],
     );
-    assert.match(a.diagnostics[0].message, /pinned 0\.10\.1 still reads it/);
+    assert.match(said(a.diagnostics[0]), /pinned 0\.10\.1 still reads it/);
     const out = fixed(text, a.diagnostics[0], (t) => t.startsWith('Move rope-scaling'));
     const cut = text.indexOf('"--rope-scaling"');
     assert.equal(out.slice(0, cut), text.slice(0, cut), 'the file before the option is byte-identical');
@@ -132,7 +133,7 @@ describe('launch fixes in compose lists (real adapter)', () => {
     const a = analyze(text, '/tmp/docker-compose.yml');
     const d = a.diagnostics.find((x) => x.code === 'launch/length-exceeds-derived')!;
     assert.equal(d.severity, 'error');
-    assert.match(d.message, /ignores the factor/);
+    assert.match(said(d), /ignores the factor/);
     const out = fixed(text, d, (t) => t === 'Set --context-length to 131072');
     assert.equal(out, text.replace('262144', '131072'));
     assert.deepEqual(analyze(out, '/tmp/docker-compose.yml').diagnostics, []);

@@ -88,7 +88,7 @@ describe('messages: printed bases are valid as printed (issue 33, deliverable 6)
     const a = service.analyze(JSON.stringify(config, null, 2), { fileName: '/w/config.json' });
     const f = a.diagnostics.find((x) => x.code === 'rope/base-below-bound');
     assert.ok(f, JSON.stringify(a.diagnostics.map((x) => x.message)));
-    assert.match(f.message, /^rope_theta 1,000,000 holds the RoPE base bound only to 27,115 of 32,768 tokens/);
+    assert.match(said(f), /^rope_theta 1,000,000 holds the RoPE base bound only to 27,115 of 32,768 tokens/);
     // Why a larger base fails where a smaller one holds: the detail says so.
     assert.match(said(f), /Validity is not monotone in the base/);
     const shown = /b\* ≈ ([\d,.]+)/.exec(said(f));
@@ -112,7 +112,7 @@ describe('messages: printed bases are valid as printed (issue 33, deliverable 6)
     // The file has no rotary-emb-base: the base is GPT-NeoX's default, said so, never quoted as the file's key.
     assert.equal(m[1], 'rotary_emb_base');
     assert.match(m[2], /^10,000$/);
-    assert.match(f.message, /from the default 10,000/);
+    assert.match(said(f), /from the default 10,000/);
     const L = 2048,
       d = 32; // Pythia-1.4B: seq-length 2048, rotary_pct 0.25 of head 128
     for (const k of [0.9, 1, 1.1]) assert.equal(firstFailure(parsed(m[3]) * k, d, L), null, `${m[3]} × ${k}`);

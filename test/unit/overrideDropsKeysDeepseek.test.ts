@@ -7,6 +7,7 @@
  * `.get("mscale_all_dim", False)`, `["factor"]`) and rotary_embedding/__init__.py `get_rope`'s deepseek_yarn
  * branch (`["factor"]`, `["original_max_position_embeddings"]`, the rest keyword arguments with defaults).
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,8 +72,8 @@ describe('launch/override-drops-keys: DeepSeek-V3 under vLLM', function () {
     assert.equal(a.kind, 'launch');
     assert.deepEqual(codes(a), ['launch/override-drops-keys:warning']);
     const d = a.diagnostics.find((x) => x.code === 'launch/override-drops-keys')!;
-    assert.match(d.message, /no "mscale_all_dim" \(\.\/DeepSeek-V3 ships 1\.0; the default is 0\.0\)/);
-    assert.match(d.message, /reads with a default: the server starts and runs with the default/);
+    assert.match(said(d), /no "mscale_all_dim" \(\.\/DeepSeek-V3 ships 1\.0; the default is 0\.0\)/);
+    assert.match(said(d), /reads with a default: the server starts and runs with the default/);
     // On the rope_scaling key of the override, where the user wrote the object.
     assert.equal(sh.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character), 'rope_scaling');
     const preferred = d.fixes.filter((f) => f.preferred);
@@ -136,6 +137,6 @@ describe('launch/override-drops-keys: DeepSeek-V3 under vLLM', function () {
     );
     assert.deepEqual(codes(a), ['launch/override-drops-keys:warning']);
     const d = a.diagnostics.find((x) => x.code === 'launch/override-drops-keys')!;
-    assert.match(d.message, /"mscale_all_dim" \(.* ships 0\.707; the default is 0\.0\), "mscale" \(.* ships 0\.707; the default is 1\.0\)/);
+    assert.match(said(d), /"mscale_all_dim" \(.* ships 0\.707; the default is 0\.0\), "mscale" \(.* ships 0\.707; the default is 1\.0\)/);
   });
 });

@@ -1,3 +1,4 @@
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { checkInvariants } from '../fuzz/harness';
 import { PROPERTIES, jsonInputAt, replay, serviceProperties } from '../fuzz/properties';
@@ -93,7 +94,7 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
     assert.equal(f.length, 1, JSON.stringify(a.diagnostics.map((d) => d.code)));
     assert.equal(f[0].severity, 'error');
     assert.equal(f[0].range.start.line, 4, 'on the head_dim line');
-    assert.match(f[0].message, /head_dim 1,199,763,050 is far beyond any real model/);
+    assert.match(said(f[0]), /head_dim 1,199,763,050 is far beyond any real model/);
     assert.ok(!a.diagnostics.some((d) => d.code === 'rope/base-below-bound'), 'no bound computed for it');
   });
 
@@ -111,6 +112,6 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
     const text = 'model: Qwen/Qwen2.5-7B-Instruct\nmax_model_len: 131072\nhf_overrides: "NaN"\n';
     const d = checkInvariants(text, 'train.yaml').diagnostics.find((x) => /hf-overrides|hf_overrides/.test(x.message));
     assert.ok(d, 'the bad override is reported');
-    assert.match(d!.message, /the value is JSON but a number, not the object of keys the engine expects; the launch fails/);
+    assert.match(said(d!), /the value is JSON but a number, not the object of keys the engine expects; the launch fails/);
   });
 });

@@ -4,6 +4,7 @@
  * the checked file by the Node reader) with enable/disable, severities, consumers and ignored paths.
  * Suppressed findings are kept aside with their kind (inSource / external) for SARIF.
  */
+import { said } from './helpers/findingText';
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,7 +142,7 @@ describe('suppressions: comments and the project file', function () {
       a.configProblems?.map((p) => p.line),
       [1, 3],
     );
-    assert.match(a.configProblems![0].message, /'training\/context-exceded' is no finding code/);
+    assert.match(said(a.configProblems![0]), /'training\/context-exceded' is no finding code/);
   });
 
   it('JSON has no comments: the project file silences its findings (external), and only the codes it names', () => {
