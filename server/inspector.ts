@@ -14,6 +14,7 @@ import { parseControls } from '../shared/inspector/messages';
 import type { CachedBoundOracle } from './boundOracle';
 import { fileNameOf } from './uri';
 import { chooseValidBase } from '../shared/fixes/chooseBase';
+import { mapRange } from '../shared/inspector/mapResolution';
 
 /** Longest target for which the exact b* is computed for the panel (seconds at 128k). */
 export const INSPECTOR_EXACT_MAX_LENGTH = 262144;
@@ -65,22 +66,34 @@ export async function inspectorData(
             (c) => oracle.robust(c, d, target),
           )
         : undefined;
+    // Chart (d): the engine's map from below b* to past the threshold, around the base the chart is drawn for.
+    const chartBase = params.controls?.base ?? input.spec.base;
+    const askMap = () => {
+      if (!exactWanted || b === undefined || t === undefined) return undefined;
+      const r = mapRange(b, t, chartBase);
+      return oracle.validityMap(r.from, r.to, d, target);
+    };
     let robust = ladder();
+    let map = askMap();
     // Each round answers the rungs asked so far; a few rounds settle the ladder.
-    for (let round = 0; params.waitForExact && robust === undefined && oracle.pending > 0 && round < 32; round++) {
+    for (let round = 0; params.waitForExact && (robust === undefined || map === undefined) && oracle.pending > 0 && round < 32; round++) {
       await oracle.idle();
       robust = ladder();
+      map = askMap();
     }
     if (b !== undefined) {
       exact.bstar = b;
       exact.threshold = t;
       exact.robust = robust;
+      exact.map = map;
       exact.note = t !== undefined ? 'b* exact (certified float64 sweep); threshold from the b* engine.' : 'b* exact (certified float64 sweep).';
     }
     const applicable = a.kind === 'model-config' && a.rope && a.document ? applicableRewrites(a.document, a.rope, target, variant) : [];
     const data = buildInspectorData({ ...input, applicable }, params.controls, { exact });
     const exactPending =
-      exactWanted && (b === undefined || t === undefined || (robust === undefined && oracle.pending > 0)) && !oracle.failure(`b*(${target}, ${d})`);
+      exactWanted &&
+      (b === undefined || t === undefined || ((robust === undefined || map === undefined) && oracle.pending > 0)) &&
+      !oracle.failure(`b*(${target}, ${d})`);
     return { ok: true, version: doc.version, data, exactPending };
   } catch (e) {
     return { ok: false, message: message(e) };
