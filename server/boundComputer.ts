@@ -47,6 +47,12 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
         const r = await engine.validityMap(logGrid(from, to, mapPoints(where.backend, length, headDim)), headDim, length, { backend });
         return { bases: r.map.bases, lmax: r.map.lmax, backend: r.backend, reason: r.backendReason };
       }),
+    thresholdProof: (length, headDim) =>
+      track(async () => {
+        const t = await engine.provenThreshold(length, headDim, { backend });
+        const p = t.proven;
+        return { provenAbove: p.provenAbove, located: p.located, invalidAt: p.invalidAt.base, proofs: p.proofs };
+      }),
     dispose: () => {
       if (idleTimer) clearTimeout(idleTimer);
       return engine.dispose();

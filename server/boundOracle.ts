@@ -6,7 +6,7 @@
  * finding follows.
  */
 import type { BoundOracle } from '../shared/service/types';
-import type { InspectorMap } from '../shared/inspector/mapResolution';
+import type { InspectorMap, InspectorThresholdProof } from '../shared/inspector/mapResolution';
 
 /** The asynchronous engine behind the oracle (the b* engine, or a test double). */
 export interface BoundComputer {
@@ -18,10 +18,12 @@ export interface BoundComputer {
   robust(candidate: number, headDim: number, length: number): Promise<number | null>;
   /** L_max over a log grid of bases in [from, to] (the Inspector's chart); hosts without the map job leave it out. */
   validityMap?(from: number, to: number, headDim: number, length: number): Promise<InspectorMap>;
+  /** How far the threshold is proven (neighbourhood proofs chained down from certifiedAbove); optional like the map. */
+  thresholdProof?(length: number, headDim: number): Promise<InspectorThresholdProof>;
   dispose?(): void | Promise<void>;
 }
 
-type Answer = number | null | InspectorMap;
+type Answer = number | null | InspectorMap | InspectorThresholdProof;
 interface Failure {
   error: string;
 }
@@ -83,6 +85,20 @@ export class CachedBoundOracle implements BoundOracle {
     if (!computer.validityMap) return undefined;
     const key = `map(${from}…${to}, ${headDim}, ${length})`;
     return (this.ask(key, () => computer.validityMap!(from, to, headDim, length)) as InspectorMap | undefined) ?? undefined;
+  }
+
+  /** Whether the engine behind the oracle proves thresholds (the browser server's does not). */
+  get provesThresholds(): boolean {
+    return this.computer.thresholdProof !== undefined;
+  }
+
+  /** The threshold's proof for the Inspector; undefined while it runs, or when the host has no such job. */
+  thresholdProof(length: number, headDim: number): InspectorThresholdProof | undefined {
+    const computer = this.computer;
+    if (!computer.thresholdProof) return undefined;
+    return (
+      (this.ask(`thresholdProof(${length}, ${headDim})`, () => computer.thresholdProof!(length, headDim)) as InspectorThresholdProof | undefined) ?? undefined
+    );
   }
 
   /** Cached answer without scheduling anything (hovers, describe). */

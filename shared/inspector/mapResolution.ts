@@ -36,3 +36,15 @@ export interface InspectorMap {
   /** Why that backend (the engine's backendReason). */
   reason: string;
 }
+
+/** Longest target whose threshold the panel proves (bstar/provenThreshold.ts: ~5 s of proofs at 32,768, d = 128). */
+export const INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH = 32768;
+
+/** How far the threshold is proven (the engine's provenThreshold job, as the panel gets it). */
+export interface InspectorThresholdProof {
+  provenAbove: number;
+  /** True when the largest invalid base found lies just below provenAbove: the threshold is located. */
+  located: boolean;
+  invalidAt: number;
+  proofs: number;
+}

@@ -13,6 +13,7 @@ import { bstar, lmax, robustNeighbourhood, threshold } from '../../shared/bstar/
 import { logGrid, validityMap } from '../../shared/bstar/validityMap';
 import { GPU_MAP_POINTS, mapPoints, mapRange } from '../../shared/inspector/mapResolution';
 import { lmaxCapped } from '../../shared/inspector/validity';
+import { proveThreshold } from '../../shared/bstar/provenThreshold';
 import { createRopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { DEFAULT_SETTINGS } from '../../shared/protocol/settings';
@@ -31,6 +32,19 @@ function computer(ranOn: 'cpu' | 'gpu', asked: { from: number; to: number; point
     robust: async (c, d, l) => {
       const v = robustNeighbourhood(c, d, l);
       return v.robust ? null : v.witness.base;
+    },
+    thresholdProof: async (l, d) => {
+      const t = threshold(l, d);
+      const p = await proveThreshold(
+        t.threshold,
+        t.certifiedAbove,
+        (c) => {
+          const v = robustNeighbourhood(c, d, l);
+          return v.robust ? { robust: true } : { robust: false, witness: v.witness, undecided: v.undecided };
+        },
+        (b) => lmax(b, d, l) === null,
+      );
+      return { provenAbove: p.provenAbove, located: p.located, invalidAt: p.invalidAt.base, proofs: p.proofs };
     },
     validityMap: async (from, to, d, l) => {
       const points = mapPoints(ranOn, l, d);
@@ -76,9 +90,14 @@ describe('Inspector chart (d): the engine validity map', function () {
       assert.match(v.engine, new RegExp(`${v.bases.length.toLocaleString('en-US')} log-spaced bases`));
       assert.match(v.engine, ranOn === 'gpu' ? /on the GPU \(auto: Test GPU/ : /on the CPU .*a hardware GPU draws more bases/);
       const exactBstar = bstar(L, D).bstar;
-      const exactThreshold = threshold(L, D).threshold;
+      const estimate = threshold(L, D).threshold;
       assert.equal(v.bstar, exactBstar);
-      assert.equal(v.threshold, exactThreshold);
+      // The threshold marker is the proven one: valid just above it (and well above), invalid 1e-9 below.
+      const exactThreshold = v.threshold!;
+      assert.ok(exactThreshold >= estimate, `${exactThreshold} vs the estimate ${estimate}`);
+      for (const f of [1 + 1e-8, 1.01, 1.3, 3]) assert.equal(lmax(exactThreshold * f, D, L), null, `${f}`);
+      assert.notEqual(lmax(exactThreshold * (1 - 2e-9), D, L), null);
+      assert.match(v.note ?? '', /threshold proven: every base above [\d.]+ is valid \(\d+ ±10% neighbourhood proofs\)/);
       assert.ok(v.robust !== undefined && v.robust > exactBstar, 'the robust base is marked');
       // From below the file's base (10,000, below b* here) to past the threshold, log-spaced.
       assert.ok(v.bases[0] <= 10000 && v.bases[0] <= exactBstar);
@@ -96,6 +115,7 @@ describe('Inspector chart (d): the engine validity map', function () {
   it('without a map job (the browser server) the panel keeps its own CPU grid and says so', async () => {
     const plain = computer('cpu', []);
     delete plain.validityMap;
+    delete plain.thresholdProof;
     const oracle = new CachedBoundOracle(plain, () => {});
     const text = readFileSync(join(__dirname, '..', 'fixtures', 'configs', 'llama-2-7b-hf.json'), 'utf8');
     const doc = TextDocument.create('file:///w/c/config.json', 'json', 1, text);
@@ -104,5 +124,6 @@ describe('Inspector chart (d): the engine validity map', function () {
     assert.ok(r.ok);
     assert.equal(r.exactPending, false);
     assert.match(r.data.validity!.engine, /16 bases per decade/);
+    assert.match(r.data.validity!.note ?? '', /threshold [\d.]+: an estimate from a 2% grid/);
   });
 });
