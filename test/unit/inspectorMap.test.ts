@@ -19,6 +19,24 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { DEFAULT_SETTINGS } from '../../shared/protocol/settings';
 import { type BoundComputer, CachedBoundOracle } from '../../server/boundOracle';
 import { inspectorData } from '../../server/inspector';
+import { validityChart } from '../../media/src/inspector/charts';
+import type { Palette } from '../../media/src/inspector/theme';
+
+const palette: Palette = {
+  kind: 'light',
+  fg: '#000',
+  bg: '#fff',
+  muted: '#888',
+  grid: '#ddd',
+  font: '12px sans-serif',
+  series: ['#00f', '#f00'],
+  blue: '#00f',
+  red: '#f00',
+  green: '#0f0',
+  yellow: '#ff0',
+  orange: '#f80',
+  purple: '#80f',
+};
 
 const L = 8192;
 const D = 128;
@@ -109,6 +127,11 @@ describe('Inspector chart (d): the engine validity map', function () {
       assert.equal(v.lmax[v.lmax.length - 1], L);
       assert.ok(v.lmax.some((l) => l < L));
       assert.ok(v.islands.length >= 2, 'b*’s island and the all-valid run at least');
+      // What the page draws from it: every base, its caption stating the count and backend, the markers.
+      const chart = validityChart(data, palette)!;
+      assert.equal((chart.data[0] as number[]).length, v.bases.length);
+      assert.match(chart.caption, new RegExp(`over ${v.bases.length} bases .*${ranOn === 'gpu' ? 'on the GPU' : 'on the CPU'}`));
+      assert.match(chart.caption, /threshold proven/);
     });
   }
 
