@@ -202,7 +202,11 @@ describe('rope-lens check: nothing silent (issue 34, built CLI)', function () {
         cfg.num_hidden_layers = 30;
         const uri = 'file:///quiet/config.json';
         await h.open(uri, JSON.stringify(cfg, null, 2), 'json', 1);
-        await h.until(() => h.published.some((p) => p.uri === uri && p.diagnostics.some((d) => d.code === 'rope/base-below-bound')), 'the bound-based finding', 100000);
+        await h.until(
+          () => h.published.some((p) => p.uri === uri && p.diagnostics.some((d) => d.code === 'rope/base-below-bound')),
+          'the bound-based finding',
+          100000,
+        );
         assert.doesNotMatch(h.stderr.join(''), NATIVE);
       } finally {
         await h.stop();
