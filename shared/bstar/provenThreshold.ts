@@ -11,6 +11,12 @@
  */
 import { NEIGHBOURHOOD_MARGIN } from './neighbourhood';
 
+/**
+ * Longest L whose threshold is proven by neighbourhood chains: ~30 proofs, so half the plan's
+ * PLAN_PROOF_MAX_LENGTH (one proof at 131,072 takes 5-10 s on one core; the chain at 32,768 took 5-13 s).
+ */
+export const THRESHOLD_PROOF_MAX_LENGTH = 65536;
+
 export interface ProofOutcome {
   robust: boolean;
   /** When not robust: a base in the neighbourhood and the m where f < −tol (or the least value, when undecided). */

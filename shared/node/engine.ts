@@ -14,7 +14,7 @@ import { checkBase, checkHeadDim, checkLength } from '../bstar/validate';
 import { Lru } from './lru';
 import { AdapterProbe, probeAdapter } from './adapterProbe';
 import { describeAdapter } from './webgpuLoad';
-import { ProvenThreshold, proveThreshold } from '../bstar/provenThreshold';
+import { ProvenThreshold, THRESHOLD_PROOF_MAX_LENGTH, proveThreshold } from '../bstar/provenThreshold';
 
 export type { GpuInfoValue } from './workerProtocol';
 
@@ -85,8 +85,7 @@ export interface EngineThreshold extends ThresholdResult {
   cached: boolean;
 }
 
-/** Longest L whose threshold is proven by neighbourhood chains (like the plan's PLAN_PROOF_MAX_LENGTH; ~30 proofs). */
-export const THRESHOLD_PROOF_MAX_LENGTH = 131072;
+export { THRESHOLD_PROOF_MAX_LENGTH } from '../bstar/provenThreshold';
 
 export interface EngineProvenThreshold extends EngineThreshold {
   proven: ProvenThreshold;
