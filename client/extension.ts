@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
-import { SERVER_NODE_FLAGS } from '../shared/protocol/messages';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../shared/protocol/messages';
 import { COMMANDS } from '../shared/protocol/commands';
 import { registerKernelBench } from './bench/command';
 import { startClientFeatures } from './features';
@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): { stats: ActivationS
   const serverOptions: ServerOptions = {
     // A 1 MB young generation (the server allocates small, short-lived trees per keystroke) and an
     // explicit collection once bound work goes idle keep its RSS down (npm run bench, server memory).
-    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: SERVER_NODE_FLAGS } },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: SERVER_NODE_FLAGS, env: { ...process.env, ...SERVER_ENV } } },
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
   };
   const clientOptions: LanguageClientOptions = {

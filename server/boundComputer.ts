@@ -7,6 +7,8 @@
 import { BoundEngine } from '../shared/node/engine';
 import type { BoundComputer } from './boundOracle';
 import type { BoundBackend } from './settings';
+import { logGrid } from '../shared/bstar/validityMap';
+import { mapPoints } from '../shared/inspector/mapResolution';
 
 /** Idle time after the last answer before the worker is stopped. */
 export const WORKER_IDLE_MS = 2000;
@@ -37,6 +39,19 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
       track(async () => {
         const v = await engine.robust(candidate, headDim, length, { backend });
         return v.verdict.robust ? null : v.verdict.witness.base;
+      }),
+    validityMap: (from, to, headDim, length) =>
+      track(async () => {
+        // The grid's size depends on where it runs: a fine one on a hardware GPU, a coarser one on the CPU.
+        const where = await engine.chooseProofBackend(backend, headDim);
+        const r = await engine.validityMap(logGrid(from, to, mapPoints(where.backend, length, headDim)), headDim, length, { backend });
+        return { bases: r.map.bases, lmax: r.map.lmax, backend: r.backend, reason: r.backendReason };
+      }),
+    thresholdProof: (length, headDim) =>
+      track(async () => {
+        const t = await engine.provenThreshold(length, headDim, { backend });
+        const p = t.proven;
+        return { provenAbove: p.provenAbove, located: p.located, invalidAt: p.invalidAt.base, proofs: p.proofs };
       }),
     dispose: () => {
       if (idleTimer) clearTimeout(idleTimer);

@@ -6,6 +6,7 @@
  * finding follows.
  */
 import type { BoundOracle } from '../shared/service/types';
+import type { InspectorMap, InspectorThresholdProof } from '../shared/inspector/mapResolution';
 
 /** The asynchronous engine behind the oracle (the b* engine, or a test double). */
 export interface BoundComputer {
@@ -15,10 +16,14 @@ export interface BoundComputer {
   lmax(base: number, headDim: number, length: number): Promise<number | null>;
   /** The ±10% neighbourhood proof: null when proven, else a base there that is not valid. */
   robust(candidate: number, headDim: number, length: number): Promise<number | null>;
+  /** L_max over a log grid of bases in [from, to] (the Inspector's chart); hosts without the map job leave it out. */
+  validityMap?(from: number, to: number, headDim: number, length: number): Promise<InspectorMap>;
+  /** How far the threshold is proven (neighbourhood proofs chained down from certifiedAbove); optional like the map. */
+  thresholdProof?(length: number, headDim: number): Promise<InspectorThresholdProof>;
   dispose?(): void | Promise<void>;
 }
 
-type Answer = number | null;
+type Answer = number | null | InspectorMap | InspectorThresholdProof;
 interface Failure {
   error: string;
 }
@@ -59,19 +64,41 @@ export class CachedBoundOracle implements BoundOracle {
 
   bstar(length: number, headDim: number): number | undefined {
     const key = `b*(${length}, ${headDim})`;
-    return this.ask(key, () => this.computer.bstar(length, headDim, (f) => this.progress(key, f))) ?? undefined;
+    return (this.ask(key, () => this.computer.bstar(length, headDim, (f) => this.progress(key, f))) as number | undefined) ?? undefined;
   }
 
   threshold(length: number, headDim: number): number | undefined {
-    return this.ask(`threshold(${length}, ${headDim})`, () => this.computer.threshold(length, headDim)) ?? undefined;
+    return (this.ask(`threshold(${length}, ${headDim})`, () => this.computer.threshold(length, headDim)) as number | undefined) ?? undefined;
   }
 
   lmax(base: number, headDim: number, length: number): number | null | undefined {
-    return this.ask(`L_max(${base}, ${headDim}, ${length})`, () => this.computer.lmax(base, headDim, length));
+    return this.ask(`L_max(${base}, ${headDim}, ${length})`, () => this.computer.lmax(base, headDim, length)) as number | null | undefined;
   }
 
   robust(candidate: number, headDim: number, length: number): number | null | undefined {
-    return this.ask(`robust(${candidate}, ${headDim}, ${length})`, () => this.computer.robust(candidate, headDim, length));
+    return this.ask(`robust(${candidate}, ${headDim}, ${length})`, () => this.computer.robust(candidate, headDim, length)) as number | null | undefined;
+  }
+
+  /** The engine's validity map for the Inspector; undefined while it computes, or when the host has no map job. */
+  validityMap(from: number, to: number, headDim: number, length: number): InspectorMap | undefined {
+    const computer = this.computer;
+    if (!computer.validityMap) return undefined;
+    const key = `map(${from}…${to}, ${headDim}, ${length})`;
+    return (this.ask(key, () => computer.validityMap!(from, to, headDim, length)) as InspectorMap | undefined) ?? undefined;
+  }
+
+  /** Whether the engine behind the oracle proves thresholds (the browser server's does not). */
+  get provesThresholds(): boolean {
+    return this.computer.thresholdProof !== undefined;
+  }
+
+  /** The threshold's proof for the Inspector; undefined while it runs, or when the host has no such job. */
+  thresholdProof(length: number, headDim: number): InspectorThresholdProof | undefined {
+    const computer = this.computer;
+    if (!computer.thresholdProof) return undefined;
+    return (
+      (this.ask(`thresholdProof(${length}, ${headDim})`, () => computer.thresholdProof!(length, headDim)) as InspectorThresholdProof | undefined) ?? undefined
+    );
   }
 
   /** Cached answer without scheduling anything (hovers, describe). */
@@ -81,7 +108,7 @@ export class CachedBoundOracle implements BoundOracle {
     const key =
       kind === 'bstar' ? `b*(${length}, ${headDim})` : kind === 'threshold' ? `threshold(${length}, ${headDim})` : `L_max(${base}, ${headDim}, ${length})`;
     const a = this.answers.get(key);
-    return a === undefined || isFailure(a) ? undefined : a;
+    return a === undefined || isFailure(a) ? undefined : (a as number | null);
   }
 
   /** Why a question could not be answered, if it failed. */
@@ -149,7 +176,7 @@ export class CachedBoundOracle implements BoundOracle {
 }
 
 function isFailure(a: Answer | Failure): a is Failure {
-  return a !== null && typeof a === 'object';
+  return a !== null && typeof a === 'object' && 'error' in a;
 }
 
 /** `L_max(59400.00000000001, 128, 32768)` → `L_max(59400, 128, 32768)`: keys stay exact, labels read well. */

@@ -14,6 +14,9 @@ import { parseControls } from '../shared/inspector/messages';
 import type { CachedBoundOracle } from './boundOracle';
 import { fileNameOf } from './uri';
 import { chooseValidBase } from '../shared/fixes/chooseBase';
+import { INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH, type InspectorThresholdProof, mapRange } from '../shared/inspector/mapResolution';
+import { boundFigure } from '../shared/core/format';
+import { THRESHOLD_PROOF_MAX_LENGTH } from '../shared/bstar/provenThreshold';
 
 /** Longest target for which the exact b* is computed for the panel (seconds at 128k). */
 export const INSPECTOR_EXACT_MAX_LENGTH = 262144;
@@ -65,26 +68,54 @@ export async function inspectorData(
             (c) => oracle.robust(c, d, target),
           )
         : undefined;
+    // Chart (d): the engine's map from below b* to past the threshold, around the base the chart is drawn for.
+    // The threshold's proof comes first where it is affordable, so the map reaches past the proven threshold.
+    const proofWanted = exactWanted && target <= INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH && oracle.provesThresholds;
+    const askProof = () => (proofWanted && b !== undefined && t !== undefined ? oracle.thresholdProof(target, d) : undefined);
+    const chartBase = params.controls?.base ?? input.spec.base;
+    const askMap = (proof: InspectorThresholdProof | undefined) => {
+      if (!exactWanted || b === undefined || t === undefined || (proofWanted && proof === undefined)) return undefined;
+      const r = mapRange(b, Math.max(t, proof?.located ? proof.provenAbove : t), chartBase);
+      return oracle.validityMap(r.from, r.to, d, target);
+    };
     let robust = ladder();
+    let proof = askProof();
+    let map = askMap(proof);
+    const settled = () => robust !== undefined && map !== undefined && (!proofWanted || proof !== undefined);
     // Each round answers the rungs asked so far; a few rounds settle the ladder.
-    for (let round = 0; params.waitForExact && robust === undefined && oracle.pending > 0 && round < 32; round++) {
+    for (let round = 0; params.waitForExact && !settled() && oracle.pending > 0 && round < 32; round++) {
       await oracle.idle();
       robust = ladder();
+      proof = askProof();
+      map = askMap(proof);
     }
     if (b !== undefined) {
       exact.bstar = b;
-      exact.threshold = t;
+      exact.threshold = proof?.located ? proof.provenAbove : t;
       exact.robust = robust;
-      exact.note = t !== undefined ? 'b* exact (certified float64 sweep); threshold from the b* engine.' : 'b* exact (certified float64 sweep).';
+      exact.map = map;
+      exact.note =
+        t !== undefined ? `b* exact (certified float64 sweep); ${thresholdNote(t, proof, proofWanted, target)}` : 'b* exact (certified float64 sweep).';
     }
     const applicable = a.kind === 'model-config' && a.rope && a.document ? applicableRewrites(a.document, a.rope, target, variant) : [];
     const data = buildInspectorData({ ...input, applicable }, params.controls, { exact });
-    const exactPending =
-      exactWanted && (b === undefined || t === undefined || (robust === undefined && oracle.pending > 0)) && !oracle.failure(`b*(${target}, ${d})`);
+    const exactPending = exactWanted && (b === undefined || t === undefined || (!settled() && oracle.pending > 0)) && !oracle.failure(`b*(${target}, ${d})`);
     return { ok: true, version: doc.version, data, exactPending };
   } catch (e) {
     return { ok: false, message: message(e) };
   }
+}
+
+/** What the threshold marker is: proven (located by neighbourhood proofs) or the grid's estimate. */
+function thresholdNote(estimate: number, proof: InspectorThresholdProof | undefined, proofWanted: boolean, target: number): string {
+  if (proof?.located) {
+    return `threshold proven: every base above ${boundFigure(proof.provenAbove)} is valid (${proof.proofs} ±10% neighbourhood proofs), ${boundFigure(proof.invalidAt)} just below is not (the 2% grid's estimate: ${boundFigure(estimate)}).`;
+  }
+  if (proof) return `threshold ${boundFigure(estimate)}: an estimate from a 2% grid; proven only above ${boundFigure(proof.provenAbove)}.`;
+  if (proofWanted) return `threshold ${boundFigure(estimate)}: an estimate from a 2% grid (its proof is running).`;
+  return target <= INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH
+    ? `threshold ${boundFigure(estimate)}: an estimate from a 2% grid (this host does not prove it; \`rope-lens bound --threshold\` does).`
+    : `threshold ${boundFigure(estimate)}: an estimate from a 2% grid (proved in the panel up to ${INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH.toLocaleString('en-US')} tokens; \`rope-lens bound --threshold\` proves it up to ${THRESHOLD_PROOF_MAX_LENGTH.toLocaleString('en-US')}).`;
 }
 
 export function inspectorFix(doc: TextDocument, params: InspectorFixParams, service: RopeLensService, settings: RopeLensSettings): InspectorFixResult {

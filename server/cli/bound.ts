@@ -1,20 +1,22 @@
 /**
  * `rope-lens bound`: exact b*(L, d), the validity of a given base, or the seed-001 table.
- *   bound --length L --head-dim d [--threshold] [--backend auto|gpu|cpu] [--json]
+ *   bound --length L --head-dim d [--threshold] [--robust B] [--map [--points N]] [--backend auto|gpu|cpu] [--json]
  *   bound --base B --length L --head-dim d [--json]
  *   bound --table [--head-dim 128] [--json]
  * Lengths accept k/M suffixes with 1k = 1024 (as in seed 001). Exit 0 whenever the answer was computed.
  */
 import { boundFigure } from '../../shared/core/format';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
-import { BoundEngine, Backend } from '../../shared/node/engine';
+import { BoundEngine, Backend, type EngineProvenThreshold } from '../../shared/node/engine';
+import { logGrid } from '../../shared/bstar/validityMap';
+import { islandsOf } from '../../shared/inspector/validity';
 import { bstarChain, lmax as scanLmax } from '../../shared/bstar/index';
 import { validBaseFigure } from '../../shared/core/baseFigure';
 import { checkHeadDim } from '../../shared/bstar/validate';
 import { NATIVE_LOG_ENV } from '../../shared/node/quietGpuProbe';
 
 const USAGE = [
-  'usage: rope-lens bound --length L --head-dim d [--threshold] [--backend auto|gpu|cpu] [--json] [--verbose]',
+  'usage: rope-lens bound --length L --head-dim d [--threshold] [--robust B] [--map [--points N]] [--backend auto|gpu|cpu] [--json] [--verbose]',
   '       rope-lens bound --base B --length L --head-dim d [--json]',
   '       rope-lens bound --table [--head-dim 128] [--json]',
 ].join('\n');
@@ -68,6 +70,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         backend: { type: 'string' },
         table: { type: 'boolean', default: false },
         threshold: { type: 'boolean', default: false },
+        robust: { type: 'string' },
+        map: { type: 'boolean', default: false },
+        points: { type: 'string' },
         json: { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -97,6 +102,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const t0 = Date.now();
     if (a.base !== undefined) {
       if (a.backend !== undefined) throw new UsageError(`--backend applies to the --length/--head-dim form only\n${USAGE}`);
+      if (a.robust !== undefined || a.map) throw new UsageError(`--robust and --map apply to the --length/--head-dim form\n${USAGE}`);
       if (a.threshold) throw new UsageError(`--threshold applies to the --length/--head-dim form (--base always prints it)\n${USAGE}`);
       const base = parseNumber(a.base, '--base');
       const { lmax } = await engine.lmax(base, headDim, length);
@@ -117,20 +123,56 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       }
       return EXIT_OK;
     }
+    if (a.points !== undefined && !a.map) throw new UsageError(`--points applies to --map\n${USAGE}`);
+    const points = a.points === undefined ? MAP_POINTS : parseLength(a.points, '--points');
+    if (points < 2 || points > MAX_MAP_POINTS) throw new UsageError(`--points must be between 2 and ${MAX_MAP_POINTS}, got ${points}`);
+    const candidate = a.robust === undefined ? undefined : parseNumber(a.robust, '--robust');
     const progress = progressLine(io, `b*(${length}, ${headDim})`);
     const r = await engine.bstar(length, headDim, { backend, onProgress: progress });
-    // The threshold scans a grid of bases over all m < L: it costs as much as b* again, so only on request.
-    const t = a.threshold ? await engine.threshold(length, headDim, { backend }) : undefined;
+    // The threshold scans a grid of bases over all m < L: it costs as much as b* again, so only on request
+    // (and the map, which runs from b* to past the threshold, needs it too).
+    io.status?.(a.threshold ? `proving how far the threshold holds (L = ${length}, d = ${headDim})` : '');
+    const t = a.threshold
+      ? await engine.provenThreshold(length, headDim, { backend })
+      : a.map
+        ? await engine.threshold(length, headDim, { backend })
+        : undefined;
+    io.status?.(candidate !== undefined ? `proving every base within ±10% of ${candidate}` : '');
+    const robust = candidate !== undefined ? await engine.robust(candidate, headDim, length, { backend }) : undefined;
+    io.status?.(a.map ? `validity map over ${points} bases` : '');
+    const mapRange = t ? { from: r.bstar / 1.25, to: t.threshold * 1.5 } : undefined;
+    const map = a.map && mapRange ? await engine.validityMap(logGrid(mapRange.from, mapRange.to, points), headDim, length, { backend }) : undefined;
     io.status?.('');
     const w = r.witness;
+    const proven = t && 'proven' in t ? (t as EngineProvenThreshold) : undefined;
     const out = {
       length,
       headDim,
       bstar: r.bstar,
-      ...(t ? { threshold: t.threshold } : {}),
+      ...(t ? { threshold: t.threshold, certifiedAbove: t.certifiedAbove } : {}),
+      ...(proven ? { thresholdProof: proven.proven } : {}),
       witness: w ? { m: w.m, f: w.f, base: w.base } : null,
+      ...(robust
+        ? {
+            robust: {
+              candidate,
+              robust: robust.robust,
+              witness: robust.verdict.robust ? null : robust.verdict.witness,
+              undecided: !robust.verdict.robust && robust.verdict.undecided,
+            },
+          }
+        : {}),
+      ...(map ? { map: summariseMap(map.map.bases, map.map.lmax, length) } : {}),
       backend: r.backend,
       backendReason: r.backendReason,
+      // Which backend ran each job and why (the threshold's grid scans always run in float64 on the CPU).
+      jobs: {
+        bstar: { backend: r.backend, reason: r.backendReason, ms: r.ms },
+        ...(t ? { threshold: { backend: 'cpu', reason: 'the estimate grid is scanned in float64 on the CPU' } } : {}),
+        ...(proven ? { thresholdProof: { backend: proven.proofBackend, reason: proven.proofReason } } : {}),
+        ...(robust ? { robust: { backend: robust.backend, reason: robust.backendReason, ms: robust.ms, ...(robust.gpu ? { gpu: robust.gpu } : {}) } } : {}),
+        ...(map ? { map: { backend: map.backend, reason: map.backendReason, ms: map.ms, ...(map.gpu ? { gpu: map.gpu } : {}) } } : {}),
+      },
       ...(r.gpu ? { gpu: r.gpu } : {}),
       ms: Date.now() - t0,
     };
@@ -144,9 +186,20 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         io.out(
           `  witness: base ${fmt(w.base)} (b*·(1 − ${((r.bstar - w.base) / r.bstar).toExponential(1)})) fails at m = ${w.m} (f = ${w.f.toExponential(3)})`,
         );
-      if (t) io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
+      if (proven) io.out(`  ${thresholdLine(proven)}`);
+      else if (t) io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
       else io.out('  every base valid above: run with --threshold (an estimate from a 2% grid of bases)');
       io.out('  note: b* is the left end of a narrow valid island; bases just above b* are mostly invalid again');
+      if (robust) {
+        const v = robust.verdict;
+        io.out(
+          v.robust
+            ? `  robust: every base within ±10% of ${fmt(candidate!)} is valid (proven on the ${robust.backend}: ${robust.backendReason})`
+            : `  robust: NOT proven for ${fmt(candidate!)}: base ${fmt(v.witness.base)} ${v.undecided ? 'could not be decided' : `fails at m = ${v.witness.m} (f = ${v.witness.f.toExponential(3)})`} (${robust.backend}: ${robust.backendReason})`,
+        );
+      }
+      if (map)
+        io.out(`  ${mapLines(summariseMap(map.map.bases, map.map.lmax, length)).join('\n  ')}\n  map: ${map.backend} (${map.backendReason}), ${map.ms} ms`);
       io.out(`  backend: ${r.backend} (${r.backendReason}), ${out.ms} ms`);
     }
     return EXIT_OK;
@@ -154,6 +207,53 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.status?.('');
     await engine.dispose();
   }
+}
+
+/** Bases in `bound --map` unless --points says (the Inspector's CPU map is as coarse; a GPU draws more). */
+const MAP_POINTS = 256;
+const MAX_MAP_POINTS = 65536;
+
+interface MapSummary {
+  points: number;
+  from: number;
+  to: number;
+  valid: number;
+  /** Runs of consecutive valid grid bases, [first, last]. */
+  islands: [number, number][];
+  /** The largest invalid grid base and its L_max (null: none on the grid). */
+  lastInvalid: { base: number; lmax: number } | null;
+}
+
+function summariseMap(bases: number[], lmax: number[], length: number): MapSummary {
+  let lastInvalid: MapSummary['lastInvalid'] = null;
+  for (let k = bases.length - 1; k >= 0 && !lastInvalid; k--) if (lmax[k] < length) lastInvalid = { base: bases[k], lmax: lmax[k] };
+  return {
+    points: bases.length,
+    from: bases[0],
+    to: bases[bases.length - 1],
+    valid: lmax.filter((l) => l >= length).length,
+    islands: islandsOf(bases, lmax, length),
+    lastInvalid,
+  };
+}
+
+function mapLines(m: MapSummary): string[] {
+  const shown = m.islands.slice(0, 6).map(([a, b]) => (a === b ? fmt(a) : `${fmt(a)}–${fmt(b)}`));
+  return [
+    `map: L_max over ${m.points} bases from ${fmt(m.from)} to ${fmt(m.to)} (log grid, exact per base): ${m.valid} valid`,
+    `  valid runs: ${shown.join(', ')}${m.islands.length > shown.length ? `, … (${m.islands.length} in all)` : ''}`,
+    m.lastInvalid ? `  largest invalid grid base: ${fmt(m.lastInvalid.base)} (L_max = ${m.lastInvalid.lmax})` : '  every grid base is valid',
+  ];
+}
+
+function thresholdLine(t: EngineProvenThreshold): string {
+  const p = t.proven;
+  const est = `estimate ${fmt(t.threshold)} (2% grid)`;
+  if (p.located) {
+    return `every base above ${fmt(p.provenAbove)} is valid (proven: ${p.proofs} ±10% neighbourhood proofs down from ${t.certifiedAbove.toExponential(2)}; ${fmt(p.invalidAt.base)} just below is invalid; ${est})`;
+  }
+  const why = p.stopped ?? t.proofReason;
+  return `every base valid above ≈ ${fmt(t.threshold)} (${est}); proven above ${fmt(p.provenAbove)} only (${why})`;
 }
 
 /** A `[ 42%] computing b*(…)` status line on a terminal, at most every 100 ms; undefined when there is none. */

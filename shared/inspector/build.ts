@@ -4,6 +4,7 @@
  * call the same function. Every frequency comes from the shared RoPE core (computeFrequencies and
  * the seed methods); every f_b(m) value from the b* engine's float64 scans.
  */
+import type { InspectorMap } from './mapResolution';
 import { RopeError } from '../core/errors';
 import type { RopeFrequencies, RopeSpec, RopeType } from '../rope/spec';
 import { computeFrequencies, defaultInvFreq } from '../rope/invFreq';
@@ -46,7 +47,7 @@ export interface BuildOptions {
   /** Compute the validity scan around b* now (slow for long targets), or leave it null. */
   validity?: boolean;
   /** Exact b* and threshold for (target, rotaryDim) from the b* engine, when the host has them. */
-  exact?: { bstar?: number; threshold?: number; robust?: number; note?: string };
+  exact?: { bstar?: number; threshold?: number; robust?: number; note?: string; map?: InspectorMap };
   variant?: TransformersVariant;
 }
 
@@ -275,6 +276,7 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
             threshold: opts.exact?.threshold,
             robust: opts.exact?.robust,
             exactNote: opts.exact?.note,
+            map: opts.exact?.map,
           }),
     applicable: input.applicable ?? [],
     warnings,

@@ -8,6 +8,7 @@
 import { defaultInvFreq } from '../rope/invFreq';
 import { firstNegative } from '../rope/fb';
 import type { ValidityScan } from './types';
+import type { InspectorMap } from './mapResolution';
 
 export interface ValidityOptions {
   /** Grid points per decade of base. */
@@ -22,6 +23,8 @@ export interface ValidityOptions {
   /** Stop once this many consecutive grid bases are valid (and the grid has passed `base`). */
   validRun?: number;
   maxPoints?: number;
+  /** The engine's map (exact L_max per base, computed off-thread): drawn instead of this module's grid. */
+  map?: InspectorMap;
 }
 
 /** L_max(b) capped at `length` (= valid). */
@@ -45,6 +48,7 @@ export function islandsOf(bases: number[], lmax: number[], length: number): [num
 }
 
 export function validityScan(length: number, rotaryDim: number, base: number, opts: ValidityOptions = {}): ValidityScan {
+  if (opts.map && opts.map.bases.length > 0) return fromEngineMap(length, rotaryDim, opts.map, opts);
   const perDecade = opts.perDecade ?? 16;
   const validRun = opts.validRun ?? 12;
   const maxPoints = opts.maxPoints ?? 160;
@@ -100,5 +104,24 @@ export function validityScan(length: number, rotaryDim: number, base: number, op
     robust: opts.robust,
     note: notes.join(' ') || undefined,
     engine: `float64 CPU (b* engine scans), ${perDecade} bases per decade`,
+  };
+}
+
+/** The chart from the engine's map: its bases and exact L_max as they are, the exact markers from the host. */
+function fromEngineMap(length: number, rotaryDim: number, map: InspectorMap, opts: ValidityOptions): ValidityScan {
+  const lmax = map.lmax.map((l) => Math.min(l, length));
+  const where =
+    map.backend === 'gpu' ? `the engine's map on the GPU (${map.reason})` : `the engine's map on the CPU (${map.reason}; a hardware GPU draws more bases)`;
+  return {
+    length,
+    rotaryDim,
+    bases: map.bases,
+    lmax,
+    islands: islandsOf(map.bases, lmax, length),
+    bstar: opts.bstar,
+    threshold: opts.threshold,
+    robust: opts.robust,
+    note: opts.exactNote,
+    engine: `exact float64 L_max at ${map.bases.length.toLocaleString('en-US')} log-spaced bases, ${where}`,
   };
 }

@@ -14,6 +14,7 @@ import { checkBase, checkHeadDim, checkLength } from '../bstar/validate';
 import { Lru } from './lru';
 import { AdapterProbe, probeAdapter } from './adapterProbe';
 import { describeAdapter } from './webgpuLoad';
+import { ProvenThreshold, THRESHOLD_PROOF_MAX_LENGTH, proveThreshold } from '../bstar/provenThreshold';
 
 export type { GpuInfoValue } from './workerProtocol';
 
@@ -82,6 +83,15 @@ export interface EngineThreshold extends ThresholdResult {
   bstar: number;
   backend: RanOn;
   cached: boolean;
+}
+
+export { THRESHOLD_PROOF_MAX_LENGTH } from '../bstar/provenThreshold';
+
+export interface EngineProvenThreshold extends EngineThreshold {
+  proven: ProvenThreshold;
+  /** Where the neighbourhood proofs ran (null: none ran). */
+  proofBackend: RanOn | null;
+  proofReason: string;
 }
 
 /** Where dist/bstarWorker.js is: beside this bundle (dist/*.js), or the repo's dist/ when running TS sources. */
@@ -295,6 +305,33 @@ export class BoundEngine {
     const r = { ...v, bstar: b.bstar };
     this.thresholdCache.set(k, r);
     return { ...r, backend: b.backend, cached: false };
+  }
+
+  /**
+   * The threshold estimate plus how far it is proven: ±10% neighbourhood proofs chained down from
+   * certifiedAbove (bstar/provenThreshold.ts), each on the proof backend. Beyond `maxProofLength`
+   * no proof runs and only certifiedAbove is proven.
+   */
+  async provenThreshold(length: number, headDim: number, o: JobOptions & { maxProofLength?: number } = {}): Promise<EngineProvenThreshold> {
+    const t = await this.threshold(length, headDim, o);
+    const maxLength = o.maxProofLength ?? THRESHOLD_PROOF_MAX_LENGTH;
+    if (length > maxLength) {
+      const proven: ProvenThreshold = { provenAbove: t.certifiedAbove, invalidAt: { base: t.threshold, from: 'estimate' }, located: false, proofs: 0 };
+      return { ...t, proven, proofBackend: null, proofReason: `no neighbourhood proofs beyond L = ${maxLength} (their cost grows like L²)` };
+    }
+    let ran: { backend: RanOn; reason: string } | null = null;
+    const proven = await proveThreshold(
+      t.threshold,
+      t.certifiedAbove,
+      async (c) => {
+        const r = await this.robust(c, headDim, length, o);
+        if (!ran || r.backend === 'cpu') ran = { backend: r.backend, reason: r.backendReason };
+        return r.verdict.robust ? { robust: true } : { robust: false, witness: r.verdict.witness, undecided: r.verdict.undecided };
+      },
+      async (b) => (await this.lmax(b, headDim, length, { signal: o.signal })).lmax === null,
+    );
+    const how = ran as { backend: RanOn; reason: string } | null;
+    return { ...t, proven, proofBackend: how?.backend ?? null, proofReason: how?.reason ?? 'no proof needed (the estimate is at or above certifiedAbove)' };
   }
 
   async lmax(base: number, headDim: number, length: number, o: JobOptions = {}): Promise<{ lmax: number | null; backend: RanOn }> {

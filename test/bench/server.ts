@@ -21,7 +21,7 @@ import { createSyncOracle } from '../../shared/service/syncOracle';
 import { BoundEngine } from '../../shared/node/engine';
 import { DEFAULT_SETTINGS } from '../../server/settings';
 import { WORKER_IDLE_MS } from '../../server/boundComputer';
-import { SERVER_NODE_FLAGS } from '../../shared/protocol/messages';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../shared/protocol/messages';
 
 const ROOT = process.cwd();
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus', 'models');
@@ -119,6 +119,12 @@ async function editRounds(h: LspHarness, files: CorpusFile[], versions: Map<stri
   return samples;
 }
 
+function withoutServerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const k of Object.keys(SERVER_ENV)) delete out[k];
+  return out;
+}
+
 /** A server with the corpus open (bounds settled, one edit round): its RSS, for comparing environments. */
 export async function corpusRss(env: NodeJS.ProcessEnv): Promise<{ rss: number }> {
   const files = corpus();
@@ -141,8 +147,12 @@ export async function runBench(report: BenchReport): Promise<void> {
     return;
   }
   const files = corpus();
-  // The same Node flags the VS Code client starts the server with.
-  const h = await LspHarness.start({ args: [...SERVER_NODE_FLAGS, SERVER, '--stdio'], settings: { validation: { delay: 0 } } });
+  // The same Node flags and environment the VS Code client starts the server with.
+  const h = await LspHarness.start({
+    args: [...SERVER_NODE_FLAGS, SERVER, '--stdio'],
+    settings: { validation: { delay: 0 } },
+    env: { ...process.env, ...SERVER_ENV },
+  });
   try {
     // Open everything, then wait until every analysis has all the bounds it asked for.
     const tOpen = performance.now();
@@ -231,11 +241,18 @@ export async function runBench(report: BenchReport): Promise<void> {
     });
     rrow({ name: 'peak RSS (VmHWM) over the run', value: `${peak.toFixed(1)} MB`, note: "while the corpus's bounds were computed" });
     // The same measurement with WebGPU switched off, in the same run: what the GPU stack costs a user.
-    const off = await corpusRss({ ...process.env, ROPE_LENS_WEBGPU: '0' });
+    const off = await corpusRss({ ...process.env, ...SERVER_ENV, ROPE_LENS_WEBGPU: '0' });
     rrow({
       name: `RSS, ${files.length} configs open, just edited, ROPE_LENS_WEBGPU=0`,
       value: `${off.rss.toFixed(1)} MB`,
       note: `same run, a second server; the default server above is ${(rss - off.rss).toFixed(1)} MB above it`,
+    });
+    // And without the client's environment (SERVER_ENV): what `rope-lens lsp` started by another editor uses.
+    const plain = await corpusRss(withoutServerEnv(process.env));
+    rrow({
+      name: `RSS, ${files.length} configs open, just edited, without ${Object.keys(SERVER_ENV).join(', ')}`,
+      value: `${plain.rss.toFixed(1)} MB`,
+      note: `same run, a third server (as \`rope-lens lsp\` runs unless the editor sets it); the default server above is ${(plain.rss - rss).toFixed(1)} MB below it`,
     });
   } finally {
     await h.stop();

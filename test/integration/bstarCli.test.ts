@@ -15,7 +15,12 @@ describe('rope-lens bound', () => {
     const c = capture();
     assert.equal(await run(['--length', '2k', '--head-dim', '128', '--threshold', '--json'], c.io), 0);
     const j = JSON.parse(c.out.join(''));
-    assert.deepEqual(Object.keys(j).sort(), ['backend', 'backendReason', 'bstar', 'headDim', 'length', 'ms', 'threshold', 'witness'].sort());
+    // Issue 36 follow-up: --threshold also says how far it is proven (certifiedAbove, thresholdProof), and jobs names each job's backend.
+    assert.deepEqual(
+      Object.keys(j).sort(),
+      ['backend', 'backendReason', 'bstar', 'certifiedAbove', 'headDim', 'jobs', 'length', 'ms', 'threshold', 'thresholdProof', 'witness'].sort(),
+    );
+    assert.deepEqual(Object.keys(j.jobs).sort(), ['bstar', 'threshold', 'thresholdProof']);
     assert.equal(j.length, 2048);
     assert.ok(Math.abs(j.bstar - 11587.24) / 11587.24 < 6e-7);
     assert.equal(j.backend, 'cpu');
@@ -28,7 +33,8 @@ describe('rope-lens bound', () => {
     const c = capture();
     assert.equal(await run(['--length', '2k', '--head-dim', '128', '--json'], c.io), 0);
     const j = JSON.parse(c.out.join(''));
-    assert.deepEqual(Object.keys(j).sort(), ['backend', 'backendReason', 'bstar', 'headDim', 'length', 'ms', 'witness'].sort());
+    assert.deepEqual(Object.keys(j).sort(), ['backend', 'backendReason', 'bstar', 'headDim', 'jobs', 'length', 'ms', 'witness'].sort());
+    assert.deepEqual(Object.keys(j.jobs), ['bstar']);
     const h = capture();
     await run(['--length', '2k', '--head-dim', '128'], h.io);
     assert.match(h.out.join('\n'), /run with --threshold/);
