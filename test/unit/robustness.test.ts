@@ -51,13 +51,15 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
       '{\n  "architectures": [\n    "LlamaForCausalLM"\n  ],\n  "hidden_size": 4096,\n  "max_position_embeddings": 16384,\n  "model_type": "llama",\n  "num_attention_heads": 32,\n  "rope_scaling": {\n    "type": "linear",\n    "factor": 0.25,\n    "rope_theta": {\n      "rope_theta": "NaN",\n      "long_factor": 127\n    }\n  },\n  "rope_theta": 10000,\n  "vocab_size": 32000\n}';
     const refused = (t: string) =>
       checkInvariants(t, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
-    const m1 = refused(shrunk)?.message ?? '';
+    const f1 = refused(shrunk);
+    const m1 = f1 ? said(f1) : '';
     assert.match(m1, /got \{'type': 'linear', 'factor': 0\.25, 'rope_theta': \{'rope_theta': 'NaN', 'long_factor': 127\}\} \(these keys/);
     // Nested deeper than the fuzz input, so that the elision shows whatever the limit.
     let junk = '{"x":{},"long_factor":127}';
     for (let i = 0; i < 60; i++) junk = `{"x":${junk}}`;
     const nested = `{"architectures":["LlamaForCausalLM"],"hidden_size":4096,"max_position_embeddings":16384,"model_type":"llama","num_attention_heads":32,"rope_scaling":{"factor":{"x":${junk},"original_max_position_embeddings":{"short_factor":"longrope","base_model":"NaN","long_factor":0}}},"rope_theta":10000,"vocab_size":32000}`;
-    const m2 = refused(nested)?.message ?? '';
+    const f2 = refused(nested);
+    const m2 = f2 ? said(f2) : '';
     assert.match(m2, /got \{'factor': \{'x': \{'x': [{}'x: ]+… \(these keys/);
     assert.doesNotMatch(m2, /long_factor|base_model|"/, 'the rest of the value is elided, and nothing is printed as JSON');
     assert.ok(m2.length < 500, `${m2.length} characters`);
@@ -103,7 +105,7 @@ describe('robustness: counterexamples found by npm run fuzz', () => {
     const text =
       '{"hidden_size":4096,"max_position_embeddings":16384,"model_type":"llama","num_attention_heads":32,"rope_scaling":{"type":"linear","factor":"NaN"},"rope_theta":10000,"architectures":["LlamaForCausalLM"]}';
     const f = checkInvariants(text, 'config.json').diagnostics.find((d) => d.code === 'consumer/refused' && /transformers ≤ 4\.42/.test(d.message));
-    assert.match(f?.message ?? '', /factor field must be a float > 1, got 'NaN' \(these keys/);
+    assert.match(f ? said(f) : '', /factor field must be a float > 1, got 'NaN' \(these keys/);
   });
   // Found by npm run fuzz in the session of 2026-11-26 evening (seed -1829692294, path "42502"): a vLLM YAML with
   // hf_overrides: "NaN" printed JavaScript's parser message (with the value in double quotes) and claimed
