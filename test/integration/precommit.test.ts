@@ -159,7 +159,10 @@ function hookSuite(major: number | undefined, own: boolean): void {
       const r = runHook({ 'model/config.json': bad });
       assert.equal(r.status, 1, r.stdout + r.stderr);
       assert.match(r.stdout, /RoPE Lens .*Failed/);
-      assert.match(r.stdout, /model\/config\.json:\d+:\d+ warning rope\/context-extended Positions past 8,192 tokens are extrapolated: max_position_embeddings is 65,536/);
+      assert.match(
+        r.stdout,
+        /model\/config\.json:\d+:\d+ warning rope\/context-extended Positions past 8,192 tokens are extrapolated: max_position_embeddings is 65,536/,
+      );
 
       // The project file silences exactly that code, for the hook too (JSON has no comments).
       const silenced = runHook({ 'model/config.json': bad, '.rope-lens.yaml': 'disable: [rope/context-extended]\n' });
