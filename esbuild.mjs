@@ -30,6 +30,7 @@ const nodeEntries = [
   ['shared/node/worker.ts', 'dist/bstarWorker.js'],
   ['shared/node/webgpuWorker.ts', 'dist/webgpuWorker.js'],
   ['shared/node/webgpuProbeChild.ts', 'dist/webgpuProbe.js'],
+  ['shared/node/proofWorker.ts', 'dist/proofWorker.js'],
   ['test/bench/main.ts', 'dist/bench.js'],
 ];
 const browserEntries = [

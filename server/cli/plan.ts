@@ -6,6 +6,8 @@ import { resolve as resolvePath } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { buildPlan, planJson } from '../../shared/planner/plan';
 import { loadPlanModel } from '../../shared/planner/modelSource';
+import { planProofs } from '../../shared/planner/options';
+import { parallelProver } from '../../shared/node/parallelProof';
 import { parseContextLength } from '../../shared/planner/lengthInput';
 import { nodeFileReader } from '../../shared/node/resolveNode';
 import { HUB_OPTION, hubContext, withHub } from './hub';
@@ -117,7 +119,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (model.trainingLength === undefined) throw new UsageError(`--target is required (the model's trained context is given by its config)\n${USAGE}`);
     target = model.trainingLength;
   }
-  const plan = buildPlan(model, { target, stages, trainers: trainers as Trainer[] });
+  // Robust bases are proven at every length, on every core (the editor's plan view stops at 131,072).
+  const plan = buildPlan(model, { target, stages, trainers: trainers as Trainer[] }, planProofs(parallelProver()));
   io.out(values.json ? JSON.stringify(planJson(plan), null, 2) : planText(plan));
   return EXIT_OK;
 }

@@ -8,7 +8,7 @@ import { Cancellable, ExactScan, SweepResult, WitnessScreen, sweepBstar } from '
 import { ThresholdResult, estimateThreshold } from './threshold';
 import { checkBase, checkHeadDim, checkLength } from './validate';
 import { RopeError } from '../core/errors';
-import { NeighbourhoodScreen, NeighbourhoodVerdict, proveNeighbourhood } from './neighbourhood';
+import { NeighbourhoodScreen, NeighbourhoodVerdict, ProofPart, proveNeighbourhood } from './neighbourhood';
 
 export { TOLERANCE, fDirect } from '../rope/fb';
 export { MAX_LENGTH } from './validate';
@@ -118,10 +118,10 @@ export function robustNeighbourhood(
   candidate: number,
   headDim: number,
   length: number,
-  opts: { signal?: AbortSignal | Cancellable; screen?: NeighbourhoodScreen } = {},
+  opts: { signal?: AbortSignal | Cancellable; screen?: NeighbourhoodScreen; part?: ProofPart } = {},
 ): NeighbourhoodVerdict {
   checkBase(candidate * 0.9);
   checkHeadDim(headDim);
   checkLength(length);
-  return proveNeighbourhood(candidate, headDim, length, { signal: opts.signal, screen: opts.screen });
+  return proveNeighbourhood(candidate, headDim, length, { signal: opts.signal, screen: opts.screen, part: opts.part });
 }

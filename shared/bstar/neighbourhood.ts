@@ -64,13 +64,31 @@ export interface ProofStats {
 
 export type NeighbourhoodVerdict =
   | { robust: true; stats: ProofStats }
-  | { robust: false; witness: NeighbourhoodWitness; undecided: boolean; stats: ProofStats };
+  | {
+      robust: false;
+      witness: NeighbourhoodWitness;
+      undecided: boolean;
+      stats: ProofStats;
+      /** The block of m (index j, blocks of PROOF_BLOCK) being judged when the proof failed: merges parts. */
+      atBlock: number;
+    };
 
 /**
  * Lower bounds of f over (grid base k, block j), row-major [k·blocks + j], block j = [j·B, min((j+1)·B, L)).
  * NaN or −∞ mean unknown. null: no screen this time (the proof runs on the CPU).
  */
 export type NeighbourhoodScreen = (bases: Float64Array, headDim: number, length: number, block: number) => Float64Array | null;
+
+export interface ProofPart {
+  index: number;
+  count: number;
+  /**
+   * Shared between the parts: [0] holds 1 + the highest block where a part has failed (0: none). A
+   * part stops when a failure above its next block is known: its lower blocks cannot change the
+   * merged verdict, and it answers robust for what it judged.
+   */
+  failedAbove?: Int32Array;
+}
 
 export interface ProofOptions {
   signal?: Cancellable;
@@ -79,6 +97,11 @@ export interface ProofOptions {
   gridDrop?: number;
   /** Override SCREEN_SUBCELLS (tests, benchmarks). */
   subcells?: number;
+  /**
+   * Judge only the blocks j with j mod count = index (one part of a proof split across threads; see
+   * mergeProofParts). Without it, every block.
+   */
+  part?: ProofPart;
 }
 
 /** S(b) = Σᵢ aᵢ·b^(−aᵢ): |∂f/∂ln b| ≤ m·S(b) for every m, and S is non-increasing in b. */
@@ -122,95 +145,110 @@ function blockMin(theta: Float64Array, cos2: Float64Array, j: number, length: nu
 /**
  * Is every base within ±MARGIN of `candidate` valid for `length`? Inputs are assumed validated
  * (base > 1, even d ≥ 2, 1 ≤ L ≤ MAX_LENGTH).
+ *
+ * Blocks of m are visited from the top down (f is smallest at large m, so a failing neighbourhood
+ * fails in the first blocks visited); within a block, the grid bases top down, then its cells top
+ * down. The first failure in that order is the witness. Lower blocks need a coarser grid (the
+ * derivative bound grows with m): a block uses every `stride`-th grid base, the largest power of two
+ * that keeps M·S·h ≤ GRID_DROP, so a proof costs about half of (grid bases) × L cosines. Values at a
+ * block's grid bases are kept while the block is judged, so a cell's refinement starts from them.
  */
 export function proveNeighbourhood(candidate: number, headDim: number, length: number, opts: ProofOptions = {}): NeighbourhoodVerdict {
   const tol = TOLERANCE;
-  const grid = proofGrid(candidate, headDim, length, opts.gridDrop);
+  const gridDrop = opts.gridDrop ?? GRID_DROP;
+  const grid = proofGrid(candidate, headDim, length, gridDrop);
   const nBases = grid.length;
+  const cells = nBases - 1;
   const nb = Math.ceil(length / PROOF_BLOCK);
   const S = derivativeScale(grid[0], headDim);
+  const span = Math.log(grid[cells] / grid[0]);
   const stats: ProofStats = { gridBases: nBases, blocks: nb, cellsRefined: 0, refineEvals: 0, exactBlocks: 0, screened: false, screenBases: 0 };
-  const buf = new Float64Array(Math.max(BLOCK, PROOF_BLOCK));
   const screened = opts.screen ? screenCells(opts.screen, grid, headDim, length, S, opts.subcells ?? SCREEN_SUBCELLS, opts.signal) : null;
-  const screenLower = screened?.coarse ?? null;
   stats.screened = screened !== null;
   stats.screenBases = screened?.bases ?? 0;
-  // mins[k·nb + j]: exact float64 block minimum, NaN until evaluated.
-  const mins = new Float64Array(nBases * nb).fill(NaN);
-  const thetaCache = new Map<number, { th: Float64Array; cos2: Float64Array }>();
+  const th: (Float64Array | undefined)[] = new Array(nBases);
+  const c2: (Float64Array | undefined)[] = new Array(nBases);
   const at = (k: number) => {
-    let t = thetaCache.get(k);
+    let t = th[k];
     if (!t) {
-      const th = thetas(grid[k], headDim);
-      t = { th, cos2: cos2Of(th) };
-      thetaCache.set(k, t);
+      t = thetas(grid[k], headDim);
+      th[k] = t;
+      c2[k] = cos2Of(t);
     }
-    return t;
+    return { th: t, cos2: c2[k]! };
   };
-  const exact = (k: number, j: number): number => {
-    const i = k * nb + j;
-    if (Number.isNaN(mins[i])) {
-      const t = at(k);
-      mins[i] = blockMin(t.th, t.cos2, j, length, buf).f;
-      stats.exactBlocks++;
+  // One block's float64 values at each grid base (evaluated on demand), and their minima.
+  const vals = new Float64Array(nBases * PROOF_BLOCK);
+  const mins = new Float64Array(nBases);
+  let j = nb - 1;
+  const part = opts.part;
+  const notRobust = (witness: NeighbourhoodWitness, undecided = false): NeighbourhoodVerdict => {
+    if (part?.failedAbove) raiseTo(part.failedAbove, j + 1);
+    return { robust: false, witness, undecided, stats, atBlock: j };
+  };
+
+  for (; j >= 0; j--) {
+    if (part && j % part.count !== part.index) continue;
+    if (part?.failedAbove && Atomics.load(part.failedAbove, 0) > j + 1) break;
+    throwIfAborted(signalOf(opts));
+    const m0 = j * PROOF_BLOCK;
+    const count = Math.min(PROOF_BLOCK, length - m0);
+    const mTop = m0 + count - 1;
+    mins.fill(NaN);
+    const exact = (k: number): number => {
+      if (Number.isNaN(mins[k])) {
+        const t = at(k);
+        const out = vals.subarray(k * PROOF_BLOCK, k * PROOF_BLOCK + count);
+        evalBlock(t.th, m0, count, out, t.cos2);
+        let f = Infinity;
+        for (let q = 0; q < count; q++) if (out[q] < f) f = out[q];
+        mins[k] = f;
+        stats.exactBlocks++;
+      }
+      return mins[k];
+    };
+    const lowerOf = (k: number): number => {
+      if (!Number.isNaN(mins[k])) return mins[k];
+      const v = screened ? screened.coarse[k * nb + j] : NaN;
+      return Number.isNaN(v) ? exact(k) : v;
+    };
+    // The coarsest stride (a power of two) whose cells keep the drop within GRID_DROP at this block.
+    const need = Math.max(1, Math.ceil((span * mTop * S) / gridDrop));
+    let stride = 1;
+    while (stride * 2 * need <= cells) stride *= 2;
+    const nodes: number[] = [];
+    for (let k = 0; k < cells; k += stride) nodes.push(k);
+    nodes.push(cells);
+
+    // Grid bases, top down: the first one with a value below −tol is the witness (its first such m).
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const k = nodes[i];
+      if (lowerOf(k) < -tol && exact(k) < -tol) return notRobust({ base: grid[k], ...firstBelow(at(k).th, 0, length, tol, new Float64Array(BLOCK)) });
     }
-    return mins[i];
-  };
-  const lowerOf = (k: number, j: number): number => {
-    const i = k * nb + j;
-    if (!Number.isNaN(mins[i])) return mins[i];
-    const v = screenLower ? screenLower[i] : NaN;
-    return Number.isNaN(v) ? exact(k, j) : v;
-  };
-  const notRobust = (witness: NeighbourhoodWitness, undecided = false): NeighbourhoodVerdict => ({ robust: false, witness, undecided, stats });
-
-  // Grid bases, top down: the first one with a value below −tol is the witness (its first such m).
-  for (let k = nBases - 1; k >= 0; k--) {
-    throwIfAborted(signalOf(opts));
-    let failing = false;
-    for (let j = 0; j < nb && !failing; j++) if (lowerOf(k, j) < -tol && exact(k, j) < -tol) failing = true;
-    if (failing) return notRobust({ base: grid[k], ...firstBelow(at(k).th, 0, length, tol, buf) });
-  }
-
-  // Cells: blocks from the top of m down (where f is smallest, so a failing neighbourhood fails early),
-  // bases top down. Screen bounds first, exact minima where they do not clear the cell.
-  const steps = Float64Array.from({ length: nBases - 1 }, (_, k) => stepOf(grid[k], grid[k + 1]));
-  for (let j = nb - 1; j >= 0; j--) {
-    throwIfAborted(signalOf(opts));
-    for (let k = nBases - 2; k >= 0; k--) {
-      const h = steps[k];
-      if (screened?.cleared[k * nb + j]) continue;
-      const drop = (Math.min((j + 1) * PROOF_BLOCK, length) - 1) * S * h;
-      if ((lowerOf(k, j) + lowerOf(k + 1, j) - drop) / 2 >= -tol) continue;
-      const a = exact(k, j),
-        b = exact(k + 1, j);
-      if ((a + b - drop) / 2 >= -tol) continue;
+    // Cells, top down: screen bounds first, exact minima where they do not clear the cell.
+    for (let i = nodes.length - 2; i >= 0; i--) {
+      const k = nodes[i],
+        k1 = nodes[i + 1];
+      if (screened && allCleared(screened.cleared, k, k1, nb, j)) continue;
+      const h = stepOf(grid[k], grid[k1]);
+      const drop = mTop * S * h;
+      if ((lowerOf(k) + lowerOf(k1) - drop) / 2 >= -tol) continue;
+      if ((exact(k) + exact(k1) - drop) / 2 >= -tol) continue;
       stats.cellsRefined++;
-      const w = refineCell(k, j);
+      const fLo = vals.slice(k * PROOF_BLOCK, k * PROOF_BLOCK + count);
+      const fHi = vals.slice(k1 * PROOF_BLOCK, k1 * PROOF_BLOCK + count);
+      const w = refineRange(grid[k], grid[k1], fLo, fHi, m0, 0);
       if (w) return notRobust(w.witness, w.undecided);
     }
   }
   return { robust: true, stats };
 
   /**
-   * A cell the block minima cannot clear: per m, f at both grid bases gives its own bound. The range
-   * of m that still fails is evaluated at the midpoint base (one float64 block scan) and each half is
-   * judged the same way, until every m clears or a value below −tol turns up. Order: upper half first,
-   * m upward.
+   * A cell the block minima cannot clear: per m, f at both ends gives its own bound. The range of m
+   * that still fails is evaluated at the midpoint base (one float64 block scan) and each half is
+   * judged the same way, until every m clears or a value below −tol turns up. Order: upper half
+   * first, m upward. fx, fy: f at bases x < y for m = m0 … m0 + fx.length − 1.
    */
-  function refineCell(k: number, j: number): { witness: NeighbourhoodWitness; undecided: boolean } | null {
-    const m0 = j * PROOF_BLOCK;
-    const count = Math.min(PROOF_BLOCK, length - m0);
-    const lo = at(k),
-      hi = at(k + 1);
-    const fLo = new Float64Array(count),
-      fHi = new Float64Array(count);
-    evalBlock(lo.th, m0, count, fLo, lo.cos2);
-    evalBlock(hi.th, m0, count, fHi, hi.cos2);
-    return refineRange(grid[k], grid[k + 1], fLo, fHi, m0, 0);
-  }
-
-  /** fx, fy: f at bases x < y for m = m0 … m0 + fx.length − 1. */
   function refineRange(
     x: number,
     y: number,
@@ -234,10 +272,10 @@ export function proveNeighbourhood(candidate: number, headDim: number, length: n
       return { witness: { base: x, m: m0 + q, f: Math.min(fx[q], fy[q]) }, undecided: true };
     }
     const mid = Math.sqrt(x * y);
-    const th = thetas(mid, headDim);
+    const tm = thetas(mid, headDim);
     const n = last - first + 1;
     const fm = new Float64Array(n);
-    evalBlock(th, m0 + first, n, fm, cos2Of(th));
+    evalBlock(tm, m0 + first, n, fm, cos2Of(tm));
     stats.refineEvals++;
     for (let q = 0; q < n; q++) if (fm[q] < -tol) return { witness: { base: mid, m: m0 + first + q, f: fm[q] }, undecided: false };
     return (
@@ -245,6 +283,37 @@ export function proveNeighbourhood(candidate: number, headDim: number, length: n
       refineRange(x, mid, fx.subarray(first, last + 1), fm, m0 + first, depth + 1)
     );
   }
+}
+
+/**
+ * The verdict of a proof split into parts (each run with `part: { index, count }` for every index):
+ * the same as the whole proof's. The whole proof judges blocks from the top of m down and stops at the
+ * first failure; a part stops at its own first failure, and every block above the highest failing
+ * block passed in its own part, so that failure is the whole proof's, witness and all.
+ */
+export function mergeProofParts(parts: readonly NeighbourhoodVerdict[]): NeighbourhoodVerdict {
+  const stats: ProofStats = { gridBases: 0, blocks: 0, cellsRefined: 0, refineEvals: 0, exactBlocks: 0, screened: false, screenBases: 0 };
+  let failed: Extract<NeighbourhoodVerdict, { robust: false }> | undefined;
+  for (const p of parts) {
+    stats.gridBases = p.stats.gridBases;
+    stats.blocks = p.stats.blocks;
+    stats.cellsRefined += p.stats.cellsRefined;
+    stats.refineEvals += p.stats.refineEvals;
+    stats.exactBlocks += p.stats.exactBlocks;
+    if (!p.robust && (!failed || p.atBlock > failed.atBlock)) failed = p;
+  }
+  return failed ? { ...failed, stats } : { robust: true, stats };
+}
+
+/** cell[0] = max(cell[0], v), atomically. */
+function raiseTo(cell: Int32Array, v: number): void {
+  for (let now = Atomics.load(cell, 0); now < v; now = Atomics.load(cell, 0)) if (Atomics.compareExchange(cell, 0, now, v) === now) return;
+}
+
+/** Did the screen clear every finest cell from grid base k to k1 at block j? */
+function allCleared(cleared: Uint8Array, k: number, k1: number, nb: number, j: number): boolean {
+  for (let c = k; c < k1; c++) if (!cleared[c * nb + j]) return false;
+  return true;
 }
 
 /**

@@ -31,6 +31,15 @@ export interface StageInput {
   gradientBase: number;
 }
 
+/**
+ * How a plan proves a base's ±10% neighbourhood: `prove` answers null when every base within ±10% of
+ * the candidate is valid at L, else a base there that is not; lengths above `maxLength` are not proven.
+ */
+export interface PlanProofs {
+  prove(candidate: number, dim: number, L: number): number | null;
+  maxLength: number;
+}
+
 interface Candidate {
   method: PlanMethod;
   label: string;
@@ -96,37 +105,45 @@ function scalingCandidate(
 }
 
 /**
- * Longest stage for which a plan proves a robust base (on the CPU, synchronously): the proof costs about
- * L² cosines, ~10 s for one candidate at 131,072 tokens on a 2-core machine; beyond it the option is
- * left out and the plan says why (a GPU machine proves longer ones: docs/gpu.md).
+ * Longest stage for which a plan proves a robust base on its own thread (the language server's plan
+ * view): the proof costs about L² cosines, ~2 s for one candidate at 131,072 tokens on one core.
+ * Beyond it the option is left out and the plan says why; the CLI proves every length on every core.
  */
 export const PLAN_PROOF_MAX_LENGTH = 131072;
 
+/** Proofs on the calling thread, up to PLAN_PROOF_MAX_LENGTH. */
+export const IN_THREAD_PROOFS: PlanProofs = { prove: (c, dim, L) => proofOf(c, dim, L, robustNeighbourhood), maxLength: PLAN_PROOF_MAX_LENGTH };
+
 /** The smallest round base ≥ the model's whose ±10% neighbourhood is proven valid at L (advice.md), or undefined. */
-export function robustBase(base: number, dim: number, L: number): number | undefined {
-  if (L > PLAN_PROOF_MAX_LENGTH) return undefined;
+export function robustBase(base: number, dim: number, L: number, proofs: PlanProofs = IN_THREAD_PROOFS): number | undefined {
+  if (L > proofs.maxLength) return undefined;
   return chooseValidBase(
     Math.max(base, L / 2),
     (x) => lmaxOfBase(x, dim, L),
-    (c) => proofOf(c, dim, L),
+    (c) => proofs.prove(c, dim, L),
   );
 }
 
+/** A prover from a function that returns the proof's verdict (the CLI's threads), with the plan's cache. */
+export function planProofs(verdict: typeof robustNeighbourhood, maxLength = Number.POSITIVE_INFINITY): PlanProofs {
+  return { prove: (c, dim, L) => proofOf(c, dim, L, verdict), maxLength };
+}
+
 /** Proofs already made (a plan asks the same rungs for every stage and on every request); bounded. */
-const proofs = new Map<string, number | null>();
-function proofOf(c: number, dim: number, L: number): number | null {
+const proofCache = new Map<string, number | null>();
+function proofOf(c: number, dim: number, L: number, verdict: (c: number, dim: number, L: number) => ReturnType<typeof robustNeighbourhood>): number | null {
   const k = `${c}/${dim}/${L}`;
-  let v = proofs.get(k);
+  let v = proofCache.get(k);
   if (v === undefined) {
-    const r = robustNeighbourhood(c, dim, L);
+    const r = verdict(c, dim, L);
     v = r.robust ? null : r.witness.base;
-    if (proofs.size >= 512) proofs.delete(proofs.keys().next().value as string);
-    proofs.set(k, v);
+    if (proofCache.size >= 512) proofCache.delete(proofCache.keys().next().value as string);
+    proofCache.set(k, v);
   }
   return v;
 }
 
-function candidates(m: PlanModelFacts, st: StageInput): Candidate[] {
+function candidates(m: PlanModelFacts, st: StageInput, proofs: PlanProofs): Candidate[] {
   const L = st.length,
     T = m.trained,
     d = m.rotaryDim,
@@ -158,7 +175,7 @@ function candidates(m: PlanModelFacts, st: StageInput): Candidate[] {
       `b^(ln(L/2π)/ln(T/2π)) applied stage by stage as Gradient did; keeps the critical dimension of T.`,
     ]),
   );
-  const robust = robustBase(b, d, L);
+  const robust = robustBase(b, d, L, proofs);
   if (robust !== undefined) {
     out.push(
       baseCandidate('robust-base', 'Smallest robust valid base', robust, m, L, [
@@ -270,11 +287,11 @@ export function shippedFrequencies(m: PlanModelFacts): Float64Array {
   return computeFrequencies({ ...m.shippedSpec }, { seqLen: m.shippedContext }).invFreq;
 }
 
-export function stageOptions(m: PlanModelFacts, st: StageInput): PlanOption[] {
+export function stageOptions(m: PlanModelFacts, st: StageInput, proofs: PlanProofs = IN_THREAD_PROOFS): PlanOption[] {
   const L = st.length;
   const original = defaultInvFreq(m.base, m.rotaryDim);
   const shipped = shippedFrequencies(m);
-  return candidates(m, st).map((c) => {
+  return candidates(m, st, proofs).map((c) => {
     const hit = lmaxOfFrequencies(c.invFreq, L);
     const wl = wavelengths(c.invFreq);
     const o: PlanOption = {

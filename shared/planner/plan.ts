@@ -11,7 +11,8 @@ import { trainedContextOf } from '../config/trainedContext';
 import { differencesText, lengthScalingType, modelReach } from '../config/reach';
 import { adviseRewrite, windowsCover } from '../advice/advice';
 import { planStages, stagedGradientBases, stagedNtkAwareBases } from './stages';
-import { PlanModelFacts, stageOptions } from './options';
+import { IN_THREAD_PROOFS, type PlanProofs, PlanModelFacts, stageOptions } from './options';
+import type { PlanOption } from './types';
 import { rankOptions, recommend } from './recommend';
 import { stageSnippets } from './snippets';
 import { Plan, PlanStage, TRAINERS, Trainer } from './types';
@@ -36,7 +37,38 @@ function usable(n: number): boolean {
   return Number.isFinite(n) && n > 0;
 }
 
-export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
+/**
+ * A base option (NTK-aware, Gradient's law) is recommended only when every base within ±10% of it is
+ * valid, as the robust base is by construction: while the top-ranked option is such a base, its
+ * neighbourhood is proven, and one that fails (or cannot be proven at this length) steps aside.
+ */
+function proveTopBaseOptions(
+  options: PlanOption[],
+  L: number,
+  d: number,
+  shippedContext: number,
+  shippedScaling: string | undefined,
+  proofs: PlanProofs,
+): void {
+  for (;;) {
+    const top = rankOptions(options, L, shippedContext, shippedScaling)[0];
+    if (!top || top.ropeTheta === undefined || top.method === 'robust-base' || top.method === 'as-shipped' || top.neighbourhood !== undefined) return;
+    const theta = top.ropeTheta.toLocaleString('en-US', { maximumFractionDigits: 2 });
+    if (L > proofs.maxLength) {
+      top.neighbourhood = 'unproven';
+      top.notes.push(`Valid at ${theta} itself; its ±10% neighbourhood is not proven at this length here, so it is not recommended.`);
+      continue;
+    }
+    const w = proofs.prove(top.ropeTheta, d, L);
+    top.neighbourhood = w === null ? 'proven' : { invalidAt: w };
+    if (w !== null)
+      top.notes.push(
+        `Valid at ${theta} itself, but not every base within ±10% is (${w.toLocaleString('en-US', { maximumFractionDigits: 1 })} fails at ${L.toLocaleString('en-US')}): not recommended.`,
+      );
+  }
+}
+
+export function buildPlan(model: PlanModel, req: PlanRequest, proofs: PlanProofs = IN_THREAD_PROOFS): Plan {
   const rope = model.rope;
   const base = rope.base.value,
     d = rope.rotaryDim.value;
@@ -77,10 +109,11 @@ export function buildPlan(model: PlanModel, req: PlanRequest): Plan {
   }
 
   const stages: PlanStage[] = lengths.map((L, k) => {
-    const options = stageOptions(facts, { length: L, ntkAwareBase: ntk[k], gradientBase: grad[k] });
+    const options = stageOptions(facts, { length: L, ntkAwareBase: ntk[k], gradientBase: grad[k] }, proofs);
+    if (!covered) proveTopBaseOptions(options, L, d, facts.shippedContext, shippedScaling, proofs);
     const rec = covered
       ? { method: null, reason: `No full-attention frequencies to judge: ${covered}.` }
-      : recommend(options, L, facts.shippedContext, shippedScaling);
+      : recommend(options, L, facts.shippedContext, shippedScaling, proofs.maxLength);
     const ranked = rankOptions(options, L, facts.shippedContext, shippedScaling);
     const sn = stageSnippets(
       {

@@ -17,6 +17,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 function eligible(o: PlanOption, L: number, shippedContext: number): boolean {
   if (!o.meetsBound || !o.expressible || !o.trainable) return false;
+  if (o.neighbourhood !== undefined && o.neighbourhood !== 'proven') return false;
   return o.method !== 'as-shipped' || L <= shippedContext;
 }
 
@@ -41,7 +42,13 @@ export function rankOptions(options: readonly PlanOption[], L: number, shippedCo
     .sort((a, b) => replaces(a) - replaces(b) || a.change - b.change || b.trainers.length - a.trainers.length);
 }
 
-export function recommend(options: readonly PlanOption[], L: number, shippedContext: number, shippedScaling?: string): Recommendation {
+export function recommend(
+  options: readonly PlanOption[],
+  L: number,
+  shippedContext: number,
+  shippedScaling?: string,
+  proofMaxLength = PLAN_PROOF_MAX_LENGTH,
+): Recommendation {
   const ranked = rankOptions(options, L, shippedContext, shippedScaling);
   const best = ranked[0];
   if (best) {
@@ -62,8 +69,8 @@ export function recommend(options: readonly PlanOption[], L: number, shippedCont
   if (closest) parts.push(`the closest, ${closest.label}, holds to ${fmt(closest.lmax)} of ${fmt(L)}`);
   if (!options.some((o) => o.method === 'robust-base')) {
     parts.push(
-      L > PLAN_PROOF_MAX_LENGTH
-        ? `a robust base (every base within ±10% valid) is proven only up to ${fmt(PLAN_PROOF_MAX_LENGTH)} tokens in a plan`
+      L > proofMaxLength
+        ? `a robust base (every base within ±10% valid) is proven only up to ${fmt(proofMaxLength)} tokens in the editor's plan (\`rope-lens plan\` proves every length)`
         : 'no round base up to the search limit is valid with a ±10% margin at this length',
     );
   }

@@ -35,6 +35,12 @@ export interface PlanOption {
   notes: string[];
   /** Wavelengths 2π/θᵢ′ (for the plan view; left out of the CLI's JSON). */
   wavelengths: number[];
+  /**
+   * A base option that would be recommended: is every base within ±10% of ropeTheta valid at the
+   * stage length? 'proven', a base there that is not (`invalidAt`), or 'unproven' (past the plan's
+   * proof length). Only a proven base is recommended: a base valid at one point sits on a narrow island.
+   */
+  neighbourhood?: 'proven' | 'unproven' | { invalidAt: number };
 }
 
 export interface PlanStage {

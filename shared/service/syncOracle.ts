@@ -6,27 +6,31 @@
  */
 import type { BoundOracle } from './types';
 import { bstar as computeBstar, lmax as computeLmax, robustNeighbourhood, threshold as computeThreshold } from '../bstar/index';
+import type { NeighbourhoodVerdict } from '../bstar/neighbourhood';
 
 export interface SyncOracleOptions {
   /** Largest L for which b* and the threshold are computed (default 65536). */
   maxSweepLength?: number;
   /**
-   * Largest L for which a suggested base's ±10% neighbourhood is proven (default 131072: the proof
-   * costs ~L² cosines, seconds per candidate there on one core); beyond it the base-raising fix is not
-   * offered by the CLI (the language server proves it on its worker, a GPU machine much faster).
+   * Largest L for which a suggested base's ±10% neighbourhood is proven (default: every length). The
+   * proof costs ~L² cosines: ~4 s for a robust candidate at 262,144 tokens on one core, ~45 s at
+   * 1,048,576; beyond a limit the base-raising fix says its base was checked at 41 points only.
    */
   maxProofLength?: number;
+  /** Runs one neighbourhood proof (default: on this thread; the CLI passes one that uses every core). */
+  prove?: (candidate: number, headDim: number, length: number) => NeighbourhoodVerdict;
 }
 
 export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { cacheSize(): number } {
   const maxSweep = opts.maxSweepLength ?? 65536;
-  const maxProof = opts.maxProofLength ?? 131072;
+  const maxProof = opts.maxProofLength ?? Number.POSITIVE_INFINITY;
+  const prove = opts.prove ?? ((c: number, d: number, L: number) => robustNeighbourhood(c, d, L));
   const lmaxCache = new Map<string, number | null>();
   const bstarCache = new Map<string, number | undefined>();
   const thresholdCache = new Map<string, number | undefined>();
   const robustCache = new Map<string, number | null>();
   return {
-    proofLimit: maxProof,
+    ...(Number.isFinite(maxProof) ? { proofLimit: maxProof } : {}),
     lmax(base, headDim, length) {
       const k = `${base}/${headDim}/${length}`;
       if (!lmaxCache.has(k)) lmaxCache.set(k, computeLmax(base, headDim, length));
@@ -49,7 +53,7 @@ export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { 
       const k = `${candidate}/${headDim}/${length}`;
       if (length > maxProof) return undefined;
       if (!robustCache.has(k)) {
-        const v = robustNeighbourhood(candidate, headDim, length);
+        const v = prove(candidate, headDim, length);
         robustCache.set(k, v.robust ? null : v.witness.base);
       }
       return robustCache.get(k)!;

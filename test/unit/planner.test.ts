@@ -6,7 +6,8 @@ import { buildPlan, PlanModel } from '../../shared/planner/plan';
 import { planStages, stagedGradientBases, stagedNtkAwareBases } from '../../shared/planner/stages';
 import { trainedContextOf } from '../../shared/config/trainedContext';
 import { loadPlanModel } from '../../shared/planner/modelSource';
-import { lmaxOfFrequencies, lmax } from '../../shared/bstar/index';
+import { lmaxOfFrequencies, lmax, robustNeighbourhood } from '../../shared/bstar/index';
+import { planProofs } from '../../shared/planner/options';
 import { fAt } from '../../shared/rope/fb';
 import { gradientThetaBase, ntkAwareBase, ntkMixedA, ntkMixedInvFreq } from '../../shared/rope/seedMethods';
 import { computeFrequencies, defaultInvFreq } from '../../shared/rope/invFreq';
@@ -189,8 +190,11 @@ describe('planner: plans for real models', () => {
                 highFreqFactor: sc!.high_freq_factor as number | undefined,
               }).invFreq;
         assert.equal(lmaxOfFrequencies(freqs, st.length), null, `${rec.method} at ${st.length} recomputed`);
+        // A base is recommended only with its whole ±10% proven valid (the robust base is by construction).
+        if (rec.ropeTheta !== undefined && rec.method !== 'robust-base') assert.equal(rec.neighbourhood, 'proven', `${rec.method} at ${st.length}`);
         for (const o of st.options) {
-          if (o.meetsBound && o.trainable && o.expressible && o.method !== 'as-shipped')
+          const provenOrNotBase = o.neighbourhood === undefined || o.neighbourhood === 'proven';
+          if (o.meetsBound && o.trainable && o.expressible && o.method !== 'as-shipped' && provenOrNotBase)
             assert.ok(o.change >= rec.change, `${o.method} changes less than ${rec.method}`);
         }
         assert.match(st.recommendedReason, /meets the bound/);
@@ -213,15 +217,43 @@ describe('planner: plans for real models', () => {
 
   it('a model that ships llama3 scaling: options on the unscaled base relative to T, base changes ranked before new scaling', () => {
     const l31 = modelFrom(join(FIX, 'models/llama-3.1-8b.json'), 'meta-llama/Llama-3.1-8B');
-    const p = buildPlan(l31, { target: 262144 });
+    // Proofs at every length (as the CLI), on this thread.
+    const p = buildPlan(l31, { target: 262144 }, planProofs(robustNeighbourhood));
     assert.equal(p.trainedContext, 8192);
     assert.equal(p.shippedScaling, 'llama3');
     const st = p.stages[0];
     const rec = st.options.find((o) => o.method === st.recommended)!;
     assert.ok(rec.ropeTheta !== undefined, `recommended ${rec.method}`);
+    assert.equal(rec.method, 'robust-base');
     assert.match(st.snippets.axolotl!, /rope_scaling: null/);
   });
+
+  it("a base option valid at its own value but not over its ±10% is not recommended (Mistral-7B-v0.3 → 131,072: Gradient's law base)", () => {
+    const p = buildPlan(loadPlanModel('mistralai/Mistral-7B-v0.3', nodeFileReader, catalogResolver, '.'), { target: 131072 });
+    const st = p.stages[0];
+    const gradient = st.options.find((o) => o.method === 'gradient')!;
+    const robust = st.options.find((o) => o.method === 'robust-base')!;
+    // Gradient's law changes the frequencies least of the options that meet the bound, so it was asked first.
+    assert.ok(gradient.meetsBound && gradient.change < robust.change);
+    assert.equal(typeof gradient.neighbourhood, 'object', JSON.stringify(gradient.neighbourhood));
+    const invalidAt = (gradient.neighbourhood as { invalidAt: number }).invalidAt;
+    assert.ok(Math.abs(invalidAt / gradient.ropeTheta! - 1) <= 0.1 + 1e-12, `${invalidAt} outside ±10% of ${gradient.ropeTheta}`);
+    assert.ok(directlyInvalid(invalidAt, 128, 131072), `${invalidAt} is valid by direct cosines`);
+    assert.equal(st.recommended, 'robust-base');
+    assert.match(gradient.notes.join(' '), /not every base within ±10% is .*not recommended/);
+  });
 });
+
+/** Some m < L with Σ cos(m·b^(−2i/d)) < −1e-7, by direct cosines (Math.pow and Math.cos only). */
+function directlyInvalid(base: number, d: number, L: number): boolean {
+  const th = Array.from({ length: d / 2 }, (_, i) => Math.pow(base, (-2 * i) / d));
+  for (let m = 0; m < L; m++) {
+    let f = 0;
+    for (const t of th) f += Math.cos(m * t);
+    if (f < -1e-7) return true;
+  }
+  return false;
+}
 
 const oracle = createSyncOracle();
 const ROPE_CODES = /^(rope|training|axolotl|llama-factory)\//;
