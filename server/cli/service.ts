@@ -4,7 +4,7 @@
  */
 import { createRopeLensService, type RopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
-import { type NeighbourhoodProver, parallelProver } from '../../shared/node/parallelProof';
+import { type NeighbourhoodProver, parallelProver, proofMaxLengthFromEnv } from '../../shared/node/parallelProof';
 import { createNodeResolver } from '../../shared/node/resolveNode';
 import { nodeWorkspaceFacts } from '../../shared/node/consumerPins';
 import { nodeProjectConfig } from '../../shared/node/projectConfig';
@@ -39,7 +39,7 @@ export function cliService(
   shell?: ShellParser,
 ): RopeLensService {
   return createRopeLensService({
-    oracle: createSyncOracle({ prove: announced(parallelProver()) }),
+    oracle: createSyncOracle({ prove: announced(parallelProver()), maxProofLength: proofMaxLengthFromEnv() }),
     resolver,
     variant,
     log,

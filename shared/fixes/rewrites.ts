@@ -66,20 +66,14 @@ export function ntkFix(t: RopeTarget, base: number, scale: number, dim: number):
 }
 
 /**
- * What a raised base's title may claim: `proven` (every real base within ±10% proven valid, bstar/neighbourhood.ts),
- * `grid` (41 points across ±10% checked; the proof was beyond this front-end's length limit), or `none`
- * (a formula's base, e.g. Gradient's law: the title claims nothing about the bound).
+ * What a raised base's title may claim: `proven` (every real base within ±10% proven valid, bstar/neighbourhood.ts)
+ * or `none` (a formula's base, e.g. Gradient's law: the title claims nothing about the bound).
  */
-export type BaseClaim = 'proven' | 'grid' | 'none';
+export type BaseClaim = 'proven' | 'none';
 
 export function raiseBaseFix(t: RopeTarget, base: number, next: number, length: number, claim: BaseClaim = 'proven'): Fix | undefined {
   if (!t.basePath || !(next > base)) return undefined;
-  const why =
-    claim === 'proven'
-      ? ` (valid for every base within ±10% at ${fmt(length)} tokens, proven)`
-      : claim === 'grid'
-        ? ` (valid at 41 bases across ±10% at ${fmt(length)} tokens; not proven between them at this length here)`
-        : ` (for training at ${fmt(length)} tokens)`;
+  const why = claim === 'proven' ? ` (valid for every base within ±10% at ${fmt(length)} tokens, proven)` : ` (for training at ${fmt(length)} tokens)`;
   return {
     title: `Raise ${t.baseName} to ${fmtPlain(next)}${why}`,
     kind: 'raise-base',

@@ -19,6 +19,18 @@ export const PARALLEL_PROOF_MIN_LENGTH = 65536;
 /** At most this many threads (the work splits evenly; more threads mostly add memory). */
 const MAX_THREADS = 8;
 
+/**
+ * ROPE_LENS_PROOF_MAX_LENGTH: the longest length whose robust bases the CLI proves (default: every
+ * length). A proof at 1,048,576 tokens takes about a minute on two cores; a quick run (a test, a
+ * pre-commit hook on a long pretraining config) can stop earlier, and the base fix then says it was
+ * checked at 41 points only, and a plan leaves the robust base out.
+ */
+export function proofMaxLengthFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.ROPE_LENS_PROOF_MAX_LENGTH;
+  const n = raw === undefined || raw === '' ? Number.NaN : Number(raw);
+  return Number.isSafeInteger(n) && n > 0 ? n : Number.POSITIVE_INFINITY;
+}
+
 export type NeighbourhoodProver = (candidate: number, headDim: number, length: number) => NeighbourhoodVerdict;
 
 function defaultScript(): string {

@@ -147,17 +147,19 @@ function checkGroup(
   }
   const fixes = [];
   const target = modelTarget(ctx, rope);
-  // Past the oracle's proof limit (the CLI at long lengths) the 41-point grid decides, and the fix says so.
-  const proven = !(L > (ctx.oracle.proofLimit ?? Number.POSITIVE_INFINITY));
+  // A base is suggested only with its whole ±10% proven valid; past an oracle's proof limit
+  // (ROPE_LENS_PROOF_MAX_LENGTH in the CLI) none is, and the detail says so.
+  const limit = ctx.oracle.proofLimit;
+  const proven = !(limit !== undefined && L > limit);
   let next: number | undefined;
-  if (!capped) {
+  if (!capped && proven) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
     next = chooseValidBase(
       Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
       (x) => lmaxOf(ctx, x, dim, L),
-      (c) => (proven ? robustOf(ctx, c, dim, L) : null),
+      (c) => robustOf(ctx, c, dim, L),
     );
-    const fix = next !== undefined ? raiseBaseFix(target, base, next, L, proven ? 'proven' : 'grid') : undefined;
+    const fix = next !== undefined ? raiseBaseFix(target, base, next, L) : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
     else next = undefined;
   }
@@ -168,11 +170,11 @@ function checkGroup(
       : `${short} meets the RoPE base bound only up to ${fmt(m)} of the ${span} it trains at.`;
   const detail =
     `${over}${island}` +
-    (next === undefined
-      ? ''
-      : proven
-        ? ` ${fmt(next)} is valid together with every base within ±10% of it (proven).`
-        : ` ${fmt(next)} is valid at 41 bases across ±10% of it; the proof between them is beyond this length here.`) +
+    (next !== undefined
+      ? ` ${fmt(next)} is valid together with every base within ±10% of it (proven).`
+      : !proven
+        ? ` A base to raise it to is suggested only with every base within ±10% of it proven valid, and this run proves that only up to ${fmt(limit!)} tokens.`
+        : '') +
     ' A base chosen before training should cover every distance the layers see.';
   return finding(BASE_BELOW_BOUND, severity, message, range, fixes, detail);
 }

@@ -16,8 +16,9 @@ describe('rope-lens plan (spawned CLI)', function () {
   before(() => {
     execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-plan-'));
-    // An empty Hugging Face cache: hub ids resolve through the built-in catalog only.
-    env = { ...process.env, HF_HUB_CACHE: join(tmp, 'hub') };
+    // An empty Hugging Face cache: hub ids resolve through the built-in catalog only. Robust bases are
+    // proven up to 131,072 tokens here (a 2²⁰ proof takes a minute; robustLongCli.test.ts runs one past it).
+    env = { ...process.env, HF_HUB_CACHE: join(tmp, 'hub'), ROPE_LENS_PROOF_MAX_LENGTH: '131072' };
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
