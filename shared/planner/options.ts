@@ -10,6 +10,7 @@ import { lognAttentionScale, ntkFixedInvFreq, ntkMixedInvFreq } from '../rope/se
 import { criticalDimension, wavelengths } from '../rope/analysis';
 import { lmax as lmaxOfBase, lmaxOfFrequencies, robustNeighbourhood } from '../bstar/index';
 import { chooseValidBase } from '../fixes/chooseBase';
+import { provenOnce } from '../bstar/proofCache';
 import type { PlanMethod, PlanOption, Trainer } from './types';
 
 /** Su's empirical exponent for NTK-RoPE-mixed (seed 000). */
@@ -129,18 +130,9 @@ export function planProofs(verdict: typeof robustNeighbourhood, maxLength = Numb
   return { prove: (c, dim, L) => proofOf(c, dim, L, verdict), maxLength };
 }
 
-/** Proofs already made (a plan asks the same rungs for every stage and on every request); bounded. */
-const proofCache = new Map<string, number | null>();
+/** A rung's proof, made once per process (bstar/proofCache.ts: a plan asks the same rungs for every stage and request). */
 function proofOf(c: number, dim: number, L: number, verdict: (c: number, dim: number, L: number) => ReturnType<typeof robustNeighbourhood>): number | null {
-  const k = `${c}/${dim}/${L}`;
-  let v = proofCache.get(k);
-  if (v === undefined) {
-    const r = verdict(c, dim, L);
-    v = r.robust ? null : r.witness.base;
-    if (proofCache.size >= 512) proofCache.delete(proofCache.keys().next().value as string);
-    proofCache.set(k, v);
-  }
-  return v;
+  return provenOnce(c, dim, L, verdict);
 }
 
 function candidates(m: PlanModelFacts, st: StageInput, proofs: PlanProofs): Candidate[] {

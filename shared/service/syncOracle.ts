@@ -7,6 +7,7 @@
 import type { BoundOracle } from './types';
 import { bstar as computeBstar, lmax as computeLmax, robustNeighbourhood, threshold as computeThreshold } from '../bstar/index';
 import type { NeighbourhoodVerdict } from '../bstar/neighbourhood';
+import { provenOnce } from '../bstar/proofCache';
 
 export interface SyncOracleOptions {
   /** Largest L for which b* and the threshold are computed (default 65536). */
@@ -28,7 +29,6 @@ export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { 
   const lmaxCache = new Map<string, number | null>();
   const bstarCache = new Map<string, number | undefined>();
   const thresholdCache = new Map<string, number | undefined>();
-  const robustCache = new Map<string, number | null>();
   return {
     ...(Number.isFinite(maxProof) ? { proofLimit: maxProof } : {}),
     lmax(base, headDim, length) {
@@ -50,14 +50,9 @@ export function createSyncOracle(opts: SyncOracleOptions = {}): BoundOracle & { 
       return thresholdCache.get(k);
     },
     robust(candidate, headDim, length) {
-      const k = `${candidate}/${headDim}/${length}`;
       if (length > maxProof) return undefined;
-      if (!robustCache.has(k)) {
-        const v = prove(candidate, headDim, length);
-        robustCache.set(k, v.robust ? null : v.witness.base);
-      }
-      return robustCache.get(k)!;
+      return provenOnce(candidate, headDim, length, prove);
     },
-    cacheSize: () => lmaxCache.size + bstarCache.size + thresholdCache.size + robustCache.size,
+    cacheSize: () => lmaxCache.size + bstarCache.size + thresholdCache.size,
   };
 }
