@@ -61,10 +61,10 @@ describe('training launches through the launch adapters', () => {
 
   it('a base set through a variable is raised where the variable is assigned', () => {
     const text = [
-      'THETA=5000000',
+      'THETA=1000000',
       'accelerate launch --num_processes 8 train.py \\',
       '  --model_name_or_path meta-llama/Llama-2-7b-hf \\',
-      '  --seq-length 262144 \\',
+      '  --seq-length 65536 \\',
       '  --rope-theta $THETA',
       '',
     ].join('\n');
@@ -72,7 +72,7 @@ describe('training launches through the launch adapters', () => {
     assert.match(said(d), /[Rr]ead generically: train\.py's own argument names are not known to RoPE Lens/);
     const out = applyTextEdits(text, new LineIndex(text), d.fixes.find((f) => f.preferred)!.edits);
     assert.match(out, /^THETA=\d+\n/);
-    assert.equal(out.replace(/^THETA=\d+/, 'THETA=5000000'), text);
+    assert.equal(out.replace(/^THETA=\d+/, 'THETA=1000000'), text);
   });
 
   it('a Dockerfile CMD (exec form) under a trainer image: judged, the fix adds JSON strings to the array', () => {
