@@ -7,6 +7,7 @@
  */
 import type { BoundOracle } from '../shared/service/types';
 import type { InspectorMap, InspectorThresholdProof } from '../shared/inspector/mapResolution';
+import { enUS } from '../shared/core/format';
 
 /** The asynchronous engine behind the oracle (the b* engine, or a test double). */
 export interface BoundComputer {
@@ -183,6 +184,6 @@ function isFailure(a: Answer | Failure): a is Failure {
 function readableKey(key: string): string {
   return key.replace(/\d+(?:\.\d+)?(?:e[+-]?\d+)?/g, (n) => {
     const v = Number(n);
-    return Number.isFinite(v) ? v.toLocaleString('en-US', { maximumSignificantDigits: 7, useGrouping: false }) : n;
+    return Number.isFinite(v) ? enUS(v, { maximumSignificantDigits: 7, useGrouping: false }) : n;
   });
 }

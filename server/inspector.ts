@@ -15,7 +15,7 @@ import type { CachedBoundOracle } from './boundOracle';
 import { fileNameOf } from './uri';
 import { chooseValidBase } from '../shared/fixes/chooseBase';
 import { INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH, type InspectorThresholdProof, mapRange } from '../shared/inspector/mapResolution';
-import { boundFigure } from '../shared/core/format';
+import { boundFigure, enUS } from '../shared/core/format';
 import { THRESHOLD_PROOF_MAX_LENGTH } from '../shared/bstar/provenThreshold';
 
 /** Longest target for which the exact b* is computed for the panel (seconds at 128k). */
@@ -115,7 +115,7 @@ function thresholdNote(estimate: number, proof: InspectorThresholdProof | undefi
   if (proofWanted) return `threshold ${boundFigure(estimate)}: an estimate from a 2% grid (its proof is running).`;
   return target <= INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH
     ? `threshold ${boundFigure(estimate)}: an estimate from a 2% grid (this host does not prove it; \`rope-lens bound --threshold\` does).`
-    : `threshold ${boundFigure(estimate)}: an estimate from a 2% grid (proved in the panel up to ${INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH.toLocaleString('en-US')} tokens; \`rope-lens bound --threshold\` proves it up to ${THRESHOLD_PROOF_MAX_LENGTH.toLocaleString('en-US')}).`;
+    : `threshold ${boundFigure(estimate)}: an estimate from a 2% grid (proved in the panel up to ${enUS(INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH)} tokens; \`rope-lens bound --threshold\` proves it up to ${enUS(THRESHOLD_PROOF_MAX_LENGTH)}).`;
 }
 
 export function inspectorFix(doc: TextDocument, params: InspectorFixParams, service: RopeLensService, settings: RopeLensSettings): InspectorFixResult {

@@ -17,9 +17,10 @@ import type { Trainer } from '../shared/planner/types';
 import { planViewData } from '../shared/inspector/planView';
 import { PLAN_TRAINERS, type PlanTrainer } from '../shared/inspector/planTypes';
 import { fileNameOf } from './uri';
+import { enUS } from '../shared/core/format';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const grouped = (n: number) => n.toLocaleString('en-US');
+const grouped = (n: number) => enUS(n);
 
 function labelOf(uri: string): string {
   return fileNameOf(uri).split(/[\\/]/).slice(-2).join('/');

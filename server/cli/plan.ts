@@ -12,6 +12,7 @@ import { parseContextLength } from '../../shared/planner/lengthInput';
 import { nodeFileReader } from '../../shared/node/resolveNode';
 import { HUB_OPTION, hubContext, withHub } from './hub';
 import { Plan, PlanOption, TRAINERS, Trainer } from '../../shared/planner/types';
+import { enUS } from '../../shared/core/format';
 
 const USAGE =
   'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id[@revision]> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--hub] [--json]';
@@ -22,7 +23,7 @@ function length(raw: string, what: string): number {
   return r.value;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number) => enUS(n);
 
 function setting(o: PlanOption): string {
   if (o.ropeTheta !== undefined) return `rope_theta ${fmt(Math.round(o.ropeTheta * 100) / 100)}`;

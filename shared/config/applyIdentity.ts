@@ -13,6 +13,7 @@ import { isEditOfShipped } from './editOrDerivative';
 import { familyDefaultBase } from './families';
 import { paramValue } from './modelValues';
 import { assumedTrainedContext } from './trainedContext';
+import { enUS } from '../core/format';
 
 export interface IdentityEvidence {
   /** The config's root, for the fingerprint. */
@@ -66,6 +67,6 @@ function markBaseEdit(rope: ModelRope, match: IdentityMatch, namedOtherwise: boo
   const shippedBase = match.shipped.base ?? familyDefaultBase(rope.modelType).value;
   if (Math.abs(rope.base.value - shippedBase) <= 1e-9 * shippedBase) return;
   if (!isEditOfShipped({ rope, trained: match.trainedContext.value, shippedBase, namedOtherwise })) return;
-  const n = (v: number) => v.toLocaleString('en-US');
+  const n = (v: number) => enUS(v);
   match.identity.edit = [`${rope.base.key ?? 'rope_theta'} ${n(rope.base.value)} (shipped ${n(shippedBase)})`];
 }

@@ -14,6 +14,7 @@ import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalo
 import type { ModelIdentity } from './modelRope';
 import { familyDefaultBase } from './families';
 import { currentTypeName } from '../rope/spec';
+import { enUS } from '../core/format';
 
 /** Architecture values that tell models apart; max_position_embeddings is deliberately absent (users raise it). */
 export interface Fingerprint {
@@ -277,7 +278,7 @@ function thetaOf(fp: Fingerprint): number {
 function ropeDifferences(fp: Fingerprint, contextLength: number | undefined, e: CatalogEntry, family: CatalogEntry[]): string[] {
   const shipped = ENTRY_FINGERPRINTS.get(e)!;
   const out: string[] = [];
-  const n = (v: number) => v.toLocaleString('en-US');
+  const n = (v: number) => enUS(v);
   if (thetaOf(fp) !== thetaOf(shipped)) out.push(`rope_theta ${n(thetaOf(fp))} (shipped ${n(thetaOf(shipped))})`);
   if (fp.scalingType !== undefined && shipped.scalingType !== undefined && fp.scalingType !== shipped.scalingType) {
     out.push(`scaling ${fp.scalingType === 'default' ? 'none' : fp.scalingType} (shipped ${shipped.scalingType === 'default' ? 'none' : shipped.scalingType})`);

@@ -20,6 +20,7 @@
  */
 import type { DerivativeOf, ModelRope } from './modelRope';
 import { trainedContextOf } from './trainedContext';
+import { enUS } from '../core/format';
 
 export interface ModelReach {
   value: number;
@@ -29,7 +30,7 @@ export interface ModelReach {
   unscaledFrom?: number;
 }
 
-const n = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : String(v));
+const n = (v: number) => (Number.isFinite(v) ? enUS(Math.round(v)) : String(v));
 
 function factorOf(rope: ModelRope): number | undefined {
   const f = rope.scaling?.params['factor']?.value;

@@ -5,6 +5,7 @@
  * past the island. So the figure is rounded *up*, and the shortest rounding whose value passes the
  * float64 scan (first failing m is null) is the one printed. Pure: the scan is passed in.
  */
+import { enUS } from './format';
 
 /** First failing m for a base, null when it holds for every m < L, undefined while not known yet. */
 export type BaseScan = (base: number) => number | null | undefined;
@@ -43,7 +44,7 @@ function candidates(base: number, style: BaseFigureStyle): Candidate[] {
     const integerDigits = Math.floor(Math.log10(Math.abs(base))) + 1;
     for (const d of MESSAGE_DECIMALS.filter((x) => x >= MESSAGE_SIGNIFICANT - integerDigits || x === MESSAGE_DECIMALS[MESSAGE_DECIMALS.length - 1])) {
       const value = ceilTo(base, d, false);
-      out.push({ value, text: value.toLocaleString('en-US', { maximumFractionDigits: d }) });
+      out.push({ value, text: enUS(value, { maximumFractionDigits: d }) });
     }
   } else {
     for (const s of FIGURE_SIGNIFICANT) {

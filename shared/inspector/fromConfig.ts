@@ -16,6 +16,7 @@ import { trainedContextOf } from '../config/trainedContext';
 import { RewriteKind, adviseRewrite } from '../advice/advice';
 import type { InspectorRecommendation, RewriteMethod } from './types';
 import { defaultTarget } from './build';
+import { enUS } from '../core/format';
 
 /**
  * The context the checkpoint was trained at, as `check` decides it (config/trainedContext.ts: the
@@ -66,7 +67,7 @@ export function recommendationFor(rope: ModelRope, target: number, variant?: Tra
 export function withRecommendation(input: InspectorInput, rope: ModelRope, target: number, variant?: TransformersVariant, training = false): InspectorInput {
   const recommended = recommendationFor(rope, target, variant, training);
   const notes = [...(input.notes ?? [])];
-  if (recommended) notes.push(`Recommended at ${target.toLocaleString('en-US')}: ${recommended.label}, ${recommended.why}.`);
+  if (recommended) notes.push(`Recommended at ${enUS(target)}: ${recommended.label}, ${recommended.why}.`);
   return { ...input, recommended, notes };
 }
 

@@ -6,8 +6,9 @@ import type { Plan, PlanOption, Trainer } from '../planner/types';
 import { wavelengths } from '../rope/analysis';
 import { defaultInvFreq } from '../rope/invFreq';
 import type { PlanTrainer, PlanViewData, PlanViewRequest, PlanViewRow, PlanViewStage } from './planTypes';
+import { enUS } from '../core/format';
 
-const grouped = (n: number) => n.toLocaleString('en-US');
+const grouped = (n: number) => enUS(n);
 
 /** The setting an option writes, in a table cell (the CLI's wording). */
 export function settingText(o: PlanOption): string {

@@ -9,6 +9,7 @@ import { defaultInvFreq } from '../rope/invFreq';
 import { firstNegative } from '../rope/fb';
 import type { ValidityScan } from './types';
 import type { InspectorMap } from './mapResolution';
+import { enUS } from '../core/format';
 
 export interface ValidityOptions {
   /** Grid points per decade of base. */
@@ -122,6 +123,6 @@ function fromEngineMap(length: number, rotaryDim: number, map: InspectorMap, opt
     threshold: opts.threshold,
     robust: opts.robust,
     note: opts.exactNote,
-    engine: `exact float64 L_max at ${map.bases.length.toLocaleString('en-US')} log-spaced bases, ${where}`,
+    engine: `exact float64 L_max at ${enUS(map.bases.length)} log-spaced bases, ${where}`,
   };
 }

@@ -10,6 +10,7 @@ import { isLaunchImage, isLaunchInvocation, launchArgv, mentionsLaunchWord, star
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
+import { enUS } from '../core/format';
 
 /** One ENTRYPOINT or CMD as written. */
 interface StartCommand {
@@ -249,7 +250,7 @@ export function reduceDockerfile(
     if (!comment) continued = /\\\s*$/.test(line);
     if (line.length > limits.maxLine) {
       problems.push({
-        message: `a line of ${line.length.toLocaleString('en-US')} characters was not read (longer than ${limits.maxLine.toLocaleString('en-US')})`,
+        message: `a line of ${enUS(line.length)} characters was not read (longer than ${enUS(limits.maxLine)})`,
         offset: start,
         partial: true,
       });
@@ -262,7 +263,7 @@ export function reduceDockerfile(
   // Build-time lines never start the container, so skipping them loses no launch (not partial).
   if (dropped)
     problems.push({
-      message: `${dropped.toLocaleString('en-US')} lines of build-time instructions were skipped: the file is over ${limits.maxParse.toLocaleString('en-US')} characters`,
+      message: `${enUS(dropped)} lines of build-time instructions were skipped: the file is over ${enUS(limits.maxParse)} characters`,
       offset: 0,
     });
   return { text: parts.join(''), problems };

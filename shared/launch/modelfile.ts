@@ -12,6 +12,7 @@
  */
 import { LineMap, makeToken } from './text';
 import type { LaunchFile, ModelfileLaunch, Token } from './types';
+import { enUS } from '../core/format';
 
 const INSTRUCTIONS = new Set(['from', 'license', 'template', 'system', 'adapter', 'draft', 'renderer', 'parser', 'parameter', 'message', 'requires']);
 
@@ -91,7 +92,7 @@ export function readModelfile(text: string, limits = MODELFILE_LIMITS): LaunchFi
   const problems: LaunchFile['problems'] = raw.map((p) => ({ message: p.message, range: doc.range(p.offset, 0) }));
   if (text.length > limits.maxParse)
     problems.push({
-      message: `only the first ${limits.maxParse.toLocaleString('en-US')} characters were read`,
+      message: `only the first ${enUS(limits.maxParse)} characters were read`,
       range: doc.range(limits.maxParse, 0),
       partial: true,
     });

@@ -7,6 +7,7 @@ import { Scalar, isScalar, isSeq, parseAllDocuments, visit, type Document, type 
 import { mentionsLaunchWord } from './sniff';
 import { LineMap, makeToken } from './text';
 import type { Invocation, QuoteStyle, Token } from './types';
+import { enUS } from '../core/format';
 
 export function quoteOfScalar(s: Scalar): QuoteStyle {
   return s.type === Scalar.QUOTE_DOUBLE ? 'double' : s.type === Scalar.QUOTE_SINGLE ? 'single' : 'none';
@@ -173,7 +174,7 @@ export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
   }
   collect(docs);
   problems.push({
-    message: `the file is over ${limits.maxParse.toLocaleString('en-US')} characters: only its documents that mention a launch program were read${skipped ? ` (${skipped} too large to read at all)` : ''}`,
+    message: `the file is over ${enUS(limits.maxParse)} characters: only its documents that mention a launch program were read${skipped ? ` (${skipped} too large to read at all)` : ''}`,
     offset: 0,
     length: 0,
     partial: true,

@@ -18,11 +18,23 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
-import { downloadFileToCacheDir, modelInfo, HubApiError, HUB_URL } from '@huggingface/hub';
 import { COMMIT_ID, HubRef, hubCacheRepoDir, parseHubRef } from '../config/resolve';
 import { hubCacheDir, nodeFileReader } from './resolveNode';
-import { gguf } from '@huggingface/gguf';
 import type { GgufMetadata } from '../gguf/metadata';
+
+/** The Hub's address when HF_ENDPOINT is unset (the library's HUB_URL). */
+const HUB_URL = 'https://huggingface.co';
+
+/**
+ * The Hub library, loaded on first use: at load it allocates about 5 MB of buffers and its task
+ * tables, which a language server that never fetches a model should not keep.
+ */
+let hubApiError: (new (...args: never[]) => Error) | undefined;
+async function hubLibrary() {
+  const lib = await import('@huggingface/hub');
+  hubApiError = lib.HubApiError;
+  return lib;
+}
 
 export interface HubSettings {
   endpoint: string;
@@ -186,6 +198,7 @@ async function fetchModelOnce(ref: string, s: HubSettings, log?: (line: string) 
   const fetch = boundedFetch(s, log);
   const common = { hubUrl: s.endpoint, fetch, ...(s.token ? { accessToken: s.token } : {}) };
   try {
+    const { modelInfo, downloadFileToCacheDir } = await hubLibrary();
     // The commit the revision points at names the snapshot folder (as huggingface_hub does).
     const info = await modelInfo({ ...common, name: hub.id, revision, additionalFields: ['sha'] });
     const commit = info.sha;
@@ -224,8 +237,8 @@ async function quietly<T>(f: () => Promise<T>): Promise<T> {
 function explain(e: unknown, hub: HubRef, s: HubSettings): { kind: HubFailureKind; message: string } {
   const page = `${s.endpoint}/${hub.id}`;
   const tokenSaid = s.token ? `the token from ${s.tokenSource}` : 'no token (set HF_TOKEN)';
-  if (e instanceof HubApiError) {
-    const status = e.statusCode;
+  if (hubApiError && e instanceof hubApiError) {
+    const status = (e as import('@huggingface/hub').HubApiError).statusCode;
     if (status === 401) {
       return s.token
         ? {
@@ -319,6 +332,8 @@ export async function fetchGgufHeader(ref: string, s: HubSettings = hubSettings(
   const fetch = boundedFetch(s, log);
   const auth = s.token ? { Authorization: `Bearer ${s.token}` } : undefined;
   try {
+    const { modelInfo } = await hubLibrary();
+    const { gguf } = await import('@huggingface/gguf');
     const info = await modelInfo({
       hubUrl: s.endpoint,
       fetch,

@@ -7,9 +7,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ShellParser } from '../launch/types';
 
-// require(), not import: bundled as CommonJS, web-tree-sitter's ESM build would need import.meta.url.
-const { Language, Parser } = require('web-tree-sitter') as typeof import('web-tree-sitter');
-
 /** The first existing file: next to this bundle (dist/), else the installed package. */
 function locate(file: string, pkgPath: string): string {
   const beside = join(__dirname, file);
@@ -22,6 +19,10 @@ let loading: Promise<ShellParser> | undefined;
 /** The shell parser, loaded on first call and shared afterwards. */
 export function loadShellParser(): Promise<ShellParser> {
   loading ??= (async () => {
+    // Required here, not at the top: its Emscripten glue runs when loaded, and a workspace of JSON
+    // configs never needs it. require(), not import: bundled as CommonJS, web-tree-sitter's ESM
+    // build would need import.meta.url.
+    const { Language, Parser } = require('web-tree-sitter') as typeof import('web-tree-sitter');
     const runtime = locate('tree-sitter.wasm', 'web-tree-sitter/tree-sitter.wasm');
     await Parser.init({ locateFile: () => runtime });
     const bash = await Language.load(locate('tree-sitter-bash.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'));

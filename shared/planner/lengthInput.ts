@@ -4,8 +4,9 @@
  * input box, so both accept the same spellings.
  */
 import { MAX_LENGTH } from '../bstar/validate';
+import { enUS } from '../core/format';
 
-const grouped = (n: number) => n.toLocaleString('en-US');
+const grouped = (n: number) => enUS(n);
 
 export type ParsedLength = { ok: true; value: number } | { ok: false; reason: string };
 

@@ -16,6 +16,7 @@ import type { PlanOption } from './types';
 import { rankOptions, recommend } from './recommend';
 import { stageSnippets } from './snippets';
 import { Plan, PlanStage, TRAINERS, Trainer } from './types';
+import { enUS } from '../core/format';
 
 export interface PlanModel {
   /** The model as the user named it (hub id or path). */
@@ -146,7 +147,7 @@ export function buildPlan(model: PlanModel, req: PlanRequest, proofs: PlanProofs
     criticalDimAtTrained: criticalDimension(base, d, T),
     stages,
     notes,
-    question: `Training at ${req.target.toLocaleString('en-US')}: the stages, options and trainer settings below are for fine-tuning at each stage length. Running the checkpoint at the target without training is another question; its answer is the rewrite check, serve and the Inspector recommend.`,
+    question: `Training at ${enUS(req.target)}: the stages, options and trainer settings below are for fine-tuning at each stage length. Running the checkpoint at the target without training is another question; its answer is the rewrite check, serve and the Inspector recommend.`,
     ...withoutTraining(rope, req.target, tc.value, covered),
   };
 }
@@ -166,8 +167,8 @@ function withoutTraining(
       withoutTraining: null,
       withoutTrainingReason:
         lengthScalingType(rope) === 'none'
-          ? `${target.toLocaleString('en-US')} is within what the model reaches (${reach.basis}): no rewrite is needed`
-          : `the model ships its own ${lengthScalingType(rope)} scaling (it reaches ${reach.value.toLocaleString('en-US')}): no new scaling is stacked on it`,
+          ? `${enUS(target)} is within what the model reaches (${reach.basis}): no rewrite is needed`
+          : `the model ships its own ${lengthScalingType(rope)} scaling (it reaches ${enUS(reach.value)}): no new scaling is stacked on it`,
     };
   }
   const o = a.preferred;

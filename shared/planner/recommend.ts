@@ -7,13 +7,14 @@
  */
 import type { PlanMethod, PlanOption } from './types';
 import { PLAN_PROOF_MAX_LENGTH } from './options';
+import { enUS } from '../core/format';
 
 export interface Recommendation {
   method: PlanMethod | null;
   reason: string;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number) => enUS(n);
 
 function eligible(o: PlanOption, L: number, shippedContext: number): boolean {
   if (!o.meetsBound || !o.expressible || !o.trainable) return false;

@@ -11,6 +11,7 @@ import { floatText } from '../fixes/render';
 import { roundBase } from '../fixes/rewrites';
 import { isLlamaFamily } from './options';
 import type { PlanOption, Trainer } from './types';
+import { enUS } from '../core/format';
 
 export interface SnippetContext {
   length: number;
@@ -34,7 +35,7 @@ export interface Snippet {
   note?: string;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number) => enUS(n);
 
 /** A YAML scalar: integers as written, other numbers with a decimal point (PyYAML reads 1e6 as a string). */
 function num(v: number, float = false): string {

@@ -156,17 +156,25 @@ export type PlanWriteStageResult = { ok: true; version: number; title: string; e
 export const PLAN_WRITE_STAGE_METHOD = 'ropeLens/plan/writeStage';
 export const PlanWriteStageRequest = new RequestType<PlanWriteStageParams, PlanWriteStageResult, void>(PLAN_WRITE_STAGE_METHOD);
 
-/** Node flags for the language-server process (the VS Code client and the server bench use them). */
-export const SERVER_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--expose-gc'];
+/**
+ * Node flags for the language-server process (the VS Code client and the server bench use them).
+ * --optimize-for-size: V8 grows the heap in smaller steps and keeps less free space in it (about
+ * −3 MB RSS with the benchmark's 54 configs open; the bench's latency rows and the time the
+ * corpus's bounds take stayed within their run-to-run spread, docs/benchmarks.md). `rope-lens lsp`
+ * cannot pass them to itself (docs/gpu.md says how an editor can).
+ */
+export const SERVER_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--expose-gc', '--optimize-for-size'];
 
 /**
  * Environment added to the language-server process's (the VS Code client and the server bench use it).
- * MALLOC_ARENA_MAX=1 (glibc; ignored elsewhere): the bound worker thread allocates from the main arena
- * instead of keeping its own, which stays mapped after the worker is stopped (−13 MB RSS with the
+ * Both glibc's, ignored elsewhere. MALLOC_ARENA_MAX=1: the bound worker thread allocates from the main
+ * arena instead of keeping its own, which stays mapped after the worker is stopped (−13 MB RSS with the
  * benchmark's 54 configs open, docs/gpu.md). The worker computes in typed arrays, so the shared arena
- * costs it no measurable time.
+ * costs it no measurable time. MALLOC_MMAP_THRESHOLD_=65536: blocks of 64 KB and more get their own
+ * mapping, returned when freed; without it glibc raises that threshold as the process frees large
+ * blocks, and they then stay in the arena (about −3 MB RSS, the same run's numbers).
  */
-export const SERVER_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '1' };
+export const SERVER_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '65536' };
 
 // ---- ropeLens/hub/*: fetching base models from the Hugging Face Hub ----
 

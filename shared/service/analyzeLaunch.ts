@@ -29,6 +29,7 @@ import { LAUNCH_RULES, unjudgedReason } from '../rules/launch/index';
 import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import type { LaunchRuleContext } from '../rules/launch/context';
 import { keepOnePreferred } from './verifyFixes';
+import { enUS } from '../core/format';
 
 export interface LaunchAnalysisOptions {
   fileName: string;
@@ -371,8 +372,8 @@ function trainingHoverMarkdown(l: LaunchDescription): string {
     );
   const rows: [string, string][] = [];
   if (l.resolvedFrom) rows.push(['model config', l.resolvedFrom]);
-  if (l.requestedLength !== null) rows.push(['training length', `${l.requestedLength.toLocaleString('en-US')}${l.lengthOption ? ` (${l.lengthOption})` : ''}`]);
-  if (l.trainedContext !== null) rows.push(['trained context', l.trainedContext.toLocaleString('en-US')]);
+  if (l.requestedLength !== null) rows.push(['training length', `${enUS(l.requestedLength)}${l.lengthOption ? ` (${l.lengthOption})` : ''}`]);
+  if (l.trainedContext !== null) rows.push(['trained context', enUS(l.trainedContext)]);
   for (const [k, v] of Object.entries(l.ropeOptions)) rows.push([k, `\`${v}\``]);
   if (rows.length) lines.push('| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`));
   for (const n of l.notes) lines.push('', n);

@@ -11,6 +11,7 @@ import { familyDefaultContext, hasClassDefault } from '../config/families';
 import { RewriteAdvice, RewriteOption, adviseRewrite, extensionNeed } from '../advice/advice';
 import { currentTypeName, ropeTypeOf } from '../rope/spec';
 import { compactJsonText } from '../core/json';
+import { enUS } from '../core/format';
 
 /** The trained context T as the config reader decides it (stated, catalog, else max_position_embeddings). */
 export function trainedContextOf(rope: ModelRope): number {
@@ -322,7 +323,7 @@ export function argNumber(n: number): string {
 
 /** 131072 → "131,072". */
 export function grouped(n: number): string {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n);
+  return Number.isFinite(n) ? enUS(Math.round(n)) : String(n);
 }
 
 /** The context-length keys a config writes, or max_position_embeddings alone when the caller has none. */

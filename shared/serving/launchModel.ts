@@ -7,6 +7,7 @@
 import type { Located, ModelRope, ScalingDescription } from '../config/modelRope';
 import { ropeTypeOf } from '../rope/spec';
 import { ScalingFacts, factsOfObject, scalingFacts } from './common';
+import { enUS } from '../core/format';
 
 export interface LaunchEffect {
   /** The model as the engine will run it for this command. */
@@ -138,7 +139,7 @@ export function withScaling(rope: ModelRope, params: Record<string, unknown>, la
 
 /** A scaling described in words: "YaRN factor 4 over 32,768", "linear factor 3", "no scaling". */
 export function scalingWords(f: ScalingFacts): string {
-  const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  const n = (x: number) => enUS(x, { maximumFractionDigits: 4 });
   switch (f.type) {
     case 'none':
       return 'no RoPE scaling';

@@ -12,6 +12,7 @@
 import { mentionsLaunchWord } from '../sniff';
 import type { LineMap } from '../text';
 import { ParseSource } from './source';
+import { enUS } from '../../core/format';
 
 export const SHELL_LIMITS = { maxLine: 32_768, maxParse: 120_000 };
 
@@ -39,7 +40,7 @@ const SHAPES = /^\s*(?:[\w.:-]+\s*\(\)|function\s|[{}()]|if\b|then\b|elif\b|else
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w.-]*)\1/;
 const USES = /\$\{?([A-Za-z_]\w*)/g;
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number) => enUS(n);
 
 export function prepareShell(doc: LineMap, limits = SHELL_LIMITS): Prepared {
   const text = doc.text;
