@@ -2,6 +2,7 @@
  * The CLI's analysis service: a synchronous bound oracle, the file-system resolver (local folders, the
  * HF cache, the catalog) and the project file (`.rope-lens.yaml`) found upward from each file.
  */
+import { enUS } from '../../shared/core/format';
 import { createRopeLensService, type RopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { type NeighbourhoodProver, parallelProver, proofMaxLengthFromEnv } from '../../shared/node/parallelProof';
@@ -24,7 +25,7 @@ function announced(prove: NeighbourhoodProver): NeighbourhoodProver {
     if (length >= ANNOUNCE_FROM && process.stderr.isTTY && !said.has(key)) {
       said.add(key);
       process.stderr.write(
-        `rope-lens: proving a robust base for ${length.toLocaleString('en-US')} tokens (rotary dim ${headDim}): every base within ±10% of each candidate, about a minute at 1M tokens on 2 cores\n`,
+        `rope-lens: proving a robust base for ${enUS(length)} tokens (rotary dim ${headDim}): every base within ±10% of each candidate, about a minute at 1M tokens on 2 cores\n`,
       );
     }
     return prove(candidate, headDim, length);

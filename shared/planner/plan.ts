@@ -54,7 +54,7 @@ function proveTopBaseOptions(
   for (;;) {
     const top = rankOptions(options, L, shippedContext, shippedScaling)[0];
     if (!top || top.ropeTheta === undefined || top.method === 'robust-base' || top.method === 'as-shipped' || top.neighbourhood !== undefined) return;
-    const theta = top.ropeTheta.toLocaleString('en-US', { maximumFractionDigits: 2 });
+    const theta = enUS(top.ropeTheta, { maximumFractionDigits: 2 });
     if (L > proofs.maxLength) {
       top.neighbourhood = 'unproven';
       top.notes.push(`Valid at ${theta} itself; its ±10% neighbourhood is not proven at this length here, so it is not recommended.`);
@@ -64,7 +64,7 @@ function proveTopBaseOptions(
     top.neighbourhood = w === null ? 'proven' : { invalidAt: w };
     if (w !== null)
       top.notes.push(
-        `Valid at ${theta} itself, but not every base within ±10% is (${w.toLocaleString('en-US', { maximumFractionDigits: 1 })} fails at ${L.toLocaleString('en-US')}): not recommended.`,
+        `Valid at ${theta} itself, but not every base within ±10% is (${enUS(w, { maximumFractionDigits: 1 })} fails at ${enUS(L)}): not recommended.`,
       );
   }
 }
