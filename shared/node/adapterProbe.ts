@@ -45,11 +45,14 @@ export function defaultProbeScript(): string {
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
-let probed: Promise<AdapterProbe> | null = null;
+/** Answers by probe script (in practice one: the default). */
+const probed = new Map<string, Promise<AdapterProbe>>();
 
 /** The adapter, probed once per process in a child. */
 export function probeAdapter(script = defaultProbeScript()): Promise<AdapterProbe> {
-  probed ??= new Promise((done) => {
+  const known = probed.get(script);
+  if (known) return known;
+  const asking = new Promise<AdapterProbe>((done) => {
     const refused = notProbed(script);
     if (refused) return done(refused);
     execFile(process.execPath, [script], { env: childEnv(), timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
@@ -58,7 +61,8 @@ export function probeAdapter(script = defaultProbeScript()): Promise<AdapterProb
       done(answerOf(String(stdout ?? ''), String(stderr ?? ''), { error, signal: err?.signal ?? null, status }));
     });
   });
-  return probed;
+  probed.set(script, asking);
+  return asking;
 }
 
 /** The adapter, probed now in a child, blocking the caller until it answers (a worker thread may block). */
