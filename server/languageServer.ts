@@ -192,7 +192,7 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
   let watchFiles = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    // The client's trace setting at 'verbose' lets the GPU library's own log lines through (quietGpuProbe.ts).
+    // The client's trace setting at 'verbose' lets the GPU library's own log lines through (shared/node/adapterProbe.ts).
     if (params.trace === 'verbose') platform.traceVerbose?.();
     const caps = params.capabilities ?? {};
     support.pullDiagnostics = !!caps.textDocument?.diagnostic;

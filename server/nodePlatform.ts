@@ -16,7 +16,7 @@ import { describeResult, fetchModels, hubSettings } from '../shared/node/hubFetc
 import { createBoundComputer } from './boundComputer';
 import { REPOSITORY_PAGES } from './diagnostics';
 import type { ServerPlatform } from './platform';
-import { NATIVE_LOG_ENV } from '../shared/node/quietGpuProbe';
+import { NATIVE_LOG_ENV } from '../shared/node/adapterProbe';
 
 /**
  * Where `codeDescription` points: the rule pages shipped next to the bundle (the .vsix carries

@@ -13,7 +13,7 @@ import { islandsOf } from '../../shared/inspector/validity';
 import { bstarChain, lmax as scanLmax } from '../../shared/bstar/index';
 import { validBaseFigure } from '../../shared/core/baseFigure';
 import { checkHeadDim } from '../../shared/bstar/validate';
-import { NATIVE_LOG_ENV } from '../../shared/node/quietGpuProbe';
+import { NATIVE_LOG_ENV } from '../../shared/node/adapterProbe';
 
 const USAGE = [
   'usage: rope-lens bound --length L --head-dim d [--threshold] [--robust B] [--map [--points N]] [--backend auto|gpu|cpu] [--json] [--verbose]',

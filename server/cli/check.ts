@@ -32,7 +32,7 @@ import { mayBeLaunchFileName } from '../../shared/launch/format';
 import { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../../shared/service/engines';
 import { Walker } from './walk';
 import { readInput } from './readInput';
-import { NATIVE_LOG_ENV } from '../../shared/node/quietGpuProbe';
+import { NATIVE_LOG_ENV } from '../../shared/node/adapterProbe';
 
 const EXTENSIONS = /\.(json|jsonc|ya?ml|gguf)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__']);
@@ -98,7 +98,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   let skippedFiles = 0;
 
   // --verbose: errors the analysis survives (a rule tripping over an odd value) are printed, not dropped,
-  // and so are the GPU library's own log lines (quietGpuProbe.ts).
+  // and so are the GPU library's own log lines (adapterProbe.ts).
   if (parsed.values.verbose) process.env[NATIVE_LOG_ENV] = '1';
   const log = parsed.values.verbose ? (line: string) => io.err(`rope-lens check: ${line}`) : undefined;
 

@@ -1,21 +1,17 @@
 /**
- * The bound questions the browser server computes (b*, threshold, L_max, robust neighbourhoods), as plain messages: the
- * same float64 functions as the Node engine's worker (shared/bstar), run in the b* web worker
- * (boundWorker.ts) or, where a worker cannot start one of its own, in the server's worker.
+ * The bound questions the browser server computes (b*, threshold, L_max, robust neighbourhoods), as plain messages:
+ * computed by the same job table as the Node engine's worker (shared/bstar/jobs.ts), run in the b* web
+ * worker (boundWorker.ts) or, where a worker cannot start one of its own, in the server's worker. What is
+ * the browser's own: its GPU screen (asynchronous, browserGpu.ts) and answers that travel as one number.
  */
-import { bstar, lmax } from '../../shared/bstar/index';
-import { estimateThreshold } from '../../shared/bstar/threshold';
-import { proveNeighbourhood } from '../../shared/bstar/neighbourhood';
 import type { Cancellable } from '../../shared/bstar/cancel';
 import { runWithAsyncScreen } from '../../shared/bstar/asyncScreen';
+import { type JobOf, type JobOutputs, computeJob } from '../../shared/bstar/jobs';
 import type { BoundBackend } from '../../shared/protocol/settings';
 import { type BrowserGpu, GPU_ANSWER_MS, screenFor, withinTime } from './browserGpu';
 
-export type BoundJob =
-  | { kind: 'bstar'; length: number; headDim: number }
-  | { kind: 'threshold'; length: number; headDim: number }
-  | { kind: 'lmax'; base: number; headDim: number; length: number }
-  | { kind: 'robust'; candidate: number; headDim: number; length: number; backend?: BoundBackend };
+/** The shared jobs the browser asks (threshold computes its b* first); `backend`: ropeLens.bound.backend for proofs. */
+export type BoundJob = JobOf<'bstar'> | JobOf<'threshold'> | JobOf<'lmax'> | (JobOf<'robust'> & { backend?: BoundBackend });
 
 export type BoundJobMessage =
   | { id: number; type: 'progress'; fraction: number }
@@ -28,20 +24,19 @@ export type BoundJobMessage =
 export function runBoundJob(job: BoundJob, signal: Cancellable, onProgress?: (fraction: number) => void): number | null {
   switch (job.kind) {
     case 'bstar':
-      return bstar(job.length, job.headDim, { signal, onProgress }).bstar;
-    case 'threshold': {
-      const b = bstar(job.length, job.headDim, { signal }).bstar;
-      return estimateThreshold(job.length, job.headDim, b, signal).threshold;
-    }
+      return computeJob(job, { signal, onProgress }).bstar;
+    case 'threshold':
+      return computeJob(job, { signal }).threshold;
     case 'lmax':
-      return lmax(job.base, job.headDim, job.length, { signal });
-    case 'robust': {
-      // The neighbourhood proof on the CPU (float64): null when every base within ±10% is proven valid,
-      // else the failing base, as the Node engine's 'robust' job answers.
-      const v = proveNeighbourhood(job.candidate, job.headDim, job.length, { signal });
-      return v.robust ? null : v.witness.base;
-    }
+      return computeJob(job, { signal });
+    case 'robust':
+      return failingBase(computeJob(job, { signal }));
   }
+}
+
+/** A neighbourhood proof's answer as one number: null when every base within ±10% is proven valid, else the failing base. */
+function failingBase(v: JobOutputs['robust']): number | null {
+  return v.robust ? null : v.witness.base;
 }
 
 /**
@@ -66,12 +61,12 @@ export async function runBoundJobWithGpu(
   // Said before the proof: a long one (L = 131,072 on a software adapter) takes a while.
   log(`bounds: neighbourhood proofs screened on the browser's GPU (${chosen.adapter}, ε = ${chosen.eps.toExponential(2)}), decided in float64`);
   const v = await runWithAsyncScreen(
-    (screen) => proveNeighbourhood(job.candidate, job.headDim, job.length, { signal, screen }),
+    (screen) => computeJob(job, { signal, screen }),
     (bases, d, length, block) =>
       withinTime(chosen.screen.lowerBounds(bases, d, length, block, chosen.eps), GPU_ANSWER_MS).catch((e) => {
         log(`bounds: the GPU screen failed (${(e as Error)?.message ?? e}); this proof goes on on the CPU`);
         return null;
       }),
   );
-  return v.robust ? null : v.witness.base;
+  return failingBase(v);
 }

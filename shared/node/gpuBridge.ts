@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Calibration, MinimaRequest, calibrationOf, calibrationRequest } from '../gpu/fbScreen';
 import type { WebGpuInfo } from './webgpuLoad';
-import { probeWebGpuQuietly } from './quietGpuProbe';
+import { probeAdapterNow, webgpuDisabled } from './adapterProbe';
 
 /** Why a software rasterizer found by the probe was not opened (auto never runs on one). */
 export const SOFTWARE_NOT_OPENED = 'a software rasterizer, opened only when asked for (--backend gpu)';
@@ -30,12 +30,6 @@ export type { Calibration } from '../gpu/fbScreen';
 export function defaultGpuWorkerScript(): string {
   const candidates = [join(__dirname, 'webgpuWorker.js'), resolve(__dirname, '../../dist/webgpuWorker.js')];
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
-}
-
-/** WebGPU disabled by the environment (ROPE_LENS_WEBGPU=0): everything runs as without the package. */
-export function webgpuDisabled(): boolean {
-  const v = process.env.ROPE_LENS_WEBGPU;
-  return v === '0' || v === 'off' || v === 'false';
 }
 
 export class GpuBridge {
@@ -59,8 +53,8 @@ export class GpuBridge {
     if (webgpuDisabled()) return { bridge: null, info: null, reason: 'WebGPU disabled by ROPE_LENS_WEBGPU=0' };
     if (!existsSync(script)) return { bridge: null, info: null, reason: `WebGPU worker script not found at ${script}` };
     // Dawn is loaded here only once a child process has found an adapter worth opening: on a machine
-    // without a GPU its native log lines stay in that child's pipe (quietGpuProbe.ts).
-    const found = probeWebGpuQuietly(script);
+    // without a GPU its native log lines stay in that child's pipe (adapterProbe.ts).
+    const found = probeAdapterNow();
     if (!found.info) return { bridge: null, info: null, reason: found.reason };
     if (found.info.software && !opts.openSoftware) return { bridge: null, info: found.info, reason: SOFTWARE_NOT_OPENED };
     const worker = new Worker(script);

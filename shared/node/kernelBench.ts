@@ -9,7 +9,7 @@ import { allCases, benchConfig, GpuChoice, KernelBenchConfig, SIZES } from '../k
 import { probeGpu } from './gpuProbe';
 import { describeAdapter, openWebGpu, webgpuPackageDir } from './webgpuLoad';
 import { webgpuCases } from './webgpuBench';
-import { webgpuDisabled } from './gpuBridge';
+import { webgpuDisabled } from './adapterProbe';
 
 export interface NodeBenchOptions {
   size?: keyof typeof SIZES;

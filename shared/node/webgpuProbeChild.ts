@@ -1,9 +1,10 @@
 /**
  * Child-process entry (bundled to dist/webgpuProbe.js): opens a WebGPU adapter, prints what it is as
- * one JSON line ({ info, reason }) and exits. The language server asks this short-lived process
- * instead of loading Dawn (and, without a GPU, Mesa's software rasterizer) into its own, so a machine
+ * one JSON line ({ info, reason }) and exits. The language server, the CLI and the b* worker ask this
+ * short-lived process instead of loading Dawn (and, without a GPU, Mesa's software rasterizer) into its own, so a machine
  * whose adapter will never run a job pays nothing for having asked; Dawn's native logs stay in the
- * child (its stderr is not passed on).
+ * child's stderr, a pipe, and are passed on only when asked (adapterProbe.ts, the one module that
+ * starts this child and reads its answer).
  */
 import { openWebGpu } from './webgpuLoad';
 

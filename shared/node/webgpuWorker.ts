@@ -43,17 +43,3 @@ function writeText(sab: SharedArrayBuffer, text: string): void {
 parentPort?.on('message', (req: BridgeRequest) => {
   void handle(req);
 });
-
-// Run as a process (`node webgpuWorker.js --probe`, quietGpuProbe.ts): which adapter, as one JSON line.
-if (!parentPort && process.argv.includes('--probe')) {
-  void openWebGpu().then(
-    (h) => {
-      process.stdout.write(`${JSON.stringify({ info: h.info, reason: h.reason })}\n`);
-      process.exit(0);
-    },
-    (e) => {
-      process.stdout.write(`${JSON.stringify({ info: null, reason: (e as Error)?.message ?? String(e) })}\n`);
-      process.exit(0);
-    },
-  );
-}

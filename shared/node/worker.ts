@@ -9,9 +9,8 @@
  * is the CPU's, so b* is the CPU's to the last bit.
  */
 import { parentPort } from 'node:worker_threads';
-import { bstar, lmax, robustNeighbourhood, ExactScan, NeighbourhoodScreen } from '../bstar/index';
-import { estimateThreshold } from '../bstar/threshold';
-import { validityMap } from '../bstar/validityMap';
+import type { ExactScan, NeighbourhoodScreen } from '../bstar/index';
+import { computeJob } from '../bstar/jobs';
 import { blockBoundsFromChunks, scanMinFromScreen } from '../bstar/screenCertify';
 import { BLOCK, TOLERANCE, thetas } from '../rope/fb';
 import { RopeError } from '../core/errors';
@@ -117,6 +116,10 @@ function gpuNeighbourhoodScreen(headDim: number, stats: GpuJobStats): Neighbourh
   };
 }
 
+/**
+ * One job: the computation is the shared table's (bstar/jobs.ts); what is this worker's own is the
+ * GPU (its screens, and what it did, in `gpu`), progress messages and cancellation through shared memory.
+ */
 function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
   const signal = {
     get aborted() {
@@ -124,40 +127,29 @@ function run(req: WorkerRequest, post: (m: WorkerMessage) => void): JobValue {
     },
   };
   const job = req.job;
+  const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
   switch (job.kind) {
     case 'bstar': {
       let lastSent = 0;
-      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
       const exactScan = job.backend === 'gpu' ? gpuExactScan(job.headDim, stats, signal) : undefined;
-      const r = bstar(job.length, job.headDim, {
-        signal,
-        lowerBound: job.lowerBound,
-        exactScan,
-        onProgress: (fraction) => {
-          const now = Date.now();
-          if (now - lastSent > 50 || fraction >= 1) {
-            lastSent = now;
-            post({ id: req.id, type: 'progress', fraction });
-          }
-        },
-      });
+      const onProgress = (fraction: number) => {
+        const now = Date.now();
+        if (now - lastSent > 50 || fraction >= 1) {
+          lastSent = now;
+          post({ id: req.id, type: 'progress', fraction });
+        }
+      };
+      const r = computeJob(job, { signal, exactScan, onProgress });
       return exactScan ? { ...r, gpu: stats } : r;
     }
     case 'threshold':
-      return estimateThreshold(job.length, job.headDim, job.bstar, signal);
+      return computeJob(job, { signal });
     case 'lmax':
-      return { lmax: lmax(job.base, job.headDim, job.length, { signal }) };
-    case 'map': {
-      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
-      const screen = job.backend === 'gpu' ? gpuNeighbourhoodScreen(job.headDim, stats) : undefined;
-      const v = validityMap(job.bases, job.headDim, job.length, { signal, screen });
-      stats.blocksChecked = v.stats.exactBlocks;
-      return job.backend === 'gpu' ? { ...v, gpu: stats } : v;
-    }
+      return { lmax: computeJob(job, { signal }) };
+    case 'map':
     case 'robust': {
-      const stats: GpuJobStats = { gpuScans: 0, cpuScans: 0, blocksChecked: 0 };
       const screen = job.backend === 'gpu' ? gpuNeighbourhoodScreen(job.headDim, stats) : undefined;
-      const v = robustNeighbourhood(job.candidate, job.headDim, job.length, { signal, screen });
+      const v = computeJob(job, { signal, screen });
       stats.blocksChecked = v.stats.exactBlocks;
       return job.backend === 'gpu' ? { ...v, gpu: stats } : v;
     }

@@ -1,13 +1,15 @@
 /** Messages between BoundEngine (main thread) and the b* worker (dist/bstarWorker.js). */
 import type { BstarResult, NeighbourhoodVerdict, ThresholdResult } from '../bstar/index';
 import type { ValidityMap } from '../bstar/validityMap';
+import type { JobOf } from '../bstar/jobs';
 
+/** The shared jobs (bstar/jobs.ts), with the backend where the GPU may take part; the engine always sends threshold's b*. */
 export type JobRequest =
-  | { kind: 'bstar'; length: number; headDim: number; lowerBound?: number; backend: 'cpu' | 'gpu' }
-  | { kind: 'threshold'; length: number; headDim: number; bstar: number }
-  | { kind: 'lmax'; base: number; headDim: number; length: number }
-  | { kind: 'robust'; candidate: number; headDim: number; length: number; backend: 'cpu' | 'gpu' }
-  | { kind: 'map'; bases: number[]; headDim: number; length: number; backend: 'cpu' | 'gpu' }
+  | (JobOf<'bstar'> & { backend: 'cpu' | 'gpu' })
+  | (JobOf<'threshold'> & { bstar: number })
+  | JobOf<'lmax'>
+  | (JobOf<'robust'> & { backend: 'cpu' | 'gpu' })
+  | (JobOf<'map'> & { backend: 'cpu' | 'gpu' })
   /** insist: --backend gpu, which opens even a software rasterizer (auto only asks what the adapter is). */
   | { kind: 'gpuInfo'; headDim: number; insist?: boolean };
 

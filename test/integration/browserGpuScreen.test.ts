@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { openWebGpu } from '../../shared/node/webgpuLoad';
-import { webgpuDisabled } from '../../shared/node/gpuBridge';
+import { webgpuDisabled } from '../../shared/node/adapterProbe';
 import { type BrowserGpu, type GpuLike, openBrowserGpu, screenFor } from '../../server/web/browserGpu';
 import { type BoundJob, runBoundJob, runBoundJobWithGpu } from '../../server/web/boundJobs';
 import { runWithAsyncScreen } from '../../shared/bstar/asyncScreen';

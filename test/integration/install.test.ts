@@ -39,6 +39,7 @@ describe('install from a packed tarball (npm pack → npm install -g ./rope-lens
       'dist/cli.js',
       'dist/bstarWorker.js',
       'dist/webgpuWorker.js',
+      'dist/webgpuProbe.js',
       'dist/server.js',
       'dist/tree-sitter-bash.wasm',
       'docs/rules.md',
