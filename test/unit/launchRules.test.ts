@@ -296,6 +296,21 @@ describe('launch rules: scalings set by the command', () => {
     assert.ok(!analyze(fixed).diagnostics.some((x) => x.code === 'launch/implicit-linear'));
   });
 
+  it('a bare --rope-scale that also falls short of the length served: one finding says both, its fix writes YaRN with the factor needed', () => {
+    const text = 'llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -c 131072 --rope-scale 2 --override-kv qwen2.context_length=int:131072\n';
+    const d = only(text, 'launch/implicit-linear');
+    assert.equal(spanOf(text, d), '2');
+    assert.ok(!analyze(text).diagnostics.some((x) => x.code === 'launch/scaling-mismatch'), 'the shortfall is said by implicit-linear, not again');
+    assert.match(said(d), /factor 2 also covers only 65,536 of the 131,072 served; YaRN ×4 over 32,768 covers them/);
+    const fixed = apply(text, d);
+    assert.match(fixed, /--rope-scale 4\b/);
+    assert.match(fixed, /--rope-scaling yarn/);
+    assert.match(fixed, /--yarn-orig-ctx 32768/);
+    const after = analyze(fixed).diagnostics.map((x) => x.code);
+    assert.ok(!after.includes('launch/implicit-linear') && !after.includes('launch/scaling-mismatch'), after.join(', '));
+    assert.ok(!/--rope-scale 2\b/.test(fixed), fixed);
+  });
+
   it('--rope-scale without --rope-scaling on a Qwen GGUF not in the catalog: the family comes from the name, said so', () => {
     const text = 'llama-server -m /models/qwen2.5-coder-14b-instruct-q4_k_m.gguf -c 81920 --rope-scale 2.5\n';
     const d = only(text, 'launch/implicit-linear');

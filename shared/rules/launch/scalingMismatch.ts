@@ -13,6 +13,7 @@ import { optionText } from '../../serving/engine';
 import { LaunchRule, LaunchRuleContext, engineOf, flagSetter, overrideKeyRange, overrideScalingKey, overrideWriter, useRange } from './context';
 import { argNumber } from '../../serving/common';
 import { factorValue } from '../../fixes/rewrites';
+import { implicitLinearOf } from './implicitLinear';
 
 export const SCALING_MISMATCH = 'launch/scaling-mismatch';
 
@@ -47,7 +48,8 @@ export const scalingMismatchRule: LaunchRule = {
     }
     const reach = (f.factor ?? 1) * (f.type === 'yarn' ? (f.original ?? T) : T);
     const refused = ctx.request.length !== undefined && ctx.request.length.value > e.derived && e.overLength === 'refuses';
-    if (ctx.request.length && C > reach * 1.001 && !refused && !out.length) {
+    // A bare llama.cpp scale that falls short is launch/implicit-linear's finding, which says both and fixes both.
+    if (ctx.request.length && C > reach * 1.001 && !refused && !out.length && !implicitLinearOf(ctx)) {
       out.push(
         finding(
           SCALING_MISMATCH,
