@@ -10,6 +10,7 @@
 import type { ModelRope } from './modelRope';
 import { ropeReachAt } from './reach';
 import { firstNegative, thetas } from '../rope/fb';
+import { familyDefaultBase } from './families';
 
 /** Longer reaches are not scanned here (linear in the length): the values are given the benefit of the doubt. */
 const MAX_SCANNED_REACH = 1 << 21;
@@ -51,4 +52,14 @@ export function isEditOfShipped(q: EditQuestion): boolean {
   if (q.rope.base.value > q.shippedBase * (1 + 1e-9)) return false;
   if (!(q.rope.contextLength.value > q.trained)) return false;
   return baseMeetsBoundAtContext(q.rope) === false;
+}
+
+/**
+ * The shipped base an edit changed (identity.edit set by applyIdentity), for rewrites that are judged
+ * from what ships and put it back: `check`'s fixes and `serve`'s commands.
+ */
+export function editedBase(rope: ModelRope): { shipped: number; edited: number } | undefined {
+  if (!rope.identity?.edit || rope.shipped === undefined) return undefined;
+  const shipped = rope.shipped.base ?? familyDefaultBase(rope.modelType).value;
+  return Math.abs(shipped - rope.base.value) > 1e-9 * shipped ? { shipped, edited: rope.base.value } : undefined;
 }

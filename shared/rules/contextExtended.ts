@@ -7,9 +7,7 @@
  * (declaredContext.ts).
  */
 import type { Finding, Fix } from '../core/findings';
-import type { ModelRope } from '../config/modelRope';
 import type { RopeTarget } from '../fixes/rewrites';
-import { familyDefaultBase } from '../config/families';
 import { fmtPlain } from '../core/format';
 import { Rule, finding, fmt, pathTo, rangeFor } from './context';
 import { situationOf } from './situation';
@@ -20,6 +18,7 @@ import { ropeGroups } from '../config/attentionGroups';
 import { isLlamaFamily } from './families';
 import { windowsCover } from '../advice/advice';
 import { roundFactor } from '../fixes/rewrites';
+import { editedBase } from '../config/editOrDerivative';
 
 export const CONTEXT_EXTENDED = 'rope/context-extended';
 
@@ -84,13 +83,6 @@ export const contextExtendedRule: Rule = {
     return [f];
   },
 };
-
-/** The shipped base an edited file changed, when the file can write it back. */
-function editedBase(rope: ModelRope): { shipped: number; edited: number } | undefined {
-  if (!rope.identity?.edit || rope.shipped === undefined) return undefined;
-  const shipped = rope.shipped.base ?? familyDefaultBase(rope.modelType).value;
-  return Math.abs(shipped - rope.base.value) > 1e-9 * shipped ? { shipped, edited: rope.base.value } : undefined;
-}
 
 /**
  * Scaling fixes for an edit also put the shipped base back (their verdicts assume it); base fixes

@@ -12,6 +12,7 @@ import { RewriteAdvice, RewriteOption, adviseRewrite, extensionNeed } from '../a
 import { currentTypeName, ropeTypeOf } from '../rope/spec';
 import { compactJsonText } from '../core/json';
 import { enUS } from '../core/format';
+import { editedBase } from '../config/editOrDerivative';
 
 /** The trained context T as the config reader decides it (stated, catalog, else max_position_embeddings). */
 export function trainedContextOf(rope: ModelRope): number {
@@ -161,9 +162,30 @@ export function isHandAddedType(t: ScalingFacts['type']): t is 'linear' | 'dynam
 export function recommendedRewrite(input: ServingInput, facts: ScalingFacts, context: number, windows = true): RewriteAdvice | undefined {
   if (facts.type !== 'none') return undefined;
   const need = extensionNeed(input.rope, context, { trained: input.trainedContext, windows });
+  // An edit of a shipped model is judged from the base it shipped with, as `check` judges it (the command puts it back).
+  const edit = editedBase(input.rope);
   return need
-    ? adviseRewrite({ rope: input.rope, length: context, trained: input.trainedContext, from: need.from, reach: need.reach, variant: 'v5' })
+    ? adviseRewrite({
+        rope: input.rope,
+        length: context,
+        trained: input.trainedContext,
+        from: need.from,
+        reach: need.reach,
+        variant: 'v5',
+        ...(edit ? { base: edit.shipped } : {}),
+      })
     : undefined;
+}
+
+/**
+ * What a serving note says of an edited base: the rewrite was judged from the shipped one, and whether the
+ * command puts it back (`written`) or the config must (engines with no way to set the base).
+ */
+export function restoredBaseNote(input: ServingInput, written: boolean): string {
+  const edit = editedBase(input.rope);
+  if (!edit) return '';
+  const key = input.rope.base.key ?? 'rope_theta';
+  return ` ${key} ${grouped(edit.edited)} is an edit of the shipped ${grouped(edit.shipped)}: the rewrite is judged from ${grouped(edit.shipped)}, ${written ? 'which the command puts back' : `so set ${key} back to ${edit.shipped} in the config first`}.`;
 }
 
 /**
@@ -183,6 +205,8 @@ export function rewriteOverride(
     setsLength?: boolean;
     /** The keys that set the engine's length to n (SGLang reads Qwen-1's seq_length first); max_position_embeddings when not given. */
     lengthValues?: (n: number) => Record<string, number>;
+    /** The shipped base an edited config changed: a scaling is written with it (its verdict assumes it). */
+    restoreBase?: number;
   } = {},
 ): { override: Record<string, unknown>; scaling?: Record<string, unknown>; context?: number } {
   const lengthOf = (n: number): Record<string, number> => opts.lengthValues?.(n) ?? { max_position_embeddings: n };
@@ -196,8 +220,14 @@ export function rewriteOverride(
     if (o.kind === 'llama3') mpe = Math.max(context, o.recipe?.reach ?? 0);
     else if (opts.setsLength) mpe = context;
     else if (o.kind === 'yarn' && (opts.yarnSetsLength || (stretched !== undefined && stretched < context))) mpe = context;
+    const base = opts.restoreBase;
+    const written = base !== undefined && leaf === 'rope_parameters' ? { ...scaling, rope_theta: base } : scaling;
     return {
-      override: wrap({ [leaf]: scaling, ...(mpe !== undefined ? lengthOf(mpe) : {}) }),
+      override: wrap({
+        [leaf]: written,
+        ...(base !== undefined && leaf !== 'rope_parameters' ? { rope_theta: base } : {}),
+        ...(mpe !== undefined ? lengthOf(mpe) : {}),
+      }),
       scaling,
       ...(mpe !== undefined ? { context: mpe } : {}),
     };

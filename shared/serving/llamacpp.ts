@@ -14,6 +14,7 @@
  *  - `tools/server/server-context.cpp`: a slot context above n_ctx_train (the GGUF context_length)
  *    is capped with "the slot context (…) exceeds the training context of the model (…) - capping".
  */
+import { editedBase } from '../config/editOrDerivative';
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, hasWindows, modernKeys, servingOf } from './consumer';
@@ -30,6 +31,7 @@ import {
   scalingFacts,
   staticYarnNote,
   targetContext,
+  restoredBaseNote,
 } from './common';
 import type { RewriteOption } from '../advice/advice';
 import { fmtPlain } from '../core/format';
@@ -256,14 +258,17 @@ export function llamaCppPlan(input: ServingInput): ServingPlan {
     const o = advice.options.find((x) => llamaCppFlagsOf(x) !== undefined);
     const written = o === advice.preferred;
     rewrite = planRewrite(advice, written);
+    // An edited base is put back beside a scaling (a new base already starts from the shipped one).
+    const edit = editedBase(input.rope);
     if (o) {
       flags = llamaCppFlagsOf(o)!;
+      if (edit && o.base === undefined) flags = [...flags, '--rope-freq-base', String(edit.shipped)];
       extended = true;
     }
     notes.push(
       written
-        ? rewriteNote(input, advice, 'the flags write')
-        : `${rewriteNote(input, advice, 'the preferred rewrite is')} llama.cpp has no flag for ${kindName(advice.preferred.kind)}${o ? `: the flags write ${o.label}, the closest it can` : ''}; or convert the GGUF from a config that carries it.`,
+        ? rewriteNote(input, advice, 'the flags write') + restoredBaseNote(input, true)
+        : `${rewriteNote(input, advice, 'the preferred rewrite is')}${restoredBaseNote(input, !!o)} llama.cpp has no flag for ${kindName(advice.preferred.kind)}${o ? `: the flags write ${o.label}, the closest it can` : ''}; or convert the GGUF from a config that carries it.`,
     );
   }
   const yarn = staticYarnNote(facts, input.trainedContext, context, 'llama.cpp', input.rope);

@@ -8,7 +8,7 @@
  * whatever rope.scaling.* the GGUF carries from conversion (see llamacpp.ts).
  */
 import type { ServingInput, ServingPlan } from './types';
-import { grouped, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, targetContext } from './common';
+import { grouped, planRewrite, reachNotes, recommendedRewrite, restoredBaseNote, rewriteNote, scalingFacts, targetContext } from './common';
 import { llamaCppHonoursWindows, llamaCppReading, llamaCppTrainContext } from './llamacpp';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 
@@ -56,7 +56,7 @@ export function ollamaPlan(input: ServingInput): ServingPlan {
       if (advice) {
         rewrite = planRewrite(advice, false);
         notes.push(
-          `${rewriteNote(input, advice, 'the preferred rewrite is')} Ollama gives no scaling at all, so convert the GGUF from a config that carries it, or serve with llama.cpp's flags.`,
+          `${rewriteNote(input, advice, 'the preferred rewrite is')}${restoredBaseNote(input, false)} Ollama gives no scaling at all, so convert the GGUF from a config that carries it, or serve with llama.cpp's flags.`,
         );
       }
       break;

@@ -12,6 +12,7 @@
  *  - `--context-length` above it raises ValueError unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1;
  *  - config overrides go in `--json-model-override-args` (a JSON object merged into the config).
  */
+import { editedBase } from '../config/editOrDerivative';
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, factsOfReading, legacyKeys, servingOf } from './consumer';
@@ -39,6 +40,7 @@ import {
   scalingFacts,
   staticYarnNote,
   targetContext,
+  restoredBaseNote,
 } from './common';
 
 const LENGTH_KEYS = SGLANG_LENGTH_KEYS;
@@ -150,12 +152,16 @@ export function sglangPlan(input: ServingInput): ServingPlan {
     advice = recommendedRewrite(input, facts, context, sglangHonoursWindows(input.rope.modelType));
     if (advice) {
       // SGLang ignores YaRN's factor when original is set: its YaRN override also raises max_position_embeddings.
-      const w = rewriteOverride(facts, advice.preferred, context, { yarnSetsLength: true, lengthValues: (n) => sglangLengthValues(input, n) });
+      const w = rewriteOverride(facts, advice.preferred, context, {
+        restoreBase: editedBase(input.rope)?.shipped,
+        yarnSetsLength: true,
+        lengthValues: (n) => sglangLengthValues(input, n),
+      });
       overrides = w.override;
       scaling = w.scaling;
       mpe = w.context;
       rewrite = planRewrite(advice, true);
-      notes.push(rewriteNote(input, advice, 'the override writes'));
+      notes.push(rewriteNote(input, advice, 'the override writes') + restoredBaseNote(input, true));
     }
   } else if (facts.type === 'llama3' || facts.type === 'longrope') {
     notes.push(`${facts.type} scaling is read from the model's config.json.`);
@@ -174,7 +180,11 @@ export function sglangPlan(input: ServingInput): ServingPlan {
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
-    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true, lengthValues: (n) => sglangLengthValues(input, n) });
+    const w = rewriteOverride(facts, advice.preferred, context, {
+      restoreBase: editedBase(input.rope)?.shipped,
+      setsLength: true,
+      lengthValues: (n) => sglangLengthValues(input, n),
+    });
     overrides = w.override;
     mpe = w.context;
     after = lengthWith(mpe);

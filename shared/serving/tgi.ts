@@ -16,7 +16,19 @@ import { engineRow, legacyKeys, servingOf } from './consumer';
 import { familyDefaultBase } from '../config/families';
 import { knownTo4x } from './transformers';
 import { kindName } from './common';
-import { argNumber, grouped, lengthKeys, modelRef, planRewrite, reachNotes, recommendedRewrite, rewriteNote, scalingFacts, targetContext } from './common';
+import {
+  argNumber,
+  grouped,
+  lengthKeys,
+  modelRef,
+  planRewrite,
+  reachNotes,
+  recommendedRewrite,
+  restoredBaseNote,
+  rewriteNote,
+  scalingFacts,
+  targetContext,
+} from './common';
 
 const LENGTH_KEYS = ['max_position_embeddings', 'max_seq_len', 'n_positions'];
 
@@ -111,8 +123,8 @@ export function tgiPlan(input: ServingInput): ServingPlan {
         }
         notes.push(
           written
-            ? rewriteNote(input, advice, 'the flags write')
-            : `${rewriteNote(input, advice, 'the preferred rewrite is')} TGI's CLI cannot set ${kindName(advice.preferred.kind)} (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`,
+            ? rewriteNote(input, advice, 'the flags write') + restoredBaseNote(input, false)
+            : `${rewriteNote(input, advice, 'the preferred rewrite is')}${restoredBaseNote(input, false)} TGI's CLI cannot set ${kindName(advice.preferred.kind)} (add it to config.json instead)${o ? `: ${o.label} is the closest flag` : ''}.`,
         );
       }
       break;

@@ -19,6 +19,7 @@
  *  - without `--max-model-len`, longrope models default to original_max_position_embeddings.
  * `--rope-scaling` / `--rope-theta` were removed (vllm PR #28006): scaling goes in `--hf-overrides`.
  */
+import { editedBase } from '../config/editOrDerivative';
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { engineRow, factsOfReading, hasWindows, legacyKeys, modernKeys, servingOf, versionBefore } from './consumer';
@@ -43,6 +44,7 @@ import {
   scalingFacts,
   staticYarnNote,
   targetContext,
+  restoredBaseNote,
 } from './common';
 import { derivativeNote } from '../config/reach';
 import { VLLM_LENGTH_KEYS } from './contextKeys';
@@ -245,13 +247,16 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   } else if (facts.type === 'none') {
     advice = recommendedRewrite(input, facts, context);
     if (advice) {
-      const w = rewriteOverride(facts, advice.preferred, context, { lengthValues: (n) => vllmLengthValues(input, n) });
+      const w = rewriteOverride(facts, advice.preferred, context, {
+        restoreBase: editedBase(input.rope)?.shipped,
+        lengthValues: (n) => vllmLengthValues(input, n),
+      });
       overrides = w.override;
       scaling = w.scaling;
       mpe = w.context;
       rewrite = planRewrite(advice, true);
       notes.push(
-        `${rewriteNote(input, advice, 'the override writes')}${advice.preferred.kind === 'yarn' ? ' Static YaRN costs some quality on short inputs.' : ''}${derivativeNote(input.rope)}`,
+        `${rewriteNote(input, advice, 'the override writes')}${restoredBaseNote(input, true)}${advice.preferred.kind === 'yarn' ? ' Static YaRN costs some quality on short inputs.' : ''}${derivativeNote(input.rope)}`,
       );
       // A scaling this model's attention drops on older releases: say which release the command needs.
       const need = scaling ? vllmScalingNeedsRelease(input.rope.modelType, undefined) : undefined;
@@ -283,7 +288,11 @@ export function vllmPlan(input: ServingInput): ServingPlan {
   let after = overrides ? lengthWith(mpe) : derivedMaxLen;
   if (advice && scaling && mpe === undefined && after < context) {
     // A scaling the engine does not stretch its length by (Gemma-3's is skipped) also raises the context.
-    const w = rewriteOverride(facts, advice.preferred, context, { setsLength: true, lengthValues: (n) => vllmLengthValues(input, n) });
+    const w = rewriteOverride(facts, advice.preferred, context, {
+      restoreBase: editedBase(input.rope)?.shipped,
+      setsLength: true,
+      lengthValues: (n) => vllmLengthValues(input, n),
+    });
     overrides = w.override;
     mpe = w.context;
     after = lengthWith(mpe);

@@ -202,3 +202,40 @@ describe("rope-lens serve names the user's model and judges by its reach (spawne
     assert.match(text.stdout, /65,536 is beyond the 32,768 tokens the model reaches/);
   });
 });
+
+describe('rope-lens serve on an edit of a shipped model agrees with check (spawned CLI)', function () {
+  this.timeout(120000);
+  let tmp: string;
+  let file: string;
+  before(() => {
+    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    tmp = mkdtempSync(join(tmpdir(), 'rope-lens-serve-edit-'));
+    // Llama-3-8B's config with rope_theta 10,000 and max_position_embeddings 131,072: check takes it as an edit.
+    const c = JSON.parse(readFileSync(join(ROOT, 'examples', 'llama-3-8b.config.json'), 'utf8'));
+    c.rope_theta = 10000;
+    c.max_position_embeddings = 131072;
+    mkdirSync(join(tmp, 'Meta-Llama-3-8B'));
+    file = join(tmp, 'Meta-Llama-3-8B', 'config.json');
+    writeFileSync(file, JSON.stringify(c, null, 2));
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it("vLLM and SGLang overrides put the shipped 500,000 back beside the scaling check prefers; llama.cpp's flags too", () => {
+    const checked = JSON.parse(cli('check', '--format', 'json', file).stdout).files[0].diagnostics;
+    const preferred = checked.find((d: { code: string }) => d.code === 'rope/context-extended').fixes.find((f: { preferred?: boolean }) => f.preferred);
+    assert.match(preferred.title, /^Add llama3 scaling .*rope_theta back to 500000/);
+    for (const engine of ['vllm', 'sglang']) {
+      const r = cli('serve', file, '--engine', engine, '--json');
+      assert.equal(r.status, 0, r.stderr);
+      const j = JSON.parse(r.stdout);
+      assert.equal(j.overrides.rope_theta, 500000, `${engine}: ${JSON.stringify(j.overrides)}`);
+      assert.equal(j.overrides.rope_scaling.rope_type, 'llama3');
+      assert.equal(j.overrides.rope_scaling.factor, 16);
+      assert.match(j.notes.join(' '), /rope_theta 10,000 is an edit of the shipped 500,000: the rewrite is judged from 500,000, which the command puts back/);
+      assert.match(j.notes.join(' '), /meets the bound at 131,072/);
+    }
+    const l = JSON.parse(cli('serve', file, '--engine', 'llama.cpp', '--json').stdout);
+    const i = l.args.indexOf('--rope-freq-base');
+    assert.deepEqual(l.args.slice(i, i + 2), ['--rope-freq-base', '500000']);
+  });
+});

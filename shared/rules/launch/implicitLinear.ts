@@ -93,7 +93,9 @@ export const implicitLinearRule: LaunchRule = {
     const typeFlag = yarn.find((o) => o.name === flags.typeOption)?.flag ?? `--${flags.typeOption}`;
     const edits = yarn.length && !inverseOnly ? flagSetter(ctx)(yarn) : [];
     const covers =
-      short !== undefined ? ` Its factor ${fmt(factor)} also covers only ${fmt(factor * T)} of the ${fmt(C!)} served; YaRN ×${fmt(short)} over ${fmt(T)} covers them.` : '';
+      short !== undefined
+        ? ` Its factor ${fmt(factor)} also covers only ${fmt(factor * T)} of the ${fmt(C!)} served; YaRN ×${fmt(short)} over ${fmt(T)} covers them.`
+        : '';
     return [
       finding(
         IMPLICIT_LINEAR,
