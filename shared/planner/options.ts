@@ -113,7 +113,7 @@ function scalingCandidate(
 export const PLAN_PROOF_MAX_LENGTH = 131072;
 
 /** Proofs on the calling thread, up to PLAN_PROOF_MAX_LENGTH. */
-export const IN_THREAD_PROOFS: PlanProofs = { prove: (c, dim, L) => proofOf(c, dim, L, robustNeighbourhood), maxLength: PLAN_PROOF_MAX_LENGTH };
+export const IN_THREAD_PROOFS: PlanProofs = planProofs(robustNeighbourhood, PLAN_PROOF_MAX_LENGTH);
 
 /** The smallest round base ≥ the model's whose ±10% neighbourhood is proven valid at L (advice.md), or undefined. */
 export function robustBase(base: number, dim: number, L: number, proofs: PlanProofs = IN_THREAD_PROOFS): number | undefined {
@@ -125,14 +125,12 @@ export function robustBase(base: number, dim: number, L: number, proofs: PlanPro
   );
 }
 
-/** A prover from a function that returns the proof's verdict (the CLI's threads), with the plan's cache. */
+/**
+ * A prover from a function that returns the proof's verdict (the CLI's threads), each rung proven once per
+ * process (bstar/proofCache.ts: a plan asks the same rungs for every stage and request).
+ */
 export function planProofs(verdict: typeof robustNeighbourhood, maxLength = Number.POSITIVE_INFINITY): PlanProofs {
-  return { prove: (c, dim, L) => proofOf(c, dim, L, verdict), maxLength };
-}
-
-/** A rung's proof, made once per process (bstar/proofCache.ts: a plan asks the same rungs for every stage and request). */
-function proofOf(c: number, dim: number, L: number, verdict: (c: number, dim: number, L: number) => ReturnType<typeof robustNeighbourhood>): number | null {
-  return provenOnce(c, dim, L, verdict);
+  return { prove: (c, dim, L) => provenOnce(c, dim, L, verdict), maxLength };
 }
 
 function candidates(m: PlanModelFacts, st: StageInput, proofs: PlanProofs): Candidate[] {

@@ -4,6 +4,7 @@
  * the screen here is a float64 stand-in lowered by up to ε, answered a turn later as WebGPU answers.
  * The proof and the map must come out as the CPU's and as the synchronously screened ones.
  */
+import { screenLowerBounds } from './helpers/simulatedScreen';
 import { strict as assert } from 'node:assert';
 import { type NeighbourhoodScreen, proveNeighbourhood } from '../../shared/bstar/neighbourhood';
 import { logGrid, validityMap } from '../../shared/bstar/validityMap';
@@ -11,31 +12,12 @@ import { type AsyncScreen, runWithAsyncScreen } from '../../shared/bstar/asyncSc
 import { type BrowserGpu, type GpuLike, openBrowserGpu, screenFor } from '../../server/web/browserGpu';
 import type { DeviceScreen } from '../../shared/gpu/deviceScreen';
 
-/** Per (base, block): the block's float64 minimum (by Math.cos here) minus up to ε of deterministic noise. */
-function lowerBounds(bases: Float64Array, d: number, L: number, block: number, eps: number): Float64Array {
-  const nb = Math.ceil(L / block);
-  const out = new Float64Array(bases.length * nb);
-  for (let k = 0; k < bases.length; k++) {
-    const th = Array.from({ length: d / 2 }, (_, i) => Math.pow(bases[k], (-2 * i) / d));
-    for (let j = 0; j < nb; j++) {
-      let min = Infinity;
-      for (let m = j * block; m < Math.min(L, (j + 1) * block); m++) {
-        let s = 0;
-        for (const t of th) s += Math.cos(m * t);
-        min = Math.min(min, s);
-      }
-      out[k * nb + j] = min - eps * (0.5 + 0.5 * Math.sin(k * 7.1 + j * 3.3)) - 1e-9;
-    }
-  }
-  return out;
-}
-
 const EPS = 0.0315;
 const syncScreen =
   (calls: { n: number }): NeighbourhoodScreen =>
   (bases, d, L, block) => {
     calls.n++;
-    return lowerBounds(bases, d, L, block, EPS);
+    return screenLowerBounds(bases, d, L, block, EPS);
   };
 /** Answers on a later turn of the event loop, as a device's mapAsync does. */
 const asyncScreen =
@@ -44,7 +26,7 @@ const asyncScreen =
     new Promise((resolve) =>
       setImmediate(() => {
         calls.n++;
-        resolve(lowerBounds(bases, d, L, block, EPS));
+        resolve(screenLowerBounds(bases, d, L, block, EPS));
       }),
     );
 

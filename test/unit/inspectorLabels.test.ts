@@ -9,23 +9,7 @@ import { join } from 'node:path';
 import { buildInspectorData } from '../../shared/inspector/build';
 import { inspectorInputFromText } from '../../shared/inspector/fromConfig';
 import { fbChart, rewritesChart, validityChart, wavelengthChart } from '../../media/src/inspector/charts';
-import type { Palette } from '../../media/src/inspector/theme';
-
-const palette: Palette = {
-  kind: 'light',
-  fg: '#000',
-  bg: '#fff',
-  muted: '#888',
-  grid: '#ddd',
-  font: '12px sans-serif',
-  series: ['#00f', '#f00'],
-  blue: '#00f',
-  red: '#f00',
-  green: '#0f0',
-  yellow: '#ff0',
-  orange: '#f80',
-  purple: '#80f',
-};
+import { testPalette as palette } from './helpers/palette';
 
 describe('Inspector section labels', () => {
   it('each plot has a letter of its own', () => {

@@ -20,23 +20,7 @@ import { DEFAULT_SETTINGS } from '../../shared/protocol/settings';
 import { type BoundComputer, CachedBoundOracle } from '../../server/boundOracle';
 import { inspectorData } from '../../server/inspector';
 import { validityChart } from '../../media/src/inspector/charts';
-import type { Palette } from '../../media/src/inspector/theme';
-
-const palette: Palette = {
-  kind: 'light',
-  fg: '#000',
-  bg: '#fff',
-  muted: '#888',
-  grid: '#ddd',
-  font: '12px sans-serif',
-  series: ['#00f', '#f00'],
-  blue: '#00f',
-  red: '#f00',
-  green: '#0f0',
-  yellow: '#ff0',
-  orange: '#f80',
-  purple: '#80f',
-};
+import { testPalette as palette } from './helpers/palette';
 
 const L = 8192;
 const D = 128;

@@ -4,9 +4,10 @@
  * recurrence, re-synced from Math.cos/Math.sin every 256 steps; no code shared with shared/bstar), and
  * the screened proof (what the WebGPU backend does) against the CPU's: same verdict, same witness.
  */
+import { simulatedScreen } from './helpers/simulatedScreen';
 import { strict as assert } from 'node:assert';
 import { bstar, lmax, robustNeighbourhood } from '../../shared/bstar';
-import { NeighbourhoodScreen, proofGrid, proveNeighbourhood } from '../../shared/bstar/neighbourhood';
+import { proofGrid, proveNeighbourhood } from '../../shared/bstar/neighbourhood';
 import { logGrid, validityMap } from '../../shared/bstar/validityMap';
 import { NEIGHBOURHOOD, chooseValidBase } from '../../shared/fixes/chooseBase';
 import { robustBase } from '../../shared/planner/options';
@@ -140,30 +141,6 @@ describe('robust bases proven over the continuum of their ±10% neighbourhood', 
     assert.ok(refused >= 2, `only ${refused} grid-passing candidates refused`);
   });
 });
-
-/**
- * A stand-in for the WebGPU screen: per (base, block) the float64 block minimum (computed here) lowered
- * by up to ε with deterministic noise, as the float32 screen's proven bound allows.
- */
-function simulatedScreen(eps: number): NeighbourhoodScreen {
-  return (bases, d, L, block) => {
-    const nb = Math.ceil(L / block);
-    const out = new Float64Array(bases.length * nb);
-    for (let k = 0; k < bases.length; k++) {
-      const th = Array.from({ length: d / 2 }, (_, i) => Math.pow(bases[k], (-2 * i) / d));
-      for (let j = 0; j < nb; j++) {
-        let min = Infinity;
-        for (let m = j * block; m < Math.min(L, (j + 1) * block); m++) {
-          let s = 0;
-          for (const t of th) s += Math.cos(m * t);
-          if (s < min) min = s;
-        }
-        out[k * nb + j] = min - eps * (0.5 + 0.5 * Math.sin(k * 7.1 + j * 3.3)) - 1e-9;
-      }
-    }
-    return out;
-  };
-}
 
 describe('the screened proof and map (what the GPU backend runs) give the CPU answer', function () {
   this.timeout(300_000);

@@ -30,6 +30,9 @@ export interface ImplicitLinear {
   factor: number;
   T: number;
   vendor: string;
+  /** The scale option the command gives, and whether it is a frequency scale (1 / factor). */
+  scale: NonNullable<LaunchRuleContext['request']['rope'][string]>;
+  inverse: boolean;
 }
 
 /**
@@ -65,7 +68,7 @@ export function implicitLinearOf(ctx: LaunchRuleContext): ImplicitLinear | undef
     vendor = ` Qwen documents YaRN for inputs past ${fmt(T)} (${fam.family}, assumed from the name ${name!.replace(/\\/g, '/').split('/').pop()}; its GGUFs store no scaling type).`;
   }
   if (factor === undefined || factor === 1 || T === undefined) return undefined;
-  return { factor, T, vendor };
+  return { factor, T, vendor, scale, inverse: !!scaleSpec.inverse };
 }
 
 export const implicitLinearRule: LaunchRule = {
@@ -73,12 +76,10 @@ export const implicitLinearRule: LaunchRule = {
   check(ctx) {
     const il = implicitLinearOf(ctx);
     if (!il) return [];
-    const { factor, T, vendor } = il;
+    const { factor, T, vendor, scale } = il;
     const engine = engineOf(ctx);
     const flags = engine.scalingFlags!;
     const rope = ctx.request.rope;
-    const scaleSpec = flags.scales.find((x) => rope[x.name])!;
-    const scale = rope[scaleSpec.name]!;
     const written = scale.flag === scale.value ? `${scale.name}=${scale.value?.value}` : `${scale.flag.value} ${scale.value?.value ?? ''}`.trim();
     // A length served past factor × T needs a larger factor too: one finding says both, one fix writes both.
     const C = ctx.request.length?.value;
@@ -89,7 +90,7 @@ export const implicitLinearRule: LaunchRule = {
       (o) => (short !== undefined || !flags.scales.some((x) => x.name === o.name)) && !(o.name === flags.originalOption && rope[o.name]),
     );
     // A factor written as a frequency scale (--rope-freq-scale) is left as it is: the new one would be written beside it.
-    const inverseOnly = short !== undefined && !!scaleSpec.inverse;
+    const inverseOnly = short !== undefined && il.inverse;
     const typeFlag = yarn.find((o) => o.name === flags.typeOption)?.flag ?? `--${flags.typeOption}`;
     const edits = yarn.length && !inverseOnly ? flagSetter(ctx)(yarn) : [];
     const covers =
