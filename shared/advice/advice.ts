@@ -11,12 +11,14 @@
  *   dynamic NTK {s} (inference only); Gradient's law base (training only).
  * Each is judged by the generalised bound Σ cos(m·θᵢ′) ≥ 0 for m below the reach.
  *
- * Ranking, running a checkpoint as is: whether the bound is met, then the vendor's recipe, then the
- * family's own scaling (llama3 for the Llama 3 line, the type a model ships or its vendor documents),
- * then the training-free methods in the order practitioners use them (YaRN, NTK-aware base, llama3,
- * dynamic, linear). A recipe is preferred unless it fails the bound while another candidate meets it;
- * the reason says so. Training at C: how far the bound holds, then the recipe, the family's scaling,
- * the smallest change.
+ * One rule judges them (scalingVerdict.ts, docs/judgement.md "One rule for scalings"). Running a
+ * checkpoint as is (untrained): whether the rewrite reaches C (factor × original), then the vendor's
+ * recipe, then the family's own scaling (llama3 for the Llama 3 line, the type a model ships or its
+ * vendor documents), then the training-free methods in the order practitioners use them (YaRN,
+ * NTK-aware base, llama3, dynamic, linear); the bound on the frequencies is information there.
+ * Training at C: the rewrites that meet the bound (a base only with its ±10% neighbourhood proven,
+ * as `plan` requires) with the smallest change to the frequencies as shipped, as `plan` ranks them;
+ * when none does, the one that holds furthest.
  */
 import type { ModelRope } from '../config/modelRope';
 import type { FixVerdict } from '../core/findings';
@@ -28,7 +30,10 @@ import { trainedContextOf } from '../config/trainedContext';
 import { everyRopeLayerWindow, lengthScalingType, modelReach, ropeReachAt } from '../config/reach';
 import { ropeGroups } from '../config/attentionGroups';
 import { VendorRecipe, familyScalingKind, vendorRecipeOf } from './recipes';
+import { boundInformation, judgeRewrite, verdictPasses, verdictText } from './scalingVerdict';
 import { fmt } from '../core/format';
+
+export { verdictText } from './scalingVerdict';
 
 export type RewriteKind = 'ntk' | 'yarn' | 'linear' | 'dynamic' | 'llama3' | 'raise-base';
 
@@ -48,6 +53,12 @@ export interface RewriteOption {
   spec: RopeSpec;
   seqLen?: number;
   verdict?: FixVerdict;
+  /** Trained: mean |ln θ′/θ| from the frequencies as shipped, `plan`'s "change". */
+  change?: number;
+  /** Trained, a base (ntk, raise-base): whether every base within ±10% of it is proven valid at C. */
+  robust?: boolean;
+  /** The smallest robust valid base (a raise-base option), as `rope/base-below-bound` and `plan` choose it. */
+  smallestRobust?: boolean;
   /** "YaRN ×4 over 32,768 (Qwen/Qwen2.5-7B-Instruct's model card)", for notes and messages. */
   label: string;
 }
@@ -89,6 +100,13 @@ export interface AdviceInput {
   training?: boolean;
   /** Only new scaling blocks (the model runs a scaling a new base would sit under). */
   scalingOnly?: boolean;
+  /**
+   * Training: the smallest round base whose ±10% neighbourhood is proven valid at C (the bound
+   * oracle's answer, as `rope/base-below-bound` and `plan` find it), offered as a candidate.
+   */
+  robustBase?: number;
+  /** Training: whether every base within ±10% of `base` is proven valid at C (undefined: not known). */
+  provenBase?: (base: number) => boolean | undefined;
 }
 
 /** Verdicts above this length are not computed as you type (the scan is linear in the length). */
@@ -128,11 +146,6 @@ export function verdictOf(spec: RopeSpec, length: number, variant: TransformersV
   return verdict;
 }
 
-/** "meets the bound at 65,536" / "holds to 40,960 of 65,536". */
-export function verdictText(v: FixVerdict): string {
-  return v.lmax === null ? `meets the bound at ${fmt(v.length)}` : `holds to ${fmt(v.lmax)} of ${fmt(v.length)}`;
-}
-
 /** Where a new scaling would extend from and the distance to judge at C, or undefined when nothing needs extending. */
 export function extensionNeed(
   rope: ModelRope,
@@ -164,7 +177,10 @@ const COST: Record<'training' | 'inference', Record<RewriteKind, number>> = {
 };
 
 /** Kinds that do not belong to the question asked: dynamic NTK is not for training, Gradient's law is a base to train with. */
-const OFF_QUESTION: Record<'training' | 'inference', RewriteKind> = { training: 'dynamic', inference: 'raise-base' };
+const OFF_QUESTION: Record<'training' | 'inference', readonly RewriteKind[]> = { training: ['dynamic'], inference: ['raise-base'] };
+
+/** Rewrites that only change the base: trained, they count as meeting the bound only with their ±10% proven (validity is not monotone). */
+const BASE_KINDS: ReadonlySet<string> = new Set(['ntk', 'raise-base']);
 
 function recipeLabel(r: VendorRecipe): string {
   const s = r.scaling;
@@ -198,6 +214,7 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
   const factor = factorValue(s);
   const common = { base, rotaryDim: dim, maxPositionEmbeddings: C };
   const options: RewriteOption[] = [];
+  const shipped = training ? computeFrequencies({ ...common, ropeType: 'default' }, { variant, seqLen: C }).invFreq : undefined;
   const add = (o: Omit<RewriteOption, 'verdict'>) => {
     // The generic rewrite the vendor's recipe already is (Qwen's YaRN ×4 over 32,768 at 131,072) is listed once, as the recipe.
     if (
@@ -205,8 +222,22 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
       options.some((r) => r.recipe && r.kind === o.kind && Math.abs(r.factor - o.factor) < 1e-9 && (r.original ?? from) === (o.original ?? from))
     )
       return;
-    const verdict = verdictOf(o.spec, reach, variant, o.seqLen);
-    options.push(verdict ? { ...o, verdict } : o);
+    const bound = verdictOf(o.spec, reach, variant, o.seqLen);
+    const verdict = bound
+      ? judgeRewrite(bound, training ? 'trained' : 'untrained', {
+          kind: o.kind,
+          factor: o.factor,
+          from,
+          ...(o.original !== undefined ? { original: o.original } : {}),
+          ...(o.recipe ? { validatedBy: o.recipe.validatedBy } : {}),
+        })
+      : undefined;
+    const change = shipped ? changeOf(o.spec, shipped, variant, o.seqLen) : undefined;
+    const robust =
+      training && BASE_KINDS.has(o.kind) && o.base !== undefined
+        ? o.smallestRobust === true || (bound?.lmax === null && x.provenBase?.(o.base) === true)
+        : undefined;
+    options.push({ ...o, ...(verdict ? { verdict } : {}), ...(change !== undefined ? { change } : {}), ...(robust !== undefined ? { robust } : {}) });
   };
 
   const recipe = lengthScalingType(rope) === 'none' ? vendorRecipeOf(rope, trained) : undefined;
@@ -291,6 +322,17 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
       label: `base ${fmt(g)} by Gradient's law (for training at ${fmt(C)})`,
     });
   }
+  if (!x.scalingOnly && training && x.robustBase !== undefined) {
+    const b = x.robustBase;
+    add({
+      kind: 'raise-base',
+      smallestRobust: true,
+      factor: s,
+      base: b,
+      spec: { ...common, ropeType: 'default', base: b },
+      label: `smallest robust valid base ${fmt(b)} (every base within ±10% proven valid at ${fmt(C)})`,
+    });
+  }
 
   const family = familyScalingKind(rope);
   const ranked = rank(options, training, family);
@@ -305,7 +347,7 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
     options: ranked,
     preferred,
     ...(recipe ? { recipe } : {}),
-    why: whyOf(preferred, ranked, recipe, !!recipeFits, C, family),
+    why: whyOf(preferred, ranked, recipe, !!recipeFits, C, family, training),
   };
 }
 
@@ -328,14 +370,33 @@ function yarnExtras(r: Record<string, unknown>): Partial<RopeSpec> {
   return out;
 }
 
+/** Mean |ln θ′/θ| from the frequencies as shipped: `plan`'s "change" (planner/options.ts). */
+function changeOf(spec: RopeSpec, shipped: Float64Array, variant: TransformersVariant, seqLen?: number): number | undefined {
+  try {
+    const theta = computeFrequencies(spec, { variant, seqLen: seqLen ?? spec.maxPositionEmbeddings }).invFreq;
+    let sum = 0;
+    for (let i = 0; i < shipped.length; i++) sum += Math.abs(Math.log(theta[i] / shipped[i]));
+    return shipped.length ? sum / shipped.length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Best first; see the module comment. `family`: the model family's own scaling kind, ranked before generic ones. */
-export function rank<O extends Pick<RewriteOption, 'kind' | 'verdict'> & { recipe?: unknown }>(options: O[], training: boolean, family?: RewriteKind): O[] {
+export function rank<O extends Pick<RewriteOption, 'kind' | 'verdict'> & { recipe?: unknown; change?: number; robust?: boolean }>(
+  options: O[],
+  training: boolean,
+  family?: RewriteKind,
+): O[] {
   const q = training ? 'training' : 'inference';
   const cost = COST[q];
-  const off = (o: O) => (o.kind === OFF_QUESTION[q] ? 1 : 0);
+  const off = (o: O) => (OFF_QUESTION[q].includes(o.kind) ? 1 : 0);
+  // Trained: the bound, and a base only with its ±10% proven; untrained: the reach (scalingVerdict.ts).
+  const passes = (o: O) => (o.verdict && verdictPasses(o.verdict) && (!training || !BASE_KINDS.has(o.kind) || o.robust !== false) ? 1 : 0);
   const holds = (o: O) => (o.verdict ? (o.verdict.lmax === null ? Infinity : o.verdict.lmax) : -1);
-  const meets = (o: O) => (o.verdict?.lmax === null ? 1 : 0);
-  const score = training ? holds : meets;
+  // Among trained rewrites that pass, the smallest change to the frequencies as shipped (as `plan` ranks); else the furthest hold.
+  const trainedOrder = (a: O, b: O) => (passes(a) && passes(b) && a.change !== undefined && b.change !== undefined ? a.change - b.change : holds(b) - holds(a));
+  const score = (a: O, b: O) => passes(b) - passes(a) || (training ? trainedOrder(a, b) : 0);
   const recipeFirst = (o: O) => (o.recipe ? 0 : 1);
   // The family's own scaling before generic ones (llama3 for Llama-3.x over linear, which compresses every pair).
   const familyFirst = (o: O) => (family !== undefined && o.kind === family ? 0 : 1);
@@ -346,7 +407,7 @@ export function rank<O extends Pick<RewriteOption, 'kind' | 'verdict'> & { recip
     (a, b) =>
       restores(a) - restores(b) ||
       off(a) - off(b) ||
-      score(b) - score(a) ||
+      score(a, b) ||
       recipeFirst(a) - recipeFirst(b) ||
       familyFirst(a) - familyFirst(b) ||
       (cost[a.kind] ?? 9) - (cost[b.kind] ?? 9),
@@ -360,19 +421,28 @@ function whyOf(
   recipeFits: boolean,
   C: number,
   family: RewriteKind | undefined,
+  training: boolean,
 ): string {
-  const verdict = best.verdict ? ` (it ${verdictText(best.verdict)})` : '';
+  const v = best.verdict;
+  // Untrained, the bound is information after the reach; trained, the verdict is the bound's.
+  const info = v ? boundInformation(v) : undefined;
+  const verdict = v ? ` (it ${verdictText(v)}${info ? `; ${info}` : ''})` : '';
   if (best.recipe?.restores)
-    return `the model's own scaling, which this file lost: ${best.recipe.who.replace(/'s shipped config$/, '')} was trained with it, so it is restored whatever the bound says${verdict}`;
+    return `the model's own scaling, which this file lost: ${best.recipe.who.replace(/'s shipped config$/, '')} was trained with it, so it is restored${verdict}`;
   if (best.recipe) return `the vendor's recipe${verdict}`;
   if (recipe && !recipeFits) {
     return `${recipeLabel(recipe)} reaches ${fmt(recipe.reach)}, short of ${fmt(C)}, so ${best.label} is preferred${verdict}`;
   }
+  if (!training) {
+    const tail = info ? ` (${info})` : '';
+    if (best.kind === family) return `${best.label} covers ${fmt(C)} and is the model family's own scaling${tail}`;
+    return `${best.label} covers ${fmt(C)} and is the most used of the rewrites that do${tail}`;
+  }
   const r = ranked.find((o) => o.recipe);
-  if (r && r.verdict) return `${r.label} ${verdictText(r.verdict)}, while ${best.label} meets the bound: ${best.label} is preferred`;
-  const meets = ranked.filter((o) => o.verdict?.lmax === null).length;
-  if (best.kind === family && best.verdict?.lmax === null) return `${best.label} meets the bound at ${fmt(C)} and is the model family's own scaling`;
-  return meets
-    ? `${best.label} meets the bound at ${fmt(C)}${meets > 1 ? ' and is the most used of those that do' : ''}`
-    : `no rewrite meets the bound at ${fmt(C)}; ${best.label} is the most used${verdict}`;
+  const meetsBound = (o: RewriteOption) => o.verdict?.lmax === null && (!BASE_KINDS.has(o.kind) || o.robust !== false);
+  if (r && r.verdict && meetsBound(best)) return `${r.label} ${verdictText(r.verdict)}, while ${best.label} meets the bound: ${best.label} is preferred`;
+  const meets = ranked.filter(meetsBound).length;
+  if (!meetsBound(best)) return `no rewrite meets the bound at ${fmt(C)}; ${best.label} holds furthest${verdict}`;
+  if (best.kind === family) return `${best.label} meets the bound at ${fmt(C)} and is the model family's own scaling`;
+  return `${best.label} meets the bound at ${fmt(C)}${meets > 1 ? ' with the smallest change to the frequencies as shipped' : ''}`;
 }

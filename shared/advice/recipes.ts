@@ -1,7 +1,7 @@
 /**
  * Vendor recipes: the scaling a model's publisher documents (or ships) for running it past the
- * context it was trained at. Where one exists it is the preferred rewrite unless the bound says it
- * fails (advice.ts). Two sources:
+ * context it was trained at. Used without training, one that reaches the length is the preferred
+ * rewrite, judged by its reach and its vendor's validation (advice/scalingVerdict.ts). Two sources:
  *  - the model's own shipped scaling, when the file lost it (a Llama-3.1 config without its
  *    `llama3` block is restored, not given a new scaling);
  *  - the model card's long-context section, for checkpoints that ship without scaling and document
@@ -18,6 +18,8 @@ export interface VendorRecipe {
   reach: number;
   /** "Qwen/Qwen2.5-7B-Instruct's model card" / "Meta's shipped config of meta-llama/Llama-3.1-8B". */
   who: string;
+  /** Who validated it, short, for verdicts ("Qwen's model card", "meta-llama's shipped config"). */
+  validatedBy: string;
   /** Where it is documented (URL or catalog source). */
   source: string;
   /** True when the recipe is the model's own shipped scaling that this file lost. */
@@ -86,13 +88,28 @@ export function vendorRecipeOf(rope: ModelRope, trained: number): VendorRecipe |
   const ctx = typeof scope['max_position_embeddings'] === 'number' ? (scope['max_position_embeddings'] as number) : undefined;
   const shipped = shippedScaling(e);
   if (shipped) {
-    return { scaling: shipped, reach: reachOf(shipped, ctx, trained), who: `${e.id}'s shipped config`, source: e.source, restores: true };
+    const vendor = e.id.split('/')[0];
+    return {
+      scaling: shipped,
+      reach: reachOf(shipped, ctx, trained),
+      who: `${e.id}'s shipped config`,
+      validatedBy: `${vendor}'s shipped config`,
+      source: e.source,
+      restores: true,
+    };
   }
   const names = namesOf(e);
   const doc = DOCUMENTED.find((d) => names.some((n) => d.ids.test(n)));
   if (!doc) return undefined;
   const org = e.id.split('/')[0];
-  return { scaling: doc.scaling, reach: reachOf(doc.scaling, undefined, trained), who: `${org}'s model card for ${e.id}`, source: doc.card, restores: false };
+  return {
+    scaling: doc.scaling,
+    reach: reachOf(doc.scaling, undefined, trained),
+    who: `${org}'s model card for ${e.id}`,
+    validatedBy: `${org}'s model card`,
+    source: doc.card,
+    restores: false,
+  };
 }
 
 /** Checkpoints of Meta's Llama 3 line, whose own long-context scaling is llama3 (Llama-3.1 shipped it). */

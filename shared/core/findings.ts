@@ -36,9 +36,21 @@ export interface FixRewrite {
   recipe?: boolean;
 }
 
+/**
+ * A rewrite's verdict (advice/scalingVerdict.ts): the bound on its effective frequencies at `length`
+ * (`lmax`, null when met) and, for a rewrite used without training, the reach it is judged by.
+ */
 export interface FixVerdict {
   lmax: number | null;
   length: number;
+  /** `bound`: trained frequencies, judged by the bound; `reach`: used without training, judged by factor × original. */
+  judgedBy?: 'bound' | 'reach';
+  /** Untrained: the longest context the rewrite reaches. */
+  reach?: number;
+  /** Untrained: the context the scaling stretches from. */
+  from?: number;
+  /** Untrained: who validated the recipe ("Qwen's model card for Qwen/Qwen2.5-7B"). */
+  validatedBy?: string;
 }
 
 export interface Finding {

@@ -10,7 +10,8 @@ import type { KeyPath } from './documentEditor';
 import type { RopeSpec, TransformersVariant } from '../rope/spec';
 import type { ModelRope } from '../config/modelRope';
 import { RewriteAdvice, RewriteKind, RewriteOption, adviseRewrite, rank, verdictOf, verdictText } from '../advice/advice';
-import { RopeTarget, dynamicFix, linearFix, llama3Fix, roundFactor, scalingBlockFix, yarnFix } from './rewrites';
+import { judgeRewrite } from '../advice/scalingVerdict';
+import { RopeTarget, dynamicFix, linearFix, llama3Fix, raiseBaseFix, roundFactor, scalingBlockFix, yarnFix } from './rewrites';
 import { PlainObject, float, floatText } from './render';
 import { fmt, fmtPlain } from '../core/format';
 
@@ -46,6 +47,10 @@ export interface ExtensionInput {
    * other than factor × T writes the context too (Llama-3.1 declares 131,072 over 8,192).
    */
   declaredContext?: { path: KeyPath; value: number };
+  /** Training: the smallest robust valid base at the length (the bound oracle's), offered and judged with the rest. */
+  robustBase?: number;
+  /** Training: whether a base's ±10% neighbourhood is proven valid at the length. */
+  provenBase?: (base: number) => boolean | undefined;
 }
 
 export { MAX_VERDICT_LENGTH, verdictOf, verdictText } from '../advice/advice';
@@ -69,6 +74,8 @@ export function extensionFixes(x: ExtensionInput): Fix[] {
     variant: x.variant,
     training: x.training,
     scalingOnly: x.scalingOnly || !x.target.basePath,
+    ...(x.robustBase !== undefined ? { robustBase: x.robustBase } : {}),
+    ...(x.provenBase ? { provenBase: x.provenBase } : {}),
   });
   if (!advice) return [];
   const built: { fix: Fix; rank: number; order: number }[] = [];
@@ -135,6 +142,7 @@ function fixOf(o: RewriteOption, x: ExtensionInput): Fix | undefined {
     }
     case 'raise-base':
       if (!t.basePath || o.base === undefined) return undefined;
+      if (o.smallestRobust) return raiseBaseFix(t, x.base, o.base, x.length);
       return {
         title: `Raise ${t.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(o.base)}`,
         kind: 'raise-base',
@@ -215,9 +223,23 @@ export function judgedRewrites(
   candidates: RewriteCandidate[],
   x: { reach: number; variant: TransformersVariant; preferred?: FixKind | 'auto'; training: boolean; advice?: RewriteAdvice },
 ): Fix[] {
-  const fixes = candidates.map(({ fix, spec, seqLen }) => {
-    const verdict = verdictOf(spec, x.reach, x.variant, seqLen);
-    return verdict ? { ...fix, title: `${fix.title} — ${verdictText(verdict)}`, verdict } : fix;
+  const fixes = candidates.map(({ fix, spec, seqLen, recipe }) => {
+    const bound = verdictOf(spec, x.reach, x.variant, seqLen);
+    if (!bound) return fix;
+    // One rule (advice/scalingVerdict.ts): untrained rewrites are judged by their reach, the recipe by its vendor too.
+    const r = fix.rewrite;
+    const from = x.advice?.from;
+    const verdict =
+      r && from !== undefined
+        ? judgeRewrite(bound, x.training ? 'trained' : 'untrained', {
+            kind: fix.kind,
+            factor: r.factor,
+            from,
+            ...(r.original !== undefined ? { original: r.original } : {}),
+            ...(recipe && x.advice?.recipe ? { validatedBy: x.advice.recipe.validatedBy } : {}),
+          })
+        : judgeRewrite(bound, 'trained');
+    return { ...fix, title: `${fix.title} — ${verdictText(verdict)}`, verdict };
   });
   if (!fixes.length) return fixes;
   const wanted = x.preferred && x.preferred !== 'auto' ? fixes.find((f) => f.kind === x.preferred) : undefined;

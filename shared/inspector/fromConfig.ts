@@ -17,6 +17,8 @@ import { RewriteKind, adviseRewrite } from '../advice/advice';
 import type { InspectorRecommendation, RewriteMethod } from './types';
 import { defaultTarget } from './build';
 import { enUS } from '../core/format';
+import { IN_THREAD_PROOFS, robustBase } from '../planner/options';
+import { ropeGroups } from '../config/attentionGroups';
 
 /**
  * The context the checkpoint was trained at, as `check` decides it (config/trainedContext.ts: the
@@ -42,11 +44,25 @@ const METHOD_OF: Record<RewriteKind, RewriteMethod> = {
  * stretch from the trained context by target / T; a vendor recipe with its own factor has none).
  */
 export function recommendationFor(rope: ModelRope, target: number, variant?: TransformersVariant, training = false): InspectorRecommendation | null {
-  const a = adviseRewrite({ rope, length: target, variant, training });
+  // Trained, the smallest robust valid base is a candidate and a base counts only with its ±10% proven,
+  // as in `check` and `plan` (proven on this thread up to the plan's in-thread limit).
+  const group = ropeGroups(rope)[0];
+  const base = group?.base.value ?? rope.base.value;
+  const dim = group?.rotaryDim.value ?? rope.rotaryDim.value;
+  const proofs = training && target <= IN_THREAD_PROOFS.maxLength && Number.isFinite(base) && Number.isFinite(dim);
+  const robust = proofs ? robustBase(base, dim, target) : undefined;
+  const a = adviseRewrite({
+    rope,
+    length: target,
+    variant,
+    training,
+    ...(robust !== undefined ? { robustBase: robust } : {}),
+    ...(proofs ? { provenBase: (b: number) => IN_THREAD_PROOFS.prove(b, dim, target) === null } : {}),
+  });
   if (!a) return null;
   const o = a.preferred;
   const T = originalLengthOf(rope);
-  const sameCurve = !o.recipe && a.from === T && (o.kind === 'ntk' || o.kind === 'raise-base' || Math.abs(o.factor - target / T) < 1e-3);
+  const sameCurve = !o.recipe && !o.smallestRobust && a.from === T && (o.kind === 'ntk' || o.kind === 'raise-base' || Math.abs(o.factor - target / T) < 1e-3);
   return {
     targetLength: target,
     trainedContext: a.trained,

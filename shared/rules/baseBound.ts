@@ -16,9 +16,8 @@
 import type { Finding } from '../core/findings';
 import type { AttentionGroup, Located, ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
-import { boundable, bstarOf, judgedLength, lmaxOf, robustOf } from './bound';
+import { boundable, bstarOf, judgedLength, lmaxOf, robustBaseOf } from './bound';
 import { modelTarget } from './targets';
-import { MARGIN, bstarGuess, chooseValidBase } from '../fixes/chooseBase';
 import { raiseBaseFix } from '../fixes/rewrites';
 import { MAX_LENGTH } from '../bstar/validate';
 import { baseUnreadable } from './invalidValues';
@@ -154,11 +153,7 @@ function checkGroup(
   let next: number | undefined;
   if (!capped && proven) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
-    next = chooseValidBase(
-      Math.max(base, (b ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
-      (x) => lmaxOf(ctx, x, dim, L),
-      (c) => robustOf(ctx, c, dim, L),
-    );
+    next = robustBaseOf(ctx, base, dim, L, b);
     const fix = next !== undefined ? raiseBaseFix(target, base, next, L) : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
     else next = undefined;

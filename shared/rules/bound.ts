@@ -8,6 +8,7 @@ import type { ModelRope } from '../config/modelRope';
 import type { RuleContext } from './context';
 import { fmt, numParam } from './context';
 import { MAX_LENGTH, isWorkableDim, isWorkableSize } from '../core/limits';
+import { MARGIN, bstarGuess, chooseValidBase } from '../fixes/chooseBase';
 
 export interface JudgedLength {
   length: number;
@@ -58,4 +59,20 @@ export function bstarOf(ctx: RuleContext, length: number, dim: number): number |
   const v = ctx.oracle.bstar(length, dim);
   if (v === undefined) ctx.pending.push({ length, headDim: dim });
   return v;
+}
+
+/**
+ * The smallest round base ≥ `base` whose every base within ±10% is proven valid at L: the base
+ * `rope/base-below-bound` raises to and a trained extension's candidate (`plan` proves the same).
+ * Undefined past the oracle's proof limit or while the proofs are not computed. No base below b* is
+ * valid, so the search starts where a neighbourhood can clear it.
+ */
+export function robustBaseOf(ctx: RuleContext, base: number, dim: number, L: number, bstar = bstarOf(ctx, L, dim)): number | undefined {
+  const limit = ctx.oracle.proofLimit;
+  if (limit !== undefined && L > limit) return undefined;
+  return chooseValidBase(
+    Math.max(base, (bstar ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
+    (x) => lmaxOf(ctx, x, dim, L),
+    (c) => robustOf(ctx, c, dim, L),
+  );
 }

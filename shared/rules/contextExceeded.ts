@@ -15,6 +15,7 @@ import { trainedContextOf } from '../config/trainedContext';
 import { isLlamaFamily } from './families';
 import { roundFactor } from '../fixes/rewrites';
 import { derivativeNote, differencesText, modelReach, ropeReachAt } from '../config/reach';
+import { boundable, robustBaseOf, robustOf } from './bound';
 
 export const CONTEXT_EXCEEDED = 'training/context-exceeded';
 
@@ -116,5 +117,28 @@ function fixesFor(ctx: RuleContext, L: number, T: number, rescale = false): Fix[
     variant: ctx.variant,
     training: true,
     scalingOnly: rescale,
+    // Trained frequencies are judged by the bound (docs/judgement.md): the base that meets it with a
+    // proven ±10% is a candidate, as in `plan`, and a base counts as meeting it only with that proof.
+    ...trainedBases(ctx, rescale, base, dim, L, target.basePath !== undefined),
   });
+}
+
+/** The smallest robust valid base and the neighbourhood proof for the other bases, where this file can write a base. */
+function trainedBases(
+  ctx: RuleContext,
+  rescale: boolean,
+  base: number,
+  dim: number,
+  L: number,
+  writable: boolean,
+): { robustBase?: number; provenBase?: (b: number) => boolean | undefined } {
+  if (rescale || !writable || !boundable(base, dim, L)) return {};
+  const limit = ctx.oracle.proofLimit;
+  if (limit !== undefined && L > limit) return {};
+  const robust = robustBaseOf(ctx, base, dim, L);
+  const provenBase = (b: number) => {
+    const v = robustOf(ctx, b, dim, L);
+    return v === undefined ? undefined : v === null;
+  };
+  return { ...(robust !== undefined ? { robustBase: robust } : {}), provenBase };
 }
