@@ -224,7 +224,8 @@ export function adviseRewrite(x: AdviceInput): RewriteAdvice | undefined {
       return;
     const bound = verdictOf(o.spec, reach, variant, o.seqLen);
     const verdict = bound
-      ? judgeRewrite(bound, training ? 'trained' : 'untrained', {
+      ? // A base raised by Gradient's law is a base to train with: its frequencies are judged as trained, whatever the question.
+        judgeRewrite(bound, training || o.kind === 'raise-base' ? 'trained' : 'untrained', {
           kind: o.kind,
           factor: o.factor,
           from,

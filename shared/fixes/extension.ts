@@ -231,7 +231,7 @@ export function judgedRewrites(
     const from = x.advice?.from;
     const verdict =
       r && from !== undefined
-        ? judgeRewrite(bound, x.training ? 'trained' : 'untrained', {
+        ? judgeRewrite(bound, x.training || fix.kind === 'raise-base' ? 'trained' : 'untrained', {
             kind: fix.kind,
             factor: r.factor,
             from,

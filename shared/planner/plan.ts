@@ -181,6 +181,7 @@ function withoutTraining(
       ...(o.original !== undefined ? { original: o.original } : {}),
       ...(o.base !== undefined ? { base: o.base } : {}),
       recipe: !!o.recipe,
+      ...(o.verdict ? { verdict: o.verdict } : {}),
     },
   };
 }

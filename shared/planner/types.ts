@@ -1,4 +1,5 @@
 /** The context-extension plan: what `rope-lens plan` prints and the Inspector's plan view draws. */
+import type { FixVerdict } from '../core/findings';
 
 export type PlanMethod = 'as-shipped' | 'ntk-aware' | 'gradient' | 'robust-base' | 'yarn' | 'linear' | 'llama3' | 'dynamic' | 'ntk-fixed' | 'ntk-mixed';
 
@@ -81,7 +82,17 @@ export interface Plan {
    * Running the checkpoint at the target without training: the one rewrite `check`, `serve` and the
    * Inspector recommend (advice/advice.ts), or null with the reason when none is needed.
    */
-  withoutTraining: { kind: string; label: string; why: string; factor: number; original?: number; base?: number; recipe: boolean } | null;
+  withoutTraining: {
+    kind: string;
+    label: string;
+    why: string;
+    factor: number;
+    original?: number;
+    base?: number;
+    recipe: boolean;
+    /** Its verdict, as check's fix and serve's rewrite carry it (advice/scalingVerdict.ts): judged by reach. */
+    verdict?: FixVerdict;
+  } | null;
   withoutTrainingReason?: string;
   /** Every RoPE layer attends within a window the checkpoint was trained on: no full-attention frequencies to judge. */
   noFullAttention?: string;

@@ -265,6 +265,8 @@ export function planRewrite(advice: RewriteAdvice, written: boolean): NonNullabl
     label: o.label,
     recipe: !!o.recipe,
     written,
+    // The same verdict check's fix carries (advice/scalingVerdict.ts): serving is judged by reach.
+    ...(o.verdict ? { verdict: o.verdict } : {}),
   };
 }
 

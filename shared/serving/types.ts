@@ -3,6 +3,7 @@
  * description and what it must be told to run the model at a given context.
  * Pure data; no engine module reads files or knows about editors.
  */
+import type { FixVerdict } from '../core/findings';
 import type { ModelRope } from '../config/modelRope';
 
 export type EngineName = 'vllm' | 'sglang' | 'llama.cpp' | 'tgi' | 'ollama';
@@ -48,5 +49,15 @@ export interface ServingPlan {
    * label, and whether this engine's command writes it (`written`: false where the engine cannot
    * say it, e.g. TGI's CLI has no YaRN; the notes then say so).
    */
-  rewrite?: { kind: string; factor: number; original?: number; base?: number; label: string; recipe: boolean; written: boolean };
+  rewrite?: {
+    kind: string;
+    factor: number;
+    original?: number;
+    base?: number;
+    label: string;
+    recipe: boolean;
+    written: boolean;
+    /** Its verdict, as check's fix carries it (advice/scalingVerdict.ts). */
+    verdict?: FixVerdict;
+  };
 }
