@@ -232,7 +232,9 @@ describe('rope-lens serve on an edit of a shipped model agrees with check (spawn
       assert.equal(j.overrides.rope_scaling.rope_type, 'llama3');
       assert.equal(j.overrides.rope_scaling.factor, 16);
       assert.match(j.notes.join(' '), /rope_theta 10,000 is an edit of the shipped 500,000: the rewrite is judged from 500,000, which the command puts back/);
-      assert.match(j.notes.join(' '), /meets the bound at 131,072/);
+      // Served untrained: judged by its reach, with the bound as information (docs/judgement.md).
+      assert.match(j.notes.join(' '), /covers 131,072 and is the model family's own scaling \(its effective frequencies also meet the bound at 131,072\)/);
+      assert.deepEqual(j.rewrite.verdict, preferred.verdict, 'serve carries the verdict check gives');
     }
     const l = JSON.parse(cli('serve', file, '--engine', 'llama.cpp', '--json').stdout);
     const i = l.args.indexOf('--rope-freq-base');
