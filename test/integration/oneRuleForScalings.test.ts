@@ -75,7 +75,10 @@ describe('one rule for scalings (spawned CLI: check, serve, plan)', function () 
     assert.deepEqual(served.rewrite.verdict, recipe.verdict, 'serve carries the verdict check gives');
     const note = served.notes.join(' ');
     assert.doesNotMatch(note, /holds to|unless the bound|fails the bound/);
-    assert.match(note, new RegExp(`the bound on its effective frequencies, ${(recipe.verdict!.lmax as number).toLocaleString('en-US')} of 131,072, is information`));
+    assert.match(
+      note,
+      new RegExp(`the bound on its effective frequencies, ${(recipe.verdict!.lmax as number).toLocaleString('en-US')} of 131,072, is information`),
+    );
 
     const plan = json('plan', '--model', QWEN, '--target', '131072', '--json');
     assert.equal(plan.withoutTraining.kind, 'yarn');
