@@ -61,11 +61,14 @@ describe('rules', () => {
       yarn.edits[0].newText,
       '\noverrides_of_model_config:\n  rope_scaling:\n    rope_type: yarn\n    factor: 4.0\n    original_max_position_embeddings: 4096',
     );
-    // Every fix states its verdict at 16,384; the preferred one holds furthest.
+    // Every fix states its verdict on the bound at 16,384 (trained frequencies); the preferred one meets it:
+    // the smallest robust valid base, as rope/base-below-bound and plan choose it (docs/judgement.md).
     for (const f of d.fixes) assert.equal(f.verdict?.length, 16384, f.title);
-    const best = Math.max(...d.fixes.map((f) => f.verdict!.lmax ?? Infinity));
+    for (const f of d.fixes) assert.equal(f.verdict?.judgedBy, 'bound', f.title);
     assert.equal(d.fixes.filter((f) => f.preferred).length, 1);
-    assert.equal(d.fixes.find((f) => f.preferred)!.verdict!.lmax ?? Infinity, best);
+    const preferred = d.fixes.find((f) => f.preferred)!;
+    assert.equal(preferred.verdict!.lmax, null, preferred.title);
+    assert.match(preferred.title, /^Raise rope_theta to 830000 \(valid for every base within ±10% at 16,384 tokens, proven\) — meets the bound at 16,384$/);
   });
 
   it("training past what a scaled model covers: the message names the limit it compared, the fixes rescale from T in the trainer's keys", () => {
@@ -123,13 +126,15 @@ describe('rules', () => {
     );
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
     assert.match(yarn.title, /factor 8, original_max_position_embeddings 8192/);
-    // Every rewrite but NTK meets the bound at 65,536; running the checkpoint as is, the preferred one
-    // is a training-free method, not Gradient's base (a base to train with), and among those the Llama 3
+    // Running the checkpoint as is, every scaling is judged by its reach (all cover 65,536); the preferred
+    // one is a training-free method, not Gradient's base (a base to train with), and among those the Llama 3
     // line's own llama3 scaling before generic ones (issue 33: it was YaRN).
     const preferred = d.fixes.filter((f) => f.preferred);
     assert.equal(preferred.length, 1);
     assert.equal(preferred[0].kind, 'llama3');
-    assert.equal(preferred[0].verdict?.lmax, null);
+    assert.equal(preferred[0].verdict?.judgedBy, 'reach');
+    assert.equal(preferred[0].verdict?.reach, 65536);
+    assert.match(preferred[0].title, /— covers 65,536$/);
   });
 
   it('yarn factor against max_position_embeddings / original: the vendor recipe informs without an edit, a real mismatch warns with fixes', () => {
