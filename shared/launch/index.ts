@@ -8,6 +8,9 @@ import { readCompose } from './compose';
 import { readKubernetes } from './kubernetes';
 import { readModelfile } from './modelfile';
 import { readShellScript } from './shell';
+import { readSkyPilot } from './skypilot';
+import { readDstack } from './dstack';
+import { readProductionStack } from './productionStack';
 import { mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
 import type { LaunchFile, ShellParser, SourceReader } from './types';
@@ -20,6 +23,9 @@ export { readDockerfile } from './dockerfile';
 export { readCompose } from './compose';
 export { readKubernetes } from './kubernetes';
 export { readModelfile } from './modelfile';
+export { readSkyPilot } from './skypilot';
+export { readDstack } from './dstack';
+export { readProductionStack } from './productionStack';
 export type * from './types';
 
 export interface LaunchReadOptions {
@@ -57,10 +63,15 @@ function sourcesALaunch(text: string, read: SourceReader): boolean {
 /** Everything a launch file starts, or undefined when it is not a launch file or launches nothing known. */
 export function readLaunchFile(text: string, fileName: string, opts: LaunchReadOptions = {}): LaunchFile | undefined {
   const format = launchFormatOf(fileName, opts.languageId, text);
-  // A Modelfile always launches Ollama; every other format must name a launch word to be parsed.
+  // A Modelfile always launches Ollama, and task files (SkyPilot, dstack, production-stack) are
+  // recognised by their keys: read whole, so one that starts nothing known is said. Every other
+  // format must name a launch word to be parsed.
   if (!format) return undefined;
   const worthReading =
-    format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
+    TASK_FORMATS.has(format) ||
+    format === 'modelfile' ||
+    mentionsLaunchWord(text) ||
+    (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
   if (!worthReading) return undefined;
   let file: LaunchFile;
   try {
@@ -77,6 +88,8 @@ export function readLaunchFile(text: string, fileName: string, opts: LaunchReadO
   return file.invocations.length || file.modelfile || file.unread?.length || file.problems.some((p) => p.partial) ? file : undefined;
 }
 
+const TASK_FORMATS: ReadonlySet<LaunchFile['format']> = new Set(['modelfile', 'skypilot', 'dstack', 'helm-values']);
+
 function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOptions): LaunchFile {
   switch (format) {
     case 'shell': {
@@ -91,5 +104,11 @@ function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOpti
       return readKubernetes(text, opts.shell);
     case 'modelfile':
       return readModelfile(text);
+    case 'skypilot':
+      return readSkyPilot(text, opts.shell);
+    case 'dstack':
+      return readDstack(text, opts.shell);
+    case 'helm-values':
+      return readProductionStack(text);
   }
 }

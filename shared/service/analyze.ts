@@ -64,6 +64,8 @@ export interface AnalyzeOptions {
 /** Above this size fixes are not re-verified by default (see analyzeText). */
 export const VERIFY_FIXES_MAX_CHARS = 64 * 1024;
 
+const YAML_LAUNCH_FORMATS: ReadonlySet<string> = new Set(['compose', 'kubernetes', 'skypilot', 'dstack', 'helm-values']);
+
 const OTHER: () => FileAnalysis = () => ({ kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] });
 
 export function analyzeText(text: string, opts: AnalyzeOptions): FileAnalysis {
@@ -107,8 +109,8 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   if (launchFormat) {
     const launch = analyzeLaunch(text, opts);
     if (launch) return launch;
-    // A compose or Kubernetes file that starts no engine is still YAML: classified as usual below.
-    if (launchFormat !== 'compose' && launchFormat !== 'kubernetes') return OTHER();
+    // A YAML launch file (compose, Kubernetes, a task file) that starts no engine is still YAML: classified as usual below.
+    if (!YAML_LAUNCH_FORMATS.has(launchFormat)) return OTHER();
   }
   const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
   if (!format) return OTHER();
