@@ -45,7 +45,7 @@ export function readDstack(text: string, shell?: ShellParser): LaunchFile {
     file.unread = [
       {
         program: `dstack ${kind}`,
-        message: `A dstack ${kind} whose commands start no engine or trainer RoPE Lens reads (vLLM, SGLang, llama.cpp, TGI, Ollama, a known trainer or a train script), so nothing in it was judged.`,
+        message: `a dstack ${kind} whose commands start no engine or trainer RoPE Lens reads (vLLM, SGLang, llama.cpp, TGI, Ollama, a known trainer or a train script), so nothing in it was judged.`,
         range: doc.range(typeAt[0], typeAt[1] - typeAt[0]),
       },
     ];

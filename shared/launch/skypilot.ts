@@ -48,7 +48,7 @@ export function readSkyPilot(text: string, shell?: ShellParser): LaunchFile {
     file.unread = [
       {
         program: 'SkyPilot task',
-        message: `A SkyPilot task whose ${runAt ? 'run: block' : 'setup: block (it has no run:)'} starts no engine or trainer RoPE Lens reads (vLLM, SGLang, llama.cpp, TGI, Ollama, a known trainer or a train script), so nothing in it was judged.`,
+        message: `a SkyPilot task whose ${runAt ? 'run: block' : 'setup: block (it has no run:)'} starts no engine or trainer RoPE Lens reads (vLLM, SGLang, llama.cpp, TGI, Ollama, a known trainer or a train script), so nothing in it was judged.`,
         range: doc.range(at[0], Math.min(at[1] - at[0], Math.max(0, text.indexOf('\n', at[0]) - at[0]))),
       },
     ];

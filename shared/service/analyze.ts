@@ -27,6 +27,7 @@ import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
 import { verifyFixes } from './verifyFixes';
 import { brokenContinuationFindings, invalidJsonFindings, refusedConfigJson } from './readerFindings';
+import { pythonNotReadFinding, trainingNotReadFinding } from './notRead';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -113,7 +114,8 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     if (!YAML_LAUNCH_FORMATS.has(launchFormat)) return OTHER();
   }
   const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
-  if (!format) return OTHER();
+  // A Python script that trains or serves is said (launch/not-read); RoPE Lens reads no Python.
+  if (!format) return { ...OTHER(), diagnostics: asModel ? [] : pythonNotReadFinding(text, opts.fileName) };
   if (!asModel && sniff(text, opts.fileName, format) === 'other')
     return { ...OTHER(), diagnostics: format === 'json' ? refusedConfigJson(text, opts.fileName) : [] };
   const safe = <T>(what: string, f: () => T): T | undefined => guarded(what, f, opts);
@@ -158,7 +160,8 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   );
   if (serving) return serving;
   const training = safe('reading the training config', () => readTrainingConfig(doc));
-  if (!training) return OTHER();
+  // A base model and a trainer's keys that no reader took: said once (training/not-read), never silent.
+  if (!training) return { ...OTHER(), diagnostics: trainingNotReadFinding(doc.root, text), document: doc };
   const resolver = opts.resolver ?? catalogResolver;
   const refs = [...training.baseModelCandidates, ...(training.baseModel ? [training.baseModel.value] : [])];
   const resolved = training.ownModel ? undefined : safe('resolving the base model', () => resolver.resolve(refs, opts.fileName));
