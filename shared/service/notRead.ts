@@ -27,7 +27,14 @@ export function launchNotReadFinding(launches: readonly LaunchDescription[]): Fi
       code: LAUNCH_NOT_READ,
       severity: 'information',
       message: `Not judged${more ? `, ${unread.length} launches` : ''}: ${first.unjudged ?? `${first.program} is not read as a launch.`}`,
-      ...(unread.length > 1 ? { detail: unread.slice(1).map((u) => u.unjudged).join(' ') } : {}),
+      ...(unread.length > 1
+        ? {
+            detail: unread
+              .slice(1)
+              .map((u) => u.unjudged)
+              .join(' '),
+          }
+        : {}),
       range: first.range,
       fixes: [],
     },
