@@ -39,14 +39,18 @@ export interface LaunchReadOptions {
 /** `source NAME` / `. NAME` lines: the names a script sources (quotes and a leading `$DIR/` aside). */
 const SOURCE_LINE = /^[ \t]*(?:source|\.)[ \t]+(["']?)([^\s;&|"']+)\1/gm;
 
+/** `./serve.sh …`, `bash scripts/run.sh …`: a local script a command runs (followed with its arguments). */
+const SCRIPT_CALL = /(?:^|[\s;&|(])(?:(?:ba|z|da)?sh[ \t]+)?((?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:sh|bash))(?=[\s;&|)]|$)/gm;
+
 /**
  * A script that names no launch word may still launch through a function defined in a file it
- * sources: worth parsing only when such a file mentions one (a `source venv/bin/activate` does not).
+ * sources, or through a local script it runs with its arguments: worth parsing only when such a
+ * file mentions one (a `source venv/bin/activate` does not).
  */
 function sourcesALaunch(text: string, read: SourceReader): boolean {
-  if (!text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
-  for (const m of text.matchAll(SOURCE_LINE)) {
-    const written = m[2];
+  const names = [...text.matchAll(SCRIPT_CALL)].map((m) => m[1]);
+  if (!names.length && !text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
+  for (const written of [...[...text.matchAll(SOURCE_LINE)].map((m) => m[2]), ...names]) {
     const name = written.includes('$') ? /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(written)?.[1] : written;
     if (!name) continue;
     let f;

@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLaunchFile } from '../../shared/launch/index';
-import type { ShellParser } from '../../shared/launch/types';
+import type { ShellParser, SourceReader } from '../../shared/launch/types';
 import { LineMap } from '../../shared/launch/text';
 import { createRopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
@@ -185,6 +185,54 @@ describe('launch and trainer files read, or said (issue 40)', function () {
       const f = readLaunchFile(text, 'compose.yaml', { shell })!;
       assert.equal(f.invocations[0].image?.value, 'vllm/vllm-openai:v0.9.0');
       assert.deepEqual(argvOf(f.invocations[0]), ['--model', 'meta-llama/Llama-2-7b-hf']);
+    });
+  });
+
+  describe('wrapper scripts: "$@" / "$1" followed into a local script that starts the engine', () => {
+    const files =
+      (map: Record<string, string>): SourceReader =>
+      (name) =>
+        name in map ? { path: `/ws/${name.replace(/^\.\//, '')}`, text: map[name] } : undefined;
+    const runVllm = '#!/bin/bash\nexec vllm serve "$@"\n';
+    const serve2 = '#!/bin/bash\nvllm serve "$1" --max-model-len "$2"\n';
+
+    it('./run_vllm.sh "$MODEL" --max-model-len 16384: read through exec vllm serve "$@", every argument on the user’s token', () => {
+      const text = '#!/bin/bash\nMODEL=meta-llama/Llama-2-7b-hf\n./run_vllm.sh "$MODEL" --max-model-len 16384 --port 8000\n';
+      const f = readLaunchFile(text, 'start.sh', { shell, readSourced: files({ './run_vllm.sh': runVllm }) })!;
+      assertExactSpans(text, f);
+      assert.equal(f.invocations.length, 1);
+      const inv = f.invocations[0];
+      assert.deepEqual(argvOf(inv), ['vllm', 'serve', 'meta-llama/Llama-2-7b-hf', '--max-model-len', '16384', '--port', '8000']);
+      assert.equal(inv.argv[0].raw, './run_vllm.sh', 'words written in the script enter at its name');
+      assert.equal(after(inv, '--max-model-len').raw, '16384');
+      assert.ok(
+        inv.notes.some((n) => /through the script \.\/run_vllm\.sh/.test(n)),
+        inv.notes.join('; '),
+      );
+      const svc = createRopeLensService({
+        oracle: createSyncOracle(),
+        shellParser: () => shell,
+        sourcedFiles: (_s, name) => files({ './run_vllm.sh': runVllm })(name),
+      });
+      const a = svc.analyze(text, { fileName: '/ws/start.sh' });
+      const d = a.diagnostics.find((x) => x.code === 'vllm/max-model-len-exceeds');
+      assert.ok(d, codes(a).join(', '));
+      assert.equal(at(text, d), '16384');
+    });
+
+    it('bash serve2.sh MODEL 65536 with vllm serve "$1" --max-model-len "$2": positions in the user’s file; without the script, nothing is invented', () => {
+      const text = '#!/bin/bash\nbash serve2.sh Qwen/Qwen2.5-7B-Instruct 65536\n';
+      const f = readLaunchFile(text, 'start2.sh', { shell, readSourced: files({ 'serve2.sh': serve2 }) })!;
+      assertExactSpans(text, f);
+      const inv = f.invocations[0];
+      assert.equal(after(inv, '--max-model-len').raw, '65536');
+      assert.equal(inv.argv[2].raw, 'Qwen/Qwen2.5-7B-Instruct');
+      assert.equal(readLaunchFile(text, 'start2.sh', { shell, readSourced: files({}) }), undefined);
+    });
+
+    it('a local script that starts no engine is not followed into a launch', () => {
+      const text = '#!/bin/bash\n./prepare.sh data/ 4096\n';
+      assert.equal(readLaunchFile(text, 'go.sh', { shell, readSourced: files({ './prepare.sh': 'python tokenize.py "$1" --len "$2"\n' }) }), undefined);
     });
   });
 
