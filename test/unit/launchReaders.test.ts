@@ -261,6 +261,27 @@ describe('launch and trainer files read, or said (issue 40)', function () {
       assert.equal(ft.training?.continuesFrom, '/models/llama-7b.nemo');
     });
 
+    it('NeMo 2.x fine-tuning recipe: resume.restore_config.path names the base, model.config.seq_length the length', () => {
+      const text = [
+        'model:',
+        '  _target_: nemo.collections.llm.gpt.model.llama.LlamaModel',
+        '  config:',
+        '    _target_: nemo.collections.llm.gpt.model.llama.Llama3Config8B',
+        '    seq_length: 16384',
+        'resume:',
+        '  restore_config:',
+        '    path: nemo://meta-llama/Meta-Llama-3-8B',
+        '',
+      ].join('\n');
+      const a = analyze('finetune.yaml', text);
+      assert.equal(a.training?.tool, 'nemo');
+      assert.equal(a.training?.baseModel, 'meta-llama/Meta-Llama-3-8B');
+      assert.equal(a.training?.sequenceLength, 16384);
+      const d = a.diagnostics.find((x) => x.code === 'training/context-exceeded');
+      assert.ok(d, codes(a).join(', '));
+      assert.equal(at(text, d), '16384');
+    });
+
     it('open-instruct: model_name_or_path and max_seq_length, judged against Llama-3.1-8B', () => {
       const a = analyze('open-instruct-llama_3.1_8b-openmath-2.yaml');
       assert.equal(a.training?.tool, 'open-instruct');

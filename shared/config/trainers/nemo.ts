@@ -7,7 +7,8 @@
  *    `model.hidden_size`, `model.num_attention_heads`, `model.kv_channels` (head size, null: hidden / heads).
  *    `restore_from_path` (top level or under `model:`) starts from a trained `.nemo` checkpoint.
  *  2.x (a serialized recipe: `model.config` holding `seq_length`, `rotary_base`, `rotary_percent`,
- *    `position_embedding_type`, `kv_channels` beside `_target_: nemo.collections.llm…`).
+ *    `position_embedding_type`, `kv_channels` beside `_target_: nemo.collections.llm…`); a fine-tuning
+ *    recipe's `resume.restore_config.path` (`nemo://org/name`, `hf://org/name`) names the base model.
  * OmegaConf interpolations (`${.key}`, `${model.key}`) are followed to the value they name.
  */
 import { child, ConfigNode, nodeAt, ParsedDocument, pathOf } from '../../document/configNode';
@@ -45,6 +46,18 @@ export function readNemo(doc: ParsedDocument): TrainingConfig | undefined {
     trains: true,
   };
   if (restore && restore.value !== 'null') t.continuesFrom = restore;
+  // 2.x fine-tuning names its checkpoint: `resume.restore_config.path: nemo://meta-llama/Meta-Llama-3-8B` (or hf://):
+  // the named model is the base, the config's values write over it.
+  const named = v2Config ? strAt(root, ['resume', 'restore_config', 'path']) : undefined;
+  const hub = named && /^(?:nemo|hf):\/\/(.+)$/.exec(named.value.trim());
+  if (named && hub) {
+    t.baseModel = { ...named, value: hub[1] };
+    const base = num('rotary_base');
+    if (base) t.overrides.base = base;
+    const data = child(root, 'data');
+    t.sequenceLength = seq ?? (data ? numberAt(root, data, 'seq_length') : undefined);
+    return t;
+  }
   if (posType !== undefined && ROTARY.has(posType)) {
     t.ownModel = ownModelRope({
       modelType: 'nemo-megatron',
