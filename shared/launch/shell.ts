@@ -435,6 +435,9 @@ class ShellWalker {
     if (!target || !this.opts.readSourced || this.sourceDepth >= MAX_SOURCE_DEPTH || this.calls.length >= MAX_CALL_DEPTH) return false;
     const file = safeRead(this.opts.readSourced, target.path);
     if (!file || file.text.length > MAX_SOURCED_CHARS || this.shared.visiting.has(file.path) || !mentionsLaunchWord(file.text)) return false;
+    // A script that takes no arguments from its caller is judged on its own when it is checked: followed
+    // only when this command hands it arguments it reads (`"$@"`, `$1`, `${2:-…}`, `$*`).
+    if (!target.args.length || !POSITIONAL_USE.test(file.text)) return false;
     const doc = new LineMap(file.text);
     const prep = prepareShell(doc);
     let tree;
@@ -592,6 +595,7 @@ function appendAfter(src: ParseSource, n: CommandAt): Invocation['append'] {
 
 /** A word that names a local shell script (`./serve.sh`, `scripts/run_vllm.sh`, `start.bash`). */
 const LOCAL_SCRIPT_WORD = /(?:^|[\s;&|(])(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:sh|bash)(?=[\s;&|)]|$)/m;
+const POSITIONAL_USE = /\$(?:[1-9@*]|\{[1-9@*#])/;
 const SCRIPT_PATH = /^(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:sh|bash)$/;
 
 /** `./x.sh args…` or `bash|sh x.sh args…` (no `-c`): the script, its word and its arguments. */

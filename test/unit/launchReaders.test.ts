@@ -230,9 +230,11 @@ describe('launch and trainer files read, or said (issue 40)', function () {
       assert.equal(readLaunchFile(text, 'start2.sh', { shell, readSourced: files({}) }), undefined);
     });
 
-    it('a local script that starts no engine is not followed into a launch', () => {
+    it('a local script that starts no engine, or takes no arguments (judged on its own), is not followed', () => {
       const text = '#!/bin/bash\n./prepare.sh data/ 4096\n';
       assert.equal(readLaunchFile(text, 'go.sh', { shell, readSourced: files({ './prepare.sh': 'python tokenize.py "$1" --len "$2"\n' }) }), undefined);
+      const own = 'vllm serve meta-llama/Llama-2-7b-hf --max-model-len 16384\n';
+      assert.equal(readLaunchFile('#!/bin/bash\n./serve.sh\n', 'go.sh', { shell, readSourced: files({ './serve.sh': own }) }), undefined);
     });
   });
 
