@@ -7,12 +7,12 @@
 import { isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { joinScalars, readTaskShell, taskEnv } from './taskBlocks';
 import { LineMap } from './text';
-import type { Invocation, LaunchFile, ShellParser } from './types';
+import type { Invocation, LaunchFile, ShellParser, SourceReader } from './types';
 import { parseYamlDocs } from './yamlScalar';
 
 export const DSTACK_TYPE = /^type[ \t]*:[ \t]*["']?(task|service|dev-environment)["']?[ \t]*(?:#.*)?$/m;
 
-export function readDstack(text: string, shell?: ShellParser): LaunchFile {
+export function readDstack(text: string, shell?: ShellParser, readSourced?: SourceReader): LaunchFile {
   const doc = new LineMap(text);
   const problems: LaunchFile['problems'] = [];
   const invocations: Invocation[] = [];
@@ -34,7 +34,7 @@ export function readDstack(text: string, shell?: ShellParser): LaunchFile {
       runs ||= node.items.length > 0;
       const script = joinScalars(doc, node.items as YamlNode[]);
       if (!script) continue;
-      const r = readTaskShell(doc, script, shell, env, 'dstack', `dstack ${kind} ${key}:, env: exported`);
+      const r = readTaskShell(doc, script, shell, env, 'dstack', `dstack ${kind} ${key}:, env: exported`, readSourced);
       invocations.push(...r.invocations);
       problems.push(...r.problems);
     }

@@ -109,9 +109,9 @@ function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOpti
     case 'modelfile':
       return readModelfile(text);
     case 'skypilot':
-      return readSkyPilot(text, opts.shell);
+      return readSkyPilot(text, opts.shell, opts.readSourced);
     case 'dstack':
-      return readDstack(text, opts.shell);
+      return readDstack(text, opts.shell, opts.readSourced);
     case 'helm-values':
       return readProductionStack(text);
   }

@@ -7,14 +7,14 @@
 import { isMap, isScalar, type Node as YamlNode } from 'yaml';
 import { joinScalars, readTaskShell, taskEnv } from './taskBlocks';
 import { LineMap } from './text';
-import type { Invocation, LaunchFile, ShellParser, Token } from './types';
+import type { Invocation, LaunchFile, ShellParser, SourceReader, Token } from './types';
 import { parseYamlDocs } from './yamlScalar';
 
 /** Top-level keys only a SkyPilot task has beside `run:` (sky/utils/schemas.py get_task_schema). */
 export const SKYPILOT_KEYS = /^(?:resources|envs|setup|num_nodes|file_mounts|workdir|service|secrets)[ \t]*:/m;
 export const SKYPILOT_RUN = /^run[ \t]*:/m;
 
-export function readSkyPilot(text: string, shell?: ShellParser): LaunchFile {
+export function readSkyPilot(text: string, shell?: ShellParser, readSourced?: SourceReader): LaunchFile {
   const doc = new LineMap(text);
   const problems: LaunchFile['problems'] = [];
   const invocations: Invocation[] = [];
@@ -37,7 +37,7 @@ export function readSkyPilot(text: string, shell?: ShellParser): LaunchFile {
         continue;
       }
       if (!shell) continue;
-      const r = readTaskShell(doc, script, shell, env, 'skypilot', `SkyPilot task ${block}: block, envs: exported`);
+      const r = readTaskShell(doc, script, shell, env, 'skypilot', `SkyPilot task ${block}: block, envs: exported`, readSourced);
       invocations.push(...r.invocations);
       problems.push(...r.problems);
     }

@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import { readShellValue } from './shell';
 import type { LineMap } from './text';
-import type { Invocation, LaunchFile, ShellParser, Token } from './types';
+import type { Invocation, LaunchFile, ShellParser, SourceReader, Token } from './types';
 import { scalarText, scalarToken, valueMap, type ValueMap } from './yamlScalar';
 
 /** One script made of YAML scalars run in order by one shell (dstack's `commands:` list). */
@@ -77,8 +77,9 @@ export function readTaskShell(
   env: Record<string, Token>,
   source: Invocation['source'],
   note: string,
+  readSourced?: SourceReader,
 ): { invocations: Invocation[]; problems: LaunchFile['problems'] } {
-  const r = readShellValue(doc, script.text, script.pieces, shell, { env, source });
+  const r = readShellValue(doc, script.text, script.pieces, shell, { env, source, readSourced });
   for (const inv of r.invocations) inv.notes.push(note);
   return r;
 }

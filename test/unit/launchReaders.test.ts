@@ -230,6 +230,15 @@ describe('launch and trainer files read, or said (issue 40)', function () {
       assert.equal(readLaunchFile(text, 'start2.sh', { shell, readSourced: files({}) }), undefined);
     });
 
+    it('a SkyPilot run: block calling bash run_vllm.sh $MODEL --max-model-len 16384 is followed too', () => {
+      const text = 'envs:\n  MODEL: meta-llama/Llama-2-7b-hf\nresources:\n  accelerators: A10G:1\nrun: |\n  bash run_vllm.sh $MODEL --max-model-len 16384\n';
+      const f = readLaunchFile(text, 'task.yaml', { shell, readSourced: files({ 'run_vllm.sh': runVllm }) })!;
+      assert.equal(f.format, 'skypilot');
+      assertExactSpans(text, f);
+      assert.deepEqual(argvOf(f.invocations[0]).slice(0, 5), ['vllm', 'serve', 'meta-llama/Llama-2-7b-hf', '--max-model-len', '16384']);
+      assert.equal(after(f.invocations[0], '--max-model-len').raw, '16384');
+    });
+
     it('a local script that starts no engine, or takes no arguments (judged on its own), is not followed', () => {
       const text = '#!/bin/bash\n./prepare.sh data/ 4096\n';
       assert.equal(readLaunchFile(text, 'go.sh', { shell, readSourced: files({ './prepare.sh': 'python tokenize.py "$1" --len "$2"\n' }) }), undefined);
