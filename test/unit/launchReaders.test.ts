@@ -364,6 +364,12 @@ describe('launch and trainer files read, or said (issue 40)', function () {
       assert.deepEqual(codes(analyze('app.yaml', 'name: app\nlearning_rate: 2\nreplicas: 3\n')), []);
     });
 
+    it('an evaluation config (a model and a max_length, no training key) is not read as training, nor said', () => {
+      const a = analyze('eval.yaml', 'model_name_or_path: meta-llama/Llama-2-7b-hf\nmax_length: 16384\nbatch_size: 4\ntasks: [mmlu]\n');
+      assert.notEqual(a.kind, 'training-config');
+      assert.deepEqual(codes(a), []);
+    });
+
     it('a values.yaml or workflow with a run: key is no SkyPilot task', () => {
       assert.equal(readLaunchFile('steps:\n  - run: vllm serve x\nname: ci\n', 'ci.yaml', { shell }), undefined);
       assert.equal(readLaunchFile('replicaCount: 1\nimage:\n  repository: vllm/vllm-openai\n', 'values.yaml', { shell }), undefined);

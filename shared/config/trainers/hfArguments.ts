@@ -9,10 +9,10 @@ import { child, ParsedDocument } from '../../document/configNode';
 import type { TrainingConfig } from '../training';
 import { hasAny, numAt, strAt } from './common';
 
-/** Keys only these parsers' dataclasses take (TrainingArguments, SFTConfig, FlatArguments). */
+/** Keys only a training run's dataclasses take (TrainingArguments, SFTConfig, FlatArguments); a length alone is not one (eval configs have it). */
 const TRAINER_KEYS = [
-  'max_seq_length',
-  'max_length',
+  'output_dir',
+  'max_steps',
   'learning_rate',
   'num_train_epochs',
   'per_device_train_batch_size',
