@@ -272,6 +272,23 @@ describe('launch and trainer files read, or said (issue 40)', function () {
       assert.equal(ft.training?.continuesFrom, '/models/llama-7b.nemo');
     });
 
+    it('NeMo 1.x fine-tuning config: train_ds.max_seq_length read; a .nemo named after a model resolves by its stem', () => {
+      const text = read('nemo-megatron_gpt_finetuning_config.yaml');
+      const a = analyze('nemo-megatron_gpt_finetuning_config.yaml', text);
+      assert.equal(a.training?.tool, 'nemo');
+      assert.equal(a.training?.sequenceLength, 2048);
+      assert.equal(a.training?.baseModel, undefined, 'restore_from_path: ??? is chosen at launch');
+      assert.deepEqual(codes(a), []);
+      const named = text
+        .replace('restore_from_path: ???', 'restore_from_path: /models/Llama-2-7b-hf.nemo')
+        .replace(/max_seq_length: 2048/g, 'max_seq_length: 16384');
+      const b = analyze('ft.yaml', named);
+      assert.equal(b.training?.resolvedFrom, 'catalog:meta-llama/Llama-2-7b-hf');
+      const d = b.diagnostics.find((x) => x.code === 'training/context-exceeded');
+      assert.ok(d, codes(b).join(', '));
+      assert.equal(at(named, d), '16384');
+    });
+
     it('NeMo 2.x fine-tuning recipe: resume.restore_config.path names the base, model.config.seq_length the length', () => {
       const text = [
         'model:',

@@ -30,7 +30,7 @@ export function readNemo(doc: ParsedDocument): TrainingConfig | undefined {
   const cfg = v2Config ?? model;
   const seqKey = v2Config ? 'seq_length' : 'encoder_seq_length';
   const isV1 = !v2Config && !!child(model, 'encoder_seq_length') && (!!child(root, 'trainer') || !!child(model, 'num_layers'));
-  if (!v2Config && !isV1) return undefined;
+  if (!v2Config && !isV1) return readNemoFinetune(root, model);
   const num = (key: string) => numberAt(root, cfg, key);
   const seq = num(seqKey);
   const posType = stringOf(follow(root, cfg, child(cfg, 'position_embedding_type')))
@@ -98,4 +98,30 @@ function follow(root: ConfigNode | undefined, obj: ConfigNode, node: ConfigNode 
     at = next;
   }
   return at;
+}
+
+/**
+ * NeMo 1.x fine-tuning (examples/nlp/language_modeling/tuning/conf/megatron_gpt_finetuning_config.yaml):
+ * the model comes from `model.restore_from_path` (a `.nemo` file, often `???`, given on the command line),
+ * the length is `model.data.train_ds.max_seq_length`. The `.nemo` names a base model only by its file name.
+ */
+function readNemoFinetune(root: ConfigNode | undefined, model: ConfigNode): TrainingConfig | undefined {
+  const restore = child(model, 'restore_from_path');
+  const trainDs = nodeAt(model, ['data', 'train_ds']);
+  if (!restore || !child(root, 'trainer') || trainDs?.kind !== 'object') return undefined;
+  const seq = numberAt(root, trainDs, 'max_seq_length');
+  const t: TrainingConfig = { tool: 'nemo', baseModelCandidates: [], overrides: {}, trains: true };
+  if (seq) t.sequenceLength = seq;
+  const path = strAt(model, ['restore_from_path']);
+  // `???` is OmegaConf's "required, set at launch": the base is chosen on the command line.
+  if (path && path.value.trim() !== '???' && path.value !== 'null') {
+    t.baseModel = path;
+    const stem = path.value
+      .replace(/\\/g, '/')
+      .split('/')
+      .pop()
+      ?.replace(/\.nemo$/i, '');
+    if (stem && stem !== path.value) t.baseModelCandidates.push(stem);
+  }
+  return t;
 }
