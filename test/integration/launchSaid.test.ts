@@ -23,7 +23,10 @@ describe('rope-lens check: every launch read or said (issue 34)', function () {
     const r = cli(f);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.deepEqual(
-      r.stdout.trim().split('\n').map((l) => l.replace(f, 'F').split(' ').slice(0, 3).join(' ')),
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(f, 'F').split(' ').slice(0, 3).join(' ')),
       ['F:4:1 information launch/not-read'],
     );
     assert.match(
