@@ -1,5 +1,6 @@
 /**
- * Training configs (axolotl, LLaMA-Factory, torchtune, LitGPT, GPT-NeoX, nanotron, MaxText, OLMo):
+ * Training configs (axolotl, LLaMA-Factory, torchtune, LitGPT, GPT-NeoX, nanotron, MaxText, OLMo, NeMo,
+ * open-instruct, TRL):
  * what length they train at, which base model they start from, and which RoPE settings they
  * write over the base model's config — every value tied to its place in the YAML.
  */
@@ -13,6 +14,8 @@ import { readGptNeox } from './trainers/gptNeox';
 import { readNanotron } from './trainers/nanotron';
 import { readMaxText } from './trainers/maxtext';
 import { readOlmo } from './trainers/olmo';
+import { readNemo } from './trainers/nemo';
+import { readHfArguments } from './trainers/hfArguments';
 
 export type TrainingTool =
   | 'axolotl'
@@ -23,6 +26,10 @@ export type TrainingTool =
   | 'nanotron'
   | 'maxtext'
   | 'olmo'
+  | 'nemo'
+  /** HfArgumentParser YAML: allenai/open-instruct, TRL's CLI (`trl sft --config`). */
+  | 'open-instruct'
+  | 'trl'
   /** Command lines only (config/trainers/launch): ms-swift, and a train script read generically. */
   | 'swift'
   | 'generic-trainer';
@@ -71,7 +78,19 @@ export interface TrainingConfig {
 type Reader = (doc: ParsedDocument) => TrainingConfig | undefined;
 
 /** Tried in order; each reader checks the keys that identify its tool and returns undefined otherwise. */
-const READERS: Reader[] = [readAxolotl, readLlamaFactory, readTorchtune, readLitGpt, readGptNeox, readNanotron, readMaxText, readOlmo];
+// HfArgumentParser YAML last: its keys (model_name_or_path, learning_rate) are everyone's.
+const READERS: Reader[] = [
+  readAxolotl,
+  readLlamaFactory,
+  readTorchtune,
+  readLitGpt,
+  readGptNeox,
+  readNanotron,
+  readMaxText,
+  readOlmo,
+  readNemo,
+  readHfArguments,
+];
 
 /** Recognizes a training config and reads it; undefined for anything else. */
 export function readTrainingConfig(doc: ParsedDocument): TrainingConfig | undefined {

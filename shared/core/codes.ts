@@ -51,6 +51,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('training/dynamic-scaling', 'warning', "Dynamic NTK while training: the base changes with each batch's length."),
   c('training/stacked-scaling', 'warning', "A training scaling replaces the base model's own scaling."),
   c('training/base-model-unresolved', 'hint', "The base model's config was not found offline; model checks were skipped."),
+  c('training/not-read', 'information', 'A training config (a base model and trainer keys) no training reader recognises: said, not judged.'),
   c('training/launch-option-refused', 'error', 'The trainer refuses this command line before training.'),
   c('training/launch-option-ignored', 'warning', 'An option the trainer never applies as written.'),
   c('axolotl/deprecated-rope-scaling', 'error', 'axolotl rejects a top-level rope_scaling.'),
@@ -82,6 +83,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('launch/bad-value', 'error', "A value the engine's parser refuses."),
   c('launch/cmd-after-entrypoint', 'error', "A container command that starts a shell, appended to an engine image's entrypoint: the container fails at start."),
   c('launch/broken-continuation', 'error', 'A backslash followed by a space ends the shell command; the next line runs on its own.'),
+  c('launch/not-read', 'information', 'A launch (or a Python script that trains or serves) RoPE Lens recognised but does not read: said, not judged.'),
   c('launch/override-key-ignored', 'warning', 'An override key the engine sets as is and nothing reads.'),
   retired(
     'launch/model-unresolved',

@@ -4,14 +4,26 @@
  * `K=V` list). Compose interpolates `${VAR:-default}` from the host before anything else;
  * the host is unknown here, so only defaults are known.
  */
-import { isMap, isScalar, isSeq, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Document, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
 import { throughShellC } from './shell';
 import { splitLikeCompose } from './shellwords';
 import { isLaunchImage, isLaunchInvocation, launchArgv, startsWithLaunch } from './sniff';
 import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
-import { docOffset, listAppend, parseYamlDocs, quoteOfScalar, scalarText, subMap, valueMap, type ValueMap } from './yamlScalar';
+import {
+  docOffset,
+  isMerged,
+  listAppend,
+  mergedGet,
+  mergedPairs,
+  parseYamlDocs,
+  quoteOfScalar,
+  scalarText,
+  subMap,
+  valueMap,
+  type ValueMap,
+} from './yamlScalar';
 
 /** Compose interpolation: the host environment is unknown, `$$` is a literal `$`. */
 const interpolate = (s: string) => substitute(s, () => undefined, '$$');
@@ -28,7 +40,7 @@ export function readCompose(text: string, shell?: ShellParser): LaunchFile {
     if (!isMap(services)) continue;
     for (const pair of services.items) {
       if (!isMap(pair.value)) continue;
-      const inv = readService(pair.value, doc, problems, maps);
+      const inv = readService(pair.value, doc, problems, maps, d);
       if (!inv) continue;
       const shelled = throughShellC(
         inv,
@@ -117,10 +129,10 @@ function commandTokens(
   return { tokens, append };
 }
 
-function environment(node: YamlNode | null | undefined, doc: LineMap): Record<string, Token> {
+function environment(node: YamlNode | null | undefined, doc: LineMap, yamlDoc?: Document): Record<string, Token> {
   const env: Record<string, Token> = {};
   if (isMap(node)) {
-    for (const p of node.items) {
+    for (const p of mergedPairs(node, yamlDoc)) {
       const name = isScalar(p.key) ? String(p.key.value) : undefined;
       if (!name) continue;
       if (isScalar(p.value) && p.value.value !== null) {
@@ -161,14 +173,18 @@ function valueAfterName(doc: LineMap, t: Token, eq: number): Token {
   return makeToken(doc, { offset, length: value.length, value, quote: 'none', known: t.known, via: t.via });
 }
 
-function readService(svc: YAMLMap, doc: LineMap, problems: LaunchFile['problems'], maps: Map<Token, ValueMap>): Invocation | undefined {
-  const imageNode = svc.get('image', true);
+function readService(svc: YAMLMap, doc: LineMap, problems: LaunchFile['problems'], maps: Map<Token, ValueMap>, yamlDoc?: Document): Invocation | undefined {
+  // `<<: *common` (an `x-` extension block, another service's anchor) brings keys in as compose does.
+  const get = (key: string) => mergedGet(svc, key, yamlDoc);
+  const imageNode = get('image');
   const image = isScalar(imageNode) ? composeScalar(doc, imageNode) : undefined;
-  const entry = commandTokens(svc.get('entrypoint', true) as YamlNode | undefined, doc, problems, maps);
-  const cmd = commandTokens(svc.get('command', true) as YamlNode | undefined, doc, problems, maps);
-  const env = environment(svc.get('environment', true) as YamlNode | undefined, doc);
+  const entry = commandTokens(get('entrypoint'), doc, problems, maps);
+  const cmd = commandTokens(get('command'), doc, problems, maps);
+  const env = environment(get('environment'), doc, yamlDoc);
   const notes: string[] = [];
-  if (svc.has('env_file')) notes.push('env_file not read: the variables it sets are unknown');
+  if (get('env_file') !== undefined) notes.push('env_file not read: the variables it sets are unknown');
+  const merged = ['image', 'entrypoint', 'command', 'environment'].filter((k) => get(k) !== undefined && isMerged(svc, k));
+  if (merged.length) notes.push(`${merged.join(', ')} from a YAML merge key (<<): read where the anchor writes ${merged.length === 1 ? 'it' : 'them'}`);
   if (!image && !entry && !cmd) return undefined;
   // An entrypoint (even an empty one) replaces the image's: command then follows it as arguments.
   let entrypoint: Invocation['entrypoint'] = entry ? 'program' : 'image';

@@ -5,6 +5,9 @@
  * are decided by a look at the text (a `FROM` line, a top-level `services:`, an `apiVersion:`
  * with a workload `kind:`), so a README named `Dockerfile.md` or a values.yaml costs one regex.
  */
+import { DSTACK_TYPE } from './dstack';
+import { PRODUCTION_STACK } from './productionStack';
+import { SKYPILOT_KEYS, SKYPILOT_RUN } from './skypilot';
 import type { LaunchFile } from './types';
 
 const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
@@ -48,6 +51,11 @@ export function launchFormatOf(fileName: string, languageId: string | undefined,
   if (/\.ya?ml$/.test(lower) || languageId === 'yaml' || languageId === 'dockercompose') {
     if (languageId === 'dockercompose' || (/compose/.test(lower) && SERVICES.test(text))) return 'compose';
     if (/^apiVersion:/m.test(text) && WORKLOAD.test(text)) return 'kubernetes';
+    // Task files, by their top-level keys: SkyPilot (`run:` beside `resources:`/`envs:`/`setup:`…),
+    // dstack (`type: task|service|dev-environment`), production-stack values (`servingEngineSpec:`).
+    if (/\.sky\.ya?ml$/.test(lower) || (SKYPILOT_RUN.test(text) && SKYPILOT_KEYS.test(text))) return 'skypilot';
+    if (DSTACK_TYPE.test(text) && (/dstack/.test(lower) || /^(?:commands|init)[ \t]*:/m.test(text))) return 'dstack';
+    if (PRODUCTION_STACK.test(text) && /modelSpec[ \t]*:/.test(text)) return 'helm-values';
     return undefined;
   }
   // Broader names, decided by the text: `x-Dockerfile`, `Dockerfile-gpu`, `Containerfile.cuda`,

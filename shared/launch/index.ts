@@ -8,6 +8,9 @@ import { readCompose } from './compose';
 import { readKubernetes } from './kubernetes';
 import { readModelfile } from './modelfile';
 import { readShellScript } from './shell';
+import { readSkyPilot } from './skypilot';
+import { readDstack } from './dstack';
+import { readProductionStack } from './productionStack';
 import { mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
 import type { LaunchFile, ShellParser, SourceReader } from './types';
@@ -20,6 +23,9 @@ export { readDockerfile } from './dockerfile';
 export { readCompose } from './compose';
 export { readKubernetes } from './kubernetes';
 export { readModelfile } from './modelfile';
+export { readSkyPilot } from './skypilot';
+export { readDstack } from './dstack';
+export { readProductionStack } from './productionStack';
 export type * from './types';
 
 export interface LaunchReadOptions {
@@ -33,14 +39,18 @@ export interface LaunchReadOptions {
 /** `source NAME` / `. NAME` lines: the names a script sources (quotes and a leading `$DIR/` aside). */
 const SOURCE_LINE = /^[ \t]*(?:source|\.)[ \t]+(["']?)([^\s;&|"']+)\1/gm;
 
+/** `./serve.sh …`, `bash scripts/run.sh …`: a local script a command runs (followed with its arguments). */
+const SCRIPT_CALL = /(?:^|[\s;&|(])(?:(?:ba|z|da)?sh[ \t]+)?((?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:sh|bash))(?=[\s;&|)]|$)/gm;
+
 /**
  * A script that names no launch word may still launch through a function defined in a file it
- * sources: worth parsing only when such a file mentions one (a `source venv/bin/activate` does not).
+ * sources, or through a local script it runs with its arguments: worth parsing only when such a
+ * file mentions one (a `source venv/bin/activate` does not).
  */
 function sourcesALaunch(text: string, read: SourceReader): boolean {
-  if (!text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
-  for (const m of text.matchAll(SOURCE_LINE)) {
-    const written = m[2];
+  const names = [...text.matchAll(SCRIPT_CALL)].map((m) => m[1]);
+  if (!names.length && !text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
+  for (const written of [...[...text.matchAll(SOURCE_LINE)].map((m) => m[2]), ...names]) {
     const name = written.includes('$') ? /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(written)?.[1] : written;
     if (!name) continue;
     let f;
@@ -57,10 +67,15 @@ function sourcesALaunch(text: string, read: SourceReader): boolean {
 /** Everything a launch file starts, or undefined when it is not a launch file or launches nothing known. */
 export function readLaunchFile(text: string, fileName: string, opts: LaunchReadOptions = {}): LaunchFile | undefined {
   const format = launchFormatOf(fileName, opts.languageId, text);
-  // A Modelfile always launches Ollama; every other format must name a launch word to be parsed.
+  // A Modelfile always launches Ollama, and task files (SkyPilot, dstack, production-stack) are
+  // recognised by their keys: read whole, so one that starts nothing known is said. Every other
+  // format must name a launch word to be parsed.
   if (!format) return undefined;
   const worthReading =
-    format === 'modelfile' || mentionsLaunchWord(text) || (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
+    TASK_FORMATS.has(format) ||
+    format === 'modelfile' ||
+    mentionsLaunchWord(text) ||
+    (format === 'shell' && !!opts.readSourced && sourcesALaunch(text, opts.readSourced));
   if (!worthReading) return undefined;
   let file: LaunchFile;
   try {
@@ -77,6 +92,8 @@ export function readLaunchFile(text: string, fileName: string, opts: LaunchReadO
   return file.invocations.length || file.modelfile || file.unread?.length || file.problems.some((p) => p.partial) ? file : undefined;
 }
 
+const TASK_FORMATS: ReadonlySet<LaunchFile['format']> = new Set(['modelfile', 'skypilot', 'dstack', 'helm-values']);
+
 function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOptions): LaunchFile {
   switch (format) {
     case 'shell': {
@@ -91,5 +108,11 @@ function readAs(format: LaunchFile['format'], text: string, opts: LaunchReadOpti
       return readKubernetes(text, opts.shell);
     case 'modelfile':
       return readModelfile(text);
+    case 'skypilot':
+      return readSkyPilot(text, opts.shell, opts.readSourced);
+    case 'dstack':
+      return readDstack(text, opts.shell, opts.readSourced);
+    case 'helm-values':
+      return readProductionStack(text);
   }
 }

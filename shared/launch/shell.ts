@@ -120,6 +120,8 @@ interface CallFrame {
   defined: Node;
   /** The walker of the file the function is defined in. */
   owner: ShellWalker;
+  /** A local script the command runs (`./serve.sh "$@"`), rather than a shell function. */
+  script?: true;
 }
 
 /** What the script and the files it sources share: one function table, one call stack, one output. */
@@ -362,7 +364,8 @@ class ShellWalker {
       !text.includes('$') &&
       !mentionsLaunchWord(text) &&
       !this.mentionsFunction(text) &&
-      !this.exportsLaunchEnv
+      !this.exportsLaunchEnv &&
+      !(this.opts.readSourced && LOCAL_SCRIPT_WORD.test(text))
     ) {
       this.walkSubstitutions(n, scope, depth);
       return;
@@ -382,6 +385,8 @@ class ShellWalker {
           ? { start: nameWord.startIndex, end: nameWord.endIndex }
           : { start, end: start };
       this.callFunction(program, { node: n, start }, nameAt, peeled.argv.slice(1), local, peeled.env, depth);
+    } else if (!peeled.container && this.runScript(peeled.argv, { node: n, start }, [nameWord, ...argNodes], local, peeled.env, depth)) {
+      // A local script that starts an engine with this command's arguments: read through it.
     } else if (peeled.argv.length || peeled.image) {
       // In a container only what `docker run` passes applies; otherwise the script's exports too.
       const env: Record<string, Token> = peeled.container ? {} : { ...hostEnv };
@@ -417,6 +422,49 @@ class ShellWalker {
     } finally {
       this.calls.pop();
     }
+  }
+
+  /**
+   * `./serve.sh "$MODEL" 32768`, `bash run_vllm.sh --max-model-len 65536`: a script in the workspace
+   * that starts an engine with the arguments it is given (`exec vllm serve "$@"`, `--model "$1"`).
+   * It runs in a new shell: its arguments are this command's words (so a finding lands on the
+   * user's token), its environment what this script exported. False when it is not such a script.
+   */
+  private runScript(argv: Token[], call: CommandAt, words: Node[], scope: Scope, env: Record<string, Token>, depth: number): boolean {
+    const target = localScriptOf(argv);
+    if (!target || !this.opts.readSourced || this.sourceDepth >= MAX_SOURCE_DEPTH || this.calls.length >= MAX_CALL_DEPTH) return false;
+    const file = safeRead(this.opts.readSourced, target.path);
+    if (!file || file.text.length > MAX_SOURCED_CHARS || this.shared.visiting.has(file.path) || !mentionsLaunchWord(file.text)) return false;
+    // A script that takes no arguments from its caller is judged on its own when it is checked: followed
+    // only when this command hands it arguments it reads (`"$@"`, `$1`, `${2:-…}`, `$*`).
+    if (!target.args.length || !POSITIONAL_USE.test(file.text)) return false;
+    const doc = new LineMap(file.text);
+    const prep = prepareShell(doc);
+    let tree;
+    try {
+      tree = this.parser.parse(prep.source.parsed);
+    } catch {
+      tree = null;
+    }
+    if (!tree) return false;
+    this.shared.trees.push(tree);
+    const child = new ShellWalker(prep.source.withOrigin(target.path), this.parser, { ...this.opts, keepAll: false }, this.shared, this.sourceDepth + 1);
+    const inner = new Scope(undefined, target.args);
+    for (const [k, b] of scope.exported()) inner.set(k, b);
+    for (const [k, t] of Object.entries(env)) inner.set(k, { value: t.value, known: t.known, token: t, assignedAt: t.range, exported: true });
+    // The script's word in this file: where values written in the script enter it.
+    const word = words.find((w) => this.src.span(w.startIndex, w.endIndex).offset === target.nameToken.offset);
+    const nameAt = word ? { start: word.startIndex, end: word.endIndex } : { start: call.start, end: call.start };
+    const before = this.shared.invocations.length;
+    this.calls.push({ name: target.path, call, nameAt, src: this.src, defined: tree.rootNode, owner: child, script: true });
+    this.shared.visiting.add(file.path);
+    try {
+      child.walk(tree.rootNode, inner, depth + 1);
+    } finally {
+      this.shared.visiting.delete(file.path);
+      this.calls.pop();
+    }
+    return this.shared.invocations.length > before;
   }
 
   /**
@@ -496,6 +544,7 @@ class ShellWalker {
       notes: [
         ...notes,
         ...this.calls.map((f) => {
+          if (f.script) return `through the script ${f.name} (read from the workspace), which starts it with the arguments given here`;
           const line = f.owner.src.range(f.defined.startIndex, f.defined.startIndex).start.line + 1;
           return `through the shell function ${f.name}() defined ${f.owner.src.from ? `in ${f.owner.src.from} (sourced) ` : ''}on line ${line}`;
         }),
@@ -542,6 +591,21 @@ function appendAfter(src: ParseSource, n: CommandAt): Invocation['append'] {
   const cont = /\\(\r?\n)([ \t]*)(?=[^\r\n]*$)/.exec(raw);
   const separator = cont ? ` \\${cont[1]}${cont[2]}` : ' ';
   return { offset, range: doc.range(offset, 0), separator, form: 'shell' };
+}
+
+/** A word that names a local shell script (`./serve.sh`, `scripts/run_vllm.sh`, `start.bash`). */
+const LOCAL_SCRIPT_WORD = /(?:^|[\s;&|(])(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:sh|bash)(?=[\s;&|)]|$)/m;
+const POSITIONAL_USE = /\$(?:[1-9@*]|\{[1-9@*#])/;
+const SCRIPT_PATH = /^(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:sh|bash)$/;
+
+/** `./x.sh args…` or `bash|sh x.sh args…` (no `-c`): the script, its word and its arguments. */
+function localScriptOf(argv: Token[]): { path: string; nameToken: Token; args: Token[] } | undefined {
+  const [first, second] = argv;
+  if (!first?.known) return undefined;
+  if (SCRIPT_PATH.test(first.value)) return { path: first.value, nameToken: first, args: argv.slice(1) };
+  if (/^(?:.*\/)?(?:ba|z|da)?sh$/.test(first.value) && second?.known && SCRIPT_PATH.test(second.value))
+    return { path: second.value, nameToken: second, args: argv.slice(2) };
+  return undefined;
 }
 
 function safeRead(read: SourceReader, name: string): ReturnType<SourceReader> {

@@ -26,6 +26,8 @@ export const LAUNCH_PROGRAMS: readonly string[] = [
   'deepspeed',
   // ms-swift's Megatron path (`megatron sft|pt|rlhf …`, swift/cli/_megatron).
   'megatron',
+  // TRL's CLI (`trl sft …`).
+  'trl',
 ];
 
 /** llama.cpp's older binaries: only as a path (`./main`, `./server`, `build/bin/server`), never bare. */

@@ -70,6 +70,12 @@ export interface Token {
   runs?: { at: number; offset: number; length: number }[];
 }
 
+/**
+ * The file formats launches are read from: scripts, container files, and task files whose commands
+ * are shell (SkyPilot `run:`, dstack `commands:`) or built by a chart (production-stack values).
+ */
+export type LaunchFormat = 'shell' | 'dockerfile' | 'compose' | 'kubernetes' | 'modelfile' | 'skypilot' | 'dstack' | 'helm-values';
+
 /** One start of a program: argv with positions, and the environment it runs with. */
 export interface Invocation {
   /**
@@ -91,7 +97,7 @@ export interface Invocation {
    */
   env: Record<string, Token>;
   /** Where the invocation was found. */
-  source: 'shell' | 'dockerfile' | 'compose' | 'kubernetes' | 'modelfile';
+  source: LaunchFormat;
   /** Span of the whole command (first to last token), for hovers and for inserting new flags. */
   range: Range;
   offset: number;
@@ -131,7 +137,7 @@ export interface ModelfileLaunch {
 
 /** Everything one file launches, in document order. */
 export interface LaunchFile {
-  format: 'shell' | 'dockerfile' | 'compose' | 'kubernetes' | 'modelfile';
+  format: LaunchFormat;
   invocations: Invocation[];
   modelfile?: ModelfileLaunch;
   /**

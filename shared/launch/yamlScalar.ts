@@ -3,7 +3,7 @@
  * (for a `sh -c` script or a compose command string read out of a scalar): plain and simply
  * quoted scalars map as one piece, literal and folded blocks line by line.
  */
-import { Scalar, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node as YamlNode } from 'yaml';
+import { Scalar, isAlias, isMap, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { mentionsLaunchWord } from './sniff';
 import { LineMap, makeToken } from './text';
 import type { Invocation, QuoteStyle, Token } from './types';
@@ -112,6 +112,52 @@ export function subMap(map: ValueMap, from: number, length: number): ValueMap {
   const out: ValueMap = [{ valueStart: 0, docStart: docOffset(map, from) }];
   for (const p of map) if (p.valueStart > from && p.valueStart < from + length) out.push({ valueStart: p.valueStart - from, docStart: p.docStart });
   return out;
+}
+
+/** How deep `<<: *a` chains are followed (an anchor that merges another that merges …). */
+const MAX_MERGE_DEPTH = 8;
+
+/**
+ * A map's pairs with YAML merge keys applied (`<<: *common`, `<<: [*a, *b]`), as compose and
+ * Kubernetes tools read them: the map's own keys win, then the merged maps in order. The merged
+ * pairs keep their nodes, so their values point at the anchor where they are written.
+ */
+export function mergedPairs(map: YAMLMap, doc: Document | undefined, depth = 0): Pair[] {
+  const own: Pair[] = [];
+  const merged: Pair[] = [];
+  for (const p of map.items) {
+    if (isScalar(p.key) && p.key.value === '<<') {
+      if (!doc || depth >= MAX_MERGE_DEPTH) continue;
+      const sources = isSeq(p.value) ? p.value.items : [p.value];
+      for (const s of sources) {
+        const m = isAlias(s) ? s.resolve(doc) : s;
+        if (isMap(m)) merged.push(...mergedPairs(m, doc, depth + 1));
+      }
+    } else own.push(p);
+  }
+  if (!merged.length) return own;
+  const keyOf = (p: Pair) => (isScalar(p.key) ? String(p.key.value) : undefined);
+  const seen = new Set(own.map(keyOf));
+  const out = [...own];
+  for (const p of merged) {
+    const k = keyOf(p);
+    if (k !== undefined && seen.has(k)) continue;
+    seen.add(k);
+    out.push(p);
+  }
+  return out;
+}
+
+/** `map[key]` with merge keys applied and an alias value (`image: *img`) resolved to its anchor. */
+export function mergedGet(map: unknown, key: string, doc: Document | undefined): YamlNode | undefined {
+  if (!isMap(map)) return undefined;
+  const v = mergedPairs(map, doc).find((p) => isScalar(p.key) && p.key.value === key)?.value as YamlNode | undefined;
+  return isAlias(v) && doc ? (v.resolve(doc) as YamlNode | undefined) : (v ?? undefined);
+}
+
+/** Whether a key comes to the map through a merge key rather than being written in it. */
+export function isMerged(map: YAMLMap, key: string): boolean {
+  return !map.items.some((p) => isScalar(p.key) && p.key.value === key);
 }
 
 export const asScalar = (n: unknown): Scalar | undefined => (isScalar(n) ? n : undefined);

@@ -27,6 +27,7 @@ import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
 import { verifyFixes } from './verifyFixes';
 import { brokenContinuationFindings, invalidJsonFindings, refusedConfigJson } from './readerFindings';
+import { pythonNotReadFinding, trainingNotReadFinding } from './notRead';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -63,6 +64,8 @@ export interface AnalyzeOptions {
 
 /** Above this size fixes are not re-verified by default (see analyzeText). */
 export const VERIFY_FIXES_MAX_CHARS = 64 * 1024;
+
+const YAML_LAUNCH_FORMATS: ReadonlySet<string> = new Set(['compose', 'kubernetes', 'skypilot', 'dstack', 'helm-values']);
 
 const OTHER: () => FileAnalysis = () => ({ kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [] });
 
@@ -107,11 +110,12 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   if (launchFormat) {
     const launch = analyzeLaunch(text, opts);
     if (launch) return launch;
-    // A compose or Kubernetes file that starts no engine is still YAML: classified as usual below.
-    if (launchFormat !== 'compose' && launchFormat !== 'kubernetes') return OTHER();
+    // A YAML launch file (compose, Kubernetes, a task file) that starts no engine is still YAML: classified as usual below.
+    if (!YAML_LAUNCH_FORMATS.has(launchFormat)) return OTHER();
   }
   const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
-  if (!format) return OTHER();
+  // A Python script that trains or serves is said (launch/not-read); RoPE Lens reads no Python.
+  if (!format) return { ...OTHER(), diagnostics: asModel ? [] : pythonNotReadFinding(text, opts.fileName) };
   if (!asModel && sniff(text, opts.fileName, format) === 'other')
     return { ...OTHER(), diagnostics: format === 'json' ? refusedConfigJson(text, opts.fileName) : [] };
   const safe = <T>(what: string, f: () => T): T | undefined => guarded(what, f, opts);
@@ -156,7 +160,8 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   );
   if (serving) return serving;
   const training = safe('reading the training config', () => readTrainingConfig(doc));
-  if (!training) return OTHER();
+  // A base model and a trainer's keys that no reader took: said once (training/not-read), never silent.
+  if (!training) return { ...OTHER(), diagnostics: trainingNotReadFinding(doc.root, text), document: doc };
   const resolver = opts.resolver ?? catalogResolver;
   const refs = [...training.baseModelCandidates, ...(training.baseModel ? [training.baseModel.value] : [])];
   const resolved = training.ownModel ? undefined : safe('resolving the base model', () => resolver.resolve(refs, opts.fileName));

@@ -30,6 +30,8 @@ import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import type { LaunchRuleContext } from '../rules/launch/context';
 import { keepOnePreferred } from './verifyFixes';
 import { enUS } from '../core/format';
+import { recognise } from '../config/trainers/launch/launchers';
+import { launchNotReadFinding } from './notRead';
 
 export interface LaunchAnalysisOptions {
   fileName: string;
@@ -308,6 +310,8 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
   }
   // Launches in file order, whichever reader claimed them.
   launches.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  // A file whose launches are all said, none judged, gets one note (launch/not-read): never silent.
+  diagnostics.push(...launchNotReadFinding(launches));
   return { kind: 'launch', rope: null, training: null, launches, launchHovers, diagnostics, pendingBounds };
 }
 
@@ -338,6 +342,20 @@ function unreadLaunches(file: LaunchFile, unclaimed: Invocation[], read: LaunchD
   });
   const out = (file.unread ?? []).map((u) => said(u.program, file.format, u.range, u.message));
   const claimed = (r: Range) => read.some((l) => l.range.start.line === r.start.line && l.range.start.character === r.start.character);
+  // A trainer's command line its reader took nothing from (`trl sft --config run.yaml`, a train
+  // script given neither a model nor a length): said once, when nothing else in the file was read.
+  const trainerLike = read.length ? undefined : unclaimed.find((inv) => inv.entrypoint === 'program' && recognise(inv.argv) !== undefined);
+  if (trainerLike) {
+    const words = trainerLike.argv.slice(0, 3).map((t) => t.value);
+    out.push(
+      said(
+        words.join(' '),
+        trainerLike.source,
+        trainerLike.range,
+        `\`${words.join(' ')} …\` starts a trainer, but names neither a base model nor a training length RoPE Lens reads on the command line (a config file it names is judged when opened), so this launch was not judged.`,
+      ),
+    );
+  }
   for (const inv of unclaimed) {
     if (inv.entrypoint !== 'image' || !inv.image || !inv.argv[0]?.value.startsWith('-') || claimed(inv.range)) continue;
     const args = inv.argv.map((t) => t.value).join(' ');

@@ -38,7 +38,10 @@ export function consumerProblems(x: ConsumerParseInput): ConsumerProblems {
     if (file) add(`${launch} syntax the reader could not parse`, file.problems.length);
     return out;
   }
-  const format = formatOf(x.languageId ?? '') ?? formatOf(x.fileName) ?? (launch === 'compose' || launch === 'kubernetes' ? 'yaml' : undefined);
+  const format =
+    formatOf(x.languageId ?? '') ??
+    formatOf(x.fileName) ??
+    (launch && ['compose', 'kubernetes', 'skypilot', 'dstack', 'helm-values'].includes(launch) ? 'yaml' : undefined);
   if (format === 'json') {
     const r = checkStrictJson(x.text);
     if (r.syntax) add("JSON Python's json refuses");

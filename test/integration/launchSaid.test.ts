@@ -18,11 +18,17 @@ describe('rope-lens check: every launch read or said (issue 34)', function () {
     if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
   });
 
-  it('RUN vllm serve: no finding, one summary line that says which line and why', () => {
+  it('RUN vllm serve: one launch/not-read note (issue 40), one summary line that says which line and why', () => {
     const f = join(said, 'Dockerfile.run-serve');
     const r = cli(f);
     assert.equal(r.status, 0, r.stdout + r.stderr);
-    assert.equal(r.stdout, '');
+    assert.deepEqual(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(f, 'F').split(' ').slice(0, 3).join(' ')),
+      ['F:4:1 information launch/not-read'],
+    );
     assert.match(
       r.stderr,
       new RegExp(

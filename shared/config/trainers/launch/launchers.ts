@@ -67,6 +67,9 @@ const LAUNCHER_BOOLEANS: Record<string, ReadonlySet<string>> = {
   python: new Set(['u', 'O', 'OO', 'B', 'E', 's', 'S', 'I', 'b', 'bb', 'q', 'v', 'd', 'i', 'P']),
 };
 
+/** `trl` subcommands that train (trl/cli.py); `env`, `vllm-serve` do not. */
+const TRL_COMMANDS = ['sft', 'dpo', 'grpo', 'kto', 'orpo', 'ppo', 'rloo'];
+
 function baseName(v: string): string {
   return v.replace(/^.*[\\/]/, '');
 }
@@ -85,6 +88,8 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
   // Megatron-SWIFT: the same argument classes under Megatron (swift/cli/_megatron/main.py ROUTE_MAPPING).
   if (name === 'megatron' && sub && ['sft', 'pt', 'rlhf'].includes(sub.value))
     return { program: 'swift', args: argv.slice(2), entry: sub, via: [...via, 'megatron'] };
+  // TRL's CLI (trl/cli.py): `trl sft|dpo|grpo|kto … --model_name_or_path … --max_length …`, the trainer's own dataclass flags.
+  if (name === 'trl' && sub && TRL_COMMANDS.includes(sub.value)) return { program: 'generic-trainer', args: argv.slice(2), entry: sub, via: [...via, 'trl'] };
   if (name === 'axolotl' && sub?.value === 'train') return { program: 'axolotl', args: argv.slice(2), entry: sub, via };
   if (name === 'tune' && sub?.value === 'run') return tuneRun(argv.slice(2), via);
   if (name === 'accelerate' && sub?.value === 'launch') return launcher('accelerate', argv.slice(2), [...via, 'accelerate launch']);
