@@ -139,4 +139,6 @@ export interface ShippedValues {
   base?: number;
   /** Scaling type as shipped ('default' when none). */
   scalingType?: string;
+  /** The shipped scaling's factor, when it has one (Llama-3.1's llama3: 8). */
+  scalingFactor?: number;
 }
