@@ -36,6 +36,10 @@ export const CONTEXT_UNCHECKED = 'rope/context-unchecked';
 export const baseBoundRule: Rule = {
   codes: [BASE_BELOW_BOUND, CONTEXT_UNCHECKED],
   check(ctx) {
+    if (ctx.model && ctx.fileKind === 'model-config' && ctx.model.draftHead) {
+      // A speculative-decoding draft head is trained from scratch: its base is chosen (situation 5).
+      return checkGroups(ctx, ctx.model, 'warning');
+    }
     if (ctx.model && ctx.fileKind === 'model-config') {
       // An extended context is judged by rope/context-extended, with fixes from the trained context.
       const sit = situationOf(ctx.model);
@@ -178,8 +182,18 @@ function checkGroup(
       : !proven
         ? ` A base to raise it to is suggested only with every base within ±10% of it proven valid, and this run proves that only up to ${fmt(limit!)} tokens.`
         : '') +
+    fromScratchNote(rope) +
     ' A base chosen before training should cover every distance the layers see.';
   return finding(BASE_BELOW_BOUND, severity, message, range, fixes, detail);
+}
+
+/** Why a model config's or a named architecture's base counts as chosen (advice.md situation 5), for the detail. */
+function fromScratchNote(rope: ModelRope): string {
+  if (rope.draftHead)
+    return ` This config is a speculative-decoding draft head (${rope.draftHead}), trained from scratch: its base is chosen, not inherited from a checkpoint.`;
+  if (rope.contextLength.key === 'model_name')
+    return ` The model is LitGPT's built-in architecture (${rope.contextLength.note ?? 'model_name'}), built from scratch by litgpt pretrain: choose its base with model_config.rope_base.`;
+  return '';
 }
 
 interface IslandFacts {

@@ -189,6 +189,57 @@ describe('situations (issue 40, built CLI)', function () {
     );
   });
 
+  it('a speculative-decoding draft head (SpecForge DFlash, EAGLE-3) is judged as a base chosen, never "as trained"', () => {
+    const [dflash, eagle] = check(join(fixtures, 'situations/specforge-qwen3-8b-dflash.json'), join(fixtures, 'situations/specforge-llama3-70B-eagle3.json'));
+    // DFlash for Qwen3-8B: rope_theta 1,000,000 at 40,960 is below b*(40,960) ≈ 1,415,195: a warning, as for pretraining.
+    const f = dflash.diagnostics.find((d) => d.code === 'rope/base-below-bound');
+    assert.ok(f, JSON.stringify(dflash.diagnostics));
+    assert.equal(f!.severity, 'warning');
+    assert.match(f!.message, /^Raise rope_theta from 1,000,000 to [\d,]+: /);
+    assert.match(f!.detail ?? '', /draft head \(architectures DFlashDraftModel\), trained from scratch/);
+    assert.doesNotMatch(`${f!.message} ${f!.detail}`, /, as trained|how the model was trained/);
+    // No catalog identity: a 5-layer draft is not Qwen3-8B shipped.
+    assert.equal((dflash.rope as { identity?: unknown }).identity ?? null, null);
+    // EAGLE-3 for Llama-3-70B: llama3 over 4,096, the base 500,000 meets the bound there: no base finding.
+    assert.equal(
+      eagle.diagnostics.find((d) => d.code === 'rope/base-below-bound'),
+      undefined,
+    );
+    assert.match(String((eagle.rope as { draftHead?: string }).draftHead), /LlamaForCausalLMEagle3/);
+  });
+
+  it('litgpt pretrain of a built-in model_name (micro-llama-300M) is a from-scratch architecture, not a missing base model', () => {
+    const [file] = check(join(fixtures, 'situations/litgpt-pretrain-microllama.yaml'));
+    assert.equal(
+      file.diagnostics.find((d) => d.code === 'training/base-model-unresolved'),
+      undefined,
+      JSON.stringify(file.diagnostics),
+    );
+    const f = file.diagnostics.find((d) => d.code === 'rope/base-below-bound');
+    assert.ok(f, JSON.stringify(file.diagnostics));
+    // LitGPT's micro-llama-300M: n_embd 1,024 / n_head 16 = 64 rotary dims, rope_base 10,000, block_size 2,048.
+    assert.equal(f!.severity, 'warning');
+    assert.match(f!.message, /10,000 .*up to 725 of the 2,048 tokens/);
+    assert.match(f!.detail ?? '', /LitGPT's built-in architecture .*micro-llama-300M/);
+  });
+
+  it("DeepSeek-V4-Flash's compress_ratios: 41 compressed full-context layers and 2 sliding layers of 128, not 43 sliding", () => {
+    const [file] = check(join(fixtures, 'situations/deepseek-v4-flash.json'));
+    type Group = { layerType: string; layers: number; base: number; baseKey: string; window: number | null; reach: number; pattern?: string };
+    const groups = (file.rope as { groups: Group[] }).groups;
+    const full = groups.find((g) => g.layerType === 'full_attention');
+    const sliding = groups.find((g) => g.layerType === 'sliding_attention');
+    assert.ok(full && sliding, JSON.stringify(groups));
+    assert.equal(full!.layers, 41);
+    assert.equal(full!.reach, 1048576);
+    assert.equal(full!.base, 160000);
+    assert.equal(full!.baseKey, 'compress_rope_theta');
+    assert.equal(sliding!.layers, 2);
+    assert.equal(sliding!.window, 128);
+    assert.equal(sliding!.base, 10000);
+    assert.match(full!.pattern ?? '', /^compress_ratios/);
+  });
+
   it('a from-scratch base of 1,000,000 at 32,768 (above b*) gets nothing above information and no "below the bound"', () => {
     // GPT-NeoX's OLMo-7B pretraining config (rotary dim 128), trained at 32,768 with rotary_emb_base 1,000,000.
     const olmo = readFileSync(join(fixtures, 'corpus/training/gptneox-OLMo-7B.yml'), 'utf8');
