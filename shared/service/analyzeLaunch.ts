@@ -273,7 +273,7 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     }
   }
   if (file.modelfile) requests.push(readModelfileLaunch(file.modelfile));
-  relateServingLaunches(requests);
+  relateServingLaunches(requests, text, opts.fileName);
   const launches: LaunchDescription[] = [];
   const diagnostics: Finding[] = [];
   const launchHovers: LaunchHover[] = [];

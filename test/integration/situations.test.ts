@@ -240,6 +240,21 @@ describe('situations (issue 40, built CLI)', function () {
     assert.match(full!.pattern ?? '', /^compress_ratios/);
   });
 
+  it('a launch pinned to a vLLM release that still reads --rope-scaling is judged there: a hint, not an error', () => {
+    // Constructed from the options vLLM documented before v0.11.1: the same command pinned and not pinned.
+    const command = `vllm serve Qwen/Qwen2.5-7B-Instruct --rope-scaling '{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' --max-model-len 131072\n`;
+    const pinned = join(dir, 'pinned.sh');
+    writeFileSync(pinned, `#!/bin/bash\npip install vllm==0.10.1\n${command}`);
+    const lowerBound = join(dir, 'lower-bound.sh');
+    writeFileSync(lowerBound, `#!/bin/bash\npip install "vllm>=0.10"\n${command}`);
+    const [p, l] = check(pinned, lowerBound);
+    const atPin = p.diagnostics.find((d) => d.code === 'vllm/removed-option');
+    assert.equal(atPin?.severity, 'hint', JSON.stringify(p.diagnostics));
+    assert.match(atPin!.detail ?? '', /the pinned 0\.10\.1 still reads it/);
+    // A lower bound names no release: a fresh install gets the current one, which refuses the option.
+    assert.equal(l.diagnostics.find((d) => d.code === 'vllm/removed-option')?.severity, 'error');
+  });
+
   it('a from-scratch base of 1,000,000 at 32,768 (above b*) gets nothing above information and no "below the bound"', () => {
     // GPT-NeoX's OLMo-7B pretraining config (rotary dim 128), trained at 32,768 with rotary_emb_base 1,000,000.
     const olmo = readFileSync(join(fixtures, 'corpus/training/gptneox-OLMo-7B.yml'), 'utf8');
