@@ -143,7 +143,9 @@ function checkGroup(
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
     const scaled = scaling?.type !== undefined && scaling.type !== 'default';
-    const message = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.`;
+    const said = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.`;
+    // A layer group's base named by a key of its own (compress_rope_theta) needs no layer words when they make it long.
+    const message = said.length > 120 && g.base.node ? `${shortBaseLabel(g.base)} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.` : said;
     const detail =
       `${over}${island} ` +
       (scaled

@@ -27,7 +27,7 @@ export function pastShippedScalingFinding(ctx: RuleContext, rope: ModelRope, cod
   const written = key.split('.').pop();
   const name = s.rawType?.value ?? type;
   const kept = factor !== undefined ? `${name} ×${fmt(factor)}` : name;
-  const message = `Positions past ${fmt(reach.value)} tokens are extrapolated: ${written} is ${fmt(C)} but the ${kept} scaling covers ${fmt(reach.value)}.`;
+  const message = `Positions past ${fmt(reach.value)} tokens are extrapolated: the ${kept} scaling covers ${fmt(reach.value)}, not ${fmt(C)}.`;
   const { fixes, resized } = resizeFixes(ctx, rope, type, factor, C, reach.value);
   const detail =
     `${key} ${fmt(C)} asks for more than ${reach.basis}: the scaling was kept as shipped, so positions past ${fmt(reach.value)} were never trained. ` +

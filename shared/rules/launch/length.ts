@@ -175,7 +175,7 @@ function impliedLengthFindings(ctx: LaunchRuleContext): Finding[] {
     policy: engine.lengthPolicy,
     longEnv: engine.longEnv.name,
     length: effect.derived,
-    lengthWords: `max_position_embeddings ${fmt(effect.derived)} from ${engine.override?.flag ?? 'the override'}`,
+    lengthWords: `max_position_embeddings ${fmt(effect.derived)}`,
     derived: effect.derived,
     trained: ctx.trained,
     facts: effect.facts,
