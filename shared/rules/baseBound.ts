@@ -194,7 +194,7 @@ function fromScratchNote(rope: ModelRope): string {
   if (rope.draftHead)
     return ` This config is a speculative-decoding draft head (${rope.draftHead}), trained from scratch: its base is chosen, not inherited from a checkpoint.`;
   if (rope.contextLength.key === 'model_name')
-    return ` The model is LitGPT's built-in architecture (${rope.contextLength.note ?? 'model_name'}), built from scratch by litgpt pretrain: choose its base with model_config.rope_base.`;
+    return ` The model is ${rope.contextLength.note ?? "LitGPT's built-in architecture"}, built from scratch by litgpt pretrain: choose its base in a model_config block instead.`;
   return '';
 }
 

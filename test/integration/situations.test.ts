@@ -220,7 +220,7 @@ describe('situations (issue 40, built CLI)', function () {
     // LitGPT's micro-llama-300M: n_embd 1,024 / n_head 16 = 64 rotary dims, rope_base 10,000, block_size 2,048.
     assert.equal(f!.severity, 'warning');
     assert.match(f!.message, /10,000 .*up to 725 of the 2,048 tokens/);
-    assert.match(f!.detail ?? '', /LitGPT's built-in architecture .*micro-llama-300M/);
+    assert.match(f!.detail ?? '', /LitGPT's micro-llama-300M .*built from scratch by litgpt pretrain/);
   });
 
   it("DeepSeek-V4-Flash's compress_ratios: 41 compressed full-context layers and 2 sliding layers of 128, not 43 sliding", () => {

@@ -70,10 +70,10 @@ function builtinRope(name: Located<string>, a: LitGptArchitecture): ModelRope {
   const rotary = Math.floor(headDim * a.rotaryPercentage);
   return {
     modelType: 'litgpt',
-    base: { value: a.ropeBase, key: 'rope_base', note: `rope_base ${a.ropeBase} of ${from}` },
-    headDim: { value: headDim, note: `n_embd ${a.nEmbd} / n_head ${a.nHead} of ${from}` },
-    rotaryDim: { value: rotary - (rotary % 2), note: `rotary_percentage ${a.rotaryPercentage} of ${from}` },
+    base: { value: a.ropeBase, key: 'rope_base', note: `base ${a.ropeBase} of ${from}` },
+    headDim: { value: headDim, note: `width ${a.nEmbd} / heads ${a.nHead} of ${from}` },
+    rotaryDim: { value: rotary - (rotary % 2), note: `rotary fraction ${a.rotaryPercentage} of ${from}` },
     partialRotaryFactor: { value: a.rotaryPercentage, note: from },
-    contextLength: { value: a.blockSize, node: name.node, key: 'model_name', note: `block_size ${a.blockSize} of ${from}` },
+    contextLength: { value: a.blockSize, node: name.node, key: 'model_name', note: `${from}, context ${a.blockSize}` },
   };
 }
