@@ -148,6 +148,9 @@ describe('situations (issue 40, built CLI)', function () {
     for (const file of check(yaml, k8s, sglang)) {
       const w = file.diagnostics.find((d) => d.severity === 'warning' && /past 131,072/.test(d.message));
       assert.ok(w, `${file.path}: ${JSON.stringify(file.diagnostics.map((d) => d.message))}`);
+      // Each writes the model's llama3 block re-sized to ×32 where that file keeps its overrides.
+      assert.match(w!.fixes[0]?.title ?? '', /Re-size the llama3 scaling in (hf-overrides|json-model-override-args): factor 8 → 32/, file.path);
+      assert.equal(w!.fixes[0].preferred, true);
     }
   });
 

@@ -5,10 +5,11 @@
  * Fixes: that engine's scaling, edited into the command (rules/launch/engineFixes.ts). vLLM's
  * counterpart is vllm/context-beyond-trained (rules/launch/length.ts, shared with the YAML).
  */
-import type { Finding } from '../../core/findings';
+import type { Finding, Fix } from '../../core/findings';
 import type { Range } from '../../core/range';
 import { finding, fmt } from '../context';
-import { LaunchRule, LaunchRuleContext, engineOf, useRange } from './context';
+import { LaunchRule, LaunchRuleContext, engineOf, overrideWriter, useRange } from './context';
+import { roundFactor } from '../../fixes/rewrites';
 import { modelReach } from '../../config/reach';
 import { commandRaisedBase, extensionFixes } from './engineFixes';
 import { lengthLabel } from './length';
@@ -72,8 +73,34 @@ function pastShippedScaling(ctx: LaunchRuleContext, C: number, range: Range, imp
       'warning',
       `${engine} extrapolates every position past ${fmt(reach.value)}: ${said} is beyond what the model's scaling covers.`,
       range,
-      [],
+      resizeFix(ctx, C, reach.value),
       `${said} is beyond the ${fmt(reach.value)} tokens ${ctx.modelName} reaches (${reach.basis}); ${engine} accepts it. Re-size the model's own scaling for ${fmt(C)} or lower the length to ${fmt(reach.value)}.`,
     ),
   ];
+}
+
+/** The model's own llama3 block re-sized to cover C, written into the engine's JSON override (SGLang), when it has one. */
+function resizeFix(ctx: LaunchRuleContext, C: number, covered: number): Fix[] {
+  const e = ctx.effect!;
+  const flag = engineOf(ctx).override?.flag;
+  const s = e.rope.scaling;
+  const { type, factor, original } = e.facts;
+  if (!flag || !ctx.request.overrides || !s || type !== 'llama3' || factor === undefined || original === undefined) return [];
+  const next = roundFactor(C / original);
+  if (!(next > factor) || !(next * original >= covered)) return [];
+  const block: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s.params)) if (v.value !== undefined) block[k] = v.value;
+  block.rope_type = 'llama3';
+  block.factor = next;
+  const edits = overrideWriter(ctx, flag)({ rope_scaling: block });
+  return edits.length
+    ? [
+        {
+          title: `Re-size the llama3 scaling in ${flag.replace(/^--/, '')}: factor ${fmt(factor)} → ${fmt(next)} over original_max_position_embeddings ${fmt(original)}, covers ${fmt(next * original)}`,
+          kind: 'llama3',
+          preferred: true,
+          edits,
+        },
+      ]
+    : [];
 }
