@@ -86,6 +86,17 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
       return { ...fromKinds(flags.children.map((c) => (numberOf(c) === 1 || booleanOf(c) === true ? one : zero))), pattern: key };
     }
   }
+  // DeepSeek-V4: per-layer compression ratios; 0 attends only within the sliding window, 4 (CSA) and
+  // 128 (HCA) attend over the whole context through compressed KV. Entries past num_hidden_layers
+  // describe the MTP layers, not the backbone.
+  const ratios = s.node('compress_ratios');
+  if (ratios?.kind === 'array' && ratios.children?.length) {
+    const backbone = count !== undefined ? ratios.children.slice(0, count) : ratios.children;
+    return {
+      ...fromKinds(backbone.map((c) => ((numberOf(c) ?? 0) > 0 ? 'full_attention' : 'sliding_attention'))),
+      pattern: 'compress_ratios (0: sliding window only; 4 and 128: compressed attention over the whole context)',
+    };
+  }
   const t = modelType ?? '';
   if (t === 'modernbert') {
     const every = s.number('global_attn_every_n_layers')?.value ?? 3;
@@ -213,6 +224,9 @@ function perTypeParams(perLayer: ConfigNode | undefined, kind: Kind): ConfigNode
 function groupBase(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): Located<number> {
   const own = locatedNumber(params, 'rope_theta');
   if (own) return own;
+  // DeepSeek-V4's compressed layers rotate with their own base.
+  const compressed = kind === 'full_attention' && g.scopes.node('compress_ratios') ? g.scopes.number('compress_rope_theta') : undefined;
+  if (compressed) return compressed;
   if (kind === 'full_attention' || kind === 'chunked_attention') return g.base;
   const s = g.scopes;
   const local = SLIDING_BASE_KEYS.map((k) => s.number(k)).find((v) => v !== undefined);

@@ -11,7 +11,7 @@
  * `_name_or_path` naming a hub model the catalog does not know wins over any fingerprint.
  */
 import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
-import type { ModelIdentity } from './modelRope';
+import type { ModelIdentity, ShippedValues } from './modelRope';
 import { familyDefaultBase } from './families';
 import { currentTypeName } from '../rope/spec';
 import { enUS } from '../core/format';
@@ -39,7 +39,7 @@ export interface IdentityMatch {
   /** `source` is `catalog:<id>`; the entry's own `trainedContext.source` says where the number is stated. */
   trainedContext: { value: number; source: string };
   /** What the identified model's config.json shipped with (its language-model scope). */
-  shipped: { contextLength?: number; base?: number; scalingType?: string };
+  shipped: ShippedValues;
 }
 
 /** A file with the architecture of catalog models but RoPE values of its own. */
@@ -161,6 +161,7 @@ export function shippedOf(e: CatalogEntry): IdentityMatch['shipped'] {
   if (ctx !== undefined) shipped.contextLength = ctx;
   if (!e.noRope && fp.ropeTheta !== undefined) shipped.base = fp.ropeTheta;
   if (!e.noRope && fp.scalingType !== undefined) shipped.scalingType = fp.scalingType;
+  if (!e.noRope && fp.scalingFactor !== undefined) shipped.scalingFactor = fp.scalingFactor;
   return shipped;
 }
 

@@ -10,6 +10,7 @@ import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant, ropeTypeOf } from 
 import { GEMMA3_LOCAL_BASE, familyDefaultBase, familyDefaultContext, usesLocalBase } from './families';
 import type { Located, ModelRope, ScalingDescription } from './modelRope';
 import { keyPathOf, locatedBoolean, locatedNumber, locatedString, noted, numberOf, paramValue, stringOf } from './modelValues';
+import { draftHeadOf } from './draftHead';
 import { noRopeReason } from './ropePresence';
 import { readAttentionGroups } from './attentionGroups';
 import { statedTrainedContext } from './trainedContext';
@@ -334,6 +335,12 @@ export function readModelConfig(doc: ParsedDocument, opts: ReadOptions = {}): Mo
   // Every layer that attends is NoPE, or no layer attends (a pattern of SSM/linear mixers only).
   const rotary = rope.groups?.filter((g) => g.base !== null) ?? [];
   if (rope.groups && rotary.length === 0) return { noRope: noRotaryLayerReason(rope.groups) };
+  // A draft head has the target's shape but is trained from scratch: it is no shipped checkpoint.
+  const draft = draftHeadOf(root);
+  if (draft) {
+    rope.draftHead = draft;
+    return { rope };
+  }
   applyIdentity(rope, { root, nameOrPath: stringOf(child(root, '_name_or_path')), filePath: opts.filePath, baseModel: opts.baseModel });
   return { rope };
 }

@@ -33,6 +33,11 @@ export interface ScalingDescription {
 
 export interface ModelRope {
   modelType?: string;
+  /**
+   * The config is a speculative-decoding draft head (EAGLE-3, DFlash, MTP as SpecForge writes them):
+   * trained from scratch, so its base is chosen before training (advice.md situation 5). What said so.
+   */
+  draftHead?: string;
   base: Located<number>;
   headDim: Located<number>;
   rotaryDim: Located<number>;
@@ -139,4 +144,6 @@ export interface ShippedValues {
   base?: number;
   /** Scaling type as shipped ('default' when none). */
   scalingType?: string;
+  /** The shipped scaling's factor, when it has one (Llama-3.1's llama3: 8). */
+  scalingFactor?: number;
 }

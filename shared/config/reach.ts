@@ -28,6 +28,8 @@ export interface ModelReach {
   basis: string;
   /** The length a new scaling would extend from, when the model has none (its reach), else undefined. */
   unscaledFrom?: number;
+  /** The reach is what a shipped scaling, kept as shipped, covers while the context asks for more. */
+  shippedScaling?: boolean;
 }
 
 const n = (v: number) => (Number.isFinite(v) ? enUS(Math.round(v)) : String(v));
@@ -74,6 +76,8 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
     }
     case 'linear': {
       if (!f) return { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
+      const kept = keptShippedScaling(rope, 'linear', f);
+      if (kept) return kept;
       if (rope.identity && rope.shipped?.scalingType === 'linear') {
         const value = Math.max(trained, mpe);
         return { value, basis: `shipped with linear ×${f} and trained to ${n(value)}; its max_position_embeddings already includes the factor` };
@@ -98,15 +102,39 @@ export function modelReach(rope: ModelRope, trained: number = trainedContextOf(r
       const o = originalOf(rope);
       const added = rope.shipped !== undefined && rope.shipped.scalingType !== 'llama3';
       const extended = added && o !== undefined && f ? Math.floor(o * f) : 0;
+      const kept = f ? keptShippedScaling(rope, 'llama3', f) : undefined;
+      if (kept) return kept;
+      // A shipped block re-sized (Llama-3.1's ×8 written as ×32 over 8,192 for 262,144) covers original × factor.
+      const resized = rope.shipped?.scalingType === 'llama3' && rope.shipped.scalingFactor !== undefined && f !== rope.shipped.scalingFactor;
+      if (resized && o !== undefined && f && mpe > (rope.shipped?.contextLength ?? Infinity))
+        return { value: Math.floor(o * f), basis: `llama3 original ${n(o)} × factor ${f}` };
       return extended > mpe ? { value: extended, basis: `llama3 original ${n(o!)} × factor ${f}` } : { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
     }
     case 'dynamic':
       return f
         ? { value: Math.floor(trained * f), basis: `trained at ${n(trained)} × dynamic factor ${f}` }
         : { value: trained, basis: `trained at ${n(trained)}` };
+    case 'longrope':
+      return keptShippedScaling(rope, 'longrope', f) ?? { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
     default:
       return { value: mpe, basis: `max_position_embeddings ${n(mpe)}` };
   }
+}
+
+/**
+ * The shipped scaling kept as shipped (same type and factor) while the context was raised past what
+ * the checkpoint ships it for: it still covers only the shipped context (Llama-3.1's llama3 ×8 covers
+ * 131,072 whatever max_position_embeddings says; advice.md situation 4).
+ */
+function keptShippedScaling(rope: ModelRope, type: string, f: number | undefined): ModelReach | undefined {
+  const shipped = rope.shipped;
+  const ctx = shipped?.contextLength;
+  if (!rope.identity || !shipped || ctx === undefined || !(rope.contextLength.value > ctx)) return undefined;
+  const shippedType = shipped.scalingType === 'su' ? 'longrope' : shipped.scalingType;
+  if (shippedType !== type) return undefined;
+  if (shipped.scalingFactor !== undefined && f !== undefined && f !== shipped.scalingFactor) return undefined;
+  const factor = f !== undefined ? ` ×${f}` : '';
+  return { value: ctx, basis: `its ${type}${factor} as ${rope.identity.id} ships it, for ${n(ctx)}`, shippedScaling: true };
 }
 
 /** The longest relative distance a RoPE layer of the model sees at context C (sliding windows honoured). */

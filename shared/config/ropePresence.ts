@@ -8,6 +8,8 @@ import { isWorkableLayerCount } from '../core/limits';
 import type { ConfigNode } from '../document/configNode';
 import { child } from '../document/configNode';
 import { booleanOf, numberOf, stringOf } from './modelValues';
+import { MODEL_TYPES_5 } from './transformers5Classes';
+import { CATALOG } from './catalog';
 
 /** model_type → why it has no rotary embedding (transformers' modeling code for that type). */
 const NO_ROPE_TYPES: Record<string, string> = {
@@ -98,6 +100,14 @@ export function noRopeReason(scopes: readonly ConfigNode[], modelType: string | 
   for (const sw of ROPE_SWITCHES) {
     if (booleanOf(get(sw.key)) === sw.off) return `${sw.key}: ${sw.off}: ${sw.what}`;
   }
+  // Kimi-Linear and Kimi-K3: MLA layers run without rotation, the KDA (linear-attention) layers carry
+  // position; the rope_theta and qk_rope_head_dim kept in the file are not applied.
+  if (booleanOf(get('mla_use_nope')) === true) {
+    const unread = get('rope_theta') ? '; the rope_theta written there is not applied' : '';
+    return `mla_use_nope: true: its MLA attention layers use no position encoding (the linear-attention layers carry position)${unread}`;
+  }
+  const remote = remoteCodeWithoutRope(scopes, get, t);
+  if (remote) return remote;
   if (get('relative_attention_num_buckets')) return 'relative_attention_num_buckets: T5-style relative position buckets';
   return undefined;
 }
@@ -120,4 +130,25 @@ function hybridMix(get: (key: string) => ConfigNode | undefined): string {
     return `; ${n} of its ${layers} layers attend (every ${period}th from layer ${offset}: attn_layer_period, attn_layer_offset)`;
   }
   return '';
+}
+
+/** Model types the catalog knows (their remote code is known to rotate: Baichuan2-7B, Qwen-1, ChatGLM). */
+const CATALOG_TYPES: ReadonlySet<string> = new Set(
+  CATALOG.flatMap((e) => {
+    const c = e.config as { model_type?: unknown; text_config?: { model_type?: unknown } };
+    return [c.model_type, c.text_config?.model_type].filter((x): x is string => typeof x === 'string').map((x) => x.toLowerCase());
+  }),
+);
+
+/**
+ * A remote-code architecture (`auto_map`) that neither transformers nor the catalog knows, whose file
+ * carries no rotary key at all: how it encodes position is in code RoPE Lens cannot read, so no base
+ * is invented from a default (advice.md situation 1).
+ */
+function remoteCodeWithoutRope(scopes: readonly ConfigNode[], get: (key: string) => ConfigNode | undefined, t: string | undefined): string | undefined {
+  const autoMap = get('auto_map');
+  if (!autoMap || (t && (MODEL_TYPES_5.has(t) || CATALOG_TYPES.has(t)))) return undefined;
+  const ropeKey = /rope|rotary|rotemb|pos_emb|position_embedding_type/i;
+  for (const s of scopes) for (const c of s.children ?? []) if (c.key && ropeKey.test(c.key)) return undefined;
+  return `remote code (auto_map${t ? `, model_type "${t}"` : ''}) whose config carries no RoPE key: its position encoding is in code RoPE Lens does not read`;
 }

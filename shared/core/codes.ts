@@ -61,7 +61,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('vllm/max-model-len-exceeds', 'error', 'max-model-len is above the length vLLM derives for the model.', ['warning']),
   c('vllm/context-beyond-trained', 'warning', 'max-model-len is accepted by vLLM but beyond what the model reaches.'),
   c('vllm/static-yarn-within-trained', 'information', 'YaRN is applied while max-model-len stays within the trained context.'),
-  c('vllm/removed-option', 'error', 'rope-scaling / rope-theta: options vLLM removed.', ['warning']),
+  c('vllm/removed-option', 'error', 'rope-scaling / rope-theta: options vLLM removed.', ['hint']),
   c('vllm/legacy-rope-type', 'information', 'An hf-overrides scaling written with the legacy type and no rope_type.'),
   retired(
     'serving/model-unresolved',

@@ -35,6 +35,10 @@ export const CONTEXT_UNCHECKED = 'rope/context-unchecked';
 export const baseBoundRule: Rule = {
   codes: [BASE_BELOW_BOUND, CONTEXT_UNCHECKED],
   check(ctx) {
+    if (ctx.model && ctx.fileKind === 'model-config' && ctx.model.draftHead) {
+      // A speculative-decoding draft head is trained from scratch: its base is chosen (situation 5).
+      return checkGroups(ctx, ctx.model, 'warning');
+    }
     if (ctx.model && ctx.fileKind === 'model-config') {
       // An extended context is judged by rope/context-extended, with fixes from the trained context.
       const sit = situationOf(ctx.model);
@@ -121,6 +125,9 @@ function checkGroup(
   const span = windowed ? `the ${fmt(L)}-token window` : `${fmt(L)} tokens`;
   const over = `The bound for ${label} is judged over ${why} (rotary dim ${dim}).`;
   const island = islandNote(ctx, b, base, dim, L);
+  // At or above b* the paper's bound is met: a dip inside an invalid island is at most information and
+  // never worded as below the bound (advice.md situation 5; Qwen2 trained at 32,768 with 1,000,000 works).
+  if (b !== undefined && base >= b && !continued) return islandFinding(ctx, rope, g, several, severity, { m, b, L, span, over, dim });
   if (continued) {
     // Continued pretraining (advice.md situation 6): the base came with the checkpoint, chosen by its trainer.
     const from = continued.key === 'finetune' ? 'a checkpoint (finetune: true)' : `${continued.value} (${continued.key ?? 'load'})`;
@@ -135,7 +142,9 @@ function checkGroup(
     // A file that carries a length scaling (a vendor's recipe such as Qwen's YaRN ×4) already extends the
     // model: the base is judged where the scaling stretches from, and the scaling is not the mistake.
     const scaled = scaling?.type !== undefined && scaling.type !== 'default';
-    const message = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.`;
+    const said = `${short} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.`;
+    // A layer group's base named by a key of its own (compress_rope_theta) needs no layer words when they make it long.
+    const message = said.length > 120 && g.base.node ? `${shortBaseLabel(g.base)} holds the RoPE base bound only to ${fmt(m)} of ${span}, as trained.` : said;
     const detail =
       `${over}${island} ` +
       (scaled
@@ -170,8 +179,63 @@ function checkGroup(
       : !proven
         ? ` A base to raise it to is suggested only with every base within ±10% of it proven valid, and this run proves that only up to ${fmt(limit!)} tokens.`
         : '') +
+    fromScratchNote(rope) +
     ' A base chosen before training should cover every distance the layers see.';
   return finding(BASE_BELOW_BOUND, severity, message, range, fixes, detail);
+}
+
+/** Why a model config's or a named architecture's base counts as chosen (advice.md situation 5), for the detail. */
+function fromScratchNote(rope: ModelRope): string {
+  if (rope.draftHead)
+    return ` This config is a speculative-decoding draft head (${rope.draftHead}), trained from scratch: its base is chosen, not inherited from a checkpoint.`;
+  if (rope.contextLength.key === 'model_name')
+    return ` The model is ${rope.contextLength.note ?? "LitGPT's built-in architecture"}, built from scratch by litgpt pretrain: choose its base in a model_config block instead.`;
+  return '';
+}
+
+interface IslandFacts {
+  /** First distance where f < 0. */
+  m: number;
+  b: number;
+  L: number;
+  span: string;
+  over: string;
+  dim: number;
+}
+
+/**
+ * A base at or above b* whose f still dips below zero inside the length: it sits in one of the invalid
+ * islands past b*. The paper claims nothing there, so it is information at most (a hint for a stock
+ * checkpoint); a base being chosen before training gets the robust base as an optional fix.
+ */
+function islandFinding(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several: boolean, severity: BoundSeverity, x: IslandFacts): Finding {
+  const short = shortBaseLabel(g.base, several ? g.layerType : undefined);
+  const shown = validBaseFigure(x.b, (v) => lmaxOf(ctx, v, x.dim, x.L)) ?? fmt(x.b);
+  const range = rangeFor(ctx.doc, g.base, rope.contextLength);
+  const message = `${short} clears b* ≈ ${shown} for ${x.span} but dips below zero from ${fmt(x.m)}.`;
+  const base = g.base.value;
+  let fixes: Finding['fixes'] = [];
+  let robust = '';
+  const limit = ctx.oracle.proofLimit;
+  if (severity === 'warning' && !(limit !== undefined && x.L > limit)) {
+    const target = modelTarget(ctx, rope);
+    const next = chooseValidBase(
+      base / (1 - MARGIN),
+      (v) => lmaxOf(ctx, v, x.dim, x.L),
+      (c) => robustOf(ctx, c, x.dim, x.L),
+    );
+    const fix = next !== undefined ? raiseBaseFix(target, base, next, x.L) : undefined;
+    if (fix && next !== undefined) {
+      fixes = [{ ...fix, preferred: true }];
+      robust = ` ${fmt(next)} keeps it non-negative with every base within ±10% of it (proven), if you want margin.`;
+    }
+  }
+  const detail =
+    `${x.over} The base meets the paper's bound (b ≥ b*), which is a necessary condition; past b* validity is not monotone in the base, ` +
+    `and this one sits on an invalid island past b*, where f < 0 from distance ${fmt(x.m)}. Models trained so work (Qwen2 at 32,768 with 1,000,000).` +
+    robust +
+    (severity === 'warning' ? '' : derivativeNote(rope));
+  return finding(BASE_BELOW_BOUND, severity === 'warning' ? 'information' : severity, message, range, fixes, detail);
 }
 
 /**

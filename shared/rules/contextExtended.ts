@@ -19,6 +19,7 @@ import { isLlamaFamily } from './families';
 import { windowsCover } from '../advice/advice';
 import { roundFactor } from '../fixes/rewrites';
 import { editedBase } from '../config/editOrDerivative';
+import { pastShippedScalingFinding } from './pastScaling';
 
 export const CONTEXT_EXTENDED = 'rope/context-extended';
 
@@ -28,6 +29,9 @@ export const contextExtendedRule: Rule = {
     const rope = ctx.model;
     if (ctx.fileKind !== 'model-config' || !rope) return [];
     const sit = situationOf(rope);
+    // A shipped scaling kept as shipped while the context asks for more than it covers (situation 4).
+    const past = sit.scaled ? pastShippedScalingFinding(ctx, rope, CONTEXT_EXTENDED) : undefined;
+    if (past) return [past];
     // A stock config's declared context above T is the vendor's claim: information, with its recipe.
     if (!sit.extended) return declaredContextFindings(ctx);
     const C = sit.length;

@@ -26,6 +26,7 @@ import { InvocationEditor, RequestEditor } from '../fixes/requestEditor';
 import { applyTextEdits } from '../fixes/textEdits';
 import { appendDetail } from '../rules/context';
 import { LAUNCH_RULES, unjudgedReason } from '../rules/launch/index';
+import { replacesOwnScaling } from '../rules/launch/overrideReplaces';
 import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import type { LaunchRuleContext } from '../rules/launch/context';
 import { keepOnePreferred } from './verifyFixes';
@@ -230,7 +231,7 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
     env,
     range: inv?.range ?? req.modelfile?.range ?? EMPTY_RANGE,
     notes,
-    ...(ctx.effect?.replacesModelScaling ? { replacesModelScaling: true as const } : {}),
+    ...(replacesOwnScaling(ctx) ? { replacesModelScaling: true as const } : {}),
   };
   const unjudged = unjudgedReason(ctx);
   if (unjudged) description.unjudged = unjudged;
@@ -274,7 +275,7 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
     }
   }
   if (file.modelfile) requests.push(readModelfileLaunch(file.modelfile));
-  relateServingLaunches(requests);
+  relateServingLaunches(requests, text, opts.fileName);
   const launches: LaunchDescription[] = [];
   const diagnostics: Finding[] = [];
   const launchHovers: LaunchHover[] = [];

@@ -130,6 +130,13 @@ export interface Engine {
    */
   relate?(requests: LaunchRequest[]): void;
 
+  /**
+   * The file pins this engine to a release some other way than an image tag (`pip install vllm==0.10.1`
+   * in the same script or Dockerfile): judge the request at that release (issue 40: an option removed
+   * later works there). `source` says where the pin was read.
+   */
+  atRelease?(req: LaunchRequest, version: string, source: string): void;
+
   // What the rules need to know of the engine (rules/launch/): data and small writers, so the rules
   // never branch on an engine's name.
 

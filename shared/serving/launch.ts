@@ -20,8 +20,29 @@ export const LAUNCH_READERS: Record<EngineName, (inv: Invocation) => LaunchReque
  * Requests that depend on one another within a file, related after all are read: Ollama's runs
  * are served at the context the script's `ollama serve` was started with.
  */
-export function relateServingLaunches(requests: LaunchRequest[]): void {
+export function relateServingLaunches(requests: LaunchRequest[], text?: string, fileName = 'this file'): void {
   for (const e of ENGINES) e.relate?.(requests.filter((r) => r.program === e.id));
+  if (text === undefined) return;
+  // An exact `pip install <engine>==X` in the same file pins the release its launches run.
+  for (const pin of exactPipPins(text, fileName)) {
+    const e = ENGINES.find((x) => x.id === pin.pkg);
+    if (!e?.atRelease) continue;
+    for (const r of requests) if (r.program === e.id) e.atRelease(r, pin.version, pin.source);
+  }
+}
+
+/** `pip install name==1.2.3` (also pip3, `python -m pip`, `uv pip`): exact pins only, a lower bound says no release. */
+function exactPipPins(text: string, fileName: string): { pkg: string; version: string; source: string }[] {
+  const out: { pkg: string; version: string; source: string }[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    for (const m of raw.matchAll(/\bpip3?\s+install\b([^;&|]*)/g)) {
+      for (const word of m[1].trim().split(/\s+/)) {
+        const exact = /^["']?([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?===?v?(\d+(?:\.\d+)*)["']?$/.exec(word);
+        if (exact) out.push({ pkg: exact[1].toLowerCase(), version: exact[2], source: `${fileName}:${i + 1}` });
+      }
+    }
+  });
+  return out;
 }
 
 /** The serving request this invocation makes, read by the engine it launches; undefined when none does. */

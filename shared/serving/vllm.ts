@@ -471,13 +471,7 @@ export function vllmRequestOf(req: LaunchRequest, r: ReadArgv, positional: Token
     const u = lastUse(r, name);
     if (!u) continue;
     if (pinned && versionBefore(pinned.join('.'), '0.11.1')) {
-      // The pinned release still reads it (advice.md: a loud refusal is an error only where that reader runs).
-      req.problems.push({
-        token: u.flag,
-        kind: 'removed',
-        severity: 'warning',
-        message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${pinned.join('.')} still reads it, but a newer image stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.`,
-      });
+      req.problems.push(removedAtPinnedRelease(u.flag, name, pinned.join('.')));
     } else {
       req.problems.push({
         token: u.flag,
@@ -545,6 +539,30 @@ export function foreignProblem(engine: string, flag: Token, name: string, replac
   if (replacement) p.replacement = replacement;
   return p;
 }
+/**
+ * The pinned release still reads a removed option: judged at that release the option works, so the
+ * later removal is a fact for an upgrade, a hint (advice.md: a loud refusal is an error only where
+ * that reader runs).
+ */
+function removedAtPinnedRelease(token: Token, name: string, version: string): GrammarProblem {
+  return {
+    token,
+    kind: 'removed',
+    severity: 'hint',
+    message: `vLLM removed the ${name} option in v0.11.1 (PR #28006): the pinned ${version} still reads it, but a newer release stops with "unrecognized arguments". hf-overrides.${name.replace('-', '_')} works on both.`,
+  };
+}
+
+/** A `pip install vllm==X` in the same file pins the release: removed options are judged there. */
+function vllmAtRelease(req: LaunchRequest, version: string): void {
+  if (req.version || !/^\d+(\.\d+)*$/.test(version) || !versionBefore(version, '0.11.1')) return;
+  req.problems = req.problems.map((p) => {
+    if (p.kind !== 'removed' || p.severity !== 'error') return p;
+    const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
+    return name === 'rope-scaling' || name === 'rope-theta' ? removedAtPinnedRelease(p.token, name, version) : p;
+  });
+}
+
 /**
  * What the removed `--rope-scaling`/`--rope-theta` meant (the launch fails on them, but the rest of
  * the command is judged as if they had been written the modern way, as the --config YAML path does).
@@ -731,6 +749,7 @@ export const vllmEngine: Engine = {
   id: 'vllm',
   label: 'vLLM',
   readArgv: readVllmLaunch,
+  atRelease: vllmAtRelease,
   argumentsOnly: { image: 'vllm/vllm-openai', options: ['--max-model-len', '--hf-overrides'] },
   imageEntrypoint: (image) =>
     imageIs(image, ['vllm/vllm-openai', 'vllm/vllm-openai-rocm']) ? { command: 'vllm serve', firstArgument: 'the model to serve' } : undefined,

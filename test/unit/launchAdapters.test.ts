@@ -62,12 +62,12 @@ describe('launch rules on the real adapters', () => {
     assert.deepEqual(analyze(yarn, '/tmp/serve.sh').diagnostics, []);
   });
 
-  it('a Dockerfile pinned to vLLM v0.10.1 keeps --rope-scaling working: a warning, and the fix writes a JSON string in the exec form', () => {
+  it('a Dockerfile pinned to vLLM v0.10.1 keeps --rope-scaling working: judged at that release, a hint, and the fix writes a JSON string in the exec form', () => {
     const text = readFileSync(join(ADAPTERS, 'Dockerfile.vllm'), 'utf8');
     const a = analyze(text, join(ADAPTERS, 'Dockerfile.vllm'));
     assert.deepEqual(
       a.diagnostics.map((d) => [d.code, d.severity]),
-      [['vllm/removed-option', 'warning']],
+      [['vllm/removed-option', 'hint']],
     );
     assert.match(said(a.diagnostics[0]), /pinned 0\.10\.1 still reads it/);
     const out = fixed(text, a.diagnostics[0], (t) => t.startsWith('Move rope-scaling'));

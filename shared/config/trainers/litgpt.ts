@@ -4,7 +4,9 @@
  */
 import { child, ParsedDocument } from '../../document/configNode';
 import type { TrainingConfig } from '../training';
+import type { Located, ModelRope } from '../modelRope';
 import { hasAny, numAt, ownModelRope, strAt } from './common';
+import { LitGptArchitecture, litGptBuiltin } from './litgptBuiltins';
 
 export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
   const root = doc.root;
@@ -33,6 +35,10 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
   if (ckpt) {
     t.baseModel = ckpt;
     t.baseModelCandidates.push(ckpt.value.replace(/^(\.\/)?checkpoints\//, ''));
+  } else if (name && modelConfig?.kind !== 'object' && !t.continuesFrom && litGptBuiltin(name.value)) {
+    // `litgpt pretrain --model_name micro-llama-300M` builds LitGPT's own architecture from scratch:
+    // its values are the model this run defines, and its base is chosen (advice.md situation 5).
+    t.ownModel = builtinRope(name, litGptBuiltin(name.value)!);
   } else if (name) {
     t.baseModel = name;
   }
@@ -55,4 +61,19 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
     });
   }
   return t;
+}
+
+/** The RoPE of a LitGPT built-in architecture, every value noted as LitGPT's and anchored on `model_name`. */
+function builtinRope(name: Located<string>, a: LitGptArchitecture): ModelRope {
+  const from = `LitGPT's ${name.value} (litgpt/config.py)`;
+  const headDim = Math.floor(a.nEmbd / a.nHead);
+  const rotary = Math.floor(headDim * a.rotaryPercentage);
+  return {
+    modelType: 'litgpt',
+    base: { value: a.ropeBase, key: 'rope_base', note: `base ${a.ropeBase} of ${from}` },
+    headDim: { value: headDim, note: `width ${a.nEmbd} / heads ${a.nHead} of ${from}` },
+    rotaryDim: { value: rotary - (rotary % 2), note: `rotary fraction ${a.rotaryPercentage} of ${from}` },
+    partialRotaryFactor: { value: a.rotaryPercentage, note: from },
+    contextLength: { value: a.blockSize, node: name.node, key: 'model_name', note: `${from}, context ${a.blockSize}` },
+  };
 }

@@ -12,7 +12,7 @@
  *     TGI (warning): the launcher never compares max_total_tokens with max_position_embeddings;
  *     Ollama (warning): clamps num_ctx ("requested context size too large for model").
  */
-import type { Fix } from '../../core/findings';
+import type { Finding, Fix } from '../../core/findings';
 import { finding, fmt } from '../context';
 import { ENGINE_LABEL, LaunchRule, LaunchRuleContext, engineOf, flagSetter, flagText, useRange } from './context';
 import { vllmLengthFindings } from './vllmLength';
@@ -44,7 +44,8 @@ export const lengthRule: LaunchRule = {
   check(ctx) {
     const len = ctx.request.length;
     const effect = ctx.effect;
-    if (!len || !effect || ctx.trained === undefined || !ctx.model) return [];
+    if (!len) return impliedLengthFindings(ctx);
+    if (!effect || ctx.trained === undefined || !ctx.model) return [];
     // The engine stops at load (a KeyError: launch/override-drops-keys): no run to judge the length of.
     if (effect.droppedScalingKeys) return [];
     const C = len.value,
@@ -157,6 +158,38 @@ export const lengthRule: LaunchRule = {
     }
   },
 };
+
+/**
+ * No length option, but an override raised max_position_embeddings (`--hf-overrides
+ * '{"max_position_embeddings": 262144}'`): vLLM serves the length it derives from it, so that
+ * length is judged as if asked for, anchored on the override.
+ */
+function impliedLengthFindings(ctx: LaunchRuleContext): Finding[] {
+  const effect = ctx.effect;
+  const o = ctx.request.overrides;
+  const engine = engineOf(ctx);
+  if (!effect || !o || !ctx.model || ctx.trained === undefined || effect.droppedScalingKeys) return [];
+  if (!engine.ownCodes || !engine.lengthPolicy || !engine.longEnv) return [];
+  if (!(effect.rope.contextLength.value > ctx.model.contextLength.value)) return [];
+  return vllmLengthFindings({
+    policy: engine.lengthPolicy,
+    longEnv: engine.longEnv.name,
+    length: effect.derived,
+    lengthWords: `max_position_embeddings ${fmt(effect.derived)}`,
+    derived: effect.derived,
+    trained: ctx.trained,
+    facts: effect.facts,
+    effective: effect.rope,
+    model: ctx.request.model?.value ?? ctx.modelName,
+    resolved: true,
+    range: useRange(o.option, ctx.commandRange),
+    windowsOff: !!ctx.request.rope['disable-sliding-window'],
+    ropeIgnored: engine.override?.ignoresRopeKeys?.(effect.rope.modelType),
+    scalingRelease: engine.override?.scalingNeedsRelease?.(effect.rope.modelType, ctx.request.version?.value),
+    setOverrides: engine.override ? overrideWriter(ctx, engine.override.flag) : () => [],
+    setLength: () => [],
+  });
+}
 
 /** What the engine does with a length above the one it derives, in one sentence (the engine's own words go to the detail). */
 function overLengthHeadline(engine: string, verdict: string | undefined, label: string, C: number, D: number, allowedBy?: string): string {

@@ -22,13 +22,31 @@ export function sameScaling(cmd: ScalingFacts, own: ScalingFacts): boolean {
   return cmd.type === own.type && same(cmd.factor, own.factor) && same(cmd.original, own.original);
 }
 
+/**
+ * The model's own scaling re-sized for a context raised past what it covers (advice.md situation 4:
+ * Llama-3.1's llama3 ×8 over 8,192 written as ×32 for 262,144): the same type over the same original,
+ * a larger factor that covers the context the override asks for. That extension is the point, not a replacement.
+ */
+function resizedToCover(cmd: ScalingFacts, own: ScalingFacts, context: number): boolean {
+  if (cmd.type !== own.type || (cmd.type !== 'llama3' && cmd.type !== 'yarn') || !same(cmd.original, own.original)) return false;
+  if (cmd.factor === undefined || own.factor === undefined || cmd.original === undefined || !(cmd.factor > own.factor)) return false;
+  return cmd.factor * cmd.original >= context * 0.999;
+}
+
+/** The command replaces the model's own scaling, a re-sized one for a raised context aside. */
+export function replacesOwnScaling(ctx: LaunchRuleContext): boolean {
+  const e = ctx.effect;
+  if (!e?.replacesModelScaling) return false;
+  return !(ctx.modelFacts && resizedToCover(e.facts, ctx.modelFacts, e.rope.contextLength.value));
+}
+
 export const overrideReplacesRule: LaunchRule = {
   codes: [OVERRIDE_REPLACES_SCALING],
   check(ctx) {
     const e = ctx.effect,
       own = ctx.modelFacts;
     // A scaling that lacks an indexed key never loads (launch/override-drops-keys says so): nothing runs with it.
-    if (!e || !own || !e.replacesModelScaling || e.droppedScalingKeys) return [];
+    if (!e || !own || !replacesOwnScaling(ctx) || e.droppedScalingKeys) return [];
     if (sameScaling(e.facts, own)) return [];
     const cmd = e.facts;
     const key = overrideScalingKey(ctx);

@@ -31,6 +31,7 @@ import { RewriteOption, adviseRewrite } from '../../advice/advice';
 import { fmt } from '../../core/format';
 import { fmtPlain } from '../../core/format';
 import { finding } from '../context';
+import { roundFactor } from '../../fixes/rewrites';
 
 export const MAX_LEN_EXCEEDS = 'vllm/max-model-len-exceeds';
 export const SERVING_BEYOND_TRAINED = 'vllm/context-beyond-trained';
@@ -43,6 +44,11 @@ export interface VllmLengthInput {
   longEnv: string;
   /** The requested max-model-len. */
   length: number;
+  /**
+   * How the length is named in messages: `max-model-len` when the command sets it, else where it comes
+   * from (an override that raised max_position_embeddings, which vLLM then serves in full).
+   */
+  lengthWords?: string;
   derived: number;
   trained: number;
   /** The scaling vLLM applies (the override's, else the model's). */
@@ -159,14 +165,17 @@ export function vllmLengthFindings(x: VllmLengthInput): Finding[] {
     const reach = modelReach(x.effective, trained);
     if (C > reach.value) {
       const lower = { title: `Set max-model-len to ${reach.value}`, kind: 'other' as const, edits: x.setLength(reach.value) };
+      // A shipped scaling kept as shipped (advice.md situation 4): its own type re-sized comes first.
+      const resize = reach.shippedScaling ? resizeOverrideFix(x, C, reach.value) : undefined;
+      const said = x.lengthWords ?? `max-model-len ${fmt(C)}`;
       out.push(
         finding(
           SERVING_BEYOND_TRAINED,
           'warning',
-          `Positions past ${fmt(reach.value)} were never trained: max-model-len ${fmt(C)} goes beyond what the model reaches.`,
+          `Positions past ${fmt(reach.value)} were never trained: ${said} goes beyond what the model reaches.`,
           x.range,
-          [lower].filter((f) => f.edits.length > 0),
-          `max-model-len ${fmt(C)} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}); vLLM accepts up to ${fmt(derived)}, its own derived length.`,
+          [...(resize ? [resize] : []), lower].filter((f) => f.edits.length > 0),
+          `${said} is beyond the ${fmt(reach.value)} tokens ${model} reaches (${reach.basis}); vLLM accepts up to ${fmt(derived)}, its own derived length.`,
         ),
       );
     }
@@ -208,6 +217,32 @@ export function modelName(v: string): string {
 /** A scaling type no engine knows, described without echoing a value that is not a plain name. */
 function unknownType(raw: unknown): string {
   return typeof raw === 'string' && /^[\w.-]+$/.test(raw) ? `rope_type '${raw}', which vLLM does not know` : 'a rope_type vLLM cannot read';
+}
+
+/**
+ * The model's own scaling block re-sized to cover C, written as an override (`rope_scaling` with the
+ * shipped keys and a new factor): llama3 stretches from its original context, linear from the
+ * context before its factor. Undefined for other types (longrope's per-dimension lists).
+ */
+function resizeOverrideFix(x: VllmLengthInput, C: number, covered: number): Fix | undefined {
+  const s = x.effective.scaling;
+  const factor = x.facts.factor;
+  if (!s || factor === undefined || (x.facts.type !== 'llama3' && x.facts.type !== 'linear')) return undefined;
+  const from = x.facts.type === 'llama3' ? x.facts.original : covered / factor;
+  if (from === undefined || !(from > 0)) return undefined;
+  const next = roundFactor(C / from);
+  if (!(next > factor)) return undefined;
+  const block: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s.params)) if (v.value !== undefined) block[k] = v.value;
+  block.rope_type = x.facts.type;
+  block.factor = next;
+  const over = x.facts.type === 'llama3' ? ` over original_max_position_embeddings ${fmt(from)}` : ` from ${fmt(from)}`;
+  return {
+    title: `Re-size the ${x.facts.type} scaling in ${x.overrideName ?? 'hf-overrides'}: factor ${fmt(factor)} → ${fmt(next)}${over}, covers ${fmt(next * from)}`,
+    kind: x.facts.type,
+    preferred: true,
+    edits: x.setOverrides({ rope_scaling: block }),
+  };
 }
 
 function lowerFix(x: VllmLengthInput): Fix {
