@@ -219,11 +219,8 @@ function islandFinding(ctx: RuleContext, rope: ModelRope, g: RopeGroup, several:
   const limit = ctx.oracle.proofLimit;
   if (severity === 'warning' && !(limit !== undefined && x.L > limit)) {
     const target = modelTarget(ctx, rope);
-    const next = chooseValidBase(
-      base / (1 - MARGIN),
-      (v) => lmaxOf(ctx, v, x.dim, x.L),
-      (c) => robustOf(ctx, c, x.dim, x.L),
-    );
+    // At or above b*, the search starts from the base itself (b* is below it).
+    const next = robustBaseOf(ctx, base, x.dim, x.L);
     const fix = next !== undefined ? raiseBaseFix(target, base, next, x.L) : undefined;
     if (fix && next !== undefined) {
       fixes = [{ ...fix, preferred: true }];
