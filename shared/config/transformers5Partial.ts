@@ -71,3 +71,10 @@ export const PARTIAL_FACTOR_DEFAULT_ROPE_5: ReadonlySet<string> = new Set([
   'step3p7',
   'zaya',
 ]);
+
+/**
+ * Classes whose 5.18.0 config turns a file's top-level `rotary_dim` into `partial_rotary_factor` (rotary_dim / head_dim)
+ * without having a rotary_dim attribute: configuration_minimax_m2.py ("Released MiniMax-M2 checkpoints express partial
+ * RoPE through a legacy `rotary_dim` field"). 5.18.0 builds 32 frequencies for MiniMax-M2.5 (rotary_dim 64, head_dim 128).
+ */
+export const ROTARY_DIM_FROM_FILE_5: ReadonlySet<string> = new Set(['minimax_m2']);

@@ -166,15 +166,29 @@ def partial_factor_classes() -> list[str]:
     """Model types whose default RoPE (their rotary class's compute_default_rope_parameters) reads partial_rotary_factor.
 
     The other types' default RoPE rotates the whole head whatever the file says; every scaled type reads it
-    (modeling_rope_utils's functions do)."""
+    (modeling_rope_utils's functions do). Read from the modeling files' source (read as text, not imported:
+    importing every model takes minutes)."""
+    import os
+    import re
+
+    models = os.path.join(os.path.dirname(transformers.__file__), "models")
     found = []
     for model_type in sorted(CONFIG_MAPPING.keys()):
-        sources = []
-        for cls in rotary_classes(model_type):
-            if "Vision" not in cls.__name__ and hasattr(cls, "compute_default_rope_parameters"):
-                sources.append(inspect.getsource(cls.compute_default_rope_parameters))
-        if any("partial_rotary_factor" in s for s in sources):
-            found.append(model_type)
+        name = model_type_to_module_name(model_type)
+        path = os.path.join(models, name, f"modeling_{name}.py")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        for chunk in source.split("\nclass ")[1:]:
+            header = chunk.split("(", 1)[0]
+            if not header.endswith("RotaryEmbedding") or "Vision" in header or "def compute_default_rope_parameters" not in chunk:
+                continue
+            body = chunk.split("def compute_default_rope_parameters", 1)[1]
+            body = re.split(r"\n    (?:def |@)", body, maxsplit=1)[0]  # up to the class's next method
+            if "partial_rotary_factor" in body:
+                found.append(model_type)
+                break
     return found
 
 
