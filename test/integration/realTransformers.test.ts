@@ -108,6 +108,23 @@ const NUMBER_DIFFERENCES: Record<string, string> = {
   // every layer (5.17 refused the file); RoPE Lens reads the YaRN the file states. Not yet modelled: the 5.x row.
   'test/fixtures/transformers-5.17/refused/olmo-3-flat-rope-parameters.json': '5.18 drops a flat YaRN on olmo3',
 };
+/**
+ * 4.57.6 numbers `freqs --variant v4` (which follows 4.45's formulas) does not reproduce yet, and the 4.x consumer row
+ * names no misread for: found by this tier, not yet modelled (each is checked to still differ).
+ */
+const NUMBER_DIFFERENCES_V4: Record<string, string> = {
+  'test/fixtures/configs/deepseek-v3.json': 'DeepSeek YaRN: 4.57.6 reads mscale/mscale_all_dim (attention 1.0) and builds other frequencies',
+  'test/fixtures/corpus/models/deepseek-v2-lite.json': 'DeepSeek YaRN, as above',
+  'test/fixtures/corpus/models/deepseek-v3.json': 'DeepSeek YaRN, as above',
+  'test/fixtures/models/deepseek-v3.json': 'DeepSeek YaRN, as above',
+  'test/fixtures/corpus/models/gpt-oss-120b.json': 'gpt-oss YaRN with truncate false',
+  'test/fixtures/corpus/models/gpt-oss-20b.json': 'gpt-oss YaRN with truncate false',
+  'test/fixtures/transformers-5.17/corpus-sample/openai__gpt-oss-20b.json': 'gpt-oss YaRN with truncate false',
+  'test/fixtures/configs/yarn-beta-swapped.json': 'YaRN with beta_fast < beta_slow',
+  'test/fixtures/configs/olmo-3-v5-rope-parameters.json': 'Olmo-3 per-layer-type rope_parameters',
+  'test/fixtures/corpus/models/olmo-3.1-32b-instruct.json': 'Olmo-3 YaRN on full-attention layers',
+  'test/fixtures/transformers-5.17/corpus-sample/allenai__Olmo-3.1-32B-Instruct.json': 'Olmo-3 YaRN on full-attention layers',
+};
 /** Refusals for a key that is not RoPE's: out of RoPE Lens's scope. */
 const NON_ROPE_REFUSALS: Record<string, RegExp> = {
   'test/fixtures/corpus/models/dbrx-132b.json': /ffn_act_fn/,
@@ -180,6 +197,7 @@ describe('real transformers tier: configs loaded through the installed releases'
         const failures: string[] = [];
         const declaredMisreads: string[] = [];
         let compared = 0;
+        let listed = 0;
         let worst = 0;
         for (const [path, r] of Object.entries(run.configs)) {
           const tables = r.tables.filter((t) => t.invFreq);
@@ -208,18 +226,20 @@ describe('real transformers tier: configs loaded through the installed releases'
               }
               compared++;
               const w64 = worstRel(g.invFreq, t.invFreq64 ?? t.invFreq!);
-              worst = Math.max(worst, w64);
+              if (!NUMBER_DIFFERENCES[path] && !(variant === 'v4' && NUMBER_DIFFERENCES_V4[path]) && t.invFreq64) worst = Math.max(worst, w64);
               if (t.invFreq64 && w64 > 1e-12) diff.push(`${where}: inv_freq off by ${w64.toExponential(2)} (float64)`);
               if (worstRel(g.invFreq, t.invFreq!) > 1e-6) diff.push(`${where}: inv_freq off the float32 buffer`);
               if (rel(g.attentionFactor, t.attentionScaling!) > 1e-12)
                 diff.push(`${where}: attention factor ${g.attentionFactor}, the library ${t.attentionScaling}`);
             }
-          if (NUMBER_DIFFERENCES[path]) {
-            if (!diff.length) failures.push(`${path}: listed as a difference (${NUMBER_DIFFERENCES[path]}) but agrees now`);
+          const known = NUMBER_DIFFERENCES[path] ?? (variant === 'v4' ? NUMBER_DIFFERENCES_V4[path] : undefined);
+          if (known) {
+            listed++;
+            if (!diff.length) failures.push(`${path}: listed as a difference (${known}) but agrees now`);
           } else if (diff.length) failures.push(`${path}: ${diff.join('; ')}`);
         }
         console.log(
-          `      ${compared} tables compared; worst relative difference at float64 ${worst.toExponential(2)}` +
+          `      ${compared} tables compared, ${listed} configs listed as differences; worst relative difference at float64 (the others) ${worst.toExponential(2)}` +
             (declaredMisreads.length ? `; ${declaredMisreads.length} configs the ${row} row says it misreads` : ''),
         );
         assert.deepEqual(failures, []);
