@@ -140,7 +140,7 @@ def load(path: str) -> dict:
         result["layerTypes"] = sorted(set(text.layer_types))
     classes = rotary_classes(model_type)
     if getattr(text, "model_type", model_type) != model_type:  # a composite whose language model is another model type
-        classes += rotary_classes(text.model_type)
+        classes += [c for c in rotary_classes(text.model_type) if c not in classes]
     for cls in classes:
         try:
             module = build(cls, config)
