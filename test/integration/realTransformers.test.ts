@@ -4,7 +4,7 @@
  * test/python/install.sh into .cache/py/, as .ci/run does), one oracle process per release
  * (test/python/transformers_oracle.py), and compared with what the CLI says of the same files:
  *
- *  - `freqs --json` (v5 for 5.x, v4 for 4.x): each layer type's inv_freq, to 1e-12 relative against the library's own
+ *  - `freqs --json` (v5 for 5.x, v4 for 4.x): each layer type's inv_freq, to 1e-14 relative against the library's own
  *    formulas run at float64 and to 1e-6 against its float32 buffer, and its attention factor;
  *  - `consumers --json`: the row of that generation refuses exactly what the library refused at load;
  *  - `check --json`: a refusal by the latest release is an error finding; the configs of transformers' own RoPE tests
@@ -193,7 +193,7 @@ describe('real transformers tier: configs loaded through the installed releases'
         assert.deepEqual(Object.keys(run.configs).sort(), paths);
       });
 
-      it("freqs --json gives the library's inv_freq (1e-12 relative at float64, 1e-6 against the float32 buffer) and attention factor, per layer type", () => {
+      it("freqs --json gives the library's inv_freq (1e-14 relative at float64, 1e-6 against the float32 buffer) and attention factor, per layer type", () => {
         const failures: string[] = [];
         const declaredMisreads: string[] = [];
         let compared = 0;
@@ -227,7 +227,7 @@ describe('real transformers tier: configs loaded through the installed releases'
               compared++;
               const w64 = worstRel(g.invFreq, t.invFreq64 ?? t.invFreq!);
               if (!NUMBER_DIFFERENCES[path] && !(variant === 'v4' && NUMBER_DIFFERENCES_V4[path]) && t.invFreq64) worst = Math.max(worst, w64);
-              if (t.invFreq64 && w64 > 1e-12) diff.push(`${where}: inv_freq off by ${w64.toExponential(2)} (float64)`);
+              if (t.invFreq64 && w64 > 1e-14) diff.push(`${where}: inv_freq off by ${w64.toExponential(2)} (float64)`);
               if (worstRel(g.invFreq, t.invFreq!) > 1e-6) diff.push(`${where}: inv_freq off the float32 buffer`);
               if (rel(g.attentionFactor, t.attentionScaling!) > 1e-12)
                 diff.push(`${where}: attention factor ${g.attentionFactor}, the library ${t.attentionScaling}`);
