@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { CliIO } from './io';
 import { UsageError } from './io';
-import { BaseModelResolver, ResolvedBaseModel, parseHubRef, recordingResolver } from '../../shared/config/resolve';
-import { createNodeResolver } from '../../shared/node/resolveNode';
+import { BaseModelResolver, ResolvedBaseModel, hubCacheConfigPaths, parseHubRef, recordingResolver } from '../../shared/config/resolve';
+import { createNodeResolver, hubCacheDir, nodeFileReader } from '../../shared/node/resolveNode';
 import { catalogConfigText, findCatalogEntry } from '../../shared/config/catalog';
 import { HubSettings, describeResult, fetchModels, hubSettings } from '../../shared/node/hubFetch';
 
@@ -113,7 +113,16 @@ export async function modelArg(arg: string, ctx: HubContext, readText: (path: st
     const entry = findCatalogEntry(hit.from.slice('catalog:'.length));
     return entry ? { kind: 'model', ref, text: catalogConfigText(entry), from: fromPhrase(hit) } : undefined;
   };
-  let found = lookup();
+  // A model without RoPE (a BERT-style reranker) is no base-model hit, but its cached config is there to say so.
+  const cachedConfig = (): ResolvedModelArg | undefined => {
+    const hub = parseHubRef(ref);
+    for (const path of hub ? hubCacheConfigPaths(hub, hubCacheDir(), nodeFileReader) : []) {
+      const text = readText(path);
+      if (text !== undefined) return { kind: 'model', ref, path, text, from: `Hugging Face cache (${path})` };
+    }
+    return undefined;
+  };
+  let found = lookup() ?? cachedConfig();
   if (!found && ctx.enabled && (await fetchMissing([ref], ctx))) found = lookup();
   if (!found) {
     throw new UsageError(

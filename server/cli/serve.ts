@@ -13,7 +13,7 @@ import { HUB_OPTION, HubContext, ResolvedModelArg, hubContext, modelArg } from '
 import { fetchGgufHeader } from '../../shared/node/hubFetch';
 import { parseHubRef } from '../../shared/config/resolve';
 import { nodeFileReader } from '../../shared/node/resolveNode';
-import { contextKeysOf } from '../../shared/service/engines';
+import { contextKeysOf, vllmLengthWithoutRope } from '../../shared/service/engines';
 import { ENGINE_NAMES, EngineName, ServingPlan, servingInput, servingPlan } from '../../shared/service/engines';
 import { shellCommand, grouped } from '../../shared/service/engines';
 import { modelReach } from '../../shared/config/reach';
@@ -82,6 +82,14 @@ interface Loaded {
   contextKeys: Record<string, number>;
 }
 
+/** No RoPE to serve, and the length vLLM derives for such a model (from its length keys, nothing to scale). */
+function noRopeToServe(name: string, why: string, doc: Parameters<typeof contextKeysOf>[0] | undefined): string {
+  const keys = doc?.root ? contextKeysOf(doc) : {};
+  const len = vllmLengthWithoutRope(keys);
+  const from = len.key in keys ? ` from ${len.key}` : ` (${len.key})`;
+  return `${name} has no rotary position embedding (${why}): there is no RoPE to serve; vLLM derives max_model_len ${len.value}${from}`;
+}
+
 /**
  * The model's RoPE, read by the same service as `check` (identity, trained context, groups). The
  * command names the model as the user did: a local folder or file by its path (a Hugging Face
@@ -92,7 +100,7 @@ async function load(path: string, service: RopeLensService, resolved?: ResolvedM
   if (resolved) {
     // A model id: the launch command names the id itself, as the engine would download it.
     const described = service.describe(resolved.text, { fileName: resolved.path ?? `${resolved.ref}/config.json`, asModelConfig: true });
-    if (described.noRope) throw new UsageError(`${resolved.ref} has no rotary position embedding (${described.noRope}): there is no RoPE to serve`);
+    if (described.noRope) throw new UsageError(noRopeToServe(resolved.ref, described.noRope, described.document));
     if (!described.rope || !described.document?.root) throw new UsageError(`${resolved.ref}: its config.json does not look like a model config`);
     return { rope: described.rope, model: parseHubRef(resolved.ref)?.id ?? resolved.ref, contextKeys: contextKeysOf(described.document) };
   }
@@ -126,7 +134,7 @@ async function load(path: string, service: RopeLensService, resolved?: ResolvedM
   const described = service.describe(text, { fileName: abs, asModelConfig: true });
   const doc = described.document;
   if (!doc?.root || doc.problems.length > 0) throw new UsageError(`'${file}' is not valid ${(doc?.format ?? 'json').toUpperCase()}`);
-  if (described.noRope) throw new UsageError(`'${file}' has no rotary position embedding (${described.noRope}): there is no RoPE to serve`);
+  if (described.noRope) throw new UsageError(noRopeToServe(`'${file}'`, described.noRope, doc));
   const rope = described.rope;
   if (!rope) throw new UsageError(`'${file}' does not look like a model config (no model_type, attention or RoPE keys)`);
   const folder = st.isDirectory() ? path : dirname(path);

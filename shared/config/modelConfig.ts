@@ -4,6 +4,7 @@
  * read from or marked as a default with the reason. Also recognises documents that are not model
  * configs (package.json, tsconfig, tokenizer files, training YAML, CI files) and yields nothing.
  */
+import { PARTIAL_FACTOR_DEFAULT_ROPE_5, ROTARY_DIM_FROM_FILE_5 } from './transformers5Partial';
 import { ConfigNode, ParsedDocument, child } from '../document/configNode';
 import { RopeError } from '../core/errors';
 import { ROPE_TYPES, RopeSpec, RopeType, TransformersVariant, ropeTypeOf } from '../rope/spec';
@@ -475,17 +476,21 @@ export function toRopeSpec(rope: ModelRope, opts: { variant?: TransformersVarian
  * The rotary dimensions transformers 5.x's class for this model type rotates, given the dimensions
  * the reader resolved (the model's own). 5.x classes read a partial rotary factor (rope_parameters,
  * where a top-level one is moved) but a top-level `rotary_dim` only where the class has that
- * attribute (codegen, gptj, …): MiniMax-M2's `rotary_dim: 64` with `head_dim: 128` rotates all 128
- * (modeling_minimax_m2: `dim = int(head_dim * config.rope_parameters.get("partial_rotary_factor", 1.0))`).
- * Qwen3-MoE never reads a partial factor. Types 5.x has no class for run remote code: unchanged.
+ * attribute (codegen, gptj, …) or whose config converts it (MiniMax-M2 in 5.18.0: `rotary_dim: 64` with
+ * `head_dim: 128` becomes partial_rotary_factor 0.5).
+ * A default RoPE reads a partial factor only in the classes of PARTIAL_FACTOR_DEFAULT_ROPE_5 (Llama and
+ * Qwen3-MoE rotate the whole head); scaled types always read it. Types 5.x has no class for run remote code: unchanged.
  */
 export function transformers5RotaryDim(rope: ModelRope, dim: Located<number>, headDim: Located<number> = rope.headDim): Located<number> {
   const t = rope.modelType;
   if (!t || !knownTo5x(t) || dim.value === headDim.value) return dim;
   const from = dim.key?.split('.').pop();
   const whole = (why: string): Located<number> => ({ value: headDim.value, note: `transformers 5.x (${t}) rotates the whole head (${headDim.value}): ${why}` });
-  if (from === 'rotary_dim' && !ROTARY_DIM_CLASSES_5.has(t)) return whole(`its config class has no rotary_dim, so ${dim.key} ${dim.value} is not read`);
-  if (t === 'qwen3_moe' && from !== 'rotary_dim') return whole('Qwen3-MoE never reads a partial rotary factor');
+  if (from === 'rotary_dim' && !ROTARY_DIM_CLASSES_5.has(t) && !ROTARY_DIM_FROM_FILE_5.has(t))
+    return whole(`its config class has no rotary_dim, so ${dim.key} ${dim.value} is not read`);
+  // A default RoPE rotates what the class's own compute_default_rope_parameters takes; only some classes read the factor.
+  if (from === 'partial_rotary_factor' && (rope.scaling?.type ?? 'default') === 'default' && !PARTIAL_FACTOR_DEFAULT_ROPE_5.has(t))
+    return whole(`its default RoPE never reads ${dim.key ?? 'partial_rotary_factor'}`);
   return dim;
 }
 

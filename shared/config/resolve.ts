@@ -183,6 +183,20 @@ export function hubCacheRepoDir(hubCache: string, id: string): string {
 }
 
 function fromHubCache(hub: HubRef, hubCache: string, reader: FileReader): ResolvedBaseModel | undefined {
+  for (const p of hubCacheConfigPaths(hub, hubCache, reader)) {
+    const text = reader.readText(p);
+    if (text === undefined) continue;
+    const rope = ropeOfConfigText(text, p, hub.id);
+    if (rope) return { ref: hub.id, rope, from: `hf-cache:${p}` };
+  }
+  return undefined;
+}
+
+/**
+ * The config.json paths of a model's Hugging Face cache snapshots, the revision asked for first, whatever the model
+ * (one without RoPE included: `serve` says so instead of "not found").
+ */
+export function hubCacheConfigPaths(hub: HubRef, hubCache: string, reader: FileReader): string[] {
   const { id, revision } = hub;
   const dir = hubCacheRepoDir(hubCache, id);
   const snapshots = joinPath(dir, 'snapshots');
@@ -205,14 +219,7 @@ function fromHubCache(hub: HubRef, hubCache: string, reader: FileReader): Resolv
     const rest = revs.filter((r) => r !== main && !otherRefs.has(r)).sort();
     ordered = main && revs.includes(main) ? [main, ...rest] : rest;
   }
-  for (const rev of ordered) {
-    const p = joinPath(snapshots, rev, 'config.json');
-    const text = reader.readText(p);
-    if (text === undefined) continue;
-    const rope = ropeOfConfigText(text, p, id);
-    if (rope) return { ref: id, rope, from: `hf-cache:${p}` };
-  }
-  return undefined;
+  return ordered.map((rev) => joinPath(snapshots, rev, 'config.json'));
 }
 
 /** POSIX-style path helpers (pure; Windows back-slashes are normalized). */

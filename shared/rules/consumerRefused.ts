@@ -1,10 +1,10 @@
 /**
  * consumer/refused: a consumer raises at load on this file (transformers ≤ 4.42 on `rope_type`
  * llama3/yarn/…: "`rope_scaling` must be a dictionary with two fields, `type` and `factor`").
- * Error when the workspace says that consumer is used (a pin or launch in its release range);
- * warning when the refusing consumer is a current release (5.x validation: a `layer_types` list
- * of the wrong length, Phi-3's `"type": "su"`; a current engine only on a file that is not the
- * vendor's as shipped); a hint when only an older generation nobody pins refuses it; nothing for a
+ * Error when the workspace says that consumer is used (a pin or launch in its release range), or
+ * when the refusing consumer is the current transformers (5.x validation: a `layer_types` list of
+ * the wrong length or with an entry that is no layer type, Phi-3's `"type": "su"`): a fresh install
+ * fails at load; a current engine's refusal likewise, on a file that is not the vendor's as shipped; a hint when only an older generation nobody pins refuses it; nothing for a
  * vendor's file as shipped with no pin. The file's own
  * `transformers_version` says what saved it, not what will load it, so it never raises the
  * severity (readersThatCount.ts).
@@ -18,6 +18,7 @@ import { familyDefaultBase } from '../config/families';
 import { Rule, finding, keyRangeOf, rangeFor } from './context';
 import type { RuleContext } from './context';
 import { standingOf } from './readersThatCount';
+import { missingScalingKeys } from '../rope/requiredKeys';
 
 export const REFUSED = 'consumer/refused';
 
@@ -42,11 +43,17 @@ function judge(row: ConsumerReading, pins: RuleContext['pins'], stock: boolean):
   if (standing.pin) return { severity: 'error', why: standing.why };
   // The current transformers line is what a fresh install gets: its refusal matters even for a
   // vendor's file as shipped (Phi-3's first revision).
-  if (standing.counts && row.pkg === 'transformers') return { severity: 'warning', why: standing.why };
+  if (standing.counts && row.pkg === 'transformers') return { severity: 'error', why: standing.why };
   // A vendor's file as shipped: an engine's refusal there is the engine's to fix, said by the serving notes.
   if (stock) return undefined;
-  if (standing.counts) return { severity: 'warning', why: standing.why };
+  if (standing.counts) return { severity: 'error', why: standing.why };
   return { severity: 'hint', why: `${standing.why}, and current releases load it` };
+}
+
+function lacksRequiredKey(rope: ModelRope | undefined): boolean {
+  const s = rope?.scaling;
+  if (!s?.type) return false;
+  return missingScalingKeys(s.type, Object.fromEntries(Object.entries(s.params).map(([k, p]) => [k, p.value]))).length > 0;
 }
 
 /** " with KeyError" for the headline; the error's text goes to the detail. */
@@ -66,6 +73,8 @@ export const consumerRefusedRule: Rule = {
     const said = new Map<string, { finding: Finding; labels: string[]; tail: string }>();
     for (const row of ctx.consumers) {
       if (row.status !== 'refuses') continue;
+      // A key its rope type requires is missing: rope/scaling-missing-key says so once, as an error, for every reader.
+      if (/^KeyError: "Missing required keys/.test(row.error ?? '') && lacksRequiredKey(ctx.model)) continue;
       const j = judge(row, ctx.pins, asShipped(ctx.model));
       if (!j) continue;
       const error = row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error';

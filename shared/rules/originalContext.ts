@@ -3,7 +3,8 @@
  * original_max_position_embeddings while max_position_embeddings differs from the trained context T.
  * transformers then takes max_position_embeddings as the original length, so the correction bands
  * sit at the wrong length. When max_position_embeddings is T (or T is only assumed from it) the
- * omission is harmless: it is how vendors document the recipe (Qwen2.5: YaRN ×4 over 32,768).
+ * omission is harmless: it is how vendors document the recipe (Qwen2.5: YaRN ×4 over 32,768). So is a
+ * T known only from an architecture fingerprint above the file's own max_position_embeddings.
  * rope/factor-mismatch (YaRN): factor ≠ max_position_embeddings / original (transformers warns;
  * vLLM derives the served length as original × factor).
  */
@@ -33,6 +34,10 @@ export const originalContextRule: Rule = {
         if (!rope || !mpe || !Number.isFinite(mpe)) continue;
         const trained = trainedContextOf(rope);
         if (trained.source.startsWith('assumed:') || trained.value === mpe) continue;
+        // T from an architecture fingerprint only, above the context the file itself declares: the file's own length
+        // is the better witness (a 2,048-token Llama-1 shape is not Llama-2-7b at 4,096), and transformers stretches
+        // from it as written (4.57.6 and 5.18.0 load these YaRN configs and mean what they say).
+        if (rope.identity?.via === 'fingerprint' && mpe < trained.value) continue;
         const from = trainedSourceText(trained.source);
         out.push(
           finding(

@@ -11,20 +11,11 @@ import { Rule, finding, keyRangeOf, pathTo, scalingKeyName, scalingRange, shown 
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';
 import { ignoredAtRopeValidation } from '../config/ropeValidationIgnores';
+import { missingScalingKeys, requiredScalingKeys } from '../rope/requiredKeys';
 import type { PlainObject } from '../fixes/render';
 
 export const MISSING_KEY = 'rope/scaling-missing-key';
 export const UNKNOWN_KEY = 'rope/scaling-unknown-key';
-
-const REQUIRED: Record<RopeType, string[]> = {
-  default: [],
-  linear: ['factor'],
-  dynamic: ['factor'],
-  yarn: ['factor'],
-  longrope: ['short_factor', 'long_factor'],
-  llama3: ['factor', 'low_freq_factor', 'high_freq_factor'],
-  proportional: [],
-};
 
 const OPTIONAL: Record<RopeType, string[]> = {
   default: [],
@@ -56,7 +47,7 @@ export const scalingKeysRule: Rule = {
       const type = s.type;
       if (!type || !s.rawType || s.rawType.value.trim().toLowerCase() === 'mrope') continue;
       const name = scalingKeyName(s);
-      const missing = REQUIRED[type].filter((k) => !(k in s.params) || s.params[k].value === null);
+      const missing = missingScalingKeys(type, Object.fromEntries(Object.entries(s.params).map(([k, p]) => [k, p.value])));
       if (missing.length) {
         const fill = fillFor(type, missing, rope?.contextLength.value, s.params['original_max_position_embeddings']?.value);
         const fixes =
@@ -82,7 +73,7 @@ export const scalingKeysRule: Rule = {
           ),
         );
       }
-      const allowed = new Set([...ALWAYS, ...REQUIRED[type], ...OPTIONAL[type]]);
+      const allowed = new Set([...ALWAYS, ...requiredScalingKeys(type), ...OPTIONAL[type]]);
       for (const [k, p] of Object.entries(s.params)) {
         // Keys the model's 5.x config class tells transformers to ignore are read by its model (Ministral-3's llama_4_scaling_beta).
         if (allowed.has(k) || ignoredAtRopeValidation(rope?.modelType, k)) continue;

@@ -8,6 +8,6 @@ export type { Engine, EngineName, ServingInput, ServingPlan } from '../serving/i
 export { launchScript, servingHoverSection, vllmConfigYaml } from '../serving/present';
 export { consumersMarkdown, consumersText, consumerCells } from '../serving/consumersView';
 export { CONSUMER_SPEC_FORMS, consumerSpecProblem } from '../serving/pins';
-export { contextKeysOf } from '../serving/contextKeys';
+export { contextKeysOf, vllmLengthWithoutRope } from '../serving/contextKeys';
 export { shellCommand } from '../serving/shell';
 export { grouped } from '../serving/common';

@@ -48,3 +48,15 @@ export function contextKeysOf(doc: ParsedDocument): Record<string, number> {
   }
   return numbers(root);
 }
+
+/**
+ * The length vLLM derives for a model with no RoPE (absolute or learned positions: BERT, XLM-RoBERTa rerankers, …):
+ * `_get_and_verify_max_len` with no scaling to apply: the smallest of its keys, a `model_max_length` replacing it,
+ * 2048 when the config has none. bge-reranker-base (max_position_embeddings 514) derives 514.
+ */
+export function vllmLengthWithoutRope(keys: Record<string, number>): { value: number; key: string } {
+  if (keys.model_max_length !== undefined) return { value: keys.model_max_length, key: 'model_max_length' };
+  let best: { value: number; key: string } | undefined;
+  for (const k of VLLM_LENGTH_KEYS) if (keys[k] !== undefined && (!best || keys[k] < best.value)) best = { value: keys[k], key: k };
+  return best ?? { value: 2048, key: 'none of its keys (vLLM assumes 2048)' };
+}

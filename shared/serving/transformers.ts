@@ -21,13 +21,15 @@
  */
 import { computeFrequencies } from '../rope/invFreq';
 import { toRopeSpec, transformers5RotaryDim } from '../config/modelConfig';
-import { knownTo5x } from '../config/transformers5Classes';
-import { transformers5Refusal } from './transformers5Load';
+import { LAYER_TYPES_CLASSES_5, knownTo5x } from '../config/transformers5Classes';
+import { child } from '../document/configNode';
+import { DEFAULT_LAYERS, transformers5Refusal } from './transformers5Load';
 import { familyDefaultBase } from '../config/families';
 import type { ConsumerInput, ConsumerReading } from './consumer';
 import { legacyKeys, numberIn, scalingTypeOf, specOf } from './consumer';
 import { FLOAT_KEYS } from './common';
 import { pyRepr } from '../core/quote';
+import { missingKeysError } from './missingKeys';
 
 /**
  * Model types transformers 4.57 ships a config class for (a file of another type cannot load on
@@ -187,6 +189,22 @@ export function transformers442Reading(input: ConsumerInput): ConsumerReading {
   return { ...row, base: r.base, baseFrom: r.baseFrom, scalingType: r.scalingType, factor: r.factor, attentionFactor: 1, notes: r.notes };
 }
 
+/**
+ * 4.x classes with a layer_types list check its length (configuration_utils.layer_type_validation @ 4.57.6:
+ * "`num_hidden_layers` (26) must be equal to the number of layer types (6)"); Llama has no such list in 4.x.
+ */
+function layerTypesCount4(input: ConsumerInput): string | undefined {
+  const scope = input.view.scope;
+  const types = child(scope, 'layer_types');
+  const layers = child(scope, 'num_hidden_layers');
+  const type = input.view.modelType ?? '';
+  // A file without num_hidden_layers is checked against the class default (Gemma3TextConfig's 26, both generations).
+  const count = layers?.kind === 'number' ? layers.value : layers === undefined ? DEFAULT_LAYERS[type] : undefined;
+  if (!LAYER_TYPES_CLASSES_5.has(type) || types?.kind !== 'array' || typeof count !== 'number') return undefined;
+  const n = types.children?.length ?? 0;
+  return n === count ? undefined : `ValueError: \`num_hidden_layers\` (${count}) must be equal to the number of layer types (${n})`;
+}
+
 export function transformers4Reading(input: ConsumerInput): ConsumerReading {
   const { view } = input;
   const row: ConsumerReading = {
@@ -208,6 +226,8 @@ export function transformers4Reading(input: ConsumerInput): ConsumerReading {
   if (!KNOWN_4X.has(view.modelType ?? ''))
     return { ...row, status: 'cannot-load', windows: 'n/a', notes: [`no transformers 4.x config class for model_type ${view.modelType ?? '(none)'}`] };
   const r = v4Reading(input, true);
+  const refusal = missingKeysError(r.scaling, 'rope_scaling', 'v4') ?? layerTypesCount4(input);
+  if (refusal) return { ...row, status: 'refuses', error: refusal, notes: r.notes };
   return {
     ...row,
     base: r.base,

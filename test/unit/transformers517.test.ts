@@ -85,6 +85,14 @@ const READER_DIFFERENCES: Record<string, string> = {
 };
 /** 5.17 builds a rotary module from this config, but its attention is NoPE (position_embedding_type "nope"). */
 const NOPE_BUILT = 'test/fixtures/hybrids/granitemoehybrid-8-layer.json';
+/**
+ * Refused by 5.17 and loaded by 5.18.0, which the 5.x row follows (the real-transformers tier checks it against 5.18):
+ * a plain value beside the per-layer-type entries of rope_parameters.
+ */
+const REFUSED_BY_517_ONLY = new Set([
+  'test/fixtures/transformers-5.17/refused/olmo-3-flat-rope-parameters.json',
+  'test/fixtures/transformers-5.17/refused/gemma-4-26b-a4b-text-v5-mixed-rope-parameters.json',
+]);
 /** Refused by 5.17 for a key that is not RoPE's (DBRX's ffn_config.ffn_act_fn must be a dict): out of RoPE Lens's scope. */
 const NON_ROPE_REFUSAL = 'test/fixtures/corpus/models/dbrx-132b.json';
 
@@ -191,6 +199,8 @@ describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refus
       }
       if (r.error?.startsWith('unknown model_type')) {
         if (row.status !== 'reads' || !row.remoteCode) failures.push(`${path}: 5.17 has no class; row ${row.status} remoteCode=${row.remoteCode}`);
+      } else if (REFUSED_BY_517_ONLY.has(path)) {
+        if (row.status !== 'reads') failures.push(`${path}: 5.18 loads it; row ${row.status}`);
       } else if (r.error && path !== NON_ROPE_REFUSAL) {
         if (row.status !== 'refuses' || row.error !== r.error)
           failures.push(`${path}: 5.17 refused with ${JSON.stringify(r.error)}; row ${row.status} ${JSON.stringify(row.error)}`);
@@ -207,18 +217,16 @@ describe('transformers 5.17 ground truth: the 5.x consumer row accepts and refus
     assert.equal(row5(NON_ROPE_REFUSAL).status, 'reads');
   });
 
-  it('refusals are consumer/refused warnings on the key 5.17 complains about, and the file keeps its meaning for the other rows', () => {
+  it('refusals are consumer/refused errors (the current transformers fails at load) on the key 5.17 complains about, and the file keeps its meaning for the other rows', () => {
     const refused = {
       'test/fixtures/transformers-5.17/refused/gemma-3-4b-v5-six-layer-types.json': 'layer_types',
-      'test/fixtures/transformers-5.17/refused/olmo-3-flat-rope-parameters.json': 'rope_parameters',
-      'test/fixtures/transformers-5.17/refused/gemma-4-26b-a4b-text-v5-mixed-rope-parameters.json': 'rope_parameters',
       'test/fixtures/models/phi-3-mini-128k-instruct.json': '"su"',
     };
     for (const [path, key] of Object.entries(refused)) {
       const src = text(path);
       const d = codes(path, src).find((x) => x.code === 'consumer/refused' && x.message.startsWith('transformers 5.x'));
       assert.ok(d, path);
-      assert.equal(d.severity, 'warning', path);
+      assert.equal(d.severity, 'error', path);
       assert.ok(said(d).includes(results[path].error!.split('\n')[0]), path);
       const lines = src.split('\n');
       assert.ok(lines[d.range.start.line].includes(key), `${path}: finding on line ${d.range.start.line + 1}, not on ${key}`);
@@ -317,26 +325,25 @@ describe('class defaults per generation (transformers 5.17 class table)', () => 
 describe('rotary dimensions per reader', () => {
   const MINIMAX = 'test/fixtures/consumers/minimax-m2.5.json';
 
-  it('MiniMax-M2.5 (rotary_dim 64, head_dim 128): 5.x rotates all 128 (modeling_minimax_m2 reads only rope_parameters.partial_rotary_factor), vLLM 64; the table shows both and the finding names them', () => {
+  it('MiniMax-M2.5 (rotary_dim 64, head_dim 128): 5.18 turns rotary_dim into partial_rotary_factor 0.5 and rotates 64, as vLLM does: no finding', () => {
     const t = rows(MINIMAX);
-    assert.equal(t.find((r) => r.consumer === 'transformers-5')!.rotaryDim, 128);
-    assert.equal(t.find((r) => r.consumer === 'vllm')!.rotaryDim, 64);
-    const text5 = consumersText(t);
-    assert.match(text5, /rotary dims/);
-    assert.match(text5, /transformers 5\.x .*128 \*/);
-    assert.doesNotMatch(text5, /Every consumer/);
-    const d = codes(MINIMAX).find((x) => x.code === 'consumer/rotary-dims-differ')!;
-    assert.ok(d);
-    assert.equal(d.severity, 'warning');
-    assert.match(said(d), /transformers 5\.x rotates 128 of 128 dimensions of each head; vLLM ≥ 0\.24 rotates 64 as the file states \(rotary_dim\)/);
-    // freqs --variant v5: the 5.x table over the whole head at the file's base.
+    assert.equal(t.find((r) => r.consumer === 'transformers-5')!.rotaryDim, 64);
+    assert.ok(!codes(MINIMAX).some((x) => x.code === 'consumer/rotary-dims-differ'));
+    // freqs --variant v5: 32 frequencies over 64 dimensions at the file's base (what 5.18.0 built).
     const rope = described(MINIMAX).rope!;
     const spec = toRopeSpec(rope, { variant: 'v5' });
-    assert.equal(spec.rotaryDim, 128);
+    assert.equal(spec.rotaryDim, 64);
     const f = computeFrequencies(spec, { variant: 'v5' });
-    assert.equal(f.invFreq.length, 64);
-    assert.ok(rel(f.invFreq[1], 1 / Math.pow(5e6, 2 / 128)) < 1e-12);
-    assert.equal(rope.rotaryDim.value, 64); // the model's own: what it was trained with
+    assert.equal(f.invFreq.length, 32);
+    assert.ok(rel(f.invFreq[1], 1 / Math.pow(5e6, 2 / 64)) < 1e-12);
+  });
+
+  it('a class that reads no rotary_dim (Qwen3) with one in the file rotates the whole head in 5.x; vLLM reads it: the finding names both', () => {
+    const path = 'test/fixtures/corpus/models/qwen3-30b-a3b.json';
+    const src = JSON.stringify({ ...JSON.parse(text(path)), rotary_dim: 64 });
+    const d = codes(path, src).find((x) => x.code === 'consumer/rotary-dims-differ');
+    assert.ok(d);
+    assert.match(said(d), /transformers 5\.x rotates 128 of 128/);
   });
 
   it('a partial factor in rope_parameters makes 5.x and vLLM agree: no finding', () => {
