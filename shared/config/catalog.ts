@@ -127,6 +127,25 @@ function normalizeRef(ref: string): string[] {
     .filter((p) => p !== '');
 }
 
+/**
+ * The family assumption behind a resolver's `catalog:<id>` (undefined for a listed entry or another
+ * source): how a finding says the model's values are its generation's, not its own config's.
+ */
+export function familyAssumptionOf(from: string | undefined): FamilyAssumption | undefined {
+  if (!from?.startsWith('catalog:')) return undefined;
+  return findCatalogEntry(from.slice('catalog:'.length))?.assumedFrom;
+}
+
+/**
+ * How a message cites a trained context that came from the catalog (`catalog:<id>`): "per the
+ * catalog entry <id>", or "assumed from the <generation> family" for a model known by its family.
+ */
+export function catalogCitation(source: string): string {
+  const id = source.slice('catalog:'.length);
+  const family = familyAssumptionOf(source);
+  return family ? `assumed from the ${family.generation} family for ${id}` : `per the catalog entry ${id}`;
+}
+
 /** The entry as config.json text (what the config reader parses). */
 export function catalogConfigText(e: CatalogEntry): string {
   return JSON.stringify({ _name_or_path: e.id, ...e.config }, null, 2);

@@ -60,7 +60,7 @@ export interface FamilyAssumption {
   generation: string;
   /** The size token read from the name (`72B`, `30B-A3B`), when there is one. */
   size?: string;
-  /** The values taken from the generation, worded (`trained at 32,768`, `rope_theta 1,000,000`). */
+  /** The values taken from the generation, worded (`trained at 32,768`, `base 1,000,000`); no config key is quoted. */
   assumed: string[];
   /** The vendor's recipe of the generation, when it documents one. */
   recipe?: Generation['recipe'];
@@ -104,12 +104,12 @@ export function generationOf(name: string): { family: Family; generation: Genera
  * positions (`-1048k`, `-1M`, `Yarn-`, `LongLoRA`, `Gradient`): its RoPE values are its own, not the
  * family's, so it does not resolve from the family.
  */
-const CONTEXT_CHANGED = /(?:^|[-_.])(\d+k|1m|yarn|longlora|long-?context|longctx|ntk|gradient|pose|extended)(?=$|[-_.])/gi;
+const CONTEXT_CHANGED = /(?:^|[-_.])([a-z]*\d+k|1m|yarn|longlora|long-?context|longctx|ntk|gradient|pose|extended)(?=$|[-_.])/gi;
 
 /** A context word other than the generation's own length (`Nemotron-H-8B-Base-8K` is 8,192 as shipped). */
 function contextChanged(rest: string, g: Generation): boolean {
   for (const m of rest.matchAll(CONTEXT_CHANGED)) {
-    const k = /^(\d+)k$/i.exec(m[1]);
+    const k = /^[a-z]*(\d+)k$/i.exec(m[1]);
     const own = k !== null && [1000, 1024].some((u) => Number(k[1]) * u === g.trainedContext.value || Number(k[1]) * u === declaredContext(g));
     if (!own) return true;
   }
@@ -163,14 +163,14 @@ function assumedWords(g: Generation, config: Record<string, unknown>, trained: n
   const out = [`trained at ${enUS(trained)}`];
   if (g.noRope) return [...out, 'no rotary embedding'];
   const theta = ropeTheta(scope);
-  if (theta !== undefined) out.push(`rope_theta ${enUS(theta)}`);
+  if (theta !== undefined) out.push(`base ${enUS(theta)}`);
   const mpe = scope['max_position_embeddings'];
-  if (typeof mpe === 'number') out.push(`max_position_embeddings ${enUS(mpe)}`);
+  if (typeof mpe === 'number') out.push(`shipped context ${enUS(mpe)}`);
   const scaling = scalingWords(scope);
   if (scaling) out.push(`scaling ${scaling}`);
   const hd = scope['head_dim'] ?? scope['qk_rope_head_dim'];
-  if (typeof hd === 'number') out.push(`head_dim ${hd}${headDimByVariant ? '' : ` (every ${g.name} size)`}`);
-  else out.push(`head_dim unknown for ${size ?? 'this size'}: 128 assumed`);
+  if (typeof hd === 'number') out.push(`head dimension ${hd}${headDimByVariant ? '' : ` (every ${g.name} size)`}`);
+  else out.push(`head dimension unknown for ${size ?? 'this size'}: 128 assumed`);
   return out;
 }
 
@@ -219,7 +219,7 @@ export function familyEntryFor(ref: string): CatalogEntry | undefined {
   return entry;
 }
 
-/** `assumed from the Qwen2.5 family (trained at 32,768, rope_theta 1,000,000, …)`: how findings say it. */
+/** `assumed from the Qwen2.5 family (trained at 32,768, base 1,000,000, …)`: how findings say it. */
 export function assumptionText(a: FamilyAssumption): string {
   return `assumed from the ${a.generation} family (${a.assumed.join(', ')})`;
 }

@@ -70,6 +70,8 @@ export function modelNameOf(ref: string): ModelName | undefined {
     return { org: cache[1], name, stripped, hubId: `${cache[1]}/${cache[2]}` };
   }
   let file = basename(r);
+  // An engine's own tag (Ollama's `qwen2.5-coder:14b`) is that engine's naming, not a model name.
+  if (file.includes(':')) return undefined;
   // A config file names nothing: its folder does (`qwen2.5-7b-instruct/config.json`).
   if (/^(?:config|params|generation_config)\.json$/i.test(file)) file = basename(r.slice(0, r.lastIndexOf('/')));
   const gguf = /\.gguf$/i.test(file);
