@@ -89,7 +89,12 @@ const LANGUAGE_SCOPES = ['text_config', 'language_config', 'llm_config'];
 export function languageScope(config: Record<string, unknown>): Record<string, unknown> {
   for (const k of LANGUAGE_SCOPES) {
     const v = config[k];
-    if (isObject(v) && (v['hidden_size'] !== undefined || v['num_hidden_layers'] !== undefined)) return v;
+    // A family description (families.json) carries only RoPE keys in its text_config.
+    if (
+      isObject(v) &&
+      ['hidden_size', 'num_hidden_layers', 'max_position_embeddings', 'rope_theta', 'rope_parameters', 'head_dim'].some((k) => v[k] !== undefined)
+    )
+      return v;
   }
   return config;
 }
