@@ -13,7 +13,8 @@ import type { CliIO } from './io';
 import { UsageError } from './io';
 import { BaseModelResolver, ResolvedBaseModel, hubCacheConfigPaths, parseHubRef, recordingResolver } from '../../shared/config/resolve';
 import { createNodeResolver, hubCacheDir, nodeFileReader } from '../../shared/node/resolveNode';
-import { catalogConfigText, findCatalogEntry } from '../../shared/config/catalog';
+import { catalogConfigText, familyAssumptionOf, findCatalogEntry } from '../../shared/config/catalog';
+import { assumptionText } from '../../shared/config/modelFamilies';
 import { HubSettings, describeResult, fetchModels, hubSettings } from '../../shared/node/hubFetch';
 
 export const HUB_OPTION = { hub: { type: 'boolean' as const } };
@@ -75,6 +76,8 @@ export async function withHub<T>(ctx: HubContext, work: (resolver: BaseModelReso
 
 /** Provenance of a resolver hit, as one short phrase. */
 export function fromPhrase(hit: ResolvedBaseModel): string {
+  const family = familyAssumptionOf(hit.from);
+  if (family) return `built-in catalog, ${assumptionText(family)}${hit.source ? `; values read from ${hit.source}` : ''}`;
   if (hit.from.startsWith('catalog:')) return `built-in catalog (${hit.from.slice('catalog:'.length)}${hit.source ? `, ${hit.source}` : ''})`;
   if (hit.from.startsWith('hf-cache:')) {
     const path = hit.from.slice('hf-cache:'.length);

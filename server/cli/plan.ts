@@ -13,6 +13,8 @@ import { nodeFileReader } from '../../shared/node/resolveNode';
 import { HUB_OPTION, hubContext, withHub } from './hub';
 import { Plan, PlanOption, TRAINERS, Trainer } from '../../shared/planner/types';
 import { enUS } from '../../shared/core/format';
+import { familyAssumptionOf } from '../../shared/config/catalog';
+import { assumptionText } from '../../shared/config/modelFamilies';
 
 const USAGE =
   'usage: rope-lens plan --model <config.json|folder|training.yaml|hub id[@revision]> --target N [--stages a,b,…] [--trainer axolotl|llama-factory|torchtune] [--hub] [--json]';
@@ -41,11 +43,17 @@ function setting(o: PlanOption): string {
   return 'as configured';
 }
 
+/** Where T came from; a model known by its family says so (the catalog id alone would read as an entry). */
+function trainedSourceText(source: string): string {
+  const family = familyAssumptionOf(source);
+  return family ? `${source.slice('catalog:'.length)} ${assumptionText(family)}` : source;
+}
+
 export function planText(plan: Plan): string {
   const lines = [
     `model:            ${plan.model} (${plan.from})`,
     `rope:             base ${fmt(plan.base)}, rotary dim ${plan.rotaryDim}${plan.shippedScaling ? `, ships ${plan.shippedScaling} scaling` : ''}, context ${fmt(plan.shippedContext)}`,
-    `trained context:  ${fmt(plan.trainedContext)} (${plan.trainedContextSource}); critical dim ${plan.criticalDimAtTrained}`,
+    `trained context:  ${fmt(plan.trainedContext)} (${trainedSourceText(plan.trainedContextSource)}); critical dim ${plan.criticalDimAtTrained}`,
     `target:           ${fmt(plan.target)} in ${plan.stages.length} stage${plan.stages.length > 1 ? 's' : ''}: ${plan.stages.map((s) => fmt(s.length)).join(' → ')}`,
   ];
   lines.push(`question:         ${plan.question}`);

@@ -100,7 +100,7 @@ export function vendorRecipeOf(rope: ModelRope, trained: number): VendorRecipe |
   }
   const names = namesOf(e);
   const doc = DOCUMENTED.find((d) => names.some((n) => d.ids.test(n)));
-  if (!doc) return undefined;
+  if (!doc) return familyRecipe(e, trained);
   const org = e.id.split('/')[0];
   return {
     scaling: doc.scaling,
@@ -108,6 +108,21 @@ export function vendorRecipeOf(rope: ModelRope, trained: number): VendorRecipe |
     who: `${org}'s model card for ${e.id}`,
     validatedBy: `${org}'s model card`,
     source: doc.card,
+    restores: false,
+  };
+}
+
+/** A model known only by its family: the generation's documented recipe (families.json), said as the family's. */
+function familyRecipe(e: CatalogEntry, trained: number): VendorRecipe | undefined {
+  const r = e.assumedFrom?.recipe;
+  const t = r?.scaling['rope_type'];
+  if (!r || (t !== 'yarn' && t !== 'llama3' && t !== 'linear' && t !== 'dynamic') || typeof r.scaling['factor'] !== 'number') return undefined;
+  const scaling = r.scaling as VendorRecipe['scaling'];
+  return {
+    scaling,
+    reach: reachOf(scaling, undefined, trained),
+    who: `the ${e.assumedFrom!.generation} family's model card`,
+    source: r.source,
     restores: false,
   };
 }
@@ -126,6 +141,6 @@ export function familyScalingKind(rope: ModelRope): 'yarn' | 'llama3' | 'linear'
   const shipped = shippedScaling(e);
   if (shipped) return shipped.rope_type;
   const names = namesOf(e);
-  if (names.some((n) => LLAMA3_LINE.test(n))) return 'llama3';
-  return DOCUMENTED.find((d) => names.some((n) => d.ids.test(n)))?.scaling.rope_type;
+  if (names.some((n) => LLAMA3_LINE.test(n)) || /^Llama-3/.test(e.assumedFrom?.generation ?? '')) return 'llama3';
+  return DOCUMENTED.find((d) => names.some((n) => d.ids.test(n)))?.scaling.rope_type ?? familyRecipe(e, 0)?.scaling.rope_type;
 }

@@ -6,6 +6,8 @@
  * local path nor in the Hugging Face cache, and by `identity.ts` to recognise a config.
  */
 import catalogData from './catalog/models.json';
+import { FamilyAssumption, familyEntryFor } from './modelFamilies';
+import { modelNameOf } from './modelName';
 
 export interface CatalogEntry {
   /** Hub id, e.g. `meta-llama/Llama-3.1-8B`. */
@@ -28,6 +30,11 @@ export interface CatalogEntry {
   note?: string;
   /** The shipped config.json's subset (nested `text_config` for multimodal models). */
   config: Record<string, unknown>;
+  /**
+   * Set on descriptions built from a family's data (modelFamilies.ts), never in models.json: the
+   * model is not in the catalog and these values are its generation's, said so in findings.
+   */
+  assumedFrom?: FamilyAssumption;
 }
 
 interface CatalogFile {
@@ -55,25 +62,14 @@ for (const e of CATALOG) {
   }
 }
 
-/** Suffixes that quantized/re-uploaded copies add without changing RoPE. */
-const COPY_SUFFIXES = /(-bnb-4bit|-4bit|-8bit|-awq|-gptq|-gguf|-fp8|-unsloth)+$/i;
-
-function normalizeRef(ref: string): string[] {
-  return ref
-    .trim()
-    .replace(/\\/g, '/')
-    .replace(/\/+$/, '')
-    .toLowerCase()
-    .split('/')
-    .filter((p) => p !== '');
-}
-
 /**
- * Finds a catalog entry for a hub id, a path ending in ORG/NAME (LitGPT's checkpoints/ORG/NAME),
- * or a re-upload of a known model under another org (unsloth/…, TheBloke/…).
+ * Finds a catalog entry for a hub id, a path ending in ORG/NAME (LitGPT's checkpoints/ORG/NAME), a
+ * re-upload of a known model under another org (unsloth/…, bartowski/…), a quantised repack or GGUF
+ * file name of one, or a Hugging Face cache path; else a description built from the model's family
+ * (`assumedFrom` set), when its name names a known generation.
  */
 export function findCatalogEntry(ref: string): CatalogEntry | undefined {
-  return lookup(ref, false);
+  return lookup(ref, false) ?? familyEntry(ref);
 }
 
 /**
@@ -81,7 +77,20 @@ export function findCatalogEntry(ref: string): CatalogEntry | undefined {
  * entry has that name (for deciding a config's identity, where a wrong guess misleads).
  */
 export function findCatalogEntryStrict(ref: string): CatalogEntry | undefined {
-  return lookup(ref, true);
+  return lookup(ref, true) ?? familyEntry(ref);
+}
+
+/** The catalog's own entry only (no family fallback): for callers that compare entries. */
+export function findListedEntry(ref: string): CatalogEntry | undefined {
+  return lookup(ref, false);
+}
+
+/** Family descriptions, one object per reference (identity compares entries by object). */
+const FAMILY_ENTRIES = new Map<string, CatalogEntry | undefined>();
+function familyEntry(ref: string): CatalogEntry | undefined {
+  const key = ref.trim();
+  if (!FAMILY_ENTRIES.has(key)) FAMILY_ENTRIES.set(key, familyEntryFor(key));
+  return FAMILY_ENTRIES.get(key);
 }
 
 /** Hub id, then ORG/NAME at the end of a path, then the bare name (unambiguous only, when strict). */
@@ -94,8 +103,47 @@ function lookup(ref: string, strict: boolean): CatalogEntry | undefined {
     const tail = BY_ID.get(parts.slice(-2).join('/'));
     if (tail) return tail;
   }
-  const name = parts[parts.length - 1].replace(COPY_SUFFIXES, '');
-  return strict && AMBIGUOUS_NAMES.has(name) ? undefined : BY_NAME.get(name);
+  const mn = modelNameOf(ref);
+  if (mn?.hubId) {
+    const cached = BY_ID.get(mn.hubId.toLowerCase());
+    if (cached) return cached;
+  }
+  const names = [parts[parts.length - 1], mn?.name.toLowerCase()].filter((n): n is string => !!n);
+  for (const name of names) {
+    if (strict && AMBIGUOUS_NAMES.has(name)) return undefined;
+    const hit = BY_NAME.get(name);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function normalizeRef(ref: string): string[] {
+  return ref
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/\/+$/, '')
+    .toLowerCase()
+    .split('/')
+    .filter((p) => p !== '');
+}
+
+/**
+ * The family assumption behind a resolver's `catalog:<id>` (undefined for a listed entry or another
+ * source): how a finding says the model's values are its generation's, not its own config's.
+ */
+export function familyAssumptionOf(from: string | undefined): FamilyAssumption | undefined {
+  if (!from?.startsWith('catalog:')) return undefined;
+  return findCatalogEntry(from.slice('catalog:'.length))?.assumedFrom;
+}
+
+/**
+ * How a message cites a trained context that came from the catalog (`catalog:<id>`): "per the
+ * catalog entry <id>", or "assumed from the <generation> family" for a model known by its family.
+ */
+export function catalogCitation(source: string): string {
+  const id = source.slice('catalog:'.length);
+  const family = familyAssumptionOf(source);
+  return family ? `assumed from the ${family.generation} family for ${id}` : `per the catalog entry ${id}`;
 }
 
 /** The entry as config.json text (what the config reader parses). */

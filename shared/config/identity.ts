@@ -10,7 +10,9 @@
  * scaling or the context is a derivative (`derivativeOf`), judged on its own values; and a
  * `_name_or_path` naming a hub model the catalog does not know wins over any fingerprint.
  */
-import { CATALOG, CatalogEntry, findCatalogEntryStrict, namesOf } from './catalog';
+import { CATALOG, CatalogEntry, findCatalogEntryStrict, findListedEntry, namesOf } from './catalog';
+import { FAMILIES, generationOf } from './modelFamilies';
+import { modelNameOf } from './modelName';
 import type { ModelIdentity, ShippedValues } from './modelRope';
 import { familyDefaultBase } from './families';
 import { currentTypeName } from '../rope/spec';
@@ -87,7 +89,12 @@ const LANGUAGE_SCOPES = ['text_config', 'language_config', 'llm_config'];
 export function languageScope(config: Record<string, unknown>): Record<string, unknown> {
   for (const k of LANGUAGE_SCOPES) {
     const v = config[k];
-    if (isObject(v) && (v['hidden_size'] !== undefined || v['num_hidden_layers'] !== undefined)) return v;
+    // A family description (families.json) carries only RoPE keys in its text_config.
+    if (
+      isObject(v) &&
+      ['hidden_size', 'num_hidden_layers', 'max_position_embeddings', 'rope_theta', 'rope_parameters', 'head_dim'].some((k) => v[k] !== undefined)
+    )
+      return v;
   }
   return config;
 }
@@ -168,6 +175,8 @@ export function shippedOf(e: CatalogEntry): IdentityMatch['shipped'] {
 function matchOf(entries: CatalogEntry[], via: ModelIdentity['via'], withCandidates: boolean): IdentityMatch {
   const first = entries[0];
   const identity: ModelIdentity = { id: first.id, via };
+  // A model known by its generation's data, not an entry of its own (modelFamilies.ts).
+  if (first.assumedFrom) identity.family = first.assumedFrom.generation;
   if (withCandidates) {
     const names = entries.flatMap(namesOf);
     if (names.length > 1) identity.candidates = names;
@@ -197,7 +206,7 @@ type FingerprintVerdict = { match: IdentityMatch } | { derivative: DerivativeMat
  * context, a copy with another scaling): it is judged on its own values (advice.md, rule 3), and
  * the models it derives from are kept only to say so.
  */
-function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerdict {
+function byFingerprint(fp: Fingerprint, contextLength?: number, hint?: string): FingerprintVerdict {
   if (REQUIRED_FIELDS.some((f) => fp[f] === undefined)) return undefined;
   const archHits = CATALOG.filter((e) => fingerprintsMatch(fp, ENTRY_FINGERPRINTS.get(e)!, ARCH_FIELDS));
   if (archHits.length === 0) return undefined;
@@ -208,8 +217,20 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
   const lost = lostScaling(fp, contextLength, archHits, ropeHits);
   if (lost) return { match: lost };
   if (ropeHits.length > 0) {
-    const ts = new Set(ropeHits.map((e) => e.trainedContext.value));
-    return ts.size === 1 ? { match: matchOf(shippingFirst(ropeHits, contextLength), 'fingerprint', true) } : undefined;
+    // The nearest entry wins only when every RoPE value agrees, the declared context included
+    // (Llama-1's 2,048 is not Llama-2-7B's 4,096); otherwise, when the candidates agree on T,
+    // the family is named as such (a Llama-3.1-8B config without its scaling at 262,144 is a
+    // Llama 3 8B, not Llama-3-8B).
+    const exact = contextLength === undefined ? ropeHits : ropeHits.filter((e) => shippedOf(e).contextLength === contextLength);
+    if (exact.length > 0 && agreeOnT(exact)) return { match: matchOf(namedFirst(shippingFirst(exact, contextLength), hint), 'fingerprint', true) };
+    if (!agreeOnT(ropeHits)) return undefined;
+    const match = matchOf(namedFirst(ropeHits, hint), 'fingerprint', true);
+    const family = familyOfArchitecture(fp, archHits, match.trainedContext.value);
+    if (family) {
+      match.identity.family = family.name;
+      match.identity.candidates = family.members;
+    }
+    return { match };
   }
   // A scaling added to a model that shipped none, with its base unchanged (advice.md situation 4:
   // the user extends a known model, as Qwen's card says to add YaRN): still that model, when every
@@ -219,8 +240,11 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
       const shipped = ENTRY_FINGERPRINTS.get(e)!;
       return shipped.scalingType === 'default' && thetaOf(shipped) === thetaOf(fp);
     });
-    if (extended.length > 0 && new Set(extended.map((e) => e.trainedContext.value)).size === 1) {
-      return { match: matchOf(shippingFirst(extended, contextLength), 'fingerprint', true) };
+    // Models of one body trained at different lengths (LLaMA-1 at 2,048, Llama-2 at 4,096): the one
+    // whose shipped context the file kept, else whose trained context the factor stretches nearest to its context.
+    const nearest = nearestStretch(extended, fp.scalingFactor, contextLength);
+    if (nearest.length > 0 && agreeOnT(nearest)) {
+      return { match: matchOf(shippingFirst(nearest, contextLength), 'fingerprint', true) };
     }
   }
   // The closest model, named first: the fewest differing values, then the same scaling type (a
@@ -241,6 +265,53 @@ function byFingerprint(fp: Fingerprint, contextLength?: number): FingerprintVerd
       ...(unscaled ? { unscaledTrainedContext: unscaled.trainedContext.value } : {}),
     },
   };
+}
+
+function nearestStretch(entries: CatalogEntry[], factor: number | undefined, contextLength: number | undefined): CatalogEntry[] {
+  if (agreeOnT(entries) || contextLength === undefined) return entries;
+  // The one whose shipped context the file kept (Vicuna-v1.5-16k: Llama-2's 4,096 with linear ×4).
+  const kept = entries.filter((e) => shippedOf(e).contextLength === contextLength);
+  if (kept.length > 0) return kept;
+  if (factor === undefined || !(factor > 0)) return entries;
+  const gap = (e: CatalogEntry) => Math.abs(Math.log((e.trainedContext.value * factor) / contextLength));
+  const best = Math.min(...entries.map(gap));
+  return entries.filter((e) => gap(e) === best);
+}
+
+function agreeOnT(entries: CatalogEntry[]): boolean {
+  return new Set(entries.map((e) => e.trainedContext.value)).size === 1;
+}
+
+/**
+ * Candidates that agree on everything the file says, the one its file or folder name names first
+ * (`qwen2.5-7b-instruct/config.json` is Qwen2.5-7B-Instruct, not its twin Qwen2-7B-Instruct): the
+ * entry of that exact name, then entries of the same generation.
+ */
+function namedFirst(entries: CatalogEntry[], hint: string | undefined): CatalogEntry[] {
+  if (!hint) return entries;
+  const named = findListedEntry(hint);
+  const gen = generationOf(modelNameOf(hint)?.name ?? '')?.generation;
+  const genOf = (e: CatalogEntry) => namesOf(e).some((n) => generationOf(modelNameOf(n)?.name ?? '')?.generation === gen);
+  const rank = (e: CatalogEntry) => (e === named ? 0 : gen && genOf(e) ? 1 : 2);
+  return [...entries].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The family a file of a known architecture belongs to when no entry has all its values: the
+ * entries of the architecture with its base and trained context (scaled or not), and the family
+ * their generations share (families.json). Undefined when they span families or none is known.
+ */
+function familyOfArchitecture(fp: Fingerprint, archHits: CatalogEntry[], trained: number): { name: string; members: string[] } | undefined {
+  const members = archHits.filter((e) => e.trainedContext.value === trained && thetaOf(ENTRY_FINGERPRINTS.get(e)!) === thetaOf(fp));
+  const families = new Set(
+    members.map((e) => {
+      const g = generationOf(modelNameOf(e.id)?.name ?? '')?.generation;
+      return g ? FAMILIES.find((f) => f.generations.includes(g))?.family : undefined;
+    }),
+  );
+  const [name] = [...families];
+  if (families.size !== 1 || name === undefined) return undefined;
+  return { name, members: members.flatMap(namesOf) };
 }
 
 function lostScaling(fp: Fingerprint, contextLength: number | undefined, archHits: CatalogEntry[], ropeHits: CatalogEntry[]): IdentityMatch | undefined {
@@ -299,6 +370,9 @@ export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
   const named = (ref: string | undefined, via: ModelIdentity['via']): IdentityMatch | undefined => {
     if (!ref || ref.trim() === '') return undefined;
     const e = findCatalogEntryStrict(ref);
+    // A name known only by its family counts when the file's RoPE values are the family's: a
+    // fine-tune named after Llama-3 with its own base and context is judged on its own values.
+    if (e?.assumedFrom && input.fingerprint && !agreesWithFamily(e, input.fingerprint)) return undefined;
     return e ? matchOf([e], via, false) : undefined;
   };
   const fromCache = input.filePath ? hubIdFromCachePath(input.filePath) : undefined;
@@ -307,8 +381,13 @@ export function identifyModel(input: IdentifyInput): IdentityMatch | undefined {
 
 function fingerprintMatch(input: IdentifyInput): IdentityMatch | undefined {
   if (namesAnotherModel(input.nameOrPath)) return undefined;
-  const v = input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength) : undefined;
+  const v = input.fingerprint ? byFingerprint(input.fingerprint, input.contextLength, nameHint(input)) : undefined;
   return v && 'match' in v ? v.match : undefined;
+}
+
+/** The name a local file or folder gives the model (`examples/qwen2.5-7b-instruct/config.json`): a tie-break only. */
+function nameHint(input: IdentifyInput): string | undefined {
+  return input.filePath ?? input.nameOrPath;
 }
 
 /**
@@ -319,7 +398,16 @@ function fingerprintMatch(input: IdentifyInput): IdentityMatch | undefined {
 export function namesAnotherModel(nameOrPath: string | undefined): boolean {
   const ref = nameOrPath?.trim();
   if (!ref || !/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(ref)) return false;
-  return findCatalogEntryStrict(ref) === undefined;
+  // A family member is another model too: its name says which, the fingerprint may not say otherwise.
+  const e = findCatalogEntryStrict(ref);
+  return e === undefined || e.assumedFrom !== undefined;
+}
+
+/** The file's base and scaling are what the family ships (its values, not a fine-tune's own). */
+function agreesWithFamily(e: CatalogEntry, fp: Fingerprint): boolean {
+  const shipped = fingerprintOf(languageScope(e.config));
+  const type = (f: Fingerprint) => (f.scalingType === 'mrope' ? 'default' : (f.scalingType ?? 'default'));
+  return thetaOf(shipped) === thetaOf(fp) && type(shipped) === type(fp);
 }
 
 /**
@@ -329,7 +417,7 @@ export function namesAnotherModel(nameOrPath: string | undefined): boolean {
  */
 export function derivativeOf(input: IdentifyInput): DerivativeMatch | undefined {
   if (!input.fingerprint || identifyModel(input)) return undefined;
-  const v = byFingerprint(input.fingerprint, input.contextLength);
+  const v = byFingerprint(input.fingerprint, input.contextLength, nameHint(input));
   return v && 'derivative' in v ? v.derivative : undefined;
 }
 

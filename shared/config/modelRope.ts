@@ -114,6 +114,13 @@ export interface ModelIdentity {
   /** Fingerprint matches that agree on the trained context (e.g. a base model and its Instruct twin). */
   candidates?: string[];
   /**
+   * The identity is a family, not one entry: the model is known by its generation's data
+   * (`Qwen2.5`, from families.json), or a file of a known architecture whose values no single entry
+   * has all of (`Llama 3`: a Llama-3.1-8B config without its scaling at 262,144). `id` is then the
+   * nearest entry, for what the family shares; findings name the family.
+   */
+  family?: string;
+  /**
    * The model shipped this scaling type and the file has none: its context is what that model
    * shipped with its scaling (a Llama-3.1 config that lost its `llama3` block).
    */

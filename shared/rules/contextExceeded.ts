@@ -16,6 +16,7 @@ import { isLlamaFamily } from './families';
 import { roundFactor } from '../fixes/rewrites';
 import { derivativeNote, differencesText, modelReach, ropeReachAt } from '../config/reach';
 import { boundable, robustBaseOf, robustOf } from './bound';
+import { catalogCitation } from '../config/catalog';
 
 export const CONTEXT_EXCEEDED = 'training/context-exceeded';
 
@@ -78,7 +79,7 @@ export const contextExceededRule: Rule = {
 };
 
 function trainedSourceText(source: string, rope?: ModelRope): string {
-  if (source.startsWith('catalog:')) return `per the catalog entry ${source.slice('catalog:'.length)}`;
+  if (source.startsWith('catalog:')) return catalogCitation(source);
   if (rope?.derivativeOf) return `its own max_position_embeddings: a derivative of ${rope.derivativeOf.candidates[0]}, ${differencesText(rope.derivativeOf)}`;
   if (source.startsWith('config:')) return `its ${source.slice('config:'.length)}`;
   return 'its max_position_embeddings';

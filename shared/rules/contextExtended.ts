@@ -20,6 +20,7 @@ import { windowsCover } from '../advice/advice';
 import { roundFactor } from '../fixes/rewrites';
 import { editedBase } from '../config/editOrDerivative';
 import { pastShippedScalingFinding } from './pastScaling';
+import { familyAssumptionOf, findListedEntry } from '../config/catalog';
 
 export const CONTEXT_EXTENDED = 'rope/context-extended';
 
@@ -43,11 +44,15 @@ export const contextExtendedRule: Rule = {
     // The widest reach any rotary layer has: the context for full attention, the window when every layer slides.
     const reach = Math.max(0, ...ropeGroups(rope).map((g) => g.reach));
     const key = rope.contextLength.key ?? 'max_position_embeddings';
-    const trainedFrom = sit.trainedSource.startsWith('catalog:')
-      ? ` (${sit.trainedSource.slice('catalog:'.length)}, per the catalog)`
-      : sit.trainedSource.startsWith('config:')
-        ? ` (${sit.trainedSource.slice('config:'.length)})`
-        : '';
+    const family = familyAssumptionOf(sit.trainedSource);
+    const kin = rope.identity?.family && !family ? rope.identity : undefined;
+    const trainedFrom = kin
+      ? ` (as every ${kin.family} model of this architecture: ${distinctModels(kin.candidates ?? [kin.id]).join(', ')}; per the catalog)`
+      : sit.trainedSource.startsWith('catalog:')
+        ? ` (${sit.trainedSource.slice('catalog:'.length)}, ${family ? `assumed from the ${family.generation} family` : 'per the catalog'})`
+        : sit.trainedSource.startsWith('config:')
+          ? ` (${sit.trainedSource.slice('config:'.length)})`
+          : '';
     const lost = rope.identity?.lostScaling;
     // The headline names the key as the file writes it (its last segment); the path is where it points.
     const written = key.split('.').pop();
@@ -106,4 +111,18 @@ function restoringBase(fixes: Fix[], target: RopeTarget, edit: { shipped: number
   }
   if (out.length && !out.some((f) => f.preferred)) out[0].preferred = true;
   return out;
+}
+
+/** Up to three models named by their ids, aliases of one entry once (`meta-llama/Meta-Llama-3-8B, meta-llama/Llama-3.1-8B, …`). */
+function distinctModels(ids: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const id of ids) {
+    const e = findListedEntry(id);
+    const key = e ? e.id : id;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(key);
+  }
+  return out.length > 3 ? [...out.slice(0, 3), '…'] : out;
 }

@@ -14,6 +14,7 @@ import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor, scalingKey
 import { scalingsInDocument } from './scalingTargets';
 import { float } from '../fixes/render';
 import { trainedContextOf } from '../config/trainedContext';
+import { catalogCitation } from '../config/catalog';
 
 export const ORIGINAL_MISSING = 'rope/original-context-missing';
 export const FACTOR_MISMATCH = 'rope/factor-mismatch';
@@ -90,7 +91,7 @@ function missingFixes(ctx: RuleContext, s: ScalingDescription, rope: ModelRope, 
 }
 
 function trainedSourceText(source: string): string {
-  if (source.startsWith('catalog:')) return `per the catalog entry ${source.slice('catalog:'.length)}`;
+  if (source.startsWith('catalog:')) return catalogCitation(source);
   if (source.startsWith('config:')) return `its ${source.slice('config:'.length)}`;
   return source;
 }

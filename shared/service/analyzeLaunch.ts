@@ -12,6 +12,10 @@ import type { LaunchFile, Invocation, Token } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import type { Range } from '../core/range';
 import type { BaseModelResolver, ResolvedBaseModel } from '../config/resolve';
+import { familyAssumptionOf } from '../config/catalog';
+import { parseHubRef } from '../config/resolve';
+import { modelNameOf } from '../config/modelName';
+import type { FamilyAssumption } from '../config/modelFamilies';
 import type { TransformersVariant } from '../rope/spec';
 import type { BoundOracle, FileAnalysis, Finding, LaunchDescription, PendingBound } from './types';
 import { analyzeTrainerLaunches } from './analyzeTrainerLaunch';
@@ -88,6 +92,11 @@ export function identityCandidates(ref: string): string[] {
   return out;
 }
 
+/** "the Qwen2.5 family: trained at 32,768, base 1,000,000, …" (completes "assumed from …"). */
+function familyHow(a: FamilyAssumption): string {
+  return `the ${a.generation} family: ${a.assumed.join(', ')}`;
+}
+
 function resolveModel(
   ref: string,
   engine: EngineName,
@@ -102,18 +111,33 @@ function resolveModel(
     }
   };
   const direct = attempt([ref]);
-  if (direct) return { resolved: direct };
+  const family = (hit: ResolvedBaseModel) => familyAssumptionOf(hit.from);
+  if (direct) {
+    // Not in the catalog but named after a known generation: its values are the family's, said so.
+    // A file name (a GGUF, a folder) that names a catalog model is an assumption too.
+    const fam = family(direct);
+    const byName = direct.from.startsWith('catalog:') && !parseHubRef(ref.trim());
+    if (!fam && !byName) return { resolved: direct };
+    const id = direct.from.slice('catalog:'.length);
+    const how = fam ? (byName ? `the name ${ref} and ${familyHow(fam)}` : familyHow(fam)) : `the name ${ref}`;
+    return { resolved: direct, assumed: { written: ref, id: fam && byName ? (modelNameOf(ref)?.name ?? id) : id, how } };
+  }
   // The engine's own naming first (an Ollama library tag is not a file name to trim).
   const own = engineModelIdentity(engine, ref);
   if (own) {
     const hit = attempt([own.id]);
-    return hit ? { resolved: hit, assumed: { written: ref, id: own.id, how: own.how } } : { named: own.id };
+    if (!hit) return { named: own.id };
+    const fam = family(hit);
+    return { resolved: hit, assumed: { written: ref, id: own.id, how: fam ? `${own.how} and ${familyHow(fam)}` : own.how } };
   }
   for (const c of identityCandidates(ref)) {
     const hit = attempt([c]);
     // The catalog's id, else the name that found it (a folder beside the file, a cache entry): never an absolute path.
-    if (hit)
-      return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c, how: `the name ${ref}` } };
+    if (hit) {
+      const fam = family(hit);
+      const how = fam ? `the name ${ref} and ${familyHow(fam)}` : `the name ${ref}`;
+      return { resolved: hit, assumed: { written: ref, id: hit.from.startsWith('catalog:') ? hit.from.slice('catalog:'.length) : c, how } };
+    }
   }
   return {};
 }

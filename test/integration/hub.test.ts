@@ -58,7 +58,7 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     if (!existsSync(join(root, 'dist', 'cli.js'))) this.skip();
     hub = await startFakeHub({
       // Not in the built-in catalog: only the Hub knows them.
-      'acme/llama3-ft': {
+      'acme/house-ft': {
         revisions: { main: { 'config.json': LLAMA3, 'generation_config.json': '{"bos_token_id": 128000}' }, v2: { 'config.json': LLAMA31 } },
       },
       'acme/gated-llama': { revisions: { main: { 'config.json': LLAMA3 } }, access: 'gated', grantedToken: 'hf_granted' },
@@ -87,9 +87,9 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     cache = join(work, 'hf-cache');
     // An empty HOME: no token file, no user cache; the timeout is short so slow answers are tested quickly.
     env = { HOME: work, HF_ENDPOINT: hub.url, HF_HUB_CACHE: cache, ROPE_LENS_HUB_TIMEOUT_MS: '800' };
-    writeFileSync(join(work, 'train.yaml'), 'base_model: acme/llama3-ft\nsequence_len: 32768\n');
+    writeFileSync(join(work, 'train.yaml'), 'base_model: acme/house-ft\nsequence_len: 32768\n');
     // A second file naming the same model: it must be re-checked too once the model is fetched.
-    writeFileSync(join(work, 'train-b.yaml'), 'base_model: acme/llama3-ft\nsequence_len: 16384\n');
+    writeFileSync(join(work, 'train-b.yaml'), 'base_model: acme/house-ft\nsequence_len: 16384\n');
   });
   afterEach(() => rmSync(work, { recursive: true, force: true }));
 
@@ -99,8 +99,8 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     const r = await cli(['check', 'train.yaml', '--verbose'], env, work);
     assert.equal(hub.requests.length, before, 'a request was made without the opt-in');
     assert.match(r.stdout, /hint training\/base-model-unresolved/);
-    assert.match(r.stderr, /not found offline .*acme\/llama3-ft; --hub \(or ROPE_LENS_HUB=1\)/);
-    const f = await cli(['freqs', 'acme/llama3-ft'], env, work);
+    assert.match(r.stderr, /not found offline .*acme\/house-ft; --hub \(or ROPE_LENS_HUB=1\)/);
+    const f = await cli(['freqs', 'acme/house-ft'], env, work);
     assert.equal(f.status, 2);
     assert.match(f.stderr, /add --hub to fetch it from the Hub/);
     assert.equal(hub.requests.length, before);
@@ -108,8 +108,8 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
 
   it('check --hub: a base model the catalog does not know lands in the HF cache layout; a second run offline answers from it', async () => {
     const r = await cli(['check', 'train.yaml', '--hub'], env, work);
-    const commit = fakeCommitOf('acme/llama3-ft', 'main');
-    assert.match(r.stderr, new RegExp(`acme/llama3-ft: Hub revision main \\(commit ${commit.slice(0, 12)}\\)`), r.stderr);
+    const commit = fakeCommitOf('acme/house-ft', 'main');
+    assert.match(r.stderr, new RegExp(`acme/house-ft: Hub revision main \\(commit ${commit.slice(0, 12)}\\)`), r.stderr);
     assert.doesNotMatch(r.stdout, /base-model-unresolved/);
     // The base model's 8,192 trained tokens are now known: 32,768 is beyond them.
     assert.match(r.stdout, /train\.yaml:2:\d+ warning training\/context-exceeded .*8,192/, r.stdout);
@@ -117,7 +117,7 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     assert.match(both.stdout, /^train-b\.yaml:2:\d+ warning training\/context-exceeded /m, both.stdout);
     assert.doesNotMatch(both.stdout, /base-model-unresolved/);
     // huggingface_hub's layout: refs/main → commit, snapshots/<commit>/config.json → ../../blobs/<oid>.
-    const repo = join(cache, 'models--acme--llama3-ft');
+    const repo = join(cache, 'models--acme--house-ft');
     assert.equal(readFileSync(join(repo, 'refs', 'main'), 'utf8').trim(), commit);
     const snap = join(repo, 'snapshots', commit, 'config.json');
     assert.ok(lstatSync(snap).isSymbolicLink(), 'snapshot file is a link to its blob');
@@ -129,7 +129,7 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     const offline = await cli(['check', 'train.yaml', '--hub'], { ...env, HF_HUB_OFFLINE: '1' }, work);
     assert.equal(hub.requests.length, before, 'HF_HUB_OFFLINE=1 still made a request');
     assert.equal(offline.stdout, r.stdout);
-    assert.match(offline.stderr, new RegExp(`acme/llama3-ft: Hugging Face cache, commit ${commit.slice(0, 12)}`));
+    assert.match(offline.stderr, new RegExp(`acme/house-ft: Hugging Face cache, commit ${commit.slice(0, 12)}`));
     // A catalog model is answered offline even with --hub, and says so.
     writeFileSync(join(work, 'catalog.yaml'), 'base_model: meta-llama/Meta-Llama-3-8B\nsequence_len: 8192\n');
     const catalog = await cli(['check', 'catalog.yaml', '--hub'], env, work);
@@ -142,28 +142,28 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
   });
 
   it("org/name@revision: that branch's commit, refs/<branch> written; freqs reads it", async () => {
-    const r = await cli(['freqs', 'acme/llama3-ft@v2', '--hub', '--json'], env, work);
+    const r = await cli(['freqs', 'acme/house-ft@v2', '--hub', '--json'], env, work);
     assert.equal(r.status, 0, r.stderr);
-    const commit = fakeCommitOf('acme/llama3-ft', 'v2');
-    assert.equal(readFileSync(join(cache, 'models--acme--llama3-ft', 'refs', 'v2'), 'utf8').trim(), commit);
+    const commit = fakeCommitOf('acme/house-ft', 'v2');
+    assert.equal(readFileSync(join(cache, 'models--acme--house-ft', 'refs', 'v2'), 'utf8').trim(), commit);
     const out = JSON.parse(r.stdout);
     // Llama-3.1's llama3 scaling (v2), not Llama-3's plain RoPE (main).
     assert.equal(out.ropeType, 'llama3');
-    assert.match(r.stderr, /acme\/llama3-ft@v2: Hub revision v2/);
-    const main = await cli(['freqs', 'acme/llama3-ft', '--hub', '--json'], env, work);
+    assert.match(r.stderr, /acme\/house-ft@v2: Hub revision v2/);
+    const main = await cli(['freqs', 'acme/house-ft', '--hub', '--json'], env, work);
     assert.equal(JSON.parse(main.stdout).ropeType, 'default');
   });
 
   it('ROPE_LENS_HUB=1 enables it for plan, serve and inspect; each says where the model came from', async () => {
     const e = { ...env, ROPE_LENS_HUB: '1' };
-    const plan = await cli(['plan', '--model', 'acme/llama3-ft', '--target', '32k', '--json'], e, work);
+    const plan = await cli(['plan', '--model', 'acme/house-ft', '--target', '32k', '--json'], e, work);
     assert.equal(plan.status, 0, plan.stderr);
     assert.equal(JSON.parse(plan.stdout).trainedContext.value ?? JSON.parse(plan.stdout).trainedContext, 8192);
-    const serve = await cli(['serve', 'acme/llama3-ft', '--engine', 'vllm', '--context', '32768'], e, work);
+    const serve = await cli(['serve', 'acme/house-ft', '--engine', 'vllm', '--context', '32768'], e, work);
     assert.equal(serve.status, 0, serve.stderr);
-    assert.match(serve.stdout, /vllm serve acme\/llama3-ft /);
-    assert.match(serve.stderr, /acme\/llama3-ft: Hugging Face cache, commit/);
-    const inspect = await cli(['inspect', 'acme/llama3-ft', '--json'], e, work);
+    assert.match(serve.stdout, /vllm serve acme\/house-ft /);
+    assert.match(serve.stderr, /acme\/house-ft: Hugging Face cache, commit/);
+    const inspect = await cli(['inspect', 'acme/house-ft', '--json'], e, work);
     assert.equal(inspect.status, 0, inspect.stderr);
   });
 
@@ -188,10 +188,10 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
     const missing = await cli(['freqs', 'acme/no-such-model', '--hub'], env, work);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /acme\/no-such-model was not found on http:\/\/127\.0\.0\.1:\d+ \(404\)/);
-    const rev = await cli(['freqs', 'acme/llama3-ft@nope', '--hub'], env, work);
-    assert.match(rev.stderr, /acme\/llama3-ft@nope was not found/);
+    const rev = await cli(['freqs', 'acme/house-ft@nope', '--hub'], env, work);
+    assert.match(rev.stderr, /acme\/house-ft@nope was not found/);
     const before = hub.requests.length;
-    const offline = await cli(['freqs', 'acme/llama3-ft', '--hub'], { ...env, HF_HUB_OFFLINE: '1' }, work);
+    const offline = await cli(['freqs', 'acme/house-ft', '--hub'], { ...env, HF_HUB_OFFLINE: '1' }, work);
     assert.equal(offline.status, 2);
     assert.match(offline.stderr, /not in the Hugging Face cache .* HF_HUB_OFFLINE is set/);
     assert.equal(hub.requests.length, before);
@@ -251,15 +251,15 @@ describe('the Hub as a model source (local server via HF_ENDPOINT)', function ()
   it("a launch command's model: missed by the analysis, fetched, found on the next analysis (in process)", async () => {
     const shell = await loadShellParser();
     const fileName = join(work, 'serve.sh');
-    const text = 'vllm serve acme/llama3-ft --max-model-len 65536\n';
+    const text = 'vllm serve acme/house-ft --max-model-len 65536\n';
     const launch = readLaunchFile(text, fileName, { shell })!;
     assert.ok(launch, 'serve.sh reads as a launch file');
     const hubEnv = { ...process.env, ...env };
     const resolver = recordingResolver(createNodeResolver(hubEnv));
     const analyze = () => analyzeLaunchFile(launch, text, { fileName, resolver, oracle: createSyncOracle(), variant: 'v5' });
     const offline = analyze();
-    assert.deepEqual(resolver.takeMisses(fileName), ['acme/llama3-ft']);
-    const [fetched] = await fetchModels(['acme/llama3-ft'], hubSettings(hubEnv));
+    assert.deepEqual(resolver.takeMisses(fileName), ['acme/house-ft']);
+    const [fetched] = await fetchModels(['acme/house-ft'], hubSettings(hubEnv));
     assert.ok(fetched.ok, fetched.ok ? '' : fetched.message);
     resolver.reset!();
     const online = analyze();

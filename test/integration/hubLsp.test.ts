@@ -14,7 +14,7 @@ import { FakeHub, startFakeHub } from '../support/fakeHub';
 import { HUB_FETCHED_METHOD, HUB_PERMISSION_METHOD, HubFetchedParams, HubPermissionParams } from '../../shared/protocol/messages';
 
 const root = join(__dirname, '../..');
-const YAML = 'base_model: acme/llama3-ft\nsequence_len: 32768\n';
+const YAML = 'base_model: acme/house-ft\nsequence_len: 32768\n';
 
 describe('language server: base models from the Hub (local server via HF_ENDPOINT)', function () {
   this.timeout(60_000);
@@ -25,7 +25,7 @@ describe('language server: base models from the Hub (local server via HF_ENDPOIN
   before(async function () {
     if (!BUILT) this.skip();
     hub = await startFakeHub({
-      'acme/llama3-ft': { revisions: { main: { 'config.json': readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8') } } },
+      'acme/house-ft': { revisions: { main: { 'config.json': readFileSync(join(root, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8') } } },
     });
   });
   after(async () => {
@@ -76,12 +76,12 @@ describe('language server: base models from the Hub (local server via HF_ENDPOIN
     await h.until(() => fetched.length > 0, 'the fetched notification', 20_000);
     assert.deepEqual(
       asked.map((a) => a.refs),
-      [['acme/llama3-ft']],
+      [['acme/house-ft']],
     );
     assert.equal(asked[0].endpoint, hub.url);
     assert.ok(fetched[0].results[0].ok, fetched[0].results[0].message);
     assert.ok(hub.requests.length > before);
-    assert.ok(existsSync(join(tmp, 'hub', 'models--acme--llama3-ft', 'refs', 'main')));
+    assert.ok(existsSync(join(tmp, 'hub', 'models--acme--house-ft', 'refs', 'main')));
     // Re-validated: the base model is known now, and 32,768 is beyond its 8,192 trained tokens.
     const after = await h.until(
       () => {

@@ -407,7 +407,7 @@ describe('launch rules: models and files', () => {
     assert.deepEqual(run.diagnostics, []);
   });
 
-  it('an Ollama tag whose model is not in the catalog, or a variant the module does not know, is not guessed', () => {
+  it('an Ollama tag whose model the catalog knows only by its family is judged from the family, said so; a variant the module does not know is not guessed', () => {
     assert.equal(ollamaLibraryModel('qwen2.5-coder:14b')?.id, 'Qwen/Qwen2.5-Coder-14B-Instruct');
     assert.equal(ollamaLibraryModel('registry.ollama.ai/library/llama3.2:1b')?.id, 'meta-llama/Llama-3.2-1B-Instruct');
     assert.equal(ollamaLibraryModel('llama3.1:8b-text-q4_0'), undefined);
@@ -415,7 +415,14 @@ describe('launch rules: models and files', () => {
     assert.equal(ollamaLibraryModel('./qwen2.5-7b.gguf'), undefined);
     const a = analyze('ollama run qwen2.5-coder:14b\n');
     assert.deepEqual(a.diagnostics, []);
-    assert.match(a.launches[0].unjudged ?? '', /read as Qwen\/Qwen2\.5-Coder-14B-Instruct, which is not in the catalog/);
+    // Qwen2.5-Coder-14B-Instruct has no catalog entry: the Qwen2.5 generation's data stands for it (families.json).
+    assert.equal(a.launches[0].unjudged, undefined);
+    assert.equal(a.launches[0].resolvedFrom, 'catalog:Qwen/Qwen2.5-Coder-14B-Instruct');
+    assert.equal(a.launches[0].trainedContext, 32768);
+    assert.ok(
+      a.launches[0].notes.some((n) => /assumed from the Qwen2\.5 family/.test(n) || /the Qwen2\.5 family: trained at 32,768/.test(n)),
+      a.launches[0].notes.join('\n'),
+    );
   });
 
   it('every invocation in a file is judged on its own; hovers say what the engine derives', () => {

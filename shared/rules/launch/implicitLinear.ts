@@ -15,6 +15,7 @@ import { finding, fmt } from '../context';
 import { LaunchRule, type LaunchRuleContext, engineOf, flagSetter, useRange } from './context';
 import { factorValue } from '../../fixes/rewrites';
 import { optionText } from '../../serving/engine';
+import { familyAssumptionOf } from '../../config/catalog';
 
 export const IMPLICIT_LINEAR = 'launch/implicit-linear';
 
@@ -57,7 +58,11 @@ export function implicitLinearOf(ctx: LaunchRuleContext): ImplicitLinear | undef
     if (ctx.effect.facts.type !== 'linear') return undefined;
     factor = ctx.effect.facts.factor;
     T = ctx.trained;
-    if (/^qwen[23]/.test(ctx.model?.modelType ?? '')) vendor = ` Qwen documents YaRN for inputs past ${fmt(T)}.`;
+    const fam = familyAssumptionOf(ctx.resolved.from);
+    if (/^qwen[23]/.test(ctx.model?.modelType ?? ''))
+      vendor = fam
+        ? ` Qwen documents YaRN for inputs past ${fmt(T)} (${fam.generation}, assumed from the name ${ctx.request.model?.value.replace(/\\/g, '/').split('/').pop()}).`
+        : ` Qwen documents YaRN for inputs past ${fmt(T)}.`;
   } else {
     // Not in the catalog: the file name may still say the family, and with it that the GGUF stores no scaling type.
     const name = ctx.request.model?.value;

@@ -64,7 +64,8 @@ export const lengthRule: LaunchRule = {
         trained: ctx.trained,
         facts: effect.facts,
         effective: effect.rope,
-        model: ctx.request.model?.value ?? ctx.modelName,
+        // An assumed identity (a family, a file name) is named with what was assumed.
+        model: ctx.assumed ? ctx.modelName : (ctx.request.model?.value ?? ctx.modelName),
         resolved: true,
         range,
         windowsOff: !!ctx.request.rope['disable-sliding-window'],
