@@ -122,6 +122,7 @@ function familyRecipe(e: CatalogEntry, trained: number): VendorRecipe | undefine
     scaling,
     reach: reachOf(scaling, undefined, trained),
     who: `the ${e.assumedFrom!.generation} family's model card`,
+    validatedBy: `the ${e.assumedFrom!.generation} family's model card`,
     source: r.source,
     restores: false,
   };
