@@ -136,6 +136,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     if (rope) {
       const consumers = safe('reading the file as each consumer does', () => consumerTable(rope, doc)) ?? [];
       const pins = [...(safe('reading the workspace pins', () => opts.workspace?.pinsFor(opts.fileName)) ?? []), ...pinsFromSetting(opts.consumers)];
+      for (const note of opts.workspace?.notesFor?.(opts.fileName) ?? []) opts.log?.(note);
       const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope, consumers, pins };
       return {
         kind: 'model-config',
