@@ -56,13 +56,25 @@ for (const e of CATALOG) {
 }
 
 /** Suffixes that quantized/re-uploaded copies add without changing RoPE. */
-const COPY_SUFFIXES = /(-bnb-4bit|-4bit|-8bit|-awq|-gptq|-gguf|-fp8|-unsloth)+$/i;
+const COPY_SUFFIXES = ['-bnb-4bit', '-4bit', '-8bit', '-awq', '-gptq', '-gguf', '-fp8', '-unsloth'];
+
+/** `name` (lower case) without the copy suffixes it ends with, any number of them (a loop: a repeated alternation before `$` is quadratic). */
+function withoutCopySuffixes(name: string): string {
+  for (let cut = true; cut; ) {
+    cut = false;
+    for (const s of COPY_SUFFIXES)
+      if (name.endsWith(s)) {
+        name = name.slice(0, -s.length);
+        cut = true;
+      }
+  }
+  return name;
+}
 
 function normalizeRef(ref: string): string[] {
   return ref
     .trim()
     .replace(/\\/g, '/')
-    .replace(/\/+$/, '')
     .toLowerCase()
     .split('/')
     .filter((p) => p !== '');
@@ -94,7 +106,7 @@ function lookup(ref: string, strict: boolean): CatalogEntry | undefined {
     const tail = BY_ID.get(parts.slice(-2).join('/'));
     if (tail) return tail;
   }
-  const name = parts[parts.length - 1].replace(COPY_SUFFIXES, '');
+  const name = withoutCopySuffixes(parts[parts.length - 1]);
   return strict && AMBIGUOUS_NAMES.has(name) ? undefined : BY_NAME.get(name);
 }
 

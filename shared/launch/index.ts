@@ -11,6 +11,7 @@ import { readShellScript } from './shell';
 import { mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
 import type { LaunchFile, ShellParser, SourceReader } from './types';
+import { pathAfterVariables } from './vars';
 
 export { launchFormatOf, mayBeLaunchFileName } from './format';
 export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule, wrappedLaunchProgram } from './sniff';
@@ -41,7 +42,7 @@ function sourcesALaunch(text: string, read: SourceReader): boolean {
   if (!text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
   for (const m of text.matchAll(SOURCE_LINE)) {
     const written = m[2];
-    const name = written.includes('$') ? /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(written)?.[1] : written;
+    const name = written.includes('$') ? pathAfterVariables(written) : written;
     if (!name) continue;
     let f;
     try {

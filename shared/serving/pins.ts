@@ -50,7 +50,9 @@ function pkgOf(name: string): ConsumerPackage | undefined {
  * `llama.cpp@b4500`): the package and the version it pins (the `==`/`~=`/`>=` version), if any.
  */
 export function parseRequirement(spec: string, source: string): ConsumerPin | undefined {
-  const line = spec.replace(/\s+#.*$/, '').trim();
+  // A comment starts at ' #' (a search for '\s+#.*$' would rescan a long blank run from each blank).
+  const comment = spec.search(/\s#/);
+  const line = (comment < 0 ? spec : spec.slice(0, comment)).trim();
   const m = line.match(/^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:(===|==|~=|>=|@|:)\s*v?([0-9][0-9A-Za-z.+-]*))?/);
   if (!m) return undefined;
   const pkg = pkgOf(m[1]);
@@ -139,7 +141,7 @@ const SPEC_NAMES = [...Object.keys(PACKAGES), 'llama.cpp', 'tgi'];
  * package is refused instead of silently read as something else or ignored.
  */
 export function consumerSpecProblem(spec: string): string | undefined {
-  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(.*?)\s*$/.exec(spec);
+  const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*([\s\S]*)$/.exec(spec.trim());
   if (!m) return `'${spec}' does not name a package`;
   const [, name, rest] = m;
   if (!pkgOf(name)) {
