@@ -62,3 +62,13 @@ describe('linear string helpers', () => {
     assert.equal(pathAfterVariables('$ROOT'), undefined);
   });
 });
+
+describe('fuzz regressions', () => {
+  it('a vLLM YAML whose next line is over-indented: no message quotes a value the file does not hold (seed 1733887476, path 615)', () => {
+    const text = 'model: meta-llama/Llama-3.1-8B-Instruct\nmax-model-len: 131072\n    tensor-parallel-size: "NaN"\n';
+    const a = analyzeText(text, { fileName: '/srv/vllm.yaml', oracle });
+    for (const d of a.diagnostics) assert.ok(!d.message.includes('131072 tensor-parallel-size'), d.message);
+    // The value the YAML parser guessed is not judged at all (vLLM's loader refuses the file).
+    assert.ok(!a.diagnostics.some((d) => d.code === 'launch/bad-value'));
+  });
+});
