@@ -131,18 +131,25 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const r = await engine.bstar(length, headDim, { backend, onProgress: progress });
     // The threshold scans a grid of bases over all m < L: it costs as much as b* again, so only on request
     // (and the map, which runs from b* to past the threshold, needs it too).
-    io.status?.(a.threshold ? `proving how far the threshold holds (L = ${length}, d = ${headDim})` : '');
+    const live = liveStatus(io);
+    live.step(
+      a.threshold
+        ? `proving how far the threshold holds (L = ${length}, d = ${headDim})`
+        : a.map
+          ? `locating the threshold (L = ${length}, d = ${headDim})`
+          : '',
+    );
     const t = a.threshold
       ? await engine.provenThreshold(length, headDim, { backend })
       : a.map
         ? await engine.threshold(length, headDim, { backend })
         : undefined;
-    io.status?.(candidate !== undefined ? `proving every base within ±10% of ${candidate}` : '');
+    live.step(candidate !== undefined ? `proving every base within ±10% of ${candidate}` : '');
     const robust = candidate !== undefined ? await engine.robust(candidate, headDim, length, { backend }) : undefined;
-    io.status?.(a.map ? `validity map over ${points} bases` : '');
+    live.step(a.map ? `validity map over ${points} bases` : '');
     const mapRange = t ? { from: r.bstar / 1.25, to: t.threshold * 1.5 } : undefined;
     const map = a.map && mapRange ? await engine.validityMap(logGrid(mapRange.from, mapRange.to, points), headDim, length, { backend }) : undefined;
-    io.status?.('');
+    live.stop();
     const w = r.witness;
     const proven = t && 'proven' in t ? (t as EngineProvenThreshold) : undefined;
     const out = {
@@ -254,6 +261,31 @@ function thresholdLine(t: EngineProvenThreshold): string {
   }
   const why = p.stopped ?? t.proofReason;
   return `every base valid above ≈ ${fmt(t.threshold)} (${est}); proven above ${fmt(p.provenAbove)} only (${why})`;
+}
+
+/**
+ * A live status line for steps whose end is not known in advance: the step and the seconds it has
+ * run, redrawn four times a second on a terminal (nothing elsewhere), so a long proof never looks hung.
+ */
+function liveStatus(io: CliIO): { step(text: string): void; stop(): void } {
+  const status = io.status;
+  if (!status) return { step() {}, stop() {} };
+  let text = '';
+  let since = Date.now();
+  const draw = () => status(text ? `${text}… ${((Date.now() - since) / 1000).toFixed(1)} s` : '');
+  const timer = setInterval(draw, 250);
+  timer.unref?.();
+  return {
+    step(t) {
+      text = t;
+      since = Date.now();
+      draw();
+    },
+    stop() {
+      clearInterval(timer);
+      status('');
+    },
+  };
 }
 
 /** A `[ 42%] computing b*(…)` status line on a terminal, at most every 100 ms; undefined when there is none. */

@@ -118,10 +118,10 @@ function lookup(ref: string, strict: boolean): CatalogEntry | undefined {
 }
 
 function normalizeRef(ref: string): string[] {
+  // Empty parts dropped below: trailing slashes need no pattern of their own.
   return ref
     .trim()
     .replace(/\\/g, '/')
-    .replace(/\/+$/, '')
     .toLowerCase()
     .split('/')
     .filter((p) => p !== '');

@@ -191,8 +191,15 @@ function matchOf(entries: CatalogEntry[], via: ModelIdentity['via'], withCandida
 
 /** `…/models--org--name/snapshots/<rev>/config.json` → `org/name`. */
 export function hubIdFromCachePath(filePath: string): string | undefined {
-  const m = /(?:^|[\\/])models--([^\\/]+?)--([^\\/]+)[\\/]snapshots[\\/]/.exec(filePath);
-  return m ? `${m[1]}/${m[2]}` : undefined;
+  // Folder by folder (a pattern over the whole path would rescan it from every "models--").
+  const parts = filePath.split(/[\\/]/);
+  for (let i = 0; i + 2 < parts.length; i++) {
+    if (!parts[i].startsWith('models--') || parts[i + 1] !== 'snapshots') continue;
+    const inner = parts[i].slice('models--'.length);
+    const cut = inner.indexOf('--', 1);
+    if (cut > 0 && cut + 2 < inner.length) return `${inner.slice(0, cut)}/${inner.slice(cut + 2)}`;
+  }
+  return undefined;
 }
 
 /** How a fingerprint compares with the catalog: one model (or twins agreeing on T), a derivative of one, or nothing. */

@@ -14,7 +14,7 @@ export function keyPathOf(node: ConfigNode): string {
   return out;
 }
 
-const NUMERIC_STRING = /^[+-]?(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(e[+-]?\d+)?$/i;
+const NUMERIC_STRING = /^[+-]?(\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(e[+-]?\d+)?$/i;
 
 /** A node's numeric value: numbers as they are, numeric strings as Python float() reads them. */
 export function numberOf(node: ConfigNode | undefined): number | undefined {

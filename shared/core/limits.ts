@@ -50,3 +50,13 @@ export function isWorkableDim(dim: unknown): dim is number {
 export function isWorkableLayerCount(n: unknown): n is number {
   return isWorkableSize(n, MAX_LAYERS);
 }
+
+/**
+ * What is read from a neighbour file (a requirements or lock file, a Dockerfile, compose file or
+ * script beside the checked config) to find the consumers it pins. Real ones are a few KB; the
+ * caps keep one pathological neighbour (a base64 blob, a vendored bundle) from costing the
+ * checked file anything. A file over the byte cap is not read; a line over the line cap is
+ * skipped (a pin, an image reference or a `pip install` is never that long). Both are said.
+ */
+export const MAX_NEIGHBOUR_BYTES = 2 * 1024 * 1024;
+export const MAX_NEIGHBOUR_LINE_CHARS = 16 * 1024;

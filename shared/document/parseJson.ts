@@ -7,7 +7,40 @@ import { ConfigNode, ParsedDocument, ParseProblem } from './configNode';
 import { LineIndex } from './positions';
 import { withoutLongNumberArrays } from './longArrays';
 
+/** Deeper than Python's json goes (it stops near 1,000 levels) and well within our recursion's reach. */
+const MAX_JSON_DEPTH = 2000;
+
+/** The offset of the bracket that opens level `max + 1` (outside strings and comments), if any: one pass, no recursion. */
+function nestingPast(text: string, max: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return i;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return undefined;
+}
+
 export function parseJsonDocument(text: string): ParsedDocument {
+  // The tree is built by recursion (jsonc-parser's and ours): nesting deeper than any config is not parsed.
+  const deep = nestingPast(text, MAX_JSON_DEPTH);
+  if (deep !== undefined)
+    return {
+      format: 'json',
+      text,
+      lines: new LineIndex(text),
+      root: undefined,
+      problems: [{ message: `JSON: nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep; not analysed`, offset: deep, length: 1 }],
+    };
   const errors: ParseError[] = [];
   // Strip a UTF-8 BOM from parsing but keep offsets aligned with the original text.
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;

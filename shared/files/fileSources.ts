@@ -5,16 +5,15 @@
  */
 import { dirName, joinPath } from '../config/resolve';
 import type { SourcedFile } from '../launch/types';
-import { type ConsumerPin, type WorkspaceFacts, pinsFromFile } from '../serving/pins';
+import { type ConsumerPin, type WorkspaceFacts, pinsFromFile, pinsFromNeighbour } from '../serving/pins';
 import { PROJECT_FILE_NAME, parseProjectConfig, type ProjectConfig } from '../service/projectConfig';
 import type { SyncFiles } from './syncFiles';
 
 /** As in shared/node: a config this deep is not a project layout; sourced files are searched 6 folders up. */
 const MAX_LEVELS = 40;
 const MAX_SOURCED_LEVELS = 6;
-/** The same caps as the Node readers: a project file is a few lines; lock files and scripts are not huge. */
+/** The same caps as the Node readers: a project file is a few lines; sourced scripts are not huge (pins: shared/core/limits.ts). */
 const MAX_PROJECT_CHARS = 256 * 1024;
-const MAX_PINS_CHARS = 2 * 1024 * 1024;
 const MAX_SOURCED_CHARS = 1_000_000;
 
 /** Each folder from `dir` upward, stopping after the one holding `.git` or at the root. */
@@ -42,24 +41,32 @@ export function projectConfigFrom(files: SyncFiles): (filePath: string) => Proje
 }
 
 export function workspaceFactsFrom(files: SyncFiles): WorkspaceFacts {
-  const inFolder = (dir: string): ConsumerPin[] => {
+  const notes = new Map<string, string[]>();
+  const inFolder = (dir: string, said: string[]): ConsumerPin[] => {
     const out: ConsumerPin[] = [];
     for (const name of [...(files.listDir(dir) ?? [])].sort()) {
       if (pinsFromFile(name, '') === undefined) continue;
       const path = joinPath(dir, name);
       const text = files.readText(path);
-      if (text === undefined || text.length > MAX_PINS_CHARS) continue;
-      out.push(...(pinsFromFile(name, text) ?? []).map((p) => ({ ...p, source: joinPath(dir, p.source) })));
+      if (text === undefined) continue;
+      const scan = pinsFromNeighbour(name, text, path);
+      said.push(...scan.notes);
+      out.push(...scan.pins.map((p) => ({ ...p, source: joinPath(dir, p.source) })));
     }
     return out;
   };
   return {
     pinsFor(filePath) {
+      const said: string[] = [];
+      notes.set(filePath, said);
       for (const dir of foldersUp(files, dirName(filePath), MAX_LEVELS)) {
-        const pins = inFolder(dir);
+        const pins = inFolder(dir, said);
         if (pins.length) return pins;
       }
       return [];
+    },
+    notesFor(filePath) {
+      return notes.get(filePath) ?? [];
     },
   };
 }

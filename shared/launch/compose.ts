@@ -24,6 +24,7 @@ import {
   valueMap,
   type ValueMap,
 } from './yamlScalar';
+import { trailingRun } from '../core/text';
 
 /** Compose interpolation: the host environment is unknown, `$$` is a literal `$`. */
 const interpolate = (s: string) => substitute(s, () => undefined, '$$');
@@ -55,7 +56,7 @@ export function readCompose(text: string, shell?: ShellParser): LaunchFile {
       const keyAt = command && isScalar(command.key) ? command.key.range?.[0] : undefined;
       if (shelled.shellAfterEntrypoint && keyAt !== undefined) {
         // `entrypoint: []` on its own line above `command:`, indented as it is.
-        const indent = /[ \t]*$/.exec(text.slice(text.lastIndexOf('\n', keyAt - 1) + 1, keyAt))?.[0] ?? '';
+        const indent = trailingRun(text.slice(text.lastIndexOf('\n', keyAt - 1) + 1, keyAt), ' \t');
         shelled.shellAfterEntrypoint.fix = {
           title: 'Clear the image entrypoint: entrypoint: [] beside the command',
           range: doc.range(keyAt, 0),

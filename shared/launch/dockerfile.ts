@@ -11,6 +11,7 @@ import { LineMap, makeToken, spanOf } from './text';
 import type { Invocation, LaunchFile, ShellParser, Token } from './types';
 import { substitute } from './vars';
 import { enUS } from '../core/format';
+import { trailingRun } from '../core/text';
 
 /** One ENTRYPOINT or CMD as written. */
 interface StartCommand {
@@ -130,7 +131,7 @@ export function readDockerfile(text: string, shell?: ShellParser): LaunchFile {
     if (inv?.shellAfterEntrypoint && cmdAt) {
       // `ENTRYPOINT []` on its own line above the CMD, indented as the CMD is.
       const at = doc.offset(cmdAt);
-      const indent = /[ \t]*$/.exec(text.slice(doc.offset({ line: cmdAt.line, character: 0 }), at))?.[0] ?? '';
+      const indent = trailingRun(text.slice(doc.offset({ line: cmdAt.line, character: 0 }), at), ' \t');
       inv.shellAfterEntrypoint.fix = {
         title: 'Clear the image entrypoint: ENTRYPOINT [] before the CMD',
         range: doc.range(at, 0),

@@ -32,7 +32,7 @@ export function checkExecForms(text: string): ExecFormProblem[] {
       if (!line.trim()) continue;
       start = lineOffset;
     }
-    const trimmed = line.replace(/\s+$/, '');
+    const trimmed = line.trimEnd();
     if (trimmed.endsWith(escape)) {
       logical += trimmed.slice(0, -1);
       continue;

@@ -28,7 +28,7 @@ export const WORKLOAD_KINDS = [
 ];
 
 const SHEBANG = /^(?:\uFEFF)?#!\s*(?:\/usr\/bin\/env\s+(?:-\S+\s+)*)?(?:\/\S*\/)?(?:ba|z|k|da)?sh\b/;
-const WORKLOAD = new RegExp(`^kind:\\s*["']?(?:${WORKLOAD_KINDS.join('|')})["']?\\s*(?:#.*)?$`, 'm');
+export const WORKLOAD = new RegExp(`^kind:\\s*["']?(?:${WORKLOAD_KINDS.join('|')})["']?\\s*(?:#.*)?$`, 'm');
 /** A Dockerfile (or Modelfile) has a FROM instruction; a document about one rarely starts a line so. */
 const FROM_LINE = /^[ \t]*FROM[ \t]+\S/im;
 const SERVICES = /^services[ \t]*:/m;

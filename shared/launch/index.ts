@@ -14,6 +14,7 @@ import { readProductionStack } from './productionStack';
 import { mentionsLaunchWord } from './sniff';
 import { LineMap } from './text';
 import type { LaunchFile, ShellParser, SourceReader } from './types';
+import { pathAfterVariables } from './vars';
 
 export { launchFormatOf, mayBeLaunchFileName } from './format';
 export { mentionsLaunchWord, isLaunchInvocation, isLaunchProgram, pythonModule, wrappedLaunchProgram } from './sniff';
@@ -51,7 +52,7 @@ function sourcesALaunch(text: string, read: SourceReader): boolean {
   const names = [...text.matchAll(SCRIPT_CALL)].map((m) => m[1]);
   if (!names.length && !text.includes('source') && !/^[ \t]*\.[ \t]/m.test(text)) return false;
   for (const written of [...[...text.matchAll(SOURCE_LINE)].map((m) => m[2]), ...names]) {
-    const name = written.includes('$') ? /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(written)?.[1] : written;
+    const name = written.includes('$') ? pathAfterVariables(written) : written;
     if (!name) continue;
     let f;
     try {

@@ -14,6 +14,7 @@ import { Scope, type Binding } from './shell/scope';
 import { ParseSource } from './shell/source';
 import { WordEvaluator } from './shell/words';
 import { embeddedScript, joinedMap } from './shell/embedded';
+import { pathAfterVariables } from './vars';
 
 export interface ShellReadOptions {
   /** Report every command, not only those that launch a known program (tests, tools). */
@@ -477,7 +478,7 @@ class ShellWalker {
     const w = this.words.word(arg, scope);
     // `$(dirname "$0")/setup.sh`, `${SCRIPT_DIR}/setup.sh`: the script's own folder, unknown
     // statically; the name after it is looked up beside the script.
-    const name = w.known ? w.value : /\/([^$`/]+(?:\/[^$`/]+)*)$/.exec(w.value)?.[1];
+    const name = w.known ? w.value : pathAfterVariables(w.value);
     const file = name && this.opts.readSourced && this.sourceDepth < MAX_SOURCE_DEPTH ? safeRead(this.opts.readSourced, name) : undefined;
     if (!file || file.text.length > MAX_SOURCED_CHARS) {
       // A file sourced inside a branch (`if [[ -f ../.env ]]; then source ../.env; fi`) is optional: not said.
@@ -588,8 +589,7 @@ function appendAfter(src: ParseSource, n: CommandAt): Invocation['append'] {
   const end = src.span(n.start, n.node.endIndex);
   const offset = end.offset + end.length;
   const raw = doc.text.slice(end.offset, offset);
-  const cont = /\\(\r?\n)([ \t]*)(?=[^\r\n]*$)/.exec(raw);
-  const separator = cont ? ` \\${cont[1]}${cont[2]}` : ' ';
+  const separator = continuedSeparator(raw) ?? ' ';
   return { offset, range: doc.range(offset, 0), separator, form: 'shell' };
 }
 
@@ -739,4 +739,19 @@ export function throughShellC(
   if (inner.append) out.append = inner.append;
   else delete out.append;
   return out;
+}
+
+/**
+ * ` \` + the line break + the indentation of the command's last line, when that line is reached by
+ * a continuation (`\` right before the last line break); undefined otherwise. By index, not by a
+ * pattern that looks ahead to the end from every line break.
+ */
+function continuedSeparator(raw: string): string | undefined {
+  const nl = raw.lastIndexOf('\n');
+  if (nl < 0 || raw.includes('\r', nl)) return undefined;
+  const cr = raw[nl - 1] === '\r';
+  if (raw[nl - (cr ? 2 : 1)] !== '\\') return undefined;
+  let end = nl + 1;
+  while (raw[end] === ' ' || raw[end] === '\t') end++;
+  return ` \\${cr ? '\r\n' : '\n'}${raw.slice(nl + 1, end)}`;
 }

@@ -33,10 +33,10 @@ export function brokenContinuations(text: string, invocations: readonly Invocati
     let lineEnd = text.indexOf('\n', end);
     if (lineEnd < 0) lineEnd = text.length;
     const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
-    const m = /(\\+)([ \t]+)(#.*)?$/.exec(line);
+    const m = escapedBlankAtEnd(line);
     // An even run of backslashes is escaped backslashes, not an escape of the space.
-    if (!m || m[1].length % 2 === 0) continue;
-    const slash = lineStart + m.index + m[1].length - 1;
+    if (!m || m.slashes % 2 === 0) continue;
+    const slash = lineStart + m.index + m.slashes - 1;
     if (seen.has(slash) || slash < inv.offset) continue;
     const next = nextCodeLine(text, lineEnd);
     if (next === undefined) continue;
@@ -46,7 +46,7 @@ export function brokenContinuations(text: string, invocations: readonly Invocati
       offset: slash,
       tailStart: slash + 1,
       tailEnd: lineStart + line.length,
-      ...(m[3] ? { comment: m[3].trim() } : {}),
+      ...(m.comment ? { comment: m.comment.trim() } : {}),
       nextLine: next,
       commandLineStart,
     });
@@ -65,4 +65,21 @@ function nextCodeLine(text: string, from: number): string | undefined {
     .trim();
   if (!line || line.startsWith('#') || /^(fi|done|esac|then|else|elif|do|\}|\))\b/.test(line)) return undefined;
   return line;
+}
+
+/**
+ * The first run of backslashes followed by blanks and then the line's end or a `#` comment (what
+ * `/(\\+)([ \t]+)(#.*)?$/` finds), by one walk over the line: that pattern retries from every
+ * backslash of a long run.
+ */
+function escapedBlankAtEnd(line: string): { index: number; slashes: number; comment?: string } | undefined {
+  for (let i = line.indexOf('\\'); i >= 0; i = line.indexOf('\\', i)) {
+    let j = i;
+    while (line[j] === '\\') j++;
+    let k = j;
+    while (line[k] === ' ' || line[k] === '\t') k++;
+    if (k > j && (k === line.length || line[k] === '#')) return { index: i, slashes: j - i, ...(k < line.length ? { comment: line.slice(k) } : {}) };
+    i = j;
+  }
+  return undefined;
 }

@@ -116,8 +116,16 @@ const WRAPPED_ENGINES: readonly [RegExp, string][] = [
 ];
 const WRAPPER_NAME = /^[A-Za-z][\w-]*$/;
 const ENGINE_NAMES_IN_WRAPPERS = ['vllm', 'sglang', 'llama', 'ollama', 'tgi'];
-const WRAPPER_WORD_RE =
-  /(?:^|[\s;&|(`])[A-Za-z][\w-]*?[_-](?:llama[_-]?server|llama[_-]?cpp|vllm|sglang|ollama|tgi)(?:[_-][\w-]*)?(?=[\s;&|)`]|$)|(?:^|[\s;&|(`])(?:llama[_-]?server|vllm|sglang|ollama|tgi)[_-][\w-]+(?=[\s;&|)`]|$)/m;
+/** A word named for an engine beside other words (`run_llama_server`, `vllm-serve-7b`), matched one word at a time. */
+const WRAPPER_WORD =
+  /^(?:[A-Za-z][\w-]*?[_-](?:llama[_-]?server|llama[_-]?cpp|vllm|sglang|ollama|tgi)(?:[_-][\w-]*)?|(?:llama[_-]?server|vllm|sglang|ollama|tgi)[_-][\w-]+)$/;
+/** What ends a command word; a word longer than a command name could be is not one (and bounds the pattern's work). */
+const WORD_DELIMITERS = /[\s;&|(`)]+/;
+const MAX_COMMAND_WORD = 256;
+
+function mentionsWrapperWord(text: string): boolean {
+  return text.split(WORD_DELIMITERS).some((w) => w.length <= MAX_COMMAND_WORD && WRAPPER_WORD.test(w));
+}
 
 /**
  * The program a command named for an engine stands for (`run_llama_server` → `llama-server`),
@@ -142,24 +150,46 @@ export function wrappedLaunchProgram(name: string): string | undefined {
 }
 
 /**
- * Any launch word, `python -m`, `python` running a script named for training, or a llama.cpp
- * binary path. Deliberately generous (`tune` matches "fine-tune"): a false hit costs one parse, a
+ * Any launch word or a llama.cpp binary path (`python -m` and training scripts: pythonLaunches). Deliberately generous (`tune` matches "fine-tune"): a false hit costs one parse, a
  * miss loses a finding.
  */
 export const LAUNCH_WORD_RE = new RegExp(
   `(?:^|[^\\w.-])(?:${[...new Set(words)].map(escape).join('|')})(?![\\w])` +
-    `|python[\\d.]*\\s+(?:-\\S+\\s+)*-m(?:\\b|[A-Za-z_])` +
     // `-mvllm.entrypoints…` glued, in an exec-form list where `python3` is a separate quoted word.
     `|(?:^|[\\s"'\\[,])-m(?:${LAUNCH_MODULES.map(escape).join('|')})\\b` +
-    `|python[\\d.]*\\s+(?:-\\S+\\s+)*[^\\s;|&]*?(?:${TRAINING_SCRIPT_WORDS.map(escape).join('|')})[^\\s;|&/]*\\.py\\b` +
     `|(?:\\.|/bin)/(?:${LLAMA_CPP_PATH_BINARIES.join('|')})\\b`,
 );
 
+/**
+ * `python[3.x] [options] -m…`, or `python [options] SCRIPT.py` whose file name carries a training
+ * word, read word by word: as one pattern over the text (`python\s+(?:-\S+\s+)*…`) it retried the
+ * option loop from every split and went quadratic on a long run of options.
+ */
+function pythonLaunches(text: string): boolean {
+  if (!text.includes('python')) return false;
+  const words = text.split(/\s+/);
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!PYTHON_WORD.test(words[i])) continue;
+    let j = i + 1;
+    for (; j < words.length && words[j].startsWith('-'); j++) if (/^-m(?![0-9])/.test(words[j])) return true;
+    if (j < words.length && namesTrainingScript(words[j])) return true;
+  }
+  return false;
+}
+const PYTHON_WORD = /python[\d.]*$/;
+
+/** A script word (up to `;`, `|` or `&`) holding `NAME.py` whose NAME (after its last '/') carries a training word. */
+function namesTrainingScript(word: string): boolean {
+  const script = word.split(/[;|&]/, 1)[0];
+  for (const m of script.matchAll(/\.py\b/g)) if (TRAINING_SCRIPT_NAME.test(script.slice(script.lastIndexOf('/', m.index) + 1, m.index))) return true;
+  return false;
+}
+
 /** The cheap test run before any parse: false means the text launches nothing RoPE Lens reads. */
 export function mentionsLaunchWord(text: string): boolean {
-  if (LAUNCH_WORD_RE.test(text) || LAUNCH_ENV_RE.test(text)) return true;
+  if (LAUNCH_WORD_RE.test(text) || LAUNCH_ENV_RE.test(text) || pythonLaunches(text)) return true;
   // The wrapper pattern tries every word; most texts name no engine at all, which indexOf says at once.
-  return ENGINE_NAMES_IN_WRAPPERS.some((w) => text.includes(w)) && WRAPPER_WORD_RE.test(text);
+  return ENGINE_NAMES_IN_WRAPPERS.some((w) => text.includes(w)) && mentionsWrapperWord(text);
 }
 
 const PROGRAMS = new Set(LAUNCH_PROGRAMS);

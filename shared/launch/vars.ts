@@ -12,7 +12,7 @@ export interface VarValue {
 
 /** `${NAME}`, `${NAME:-word}` (also `-`, `:+`, `+`, `:?`, `?`), `$NAME`. */
 const REFERENCE = /\$\{([A-Za-z_]\w*)(?:(:?[-+?])((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_]\w*)/.source;
-const WITH_ESCAPE = { '\\$': new RegExp(`\\\\\\$|${REFERENCE}`, 'g'), $$: new RegExp(`\\$\\$|${REFERENCE}`, 'g') };
+export const WITH_ESCAPE = { '\\$': new RegExp(`\\\\\\$|${REFERENCE}`, 'g'), $$: new RegExp(`\\$\\$|${REFERENCE}`, 'g') };
 
 /**
  * Expands references in `text`; unknown ones stay as written and make the result unknown.
@@ -44,4 +44,18 @@ export function substitute(text: string, lookup: (name: string) => VarValue | un
     return v.value;
   });
   return { value, known, via };
+}
+
+/**
+ * The path after the last folder that holds a variable or a command substitution
+ * (`$(dirname "$0")/lib/env.sh` → `lib/env.sh`; at most all but the first part), or undefined when
+ * it ends in one: what can be looked up beside a script when the rest is only known at run time. Folder by
+ * folder, where a pattern anchored at the end would restart at every '/'.
+ */
+export function pathAfterVariables(written: string): string | undefined {
+  const parts = written.split('/');
+  let from = parts.length;
+  // The first part has no '/' before it: a name needs one.
+  while (from > 1 && parts[from - 1] !== '' && !/[$`]/.test(parts[from - 1])) from--;
+  return from < parts.length ? parts.slice(from).join('/') : undefined;
 }

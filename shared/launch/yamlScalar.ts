@@ -8,6 +8,7 @@ import { mentionsLaunchWord } from './sniff';
 import { LineMap, makeToken } from './text';
 import type { Invocation, QuoteStyle, Token } from './types';
 import { enUS } from '../core/format';
+import { trimTrailing } from '../core/text';
 
 export function quoteOfScalar(s: Scalar): QuoteStyle {
   return s.type === Scalar.QUOTE_DOUBLE ? 'double' : s.type === Scalar.QUOTE_SINGLE ? 'single' : 'none';
@@ -68,8 +69,8 @@ export function valueMap(doc: LineMap, s: Scalar): ValueMap | undefined {
         map.push({ valueStart: rebuilt.length, docStart: l.start + Math.min(indent, l.text.length) });
         rebuilt += l.text.slice(indent);
       }
-      const trimmedValue = value.replace(/\n+$/, '');
-      return rebuilt.replace(/\n+$/, '') === trimmedValue || rebuilt.trimEnd() === trimmedValue ? map : undefined;
+      const trimmedValue = trimTrailing(value, '\n');
+      return trimTrailing(rebuilt, '\n') === trimmedValue || rebuilt.trimEnd() === trimmedValue ? map : undefined;
     }
     default:
       return undefined;
@@ -91,7 +92,7 @@ function foldedFlowMap(body: string, start: number, value: string): ValueMap | u
   for (let i = 0; i < lines.length; i++) {
     const { at, text } = lines[i];
     const lead = i === 0 ? 0 : /^[ \t]*/.exec(text)![0].length;
-    const content = i === lines.length - 1 ? text.slice(lead) : text.slice(lead).replace(/[ \t]+$/, '');
+    const content = i === lines.length - 1 ? text.slice(lead) : trimTrailing(text.slice(lead), ' \t');
     if (!content && i > 0 && i < lines.length - 1) return undefined;
     if (i > 0) rebuilt += ' ';
     map.push({ valueStart: rebuilt.length, docStart: start + at + lead });

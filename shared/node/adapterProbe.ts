@@ -21,6 +21,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { WebGpuInfo } from './webgpuLoad';
+import { trimTrailing } from '../core/text';
 
 export interface AdapterProbe {
   info: WebGpuInfo | null;
@@ -109,5 +110,5 @@ function answerOf(stdout: string, stderr: string, end: { error?: Error; signal: 
 /** Dawn's lines from the child's stderr: passed on to ours, prefixed, only when NATIVE_LOG_ENV asks. */
 function passOnNativeLog(nativeLog: string): void {
   if (!nativeLog.trim() || process.env[NATIVE_LOG_ENV] !== '1') return;
-  for (const line of nativeLog.replace(/\n+$/, '').split('\n')) process.stderr.write(`[webgpu] ${line}\n`);
+  for (const line of trimTrailing(nativeLog, '\n').split('\n')) process.stderr.write(`[webgpu] ${line}\n`);
 }

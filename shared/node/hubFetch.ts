@@ -21,6 +21,7 @@ import { homedir } from 'node:os';
 import { COMMIT_ID, HubRef, hubCacheRepoDir, parseHubRef } from '../config/resolve';
 import { hubCacheDir, nodeFileReader } from './resolveNode';
 import type { GgufMetadata } from '../gguf/metadata';
+import { trimTrailing } from '../core/text';
 
 /** The Hub's address when HF_ENDPOINT is unset (the library's HUB_URL). */
 const HUB_URL = 'https://huggingface.co';
@@ -67,7 +68,7 @@ export function hubSettings(env: NodeJS.ProcessEnv = process.env): HubSettings {
   const timeout = Number(env.ROPE_LENS_HUB_TIMEOUT_MS);
   return {
     // HF_ENDPOINT (a mirror), else the client library's own address of the Hub.
-    endpoint: (env.HF_ENDPOINT?.trim() || HUB_URL).replace(/\/+$/, ''),
+    endpoint: trimTrailing(env.HF_ENDPOINT?.trim() || HUB_URL, '/'),
     token,
     tokenSource,
     offline: truthy(env.HF_HUB_OFFLINE) || truthy(env.TRANSFORMERS_OFFLINE),

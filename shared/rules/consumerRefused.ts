@@ -77,7 +77,12 @@ export const consumerRefusedRule: Rule = {
       if (/^KeyError: "Missing required keys/.test(row.error ?? '') && lacksRequiredKey(ctx.model)) continue;
       const j = judge(row, ctx.pins, asShipped(ctx.model));
       if (!j) continue;
-      const error = row.error?.replace(/\s*\n\s*/g, ' ') ?? 'an error';
+      const error =
+        row.error
+          ?.split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .join(' ') ?? 'an error';
       const from = row.range?.before ? ` (these keys are read from ${row.pkg} ${row.range.before} on)` : '';
       const key = `${j.severity}\u0000${error}`;
       const prior = said.get(key);

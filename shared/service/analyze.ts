@@ -28,6 +28,7 @@ import { analyzeLaunchFile } from './analyzeLaunch';
 import { verifyFixes } from './verifyFixes';
 import { brokenContinuationFindings, invalidJsonFindings, refusedConfigJson } from './readerFindings';
 import { pythonNotReadFinding, trainingNotReadFinding } from './notRead';
+import { trimTrailing } from '../core/text';
 
 export interface AnalyzeOptions {
   fileName: string;
@@ -124,9 +125,13 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     doc = parseDocumentText(text, format);
   } catch (e) {
     opts.log?.(`parsing ${opts.fileName} failed: ${describeError(e)}`);
-    return OTHER();
+    // What Python's json refuses is still said as transformers would say it.
+    return { ...OTHER(), diagnostics: format === 'json' ? invalidJsonFindings(text) : [] };
   }
-  if (!doc.root && doc.problems.length) return notAnalysed(doc);
+  if (!doc.root && doc.problems.length) {
+    const refused = doc.format === 'json' ? invalidJsonFindings(text, doc.lines) : [];
+    return refused.length ? { ...OTHER(), diagnostics: refused } : notAnalysed(doc);
+  }
   if (!doc.root || doc.root.kind !== 'object') return OTHER();
   const base = { oracle: opts.oracle, variant: opts.variant ?? 'v5', pending: [] as FileAnalysis['pendingBounds'], editor: new DocumentEditor(doc), doc };
 
@@ -140,6 +145,7 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     if (rope) {
       const consumers = safe('reading the file as each consumer does', () => consumerTable(rope, doc)) ?? [];
       const pins = [...(safe('reading the workspace pins', () => opts.workspace?.pinsFor(opts.fileName)) ?? []), ...pinsFromSetting(opts.consumers)];
+      for (const note of opts.workspace?.notesFor?.(opts.fileName) ?? []) opts.log?.(note);
       const ctx: RuleContext = { ...base, fileKind: 'model-config', model: rope, consumers, pins };
       return {
         kind: 'model-config',
@@ -205,6 +211,12 @@ function analyzeLaunch(text: string, opts: AnalyzeOptions): FileAnalysis | undef
 
 export const NOT_ANALYSED = 'parse/not-analysed';
 
+/** A parser message without its closing "; not analysed." (the reason is said in its own words). */
+function withoutNotAnalysed(message: string): string {
+  const m = /not analysed\.?$/.exec(message);
+  return m ? trimTrailing(message.slice(0, m.index), ' ').replace(/;$/, '') : message;
+}
+
 /**
  * The sniffer found RoPE keys but the parser refused the whole document (an alias bomb, a file it
  * cannot read at all): one finding at the first problem says so, rather than silence. Ordinary
@@ -212,7 +224,7 @@ export const NOT_ANALYSED = 'parse/not-analysed';
  */
 function notAnalysed(doc: ParsedDocument): FileAnalysis {
   const p = doc.problems[0];
-  const reason = p.message.replace(/^(YAML|JSON): /, '').replace(/;? *not analysed\.?$/, '');
+  const reason = withoutNotAnalysed(p.message.replace(/^(YAML|JSON): /, ''));
   const range = doc.lines.rangeOf(Math.min(p.offset, doc.text.length), Math.max(0, Math.min(p.length, doc.text.length - p.offset)));
   return {
     ...OTHER(),
@@ -257,8 +269,9 @@ function guarded<T>(what: string, f: () => T, opts: AnalyzeOptions): T | undefin
   }
 }
 
-function describeError(e: unknown): string {
-  return e instanceof Error ? (e.stack ?? e.message) : String(e);
+/** What went wrong, in one line: the error's name and message, never a stack trace (it reaches `--verbose` and the output channel). */
+export function describeError(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
 /** Marks the fix of the user's preferred kind as preferred, when the finding offers one. */

@@ -41,7 +41,16 @@ export interface GgufAnalysis {
 const LONGROPE_TENSOR_CODES = new Set(['rope/scaling-missing-key', 'rope/longrope-factor-length']);
 
 /** Quantization and precision tags a GGUF file name adds to the model's name (`-Q4_K_M`, `.f16`, `-IQ3_XS`). */
-const QUANT_SUFFIX = /([-._](i?q\d[\w]*|f16|bf16|f32|fp16|fp8))+$/i;
+const QUANT_TAG = /[-._](i?q\d[\w]*|f16|bf16|f32|fp16|fp8)$/i;
+/** A file name is at most 255 characters (NAME_MAX); a longer "stem" is not one and keeps its tags. */
+const MAX_FILE_NAME = 255;
+
+/** `stem` without its trailing quantization tags, one at a time (`(tag)+$` backtracks exponentially on `_q1_q1…!`). */
+function withoutQuantTags(stem: string): string {
+  if (stem.length > MAX_FILE_NAME) return stem;
+  for (let m = QUANT_TAG.exec(stem); m; m = QUANT_TAG.exec(stem)) stem = stem.slice(0, m.index);
+  return stem;
+}
 
 /**
  * The names the user gave a GGUF, strongest first: the hub id convert_hf_to_gguf.py recorded
@@ -50,11 +59,8 @@ const QUANT_SUFFIX = /([-._](i?q\d[\w]*|f16|bf16|f32|fp16|fp8))+$/i;
  */
 function namedIdentity(g: GgufConfig, fileName: string | undefined): { name: string; key: string } | undefined {
   if (g.hubRef) return undefined; // already the config's _name_or_path
-  const stem = fileName
-    ?.split(/[\\/]/)
-    .pop()
-    ?.replace(/\.gguf$/i, '')
-    .replace(QUANT_SUFFIX, '');
+  const file = fileName?.split(/[\\/]/).pop();
+  const stem = file === undefined ? undefined : withoutQuantTags(file.replace(/\.gguf$/i, ''));
   const candidates: [string | undefined, string][] = [
     [g.name, 'general.name'],
     [stem, 'file name'],

@@ -37,6 +37,7 @@ import { keepOnePreferred } from './verifyFixes';
 import { enUS } from '../core/format';
 import { recognise } from '../config/trainers/launch/launchers';
 import { launchNotReadFinding } from './notRead';
+import { trimTrailing } from '../core/text';
 
 export interface LaunchAnalysisOptions {
   fileName: string;
@@ -83,9 +84,10 @@ export function identityCandidates(ref: string): string[] {
   const out: string[] = [];
   const r = ref.trim().replace(/:[A-Za-z0-9_.-]+$/, (m) => (/^:(i?q\d|f16|f32|bf16|fp16)/i.test(m) ? '' : m));
   if (r !== ref.trim()) out.push(r);
-  const base = r.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? r;
+  const base = trimTrailing(r.replace(/\\/g, '/'), '/').split('/').pop() ?? r;
   let name = base.replace(/\.gguf$/i, '').replace(/-\d{5}-of-\d{5}$/i, '');
-  name = name.replace(/[-_.](i?q\d(_[a-z0-9]+)*|f16|f32|bf16|fp16|q\d_k(_[sml])?)$/i, '');
+  // A file name is at most 255 characters: the tag pattern (quadratic on `_q1_q1…!`) runs on no more.
+  if (name.length <= 255) name = name.replace(/[-_.](i?q\d(_[a-z0-9]+)*|f16|f32|bf16|fp16|q\d_k(_[sml])?)$/i, '');
   name = name.replace(/-gguf$/i, '');
   if (name && name !== base) out.push(name);
   if (base !== r && !out.includes(base)) out.push(base);

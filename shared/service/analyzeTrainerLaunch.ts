@@ -24,6 +24,7 @@ import { BASE_UNRESOLVED } from '../rules/trainerSpecific';
 import { CONTEXT_EXCEEDED } from '../rules/contextExceeded';
 import { CommandLineEditor, isWritable } from '../fixes/commandLineEditor';
 import type { LaunchDescription } from './types';
+import { beforeFirst } from '../core/text';
 
 /** A trainer refuses the command as written (ms-swift's --rope_scaling without --max_model_len, a name outside its choices). */
 export const TRAINER_OPTION_REFUSED = 'training/launch-option-refused';
@@ -58,7 +59,7 @@ export function analyzeTrainerLaunches(file: LaunchFile, text: string, opts: Tra
     } catch (e) {
       // One odd command must not hide the others' findings.
       opts.log?.(
-        `reading the training launch at ${inv.range.start.line + 1}:${inv.range.start.character + 1} of ${opts.fileName} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+        `reading the training launch at ${inv.range.start.line + 1}:${inv.range.start.character + 1} of ${opts.fileName} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`,
       );
     }
   }
@@ -147,7 +148,7 @@ function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined
     model: t.baseModel?.value ?? r.model?.value ?? null,
     resolvedFrom: resolved?.from ?? null,
     requestedLength: r.length?.value ?? t.sequenceLength?.value ?? null,
-    lengthOption: lengthFlag ? lengthFlag.replace(/=.*$/, '') : null,
+    lengthOption: lengthFlag ? beforeFirst(lengthFlag, '=') : null,
     derivedMaxLen: null,
     trainedContext: Number.isFinite(trained) ? trained : null,
     ropeOptions: Object.fromEntries(Object.entries(r.rope).map(([k, u]) => [k, optionText(u)])),

@@ -46,8 +46,9 @@ export interface Directives {
   problems: DirectiveProblem[];
 }
 
-const DIRECTIVE = /^\s*#\s*rope-lens\s*:\s*(.*)$/i;
-const SELECTOR_LIST = /^(disable-file|disable)\s*(?:=\s*([A-Za-z0-9_.*\/-]+(?:\s*,\s*[A-Za-z0-9_.*\/-]+)*))?\s*(.*)$/;
+// `[\s\S]*` to the end, not `.*$`: a line may hold U+2028, where `.*$` fails and every split of the blanks is retried.
+const DIRECTIVE = /^\s*#\s*rope-lens\s*:\s*([\s\S]*)$/i;
+const SELECTOR_LIST = /^(disable-file|disable)\s*(?:=\s*([A-Za-z0-9_.*\/-]+(?:\s*,\s*[A-Za-z0-9_.*\/-]+)*))?\s*([\s\S]*)$/;
 
 /** The `# rope-lens:` comments of a text (none for JSON, which has no comments). */
 export function readDirectives(text: string, hasHashComments: boolean): Directives {

@@ -5,6 +5,7 @@
  */
 import type { ConsumerPackage } from './consumer';
 import { editDistance } from './argv';
+import { MAX_NEIGHBOUR_BYTES, MAX_NEIGHBOUR_LINE_CHARS } from '../core/limits';
 
 export interface ConsumerPin {
   pkg: ConsumerPackage;
@@ -17,6 +18,8 @@ export interface ConsumerPin {
 /** What the workspace says about a file's consumers (injected: the Node implementation reads files). */
 export interface WorkspaceFacts {
   pinsFor(filePath: string): ConsumerPin[];
+  /** What the last scan for `filePath` left out (a neighbour over a size cap), one line each. */
+  notesFor?(filePath: string): string[];
 }
 
 /** Python distribution names (normalized) → consumer. */
@@ -47,7 +50,9 @@ function pkgOf(name: string): ConsumerPackage | undefined {
  * `llama.cpp@b4500`): the package and the version it pins (the `==`/`~=`/`>=` version), if any.
  */
 export function parseRequirement(spec: string, source: string): ConsumerPin | undefined {
-  const line = spec.replace(/\s+#.*$/, '').trim();
+  // A comment starts at ' #' (a search for '\s+#.*$' would rescan a long blank run from each blank).
+  const comment = spec.search(/\s#/);
+  const line = (comment < 0 ? spec : spec.slice(0, comment)).trim();
   const m = line.match(/^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:(===|==|~=|>=|@|:)\s*v?([0-9][0-9A-Za-z.+-]*))?/);
   if (!m) return undefined;
   const pkg = pkgOf(m[1]);
@@ -136,7 +141,7 @@ const SPEC_NAMES = [...Object.keys(PACKAGES), 'llama.cpp', 'tgi'];
  * package is refused instead of silently read as something else or ignored.
  */
 export function consumerSpecProblem(spec: string): string | undefined {
-  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(.*?)\s*$/.exec(spec);
+  const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*([\s\S]*)$/.exec(spec.trim());
   if (!m) return `'${spec}' does not name a package`;
   const [, name, rest] = m;
   if (!pkgOf(name)) {
@@ -174,7 +179,12 @@ const IMAGES: [RegExp, ConsumerPackage][] = [
 export function pinsFromImageRefs(text: string, file: string): ConsumerPin[] {
   const out: ConsumerPin[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
-    for (const m of raw.matchAll(/([a-z0-9.-]+(?::\d+)?\/)?([a-z0-9._-]+\/[a-z0-9._-]+)(?::([A-Za-z0-9._-]+))?/g)) {
+    // Token first, then one anchored match per token: an unanchored search for `a/b` restarts at
+    // every character of a long word without '/' (a base64 blob, a hex RUN line) and goes quadratic.
+    for (const token of raw.split(IMAGE_TOKEN_DELIMITERS)) {
+      if (token.length > MAX_IMAGE_REF_CHARS || !token.includes('/')) continue;
+      const m = IMAGE_REF.exec(token);
+      if (!m) continue;
       const name = (m[1] ?? '') + m[2];
       const hit = IMAGES.find(([re]) => re.test(name));
       if (!hit) continue;
@@ -184,6 +194,13 @@ export function pinsFromImageRefs(text: string, file: string): ConsumerPin[] {
   });
   return out;
 }
+
+/** What separates an image reference from its neighbours on a line: blanks, quotes, `=`, list and shell punctuation, a digest's `@`. */
+const IMAGE_TOKEN_DELIMITERS = /[\s"'`=,;()[\]{}<>|&@]+/;
+/** `[registry[:port]/]namespace/name[:tag]` at the start of a token. */
+const IMAGE_REF = /^([a-z0-9.-]+(?::\d+)?\/)?([a-z0-9._-]+\/[a-z0-9._-]+)(?::([A-Za-z0-9._-]+))?/;
+/** Docker caps a repository name at 255 characters; a longer token is not an image reference. */
+const MAX_IMAGE_REF_CHARS = 512;
 
 /**
  * `pip install …` (also `python -m pip`, `uv pip`, `pip3`) in a Dockerfile RUN or a script: each
@@ -240,4 +257,25 @@ export function pinsFromFile(name: string, text: string): ConsumerPin[] | undefi
   if (name === 'Pipfile.lock') return pinsFromPipfileLock(text, name);
   if (/^Dockerfile|\.Dockerfile$|^(docker-)?compose.*\.ya?ml$|\.sh$/i.test(name)) return pinsFromLaunchText(text, name);
   return undefined;
+}
+
+/**
+ * Pins from a neighbour file's text within the caps (shared/core/limits.ts): a line over the line
+ * cap is left out (line numbers kept), a text over the byte cap is not read; each says so in `notes`.
+ */
+export function pinsFromNeighbour(name: string, text: string, path: string): { pins: ConsumerPin[]; notes: string[] } {
+  if (text.length > MAX_NEIGHBOUR_BYTES)
+    return { pins: [], notes: [`${path}: larger than ${MAX_NEIGHBOUR_BYTES / 1024 / 1024} MB, not read for consumer pins`] };
+  const long: number[] = [];
+  const lines = text.split('\n').map((line, i) => {
+    if (line.length <= MAX_NEIGHBOUR_LINE_CHARS) return line;
+    long.push(i + 1);
+    return '';
+  });
+  const notes = long.length
+    ? [
+        `${path}: ${long.length === 1 ? `line ${long[0]} is` : `${long.length} lines (from line ${long[0]}) are`} longer than ${MAX_NEIGHBOUR_LINE_CHARS / 1024} K characters, skipped for consumer pins`,
+      ]
+    : [];
+  return { pins: pinsFromFile(name, long.length ? lines.join('\n') : text) ?? [], notes };
 }

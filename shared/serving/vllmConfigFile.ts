@@ -79,6 +79,15 @@ function argText(n: ConfigNode): string {
   return String(n.value);
 }
 
+/** A mapping or list that starts as a plain scalar on its key's line, where the parser reported a problem. */
+function guessedMapping(doc: ParsedDocument, n: ConfigNode): boolean {
+  if (n.kind !== 'object' && n.kind !== 'array') return false;
+  if (/^[{[]/.test(doc.text.slice(n.offset, n.offset + 1))) return false;
+  const keyLine = doc.lines.positionAt(n.keyOffset ?? n.offset).line;
+  if (doc.lines.positionAt(n.offset).line !== keyLine) return false;
+  return doc.problems.some((p) => p.offset >= n.offset && p.offset < n.offset + n.length);
+}
+
 export function readVllmConfigFile(doc: ParsedDocument): VllmConfigFileRead | undefined {
   if (!isVllmServingYaml(doc)) return undefined;
   const root = doc.root!;
@@ -86,8 +95,15 @@ export function readVllmConfigFile(doc: ParsedDocument): VllmConfigFileRead | un
   const byFlag = new Map<string, (typeof VLLM_SPECS)[number]>();
   for (const s of VLLM_SPECS) for (const f of s.flags) byFlag.set(f, s);
   const r: ReadArgv = { uses: [], positionals: [], unknown: [] };
+  const unparsed: string[] = [];
   for (const n of root.children ?? []) {
     if (n.key === undefined || n.kind === 'null') continue;
+    // `key: 131072` with an over-indented next line: the YAML parser guesses a mapping whose key is
+    // "131072 tensor-parallel-size", which the file does not hold (and vLLM's loader refuses): not judged.
+    if (guessedMapping(doc, n)) {
+      unparsed.push(n.key);
+      continue;
+    }
     const flagText = `--${n.key}`;
     const keyOffset = n.keyOffset ?? n.offset;
     const flag = tokenOf(doc, keyOffset, n.keyLength ?? n.key.length, flagText);
@@ -108,5 +124,6 @@ export function readVllmConfigFile(doc: ParsedDocument): VllmConfigFileRead | un
   }
   const request: LaunchRequest = { program: 'vllm', role: 'serving', rope: {}, problems: [], notes: [] };
   vllmRequestOf(request, r, undefined, undefined);
+  if (unparsed.length) request.notes.push(`not read: ${unparsed.join(', ')} (the YAML does not parse there, and vLLM's loader refuses it)`);
   return { request, paths, separator: (root.children ?? []).some((c) => c.key?.includes('-')) ? '-' : '_' };
 }

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeText } from '../../shared/service/analyze';
+import { type AnalyzeOptions, analyzeText } from '../../shared/service/analyze';
 import type { BoundOracle, FileAnalysis } from '../../shared/service/types';
 import { LineIndex, Range } from '../../shared/document/positions';
 
@@ -47,10 +47,10 @@ function insideDocument(lines: LineIndex, r: Range, what: string): void {
 }
 
 /** Analyses `text` and asserts the service's invariants; returns the analysis. */
-export function checkInvariants(text: string, fileName: string, oracle: BoundOracle = instantOracle): FileAnalysis {
+export function checkInvariants(text: string, fileName: string, oracle: BoundOracle = instantOracle, extra: Partial<AnalyzeOptions> = {}): FileAnalysis {
   let a: FileAnalysis;
   try {
-    a = analyzeText(text, { fileName, oracle });
+    a = analyzeText(text, { fileName, oracle, ...extra });
   } catch (e) {
     throw new Error(`analyzeText threw on ${fileName}: ${(e as Error).stack}\n--- input ---\n${text.slice(0, 2000)}`);
   }

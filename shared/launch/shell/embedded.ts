@@ -23,7 +23,7 @@ export function embeddedScript(argv: Token[], map: LineMap): EmbeddedScript | un
     // `sh [-e…] -c SCRIPT`
     for (let i = 1; i < argv.length; i++) {
       const a = argv[i].value;
-      if (/^-[a-z]*c[a-z]*$/.test(a)) return i + 1 < argv.length ? { tokens: [argv[i + 1]], label: `${argv[0].value} -c` } : undefined;
+      if (/^-[a-z]+$/.test(a) && a.includes('c')) return i + 1 < argv.length ? { tokens: [argv[i + 1]], label: `${argv[0].value} -c` } : undefined;
       if (!a.startsWith('-')) return undefined;
     }
     return undefined;

@@ -21,6 +21,7 @@ import { combineEdits } from '../../fixes/launchEdits';
 import { scalingWords } from '../../serving/launchModel';
 import { REMOVED_OPTION, removedOptionMessage } from './removedOption';
 import { loadsPython } from '../../document/strictJson';
+import { beforeFirst } from '../../core/text';
 
 export const FOREIGN_FLAG = 'launch/foreign-flag';
 export const MISSPELLED_FLAG = 'launch/misspelled-flag';
@@ -46,7 +47,7 @@ export const grammarRule: LaunchRule = {
     for (const p of ctx.request.problems) {
       const range = tokenRange(p.token, ctx.commandRange);
       if (p.kind === 'removed' && engineOf(ctx).ownCodes) {
-        const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
+        const name = p.token.value.replace(/^--/, '').split('=', 1)[0].replace(/_/g, '-');
         // Unpinned (or a release without the option): the YAML's words; a pinned older release says so.
         // A pinned older release still reads it: the engine's words say so, led by what newer releases do.
         const split = splitSentence(p.message);
@@ -85,7 +86,7 @@ export const grammarRule: LaunchRule = {
 /** What an engine does with an option its parser has a problem with, when its own first sentence is too long to lead. */
 function grammarHeadline(ctx: LaunchRuleContext, kind: string, severity: string, token: string): string {
   const engine = engineOf(ctx).label;
-  const flag = token.replace(/=.*$/, '');
+  const flag = beforeFirst(token, '=');
   const shown = flag.length > 40 ? `${flag.slice(0, 37)}...` : flag;
   if (severity !== 'error') return `${engine} does not read ${shown}: it has no effect.`;
   return kind === 'foreign' ? `${engine} stops at startup: it does not know ${shown}.` : `${engine} stops at startup: its parser refuses ${shown}.`;
@@ -122,7 +123,7 @@ function deadKeyFix(ctx: LaunchRuleContext, key: string, scope: string, remove: 
   const title = remove
     ? Object.keys(obj).length
       ? `Remove the dead ${key} in ${ov.option.name} (the model keeps its own ${scalingWords(ctx.modelFacts!)})`
-      : `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose ${key} is dead (the model keeps its own ${scalingWords(ctx.modelFacts!)})`
+      : `Remove ${beforeFirst(ov.option.flag.value, '=')}, whose ${key} is dead (the model keeps its own ${scalingWords(ctx.modelFacts!)})`
     : `Move ${key} under ${scope} in ${ov.option.name}`;
   return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
 }
@@ -187,7 +188,7 @@ function renameKeysFix(ctx: LaunchRuleContext): Fix[] {
   const title = !removed.length
     ? `Rename ${renamed.join(', ')} in ${ov.option.name}`
     : !Object.keys(obj).length
-      ? `Remove ${ov.option.flag.value.replace(/=.*$/, '')}, whose only key ${dead} is dead${own}`
+      ? `Remove ${beforeFirst(ov.option.flag.value, '=')}, whose only key ${dead} is dead${own}`
       : `Remove ${dead}${renamed.length ? `, rename ${renamed.join(', ')}` : ''} in ${ov.option.name}${own}`;
   return edits.length ? [{ title, kind: 'other', preferred: true, edits }] : [];
 }
@@ -203,7 +204,7 @@ function withoutKey(obj: Record<string, unknown>, key: string): Record<string, u
  * override already there the option is rewritten in place (flag and value), keeping the layout.
  */
 function vllmRemovedFixes(ctx: LaunchRuleContext, p: GrammarProblem): Fix[] {
-  const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
+  const name = p.token.value.replace(/^--/, '').split('=', 1)[0].replace(/_/g, '-');
   const use = ctx.request.rope[name];
   if (!use?.value) return [];
   const isScaling = name === 'rope-scaling';

@@ -8,6 +8,7 @@
  */
 import { shown } from '../context';
 import { LaunchRuleContext, engineOf } from './context';
+import { trimTrailing } from '../../core/text';
 
 /** A vLLM request's model (command or --config YAML): one code for both. */
 export const SERVING_MODEL_UNRESOLVED = 'serving/model-unresolved';
@@ -20,7 +21,7 @@ export function unjudgedReason(ctx: LaunchRuleContext): string | undefined {
   if (ctx.resolved || !m) return undefined;
   // `$1`, `${MODEL_NAME}` with nothing assigned in the file: the model is chosen when the script runs.
   // A path whose folder is `$HOME/…` still names its model by its last segment.
-  const atRunTime = /\$/.test(m.value.replace(/\/+$/, '').split('/').pop() ?? m.value);
+  const atRunTime = /\$/.test(trimTrailing(m.value, '/').split('/').pop() ?? m.value);
   const lookedFor = atRunTime ? `The model is only known when the script runs (${shown(m.value)})` : undefined;
   const engine = engineOf(ctx);
   if (engine.ownCodes) {

@@ -122,7 +122,7 @@ export function lastOf(options: ArgOption[], ...names: string[]): ArgOption | un
 export function numberText(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   const t = s.trim().replace(/_/g, '');
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return undefined;
+  if (!/^[+-]?(\d+(?:\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(t)) return undefined;
   const n = Number(t);
   return Number.isFinite(n) ? n : undefined;
 }

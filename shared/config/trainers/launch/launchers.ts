@@ -22,6 +22,7 @@
 import { isPythonProgram, pythonTarget } from '../../../launch/python';
 import type { Token } from '../../../launch/types';
 import { normalized } from './argv';
+import { beforeFirst } from '../../../core/text';
 
 export type TrainerProgram = 'llamafactory' | 'swift' | 'axolotl' | 'torchtune' | 'generic-trainer';
 
@@ -155,7 +156,7 @@ function target(entry: Token, args: Token[], isModule: boolean, via: string[]): 
  * LLaMA-Factory has (`--cutoff_len`, or `--stage` with `--finetuning_type`).
  */
 function looksLikeLlamaFactory(args: Token[]): boolean {
-  const flags = new Set(args.filter((a) => a.value.startsWith('--')).map((a) => normalized(a.value.replace(/^--/, '').replace(/=.*$/, ''))));
+  const flags = new Set(args.filter((a) => a.value.startsWith('--')).map((a) => normalized(beforeFirst(a.value.replace(/^--/, ''), '='))));
   return flags.has('cutoff_len') || (flags.has('stage') && flags.has('finetuning_type'));
 }
 
