@@ -55,7 +55,12 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('training/launch-option-ignored', 'warning', 'An option the trainer never applies as written.'),
   c('axolotl/deprecated-rope-scaling', 'error', 'axolotl rejects a top-level rope_scaling.'),
   c('llama-factory/derived-factor', 'information', 'LLaMA-Factory derives the scaling factor from cutoff_len.'),
-  c('llama-factory/scaling-ignored', 'warning', 'cutoff_len ≤ max_position_embeddings: LLaMA-Factory turns the scaling off.'),
+  c('llama-factory/scaling-ignored', 'warning', 'cutoff_len ≤ the length LLaMA-Factory scales from: it turns the scaling off.'),
+  c('llama-factory/fails-on-transformers-5', 'warning', "LLaMA-Factory's rope_scaling fails at load on transformers 5.x.", ['error']),
+  c('llama-factory/inference-factor', 'information', "LLaMA-Factory's inference entry points scale by a fixed factor 2.0."),
+  c('llama-factory/vllm-rope-scaling', 'error', 'LLaMA-Factory refuses rope_scaling with the vLLM inference backend.'),
+  c('axolotl/theta-ignored', 'warning', 'On transformers 5.x an axolotl model_config rope_theta alone never reaches the model.', ['error']),
+  c('axolotl/override-fails', 'error', 'On transformers 5.x this axolotl model_config RoPE override fails when the model is built.'),
   // Serving configs and vLLM commands.
   c('vllm/max-model-len-exceeds', 'error', 'max-model-len is above the length vLLM derives for the model.', ['warning']),
   c('vllm/context-beyond-trained', 'warning', 'max-model-len is accepted by vLLM but beyond what the model reaches.'),

@@ -178,9 +178,10 @@ describe('training launches: LLaMA-Factory', () => {
     assert.equal(at(text, d), '32768');
     const yarn = d.fixes.find((f) => f.kind === 'yarn')!;
     assert.equal(apply(text, yarn), text.replace('saves/llama3-8b', 'saves/llama3-8b \\\n    --rope_scaling yarn'));
+    // The scaling LLaMA-Factory writes fails on transformers 5.x, which a fresh install gets: said as a warning.
     assert.deepEqual(
       run(apply(text, yarn)).diagnostics.map((x) => x.code),
-      ['llama-factory/derived-factor'],
+      ['llama-factory/derived-factor', 'llama-factory/fails-on-transformers-5'],
     );
   });
 
