@@ -13,6 +13,8 @@ import { toPlain } from '../document/configNode';
 import { UNKNOWN_TYPE } from './scalingType';
 import { LLAMA_FACTORY_SCALINGS } from '../config/trainers/llamaFactory';
 import { llamaFactoryRopePlan } from '../config/trainers/llamaFactoryRope';
+import { scalingDictFor5 } from '../config/trainers/axolotlOverrides';
+import { trainerTransformersLine } from './trainerTransformers';
 import type { PlainObject, PlainValue } from '../fixes/render';
 
 export const AXOLOTL_DEPRECATED = 'axolotl/deprecated-rope-scaling';
@@ -29,7 +31,13 @@ export const trainerSpecificRule: Rule = {
     if (t.deprecatedScaling) {
       const node = t.deprecatedScaling;
       const dest = t.overridePath ?? ['overrides_of_model_config'];
-      const value = toPlain(node) as PlainValue;
+      const plain = toPlain(node) as PlainValue;
+      // Moved where axolotl's transformers 5 builds it (config/trainers/axolotlOverrides.ts).
+      const on5 = trainerTransformersLine('axolotl', ctx.pins).line === 5;
+      const value =
+        on5 && plain !== null && typeof plain === 'object'
+          ? (scalingDictFor5(plain as Record<string, unknown>, ctx.resolved?.rope.base.value, t.overrides.base !== undefined) as PlainValue)
+          : plain;
       const edits = [...ctx.editor.remove(pathTo(node)), ...ctx.editor.set([...dest, 'rope_scaling'], value as PlainObject)];
       out.push(
         finding(

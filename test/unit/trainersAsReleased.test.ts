@@ -204,6 +204,17 @@ describe("axolotl model_config overrides, as axolotl's transformers 5 runs them"
     assert.match(one(run(cleared), 'axolotl/override-fails').message, /`rope_scaling: null` fails/);
   });
 
+  it('the deprecated top-level rope_scaling is moved in the form transformers 5 builds (rope_type, the model base)', () => {
+    const yaml = theta.replace('model_config:\n  rope_theta: 1000000.0\n', 'rope_scaling: {type: linear, factor: 2.0}\n');
+    const d = one(run(yaml), 'axolotl/deprecated-rope-scaling');
+    const fixed = applied(yaml, d.fixes[0].edits);
+    const after = run(fixed);
+    assert.ok(!codes(after).includes('axolotl/deprecated-rope-scaling'));
+    assert.ok(!codes(after).includes('axolotl/override-fails'), fixed);
+    assert.match(fixed, /rope_type: linear/);
+    assert.match(fixed, /rope_theta: 10000/);
+  });
+
   it("context-extension fixes on axolotl carry the model's base, so they build on transformers 5", () => {
     const plain = noTheta.replace(/overrides_of_model_config:\n( {2}.*\n)+/, '');
     const d = one(run(plain), 'training/context-exceeded');

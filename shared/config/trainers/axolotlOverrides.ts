@@ -74,3 +74,17 @@ export function rope5Parameters(model: ModelRope | undefined, theta: number): Re
   out.rope_theta = theta;
   return out;
 }
+
+/**
+ * A scaling dict as transformers 5 builds it when axolotl sets it: `rope_type` (not only the
+ * legacy `type`) and a rope_theta (the model's base) unless the block sets one beside it.
+ */
+export function scalingDictFor5(dict: Record<string, unknown>, base: number | undefined, thetaBeside: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(dict)) {
+    if (k === 'type' && dict.rope_type === undefined) out.rope_type = v;
+    else out[k] = v;
+  }
+  if (out.rope_theta === undefined && !thetaBeside && base !== undefined && Number.isFinite(base)) out.rope_theta = base;
+  return out;
+}
