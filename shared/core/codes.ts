@@ -60,6 +60,7 @@ export const FINDING_CODES: readonly CodeInfo[] = [
   c('llama-factory/inference-factor', 'information', "LLaMA-Factory's inference entry points scale by a fixed factor 2.0."),
   c('llama-factory/vllm-rope-scaling', 'error', 'LLaMA-Factory refuses rope_scaling with the vLLM inference backend.'),
   c('axolotl/theta-ignored', 'warning', 'On transformers 5.x an axolotl model_config rope_theta alone never reaches the model.', ['error']),
+  c('torchtune/beyond-max-seq-len', 'error', "A sequence length above the torchtune model builder's max_seq_len: torchtune raises ValueError."),
   c('axolotl/override-fails', 'error', 'On transformers 5.x this axolotl model_config RoPE override fails when the model is built.'),
   // Serving configs and vLLM commands.
   c('vllm/max-model-len-exceeds', 'error', 'max-model-len is above the length vLLM derives for the model.', ['warning']),

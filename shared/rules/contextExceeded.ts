@@ -7,6 +7,7 @@
  * defined in the YAML, the context itself.
  */
 import type { Fix } from '../core/findings';
+import { torchtuneMaxSeqLen } from '../config/trainers/torchtuneLimit';
 import { yamlBaseLands } from '../config/effectiveModel';
 import type { ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor } from './context';
@@ -61,6 +62,9 @@ export const contextExceededRule: Rule = {
       return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true), detail)];
     }
     if (yamlBaseLands(t, rope, ctx.resolved?.rope)) return [];
+    // torchtune refuses such inputs outright (trainerRuntime.ts, torchtune/beyond-max-seq-len): nothing extrapolates.
+    const torchtuneLimit = torchtuneMaxSeqLen(t, rope);
+    if (torchtuneLimit !== undefined && L > torchtuneLimit) return [];
     const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
     const T = trained.value;
     if (!(L > T)) return [];

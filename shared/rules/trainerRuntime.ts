@@ -8,13 +8,16 @@
  * axolotl/theta-ignored: on transformers 5 a `model_config.rope_theta` alone never reaches the model.
  * axolotl/override-fails (error): on transformers 5 a scaling dict without rope_theta, with the
  *   legacy `type` key, or `rope_scaling: null` fails when the model is built.
+ * torchtune/beyond-max-seq-len (error): a sequence longer than the model builder's max_seq_len
+ *   raises ValueError in TransformerDecoder._validate_inputs (torchtuneLimit.ts).
  */
 import type { Finding, Severity } from '../core/findings';
-import { Rule, finding, fmt, keyRangeOf, rangeFor } from './context';
+import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor } from './context';
 import type { RuleContext } from './context';
 import { llamaFactoryRopePlan } from '../config/trainers/llamaFactoryRope';
 import { type AxolotlOverrideOutcome, axolotlOverrideOutcomes, rope5Parameters } from '../config/trainers/axolotlOverrides';
 import { trainerTransformersLine } from './trainerTransformers';
+import { torchtuneMaxSeqLen } from '../config/trainers/torchtuneLimit';
 import type { PlainObject } from '../fixes/render';
 
 export const LF_FAILS_ON_5 = 'llama-factory/fails-on-transformers-5';
@@ -22,14 +25,16 @@ export const LF_INFERENCE_FACTOR = 'llama-factory/inference-factor';
 export const LF_VLLM_SCALING = 'llama-factory/vllm-rope-scaling';
 export const AXOLOTL_THETA_IGNORED = 'axolotl/theta-ignored';
 export const AXOLOTL_OVERRIDE_FAILS = 'axolotl/override-fails';
+export const TORCHTUNE_BEYOND_MAX = 'torchtune/beyond-max-seq-len';
 
 export const trainerRuntimeRule: Rule = {
-  codes: [LF_FAILS_ON_5, LF_INFERENCE_FACTOR, LF_VLLM_SCALING, AXOLOTL_THETA_IGNORED, AXOLOTL_OVERRIDE_FAILS],
+  codes: [LF_FAILS_ON_5, LF_INFERENCE_FACTOR, LF_VLLM_SCALING, AXOLOTL_THETA_IGNORED, AXOLOTL_OVERRIDE_FAILS, TORCHTUNE_BEYOND_MAX],
   check(ctx) {
     const t = ctx.training;
     if (!t) return [];
     if (t.tool === 'llama-factory') return llamaFactory(ctx);
     if (t.tool === 'axolotl') return axolotl(ctx);
+    if (t.tool === 'torchtune') return torchtune(ctx);
     return [];
   },
 };
@@ -159,4 +164,21 @@ function axolotlFinding(ctx: RuleContext, o: AxolotlOverrideOutcome, why: string
       });
   }
   return finding(AXOLOTL_OVERRIDE_FAILS, 'error', message, keyRangeOf(ctx.doc, o.node), fixes, `${detail} ${counts}`);
+}
+
+function torchtune(ctx: RuleContext): Finding[] {
+  const t = ctx.training!;
+  const limit = torchtuneMaxSeqLen(t, ctx.effective);
+  const seq = t.sequenceLength;
+  if (limit === undefined || !seq?.node || seq.value <= limit) return [];
+  return [
+    finding(
+      TORCHTUNE_BEYOND_MAX,
+      'error',
+      `torchtune stops at the first sequence longer than ${fmt(limit)}: the model builder's max_seq_len is ${fmt(limit)}, not ${fmt(seq.value)}.`,
+      rangeFor(ctx.doc, seq),
+      [{ title: `Set ${seq.key ?? 'max_seq_len'} to ${limit}`, kind: 'other', preferred: true, edits: ctx.editor.set(pathTo(seq.node), limit) }],
+      'TransformerDecoder raises ValueError "seq_len (…) of input tensor should be smaller than max_seq_len" (with packing, on the first batch). Its RoPE cache is built for max_seq_len positions only; the named builders fix it to the model\'s context and take no max_seq_len argument.',
+    ),
+  ];
 }

@@ -226,3 +226,17 @@ describe("axolotl model_config overrides, as axolotl's transformers 5 runs them"
     }
   });
 });
+
+describe('torchtune, as its current release runs it', () => {
+  it("a sequence length above the builder's max_seq_len is refused (ValueError), not extrapolated; within it, nothing", () => {
+    const yaml = readFileSync(join(__dirname, '../fixtures/training/torchtune-qwen2_5-7B-lora.yaml'), 'utf8');
+    const a = run(yaml);
+    const d = one(a, 'torchtune/beyond-max-seq-len');
+    assert.equal(d.severity, 'error');
+    assert.match(d.message, /longer than 32,768/);
+    assert.ok(!codes(a).includes('training/context-exceeded'));
+    const fixed = applied(yaml, d.fixes[0].edits);
+    assert.match(fixed, /max_seq_len: 32768/);
+    assert.deepEqual(codes(run(fixed)), []);
+  });
+});
