@@ -37,6 +37,8 @@ export type TrainingTool =
 /** RoPE keys a training config writes over the base model's config. */
 export interface RopeOverrides {
   base?: Located<number>;
+  /** The base was read inside the scaling dict (axolotl's transformers 5 spelling), not beside it. */
+  baseInScaling?: boolean;
   contextLength?: Located<number>;
   /** A scaling object written in the YAML. */
   scaling?: ScalingDescription;
@@ -73,6 +75,13 @@ export interface TrainingConfig {
   scalingByName?: Located<string>;
   /** Whether the run trains (LLaMA-Factory `do_train`, default true for trainers). */
   trains: boolean;
+  /**
+   * LLaMA-Factory: the YAML is for its inference entry points (chat, api, webchat, export), which
+   * leave model_max_length unset, so `rope_scaling` gets factor 2.0 (config/trainers/llamaFactoryRope.ts).
+   */
+  inference?: boolean;
+  /** LLaMA-Factory `infer_backend` (huggingface, vllm, sglang…), as written. */
+  inferBackend?: Located<string>;
 }
 
 type Reader = (doc: ParsedDocument) => TrainingConfig | undefined;

@@ -11,7 +11,7 @@ import type { RopeSpec, TransformersVariant } from '../rope/spec';
 import type { ModelRope } from '../config/modelRope';
 import { RewriteAdvice, RewriteKind, RewriteOption, adviseRewrite, rank, verdictOf, verdictText } from '../advice/advice';
 import { judgeRewrite } from '../advice/scalingVerdict';
-import { RopeTarget, dynamicFix, linearFix, llama3Fix, raiseBaseFix, roundFactor, scalingBlockFix, yarnFix } from './rewrites';
+import { RopeTarget, dynamicFix, linearFix, llama3Fix, raiseBaseFix, roundFactor, scalingBlock, scalingBlockFix, writeBase, yarnFix } from './rewrites';
 import { PlainObject, float, floatText } from './render';
 import { fmt, fmtPlain } from '../core/format';
 
@@ -115,7 +115,7 @@ function fixOf(o: RewriteOption, x: ExtensionInput): Fix | undefined {
       return {
         title: `Apply NTK scaling: ${t.baseName} ${fmtPlain(x.base)} → ${fmtPlain(o.base)} (s = ${fmt(o.factor)}, d = ${x.dim})`,
         kind: 'ntk',
-        edits: t.editor.set(t.basePath, o.base),
+        edits: writeBase(t, o.base),
       };
     case 'yarn': {
       const yarn = yarnFix(t, o.factor, o.original ?? x.trained);
@@ -146,7 +146,7 @@ function fixOf(o: RewriteOption, x: ExtensionInput): Fix | undefined {
       return {
         title: `Raise ${t.baseName} by Gradient's law for training at ${fmt(x.length)}: ${fmtPlain(x.base)} → ${fmtPlain(o.base)}`,
         kind: 'raise-base',
-        edits: t.editor.set(t.basePath, o.base),
+        edits: writeBase(t, o.base),
       };
   }
 }
@@ -198,7 +198,7 @@ function withDeclaredContext(t: RopeTarget, fix: Fix, block: PlainObject, path: 
     parent.every((k, i) => sp[i] === k) &&
     t.editor.nodeAt(parent)?.kind !== 'object'
   ) {
-    return t.editor.set(parent, { [sp[sp.length - 1]]: block, [path[path.length - 1]]: value });
+    return t.editor.set(parent, { [sp[sp.length - 1]]: scalingBlock(t, block), [path[path.length - 1]]: value });
   }
   return [...fix.edits, ...t.editor.set(path, value)];
 }

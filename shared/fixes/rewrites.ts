@@ -43,6 +43,23 @@ export interface RopeTarget {
   scalingKeep: readonly string[];
   /** LLaMA-Factory: the scaling is chosen by name at this path; factor and lengths are derived. */
   namePath?: KeyPath;
+  /**
+   * Writes a new base where setting `basePath` alone would not reach the model (axolotl on
+   * transformers 5 writes the whole rope_parameters dict); `basePath` still says that it can.
+   */
+  baseWriter?: (value: number) => Fix['edits'];
+  /** Keys every written scaling block also holds (axolotl on transformers 5: the model's rope_theta). */
+  scalingWith?: PlainObject;
+}
+
+/** The edits that make the model run at base `value`. */
+export function writeBase(t: RopeTarget, value: number): Fix['edits'] {
+  return t.baseWriter ? t.baseWriter(value) : t.basePath ? t.editor.set(t.basePath, value) : [];
+}
+
+/** A scaling block as this file must write it (with the target's extra keys). */
+export function scalingBlock(t: RopeTarget, block: PlainObject): PlainObject {
+  return t.scalingWith ? { ...block, ...t.scalingWith } : block;
 }
 
 /** Factors are written rounded up to a quarter, so factor × original always covers the target. */
@@ -61,7 +78,7 @@ export function ntkFix(t: RopeTarget, base: number, scale: number, dim: number):
   return {
     title: `Apply NTK scaling: ${t.baseName} ${fmtPlain(base)} → ${fmtPlain(next)}`,
     kind: 'ntk',
-    edits: t.editor.set(t.basePath, next),
+    edits: writeBase(t, next),
   };
 }
 
@@ -77,7 +94,7 @@ export function raiseBaseFix(t: RopeTarget, base: number, next: number, length: 
   return {
     title: `Raise ${t.baseName} to ${fmtPlain(next)}${why}`,
     kind: 'raise-base',
-    edits: t.editor.set(t.basePath, next),
+    edits: writeBase(t, next),
   };
 }
 
@@ -89,7 +106,7 @@ export function scalingBlockFix(t: RopeTarget, kind: Fix['kind'], name: string, 
 function scalingFix(t: RopeTarget, kind: Fix['kind'], name: string, block: PlainObject, title: string): Fix | undefined {
   if (t.namePath) return { title: `Use LLaMA-Factory's ${name} scaling (rope_scaling: ${name})`, kind, edits: t.editor.set(t.namePath, name) };
   if (!t.scalingPath || !canRewriteScaling(t)) return undefined;
-  return { title, kind, edits: t.editor.mergeObject(t.scalingPath, block, OWNED_SCALING_KEYS) };
+  return { title, kind, edits: t.editor.mergeObject(t.scalingPath, scalingBlock(t, block), OWNED_SCALING_KEYS) };
 }
 
 /** False when the existing scaling block is of a kind a rewrite must not replace (multimodal sections, proportional, longrope lists). */

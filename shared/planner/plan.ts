@@ -4,6 +4,7 @@
  * its reason, and trainer YAML fragments. Pure and synchronous (float64 scans only).
  */
 import { RopeError } from '../core/errors';
+import { llamaFactoryOldLength } from '../config/trainers/llamaFactoryRope';
 import type { ModelRope } from '../config/modelRope';
 import { toRopeSpec } from '../config/modelConfig';
 import { criticalDimension } from '../rope/analysis';
@@ -124,6 +125,7 @@ export function buildPlan(model: PlanModel, req: PlanRequest, proofs: PlanProofs
         rotaryDim: d,
         modelType: rope.modelType,
         shippedContext: facts.shippedContext,
+        llamaFactoryOld: llamaFactoryOldLength(rope).old,
         shippedScaling,
         config: model.config,
         ranked,

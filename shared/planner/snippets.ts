@@ -19,8 +19,13 @@ export interface SnippetContext {
   base: number;
   rotaryDim: number;
   modelType?: string;
-  /** max_position_embeddings as shipped: LLaMA-Factory derives its factor from it. */
+  /** max_position_embeddings as shipped. */
   shippedContext: number;
+  /**
+   * The length LLaMA-Factory scales from: the shipped scaling block's original length, else the
+   * shipped context (config/trainers/llamaFactoryRope.ts). Absent: the shipped context.
+   */
+  llamaFactoryOld?: number;
   /** The model's own scaling type, when it ships one. */
   shippedScaling?: string;
   /** Raw config values (vocab_size, num_hidden_layers, …) for torchtune's builders. */
@@ -82,19 +87,20 @@ export function axolotlSnippet(ctx: SnippetContext): Snippet {
   const lines = [`sequence_len: ${L}`];
   if (o.method === 'as-shipped') return { yaml: lines.join('\n') + '\n', note };
   lines.push('overrides_of_model_config:', `  max_position_embeddings: ${L}`);
+  // axolotl runs transformers 5 (config/trainers/axolotlOverrides.ts): a base reaches the model only
+  // inside rope_parameters, a scaling dict replaces the model's rope_theta, and null fails to build.
   if (o.ropeTheta !== undefined) {
-    lines.push(`  rope_theta: ${theta(o.ropeTheta)}`);
     // A base option replaces the model's own scaling: the frequencies judged are the plain ones.
-    if (ctx.shippedScaling) lines.push('  rope_scaling: null');
+    lines.push('  rope_parameters:', '    rope_type: default', `    rope_theta: ${theta(o.ropeTheta)}`);
   } else if (o.ropeScaling) {
-    lines.push('  rope_scaling:', ...scalingLines(o.ropeScaling, '    '));
+    lines.push('  rope_scaling:', ...scalingLines(o.ropeScaling, '    '), `    rope_theta: ${theta(ctx.base)}`);
   }
   return { yaml: lines.join('\n') + '\n', note };
 }
 
 /** LLaMA-Factory's own derivation (model_args.py): factor = ceil(cutoff_len / mpe), original = mpe. */
 export function llamaFactoryDerived(ctx: SnippetContext, name: 'yarn' | 'linear' | 'llama3'): { factor: number; lmax: number; meets: boolean; change: number } {
-  const mpe = ctx.shippedContext;
+  const mpe = ctx.llamaFactoryOld ?? ctx.shippedContext;
   const factor = Math.ceil(ctx.length / mpe);
   const common = { base: ctx.base, rotaryDim: ctx.rotaryDim, factor, maxPositionEmbeddings: mpe * factor };
   const spec: RopeSpec =
@@ -113,14 +119,14 @@ export function llamaFactoryDerived(ctx: SnippetContext, name: 'yarn' | 'linear'
 
 export function llamaFactorySnippet(ctx: SnippetContext): Snippet {
   const L = ctx.length,
-    mpe = ctx.shippedContext;
+    mpe = ctx.llamaFactoryOld ?? ctx.shippedContext;
   const noTheta = "LLaMA-Factory has no rope_theta key: a base change (NTK-aware, Gradient's law, robust base) needs the model's config.json edited.";
   if (L <= mpe) {
     const shipped = ctx.options.find((o) => o.method === 'as-shipped');
     const ok = shipped?.meetsBound === true;
     return {
       yaml: `cutoff_len: ${L}\n`,
-      note: `cutoff_len ${fmt(L)} is within the model's max_position_embeddings ${fmt(mpe)}, where LLaMA-Factory turns rope_scaling off: it trains the model as shipped${ok ? ', which meets the bound here' : `, which holds only to ${fmt(shipped?.lmax ?? 0)}`}. ${noTheta}`,
+      note: `cutoff_len ${fmt(L)} is within the ${fmt(mpe)} LLaMA-Factory scales from (the model's ${ctx.llamaFactoryOld !== undefined && ctx.llamaFactoryOld !== ctx.shippedContext ? 'original length' : 'max_position_embeddings'}), where it turns rope_scaling off: it trains the model as shipped${ok ? ', which meets the bound here' : `, which holds only to ${fmt(shipped?.lmax ?? 0)}`}. ${noTheta}`,
     };
   }
   const names: ('yarn' | 'linear' | 'llama3')[] = isLlamaFamily(ctx.modelType) ? ['yarn', 'llama3', 'linear'] : ['yarn', 'linear'];
@@ -131,8 +137,12 @@ export function llamaFactorySnippet(ctx: SnippetContext): Snippet {
     `LLaMA-Factory derives factor = ceil(${fmt(L)} / ${fmt(mpe)}) = ${chosen.factor} and original_max_position_embeddings = ${fmt(mpe)} itself (the model then covers ${fmt(chosen.factor * mpe)}).`,
   ];
   if (!chosen.meets) notes.push(`No scaling LLaMA-Factory can name meets the bound at ${fmt(L)}; ${chosen.name} holds to ${fmt(chosen.lmax)}.`);
-  if (mpe !== ctx.trained) notes.push(`Its factor is relative to max_position_embeddings ${fmt(mpe)}, not the trained context ${fmt(ctx.trained)}.`);
+  if (mpe !== ctx.trained)
+    notes.push(
+      `Its factor is relative to ${ctx.llamaFactoryOld !== undefined && ctx.llamaFactoryOld !== ctx.shippedContext ? "the original length of the model's scaling block" : 'max_position_embeddings'} ${fmt(mpe)}, not the trained context ${fmt(ctx.trained)}.`,
+    );
   if (ctx.shippedScaling) notes.push(`It replaces the model's own ${ctx.shippedScaling} scaling.`);
+  notes.push('Its scaling loads on transformers 4.x only: pin transformers>=4.55.0,<5 (5.x refuses the float max_position_embeddings it writes).');
   const rec = ctx.ranked[0];
   if (rec && rec.method !== chosen.name && rec.method !== 'as-shipped')
     notes.push(`The recommendation (${rec.label}) is not something LLaMA-Factory can write. ${rec.ropeTheta !== undefined ? noTheta : ''}`.trim());

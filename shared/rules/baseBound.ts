@@ -14,6 +14,7 @@
  *    whose ±10% neighbourhood is valid (never b* itself, which sits on a narrow island).
  */
 import type { Finding } from '../core/findings';
+import { yamlBaseLands } from '../config/effectiveModel';
 import type { AttentionGroup, Located, ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
 import { boundable, bstarOf, judgedLength, lmaxOf, robustBaseOf } from './bound';
@@ -58,7 +59,7 @@ export const baseBoundRule: Rule = {
       // A model defined in a training YAML (pretraining) is judged at the length it trains at.
       return checkGroups(ctx, ctx.model, severity, ctx.training?.sequenceLength?.value, continued);
     }
-    if (ctx.effective && ctx.training?.overrides.base) {
+    if (ctx.effective && ctx.training && yamlBaseLands(ctx.training, ctx.effective, ctx.resolved?.rope)) {
       // A training config that sets its own base: judged at the length it trains at.
       return checkGroups(ctx, ctx.effective, severity, ctx.training.sequenceLength?.value, continued);
     }

@@ -7,6 +7,8 @@
  * defined in the YAML, the context itself.
  */
 import type { Fix } from '../core/findings';
+import { torchtuneMaxSeqLen } from '../config/trainers/torchtuneLimit';
+import { yamlBaseLands } from '../config/effectiveModel';
 import type { ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, numParam, pathTo, rangeFor } from './context';
 import { trainingTarget } from './targets';
@@ -61,7 +63,10 @@ export const contextExceededRule: Rule = {
         `Scale from the ${linear ? 'unscaled' : 'trained'} context ${fmt(T)} by factor ${fmt(rescaled)} instead${rescaled === L / T ? '' : ` (${fmt(L)} / ${fmt(T)} rounded up to a quarter)`}.`;
       return [finding(CONTEXT_EXCEEDED, 'warning', message, rangeFor(ctx.doc, seq), fixesFor(ctx, L, T, true), detail)];
     }
-    if (t.overrides.base) return [];
+    if (yamlBaseLands(t, rope, ctx.resolved?.rope)) return [];
+    // torchtune refuses such inputs outright (trainerRuntime.ts, torchtune/beyond-max-seq-len): nothing extrapolates.
+    const torchtuneLimit = torchtuneMaxSeqLen(t, rope);
+    if (torchtuneLimit !== undefined && L > torchtuneLimit) return [];
     const trained = t.ownModel ? { value: mpe, source: 'config' } : trainedContextOf(rope);
     const T = trained.value;
     if (!(L > T)) return [];

@@ -17,7 +17,7 @@ import { extensionFixes } from '../fixes/extension';
 import { ropeGroups } from '../config/attentionGroups';
 import { isLlamaFamily } from './families';
 import { windowsCover } from '../advice/advice';
-import { roundFactor } from '../fixes/rewrites';
+import { roundFactor, writeBase } from '../fixes/rewrites';
 import { editedBase } from '../config/editOrDerivative';
 import { pastShippedScalingFinding } from './pastScaling';
 import { familyAssumptionOf, findListedEntry } from '../config/catalog';
@@ -107,7 +107,7 @@ function restoringBase(fixes: Fix[], target: RopeTarget, edit: { shipped: number
     if (!target.basePath) continue;
     const restore = `, ${target.baseName} back to ${fmtPlain(edit.shipped)}`;
     const title = fix.title.includes(' — ') ? fix.title.replace(' — ', `${restore} — `) : fix.title + restore;
-    out.push({ ...fix, title, edits: [...fix.edits, ...target.editor.set(target.basePath, edit.shipped)] });
+    out.push({ ...fix, title, edits: [...fix.edits, ...writeBase(target, edit.shipped)] });
   }
   if (out.length && !out.some((f) => f.preferred)) out[0].preferred = true;
   return out;

@@ -9,6 +9,7 @@ import { partialRotaryRule } from './partialRotary';
 import { contextExceededRule } from './contextExceeded';
 import { trainingScalingRule } from './trainingScaling';
 import { trainerSpecificRule } from './trainerSpecific';
+import { trainerRuntimeRule } from './trainerRuntime';
 import { invalidValuesRule } from './invalidValues';
 import { contextExtendedRule } from './contextExtended';
 import { consumerMisreadRule } from './consumerMisread';
@@ -28,6 +29,7 @@ export const RULES: readonly Rule[] = [
   contextExceededRule,
   trainingScalingRule,
   trainerSpecificRule,
+  trainerRuntimeRule,
   consumerMisreadRule,
   consumerRefusedRule,
   consumerRotaryDimsRule,

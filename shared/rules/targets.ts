@@ -1,5 +1,7 @@
 /** Where fixes write in the current document, for a model config or a training config. */
 import { pathOf } from '../document/configNode';
+import { trainerTransformersLine } from './trainerTransformers';
+import { rope5Parameters } from '../config/trainers/axolotlOverrides';
 import type { ConfigNode } from '../document/configNode';
 import type { ModelRope } from '../config/modelRope';
 import type { RopeTarget } from '../fixes/rewrites';
@@ -35,6 +37,16 @@ export function trainingTarget(ctx: RuleContext): RopeTarget {
   if (t.tool === 'llama-factory' && !t.overrides.scaling) {
     target.namePath = t.scalingKeyPath;
     target.scalingPath = undefined;
+  }
+  // axolotl on transformers 5 (config/trainers/axolotlOverrides.ts): a base reaches the model only
+  // inside rope_parameters, and a scaling dict must carry the model's rope_theta.
+  const model = ctx.resolved?.rope;
+  if (t.tool === 'axolotl' && t.overridePath && trainerTransformersLine('axolotl', ctx.pins).line === 5) {
+    const block = t.overridePath;
+    target.baseWriter = (value) => ctx.editor.set([...block, 'rope_parameters'], rope5Parameters(model, value));
+    // The base the fixes' verdicts are computed with: the one the model runs.
+    const base = ctx.effective?.base.value ?? model?.base.value;
+    if (base !== undefined && Number.isFinite(base)) target.scalingWith = { rope_theta: base };
   }
   return target;
 }

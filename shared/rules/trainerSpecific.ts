@@ -1,9 +1,10 @@
 /**
  * axolotl/deprecated-rope-scaling (error): axolotl's schema rejects a top-level `rope_scaling`
  * ("`rope_scaling` is no longer supported, it should now be be a key under `model_config`").
- * llama-factory/derived-factor (information): LLaMA-Factory derives factor = ceil(cutoff_len / mpe).
- * llama-factory/scaling-ignored (warning): cutoff_len ≤ max_position_embeddings, so LLaMA-Factory
- * turns the requested scaling off.
+ * llama-factory/derived-factor (information): LLaMA-Factory derives factor = ceil(cutoff_len / old),
+ * old being the model's rope_scaling.original_max_position_embeddings or else its mpe (llamaFactoryRope.ts).
+ * llama-factory/scaling-ignored (warning): cutoff_len ≤ that old length, so LLaMA-Factory turns the
+ * requested scaling off.
  * training/base-model-unresolved (hint): the base model's config could not be found offline.
  */
 import type { Finding } from '../core/findings';
@@ -11,6 +12,9 @@ import { Rule, finding, fmt, keyRangeOf, pathTo, rangeFor, shown } from './conte
 import { toPlain } from '../document/configNode';
 import { UNKNOWN_TYPE } from './scalingType';
 import { LLAMA_FACTORY_SCALINGS } from '../config/trainers/llamaFactory';
+import { llamaFactoryRopePlan } from '../config/trainers/llamaFactoryRope';
+import { scalingDictFor5 } from '../config/trainers/axolotlOverrides';
+import { trainerTransformersLine } from './trainerTransformers';
 import type { PlainObject, PlainValue } from '../fixes/render';
 
 export const AXOLOTL_DEPRECATED = 'axolotl/deprecated-rope-scaling';
@@ -27,7 +31,13 @@ export const trainerSpecificRule: Rule = {
     if (t.deprecatedScaling) {
       const node = t.deprecatedScaling;
       const dest = t.overridePath ?? ['overrides_of_model_config'];
-      const value = toPlain(node) as PlainValue;
+      const plain = toPlain(node) as PlainValue;
+      // Moved where axolotl's transformers 5 builds it (config/trainers/axolotlOverrides.ts).
+      const on5 = trainerTransformersLine('axolotl', ctx.pins).line === 5;
+      const value =
+        on5 && plain !== null && typeof plain === 'object'
+          ? (scalingDictFor5(plain as Record<string, unknown>, ctx.resolved?.rope.base.value, t.overrides.base !== undefined) as PlainValue)
+          : plain;
       const edits = [...ctx.editor.remove(pathTo(node)), ...ctx.editor.set([...dest, 'rope_scaling'], value as PlainObject)];
       out.push(
         finding(
@@ -52,34 +62,32 @@ export const trainerSpecificRule: Rule = {
           `Its rope_scaling must be one of ${LLAMA_FACTORY_SCALINGS.join(', ')}.`,
         ),
       );
-    } else if (t.tool === 'llama-factory' && t.scalingByName && t.trains) {
-      const mpe = ctx.resolved?.rope.contextLength.value;
-      const L = t.sequenceLength?.value;
-      if (mpe && L) {
-        if (L > mpe) {
-          const f = Math.ceil(L / mpe);
-          out.push(
-            finding(
-              LF_DERIVED_FACTOR,
-              'information',
-              `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ${f}.0 over ${fmt(mpe)}, covering ${fmt(f * mpe)} tokens.`,
-              rangeFor(ctx.doc, t.scalingByName),
-              [],
-              `It derives factor ceil(${fmt(L)} / ${fmt(mpe)}) = ${f}.0 and original length ${fmt(mpe)}${f * mpe > L * 1.25 ? `; ${fmt(f * mpe)} is well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,
-            ),
-          );
-        } else {
-          out.push(
-            finding(
-              LF_SCALING_IGNORED,
-              'warning',
-              `LLaMA-Factory disables this rope_scaling: cutoff_len ${fmt(L)} is within the model's context of ${fmt(mpe)}.`,
-              rangeFor(ctx.doc, t.scalingByName),
-              [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(t.scalingKeyPath ?? ['rope_scaling']) }],
-              'It logs "Input length is smaller than max length" and trains unscaled.',
-            ),
-          );
-        }
+    } else if (t.tool === 'llama-factory' && t.scalingByName) {
+      const plan = llamaFactoryRopePlan(t, ctx.resolved?.rope);
+      const from = (p: { oldFrom: string }) => (p.oldFrom === 'max_position_embeddings' ? '' : ` (the model's ${p.oldFrom})`);
+      if (plan.kind === 'applied' && plan.mode === 'train') {
+        const L = plan.length!;
+        out.push(
+          finding(
+            LF_DERIVED_FACTOR,
+            'information',
+            `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ${plan.factor}.0 over ${fmt(plan.old)}${from(plan)}, covering ${fmt(plan.newContext)} tokens.`,
+            rangeFor(ctx.doc, t.scalingByName),
+            [],
+            `It derives factor ceil(${fmt(L)} / ${fmt(plan.old)}) = ${plan.factor}.0 and original length ${fmt(plan.old)}${plan.newContext > L * 1.25 ? `; ${fmt(plan.newContext)} is well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,
+          ),
+        );
+      } else if (plan.kind === 'disabled') {
+        out.push(
+          finding(
+            LF_SCALING_IGNORED,
+            'warning',
+            `LLaMA-Factory disables this rope_scaling: cutoff_len ${fmt(plan.length)} is within the ${fmt(plan.old)}${from(plan)} it scales from.`,
+            rangeFor(ctx.doc, t.scalingByName),
+            [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(t.scalingKeyPath ?? ['rope_scaling']) }],
+            'It logs "Input length is smaller than max length. Disabling rope scaling." and keeps the model\'s own RoPE settings.',
+          ),
+        );
       }
     }
     if (!t.ownModel && !ctx.resolved && (t.baseModel || t.baseModelCandidates.length)) {

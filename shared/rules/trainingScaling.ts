@@ -57,7 +57,10 @@ export const trainingScalingRule: Rule = {
       newFactor * trained >= seqLen &&
       nativeCover !== undefined &&
       seqLen > nativeCover;
-    if ((byName || dict) && !restated && native && native.type && native.type !== 'default') {
+    // A dict that repeats the model's own scaling (axolotl's rope_parameters on transformers 5, written
+    // to carry a new base) keeps it rather than replacing it.
+    const repeatsNative = !byName && dict?.type === native?.type && newFactor === numParam(native, 'factor');
+    if ((byName || dict) && !restated && !repeatsNative && native && native.type && native.type !== 'default') {
       const f = numParam(native, 'factor');
       const node = byName?.node ?? dict?.node;
       const path = t.scalingKeyPath;

@@ -22,6 +22,7 @@ import { analyzeServingConfig } from './analyzeServing';
 import { consumerTable } from '../serving/consumers';
 import { configView } from '../serving/consumer';
 import { pinsFromSetting, type WorkspaceFacts } from '../serving/pins';
+import { trainerTransformersLine } from '../rules/trainerTransformers';
 import { launchFormatOf, readLaunchFile } from '../launch/index';
 import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
@@ -171,8 +172,11 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
   const resolver = opts.resolver ?? catalogResolver;
   const refs = [...training.baseModelCandidates, ...(training.baseModel ? [training.baseModel.value] : [])];
   const resolved = training.ownModel ? undefined : safe('resolving the base model', () => resolver.resolve(refs, opts.fileName));
-  const effective = training.ownModel ?? (resolved ? effectiveModel(training, resolved) : overridesOnly(training));
-  const ctx: RuleContext = { ...base, fileKind: 'training-config', training, resolved, effective, model: training.ownModel };
+  const pins = [...(safe('reading the workspace pins', () => opts.workspace?.pinsFor(opts.fileName)) ?? []), ...pinsFromSetting(opts.consumers)];
+  // The transformers line the trainer runs decides which overrides land (axolotl on transformers 5).
+  const transformers = trainerTransformersLine(training.tool, pins).line;
+  const effective = training.ownModel ?? (resolved ? effectiveModel(training, resolved, { transformers }) : overridesOnly(training));
+  const ctx: RuleContext = { ...base, fileKind: 'training-config', training, resolved, effective, model: training.ownModel, pins };
   const description: TrainingDescription = {
     tool: training.tool,
     resolvedFrom: resolved?.from ?? null,

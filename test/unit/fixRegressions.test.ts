@@ -126,7 +126,11 @@ describe('issue 26: fixes verified as the consumer reads them', function () {
       assert.deepEqual(checkYamlStrict(fixed), [], fixed);
       assert.equal(fixed.match(/^overrides_of_model_config:/gm)?.length, 1, fixed);
       const over = parseYaml(fixed).overrides_of_model_config;
-      assert.deepEqual(over, { rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 32768 }, max_position_embeddings: 262144 });
+      // rope_theta: on transformers 5 (axolotl's line) the dict replaces rope_parameters whole, base included.
+      assert.deepEqual(over, {
+        rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 32768, rope_theta: 1000000 },
+        max_position_embeddings: 262144,
+      });
     }
   });
 

@@ -225,7 +225,9 @@ describe('planner: plans for real models', () => {
     const rec = st.options.find((o) => o.method === st.recommended)!;
     assert.ok(rec.ropeTheta !== undefined, `recommended ${rec.method}`);
     assert.equal(rec.method, 'robust-base');
-    assert.match(st.snippets.axolotl!, /rope_scaling: null/);
+    // axolotl runs transformers 5: the plain base is written as rope_parameters (null would fail to build).
+    assert.match(st.snippets.axolotl!, /rope_parameters:\n {4}rope_type: default\n {4}rope_theta: /);
+    assert.doesNotMatch(st.snippets.axolotl!, /rope_scaling: null/);
   });
 
   it("a base option valid at its own value but not over its ±10% is not recommended (Mistral-7B-v0.3 → 131,072: Gradient's law base)", () => {
@@ -283,7 +285,9 @@ describe('planner: trainer snippets', () => {
           const parsed = parseYaml(snippet);
           assert.equal(typeof parsed, 'object', `${trainer} snippet parses`);
           const text = fullYaml(trainer, c.id, snippet);
-          const a = analyzeText(text, { fileName: `plan-${trainer}.yaml`, oracle, resolver: catalogResolver });
+          // LLaMA-Factory's scaling loads on transformers 4.x only (its snippet note says so): checked with that pin.
+          const consumers = trainer === 'llama-factory' ? ['transformers==4.51.3'] : undefined;
+          const a = analyzeText(text, { fileName: `plan-${trainer}.yaml`, oracle, resolver: catalogResolver, ...(consumers ? { consumers } : {}) });
           assert.equal(a.kind, 'training-config', `${trainer} at ${st.length} is read as a training config:\n${text}`);
           assert.equal(a.training?.resolvedFrom?.startsWith('catalog:'), true, `${trainer}: base model resolved`);
           const bad = a.diagnostics.filter((d) => ROPE_CODES.test(d.code) && (d.severity === 'warning' || d.severity === 'error'));

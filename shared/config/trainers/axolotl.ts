@@ -53,6 +53,17 @@ export function readAxolotl(doc: ParsedDocument): TrainingConfig | undefined {
     const sc = child(block, 'rope_scaling');
     if (sc?.kind === 'object') t.overrides.scaling = describeScalingNode(sc);
     else if (sc?.kind === 'null') t.overrides.scalingCleared = sc;
+    // transformers 5 spelling (axolotlOverrides.ts): the whole dict, base included.
+    const params = child(block, 'rope_parameters');
+    const dict = sc?.kind === 'object' ? sc : params?.kind === 'object' ? params : undefined;
+    if (dict === params && dict) t.overrides.scaling = describeScalingNode(dict);
+    // On transformers 5, axolotl's pinned line, a rope_theta inside the dict is the one the model
+    // runs (a sibling rope_theta only fills a dict that has none).
+    const inner = dict ? numAt(dict, ['rope_theta']) : undefined;
+    if (inner) {
+      t.overrides.base = inner;
+      t.overrides.baseInScaling = true;
+    }
   }
   const deprecated = child(root, 'rope_scaling');
   if (deprecated && deprecated.kind !== 'null') t.deprecatedScaling = deprecated;
