@@ -1,0 +1,40 @@
+/**
+ * The robust base to suggest, from the proven table when it holds the answer, else by the live search
+ * (chooseBase.ts). One function for the check fix, the planner and the Inspector, so they suggest the
+ * same base.
+ *
+ * The table's smallest robust base R at the rung L′ ≥ L is the smallest round base robust at L′ (no base
+ * below it qualifies there), and a base robust at L′ is robust at L. So for a search from `start` ≤ R,
+ * R is the answer at L′ and a proven answer at L; when L is a rung it is exactly what the live search at L
+ * finds. Above the proven threshold V of L′ every base is valid, so the first round base ≥ start is robust
+ * once 0.9·start ≥ V. Anything else is searched live.
+ */
+import { tableRobustBase, tableValidAbove } from '../bstar/table/provenTable';
+import { grouped } from '../core/format';
+import { type LmaxFn, MARGIN, type ProveFn, chooseValidBase, roundUpNice } from './chooseBase';
+
+export interface RobustChoice {
+  base: number;
+  /** The length it is proven at: `length` itself, or the table's rung above it (see `rungNote`). */
+  provenAt: number;
+  from: 'table' | 'live';
+}
+
+/** The smallest round base ≥ start whose ±10% is proven valid at `length` (or at the rung above it); undefined as chooseValidBase. */
+export function chooseRobustBase(start: number, dim: number, length: number, lmax: LmaxFn, prove: ProveFn): RobustChoice | undefined {
+  const t = tableRobustBase(length, dim);
+  if (t && start <= t.value) return { base: t.value, provenAt: t.rung, from: 'table' };
+  const v = tableValidAbove(length, dim);
+  if (v && Number.isFinite(start) && start * (1 - MARGIN) >= v.value) return { base: roundUpNice(Math.max(start, 2)), provenAt: v.rung, from: 'table' };
+  const base = chooseValidBase(start, lmax, prove);
+  return base === undefined ? undefined : { base, provenAt: length, from: 'live' };
+}
+
+/** What a message says when the base was proven at a longer rung than asked; '' when proven at `length` itself. */
+export function rungNote(choice: RobustChoice, length: number): string {
+  if (choice.provenAt <= length) return '';
+  return (
+    ` It is proven at ${grouped(choice.provenAt)} tokens, the proven table's length at or above ${grouped(length)}` +
+    ` (a base valid for every position below ${grouped(choice.provenAt)} is valid below ${grouped(length)} too).`
+  );
+}
