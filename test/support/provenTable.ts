@@ -7,6 +7,8 @@
 import { join } from 'node:path';
 import { CPU_PROVER, type TableProver, generateTable } from '../../shared/node/provenTableGen';
 import { TABLE_DIMS } from '../../shared/bstar/table/dims';
+import { PROOF_CODE_VERSION } from '../../shared/bstar/table/codeVersion';
+import { proofSourcesHash } from '../../shared/node/proofSources';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -32,6 +34,10 @@ async function gpuProver(): Promise<{ prover: TableProver; close(): Promise<void
 }
 
 async function main(): Promise<void> {
+  const hash = proofSourcesHash(ROOT);
+  if (hash !== PROOF_CODE_VERSION) {
+    throw new Error(`the proof sources changed: set PROOF_CODE_VERSION to '${hash}' in shared/bstar/table/codeVersion.ts first`);
+  }
   const num = (name: string) => (arg(name) === undefined ? undefined : Number(arg(name)));
   const dims = arg('dims')?.split(',').map(Number) ?? TABLE_DIMS;
   const gpu = process.argv.includes('--gpu') ? await gpuProver() : undefined;
