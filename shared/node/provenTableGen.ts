@@ -94,7 +94,7 @@ export function readTable(file: string): ProvenTableFile {
 /** One row per line (readable diffs), rows sorted by dim then length; written to a temporary file and renamed. */
 export function writeTable(file: string, table: ProvenTableFile): void {
   const rows = table.rows.slice().sort((a, b) => a.dim - b.dim || a.length - b.length);
-  const head = `{\n  "$schema": ${JSON.stringify(table.$schema ?? './proven.schema.json')},\n  "about": ${JSON.stringify(table.about)},\n  "rows": [\n`;
+  const head = `{\n  "$schema": ${JSON.stringify(table.$schema ?? './proven.schema.json')},\n  "about": ${JSON.stringify(ABOUT)},\n  "rows": [\n`;
   const body = rows.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${head}${body}\n  ]\n}\n`);
