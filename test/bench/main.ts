@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
- * `--only bstar|bstar-long|server|kernels|plan|gguf|launch|repo-scan` runs one suite; `--json FILE` also writes the rows as JSON;
+ * `--only bstar|bstar-long|server|kernels|plan|gguf|launch|repo-scan|proven-table` runs one suite; `--json FILE` also writes the rows as JSON;
  * `--quick` leaves out b* at 2^24 (the long suite alone takes a few minutes).
  */
 import { writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import * as plan from './plan';
 import * as gguf from './gguf';
 import * as launch from './launch';
 import * as repoScan from './repoScan';
+import * as provenTable from './provenTable';
 
 async function main() {
   const args = process.argv.slice(2);
@@ -27,6 +28,7 @@ async function main() {
     gguf,
     launch,
     'repo-scan': repoScan,
+    'proven-table': provenTable,
   };
   const report = new BenchReport();
   for (const [name, suite] of Object.entries(SUITES)) {
