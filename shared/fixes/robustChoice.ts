@@ -7,9 +7,10 @@
  * below it qualifies there), and a base robust at L′ is robust at L. So for a search from `start` ≤ R,
  * R is the answer at L′ and a proven answer at L; when L is a rung it is exactly what the live search at L
  * finds. Above the proven threshold V of L′ every base is valid, so the first round base ≥ start is robust
- * once 0.9·start ≥ V. Anything else is searched live.
+ * once 0.9·start ≥ V. Anything else is searched live, from the robust base of the rung below L at the
+ * lowest (no round base under it is robust there, so none is at L).
  */
-import { tableRobustBase, tableValidAbove } from '../bstar/table/provenTable';
+import { tableRobustBase, tableRobustFloor, tableValidAbove } from '../bstar/table/provenTable';
 import { grouped } from '../core/format';
 import { type LmaxFn, MARGIN, type ProveFn, chooseValidBase, roundUpNice } from './chooseBase';
 
@@ -26,7 +27,9 @@ export function chooseRobustBase(start: number, dim: number, length: number, lma
   if (t && start <= t.value) return { base: t.value, provenAt: t.rung, from: 'table' };
   const v = tableValidAbove(length, dim);
   if (v && Number.isFinite(start) && start * (1 - MARGIN) >= v.value) return { base: roundUpNice(Math.max(start, 2)), provenAt: v.rung, from: 'table' };
-  const base = chooseValidBase(start, lmax, prove);
+  // The live search skips the round bases a shorter rung already rules out (same answer, fewer proofs).
+  const floor = tableRobustFloor(length, dim)?.value ?? 0;
+  const base = chooseValidBase(Math.max(start, floor), lmax, prove);
   return base === undefined ? undefined : { base, provenAt: length, from: 'live' };
 }
 

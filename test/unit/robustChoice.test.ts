@@ -8,7 +8,8 @@ import { strict as assert } from 'node:assert';
 import { bstar, lmax, robustNeighbourhood } from '../../shared/bstar/index';
 import { chooseValidBase, roundUpNice } from '../../shared/fixes/chooseBase';
 import { chooseRobustBase, rungNote } from '../../shared/fixes/robustChoice';
-import { tableRobustBase, tableValidAbove } from '../../shared/bstar/table/provenTable';
+import { tableRobustBase, tableRows, tableValidAbove } from '../../shared/bstar/table/provenTable';
+import { LADDER_MAX } from '../../shared/bstar/table/ladder';
 import { invalidAcrossNeighbourhood } from './helpers/independentScan';
 
 const prove = (d: number, L: number) => (c: number) => {
@@ -82,7 +83,30 @@ describe('chooseRobustBase: the proven table first, the live search otherwise', 
     assert.ok(start > tableRobustBase(M, d)!.value && start * 0.9 < tableValidAbove(M, d)!.value);
     const live = chooseRobustBase(start, d, M, (x) => lmax(x, d, M), prove(d, M))!;
     assert.equal(live.from, 'live');
-    assert.equal(live.base, chooseValidBase(start, (x) => lmax(x, d, M), prove(d, M)));
+    assert.equal(
+      live.base,
+      chooseValidBase(start, (x) => lmax(x, d, M), prove(d, M)),
+    );
+  });
+
+  it("past the table's last rung for a dim, the live search starts at the robust base of the rung below (no round base under it is robust)", () => {
+    const top = new Map<number, number>();
+    for (const r of tableRows()) if (r.robust && r.length > (top.get(r.dim) ?? 0)) top.set(r.dim, r.length);
+    const [d, rung] = [...top].find(([dim, L]) => L < LADDER_MAX && !tableRobustBase(L + 1, dim))!;
+    const floor = tableRobustBase(rung, d)!.value;
+    const asked: number[] = [];
+    const c = chooseRobustBase(
+      10,
+      d,
+      rung + 1,
+      () => null,
+      (x) => {
+        asked.push(x);
+        return null;
+      },
+    )!;
+    assert.deepEqual(c, { base: floor, provenAt: rung + 1, from: 'live' });
+    assert.deepEqual(asked, [floor], 'no candidate below the floor was proven');
   });
 
   it('lengths the table does not reach, and dims it does not hold, go to the live search', () => {

@@ -24,6 +24,14 @@ export function ladderCeil(length: number): number | undefined {
   return LADDER.find((r) => r >= length);
 }
 
+/** The longest rung ≤ L, or undefined below the ladder (and for a length that is not a positive integer). */
+export function ladderFloor(length: number): number | undefined {
+  if (!Number.isSafeInteger(length) || length < LADDER_MIN) return undefined;
+  let r = LADDER[0];
+  for (const x of LADDER) if (x <= length) r = x;
+  return r;
+}
+
 /** The rung just below `rung` (undefined for the first). */
 export function ladderBelow(rung: number): number | undefined {
   const i = LADDER.indexOf(rung);

@@ -6,7 +6,7 @@
  */
 import data from './proven.json';
 import { PROOF_CODE_VERSION } from './codeVersion';
-import { ladderCeil } from './ladder';
+import { ladderCeil, ladderFloor } from './ladder';
 import type { ProvenTableFile, TableRow } from './rows';
 
 const rows = new Map<string, TableRow>();
@@ -30,6 +30,18 @@ export interface TableFact<T> {
 /** The smallest round base whose ±10% is proven valid at the rung at or above `length` (so at `length`). */
 export function tableRobustBase(length: number, dim: number): TableFact<number> | undefined {
   const r = tableRow(length, dim);
+  const f = current(r?.robust);
+  return r && f ? { value: f.base, rung: r.length, backend: f.backend } : undefined;
+}
+
+/**
+ * A lower bound on every robust round base at `length`: the smallest robust base of the longest rung
+ * ≤ length. A round base below it is not robust at that rung (its ±10% holds a base invalid there), so
+ * not at `length` either; a live search may start here and find what it would have found from lower.
+ */
+export function tableRobustFloor(length: number, dim: number): TableFact<number> | undefined {
+  const rung = ladderFloor(length);
+  const r = rung === undefined ? undefined : rows.get(`${rung}/${dim}`);
   const f = current(r?.robust);
   return r && f ? { value: f.base, rung: r.length, backend: f.backend } : undefined;
 }
