@@ -64,6 +64,27 @@ export function provenOnce(
   return answer;
 }
 
+/** The key of one search's answer: the smallest robust round base from `start` (a fact of the code, L, d and start). */
+function choiceKey(start: number, headDim: number, length: number): string {
+  return `${PROOF_CODE_VERSION}/${length}/${headDim}/from:${start}`;
+}
+
+/**
+ * A robust-base search already made (memory, then the persistent store): a warm run skips the search's
+ * 41-point grids as well as its proofs. undefined when not known.
+ */
+export function knownChoice(start: number, headDim: number, length: number): number | undefined {
+  const k = choiceKey(start, headDim, length);
+  const hit = answers.get(k) ?? store?.get(k) ?? undefined;
+  return typeof hit === 'number' ? hit : undefined;
+}
+
+export function recordChoice(start: number, headDim: number, length: number, base: number): void {
+  const k = choiceKey(start, headDim, length);
+  remember(k, base);
+  store?.set(k, base);
+}
+
 function remember(k: string, answer: number | null): void {
   if (answers.size >= CAPACITY) answers.delete(answers.keys().next().value as string);
   answers.set(k, answer);

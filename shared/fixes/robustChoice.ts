@@ -12,6 +12,7 @@
  */
 import { tableRobustBase, tableRobustFloor, tableValidAbove } from '../bstar/table/provenTable';
 import { grouped } from '../core/format';
+import { knownChoice, recordChoice } from '../bstar/proofCache';
 import { type LmaxFn, MARGIN, type ProveFn, chooseValidBase, roundUpNice } from './chooseBase';
 
 export interface RobustChoice {
@@ -29,7 +30,12 @@ export function chooseRobustBase(start: number, dim: number, length: number, lma
   if (v && Number.isFinite(start) && start * (1 - MARGIN) >= v.value) return { base: roundUpNice(Math.max(start, 2)), provenAt: v.rung, from: 'table' };
   // The live search skips the round bases a shorter rung already rules out (same answer, fewer proofs).
   const floor = tableRobustFloor(length, dim)?.value ?? 0;
-  const base = chooseValidBase(Math.max(start, floor), lmax, prove);
+  const from = roundUpNice(Math.max(start, floor, 2));
+  // A search made before (this process or, through the persistent store, an earlier run) answers at once.
+  const known = knownChoice(from, dim, length);
+  if (known !== undefined) return { base: known, provenAt: length, from: 'live' };
+  const base = chooseValidBase(from, lmax, prove);
+  if (base !== undefined) recordChoice(from, dim, length, base);
   return base === undefined ? undefined : { base, provenAt: length, from: 'live' };
 }
 

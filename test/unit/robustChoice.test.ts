@@ -87,6 +87,9 @@ describe('chooseRobustBase: the proven table first, the live search otherwise', 
       live.base,
       chooseValidBase(start, (x) => lmax(x, d, M), prove(d, M)),
     );
+    // The search is remembered (and, with a persistent store plugged, kept for the next run): no oracle is asked again.
+    const fail = (): null => assert.fail('asked again');
+    assert.deepEqual(chooseRobustBase(start, d, M, fail, fail), live);
   });
 
   it("past the table's last rung for a dim, the live search starts at the robust base of the rung below (no round base under it is robust)", () => {
