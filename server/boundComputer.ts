@@ -9,12 +9,15 @@ import type { BoundComputer } from './boundOracle';
 import type { BoundBackend } from './settings';
 import { logGrid } from '../shared/bstar/validityMap';
 import { mapPoints } from '../shared/inspector/mapResolution';
+import { knownProof, recordProof, useProofStore } from '../shared/bstar/proofCache';
+import { userProofStore } from '../shared/node/proofStore';
 
 /** Idle time after the last answer before the worker is stopped. */
 export const WORKER_IDLE_MS = 2000;
 
 export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_MS): BoundComputer {
   const engine = new BoundEngine();
+  useProofStore(userProofStore());
   let active = 0;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const track = async <T>(job: () => Promise<T>): Promise<T> => {
@@ -37,8 +40,13 @@ export function createBoundComputer(backend: BoundBackend, idleMs = WORKER_IDLE_
     lmax: (base, headDim, length) => track(async () => (await engine.lmax(base, headDim, length, { backend })).lmax),
     robust: (candidate, headDim, length) =>
       track(async () => {
+        // The user's proof cache first (shared with the CLI and the hook): a proof at 262,144 tokens costs seconds.
+        const known = knownProof(candidate, headDim, length);
+        if (known !== undefined) return known;
         const v = await engine.robust(candidate, headDim, length, { backend });
-        return v.verdict.robust ? null : v.verdict.witness.base;
+        const answer = v.verdict.robust ? null : v.verdict.witness.base;
+        recordProof(candidate, headDim, length, answer);
+        return answer;
       }),
     validityMap: (from, to, headDim, length) =>
       track(async () => {

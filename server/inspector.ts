@@ -13,7 +13,7 @@ import { applicableRewrites, fixForControls } from '../shared/inspector/apply';
 import { parseControls } from '../shared/inspector/messages';
 import type { CachedBoundOracle } from './boundOracle';
 import { fileNameOf } from './uri';
-import { chooseValidBase } from '../shared/fixes/chooseBase';
+import { chooseRobustBase } from '../shared/fixes/robustChoice';
 import { INSPECTOR_THRESHOLD_PROOF_MAX_LENGTH, type InspectorThresholdProof, mapRange } from '../shared/inspector/mapResolution';
 import { boundFigure, enUS } from '../shared/core/format';
 import { THRESHOLD_PROOF_MAX_LENGTH } from '../shared/bstar/provenThreshold';
@@ -62,11 +62,13 @@ export async function inspectorData(
     // The base the fixes would suggest: the ladder from b*/0.9, each rung proven over its ±10% (asked of the engine).
     const ladder = () =>
       exactWanted && b !== undefined
-        ? chooseValidBase(
+        ? chooseRobustBase(
             b / 0.9,
+            d,
+            target,
             (x) => oracle.lmax(x, d, target),
             (c) => oracle.robust(c, d, target),
-          )
+          )?.base
         : undefined;
     // Chart (d): the engine's map from below b* to past the threshold, around the base the chart is drawn for.
     // The threshold's proof comes first where it is affordable, so the map reaches past the proven threshold.

@@ -1,7 +1,8 @@
 // Runs the mocha suites and ends with the plain closing line CI reads: "N passed, N failed".
 // `--fuzz` runs the long property runs (npm run fuzz) instead of the fast ones.
 import Mocha from 'mocha';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -11,6 +12,8 @@ require('tsx/cjs');
 const fuzz = process.argv.includes('--fuzz');
 const grepArg = process.argv.indexOf('--grep');
 process.env.ROPE_LENS_FUZZ = fuzz ? '1' : '';
+// The persistent proof cache of every CLI and server the tests start lives in a fresh folder, never the user's.
+process.env.ROPE_LENS_PROOF_CACHE ??= join(mkdtempSync(join(tmpdir(), 'rope-lens-proofs-')), 'proofs.json');
 
 const mocha = new Mocha({ timeout: 60000, reporter: 'spec', color: false });
 if (grepArg > 0) mocha.grep(process.argv[grepArg + 1]);

@@ -5,7 +5,7 @@
  *   bound --table [--head-dim 128] [--json]
  * Lengths accept k/M suffixes with 1k = 1024 (as in seed 001). Exit 0 whenever the answer was computed.
  */
-import { boundFigure } from '../../shared/core/format';
+import { boundFigure, grouped } from '../../shared/core/format';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { BoundEngine, Backend, type EngineProvenThreshold } from '../../shared/node/engine';
 import { logGrid } from '../../shared/bstar/validityMap';
@@ -14,6 +14,7 @@ import { bstarChain, lmax as scanLmax } from '../../shared/bstar/index';
 import { validBaseFigure } from '../../shared/core/baseFigure';
 import { checkHeadDim } from '../../shared/bstar/validate';
 import { NATIVE_LOG_ENV } from '../../shared/node/adapterProbe';
+import { tableValidAbove } from '../../shared/bstar/table/provenTable';
 
 const USAGE = [
   'usage: rope-lens bound --length L --head-dim d [--threshold] [--robust B] [--map [--points N]] [--backend auto|gpu|cpu] [--json] [--verbose]',
@@ -107,7 +108,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       const base = parseNumber(a.base, '--base');
       const { lmax } = await engine.lmax(base, headDim, length);
       const t = await engine.threshold(length, headDim);
-      const out = { base, length, headDim, lmax, valid: lmax === null, bstar: t.bstar, threshold: t.threshold, ms: Date.now() - t0 };
+      const above = provenValidAbove(length, headDim, t.certifiedAbove);
+      const out = {
+        base,
+        length,
+        headDim,
+        lmax,
+        valid: lmax === null,
+        bstar: t.bstar,
+        threshold: t.threshold,
+        validAbove: above,
+        ms: Date.now() - t0,
+      };
       if (a.json) io.out(JSON.stringify(out));
       else {
         io.out(
@@ -115,10 +127,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             ? `base ${base} is valid for L = ${length}, d = ${headDim}: f_b(m) ≥ 0 for every m < ${length}`
             : `base ${base} is NOT valid for L = ${length}, d = ${headDim}: f_b(m) < 0 first at m = ${lmax} (it satisfies the bound up to length ${lmax})`,
         );
-        io.out(
-          `  b*(L, d) = ${bstarFigure(t.bstar, length, headDim)}; every base is valid above ≈ ${fmt(t.threshold)} (estimate; proven above ${t.certifiedAbove.toExponential(2)})`,
-        );
-        if (lmax === null && base < t.threshold) io.out('  note: valid, but bases just above or below may not be; validity is not monotone in the base');
+        io.out(`  b*(L, d) = ${bstarFigure(t.bstar, length, headDim)}`);
+        io.out(`  ${validAboveLine(above)}`);
+        io.out(`  ${estimateLine(t.threshold, lmax === null ? undefined : base)}`);
+        if (lmax === null && base < above.value) io.out('  note: valid, but bases just above or below may not be; validity is not monotone in the base');
         io.out(`  ${out.ms} ms`);
       }
       return EXIT_OK;
@@ -194,8 +206,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           `  witness: base ${fmt(w.base)} (b*·(1 − ${((r.bstar - w.base) / r.bstar).toExponential(1)})) fails at m = ${w.m} (f = ${w.f.toExponential(3)})`,
         );
       if (proven) io.out(`  ${thresholdLine(proven)}`);
-      else if (t) io.out(`  every base valid above ≈ ${fmt(t.threshold)} (estimate from a 2% grid; proven above ${t.certifiedAbove.toExponential(2)})`);
-      else io.out('  every base valid above: run with --threshold (an estimate from a 2% grid of bases)');
+      else if (t) io.out(`  ${validAboveLine(provenValidAbove(length, headDim, t.certifiedAbove))}\n  ${estimateLine(t.threshold)}`);
+      else {
+        const tabled = tableValidAbove(length, headDim);
+        io.out(
+          tabled
+            ? `  ${validAboveLine(provenValidAbove(length, headDim, Number.POSITIVE_INFINITY))}`
+            : '  where every base becomes valid: run with --threshold (proven by ±10% neighbourhood proofs where affordable)',
+        );
+      }
       io.out('  note: b* is the left end of a narrow valid island; bases just above b* are mostly invalid again');
       if (robust) {
         const v = robust.verdict;
@@ -257,10 +276,57 @@ function thresholdLine(t: EngineProvenThreshold): string {
   const p = t.proven;
   const est = `estimate ${fmt(t.threshold)} (2% grid)`;
   if (p.located) {
-    return `every base above ${fmt(p.provenAbove)} is valid (proven: ${p.proofs} ±10% neighbourhood proofs down from ${t.certifiedAbove.toExponential(2)}; ${fmt(p.invalidAt.base)} just below is invalid; ${est})`;
+    return `every base above ${figureUp(p.provenAbove)} is valid (proven: ${p.proofs} ±10% neighbourhood proofs down from ${t.certifiedAbove.toExponential(2)}; ${fmt(p.invalidAt.base)} just below is invalid; ${est})`;
   }
   const why = p.stopped ?? t.proofReason;
-  return `every base valid above ≈ ${fmt(t.threshold)} (${est}); proven above ${fmt(p.provenAbove)} only (${why})`;
+  return `every base ≥ ${figureUp(p.provenAbove)} is valid (proven; the proofs stopped there: ${why})\n  ${estimateLine(t.threshold)}`;
+}
+
+interface ValidAbove {
+  /** Every base ≥ value is valid at the length asked (proven). */
+  value: number;
+  /** The length it was proven at (≥ the length asked). */
+  provenAt: number;
+  /** True when it is the threshold itself (an invalid base lies just below it). */
+  located: boolean;
+  how: string;
+}
+
+/** The best proven "every base ≥ X is valid": the proven table's (at L or the rung above), else the certified bound. */
+function provenValidAbove(length: number, headDim: number, certifiedAbove: number): ValidAbove {
+  const t = tableValidAbove(length, headDim);
+  if (t && t.value <= certifiedAbove) {
+    const how =
+      t.rung === length
+        ? `proven ahead of time by ±10% neighbourhood proofs on ${t.backend}: the proven table`
+        : `proven at ${grouped(t.rung)} tokens, the proven table's length at or above ${grouped(length)} (${t.backend}): valid for every m < ${grouped(t.rung)} means valid for every m < ${grouped(length)}`;
+    return { value: t.value, provenAt: t.rung, located: t.located, how };
+  }
+  return { value: certifiedAbove, provenAt: length, located: false, how: 'a loose certified bound; `--threshold` proves a tighter one' };
+}
+
+function validAboveLine(v: ValidAbove): string {
+  const x = figureUp(v.value);
+  return v.located ? `every base above ${x} is valid, and one just below is not (${v.how})` : `every base ≥ ${x} is valid (${v.how})`;
+}
+
+/** A "valid from here up" figure, rounded up (rounding down could print a figure below an invalid base). */
+function figureUp(x: number): string {
+  const shown = fmt(x);
+  if (Number(shown) >= x) return shown;
+  // The shown figure's last digit, one step up.
+  const digits = shown.includes('e') ? 7 : 8;
+  const step = Math.pow(10, Math.floor(Math.log10(x)) - digits + 1);
+  return fmt(Math.ceil(x / step) * step);
+}
+
+/**
+ * The grid estimate of the threshold, on its own line and named for what it is: the largest invalid
+ * base a 2% grid found, not a bound (an invalid base above it can exist, and `invalidBase` may be one).
+ */
+function estimateLine(estimate: number, invalidBase?: number): string {
+  const beaten = invalidBase !== undefined && invalidBase > estimate ? `; this base is invalid and larger, so the estimate is low here` : '';
+  return `estimate, not proven: the largest invalid base a 2% grid of bases found is ≈ ${fmt(estimate)}${beaten}`;
 }
 
 /**

@@ -4,6 +4,8 @@
  */
 import { CliIO, processIO, EXIT_USAGE, UsageError } from './io';
 import { RopeError } from '../../shared/core/errors';
+import { useProofStore } from '../../shared/bstar/proofCache';
+import { userProofStore } from '../../shared/node/proofStore';
 
 type Command = { summary: string; load: () => Promise<{ run(argv: string[], io: CliIO): Promise<number> }> };
 
@@ -58,6 +60,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     io.err(`rope-lens: unknown command '${name}'\n${usage()}`);
     return EXIT_USAGE;
   }
+  // Proofs made by any run (check, plan, the pre-commit hook, serve) are kept for the next one.
+  useProofStore(userProofStore());
   try {
     return await (await cmd.load()).run(rest, io);
   } catch (e) {

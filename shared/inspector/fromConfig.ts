@@ -50,7 +50,7 @@ export function recommendationFor(rope: ModelRope, target: number, variant?: Tra
   const base = group?.base.value ?? rope.base.value;
   const dim = group?.rotaryDim.value ?? rope.rotaryDim.value;
   const proofs = training && target <= IN_THREAD_PROOFS.maxLength && Number.isFinite(base) && Number.isFinite(dim);
-  const robust = proofs ? robustBase(base, dim, target) : undefined;
+  const robust = proofs ? robustBase(base, dim, target)?.base : undefined;
   const a = adviseRewrite({
     rope,
     length: target,

@@ -9,7 +9,7 @@ import { computeFrequencies, defaultInvFreq } from '../rope/invFreq';
 import { lognAttentionScale, ntkFixedInvFreq, ntkMixedInvFreq } from '../rope/seedMethods';
 import { criticalDimension, wavelengths } from '../rope/analysis';
 import { lmax as lmaxOfBase, lmaxOfFrequencies, robustNeighbourhood } from '../bstar/index';
-import { chooseValidBase } from '../fixes/chooseBase';
+import { type RobustChoice, chooseRobustBase, rungNote } from '../fixes/robustChoice';
 import { provenOnce } from '../bstar/proofCache';
 import type { PlanMethod, PlanOption, Trainer } from './types';
 
@@ -116,10 +116,23 @@ export const PLAN_PROOF_MAX_LENGTH = 131072;
 export const IN_THREAD_PROOFS: PlanProofs = planProofs(robustNeighbourhood, PLAN_PROOF_MAX_LENGTH);
 
 /** The smallest round base ≥ the model's whose ±10% neighbourhood is proven valid at L (advice.md), or undefined. */
-export function robustBase(base: number, dim: number, L: number, proofs: PlanProofs = IN_THREAD_PROOFS): number | undefined {
-  if (L > proofs.maxLength) return undefined;
-  return chooseValidBase(
-    Math.max(base, L / 2),
+export function robustBase(base: number, dim: number, L: number, proofs: PlanProofs = IN_THREAD_PROOFS): RobustChoice | undefined {
+  const start = Math.max(base, L / 2);
+  if (L > proofs.maxLength) {
+    // Past the plan's own proof limit only the proven table answers (its proofs were made ahead of time).
+    const c = chooseRobustBase(
+      start,
+      dim,
+      L,
+      () => undefined,
+      () => undefined,
+    );
+    return c?.from === 'table' ? c : undefined;
+  }
+  return chooseRobustBase(
+    start,
+    dim,
+    L,
     (x) => lmaxOfBase(x, dim, L),
     (c) => proofs.prove(c, dim, L),
   );
@@ -165,13 +178,15 @@ function candidates(m: PlanModelFacts, st: StageInput, proofs: PlanProofs): Cand
       `b^(ln(L/2π)/ln(T/2π)) applied stage by stage as Gradient did; keeps the critical dimension of T.`,
     ]),
   );
-  const robust = robustBase(b, d, L, proofs);
-  if (robust !== undefined) {
+  const choice = robustBase(b, d, L, proofs);
+  if (choice !== undefined) {
+    const robust = choice.base;
     out.push(
       baseCandidate('robust-base', 'Smallest robust valid base', robust, m, L, [
-        robust <= b * 1.0001
+        (robust <= b * 1.0001
           ? `The model's base already satisfies the bound at ${L} with its ±10% neighbourhood.`
-          : `The smallest round base ≥ ${b} whose whole ±10% neighbourhood satisfies the bound at ${L} (b* itself sits on a narrow island).`,
+          : `The smallest round base ≥ ${b} whose whole ±10% neighbourhood satisfies the bound at ${choice.provenAt} (b* itself sits on a narrow island).`) +
+          rungNote(choice, L),
       ]),
     );
   }

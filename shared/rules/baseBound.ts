@@ -17,8 +17,10 @@ import type { Finding } from '../core/findings';
 import { yamlBaseLands } from '../config/effectiveModel';
 import type { AttentionGroup, Located, ModelRope } from '../config/modelRope';
 import { Rule, RuleContext, finding, fmt, rangeFor } from './context';
-import { boundable, bstarOf, judgedLength, lmaxOf, robustBaseOf } from './bound';
+import { boundable, bstarOf, judgedLength, lmaxOf, robustBaseOf, robustChoiceOf } from './bound';
 import { modelTarget } from './targets';
+import { rungNote } from '../fixes/robustChoice';
+import { tableRobustBase } from '../bstar/table/provenTable';
 import { raiseBaseFix } from '../fixes/rewrites';
 import { MAX_LENGTH } from '../bstar/validate';
 import { baseUnreadable } from './invalidValues';
@@ -159,11 +161,15 @@ function checkGroup(
   // A base is suggested only with its whole ±10% proven valid; past an oracle's proof limit
   // (ROPE_LENS_PROOF_MAX_LENGTH in the CLI) none is, and the detail says so.
   const limit = ctx.oracle.proofLimit;
-  const proven = !(limit !== undefined && L > limit);
+  // The proven table answers past the limit too (its proofs were made once, ahead of time).
+  const proven = !(limit !== undefined && L > limit) || tableRobustBase(L, dim) !== undefined;
   let next: number | undefined;
+  let rung = '';
   if (!capped && proven) {
     // No base below b* is valid, so no candidate whose neighbourhood starts below b* can qualify.
-    next = robustBaseOf(ctx, base, dim, L, b);
+    const choice = robustChoiceOf(ctx, base, dim, L, b);
+    next = choice?.base;
+    rung = choice ? rungNote(choice, L) : '';
     const fix = next !== undefined ? raiseBaseFix(target, base, next, L) : undefined;
     if (fix) fixes.push({ ...fix, preferred: true });
     else next = undefined;
@@ -176,7 +182,7 @@ function checkGroup(
   const detail =
     `${over}${island}` +
     (next !== undefined
-      ? ` ${fmt(next)} is valid together with every base within ±10% of it (proven).`
+      ? ` ${fmt(next)} is valid together with every base within ±10% of it (proven).${rung}`
       : !proven
         ? ` A base to raise it to is suggested only with every base within ±10% of it proven valid, and this run proves that only up to ${fmt(limit!)} tokens.`
         : '') +

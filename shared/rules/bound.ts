@@ -8,7 +8,9 @@ import type { ModelRope } from '../config/modelRope';
 import type { RuleContext } from './context';
 import { fmt, numParam } from './context';
 import { MAX_LENGTH, isWorkableDim, isWorkableSize } from '../core/limits';
-import { MARGIN, bstarGuess, chooseValidBase } from '../fixes/chooseBase';
+import { MARGIN, bstarGuess } from '../fixes/chooseBase';
+import { RobustChoice, chooseRobustBase } from '../fixes/robustChoice';
+import { tableRobustBase } from '../bstar/table/provenTable';
 
 export interface JudgedLength {
   length: number;
@@ -67,12 +69,26 @@ export function bstarOf(ctx: RuleContext, length: number, dim: number): number |
  * Undefined past the oracle's proof limit or while the proofs are not computed. No base below b* is
  * valid, so the search starts where a neighbourhood can clear it.
  */
-export function robustBaseOf(ctx: RuleContext, base: number, dim: number, L: number, bstar = bstarOf(ctx, L, dim)): number | undefined {
+/**
+ * The smallest robust base at or above `base` (and above b*), from the proven table or a live proof;
+ * past the oracle's proof limit only the table answers (its proofs were made ahead of time).
+ */
+export function robustChoiceOf(ctx: RuleContext, base: number, dim: number, L: number, bstar = bstarOf(ctx, L, dim)): RobustChoice | undefined {
+  const start = Math.max(base, (bstar ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN));
   const limit = ctx.oracle.proofLimit;
-  if (limit !== undefined && L > limit) return undefined;
-  return chooseValidBase(
-    Math.max(base, (bstar ?? bstarGuess(L) * (dim / 128)) / (1 - MARGIN)),
+  if (limit !== undefined && L > limit) {
+    const t = tableRobustBase(L, dim);
+    return t && start <= t.value ? { base: t.value, provenAt: t.rung, from: 'table' } : undefined;
+  }
+  return chooseRobustBase(
+    start,
+    dim,
+    L,
     (x) => lmaxOf(ctx, x, dim, L),
     (c) => robustOf(ctx, c, dim, L),
   );
+}
+
+export function robustBaseOf(ctx: RuleContext, base: number, dim: number, L: number, bstar = bstarOf(ctx, L, dim)): number | undefined {
+  return robustChoiceOf(ctx, base, dim, L, bstar)?.base;
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
- * `--only bstar|bstar-long|server|kernels|plan|gguf|launch|repo-scan|neighbours` runs one suite; `--json FILE` also writes the rows as JSON;
+ * `--only bstar|bstar-long|server|kernels|plan|gguf|launch|repo-scan|neighbours|proven-table` runs one suite; `--json FILE` also writes the rows as JSON;
  * `--quick` leaves out b* at 2^24 (the long suite alone takes a few minutes).
  */
 import { writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import * as gguf from './gguf';
 import * as launch from './launch';
 import * as repoScan from './repoScan';
 import * as neighbours from './neighbours';
+import * as provenTable from './provenTable';
 
 async function main() {
   const args = process.argv.slice(2);
@@ -29,6 +30,7 @@ async function main() {
     launch,
     'repo-scan': repoScan,
     neighbours,
+    'proven-table': provenTable,
   };
   const report = new BenchReport();
   for (const [name, suite] of Object.entries(SUITES)) {

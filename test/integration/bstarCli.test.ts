@@ -29,7 +29,7 @@ describe('rope-lens bound', () => {
     assert.ok(j.witness.base < j.bstar && j.witness.f < 0);
   });
 
-  it('without --threshold the threshold is neither computed nor printed (it costs as much as b* again)', async () => {
+  it('without --threshold the threshold is not computed (it costs as much as b* again): the proven table figure, or how to get one', async () => {
     const c = capture();
     assert.equal(await run(['--length', '2k', '--head-dim', '128', '--json'], c.io), 0);
     const j = JSON.parse(c.out.join(''));
@@ -37,7 +37,10 @@ describe('rope-lens bound', () => {
     assert.deepEqual(Object.keys(j.jobs), ['bstar']);
     const h = capture();
     await run(['--length', '2k', '--head-dim', '128'], h.io);
-    assert.match(h.out.join('\n'), /run with --threshold/);
+    assert.match(h.out.join('\n'), /every base above [\d.]+ is valid, and one just below is not \(proven ahead of time .*the proven table\)/);
+    const far = capture();
+    await run(['--length', '2k', '--head-dim', '62'], far.io);
+    assert.match(far.out.join('\n'), /run with --threshold/, 'a dim the table does not hold');
     await assert.rejects(run(['--base', '5e5', '--length', '2k', '--head-dim', '128', '--threshold'], capture().io), UsageError);
   });
 
@@ -57,7 +60,7 @@ describe('rope-lens bound', () => {
     const c = capture();
     assert.equal(await run(['--base', '5e5', '--length', '32768', '--head-dim', '128', '--json'], c.io), 0);
     const j = JSON.parse(c.out.join(''));
-    assert.deepEqual(Object.keys(j).sort(), ['base', 'bstar', 'headDim', 'length', 'lmax', 'ms', 'threshold', 'valid'].sort());
+    assert.deepEqual(Object.keys(j).sort(), ['base', 'bstar', 'headDim', 'length', 'lmax', 'ms', 'threshold', 'valid', 'validAbove'].sort());
     assert.equal(j.lmax, lmax(5e5, 128, 32768));
     assert.equal(j.lmax, 18438);
     assert.equal(j.valid, false);

@@ -73,7 +73,7 @@ describe('robust bases proven over the continuum of their ±10% neighbourhood', 
     it(`L = ${L}, d = ${d}: the rule's and the planner's robust bases pass an independent ${points}-base float64 scan of their neighbourhood`, () => {
       const b = bstar(L, d).bstar;
       const rule = chooseValidBase(b / 0.9, (x) => lmax(x, d, L), prove(d, L))!;
-      const planner = robustBase(10000, d, L)!;
+      const planner = robustBase(10000, d, L)!.base;
       for (const c of new Set([rule, planner])) {
         assert.ok(c > 0, `no robust base for L = ${L}, d = ${d}`);
         assert.deepEqual(fineScanInvalid(c, d, L, points), [], `${c}: invalid bases within ±10%`);
@@ -102,7 +102,7 @@ describe('robust bases proven over the continuum of their ±10% neighbourhood', 
       NEIGHBOURHOOD.every((k) => directFirstBelow(210000 * k, d, L, -TOL) === null),
       'a grid point fails: not a case the grid misses',
     );
-    const now = robustBase(205000, d, L)!;
+    const now = robustBase(205000, d, L)!.base;
     assert.ok(now > 210000);
     assert.deepEqual(fineScanInvalid(now, d, L, 1001), []);
   });
