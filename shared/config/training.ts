@@ -82,6 +82,8 @@ export interface TrainingConfig {
   inference?: boolean;
   /** LLaMA-Factory `infer_backend` (huggingface, vllm, sglang…), as written. */
   inferBackend?: Located<string>;
+  /** The trainer's inference backend refuses a RoPE scaling (LLaMA-Factory with `infer_backend: vllm`). */
+  backendRefusesScaling?: boolean;
 }
 
 type Reader = (doc: ParsedDocument) => TrainingConfig | undefined;

@@ -45,7 +45,7 @@ function llamaFactory(ctx: RuleContext): Finding[] {
   if (!byName) return [];
   const out: Finding[] = [];
   const range = rangeFor(ctx.doc, byName);
-  if (t.inference && t.inferBackend && t.inferBackend.value.trim().toLowerCase() === 'vllm') {
+  if (t.inference && t.backendRefusesScaling) {
     out.push(
       finding(
         LF_VLLM_SCALING,

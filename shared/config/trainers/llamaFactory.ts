@@ -41,7 +41,11 @@ export function readLlamaFactory(doc: ParsedDocument): TrainingConfig | undefine
   // chat/api/webchat/export leave it None, except an export on CPU with a non-default cutoff_len.
   if (!hasAny(root, 'stage', 'do_train', 'do_eval', 'do_predict') && !exportsWithCutoff(root)) t.inference = true;
   const backend = strAt(root, ['infer_backend']);
-  if (backend) t.inferBackend = backend;
+  if (backend) {
+    t.inferBackend = backend;
+    // LLaMA-Factory's vLLM backend refuses rope_scaling ("vLLM engine does not support RoPE scaling").
+    t.backendRefusesScaling = backend.value.trim().toLowerCase() === 'vllm';
+  }
   const sc = child(root, 'rope_scaling');
   if (sc?.kind === 'string') {
     const name = strAt(root, ['rope_scaling']);
