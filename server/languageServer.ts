@@ -46,7 +46,8 @@ import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
 import { describe } from './describe';
-import { BoundProgress } from './progress';
+import { BoundProgress, withWorkDone } from './progress';
+import { enUS } from '../shared/core/format';
 import type { ClientSupport, ServerContext } from './context';
 import type { ServerPlatform } from './platform';
 
@@ -394,10 +395,14 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
 
   connection.onRequest(PlanRequest, async (params, token) => {
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'plan: params.uri must be a string');
-    return runSafe(token, () => {
-      const doc = documents.get(params.uri);
-      return doc ? planForDocument(doc, params, service, platform.files) : { ok: false as const, message: `${params.uri} is not open` };
-    });
+    const plan = () =>
+      runSafe(token, () => {
+        const doc = documents.get(params.uri);
+        return doc ? planForDocument(doc, params, service, platform.files) : { ok: false as const, message: `${params.uri} is not open` };
+      });
+    // Only a request with a target builds a plan (and proves its robust bases); the defaults are instant.
+    if (typeof params.target !== 'number' || !documents.get(params.uri)) return plan();
+    return withWorkDone(connection, support.workDoneProgress, `planning ${enUS(params.target)} tokens: proving robust bases`, plan);
   });
 
   connection.onRequest(PlanWriteStageRequest, async (params, token) => {

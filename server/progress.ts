@@ -41,3 +41,27 @@ export class BoundProgress {
     }
   }
 }
+
+/** How long a plan waits for the client to accept its work-done progress. */
+const CREATE_WAIT_MS = 1000;
+
+/**
+ * Runs work that blocks this thread (a plan proving robust bases, ~2 s a candidate at 131,072 tokens)
+ * inside a work-done progress that is begun, and written out, before the work starts: a client that
+ * supports it shows the spinner for as long as the server cannot answer. Without support, just the work.
+ */
+export async function withWorkDone<T>(connection: Connection, supported: boolean, message: string, work: () => Promise<T>): Promise<T> {
+  // A client that never answers the create request must not hold the plan back: after a second, no progress.
+  const reporter = supported
+    ? await Promise.race([connection.window.createWorkDoneProgress().catch(() => undefined), new Promise<undefined>((r) => setTimeout(r, CREATE_WAIT_MS))])
+    : undefined;
+  if (!reporter) return work();
+  reporter.begin('RoPE Lens', undefined, message, false);
+  // The begin is queued on the connection's writer; give it a turn to reach the client before blocking.
+  await new Promise((r) => setTimeout(r, 0));
+  try {
+    return await work();
+  } finally {
+    reporter.done();
+  }
+}

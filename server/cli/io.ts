@@ -15,11 +15,16 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/** A status writer on `stream` when it is a terminal (carriage return + erase line, then the text); undefined elsewhere. */
+export function ttyStatus(stream: { isTTY?: boolean; write(text: string): unknown }): ((text: string) => void) | undefined {
+  return stream.isTTY ? (t) => void stream.write(`\r\x1b[K${t}`) : undefined;
+}
+
 export const processIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
   // Rewrites one stderr line in place (carriage return + erase line), only on a terminal.
-  status: process.stderr.isTTY ? (t) => process.stderr.write(`\r\x1b[K${t}`) : undefined,
+  status: ttyStatus(process.stderr),
 };
 
 /** 0: clean; 1: findings of error severity; 2: usage error or unreadable input. */

@@ -7,7 +7,8 @@ import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import { buildPlan, planJson } from '../../shared/planner/plan';
 import { loadPlanModel } from '../../shared/planner/modelSource';
 import { planProofs } from '../../shared/planner/options';
-import { parallelProver, proofMaxLengthFromEnv } from '../../shared/node/parallelProof';
+import { proofMaxLengthFromEnv } from '../../shared/node/parallelProof';
+import { cliProver } from './service';
 import { parseContextLength } from '../../shared/planner/lengthInput';
 import { nodeFileReader } from '../../shared/node/resolveNode';
 import { HUB_OPTION, hubContext, withHub } from './hub';
@@ -129,7 +130,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     target = model.trainingLength;
   }
   // Robust bases are proven at every length, on every core (the editor's plan view stops at 131,072).
-  const plan = buildPlan(model, { target, stages, trainers: trainers as Trainer[] }, planProofs(parallelProver(), proofMaxLengthFromEnv()));
+  const plan = buildPlan(model, { target, stages, trainers: trainers as Trainer[] }, planProofs(cliProver(io.status), proofMaxLengthFromEnv()));
   io.out(values.json ? JSON.stringify(planJson(plan), null, 2) : planText(plan));
   return EXIT_OK;
 }

@@ -43,13 +43,24 @@ export interface ParallelProverOptions {
   threads?: number;
   minLength?: number;
   script?: string;
+  /**
+   * Called every `waitTickMs` while the caller blocks on the threads: the caller's only chance to run
+   * (its timers cannot fire inside Atomics.wait), used by the CLI to redraw a live progress line.
+   */
+  onWait?: () => void;
+  /** Interval of `onWait` calls (default 250 ms). */
+  waitTickMs?: number;
 }
+
+const WAIT_TICK_MS = 250;
 
 /** A prover that splits long proofs across threads; falls back to the calling thread when it cannot. */
 export function parallelProver(opts: ParallelProverOptions = {}): NeighbourhoodProver {
   const threads = Math.max(1, Math.min(MAX_THREADS, opts.threads ?? availableParallelism()));
   const minLength = opts.minLength ?? PARALLEL_PROOF_MIN_LENGTH;
   const script = opts.script ?? defaultScript();
+  const tickMs = opts.waitTickMs ?? WAIT_TICK_MS;
+  const onWait = opts.onWait;
   let pool: Worker[] | undefined;
   return (candidate, headDim, length) => {
     if (threads < 2 || length < minLength || !existsSync(script)) return robustNeighbourhood(candidate, headDim, length);
@@ -67,7 +78,8 @@ export function parallelProver(opts: ParallelProverOptions = {}): NeighbourhoodP
       return { port: port1, done };
     });
     const verdicts = parts.map(({ port, done }) => {
-      Atomics.wait(done, 0, 0);
+      if (!onWait) Atomics.wait(done, 0, 0);
+      else while (Atomics.wait(done, 0, 0, tickMs) === 'timed-out') onWait();
       const reply = receiveMessageOnPort(port)?.message as { ok: true; verdict: NeighbourhoodVerdict } | { ok: false; message: string } | undefined;
       port.close();
       if (!reply) throw new Error('a proof thread answered nothing');

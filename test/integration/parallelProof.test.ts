@@ -38,6 +38,13 @@ describe('neighbourhood proofs split across threads', function () {
     });
   }
 
+  it('while the caller blocks on the threads it is ticked (onWait), so a live line can be redrawn', () => {
+    let ticks = 0;
+    const prove = parallelProver({ threads: 2, minLength: 0, script: join(ROOT, 'dist', 'proofWorker.js'), waitTickMs: 1, onWait: () => ticks++ });
+    assert.equal(prove(830000, 128, 32768).robust, robustNeighbourhood(830000, 128, 32768).robust);
+    assert.ok(ticks > 0, 'no wait tick during a proof on two threads');
+  });
+
   it('below its minimum length it proves on the calling thread (no worker script needed)', () => {
     const prove = parallelProver({ threads: 4, script: join(ROOT, 'no-such-worker.js') });
     assert.deepEqual(prove(830000, 128, 16384).robust, robustNeighbourhood(830000, 128, 16384).robust);
