@@ -21,6 +21,9 @@ export interface ModelName {
 /** `…/models--org--name[/snapshots/<rev>…]` → `org/name` (huggingface_hub's cache layout). */
 const CACHE_FOLDER = /(?:^|\/)models--([^/]+?)--([^/]+?)(?:\/|$)/;
 
+/** The longest reference read as a model name (a cache path with its snapshot folder fits). */
+export const MAX_NAME_LENGTH = 1024;
+
 /** GGUF quantisation tags: Q8_0, Q4_K_M, IQ3_XS, UD-Q4_K_XL, F16, BF16, MXFP4… */
 const QUANT_TAG = /[-_.](?:ud-)?(?:i?q\d(?:_[a-z0-9]+)*|f16|f32|bf16|fp16|mxfp4(?:_moe)?)$/i;
 
@@ -57,7 +60,9 @@ export function stripRepack(name: string): { name: string; stripped: string[] } 
 /** The model name of a reference, or undefined for an empty one. */
 export function modelNameOf(ref: string): ModelName | undefined {
   let r = ref.trim().replace(/\\/g, '/');
-  if (r === '') return undefined;
+  // Hub ids, cache paths and file names are short; a longer word (a blob in a launch file) names no
+  // model, and the bound keeps the suffix patterns below linear in practice.
+  if (r === '' || r.length > MAX_NAME_LENGTH) return undefined;
   // Ollama's `hf.co/org/name:Q4_K_M` and a hub id's `@revision`.
   r = r
     .replace(/^(?:https?:\/\/)?(?:hf\.co|huggingface\.co)\//i, '')

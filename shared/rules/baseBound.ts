@@ -26,6 +26,7 @@ import { MAX_LENGTH } from '../bstar/validate';
 import { baseUnreadable } from './invalidValues';
 import { groupScaling, ropeGroups } from '../config/attentionGroups';
 import { situationOf } from './situation';
+import { pastShippedScaling } from './pastScaling';
 import { declaredContextFindings } from './declaredContext';
 import { baseLabel, shortBaseLabel } from './wording';
 import { derivativeNote } from '../config/reach';
@@ -46,6 +47,8 @@ export const baseBoundRule: Rule = {
       // An extended context is judged by rope/context-extended, with fixes from the trained context.
       const sit = situationOf(ctx.model);
       if (sit.extended) return [];
+      // Past what its shipped scaling covers, the context is extended (rope/context-extended says so): not a stock fact.
+      if (pastShippedScaling(ctx.model)) return [];
       // A vendor's declared context above T gets its recipe (rope/context-extended, information): a bound
       // fact at that context would tell the user not to add the very scaling the recipe adds.
       if (declaredContextFindings(ctx).length) return [];

@@ -27,6 +27,9 @@ export const consumerRotaryDimsRule: Rule = {
     const wrong = ctx.consumers.filter(rotaryDimDiffers);
     if (!wrong.length) return [];
     const stated = rope.rotaryDim;
+    // No channel stated to rotate is an invalid value with its own finding (rope/partial-rotary-range
+    // or rope/invalid-value); which readers ignore it is no second finding on the same key.
+    if (!(stated.value > 0)) return [];
     const right = ctx.consumers.filter((r) => r.rotaryDim !== undefined && !rotaryDimDiffers(r) && (r.status === 'reads' || r.status === 'refuses'));
     const byCount = new Map<number, ConsumerReading[]>();
     for (const r of wrong) byCount.set(r.rotaryDim!, [...(byCount.get(r.rotaryDim!) ?? []), r]);

@@ -15,12 +15,19 @@ import { roundFactor } from '../fixes/rewrites';
 import { modelTarget } from './targets';
 
 /** The warning, or undefined when the scaling in the file covers its context. */
-export function pastShippedScalingFinding(ctx: RuleContext, rope: ModelRope, code: string): Finding | undefined {
+/** The context asks past what a shipped llama3, linear or longrope scaling covers (situation 4's warning). */
+export function pastShippedScaling(rope: ModelRope): boolean {
   const type = lengthScalingType(rope);
-  if (type !== 'llama3' && type !== 'linear' && type !== 'longrope') return undefined;
+  if (type !== 'llama3' && type !== 'linear' && type !== 'longrope') return false;
+  const reach = modelReach(rope);
+  return !!reach.shippedScaling && rope.contextLength.value > reach.value;
+}
+
+export function pastShippedScalingFinding(ctx: RuleContext, rope: ModelRope, code: string): Finding | undefined {
+  if (!pastShippedScaling(rope)) return undefined;
+  const type = lengthScalingType(rope) as 'llama3' | 'linear' | 'longrope';
   const reach = modelReach(rope);
   const C = rope.contextLength.value;
-  if (!reach.shippedScaling || !(C > reach.value)) return undefined;
   const s = rope.scaling!;
   const factor = numParam(s, 'factor');
   const key = rope.contextLength.key ?? 'max_position_embeddings';

@@ -79,10 +79,10 @@ function llamaFactory(ctx: RuleContext): Finding[] {
       finding(
         LF_FAILS_ON_5,
         severity,
-        `On transformers 5.x this rope_scaling fails at load: LLaMA-Factory sets max_position_embeddings to the float ${fmt(plan.newContext)}.0 and drops rope_theta.`,
+        `On transformers 5.x this rope_scaling fails at load (a float max_position_embeddings, no rope_theta).`,
         range,
         [],
-        `configure_rope assigns max_position_embeddings = ${fmt(plan.old)} × ${plan.factor}.0, which transformers 5's config validation refuses (expected int, got float), and replaces rope_scaling with a dict that has no rope_theta, so the rotary embedding has no base (TypeError). ` +
+        `LLaMA-Factory sets max_position_embeddings to the float ${fmt(plan.newContext)}.0 and drops rope_theta: configure_rope assigns max_position_embeddings = ${fmt(plan.old)} × ${plan.factor}.0, which transformers 5's config validation refuses (expected int, got float), and replaces rope_scaling with a dict that has no rope_theta, so the rotary embedding has no base (TypeError). ` +
           `It counts here because ${line.why}. It works on transformers 4.x: pin transformers>=4.55.0,<5 (LLaMA-Factory excludes 4.57.0).`,
       ),
     );
@@ -141,8 +141,8 @@ function axolotlFinding(ctx: RuleContext, o: AxolotlOverrideOutcome, why: string
         edits: [...ctx.editor.remove(path), ...ctx.editor.set([...block, 'rope_parameters'], { rope_type: 'default', rope_theta: base })],
       });
   } else if (o.kind === 'legacy-type') {
-    message = `On transformers 5.x this ${o.key} fails when the model is built: it has \`type\` but no \`rope_type\` (KeyError 'rope_type').`;
-    detail = 'axolotl sets the dict with setattr after the config is read, so transformers 5 never renames the legacy `type` key.';
+    message = `On transformers 5.x this ${o.key} fails when the model is built (KeyError 'rope_type').`;
+    detail = 'It has `type` but no `rope_type`: axolotl sets the dict with setattr after the config is read, so transformers 5 never renames the legacy `type` key.';
     const type = String(t.overrides.scaling?.rawType?.value ?? '');
     const entries: PlainObject = { rope_type: type };
     if (base !== undefined && t.overrides.base === undefined) entries.rope_theta = base;
@@ -153,8 +153,8 @@ function axolotlFinding(ctx: RuleContext, o: AxolotlOverrideOutcome, why: string
       edits: ctx.editor.mergeObject(path, entries, ['type']),
     });
   } else {
-    message = `On transformers 5.x this ${o.key} fails when the model is built: it has no rope_theta, so the rotary embedding has no base.`;
-    detail = `axolotl sets it with setattr; in transformers 5 it replaces rope_parameters whole, the model's rope_theta${base !== undefined ? ` ${fmt(base)}` : ''} included (TypeError).`;
+    message = `On transformers 5.x this ${o.key} fails when the model is built: it has no rope_theta.`;
+    detail = `Without rope_theta the rotary embedding has no base: axolotl sets it with setattr; in transformers 5 it replaces rope_parameters whole, the model's rope_theta${base !== undefined ? ` ${fmt(base)}` : ''} included (TypeError).`;
     if (base !== undefined)
       fixes.push({
         title: `Keep the model's rope_theta ${fmt(base)} in ${o.key}`,

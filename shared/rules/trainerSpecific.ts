@@ -64,17 +64,18 @@ export const trainerSpecificRule: Rule = {
       );
     } else if (t.tool === 'llama-factory' && t.scalingByName) {
       const plan = llamaFactoryRopePlan(t, ctx.resolved?.rope);
-      const from = (p: { oldFrom: string }) => (p.oldFrom === 'max_position_embeddings' ? '' : ` (the model's ${p.oldFrom})`);
+      // The length it scales from, said in the detail (the headline stays one short sentence).
+      const origin = (p: { old: number; oldFrom: string }) => `${fmt(p.old)} is the model's ${p.oldFrom}.`;
       if (plan.kind === 'applied' && plan.mode === 'train') {
         const L = plan.length!;
         out.push(
           finding(
             LF_DERIVED_FACTOR,
             'information',
-            `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ${plan.factor}.0 over ${fmt(plan.old)}${from(plan)}, covering ${fmt(plan.newContext)} tokens.`,
+            `LLaMA-Factory will use ${t.scalingByName.value} ×${plan.factor}.0 over ${fmt(plan.old)}, covering ${fmt(plan.newContext)} tokens.`,
             rangeFor(ctx.doc, t.scalingByName),
             [],
-            `It derives factor ceil(${fmt(L)} / ${fmt(plan.old)}) = ${plan.factor}.0 and original length ${fmt(plan.old)}${plan.newContext > L * 1.25 ? `; ${fmt(plan.newContext)} is well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,
+            `${origin(plan)} It derives factor ceil(${fmt(L)} / ${fmt(plan.old)}) = ${plan.factor}.0 and original length ${fmt(plan.old)}${plan.newContext > L * 1.25 ? `; ${fmt(plan.newContext)} is well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,
           ),
         );
       } else if (plan.kind === 'disabled') {
@@ -82,10 +83,10 @@ export const trainerSpecificRule: Rule = {
           finding(
             LF_SCALING_IGNORED,
             'warning',
-            `LLaMA-Factory disables this rope_scaling: cutoff_len ${fmt(plan.length)} is within the ${fmt(plan.old)}${from(plan)} it scales from.`,
+            `LLaMA-Factory disables this rope_scaling: cutoff_len ${fmt(plan.length)} is within the ${fmt(plan.old)} it scales from.`,
             rangeFor(ctx.doc, t.scalingByName),
             [{ title: 'Remove rope_scaling', kind: 'other', preferred: true, edits: ctx.editor.remove(t.scalingKeyPath ?? ['rope_scaling']) }],
-            'It logs "Input length is smaller than max length. Disabling rope scaling." and keeps the model\'s own RoPE settings.',
+            `${origin(plan)} ` + 'It logs "Input length is smaller than max length. Disabling rope scaling." and keeps the model\'s own RoPE settings.',
           ),
         );
       }

@@ -16,6 +16,11 @@ import type { Finding, LaunchDescription } from './types';
 export const LAUNCH_NOT_READ = 'launch/not-read';
 export const TRAINING_NOT_READ = 'training/not-read';
 
+/** A program as a headline names it: its first 40 characters. */
+function shortProgram(program: string): string {
+  return program.length > 40 ? `${program.slice(0, 39)}…` : program;
+}
+
 /** One note for a launch file whose launches RoPE Lens only said (`unread`), none judged. */
 export function launchNotReadFinding(launches: readonly LaunchDescription[]): Finding[] {
   const unread = launches.filter((l) => l.unread);
@@ -26,15 +31,9 @@ export function launchNotReadFinding(launches: readonly LaunchDescription[]): Fi
     {
       code: LAUNCH_NOT_READ,
       severity: 'information',
-      message: `Not judged${more ? `, ${unread.length} launches` : ''}: ${first.unjudged ?? `${first.program} is not read as a launch.`}`,
-      ...(unread.length > 1
-        ? {
-            detail: unread
-              .slice(1)
-              .map((u) => u.unjudged)
-              .join(' '),
-          }
-        : {}),
+      // One short headline; what was recognised and why it was not judged is the detail.
+      message: more ? `Not judged: ${unread.length} launches were recognised but not read.` : `Not judged: \`${shortProgram(first.program)}\` was recognised but not read.`,
+      detail: unread.map((u) => u.unjudged ?? `${u.program} is not read as a launch.`).join(' '),
       range: first.range,
       fixes: [],
     },
@@ -71,8 +70,9 @@ export function trainingNotReadFinding(root: ConfigNode | undefined, text: strin
     {
       code: TRAINING_NOT_READ,
       severity: 'information',
-      message: `Not read as a training config: it names ${JSON.stringify(String(model.value))} (${model.key}) with training keys (${training.slice(0, 3).join(', ')}), but no trainer RoPE Lens reads. Its length and RoPE settings were not checked.`,
+      message: `Not read as a training config: no trainer RoPE Lens reads takes it, so its RoPE was not checked.`,
       detail:
+        `It names ${JSON.stringify(String(model.value))} (${model.key}) with training keys (${training.slice(0, 3).join(', ')}). ` +
         'RoPE Lens reads axolotl, LLaMA-Factory, torchtune, LitGPT, GPT-NeoX, nanotron, MaxText, OLMo, NeMo, open-instruct and TRL configs; a training length key it knows (max_seq_length, max_length, sequence_len, cutoff_len, seq_length) makes an HfArgumentParser YAML read.',
       range: lines.rangeOf(model.offset, model.length),
       fixes: [],

@@ -19,6 +19,7 @@
  *  - without `--max-model-len`, longrope models default to original_max_position_embeddings.
  * `--rope-scaling` / `--rope-theta` were removed (vllm PR #28006): scaling goes in `--hf-overrides`.
  */
+import { beforeFirst } from '../core/text';
 import { editedBase } from '../config/editOrDerivative';
 import type { ServingInput, ServingPlan } from './types';
 import type { ConsumerInput, ConsumerReading } from './consumer';
@@ -558,7 +559,7 @@ function vllmAtRelease(req: LaunchRequest, version: string): void {
   if (req.version || !/^\d+(\.\d+)*$/.test(version) || !versionBefore(version, '0.11.1')) return;
   req.problems = req.problems.map((p) => {
     if (p.kind !== 'removed' || p.severity !== 'error') return p;
-    const name = p.token.value.replace(/^--/, '').replace(/=.*$/, '').replace(/_/g, '-');
+    const name = beforeFirst(p.token.value.replace(/^--/, ''), '=').replace(/_/g, '-');
     return name === 'rope-scaling' || name === 'rope-theta' ? removedAtPinnedRelease(p.token, name, version) : p;
   });
 }

@@ -21,6 +21,7 @@ const ROPE_KEYS = new Set([
   'rope_scaling',
   'rope_parameters',
   'rotary_emb_base',
+  'rotary_base',
   'rope_base',
   'rope_type',
   'type',

@@ -58,6 +58,8 @@ function collect(): { literals: Pattern[]; built: string[] } {
 
 /** Vulnerable patterns kept, by file and pattern, each with why its input cannot be long. */
 const ALLOWED: Record<string, string> = {
+  'shared/config/modelName.ts /[-_.](?:ud-)?(?:i?q\\d(?:_[a-z0-9]+)*|f16|f32|bf16|fp16|mxfp4(?:_moe)?)$/i':
+    'a model name: modelNameOf reads at most MAX_NAME_LENGTH (1,024) characters',
   'shared/core/baseFigure.ts /\\.?0+e/': "a number's own toExponential() text: at most 25 characters",
   'shared/core/baseFigure.ts /\\.?0+$/': "a number's own toPrecision() text: at most 25 characters",
   'shared/core/format.ts /\\.?0+$/': "a number's own toPrecision() text: at most 25 characters",
@@ -73,6 +75,9 @@ const ALLOWED: Record<string, string> = {
 
 /** Patterns built at run time: the values to check, or why their shape is safe whatever is spliced in. */
 const BUILT: Record<string, RegExp[] | string> = {
+  'shared/config/modelFamilies.ts: new RegExp(`(?:^|[-_. ])(${generatio':
+    "a generation's name pattern from families.json, matched against a model name of at most 1,024 characters (modelNameOf)",
+  "shared/config/modelFamilies.ts: new RegExp(v.when, 'i')": "a size pattern from families.json, matched against a model name of at most 1,024 characters",
   'shared/fixes/launchEdits.ts: new RegExp(`\\\\$\\\\{?${name.replace(/[': 'a variable name (sanitised to [A-Za-z0-9_]) between fixed-length parts',
   'shared/launch/format.ts: new RegExp(`^kind:\\\\s*["\']?(?:${WORK': [WORKLOAD],
   'shared/launch/sniff.ts: new RegExp(TRAINING_SCRIPT_WORDS.joi': [TRAINING_SCRIPT_NAME],
