@@ -142,7 +142,8 @@ function axolotlFinding(ctx: RuleContext, o: AxolotlOverrideOutcome, why: string
       });
   } else if (o.kind === 'legacy-type') {
     message = `On transformers 5.x this ${o.key} fails when the model is built (KeyError 'rope_type').`;
-    detail = 'It has `type` but no `rope_type`: axolotl sets the dict with setattr after the config is read, so transformers 5 never renames the legacy `type` key.';
+    detail =
+      'It has `type` but no `rope_type`: axolotl sets the dict with setattr after the config is read, so transformers 5 never renames the legacy `type` key.';
     const type = String(t.overrides.scaling?.rawType?.value ?? '');
     const entries: PlainObject = { rope_type: type };
     if (base !== undefined && t.overrides.base === undefined) entries.rope_theta = base;

@@ -32,7 +32,9 @@ export function launchNotReadFinding(launches: readonly LaunchDescription[]): Fi
       code: LAUNCH_NOT_READ,
       severity: 'information',
       // One short headline; what was recognised and why it was not judged is the detail.
-      message: more ? `Not judged: ${unread.length} launches were recognised but not read.` : `Not judged: \`${shortProgram(first.program)}\` was recognised but not read.`,
+      message: more
+        ? `Not judged: ${unread.length} launches were recognised but not read.`
+        : `Not judged: \`${shortProgram(first.program)}\` was recognised but not read.`,
       detail: unread.map((u) => u.unjudged ?? `${u.program} is not read as a launch.`).join(' '),
       range: first.range,
       fixes: [],

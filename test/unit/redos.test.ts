@@ -77,7 +77,7 @@ const ALLOWED: Record<string, string> = {
 const BUILT: Record<string, RegExp[] | string> = {
   'shared/config/modelFamilies.ts: new RegExp(`(?:^|[-_. ])(${generatio':
     "a generation's name pattern from families.json, matched against a model name of at most 1,024 characters (modelNameOf)",
-  "shared/config/modelFamilies.ts: new RegExp(v.when, 'i')": "a size pattern from families.json, matched against a model name of at most 1,024 characters",
+  "shared/config/modelFamilies.ts: new RegExp(v.when, 'i')": 'a size pattern from families.json, matched against a model name of at most 1,024 characters',
   'shared/fixes/launchEdits.ts: new RegExp(`\\\\$\\\\{?${name.replace(/[': 'a variable name (sanitised to [A-Za-z0-9_]) between fixed-length parts',
   'shared/launch/format.ts: new RegExp(`^kind:\\\\s*["\']?(?:${WORK': [WORKLOAD],
   'shared/launch/sniff.ts: new RegExp(TRAINING_SCRIPT_WORDS.joi': [TRAINING_SCRIPT_NAME],
