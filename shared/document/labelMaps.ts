@@ -18,19 +18,22 @@ const NEVER_READ_KEYS = ['"id2label"', '"label2id"'];
 /** The interiors of the huge, valid label maps in `text`, in text order. */
 export function largeLabelMapInteriors(text: string): ElidedTail[] {
   if (text.length < LARGE_MAP_CHARS) return [];
+  const candidates: { at: number; length: number }[] = [];
+  for (const key of NEVER_READ_KEYS)
+    for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + key.length)) candidates.push({ at, length: key.length });
+  // One forward scan serves every candidate: a file full of look-alikes stays linear.
+  const depthAt = rootObjectDepths(text);
   const tails: ElidedTail[] = [];
-  for (const key of NEVER_READ_KEYS) {
-    for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + key.length)) {
-      const tail = interiorAfterKey(text, at, key.length);
-      if (tail) tails.push(tail);
-    }
+  for (const { at, length } of candidates.sort((x, y) => x.at - y.at)) {
+    const tail = depthAt(at) === 1 ? interiorAfterKey(text, at + length) : undefined;
+    if (tail) tails.push(tail);
   }
-  return tails.sort((a, b) => a.from - b.from);
+  return tails;
 }
 
-function interiorAfterKey(text: string, keyAt: number, keyLength: number): ElidedTail | undefined {
-  if (depthInRootObject(text, keyAt) !== 1) return undefined;
-  let i = skipBlanks(text, keyAt + keyLength);
+/** The map after a root key ending at `afterKey`, if it is huge and flat and Python's json accepts it as it is. */
+function interiorAfterKey(text: string, afterKey: number): ElidedTail | undefined {
+  let i = skipBlanks(text, afterKey);
   if (text[i] !== ':') return undefined;
   i = skipBlanks(text, i + 1);
   if (text[i] !== '{') return undefined;
@@ -46,51 +49,56 @@ function skipBlanks(text: string, i: number): number {
 }
 
 /**
- * Nesting depth at `offset`, counting brackets outside strings and comments; -1 when `offset` lies
- * inside a string or comment (a key look-alike within a value) or the root is not an object. Costs
- * the prefix only.
+ * A reader of nesting depths at increasing offsets (brackets counted outside strings and comments):
+ * -1 for an offset inside a string or comment (a key look-alike within a value) or when the root is
+ * not an object. Asked in text order, it reads the text once in all.
  */
-function depthInRootObject(text: string, offset: number): number {
+function rootObjectDepths(text: string): (offset: number) => number {
+  let i = 0;
   let depth = 0;
   let opened = false;
-  for (let i = 0; i < offset; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-      if (i >= offset) return -1;
-    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
-      const end = text.indexOf('\n', i);
-      if (end < 0 || end >= offset) return -1;
-      i = end;
-    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
-      const end = text.indexOf('*/', i + 2);
-      if (end < 0 || end + 1 >= offset) return -1;
-      i = end + 1;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (!opened && c === 0x5b) return -1;
-      opened = true;
-      depth++;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return depth;
+  let rootIsArray = false;
+  return (offset) => {
+    for (; i < offset; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
+        const end = text.indexOf('\n', i);
+        i = end < 0 ? text.length : end;
+      } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+        const end = text.indexOf('*/', i + 2);
+        i = end < 0 ? text.length : end + 1;
+      } else if (c === 0x7b || c === 0x5b) {
+        if (!opened) rootIsArray = c === 0x5b;
+        opened = true;
+        depth++;
+      } else if (c === 0x7d || c === 0x5d) depth--;
+    }
+    // Past the offset: a string or comment began before it and ran over it.
+    return i > offset || rootIsArray ? -1 : depth;
+  };
 }
 
 const STRING = String.raw`"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
 const SCALAR = String.raw`${STRING}|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null`;
-/** One `"key": scalar` entry as Python's json reads it (no NaN/Infinity: such a map is simply kept), and the `,` or `}` after it. */
-const ENTRY = new RegExp(String.raw`[ \t\r\n]*(${STRING})[ \t\r\n]*:[ \t\r\n]*(?:${SCALAR})[ \t\r\n]*([,}])`, 'y');
+/**
+ * One `"key": scalar` entry as Python's json reads it (no NaN/Infinity: such a map is simply kept), and
+ * the `,` or `}` after it. Sticky, so it is tried at one position per entry: linear (test/unit/redos.test.ts).
+ */
+export const LABEL_MAP_ENTRY = new RegExp(String.raw`[ \t\r\n]*(${STRING})[ \t\r\n]*:[ \t\r\n]*(?:${SCALAR})[ \t\r\n]*([,}])`, 'y');
 
 /**
  * The `}` closing the object opened at `open`, when every entry is a `"key": scalar` Python's json
  * accepts and no key is written twice; else undefined. One native regex step per entry, no tree.
  */
 function flatObjectEnd(text: string, open: number): number | undefined {
-  ENTRY.lastIndex = open + 1;
+  LABEL_MAP_ENTRY.lastIndex = open + 1;
   // transformers writes id2label keys as "0", "1", …: while that holds, no key can repeat.
   let inSequence = true;
   let seen: Set<string> | undefined;
   for (let n = 0; ; n++) {
-    const m = ENTRY.exec(text);
+    const m = LABEL_MAP_ENTRY.exec(text);
     if (!m) return undefined;
     const key = m[1];
     if (inSequence && key !== `"${n}"`) {
@@ -103,6 +111,6 @@ function flatObjectEnd(text: string, open: number): number | undefined {
       if (seen.has(name)) return undefined;
       seen.add(name);
     }
-    if (m[2] === '}') return ENTRY.lastIndex - 1;
+    if (m[2] === '}') return LABEL_MAP_ENTRY.lastIndex - 1;
   }
 }

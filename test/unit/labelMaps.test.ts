@@ -73,9 +73,20 @@ describe('huge label maps (labelMaps.ts)', () => {
     });
   }
 
+  it('a file full of key look-alikes is read once, not once per look-alike', () => {
+    // 150,000 candidates in 2 MB: a scan of the text before each would take minutes.
+    const many = `{"words": [${Array(150_000).fill('"id2label"').join(', ')}], "id2label": {"0": "a"}}`;
+    const t0 = performance.now();
+    assert.deepEqual(largeLabelMapInteriors(many), []);
+    assert.ok(performance.now() - t0 < 5_000, `${(performance.now() - t0).toFixed(0)} ms`);
+  });
+
   it('a key look-alike inside a string, a nested map, or a small file is read as it is', () => {
     assert.deepEqual(largeLabelMapInteriors(`{"note": "x\\"id2label\\": ${'{'}", ${text.slice(1)}`.replace('"id2label": {', '"idxlabel": {')), []);
     assert.deepEqual(largeLabelMapInteriors(`{"inner": ${text}}`), []);
     assert.deepEqual(largeLabelMapInteriors('{"id2label": {"0": "a"}}'), []);
+    // The real key after a look-alike in a comment and a string is still found.
+    const noted = `{// "id2label": {\n"note": "see \\"id2label\\": {", ${text.slice(1)}`;
+    assert.deepEqual(largeLabelMapInteriors(noted), [{ from: noted.indexOf('{"0"') + 1, to: noted.indexOf('},\n  "rope_scaling"') }]);
   });
 });
