@@ -34,7 +34,7 @@ function elidedTails(text: string): ElidedTail[] {
   // The strict check and the tree reader both ask about the same text, one after the other.
   if (text === lastIn) return lastTails;
   const maps = largeLabelMapInteriors(text);
-  // A number array inside an elided map is gone with it.
+  // A bracketed run of numbers inside an elided map (within a label string) is gone with it.
   const arrays = longNumberArrayTails(text).filter((t) => !maps.some((m) => m.from <= t.from && t.to <= m.to));
   lastIn = text;
   lastTails = [...maps, ...arrays].sort((a, b) => a.from - b.from);
