@@ -11,6 +11,7 @@
  * are exactly those of the original text.
  */
 import { MAX_LAYERS } from '../core/limits';
+import { largeLabelMapInteriors } from './labelMaps';
 
 /** Arrays shorter than this (in characters) are left alone: 1 MB holds far more than 10,001 numbers. */
 const LONG_ARRAY_CHARS = 1 << 20;
@@ -27,11 +28,22 @@ export interface ElidedTail {
 let lastIn: string | undefined;
 let lastTails: ElidedTail[] = [];
 
-/** The tails to elide, in text order (none for a text under LONG_ARRAY_CHARS). */
-export function longNumberArrayTails(text: string): ElidedTail[] {
+/** Every stretch to elide, in text order: long number arrays' tails and huge label maps' interiors (labelMaps.ts). */
+function elidedTails(text: string): ElidedTail[] {
   if (text.length < LONG_ARRAY_CHARS) return [];
   // The strict check and the tree reader both ask about the same text, one after the other.
   if (text === lastIn) return lastTails;
+  const maps = largeLabelMapInteriors(text);
+  // A bracketed run of numbers inside an elided map (within a label string) is gone with it.
+  const arrays = longNumberArrayTails(text).filter((t) => !maps.some((m) => m.from <= t.from && t.to <= m.to));
+  lastIn = text;
+  lastTails = [...maps, ...arrays].sort((a, b) => a.from - b.from);
+  return lastTails;
+}
+
+/** The tails to elide, in text order (none for a text under LONG_ARRAY_CHARS). */
+export function longNumberArrayTails(text: string): ElidedTail[] {
+  if (text.length < LONG_ARRAY_CHARS) return [];
   const tails: ElidedTail[] = [];
   for (let open = text.indexOf('['); open >= 0; ) {
     NUMBER_RUN.lastIndex = open + 1;
@@ -41,14 +53,12 @@ export function longNumberArrayTails(text: string): ElidedTail[] {
     if (cut >= 0) tails.push({ from: cut, to: close });
     open = text.indexOf('[', close > open + 1 ? close : open + 1);
   }
-  lastIn = text;
-  lastTails = tails;
   return tails;
 }
 
 /** `text` with each tail blanked by spaces (same offsets; for scanners that skip spaces natively). */
 export function elideLongNumberArrays(text: string): string {
-  const tails = longNumberArrayTails(text);
+  const tails = elidedTails(text);
   if (!tails.length) return text;
   let out = '';
   let copied = 0;
@@ -64,7 +74,7 @@ export function elideLongNumberArrays(text: string): string {
  * would spend a step per blank (jsonc-parser builds its whitespace tokens character by character).
  */
 export function withoutLongNumberArrays(text: string): { short: string; startAt(offset: number): number; endAt(offset: number): number } {
-  const tails = longNumberArrayTails(text);
+  const tails = elidedTails(text);
   if (!tails.length) return { short: text, startAt: (o) => o, endAt: (o) => o };
   let short = '';
   let copied = 0;

@@ -16,6 +16,7 @@ import ts from 'typescript';
 import { LAUNCH_WORD_RE, TRAINING_SCRIPT_NAME } from '../../shared/launch/sniff';
 import { WORKLOAD } from '../../shared/launch/format';
 import { WITH_ESCAPE } from '../../shared/launch/vars';
+import { LABEL_MAP_ENTRY } from '../../shared/document/labelMaps';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -78,6 +79,8 @@ const BUILT: Record<string, RegExp[] | string> = {
   'shared/config/modelFamilies.ts: new RegExp(`(?:^|[-_. ])(${generatio':
     "a generation's name pattern from families.json, matched against a model name of at most 1,024 characters (modelNameOf)",
   "shared/config/modelFamilies.ts: new RegExp(v.when, 'i')": 'a size pattern from families.json, matched against a model name of at most 1,024 characters',
+  // Sticky: each exec tries one position only, as a leading ^ does (unanchored it would be quadratic).
+  'shared/document/labelMaps.ts: new RegExp(String.raw`[ \\t\\r\\n]*(${S': [new RegExp(`^(?:${LABEL_MAP_ENTRY.source})`)],
   'shared/fixes/launchEdits.ts: new RegExp(`\\\\$\\\\{?${name.replace(/[': 'a variable name (sanitised to [A-Za-z0-9_]) between fixed-length parts',
   'shared/launch/format.ts: new RegExp(`^kind:\\\\s*["\']?(?:${WORK': [WORKLOAD],
   'shared/launch/sniff.ts: new RegExp(TRAINING_SCRIPT_WORDS.joi': [TRAINING_SCRIPT_NAME],
