@@ -67,9 +67,10 @@ export const scalingKeysRule: Rule = {
           finding(
             MISSING_KEY,
             'error',
-            `Missing required keys in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: {${missing.map((k) => `'${k}'`).join(', ')}}`,
+            `transformers refuses this ${name} at load: it is missing ${missing.join(', ')}.`,
             scalingRange(ctx.doc, s),
             fixes,
+            `transformers raises KeyError "Missing required keys in \`${name}\` for 'rope_type'=${shown(s.rawType.value)}: {${missing.map((k) => `'${k}'`).join(', ')}}".`,
           ),
         );
       }
