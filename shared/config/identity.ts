@@ -230,7 +230,7 @@ function byFingerprint(fp: Fingerprint, contextLength?: number, hint?: string): 
     // Llama 3 8B, not Llama-3-8B).
     const exact = contextLength === undefined ? ropeHits : ropeHits.filter((e) => shippedOf(e).contextLength === contextLength);
     if (exact.length > 0 && agreeOnT(exact)) return { match: matchOf(namedFirst(shippingFirst(exact, contextLength), hint), 'fingerprint', true) };
-    if (!agreeOnT(ropeHits)) return undefined;
+    if (!agreeOnT(ropeHits)) return pastEveryCandidate(ropeHits, contextLength, hint);
     const match = matchOf(namedFirst(ropeHits, hint), 'fingerprint', true);
     const family = familyOfArchitecture(fp, archHits, match.trainedContext.value);
     if (family) {
@@ -283,6 +283,22 @@ function nearestStretch(entries: CatalogEntry[], factor: number | undefined, con
   const gap = (e: CatalogEntry) => Math.abs(Math.log((e.trainedContext.value * factor) / contextLength));
   const best = Math.min(...entries.map(gap));
   return entries.filter((e) => gap(e) === best);
+}
+
+/**
+ * Models of one body trained at different lengths (LLaMA-1-7B at 2,048, Llama-2-7B at 4,096): a context
+ * past every one of them (and past what each shipped) is an extension whichever it is, so the file is
+ * judged from the longest T, for which the claim holds for all, and every candidate is named. A context
+ * within one of them names none.
+ */
+function pastEveryCandidate(entries: CatalogEntry[], contextLength: number | undefined, hint?: string): FingerprintVerdict {
+  if (contextLength === undefined) return undefined;
+  const reach = Math.max(...entries.map((e) => Math.max(e.trainedContext.value, shippedOf(e).contextLength ?? 0)));
+  if (!(contextLength > reach)) return undefined;
+  const longest = Math.max(...entries.map((e) => e.trainedContext.value));
+  const match = matchOf(namedFirst(entries.filter((e) => e.trainedContext.value === longest), hint), 'fingerprint', true);
+  match.identity.candidates = entries.flatMap((e) => namesOf(e));
+  return { match };
 }
 
 function agreeOnT(entries: CatalogEntry[]): boolean {
