@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every speed and size target, as ratios against baselines measured in the same run.
- * `--only bstar|bstar-long|server|kernels|plan|gguf|launch|repo-scan|neighbours|proven-table` runs one suite; `--json FILE` also writes the rows as JSON;
+ * `--only bstar|bstar-long|server|kernels|plan|gguf|launch|repo-scan|neighbours|hover-neighbours|proven-table` runs one suite; `--json FILE` also writes the rows as JSON;
  * `--quick` leaves out b* at 2^24 (the long suite alone takes a few minutes).
  */
 import { writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import * as gguf from './gguf';
 import * as launch from './launch';
 import * as repoScan from './repoScan';
 import * as neighbours from './neighbours';
+import * as hoverNeighbours from './hoverNeighbours';
 import * as provenTable from './provenTable';
 
 async function main() {
@@ -30,6 +31,7 @@ async function main() {
     launch,
     'repo-scan': repoScan,
     neighbours,
+    'hover-neighbours': hoverNeighbours,
     'proven-table': provenTable,
   };
   const report = new BenchReport();
