@@ -79,7 +79,7 @@ function llamaFactory(ctx: RuleContext): Finding[] {
       finding(
         LF_FAILS_ON_5,
         severity,
-        `On transformers 5.x this rope_scaling fails at load (a float max_position_embeddings, no rope_theta).`,
+        `On transformers 5.x this rope_scaling fails at load: max_position_embeddings becomes the float ${fmt(plan.newContext)}.0.`,
         range,
         [],
         `LLaMA-Factory sets max_position_embeddings to the float ${fmt(plan.newContext)}.0 and drops rope_theta: configure_rope assigns max_position_embeddings = ${fmt(plan.old)} × ${plan.factor}.0, which transformers 5's config validation refuses (expected int, got float), and replaces rope_scaling with a dict that has no rope_theta, so the rotary embedding has no base (TypeError). ` +
@@ -141,7 +141,7 @@ function axolotlFinding(ctx: RuleContext, o: AxolotlOverrideOutcome, why: string
         edits: [...ctx.editor.remove(path), ...ctx.editor.set([...block, 'rope_parameters'], { rope_type: 'default', rope_theta: base })],
       });
   } else if (o.kind === 'legacy-type') {
-    message = `On transformers 5.x this ${o.key} fails when the model is built: its type key is never renamed (a KeyError).`;
+    message = `On transformers 5.x this ${o.key} fails when the model is built: it has \`type\` but lacks \`rope_type\`.`;
     detail =
       'It has `type` but no `rope_type`: axolotl sets the dict with setattr after the config is read, so transformers 5 never renames the legacy `type` key.';
     const type = String(t.overrides.scaling?.rawType?.value ?? '');

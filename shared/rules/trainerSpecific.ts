@@ -72,7 +72,7 @@ export const trainerSpecificRule: Rule = {
           finding(
             LF_DERIVED_FACTOR,
             'information',
-            `LLaMA-Factory will use ${t.scalingByName.value} ×${plan.factor}.0 over ${fmt(plan.old)}, covering ${fmt(plan.newContext)} tokens.`,
+            `LLaMA-Factory will use ${t.scalingByName.value} scaling with factor ${plan.factor}.0 over ${fmt(plan.old)} tokens, covering ${fmt(plan.newContext)} tokens.`,
             rangeFor(ctx.doc, t.scalingByName),
             [],
             `${origin(plan)} It derives factor ceil(${fmt(L)} / ${fmt(plan.old)}) = ${plan.factor}.0 and original length ${fmt(plan.old)}${plan.newContext > L * 1.25 ? `; ${fmt(plan.newContext)} is well beyond cutoff_len ${fmt(L)} (the integer ceiling over-stretches short contexts)` : ''}.`,

@@ -110,6 +110,10 @@ describe('code-server 4.100.3, web worker extension host (the web extension)', f
       const ws = join(d.dir, 'ws');
       mkdirSync(ws, { recursive: true });
       for (const [from, name] of WORKSPACE_FILES) copyFileSync(from, join(ws, name));
+      // The fixture pins vLLM 0.10.1, which still reads its --rope-scaling (a hint, never a Problems entry):
+      // the image's latest tag makes the removed option the Problems entry both sides must show.
+      const docker = join(ws, 'Dockerfile');
+      writeFileSync(docker, readFileSync(docker, 'utf8').replace('ARG VLLM_VERSION=v0.10.1', 'ARG VLLM_VERSION=latest'));
       // A project file the web server can only know through vscode.workspace.fs: the CLI and the
       // Problems panel both lose this code, or the panel shows one entry more than the CLI.
       writeFileSync(join(ws, '.rope-lens.yaml'), 'disable:\n  - launch/length-exceeds-derived\n');

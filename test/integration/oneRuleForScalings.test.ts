@@ -119,7 +119,8 @@ describe('one rule for scalings (spawned CLI: check, serve, plan)', function () 
     // Applied, the fix leaves the file without the warning (and plan's axolotl snippet writes the same base).
     const file = join(tmp, 'axolotl-llama2-16k.yaml');
     const text = readFileSync(AXOLOTL, 'utf8');
-    writeFileSync(file, `${text}overrides_of_model_config:\n  rope_theta: ${base}\n`);
+    // In the form transformers 5 reads (axolotl pins 5.x: a rope_theta alone would never reach the model).
+    writeFileSync(file, `${text}overrides_of_model_config:\n  rope_parameters:\n    rope_type: default\n    rope_theta: ${base}\n`);
     assert.ok(!diagnostics(file).some((x) => x.severity === 'warning' || x.severity === 'error'));
     assert.match(stage.snippets.axolotl, new RegExp(`rope_theta: ${base}\\b`));
   });
