@@ -141,7 +141,7 @@ function axolotlFinding(ctx: RuleContext, o: AxolotlOverrideOutcome, why: string
         edits: [...ctx.editor.remove(path), ...ctx.editor.set([...block, 'rope_parameters'], { rope_type: 'default', rope_theta: base })],
       });
   } else if (o.kind === 'legacy-type') {
-    message = `On transformers 5.x this ${o.key} fails when the model is built: it has \`type\` but lacks \`rope_type\`.`;
+    message = `On transformers 5.x this ${o.key} fails when built: it has \`type\` but lacks \`rope_type\`.`;
     detail =
       'It has `type` but no `rope_type`: axolotl sets the dict with setattr after the config is read, so transformers 5 never renames the legacy `type` key.';
     const type = String(t.overrides.scaling?.rawType?.value ?? '');

@@ -18,7 +18,7 @@ async function boundText(args: string[]): Promise<string> {
 /** Every figure the text states as "every base … valid" (with or without ≈). */
 function validFigures(text: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(/(?:valid above|every base (?:above|≥)) ≈? ?([\d,]+(?:\.\d+)?)/g)) out.push(Number(m[1].replace(/,/g, '')));
+  for (const m of text.matchAll(/(?:valid above|every base (?:above|≥)) ≈? ?([\d,]+(?:\.\d+)?(?:e[+-]?\d+)?)/g)) out.push(Number(m[1].replace(/,/g, '')));
   return out;
 }
 
