@@ -16,6 +16,7 @@ import { createRopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import type { Finding } from '../../shared/core/findings';
 import { after, argvOf, assertExactSpans, envOf, shellParser } from './helpers/launch';
+import { said } from './helpers/findingText';
 
 const dir = join(__dirname, '..', 'fixtures', 'launch', 'readers');
 const read = (name: string) => readFileSync(join(dir, name), 'utf8');
@@ -84,7 +85,7 @@ describe('launch and trainer files read, or said (issue 40)', function () {
         a.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]),
         [['launch/not-read', 'information', 4]],
       );
-      assert.match(a.diagnostics[0].message, /SkyPilot task whose run: block starts no engine/);
+      assert.match(said(a.diagnostics[0]), /SkyPilot task whose run: block starts no engine/);
     });
   });
 
@@ -359,7 +360,7 @@ describe('launch and trainer files read, or said (issue 40)', function () {
         a.diagnostics.map((d) => [d.code, d.range.start.line]),
         [['launch/not-read', 1]],
       );
-      assert.match(a.diagnostics[0].message, /trl sft --config/);
+      assert.match(said(a.diagnostics[0]), /trl sft --config/);
     });
 
     it('a Python script that trains through TRL is said; one that only tokenizes is not', () => {
