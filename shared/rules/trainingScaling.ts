@@ -60,7 +60,10 @@ export const trainingScalingRule: Rule = {
     // A dict that repeats the model's own scaling (axolotl's rope_parameters on transformers 5, written
     // to carry a new base) keeps it rather than replacing it.
     const repeatsNative = !byName && dict?.type === native?.type && newFactor === numParam(native, 'factor');
-    if ((byName || dict) && !restated && !repeatsNative && native && native.type && native.type !== 'default') {
+    // A `default` dict (axolotl's rope_parameters carrying a chosen base) drops the scaling on purpose: a base
+    // choice, judged by the bound at the sequence length, not a scaling stacked on another.
+    const baseChoice = !byName && dict?.type === 'default';
+    if ((byName || dict) && !restated && !repeatsNative && !baseChoice && native && native.type && native.type !== 'default') {
       const f = numParam(native, 'factor');
       const node = byName?.node ?? dict?.node;
       const path = t.scalingKeyPath;
