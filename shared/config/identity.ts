@@ -296,7 +296,14 @@ function pastEveryCandidate(entries: CatalogEntry[], contextLength: number | und
   const reach = Math.max(...entries.map((e) => Math.max(e.trainedContext.value, shippedOf(e).contextLength ?? 0)));
   if (!(contextLength > reach)) return undefined;
   const longest = Math.max(...entries.map((e) => e.trainedContext.value));
-  const match = matchOf(namedFirst(entries.filter((e) => e.trainedContext.value === longest), hint), 'fingerprint', true);
+  const match = matchOf(
+    namedFirst(
+      entries.filter((e) => e.trainedContext.value === longest),
+      hint,
+    ),
+    'fingerprint',
+    true,
+  );
   match.identity.candidates = entries.flatMap((e) => namesOf(e));
   return { match };
 }
