@@ -10,6 +10,7 @@
  * sees `{}` with offsets mapped back, the strict check sees spaces.
  */
 import type { ElidedTail } from './longArrays';
+import { skipStringOrComment } from './jsonScan';
 
 /** Maps shorter than this (in characters) are parsed as usual: small files keep every node. */
 const LARGE_MAP_CHARS = 1 << 20;
@@ -61,14 +62,8 @@ function rootObjectDepths(text: string): (offset: number) => number {
   return (offset) => {
     for (; i < offset; i++) {
       const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-      } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
-        const end = text.indexOf('\n', i);
-        i = end < 0 ? text.length : end;
-      } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
-        const end = text.indexOf('*/', i + 2);
-        i = end < 0 ? text.length : end + 1;
+      if (c === 0x22 || c === 0x2f) {
+        i = skipStringOrComment(text, i);
       } else if (c === 0x7b || c === 0x5b) {
         if (!opened) rootIsArray = c === 0x5b;
         opened = true;

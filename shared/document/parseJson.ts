@@ -6,6 +6,7 @@ import { parseTree, Node as JsonNode, ParseError, printParseErrorCode } from 'js
 import { ConfigNode, ParsedDocument, ParseProblem } from './configNode';
 import { LineIndex } from './positions';
 import { withoutLongNumberArrays } from './longArrays';
+import { skipStringOrComment } from './jsonScan';
 
 /** Deeper than Python's json goes (it stops near 1,000 levels) and well within our recursion's reach. */
 const MAX_JSON_DEPTH = 2000;
@@ -15,14 +16,8 @@ function nestingPast(text: string, max: number): number | undefined {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
-      const end = text.indexOf('\n', i);
-      i = end < 0 ? text.length : end;
-    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
+    if (c === 0x22 || c === 0x2f) {
+      i = skipStringOrComment(text, i);
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > max) return i;
     } else if (c === 0x7d || c === 0x5d) depth--;
