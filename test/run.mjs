@@ -40,8 +40,24 @@ const explicit = process.argv.slice(2).filter((a) => a.endsWith('.test.ts'));
 const files = explicit.length ? explicit : testFiles(fuzz ? ['test/fuzz'] : ['test/unit', 'test/integration', 'test/e2e']);
 for (const f of files) mocha.addFile(f);
 
+// ROPE_LENS_TEST_TIMES=1 prints the slowest test files (wall time of each file's top-level suites, hooks included).
+const fileTimes = new Map();
 const runner = mocha.run((failures) => {
   const s = runner.stats ?? { passes: 0, failures, pending: 0 };
+  if (process.env.ROPE_LENS_TEST_TIMES) {
+    const rows = [...fileTimes].sort((a, b) => b[1] - a[1]).slice(0, 30);
+    console.log('\nslowest files (s):');
+    for (const [f, ms] of rows) console.log(`${(ms / 1000).toFixed(1).padStart(7)}  ${f}`);
+  }
   console.log(`\n${s.passes} passed, ${s.failures} failed, ${s.pending} skipped`);
   process.exitCode = s.failures > 0 || s.passes === 0 ? 1 : 0;
+});
+
+const suiteStarts = new Map();
+runner.on('suite', (suite) => {
+  if (suite.file && suite.parent?.root) suiteStarts.set(suite, performance.now());
+});
+runner.on('suite end', (suite) => {
+  const t0 = suiteStarts.get(suite);
+  if (t0 !== undefined) fileTimes.set(suite.file, (fileTimes.get(suite.file) ?? 0) + performance.now() - t0);
 });
