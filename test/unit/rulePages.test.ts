@@ -2,7 +2,7 @@
  * The finding-code registry (shared/core/codes.ts) against the rules and the docs:
  * - every code a rule module names, and every code the analysis emits over the fixtures, is registered;
  * - every registered code has its page, docs/rules/<code>.md, with what, why, examples and a source;
- * - every page's bad example gets the finding and its good example does not (run through the service);
+ * - every page's bad example gets the finding and its good example does not, nor any error (run through the service);
  * - docs/rules.md, the index, lists every code with its page and summary (renderRulesIndex).
  */
 import { strict as assert } from 'node:assert';
@@ -111,13 +111,14 @@ describe('finding codes: registry, pages, examples', function () {
     for (const { code } of ACTIVE_CODES) {
       for (const ex of pageExamples(pages.get(code) ?? '')) {
         const fileName = join('/rope-lens-examples', code, ex.fileName);
-        let found: string[];
-        if (ex.fileName.endsWith('.gguf')) {
-          found = service.analyzeGguf(JSON.parse(ex.text), undefined, fileName).diagnostics.map((d) => d.code);
-        } else {
-          found = service.analyze(ex.text, { fileName }).diagnostics.map((d) => d.code);
-        }
+        const diagnostics = ex.fileName.endsWith('.gguf')
+          ? service.analyzeGguf(JSON.parse(ex.text), undefined, fileName).diagnostics
+          : service.analyze(ex.text, { fileName }).diagnostics;
+        const found = diagnostics.map((d) => d.code);
         const has = found.includes(code);
+        // A good example is one a user could copy: it must not fail on another rule either.
+        const errors = diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+        if (ex.role === 'good' && errors.length) failures.push(`${codePage(code)}:${ex.line}: the good example gets an error: ${errors.join(', ')}`);
         if (ex.role === 'bad' && !has)
           failures.push(`${codePage(code)}:${ex.line}: the bad example does not get ${code} (got ${found.join(', ') || 'nothing'})`);
         if (ex.role === 'good' && has) failures.push(`${codePage(code)}:${ex.line}: the good example still gets ${code}`);
