@@ -43,8 +43,20 @@ const ADDED: Added[] = [
     override: /"original_max_position_embeddings":262144/,
   },
   { id: 'Qwen/Qwen3.6-35B-A3B', fixture: 'qwen3.6-35b-a3b.json', generation: 'Qwen3.6', trained: 262144, override: /"rope_parameters":\{/ },
-  { id: 'MiniMaxAI/MiniMax-M2.5', fixture: 'minimax-m2.5.json', generation: 'MiniMax-M2.5', trained: 196608, override: /"original_max_position_embeddings":196608/ },
-  { id: 'MiniMaxAI/MiniMax-M3', fixture: 'minimax-m3.json', generation: 'MiniMax-M3', trained: 1048576, override: /"original_max_position_embeddings":1048576/ },
+  {
+    id: 'MiniMaxAI/MiniMax-M2.5',
+    fixture: 'minimax-m2.5.json',
+    generation: 'MiniMax-M2.5',
+    trained: 196608,
+    override: /"original_max_position_embeddings":196608/,
+  },
+  {
+    id: 'MiniMaxAI/MiniMax-M3',
+    fixture: 'minimax-m3.json',
+    generation: 'MiniMax-M3',
+    trained: 1048576,
+    override: /"original_max_position_embeddings":1048576/,
+  },
   { id: 'zai-org/GLM-4.5-Air', fixture: 'glm-4.5-air.json', generation: 'GLM-4.5', trained: 131072, override: /"original_max_position_embeddings":131072/ },
   { id: 'zai-org/GLM-5.1', fixture: 'glm-5.1.json', generation: 'GLM-5.1', trained: 202752, override: /"rope_theta":1000000(?:\.0)?,/ },
   { id: 'zai-org/GLM-5.2', fixture: 'glm-5.2.json', generation: 'GLM-5.2', trained: 1048576, override: /"rope_theta":8000000(?:\.0)?,/ },
@@ -114,7 +126,11 @@ describe('families added from real configs: resolved offline, judged by serve an
       for (const a of ADDED) {
         const r = await cli(serve, [a.id, '--engine', 'vllm', '--context', String(a.trained * 2)]);
         assert.equal(r.code, 0, `${a.id}: ${r.text}`);
-        assert.match(r.text, new RegExp(`assumed from the ${a.generation.replace('.', '\\.')} family \\(trained at ${a.trained.toLocaleString('en-US')}`), a.id);
+        assert.match(
+          r.text,
+          new RegExp(`assumed from the ${a.generation.replace('.', '\\.')} family \\(trained at ${a.trained.toLocaleString('en-US')}`),
+          a.id,
+        );
         const line = r.text.split('\n').find((l) => l.startsWith(`vllm serve ${a.id} `)) ?? '';
         assert.match(line, new RegExp(`--max-model-len ${a.trained * 2} --hf-overrides`), `${a.id}: ${r.text}`);
         assert.match(line, a.override, `${a.id}: ${line}`);
