@@ -61,6 +61,13 @@ const ADDED: Added[] = [
   { id: 'zai-org/GLM-5.1', fixture: 'glm-5.1.json', generation: 'GLM-5.1', trained: 202752, override: /"rope_theta":1000000(?:\.0)?,/ },
   { id: 'zai-org/GLM-5.2', fixture: 'glm-5.2.json', generation: 'GLM-5.2', trained: 1048576, override: /"rope_theta":8000000(?:\.0)?,/ },
   {
+    id: 'XiaomiMiMo/MiMo-V2-Flash',
+    fixture: 'mimo-v2-flash.json',
+    generation: 'MiMo-V2-Flash',
+    trained: 262144,
+    override: /"original_max_position_embeddings":262144/,
+  },
+  {
     id: 'mistralai/Mixtral-8x22B-Instruct-v0.1',
     fixture: 'mixtral-8x22b-v0.1.json',
     generation: 'Mixtral',

@@ -91,6 +91,8 @@ describe('model families (families.json)', () => {
       'GLM-5.2',
       'GLM-5.3',
       'Mixtral',
+      'MiMo-V2-Flash',
+      'Llama-3.3-Nemotron-Super',
     ]) {
       assert.ok(names.includes(n), `${n} missing`);
     }
@@ -145,6 +147,8 @@ describe('model families (families.json)', () => {
     [join(CORPUS, 'mixtral-8x7b-v0.1.json'), 'mistralai/Mixtral-8x7B-Instruct-v0.1'],
     [join(FAMILY_FIXTURES, 'mixtral-8x22b-v0.1.json'), 'mistralai/Mixtral-8x22B-Instruct-v0.1'],
     [join(FAMILY_FIXTURES, 'deepseek-v3.2.json'), 'deepseek-ai/DeepSeek-V3.2'],
+    [join(FAMILY_FIXTURES, 'mimo-v2-flash.json'), 'XiaomiMiMo/MiMo-V2-Flash'],
+    [join(FAMILY_FIXTURES, 'llama-3.3-nemotron-super-49b-v1.json'), 'nvidia/Llama-3_3-Nemotron-Super-49B-v1'],
   ];
   const ROPE_KEYS = [
     'model_type',
@@ -390,6 +394,8 @@ export const REAL_IDS = [
   'zai-org/GLM-5.2',
   'mistralai/Mixtral-8x22B-Instruct-v0.1',
   'deepseek-ai/DeepSeek-V3.2-Exp',
+  'XiaomiMiMo/MiMo-V2-Flash',
+  'nvidia/Llama-3_3-Nemotron-Super-49B-v1-FP8',
 ];
 
 describe('real model ids are judged, not "not found offline"', () => {
