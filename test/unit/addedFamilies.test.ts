@@ -196,6 +196,22 @@ describe('families added from real configs: resolved offline, judged by serve an
     });
   });
 
+  it('Nemotron-3 (Mamba-2/attention hybrid, no position encoding): served by id as no-RoPE; its real config in a snapshot gets no base finding', async () => {
+    await withHome(async (home) => {
+      const id = 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16';
+      assert.equal(findListedEntry(id), undefined);
+      const r = await cli(serve, [id, '--engine', 'vllm']);
+      assert.doesNotMatch(r.text, /not found offline/);
+      assert.match(r.text, /assumed from the Nemotron-3 family \(trained at 262,144, no rotary embedding\)/);
+      assert.match(r.text, /has no rotary position embedding/);
+      assert.match(r.text, /vLLM derives max_model_len 262144 from max_position_embeddings/);
+      const stock = await cli(check, [snapshotOf(home, id, 'nemotron-3-nano-30b-a3b.json'), '--json']);
+      const s = JSON.parse(stock.text.slice(stock.text.indexOf('{'))).files[0] as CheckedFile;
+      assert.equal(s.rope, null, stock.text.slice(0, 300));
+      assert.deepEqual(s.diagnostics, []);
+    });
+  });
+
   it('Kimi-K3 (MLA without RoPE): serve by id says there is no RoPE and the length vLLM derives from its text config', async () => {
     await withHome(async () => {
       const r = await cli(serve, ['moonshotai/Kimi-K3', '--engine', 'vllm']);

@@ -93,6 +93,7 @@ describe('model families (families.json)', () => {
       'Mixtral',
       'MiMo-V2-Flash',
       'Llama-3.3-Nemotron-Super',
+      'Nemotron-3',
     ]) {
       assert.ok(names.includes(n), `${n} missing`);
     }
