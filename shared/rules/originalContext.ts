@@ -57,8 +57,9 @@ export const originalContextRule: Rule = {
       const implicit = mpe / original;
       if (Math.abs(implicit - factor) <= 1e-6 * factor) continue;
       // YaRN ×1 computes the trained frequencies and an attention factor of 1 whatever the lengths say (ms-swift
-      // writes it for a max_model_len within the model's context): transformers' warning is all that happens.
-      const asTrained = factor === 1;
+      // writes it for a max_model_len within the model's context), unless an attention_factor of its own is given:
+      // transformers' warning is all that happens.
+      const asTrained = factor === 1 && (numParam(s, 'attention_factor') ?? 1) === 1;
       out.push(
         finding(
           FACTOR_MISMATCH,
