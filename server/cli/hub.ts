@@ -125,7 +125,16 @@ export async function modelArg(arg: string, ctx: HubContext, readText: (path: st
     }
     return undefined;
   };
-  let found = lookup() ?? cachedConfig();
+  // A model the catalog knows to have no RoPE (Nemotron-H, Kimi-K3) is no base-model hit either; its description says so.
+  const noRopeEntry = (): ResolvedModelArg | undefined => {
+    const entry = findCatalogEntry(ref);
+    if (!entry?.noRope) return undefined;
+    const where = entry.assumedFrom
+      ? `built-in catalog, ${assumptionText(entry.assumedFrom)}; values read from ${entry.source}`
+      : `built-in catalog (${entry.id}, ${entry.source})`;
+    return { kind: 'model', ref, text: catalogConfigText(entry), from: where };
+  };
+  let found = lookup() ?? cachedConfig() ?? noRopeEntry();
   if (!found && ctx.enabled && (await fetchMissing([ref], ctx))) found = lookup();
   if (!found) {
     throw new UsageError(

@@ -56,17 +56,22 @@ export const originalContextRule: Rule = {
       if (s.type !== 'yarn' || factor === undefined || !mpe || !(original > 0)) continue;
       const implicit = mpe / original;
       if (Math.abs(implicit - factor) <= 1e-6 * factor) continue;
+      // YaRN ×1 computes the trained frequencies and an attention factor of 1 whatever the lengths say (ms-swift
+      // writes it for a max_model_len within the model's context), unless an attention_factor of its own is given:
+      // transformers' warning is all that happens.
+      const asTrained = factor === 1 && (numParam(s, 'attention_factor') ?? 1) === 1;
       out.push(
         finding(
           FACTOR_MISMATCH,
-          implicit === 1 ? 'information' : 'warning',
+          implicit === 1 || asTrained ? 'information' : 'warning',
           `YaRN factor ${fmt(factor)} over ${fmt(original)} covers ${fmt(original * factor)} tokens, but max_position_embeddings is ${fmt(mpe)}.`,
           // implicit 1 is the vendors' own recipe (Qwen: add yarn to the shipped config): it runs as
           // meant, so the finding informs and offers no edit.
           rangeFor(ctx.doc, s.params['factor']),
-          implicit === 1 ? [] : mismatchFixes(ctx, rope!, s, factor, original, implicit),
+          implicit === 1 || asTrained ? [] : mismatchFixes(ctx, rope!, s, factor, original, implicit),
           `transformers warns: "The explicitly set RoPE scaling factor (${name}['factor'] = ${factor}) does not match the ratio implicitly set by other parameters (max_position_embeddings / original_max_position_embeddings = ${mpe} / ${original} = ${fmt(implicit)})".` +
-            (implicit === 1 ? ` Servers derive the context as original × factor = ${fmt(original * factor)}; transformers only warns.` : ''),
+            (implicit === 1 ? ` Servers derive the context as original × factor = ${fmt(original * factor)}; transformers only warns.` : '') +
+            (asTrained && implicit !== 1 ? ' A factor of 1 leaves every frequency as trained: transformers only warns.' : ''),
         ),
       );
     }

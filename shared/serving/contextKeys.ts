@@ -46,7 +46,17 @@ export function contextKeysOf(doc: ParsedDocument): Record<string, number> {
     const nested = child(root, k);
     if (nested?.kind === 'object' && child(nested, 'num_attention_heads')) return numbers(nested);
   }
-  return numbers(root);
+  const own = numbers(root);
+  if (Object.keys(own).length > 0) return own;
+  // A wrapper whose lengths live only in its text config (a catalog description keeps the RoPE subset, no head counts).
+  for (const k of NESTED) {
+    const nested = child(root, k);
+    if (nested?.kind === 'object') {
+      const found = numbers(nested);
+      if (Object.keys(found).length > 0) return found;
+    }
+  }
+  return own;
 }
 
 /**

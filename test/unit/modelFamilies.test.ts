@@ -76,6 +76,27 @@ describe('model families (families.json)', () => {
     ]) {
       assert.ok(names.includes(n), `${n} missing`);
     }
+    // Added after issue 40 from real configs (test/fixtures/families/README.md).
+    for (const n of [
+      'Qwen3-Coder',
+      'Qwen3-VL',
+      'Qwen3-Next',
+      'Qwen3.6',
+      'Kimi-K2.5',
+      'Kimi-K3',
+      'MiniMax-M2.5',
+      'MiniMax-M3',
+      'GLM-4.5',
+      'GLM-5.1',
+      'GLM-5.2',
+      'GLM-5.3',
+      'Mixtral',
+      'MiMo-V2-Flash',
+      'Llama-3.3-Nemotron-Super',
+      'Nemotron-3',
+    ]) {
+      assert.ok(names.includes(n), `${n} missing`);
+    }
     for (const g of FAMILIES.flatMap((f) => f.generations)) {
       for (const ref of g.verified ?? []) {
         if (ref.startsWith('corpus:')) assert.ok(existsSync(join(CORPUS, ref.slice('corpus:'.length))), `${g.name}: ${ref} is not in the corpus`);
@@ -110,6 +131,25 @@ describe('model families (families.json)', () => {
     [join(CORPUS, 'gpt-oss-120b.json'), 'openai/gpt-oss-120b'],
     [join(CORPUS, 'olmo-2-1124-7b.json'), 'allenai/OLMo-2-1124-7B'],
     [join(CORPUS, 'olmo-3.1-32b-instruct.json'), 'allenai/Olmo-3.1-32B-Instruct'],
+    [join(FAMILY_FIXTURES, 'qwen3-coder-480b-a35b-instruct.json'), 'Qwen/Qwen3-Coder-480B-A35B-Instruct'],
+    [join(FAMILY_FIXTURES, 'qwen3-coder-30b-a3b-instruct.json'), 'Qwen/Qwen3-Coder-30B-A3B-Instruct'],
+    [join(FAMILY_FIXTURES, 'qwen3-vl-32b-instruct.json'), 'Qwen/Qwen3-VL-32B-Instruct'],
+    [join(FAMILY_FIXTURES, 'qwen3-vl-30b-a3b-instruct.json'), 'Qwen/Qwen3-VL-30B-A3B-Instruct'],
+    [join(FAMILY_FIXTURES, 'qwen3-next-80b-a3b-thinking.json'), 'Qwen/Qwen3-Next-80B-A3B-Instruct'],
+    [join(FAMILY_FIXTURES, 'qwen3.6-35b-a3b.json'), 'Qwen/Qwen3.6-35B-A3B'],
+    [join(FAMILY_FIXTURES, 'kimi-k2.5.json'), 'moonshotai/Kimi-K2.5'],
+    [join(FAMILY_FIXTURES, 'minimax-m2.5.json'), 'MiniMaxAI/MiniMax-M2.5'],
+    [join(FAMILY_FIXTURES, 'minimax-m2.7.json'), 'MiniMaxAI/MiniMax-M2.7'],
+    [join(FAMILY_FIXTURES, 'minimax-m3.json'), 'MiniMaxAI/MiniMax-M3'],
+    [join(FAMILY_FIXTURES, 'glm-4.5-air.json'), 'zai-org/GLM-4.5-Air'],
+    [join(FAMILY_FIXTURES, 'glm-5.json'), 'zai-org/GLM-5'],
+    [join(FAMILY_FIXTURES, 'glm-5.1.json'), 'zai-org/GLM-5.1'],
+    [join(FAMILY_FIXTURES, 'glm-5.2.json'), 'zai-org/GLM-5.2'],
+    [join(CORPUS, 'mixtral-8x7b-v0.1.json'), 'mistralai/Mixtral-8x7B-Instruct-v0.1'],
+    [join(FAMILY_FIXTURES, 'mixtral-8x22b-v0.1.json'), 'mistralai/Mixtral-8x22B-Instruct-v0.1'],
+    [join(FAMILY_FIXTURES, 'deepseek-v3.2.json'), 'deepseek-ai/DeepSeek-V3.2'],
+    [join(FAMILY_FIXTURES, 'mimo-v2-flash.json'), 'XiaomiMiMo/MiMo-V2-Flash'],
+    [join(FAMILY_FIXTURES, 'llama-3.3-nemotron-super-49b-v1.json'), 'nvidia/Llama-3_3-Nemotron-Super-49B-v1'],
   ];
   const ROPE_KEYS = [
     'model_type',
@@ -341,6 +381,22 @@ export const REAL_IDS = [
   'microsoft/Phi-4-mini-instruct',
   'baidu/ERNIE-4.5-21B-A3B-PT',
   'ByteDance-Seed/Seed-OSS-36B-Instruct',
+  // Families added from real configs after issue 40.
+  'Qwen/Qwen3-Coder-480B-A35B-Instruct',
+  'Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8',
+  'Qwen/Qwen3-VL-8B-Instruct',
+  'Qwen/Qwen3-Next-80B-A3B-Instruct',
+  'Qwen/Qwen3.6-27B',
+  'moonshotai/Kimi-K2.5',
+  'MiniMaxAI/MiniMax-M2.5',
+  'MiniMaxAI/MiniMax-M3',
+  'zai-org/GLM-4.5-Air',
+  'zai-org/GLM-5.1-FP8',
+  'zai-org/GLM-5.2',
+  'mistralai/Mixtral-8x22B-Instruct-v0.1',
+  'deepseek-ai/DeepSeek-V3.2-Exp',
+  'XiaomiMiMo/MiMo-V2-Flash',
+  'nvidia/Llama-3_3-Nemotron-Super-49B-v1-FP8',
 ];
 
 describe('real model ids are judged, not "not found offline"', () => {

@@ -156,6 +156,15 @@ describe('rules', () => {
       mismatch.fixes.map((f) => f.title),
       ['Set max_position_embeddings to 131072 (original × factor)', 'Set factor to 2 (max_position_embeddings / original)'],
     );
+    // YaRN ×1 below its original (ms-swift's factor for a max_model_len within the context) computes the trained
+    // frequencies: transformers' warning only, so information without an edit.
+    const asTrained = readFileSync(join(fixtures, 'corpus/models/qwen2.5-7b-instruct-yarn.json'), 'utf8')
+      .replace('"factor": 4.0', '"factor": 1.0')
+      .replace('"max_position_embeddings": 32768', '"max_position_embeddings": 16000');
+    const one = analyzeText(asTrained, { fileName: 'config.json', oracle, verifyFixes: true }).diagnostics.find((d) => d.code === 'rope/factor-mismatch')!;
+    assert.equal(one.severity, 'information');
+    assert.deepEqual(one.fixes, []);
+    assert.match(said(one), /A factor of 1 leaves every frequency as trained/);
   });
 
   it("scaling checks in transformers' terms", () => {

@@ -68,6 +68,12 @@ describe('verdicts on real files (issue 26)', () => {
       [],
     );
     assert.ok(!a.diagnostics.some((d) => d.code === 'rope/scaling-missing-key'));
+    // The folder names Qwen3-Coder-30B-A3B-Instruct, now known by its family (trained at 262,144): ms-swift's
+    // YaRN ×1 at 32,000 leaves the trained frequencies, so nothing above information.
+    assert.deepEqual(
+      a.diagnostics.filter((d) => d.severity === 'warning').map((d) => [d.code, d.message]),
+      [],
+    );
     // With the model known, the derived factor is judged (ceil(32,000 / 32,768) = 1 → nothing is missing).
     const known = text.replace('/mnt/filesystem-n3/khoroshilov/models/qwen3-coder-30b-a3b-instruct', 'Qwen/Qwen3-30B-A3B');
     assert.ok(!launch(known).diagnostics.some((d) => d.code === 'rope/scaling-missing-key'));
