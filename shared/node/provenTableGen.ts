@@ -19,7 +19,7 @@ import { certifiedValidAbove, estimateThreshold } from '../bstar/threshold';
 import { THRESHOLD_PROOF_MAX_LENGTH, proveThreshold, type ProofOutcome } from '../bstar/provenThreshold';
 import { LADDER, ladderBelow } from '../bstar/table/ladder';
 import { PROOF_CODE_VERSION } from '../bstar/table/codeVersion';
-import type { ProvenTableFile, TableRow } from '../bstar/table/rows';
+import type { ProvenTableFile, Provenance, TableRow } from '../bstar/table/rows';
 import { MARGIN, chooseValidBase } from '../fixes/chooseBase';
 
 /** A neighbourhood prover the generator can await (the CPU's, or the GPU engine's). */
@@ -56,6 +56,12 @@ export interface GenerateOptions {
   taskLimitS?: number;
   prover?: TableProver;
   log?: (line: string) => void;
+  /** Where the facts are proven, when not on the developer's own machine (stamped on each new fact). */
+  machine?: string;
+  /** Can this task still finish? A task that cannot is left for a later run (and so is every longer rung). */
+  fits?: (t: Task) => boolean;
+  /** Called with the row after each task that finished (a sharded run streams rows out as they come). */
+  onRow?: (row: TableRow, task: Task) => void;
 }
 
 const ABOUT =
@@ -170,16 +176,19 @@ export async function generateTable(o: GenerateOptions): Promise<{ done: number;
     const row = rowOf(t.length, t.dim);
     const todo = t.kind === 'row' ? !current(row.bstar) || !current(row.robust) : !current(row.threshold);
     if (!todo) continue;
-    if (o.budgetS !== undefined && Date.now() - started > o.budgetS * 1000) {
+    if ((o.budgetS !== undefined && Date.now() - started > o.budgetS * 1000) || (o.fits && !o.fits(t))) {
       left.push(t);
       continue;
     }
     const signal = deadline(o.taskLimitS ?? Number.POSITIVE_INFINITY);
     try {
+      const before = facts(row);
       if (t.kind === 'row') await proveRow(row, prover, signal, rowOf);
       else await proveRowThreshold(row, prover, signal);
+      if (o.machine) for (const f of facts(row)) if (!before.includes(f)) f.machine = o.machine;
       writeTable(o.file, table);
       done++;
+      o.onRow?.(row, t);
       log(`${t.kind} L=${t.length} d=${t.dim}: ${JSON.stringify(t.kind === 'row' ? { bstar: row.bstar?.value, robust: row.robust?.base } : row.threshold)}`);
     } catch (e) {
       if (!signal.aborted) throw e;
@@ -189,6 +198,10 @@ export async function generateTable(o: GenerateOptions): Promise<{ done: number;
     }
   }
   return { done, gaveUp, left };
+}
+
+function facts(row: TableRow): Provenance[] {
+  return [row.bstar, row.robust, row.threshold].filter((f): f is NonNullable<typeof f> => f !== undefined);
 }
 
 async function proveRow(row: TableRow, prover: TableProver, signal: Cancellable, rowOf: (L: number, d: number) => TableRow): Promise<void> {

@@ -56,4 +56,32 @@ describe('the proven table generator', function () {
     assert.deepEqual(readdirSync(dir), ['proven.json']);
     assert.match(readFileSync(file, 'utf8'), /^\{\n {2}"\$schema"/);
   });
+
+  it('streams each finished row out, leaves tasks that cannot finish, and names the machine on new facts only', async () => {
+    const file = join(dir, 'proven.json');
+    await generateTable({ file, dims: [32], maxLength: 1024, maxThresholdLength: 0 });
+    const streamed: string[] = [];
+    const r = await generateTable({
+      file,
+      dims: [32],
+      maxLength: 2048,
+      maxThresholdLength: 0,
+      machine: 'a lent machine',
+      fits: (t) => t.length <= 1448,
+      onRow: (row, t) => streamed.push(`${t.kind} ${row.length} ${row.robust?.base}`),
+    });
+    assert.equal(r.done, 2);
+    assert.deepEqual(streamed, [`row 1218 ${tableRow(1218, 32)!.robust!.base}`, `row 1448 ${tableRow(1448, 32)!.robust!.base}`]);
+    assert.deepEqual(
+      r.left.map((t) => t.length),
+      [1722, 2048],
+    );
+    const rows = readTable(file).rows;
+    assert.equal(rows.find((x) => x.length === 1024)!.robust!.machine, undefined, 'a fact of an earlier run is not restamped');
+    for (const L of [1218, 1448]) {
+      const row = rows.find((x) => x.length === L)!;
+      assert.equal(row.bstar!.machine, 'a lent machine');
+      assert.equal(row.robust!.machine, 'a lent machine');
+    }
+  });
 });

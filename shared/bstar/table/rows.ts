@@ -12,6 +12,8 @@ export interface Provenance {
   codeVersion: string;
   /** Wall time of the computation, ms (the machine the generator ran on). */
   ms: number;
+  /** The machine, when not the developer's own (e.g. the lent device's CPU cores). */
+  machine?: string;
 }
 
 export interface TableRow {
