@@ -23,7 +23,7 @@ import type { AttentionGroup, Located, ModelRope, ScalingDescription } from './m
 import { booleanOf, noted, numberOf, stringOf } from './modelValues';
 import { PER_LAYER_TYPE_5 } from './transformers5Classes';
 import { GEMMA4_LAST_LAYER_FULL, gemma4DefaultGlobalHeadDim, gemma4DefaultLayerTypes, isGemma4Text } from './gemma4Defaults';
-import { rotaryTableOf } from './rotaryTables';
+import { rotaryTableOf, tableFactorHead } from './rotaryTables';
 
 /** Key lookup over the language-model scope, then the root (see modelConfig's Scopes). */
 export interface ScopeLookup {
@@ -273,7 +273,7 @@ function groupRotaryDim(g: GroupInputs, kind: Kind, params: ScalingDescription |
       : swaHead;
   }
   const prf = paramNumber(params, 'partial_rotary_factor');
-  const head = globalHead ?? g.headDim;
+  const head = globalHead ?? (prf ? tableFactorHead(g.modelType, g.scopes.number('head_dim')) : undefined) ?? g.headDim;
   if (params?.type === 'proportional') {
     // int(partial_rotary_factor × head // 2) pairs rotate (exponents over the whole head); the rest stay still.
     const f = prf?.value ?? 1;

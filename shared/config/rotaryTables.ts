@@ -4,7 +4,7 @@
  * two tables keyed `main` and `compress`; sliding-window-only layers read `main` (rope_theta, default RoPE),
  * the compressed-attention layers (CSA and HCA) read `compress` (compress_rope_theta, the file's YaRN).
  */
-import type { ScalingDescription } from './modelRope';
+import type { Located, ScalingDescription } from './modelRope';
 import { noted } from './modelValues';
 
 const TABLES: Record<string, Record<string, string>> = {
@@ -30,4 +30,13 @@ export function tablesFromFlatScaling(modelType: string | undefined, scaling: Sc
     params.attention_factor = noted(1, "attention_factor 1.0 (not in the file; DeepSeek-V4's config sets it for the compressed layers' YaRN)");
   }
   return { compress: { ...scaling, params } };
+}
+
+/**
+ * The head a per-table `partial_rotary_factor` is a fraction of, where it is not the head the reader resolved:
+ * DeepSeek-V4 writes `partial_rotary_factor` 0.125 of its 512-wide `head_dim` (64 rotated dims, its
+ * `qk_rope_head_dim`).
+ */
+export function tableFactorHead(modelType: string | undefined, headDim: Located<number> | undefined): Located<number> | undefined {
+  return modelType === 'deepseek_v4' ? headDim : undefined;
 }
