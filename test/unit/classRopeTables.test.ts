@@ -15,6 +15,8 @@ import { DEFAULT_LAYER_TYPE_ROPE_5 } from '../../shared/config/transformers5Clas
 import { parseDocumentText } from '../../shared/document/parse';
 import { computeFrequencies } from '../../shared/rope/invFreq';
 import { analyzeText } from '../../shared/service/analyze';
+import { buildInspectorData } from '../../shared/inspector/build';
+import { inspectorInputFromRope } from '../../shared/inspector/fromConfig';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 
 const ROOT = join(__dirname, '..', '..');
@@ -127,5 +129,20 @@ describe('DeepSeek-V4: the main and compress rotary tables', () => {
     );
     assert.equal(ropeGroups(rope)[0].base.key, 'rope_parameters.compress.rope_theta');
     assert.deepEqual(loud(DSV4_SAVED), []);
+  });
+});
+
+describe('the Inspector lists each group', () => {
+  it('Gemma-4-31B and DeepSeek-V4-Flash: one line per group with its table, base and reach; one-group models none', () => {
+    const groups = (path: string) => buildInspectorData(inspectorInputFromRope(read(text(path)), path), {}, { validity: false }).groups;
+    assert.deepEqual(groups(GEMMA4), [
+      'full_attention ×10: proportional, base 1,000,000 (default), 128 of 512 dims, reach 262,144',
+      'sliding_attention ×50: base 10,000 (default), 256 dims, reach 1,024 (window 1,024)',
+    ]);
+    assert.deepEqual(groups(DSV4_HUB), [
+      'full_attention ×41 (table compress): yarn, base 160,000, 64 dims, reach 1,048,576',
+      'sliding_attention ×2 (table main): base 10,000, 64 dims, reach 128 (window 128)',
+    ]);
+    assert.equal(groups('test/fixtures/corpus/models/meta-llama-3-8b.json'), undefined);
   });
 });
