@@ -14,6 +14,7 @@ import { ropeFacts } from '../shared/service/ropeFacts';
 import { sci, grouped } from '../shared/core/format';
 import { servingHover } from './servingActions';
 import { consumersMarkdown } from '../shared/service/engines';
+import { groupSummaries } from '../shared/config/groupSummary';
 
 import { COMMANDS } from '../shared/protocol/commands';
 
@@ -102,6 +103,11 @@ export function hoverAt(doc: TextDocument, analysis: FileAnalysis, position: Pos
   ];
   if (f.criticalDim !== undefined) rows.push(['critical dimension', `${f.criticalDim} of ${f.rotaryDim} dims see a full period within L`]);
   rows.push(['rope type', `\`${f.ropeType}\``]);
+  // Each attention group (full and sliding layers, DeepSeek-V4's main and compress tables): its own base and reach.
+  for (const line of groupSummaries(rope)) {
+    const [who, what] = line.split(/: (.*)/s);
+    rows.push([`layers ${who}`, what]);
+  }
   rows.push([
     'attention factor',
     f.attentionFactor !== undefined

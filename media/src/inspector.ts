@@ -145,6 +145,7 @@ function renderHeader(d: InspectorData): void {
       `${d.ropeType === 'default' ? 'no rope_scaling' : `rope_type ${d.ropeType}`} · base ${fmtCompact(d.base)} · rotary dim ${d.rotaryDim} of head dim ${d.headDim} · ` +
         `original context ${fmtInt(d.originalLength)} → target ${fmtInt(d.targetLength)} (×${fmtFixed(d.factor, 3)})`,
     ),
+    ...(d.groups?.length ? [h('ul', { class: 'rl-groups' }, ...d.groups.map((g) => h('li', {}, g)))] : []),
     ...d.warnings.map((w) => h('p', { class: 'rl-warning' }, w)),
     ...(d.notes.length ? [h('p', { class: 'rl-note' }, d.notes.join(' · '))] : []),
   );

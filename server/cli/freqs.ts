@@ -31,6 +31,8 @@ export type FreqsReport = Pick<RopeSpec, 'ropeType' | 'rotaryDim' | 'base'> & {
 /** Every attention group with RoPE, its frequencies as transformers computes them for those layers. */
 export interface FreqsGroup {
   layerType: string;
+  /** The library's rotary table these layers read, where it is not named by the layer type (DeepSeek-V4: main, compress). */
+  table?: string;
   layers: number | null;
   ropeType: string;
   base: number;
@@ -116,6 +118,7 @@ export function freqsReport(rope: ModelRope, spec: RopeSpec, f: RopeFrequencies,
       const gf = computeFrequencies(gs, opts);
       return {
         layerType: g.layerType,
+        ...(g.table ? { table: g.table } : {}),
         layers: g.layers,
         ropeType: gs.ropeType,
         base: gs.base,

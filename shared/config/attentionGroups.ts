@@ -19,11 +19,11 @@
  */
 import { isWorkableLayerCount } from '../core/limits';
 import type { ConfigNode } from '../document/configNode';
-import { child } from '../document/configNode';
 import type { AttentionGroup, Located, ModelRope, ScalingDescription } from './modelRope';
-import { describeScaling } from './modelConfig';
-import { booleanOf, keyPathOf, locatedNumber, noted, numberOf, stringOf } from './modelValues';
+import { booleanOf, noted, numberOf, stringOf } from './modelValues';
 import { PER_LAYER_TYPE_5 } from './transformers5Classes';
+import { GEMMA4_LAST_LAYER_FULL, gemma4DefaultGlobalHeadDim, gemma4DefaultLayerTypes, isGemma4Text } from './gemma4Defaults';
+import { rotaryTableOf, tableFactorHead } from './rotaryTables';
 
 /** Key lookup over the language-model scope, then the root (see modelConfig's Scopes). */
 export interface ScopeLookup {
@@ -74,11 +74,24 @@ function layout(s: ScopeLookup, modelType: string | undefined, window: Located<n
   const perLayer = (f: (i: number) => Kind, fallback: Kind[]): Layout =>
     count ? fromKinds(Array.from({ length: count }, (_, i) => f(i))) : { present: new Set(fallback) };
 
+  const gemma4 = isGemma4Text(modelType);
   for (const key of ['layer_types', 'layers_block_type']) {
     const types = s.node(key);
     if (types?.kind === 'array' && types.children?.length) {
-      return { ...fromKinds(types.children.map((c) => kindOfLayerName(stringOf(c) ?? ''))), pattern: key };
+      const kinds = types.children.map((c) => kindOfLayerName(stringOf(c) ?? ''));
+      if (gemma4 && kinds[kinds.length - 1] !== 'full_attention') {
+        kinds[kinds.length - 1] = 'full_attention';
+        return { ...fromKinds(kinds), pattern: `${key}; ${GEMMA4_LAST_LAYER_FULL}` };
+      }
+      return { ...fromKinds(kinds), pattern: key };
     }
+  }
+  // Gemma-4's config classes lay out their own default (every 6th layer full, the last one full),
+  // window or not.
+  if (gemma4) {
+    const pattern = "assumed: Gemma-4's default layer_types (every 6th layer full attention, the last layer full)";
+    if (count) return { ...fromKinds(gemma4DefaultLayerTypes(count).map(kindOfLayerName)), pattern };
+    return { present: new Set<Kind>(['full_attention', 'sliding_attention']), pattern };
   }
   for (const { key, one, zero } of FLAG_LISTS) {
     const flags = s.node(key);
@@ -174,8 +187,11 @@ export interface GroupInputs {
   rotaryDim: Located<number>;
   headDim: Located<number>;
   contextLength: Located<number>;
-  /** v5 per-layer-type `rope_parameters`, when the config has them. */
-  perLayerTypeParams?: ConfigNode;
+  /**
+   * Per-layer-type rope parameters keyed as the class keys its rotary tables: v5 `rope_parameters`
+   * entries the file writes, or a config class's own defaults (Gemma-4 without rope_parameters).
+   */
+  perLayerType?: Record<string, ScalingDescription>;
 }
 
 const NOPE_REASON: Record<string, string> = {
@@ -203,26 +219,34 @@ export function readAttentionGroups(g: GroupInputs): AttentionGroup[] {
       return { layerType: 'full_attention', layers, base: null, rotaryDim: null, noRope: reason, reach: context };
     }
     const limit = kind === 'sliding_attention' ? window : kind === 'chunked_attention' ? chunk : undefined;
-    const params = perTypeParams(g.perLayerTypeParams, kind);
+    const table = rotaryTableOf(modelType, kind);
+    const params = g.perLayerType?.[table ?? kind];
     const base = groupBase(g, kind, params);
     const rotaryDim = groupRotaryDim(g, kind, params);
     const group: AttentionGroup = { layerType: kind, layers, base, rotaryDim, reach: limit ? Math.min(context, limit.value) : context };
+    if (table) group.table = table;
     if (lay.pattern) group.pattern = lay.pattern;
-    const globalHead = kind === 'full_attention' ? s.number('global_head_dim') : undefined;
+    const globalHead = kind === 'full_attention' ? globalHeadDimOf(s, modelType) : undefined;
     if (globalHead) group.headDim = globalHead;
     if (limit) group.window = limit;
-    if (params) group.scaling = describeScaling(params);
+    if (params) group.scaling = params;
     return group;
   });
 }
 
-function perTypeParams(perLayer: ConfigNode | undefined, kind: Kind): ConfigNode | undefined {
-  const n = child(perLayer, kind);
-  return n?.kind === 'object' ? n : undefined;
+/** A numeric parameter of a per-type scaling, with where it was read (or the default's note). */
+function paramNumber(params: ScalingDescription | undefined, key: string): Located<number> | undefined {
+  const p = params?.params[key];
+  return p && typeof p.value === 'number' ? (p as Located<number>) : undefined;
 }
 
-function groupBase(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): Located<number> {
-  const own = locatedNumber(params, 'rope_theta');
+/** Gemma-4's full-attention head: `global_head_dim`, else its config class's default (512). */
+function globalHeadDimOf(s: ScopeLookup, modelType: string | undefined): Located<number> | undefined {
+  return s.number('global_head_dim') ?? gemma4DefaultGlobalHeadDim(modelType);
+}
+
+function groupBase(g: GroupInputs, kind: Kind, params: ScalingDescription | undefined): Located<number> {
+  const own = paramNumber(params, 'rope_theta');
   if (own) return own;
   // DeepSeek-V4's compressed layers rotate with their own base.
   const compressed = kind === 'full_attention' && g.scopes.node('compress_ratios') ? g.scopes.number('compress_rope_theta') : undefined;
@@ -237,10 +261,10 @@ function groupBase(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): 
   return g.base;
 }
 
-function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefined): Located<number> {
+function groupRotaryDim(g: GroupInputs, kind: Kind, params: ScalingDescription | undefined): Located<number> {
   // Per-layer-type heads under their own prefix: Gemma-4's full-attention layers have a wider head,
   // `global_head_dim`; MiMo-V2's sliding layers have `swa_head_dim` (times the model-wide factor).
-  const globalHead = kind === 'full_attention' ? g.scopes.number('global_head_dim') : undefined;
+  const globalHead = kind === 'full_attention' ? globalHeadDimOf(g.scopes, g.modelType) : undefined;
   const swaHead = kind === 'sliding_attention' ? g.scopes.number('swa_head_dim') : undefined;
   if (swaHead && !params) {
     const shared = g.scopes.number('partial_rotary_factor');
@@ -248,10 +272,9 @@ function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefin
       ? { ...shared, value: Math.trunc(swaHead.value * shared.value), note: `int(swa_head_dim ${swaHead.value} × partial_rotary_factor ${shared.value})` }
       : swaHead;
   }
-  const prf = locatedNumber(params, 'partial_rotary_factor');
-  const type = stringOf(child(params, 'rope_type'));
-  const head = globalHead ?? g.headDim;
-  if (type === 'proportional') {
+  const prf = paramNumber(params, 'partial_rotary_factor');
+  const head = globalHead ?? (prf ? tableFactorHead(g.modelType, g.scopes.number('head_dim')) : undefined) ?? g.headDim;
+  if (params?.type === 'proportional') {
     // int(partial_rotary_factor × head // 2) pairs rotate (exponents over the whole head); the rest stay still.
     const f = prf?.value ?? 1;
     const rotated = 2 * Math.floor((f * head.value) / 2);
@@ -262,11 +285,15 @@ function groupRotaryDim(g: GroupInputs, kind: Kind, params: ConfigNode | undefin
     };
   }
   if (prf)
-    return { ...prf, value: Math.trunc(head.value * prf.value), note: `int(${head.key ?? 'head_dim'} ${head.value} × ${keyPathOf(prf.node!)} ${prf.value})` };
+    return {
+      ...prf,
+      value: Math.trunc(head.value * prf.value),
+      note: `int(${head.key ?? 'head_dim'} ${head.value} × ${prf.key ?? 'partial_rotary_factor'} ${prf.value})`,
+    };
   if (globalHead) return globalHead;
   // A per-type entry without its own factor: the model-wide one (the reader's rotary dim may carry the
   // full-attention entry's factor, which other layer types do not share).
-  if (params && g.perLayerTypeParams) {
+  if (params && g.perLayerType) {
     const shared = g.scopes.number('partial_rotary_factor');
     return shared ? { ...shared, value: Math.trunc(g.headDim.value * shared.value) } : g.headDim;
   }

@@ -17,6 +17,7 @@ import type { ModelIdentity, ShippedValues } from './modelRope';
 import { familyDefaultBase } from './families';
 import { currentTypeName } from '../rope/spec';
 import { enUS } from '../core/format';
+import { rotaryTableOf } from './rotaryTables';
 
 /** Architecture values that tell models apart; max_position_embeddings is deliberately absent (users raise it). */
 export interface Fingerprint {
@@ -102,8 +103,12 @@ export function languageScope(config: Record<string, unknown>): Record<string, u
 function scalingBlock(scope: Record<string, unknown>): Record<string, unknown> | undefined {
   if (isObject(scope['rope_scaling'])) return scope['rope_scaling'];
   const p = scope['rope_parameters'];
-  // v5 per-layer-type form: {full_attention: {...}, sliding_attention: {...}}; the full-attention block decides.
-  if (isObject(p)) return isObject(p['full_attention']) ? p['full_attention'] : p;
+  // v5 per-layer-type form: {full_attention: {...}, sliding_attention: {...}}; the full-attention block decides
+  // (DeepSeek-V4 keys it `compress`, the table its full-context layers read).
+  if (isObject(p)) {
+    const table = rotaryTableOf(typeof scope['model_type'] === 'string' ? scope['model_type'] : undefined, 'full_attention') ?? 'full_attention';
+    return isObject(p[table]) ? p[table] : p;
+  }
   return undefined;
 }
 

@@ -17,6 +17,8 @@ import { readAttentionGroups } from './attentionGroups';
 import { statedTrainedContext } from './trainedContext';
 import { applyIdentity } from './applyIdentity';
 import { ROTARY_DIM_CLASSES_5, knownTo5x } from './transformers5Classes';
+import { gemma4DefaultScalings } from './gemma4Defaults';
+import { rotaryTableOf, tablesFromFlatScaling } from './rotaryTables';
 
 /** Keys that only a model config has (any one of them, with no non-model marker, makes a model config). */
 const MODEL_KEYS = [
@@ -222,6 +224,13 @@ function scalingRoot(scopes: Scopes): ConfigNode | undefined {
   return undefined;
 }
 
+/** Each per-layer-type entry of a v5 `rope_parameters`, keyed as the file keys it. */
+function perLayerTypeScalings(node: ConfigNode): Record<string, ScalingDescription> {
+  const out: Record<string, ScalingDescription> = {};
+  for (const c of node.children ?? []) if (c.kind === 'object' && c.key !== undefined) out[c.key] = describeScaling(c);
+  return out;
+}
+
 /** Full-attention base keys of configs that prefix each layer kind's base. */
 const FULL_BASE_KEYS = ['global_rope_theta', 'rope_theta_global', 'rope_global_theta'];
 
@@ -355,9 +364,12 @@ function noRotaryLayerReason(groups: NonNullable<ModelRope['groups']>): string {
 function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
   const sRoot = scalingRoot(scopes);
   const perLayer = sRoot !== undefined && isPerLayerType(sRoot);
-  const mainScaling = perLayer ? (child(sRoot, 'full_attention') ?? sRoot!.children![0]) : sRoot;
+  const mainKey = rotaryTableOf(modelType, 'full_attention') ?? 'full_attention';
+  const mainScaling = perLayer ? (child(sRoot, mainKey) ?? sRoot!.children![0]) : sRoot;
+  // A Gemma-4 class with no rope_parameters in the file runs its own per-layer-type defaults.
+  const classDefaults = sRoot === undefined ? gemma4DefaultScalings(modelType, scopes.number('rope_theta')) : undefined;
 
-  const base = resolveBase(scopes, mainScaling, modelType);
+  const base = classDefaults ? (classDefaults.full_attention.params.rope_theta as Located<number>) : resolveBase(scopes, mainScaling, modelType);
   const dims = resolveDims(scopes, mainScaling, modelType);
   const contextLength = resolveContext(scopes, modelType);
   const rope: ModelRope = { base, contextLength, ...dims };
@@ -370,6 +382,7 @@ function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
   if (original) rope.originalContextLength = original;
 
   if (mainScaling) rope.scaling = describeScaling(mainScaling);
+  else if (classDefaults) rope.scaling = classDefaults.full_attention;
 
   const variants: NonNullable<ModelRope['layerVariants']> = [];
   if (perLayer) {
@@ -381,6 +394,9 @@ function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
         scaling: describeScaling(c),
       });
     }
+  }
+  for (const [layerType, scaling] of Object.entries(classDefaults ?? {})) {
+    if (layerType !== 'full_attention') variants.push({ layerType, base: scaling.params.rope_theta as Located<number>, scaling });
   }
   const local = scopes.number('rope_local_base_freq');
   if (local || usesLocalBase(modelType)) {
@@ -408,7 +424,7 @@ function readRope(scopes: Scopes, modelType: string | undefined): ModelRope {
     rotaryDim: dims.rotaryDim,
     headDim: dims.headDim,
     contextLength,
-    perLayerTypeParams: perLayer ? sRoot : undefined,
+    perLayerType: perLayer ? perLayerTypeScalings(sRoot!) : (classDefaults ?? tablesFromFlatScaling(modelType, rope.scaling)),
   });
   // The top-level base and rotary dim are the full-attention group's (Gemma-4: its global head).
   const main = rope.groups.find((g) => g.base !== null);

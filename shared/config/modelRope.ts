@@ -84,6 +84,11 @@ export interface AttentionGroup {
   layers: number | null;
   /** Where the layer mix was read from (`layer_types`, `hybrid_layer_pattern`, …), or why it is assumed. */
   pattern?: string;
+  /**
+   * The rotary table these layers read when the model keys its tables by something other than the layer
+   * type (DeepSeek-V4: `compress` for its compressed-attention layers, `main` for sliding-only ones).
+   */
+  table?: string;
   /** null for layers without rotary embedding (NoPE layers of EXAONE-4, Cohere2, Llama-4, SmolLM3). */
   base: Located<number> | null;
   rotaryDim: Located<number> | null;

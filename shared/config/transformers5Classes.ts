@@ -226,3 +226,23 @@ export const LAYER_TYPES_CLASSES_5: ReadonlySet<string> = new Set(
     't5gemma2_text vaultgemma zamba zamba2'
   ).split(' '),
 );
+
+/**
+ * The default `rope_parameters` of the 5.17 config classes that use them whatever the file says when it has
+ * none (their `convert_rope_params_to_dict` takes no legacy `rope_theta` / `rope_scaling`): the Gemma-4 line.
+ * Keyed by layer type, as the class keys its rotary tables.
+ */
+export const DEFAULT_LAYER_TYPE_ROPE_5: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, string | number>>>>>> = {
+  diffusion_gemma_text: {
+    sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+    full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000 },
+  },
+  gemma4_text: {
+    sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+    full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000 },
+  },
+  gemma4_unified_text: {
+    sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+    full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000 },
+  },
+};

@@ -31,6 +31,8 @@ export interface InspectorInput {
   warnings?: string[];
   /** Where values not written in the file come from (defaults, derived). */
   notes?: string[];
+  /** One line per attention group when the model has several (config/groupSummary.ts). */
+  groups?: string[];
   /** The target the file itself implies (a training config's sequence length). */
   defaultTargetLength?: number;
   /** transformers generation for the rewrites' frequencies (the user's ropeLens.transformersVersion). */
@@ -281,6 +283,7 @@ export function buildInspectorData(input: InspectorInput, controls?: Partial<Ins
     applicable: input.applicable ?? [],
     warnings,
     notes: input.notes ?? [],
+    ...(input.groups?.length ? { groups: input.groups } : {}),
     consumers: input.consumers ?? null,
     recommended: input.recommended && input.recommended.targetLength === target ? input.recommended : null,
   };

@@ -19,6 +19,7 @@ import { defaultTarget } from './build';
 import { enUS } from '../core/format';
 import { IN_THREAD_PROOFS, robustBase } from '../planner/options';
 import { ropeGroups } from '../config/attentionGroups';
+import { groupSummaries } from '../config/groupSummary';
 
 /**
  * The context the checkpoint was trained at, as `check` decides it (config/trainedContext.ts: the
@@ -109,6 +110,8 @@ export function inspectorInputFromRope(rope: ModelRope, label: string, uri?: str
   ];
   for (const [what, n] of named) if (n?.note) notes.push(`${what}: ${n.note}`);
   const input: InspectorInput = { label, uri, modelType: rope.modelType, spec, headDim: rope.headDim.value, originalLength, warnings, notes };
+  const groups = groupSummaries(rope);
+  if (groups.length) input.groups = groups;
   if (variant) input.variant = variant;
   return input;
 }

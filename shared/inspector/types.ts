@@ -113,6 +113,8 @@ export interface InspectorData {
   warnings: string[];
   /** Where values not written in the file come from (defaults, derived). */
   notes: string[];
+  /** One line per attention group when the model has several: layers, table, base, rotated dims, reach. */
+  groups?: string[];
   /** The consumer table for a model config; null for training configs and inputs without it. */
   consumers: ConsumerTableData | null;
   /**

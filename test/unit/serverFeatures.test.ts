@@ -127,6 +127,24 @@ describe('server features (in process)', function () {
     assert.notEqual(v4?.[0], v5?.[0]);
   });
 
+  it("hover lists each attention group: Gemma-4's class-default full and sliding layers, DeepSeek-V4's main and compress tables", async () => {
+    const lines = async (file: string, needle: string) => {
+      const text = readFileSync(join(FIX, 'fixtures', file), 'utf8');
+      const uri = `file:///ws/${file}`;
+      await h.open(uri, text);
+      const hov = await h.client.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(text, needle) });
+      return ((hov?.contents as MarkupContent | undefined)?.value ?? '').split('\n').filter((l) => l.startsWith('| layers '));
+    };
+    assert.deepEqual(await lines('families/gemma-4-31b.json', '"max_position_embeddings"'), [
+      '| layers full_attention ×10 | proportional, base 1,000,000 (default), 128 of 512 dims, reach 262,144 |',
+      '| layers sliding_attention ×50 | base 10,000 (default), 256 dims, reach 1,024 (window 1,024) |',
+    ]);
+    assert.deepEqual(await lines('situations/deepseek-v4-flash-hub.json', '"rope_theta"'), [
+      '| layers full_attention ×41 (table compress) | yarn, base 160,000, 64 dims, reach 1,048,576 |',
+      '| layers sliding_attention ×2 (table main) | base 10,000, 64 dims, reach 128 (window 128) |',
+    ]);
+  });
+
   it('hover on a RoPE key shows how each consumer reads the file; ropeLens.consumers makes a refusal an error', async () => {
     const v5 = readFileSync(join(FIX, 'fixtures', 'consumers', 'mistral-7b-v5-rope-parameters.json'), 'utf8');
     const uri = 'file:///ws/v5/config.json';
