@@ -100,12 +100,10 @@ describe('server robustness over stdio: hostile inputs', function () {
       const text = input.text();
       const uri = `file:///hostile/${encodeURIComponent(input.name)}/${input.fileName}`;
       h.published.length = 0;
-      const t0 = Date.now();
       await h.open(uri, text, input.languageId, 1);
-      const diags = await h.diagnosticsFor(uri, 1, 30000);
-      const took = Date.now() - t0;
-      // Generous: 2 s for the small inputs; the 50 MB ones spend most of it in the JSON-RPC transport.
-      assert.ok(took < (big ? 10000 : 2000), `${input.name}: first diagnostics after ${took} ms`);
+      // Answered at all is the state this waits on; how fast is `npm run bench` (test/bench/server.ts), not a
+      // wall-clock assertion that a busy CI machine would break.
+      const diags = await h.diagnosticsFor(uri, 1, 60000);
       for (const d of diags) assertInside(text, d.range, `${input.name}: ${d.code}`);
       // Too big to check as you type: a config says so; a tokenizer vocabulary is simply not a config.
       if (input.fileName === 'tokenizer.json') assert.deepEqual(diags, []);
