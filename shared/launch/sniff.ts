@@ -79,6 +79,9 @@ export const LAUNCH_IMAGE_WORDS: readonly string[] = [
   'llamafactory',
   'ms-swift',
   'torchtune',
+  // LocalAI (`localai/localai`, `quay.io/go-skynet/local-ai`): recognised to be said, its model YAML is not read.
+  'local-ai',
+  'localai/',
 ];
 
 /**
