@@ -28,6 +28,8 @@ export const LAUNCH_PROGRAMS: readonly string[] = [
   'megatron',
   // TRL's CLI (`trl sft …`).
   'trl',
+  // LitGPT's CLI (`litgpt pretrain|finetune_lora …`).
+  'litgpt',
 ];
 
 /** llama.cpp's older binaries: only as a path (`./main`, `./server`, `build/bin/server`), never bare. */

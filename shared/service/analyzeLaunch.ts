@@ -423,6 +423,7 @@ const TRAINER_LABEL: Record<string, string> = {
   llamafactory: 'LLaMA-Factory',
   axolotl: 'axolotl',
   torchtune: 'torchtune',
+  litgpt: 'LitGPT',
   'generic-trainer': 'Training script',
 };
 

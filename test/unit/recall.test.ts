@@ -101,4 +101,97 @@ describe('recall pass: fixtures read but not judged, now judged or said', functi
       assert.deepEqual(a.diagnostics, [], rel);
     }
   });
+
+  describe('widened: real launch files the fixtures lacked (test/fixtures/launch/recall/README.md)', () => {
+    const codes = (rel: string) => analyze(rel).diagnostics.map((d) => `${d.severity} ${d.code}`);
+
+    it("Megatron's --use-rope-scaling is Llama 3.x's scaling: no base-below-bound for Llama-3.1's 500,000 at 131,072", () => {
+      const rel = 'recall/constructed/megatron-llama3.1-use-rope-scaling.sh';
+      const { a, l } = onlyLaunch(rel);
+      assert.ok('use_rope_scaling' in l.ropeOptions, JSON.stringify(l.ropeOptions));
+      assert.deepEqual(
+        a.diagnostics.map((d) => d.code),
+        [],
+      );
+      // The same command without the scaling is a from-scratch base choice below the bound at 131,072.
+      const text = readFileSync(join(LAUNCH, rel), 'utf8').replace(/^ *--use-rope-scaling \\\n *--rope-scaling-factor 8\.0 \\\n/m, '');
+      assert.ok(!text.includes('--use-rope-scaling'), 'the scaling lines were removed');
+      const plain = service.analyze(text, { fileName: join(LAUNCH, rel) });
+      assert.deepEqual(
+        plain.diagnostics.map((d) => d.code),
+        ['rope/base-below-bound'],
+      );
+    });
+
+    it('a Megatron argument list with RoPE options and no launch (slime scripts/models/*.sh) is said', () => {
+      for (const rel of ['recall/zyzshishui__slime__llama3.1-8B.sh', 'recall/zyzshishui__slime__llama3.2-3B-Instruct-amd.sh']) {
+        assert.deepEqual(codes(rel), ['information launch/not-read'], rel);
+        assert.match(analyze(rel).diagnostics[0].message, /MODEL_ARGS holds Megatron RoPE options/);
+      }
+    });
+
+    it('a Ray Serve LLM script (LLMConfig, engine_kwargs.max_model_len) is said, not passed over', () => {
+      const rel = 'recall/anyscale__examples__serve_llama_3_1_8b.py';
+      assert.deepEqual(codes(rel), ['information launch/not-read']);
+      assert.match(analyze(rel).diagnostics[0].message, /ray\.serve\.llm that serves \(LLMConfig/);
+    });
+
+    it("vLLM's CPU image (vllm-cpu-env, as vLLM's docs tag it) is read as vLLM: Qwen2.5-VL-3B at 116,480 past its trained 32,768", () => {
+      const rel = 'recall/Hiroaki-Masuzawa__llm_vlm_memo__run_qwen2.5-3b_cpu.sh';
+      const { l } = onlyLaunch(rel);
+      assert.equal(l.program, 'vllm');
+      assert.equal(l.requestedLength, 116480, '--max_model_len, underscores as vLLM reads them');
+      assert.deepEqual(codes(rel), ['warning vllm/context-beyond-trained']);
+    });
+
+    it("a generic train script's --init_ckpt names its base model (fmengine): open_llama_3b_v2 at 2,048 judged, quiet", () => {
+      const { a, l } = onlyLaunch('recall/eth-easl__fmengine__finetune_llama_3b.sh');
+      assert.equal(l.resolvedFrom, 'catalog:openlm-research/open_llama_3b_v2');
+      assert.equal(l.requestedLength, 2048);
+      assert.deepEqual(a.diagnostics, []);
+    });
+
+    it('`litgpt pretrain meta-llama/Meta-Llama-3-8B` (LitGPT CLI) is read and judged, no longer "other"', () => {
+      const { a, l } = onlyLaunch('recall/ryanyxw__phdbrainstorm__train.sh');
+      assert.equal(a.kind, 'launch');
+      assert.equal(l.program, 'litgpt');
+      assert.equal(l.resolvedFrom, 'catalog:meta-llama/Meta-Llama-3-8B');
+      assert.equal(l.requestedLength, null, 'no --train.max_seq_length: the block size');
+      assert.deepEqual(a.diagnostics, []);
+    });
+  });
+
+  describe('LitGPT command lines, as its YAML is read', () => {
+    const cli = (text: string) => service.analyze(text, { fileName: '/work/train/litgpt.sh' });
+    it("a fine-tune past the checkpoint's trained context warns (Llama-2-7b at 16,384), with the LitGPT note", () => {
+      const a = cli('litgpt finetune_lora checkpoints/meta-llama/Llama-2-7b-hf --train.max_seq_length 16384 --out_dir out/lora\n');
+      assert.equal(a.launches?.[0].resolvedFrom, 'catalog:meta-llama/Llama-2-7b-hf');
+      assert.deepEqual(
+        a.diagnostics.map((d) => `${d.severity} ${d.code}`),
+        ['warning training/context-exceeded'],
+      );
+      assert.match(a.diagnostics[0].detail ?? '', /LitGPT sets RoPE in the model's config/);
+    });
+    it('within the trained context it is quiet; --checkpoint_dir and --train.max_seq_length=N spell the same', () => {
+      const a = cli('litgpt finetune --checkpoint_dir checkpoints/meta-llama/Llama-2-7b-hf --train.max_seq_length=4096\n');
+      assert.equal(a.launches?.[0].requestedLength, 4096);
+      assert.deepEqual(a.diagnostics, []);
+    });
+    it("a built-in architecture pretrained from scratch is judged as the model the command defines, not 'not found'", () => {
+      const a = cli('litgpt pretrain pythia-160m --train.max_seq_length 2048\n');
+      const l = a.launches![0];
+      assert.equal(l.unjudged, undefined, l.unjudged);
+      assert.equal(l.resolvedFrom, 'defined by this command');
+      assert.ok(
+        a.diagnostics.some((d) => d.code === 'rope/base-below-bound'),
+        JSON.stringify(a.diagnostics.map((d) => d.code)),
+      );
+    });
+    it('litgpt commands that do not train (chat, serve, download) are no launch', () => {
+      for (const c of ['litgpt chat meta-llama/Meta-Llama-3-8B\n', 'litgpt download meta-llama/Meta-Llama-3-8B\n']) {
+        const a = cli(c);
+        assert.ok(!(a.launches ?? []).some((l) => l.program === 'litgpt'), c);
+      }
+    });
+  });
 });

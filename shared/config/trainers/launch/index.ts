@@ -11,6 +11,7 @@ import { readLlamaFactoryLaunch } from './llamaFactory';
 import { readSwiftLaunch } from './swift';
 import { readAxolotlLaunch } from './axolotl';
 import { readTorchtuneLaunch } from './torchtune';
+import { readLitGptLaunch } from './litgpt';
 import { readGenericLaunch } from './generic';
 
 type Reader = (l: Launched, inv: Invocation, lines: LineIndex) => TrainerLaunch | undefined;
@@ -20,6 +21,7 @@ const READERS: Record<TrainerProgram, Reader> = {
   swift: readSwiftLaunch,
   axolotl: readAxolotlLaunch,
   torchtune: readTorchtuneLaunch,
+  litgpt: readLitGptLaunch,
   'generic-trainer': readGenericLaunch,
 };
 

@@ -17,14 +17,16 @@
  *   converted mcore checkpoint folder in `--load`);
  *   axolotl train (axolotl src/axolotl/cli/main.py::train), python/accelerate -m axolotl.cli.train
  *   (src/axolotl/cli/train.py: fire.Fire(do_cli));
- *   tune run <recipe> (torchtune's `tune` CLI; torchrun options come before the recipe).
+ *   tune run <recipe> (torchtune's `tune` CLI; torchrun options come before the recipe);
+ *   litgpt pretrain|finetune|finetune_lora|finetune_full|finetune_adapter[_v2] (LitGPT's CLI).
  */
 import { isPythonProgram, pythonTarget } from '../../../launch/python';
 import type { Token } from '../../../launch/types';
 import { normalized } from './argv';
+import { LITGPT_COMMANDS } from './litgpt';
 import { beforeFirst } from '../../../core/text';
 
-export type TrainerProgram = 'llamafactory' | 'swift' | 'axolotl' | 'torchtune' | 'generic-trainer';
+export type TrainerProgram = 'llamafactory' | 'swift' | 'axolotl' | 'torchtune' | 'litgpt' | 'generic-trainer';
 
 export interface Launched {
   program: TrainerProgram;
@@ -93,6 +95,7 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
   if (name === 'trl' && sub && TRL_COMMANDS.includes(sub.value)) return { program: 'generic-trainer', args: argv.slice(2), entry: sub, via: [...via, 'trl'] };
   if (name === 'axolotl' && sub?.value === 'train') return { program: 'axolotl', args: argv.slice(2), entry: sub, via };
   if (name === 'tune' && sub?.value === 'run') return tuneRun(argv.slice(2), via);
+  if (name === 'litgpt' && sub && LITGPT_COMMANDS.includes(sub.value)) return { program: 'litgpt', args: argv.slice(2), entry: sub, via };
   if (name === 'accelerate' && sub?.value === 'launch') return launcher('accelerate', argv.slice(2), [...via, 'accelerate launch']);
   if (name === 'torchrun') return launcher('torchrun', argv.slice(1), [...via, 'torchrun']);
   if (name === 'deepspeed') return launcher('deepspeed', argv.slice(1), [...via, 'deepspeed']);
