@@ -68,6 +68,8 @@ export const LAUNCH_MODULES: readonly string[] = [
   'text_generation_server',
   // llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server --n_ctx …`).
   'llama_cpp.server',
+  // verl's RL and SFT trainers (`python3 -m verl.trainer.main_ppo key=value …`, Hydra overrides).
+  'verl.trainer',
 ];
 
 /** Image names that carry an engine or trainer (`vllm/vllm-openai`, `lmsysorg/sglang`, llama.cpp's images…). */

@@ -389,14 +389,14 @@ function unreadLaunches(file: LaunchFile, unclaimed: Invocation[], read: LaunchD
   const trainerLike = read.length ? undefined : unclaimed.find((inv) => inv.entrypoint === 'program' && recognise(inv.argv) !== undefined);
   if (trainerLike) {
     const words = trainerLike.argv.slice(0, 3).map((t) => t.value);
-    out.push(
-      said(
-        words.join(' '),
-        trainerLike.source,
-        trainerLike.range,
-        `\`${words.join(' ')} …\` starts a trainer, but names neither a base model nor a training length RoPE Lens reads on the command line (a config file it names is judged when opened), so this launch was not judged.`,
-      ),
-    );
+    // verl, RL2 and other Hydra-configured trainers take `key=value` (`+key=value`) overrides: say which model one names.
+    const overrides = trainerLike.argv.filter((t) => HYDRA_OVERRIDE.test(t.value));
+    const model = overrides.find((t) => HYDRA_MODEL.test(t.value.replace(/^\++/, '')));
+    const why =
+      overrides.length >= 2
+        ? `\`${words.join(' ')} …\` starts a trainer configured by key=value overrides (Hydra/OmegaConf${model ? `; the model is ${model.value.replace(/^\++/, '')}` : ''}), which RoPE Lens does not read for this trainer, so this launch was not judged.`
+        : `\`${words.join(' ')} …\` starts a trainer, but names neither a base model nor a training length RoPE Lens reads on the command line (a config file it names is judged when opened), so this launch was not judged.`;
+    out.push(said(words.join(' '), trainerLike.source, trainerLike.range, why));
   }
   for (const inv of unclaimed) {
     const known = claimed(inv.range) ? undefined : recognisedOnly(inv);
@@ -417,6 +417,11 @@ function unreadLaunches(file: LaunchFile, unclaimed: Invocation[], read: LaunchD
   }
   return out;
 }
+
+/** A Hydra/OmegaConf override (`data.max_response_length=8192`, `+actor_rollout_ref.model.override_config.rope_scaling.factor=4`). */
+const HYDRA_OVERRIDE = /^\+{0,2}[A-Za-z_][\w.]*=/;
+/** Override keys that name the model a trainer starts from (verl `actor_rollout_ref.model.path`, RL2 `actor.model_name`). */
+const HYDRA_MODEL = /^(?:[\w]+\.)*(?:model\.path|model_name|model_name_or_path|partial_pretrain)=/;
 
 const TRAINER_LABEL: Record<string, string> = {
   swift: 'ms-swift',

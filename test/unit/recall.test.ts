@@ -161,6 +161,22 @@ describe('recall pass: fixtures read but not judged, now judged or said', functi
     });
   });
 
+  describe('Hydra-configured RL trainers (verl, RL2): said with the model they name', () => {
+    for (const [rel, model] of [
+      ['recall/volcengine__verl__run_qwen2-7b.sh', 'actor_rollout_ref.model.path=Qwen/Qwen2-7B-Instruct'],
+      ['recall/ChenmienTan__RL2__orz_ppo.sh', 'actor.model_name=Qwen/Qwen2.5-7B'],
+    ]) {
+      it(rel, () => {
+        const a = analyze(rel);
+        assert.deepEqual(
+          a.diagnostics.map((d) => d.code),
+          ['launch/not-read'],
+        );
+        assert.ok(a.diagnostics[0].detail?.includes(`key=value overrides (Hydra/OmegaConf; the model is ${model})`), a.diagnostics[0].detail);
+      });
+    }
+  });
+
   describe('LitGPT command lines, as its YAML is read', () => {
     const cli = (text: string) => service.analyze(text, { fileName: '/work/train/litgpt.sh' });
     it("a fine-tune past the checkpoint's trained context warns (Llama-2-7b at 16,384), with the LitGPT note", () => {
