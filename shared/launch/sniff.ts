@@ -51,7 +51,15 @@ const LAUNCH_ENV_RE = /(?:^|[^\w])LLAMA_ARG_[A-Z0-9_]+/;
  * llama-server's `--ctx-size`, TGI's `--max-total-tokens`): arguments given to an image whose
  * entrypoint is unknown, holding one, may be that engine's; the engine modules decide whose.
  */
-export const LAUNCH_ARGUMENT_WORDS: readonly string[] = ['--max-model-len', '--context-length', '--ctx-size', '--max-total-tokens', '--max-input-tokens'];
+export const LAUNCH_ARGUMENT_WORDS: readonly string[] = [
+  '--max-model-len',
+  // vLLM reads underscores as dashes (`--max_model_len`, as many compose files write it).
+  '--max_model_len',
+  '--context-length',
+  '--ctx-size',
+  '--max-total-tokens',
+  '--max-input-tokens',
+];
 
 /** Modules that `python -m` starts an engine or trainer with (prefix match on the dotted name). */
 export const LAUNCH_MODULES: readonly string[] = [

@@ -752,7 +752,8 @@ export const vllmEngine: Engine = {
   label: 'vLLM',
   readArgv: readVllmLaunch,
   atRelease: vllmAtRelease,
-  argumentsOnly: { image: 'vllm/vllm-openai', options: ['--max-model-len', '--hf-overrides'] },
+  // FlexibleArgumentParser reads underscores as dashes, so `--max_model_len` is vLLM's alone too.
+  argumentsOnly: { image: 'vllm/vllm-openai', options: ['--max-model-len', '--hf-overrides', '--max_model_len', '--hf_overrides'] },
   imageEntrypoint: (image) =>
     imageIs(image, ['vllm/vllm-openai', 'vllm/vllm-openai-rocm', 'vllm-cpu-env']) ? { command: 'vllm serve', firstArgument: 'the model to serve' } : undefined,
   readConfigFile: (doc: ParsedDocument) => readVllmConfigFile(doc),

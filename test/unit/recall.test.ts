@@ -161,6 +161,23 @@ describe('recall pass: fixtures read but not judged, now judged or said', functi
     });
   });
 
+  it("vLLM's underscore spelling (--max_model_len) given to an image whose entrypoint is unknown is read as vLLM's, as vLLM reads it", () => {
+    const text = 'docker run --gpus all registry.example.com/team/llm-serve:1.2 --model Qwen/Qwen2.5-7B-Instruct --max_model_len 65536\n';
+    const a = service.analyze(text, { fileName: '/work/serve/run.sh' });
+    assert.equal(a.kind, 'launch');
+    assert.equal(a.launches?.[0].program, 'vllm');
+    assert.deepEqual(
+      a.diagnostics.map((d) => `${d.severity} ${d.code}`),
+      ['error vllm/max-model-len-exceeds'],
+    );
+    // The dashed spelling gives the same finding.
+    const dashed = service.analyze(text.replace('--max_model_len', '--max-model-len'), { fileName: '/work/serve/run.sh' });
+    assert.deepEqual(
+      dashed.diagnostics.map((d) => d.code),
+      a.diagnostics.map((d) => d.code),
+    );
+  });
+
   describe('Hydra-configured RL trainers (verl, RL2): said with the model they name', () => {
     for (const [rel, model] of [
       ['recall/volcengine__verl__run_qwen2-7b.sh', 'actor_rollout_ref.model.path=Qwen/Qwen2-7B-Instruct'],
