@@ -429,6 +429,7 @@ const TRAINER_LABEL: Record<string, string> = {
   axolotl: 'axolotl',
   torchtune: 'torchtune',
   litgpt: 'LitGPT',
+  verl: 'verl',
   'generic-trainer': 'Training script',
 };
 

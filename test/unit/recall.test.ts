@@ -178,11 +178,39 @@ describe('recall pass: fixtures read but not judged, now judged or said', functi
     );
   });
 
-  describe('Hydra-configured RL trainers (verl, RL2): said with the model they name', () => {
-    for (const [rel, model] of [
-      ['recall/volcengine__verl__run_qwen2-7b.sh', 'actor_rollout_ref.model.path=Qwen/Qwen2-7B-Instruct'],
-      ['recall/ChenmienTan__RL2__orz_ppo.sh', 'actor.model_name=Qwen/Qwen2.5-7B'],
-    ]) {
+  describe('verl (Hydra overrides): prompt + response is the trained length', () => {
+    const cli = (text: string) => service.analyze(text, { fileName: '/work/rl/run_grpo.sh' });
+    const grpo = (extra = '') =>
+      `python3 -m verl.trainer.main_ppo \\\n  algorithm.adv_estimator=grpo \\\n  data.max_prompt_length=2048 data.max_response_length=32768 \\\n  actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct${extra}\n`;
+    it("verl's own GRPO example (Qwen2-7B-Instruct, 512 + 512) is read and judged, quiet", () => {
+      const { a, l } = onlyLaunch('recall/volcengine__verl__run_qwen2-7b.sh');
+      assert.equal(l.program, 'verl');
+      assert.equal(l.resolvedFrom, 'catalog:Qwen/Qwen2-7B-Instruct');
+      assert.equal(l.requestedLength, 1024);
+      assert.deepEqual(a.diagnostics, []);
+    });
+    it("2,048 + 32,768 on Qwen2.5-7B-Instruct (trained at 32,768) warns on the response length, naming verl's override keys", () => {
+      const a = cli(grpo());
+      assert.equal(a.launches?.[0].requestedLength, 34816);
+      assert.deepEqual(
+        a.diagnostics.map((d) => `${d.severity} ${d.code}`),
+        ['warning training/context-exceeded'],
+      );
+      assert.match(a.diagnostics[0].message, /34,816 tokens extrapolates positions past 32,768/);
+      assert.match(a.diagnostics[0].detail ?? '', /\+actor_rollout_ref\.model\.override_config\.rope_scaling\.type/);
+      assert.deepEqual(a.diagnostics[0].fixes, [], 'no fix is written into Hydra overrides');
+    });
+    it("with verl's documented YaRN override (×4 over 32,768) the same run is quiet", () => {
+      const over =
+        ' \\\n  +actor_rollout_ref.model.override_config.rope_scaling.type=yarn \\\n  +actor_rollout_ref.model.override_config.rope_scaling.factor=4.0 \\\n  +actor_rollout_ref.model.override_config.rope_scaling.original_max_position_embeddings=32768';
+      const a = cli(grpo(over));
+      assert.deepEqual(a.launches?.[0].ropeOptions, { rope_scaling: '4.0' });
+      assert.deepEqual(a.diagnostics, []);
+    });
+  });
+
+  describe('Hydra-configured trainers RoPE Lens does not read (RL2): said with the model they name', () => {
+    for (const [rel, model] of [['recall/ChenmienTan__RL2__orz_ppo.sh', 'actor.model_name=Qwen/Qwen2.5-7B']]) {
       it(rel, () => {
         const a = analyze(rel);
         assert.deepEqual(

@@ -12,6 +12,7 @@ import { readSwiftLaunch } from './swift';
 import { readAxolotlLaunch } from './axolotl';
 import { readTorchtuneLaunch } from './torchtune';
 import { readLitGptLaunch } from './litgpt';
+import { readVerlLaunch } from './verl';
 import { readGenericLaunch } from './generic';
 
 type Reader = (l: Launched, inv: Invocation, lines: LineIndex) => TrainerLaunch | undefined;
@@ -22,6 +23,7 @@ const READERS: Record<TrainerProgram, Reader> = {
   axolotl: readAxolotlLaunch,
   torchtune: readTorchtuneLaunch,
   litgpt: readLitGptLaunch,
+  verl: readVerlLaunch,
   'generic-trainer': readGenericLaunch,
 };
 

@@ -18,15 +18,17 @@
  *   axolotl train (axolotl src/axolotl/cli/main.py::train), python/accelerate -m axolotl.cli.train
  *   (src/axolotl/cli/train.py: fire.Fire(do_cli));
  *   tune run <recipe> (torchtune's `tune` CLI; torchrun options come before the recipe);
- *   litgpt pretrain|finetune|finetune_lora|finetune_full|finetune_adapter[_v2] (LitGPT's CLI).
+ *   litgpt pretrain|finetune|finetune_lora|finetune_full|finetune_adapter[_v2] (LitGPT's CLI);
+ *   python -m verl.trainer.main_ppo / verl.trainer.fsdp_sft_trainer (verl, Hydra overrides).
  */
 import { isPythonProgram, pythonTarget } from '../../../launch/python';
 import type { Token } from '../../../launch/types';
 import { normalized } from './argv';
 import { LITGPT_COMMANDS } from './litgpt';
+import { VERL_MODULES } from './verl';
 import { beforeFirst } from '../../../core/text';
 
-export type TrainerProgram = 'llamafactory' | 'swift' | 'axolotl' | 'torchtune' | 'litgpt' | 'generic-trainer';
+export type TrainerProgram = 'llamafactory' | 'swift' | 'axolotl' | 'torchtune' | 'litgpt' | 'verl' | 'generic-trainer';
 
 export interface Launched {
   program: TrainerProgram;
@@ -138,6 +140,7 @@ function target(entry: Token, args: Token[], isModule: boolean, via: string[]): 
   const v = entry.value;
   if (isModule) {
     if (v === 'axolotl.cli.train') return { program: 'axolotl', args, entry, via };
+    if (VERL_MODULES.includes(v)) return { program: 'verl', args, entry, via };
     if (v === 'llamafactory.launcher') return { program: 'llamafactory', args, entry, via };
     const swift = v.match(/^swift\.cli\.(_megatron\.)?(sft|pt|rlhf)$/);
     if (swift) return { program: 'swift', args, entry, via: swift[1] ? [...via, 'megatron'] : via };
