@@ -129,8 +129,8 @@ export function argumentListNotReadFinding(text: string, fileName: string): Find
     {
       code: LAUNCH_NOT_READ,
       severity: 'information',
-      message: `Not read: ${list[1]} holds Megatron RoPE options (${flag[1]}) but this file starts no training, so they were not checked.`,
-      detail: `RoPE Lens judges Megatron options on the command line that runs them (torchrun or python with pretrain_gpt.py, train.py …) with a model and a sequence length; an argument list on its own names neither.`,
+      message: `Not read: ${list[1]} sets Megatron RoPE options (${flag[1]}), but this file starts no training.`,
+      detail: `Its RoPE options were not checked: RoPE Lens judges Megatron options on the command line that runs them (torchrun or python with pretrain_gpt.py, train.py …) with a model and a sequence length, and an argument list on its own names neither.`,
       range: new LineIndex(text).rangeOf(at, flag[1].length),
       fixes: [],
     },

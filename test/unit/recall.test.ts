@@ -126,7 +126,7 @@ describe('recall pass: fixtures read but not judged, now judged or said', functi
     it('a Megatron argument list with RoPE options and no launch (slime scripts/models/*.sh) is said', () => {
       for (const rel of ['recall/zyzshishui__slime__llama3.1-8B.sh', 'recall/zyzshishui__slime__llama3.2-3B-Instruct-amd.sh']) {
         assert.deepEqual(codes(rel), ['information launch/not-read'], rel);
-        assert.match(analyze(rel).diagnostics[0].message, /MODEL_ARGS holds Megatron RoPE options/);
+        assert.match(analyze(rel).diagnostics[0].message, /MODEL_ARGS sets Megatron RoPE options/);
       }
     });
 
