@@ -32,6 +32,8 @@ export type TrainingTool =
   | 'trl'
   /** Command lines only (config/trainers/launch): ms-swift, and a train script read generically. */
   | 'swift'
+  /** verl's trainers (Hydra overrides on the command line). */
+  | 'verl'
   | 'generic-trainer';
 
 /** RoPE keys a training config writes over the base model's config. */

@@ -28,6 +28,8 @@ export const LAUNCH_PROGRAMS: readonly string[] = [
   'megatron',
   // TRL's CLI (`trl sft …`).
   'trl',
+  // LitGPT's CLI (`litgpt pretrain|finetune_lora …`).
+  'litgpt',
 ];
 
 /** llama.cpp's older binaries: only as a path (`./main`, `./server`, `build/bin/server`), never bare. */
@@ -49,7 +51,15 @@ const LAUNCH_ENV_RE = /(?:^|[^\w])LLAMA_ARG_[A-Z0-9_]+/;
  * llama-server's `--ctx-size`, TGI's `--max-total-tokens`): arguments given to an image whose
  * entrypoint is unknown, holding one, may be that engine's; the engine modules decide whose.
  */
-export const LAUNCH_ARGUMENT_WORDS: readonly string[] = ['--max-model-len', '--context-length', '--ctx-size', '--max-total-tokens', '--max-input-tokens'];
+export const LAUNCH_ARGUMENT_WORDS: readonly string[] = [
+  '--max-model-len',
+  // vLLM reads underscores as dashes (`--max_model_len`, as many compose files write it).
+  '--max_model_len',
+  '--context-length',
+  '--ctx-size',
+  '--max-total-tokens',
+  '--max-input-tokens',
+];
 
 /** Modules that `python -m` starts an engine or trainer with (prefix match on the dotted name). */
 export const LAUNCH_MODULES: readonly string[] = [
@@ -66,6 +76,8 @@ export const LAUNCH_MODULES: readonly string[] = [
   'text_generation_server',
   // llama-cpp-python's OpenAI-compatible server (`python -m llama_cpp.server --n_ctx …`).
   'llama_cpp.server',
+  // verl's RL and SFT trainers (`python3 -m verl.trainer.main_ppo key=value …`, Hydra overrides).
+  'verl.trainer',
 ];
 
 /** Image names that carry an engine or trainer (`vllm/vllm-openai`, `lmsysorg/sglang`, llama.cpp's images…). */
@@ -79,6 +91,9 @@ export const LAUNCH_IMAGE_WORDS: readonly string[] = [
   'llamafactory',
   'ms-swift',
   'torchtune',
+  // LocalAI (`localai/localai`, `quay.io/go-skynet/local-ai`): recognised to be said, its model YAML is not read.
+  'local-ai',
+  'localai/',
 ];
 
 /**

@@ -28,7 +28,7 @@ import type { ShellParser, SourcedFile } from '../launch/types';
 import { analyzeLaunchFile } from './analyzeLaunch';
 import { verifyFixes } from './verifyFixes';
 import { brokenContinuationFindings, invalidJsonFindings, refusedConfigJson } from './readerFindings';
-import { pythonNotReadFinding, trainingNotReadFinding } from './notRead';
+import { argumentListNotReadFinding, pythonNotReadFinding, trainingNotReadFinding } from './notRead';
 import { trimTrailing } from '../core/text';
 
 export interface AnalyzeOptions {
@@ -113,11 +113,12 @@ function analyzeUnguarded(text: string, opts: AnalyzeOptions): FileAnalysis & { 
     const launch = analyzeLaunch(text, opts);
     if (launch) return launch;
     // A YAML launch file (compose, Kubernetes, a task file) that starts no engine is still YAML: classified as usual below.
-    if (!YAML_LAUNCH_FORMATS.has(launchFormat)) return OTHER();
+    if (!YAML_LAUNCH_FORMATS.has(launchFormat)) return { ...OTHER(), diagnostics: argumentListNotReadFinding(text, opts.fileName) };
   }
   const format: DocumentFormat | undefined = formatOf(opts.languageId ?? '') ?? formatOf(opts.fileName);
   // A Python script that trains or serves is said (launch/not-read); RoPE Lens reads no Python.
-  if (!format) return { ...OTHER(), diagnostics: asModel ? [] : pythonNotReadFinding(text, opts.fileName) };
+  if (!format)
+    return { ...OTHER(), diagnostics: asModel ? [] : [...pythonNotReadFinding(text, opts.fileName), ...argumentListNotReadFinding(text, opts.fileName)] };
   if (!asModel && sniff(text, opts.fileName, format) === 'other')
     return { ...OTHER(), diagnostics: format === 'json' ? refusedConfigJson(text, opts.fileName) : [] };
   const safe = <T>(what: string, f: () => T): T | undefined => guarded(what, f, opts);

@@ -8,6 +8,7 @@
  * command, and the launch rules judge it. Training launchers plug in through `trainerAnalyzers`
  * (or the TRAINER_LAUNCH_ANALYZERS list) and add their own launches and findings.
  */
+import { recognisedOnly } from '../serving/recognisedOnly';
 import type { LaunchFile, Invocation, Token } from '../launch/types';
 import type { LaunchRequest } from '../launch/request';
 import type { Range } from '../core/range';
@@ -79,18 +80,32 @@ export type LaunchFileAnalysis = FileAnalysis & { launches: LaunchDescription[];
 
 const EMPTY_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-/** Names to try after the one written: a GGUF file without its quantisation and split suffixes, a `-hf` repo without `:quant`. */
+/** A pre-GGUF GGML file's format word (`llama-2-13b-chat.ggmlv3.q4_0.bin`): a container, not the model's name. */
+const GGML_TAG = /[-_.]ggml(?:v\d+)?$/i;
+/** llama.cpp's converter names its output `ggml-model-<type>.gguf` unless told otherwise: the folder holds the name. */
+const CONVERTER_DEFAULT = /^ggml-model$/i;
+
+/**
+ * Names to try after the one written: a GGUF (or GGML `.bin`) file without its quantisation, split and
+ * format suffixes, a converter's default file name by its folder, a `-hf` repo without `:quant`, and
+ * the `-hf` repo a converted file is named after (TheBloke's `llama-2-7b-chat.Q4_K_M.gguf` comes from
+ * `Llama-2-7b-chat-hf`).
+ */
 export function identityCandidates(ref: string): string[] {
   const out: string[] = [];
   const r = ref.trim().replace(/:[A-Za-z0-9_.-]+$/, (m) => (/^:(i?q\d|f16|f32|bf16|fp16)/i.test(m) ? '' : m));
   if (r !== ref.trim()) out.push(r);
-  const base = trimTrailing(r.replace(/\\/g, '/'), '/').split('/').pop() ?? r;
-  let name = base.replace(/\.gguf$/i, '').replace(/-\d{5}-of-\d{5}$/i, '');
+  const segs = trimTrailing(r.replace(/\\/g, '/'), '/').split('/');
+  const base = segs.pop() ?? r;
+  const file = /\.(?:gguf|bin)$/i.test(base);
+  let name = base.replace(/\.(?:gguf|bin)$/i, '').replace(/-\d{5}-of-\d{5}$/i, '');
   // A file name is at most 255 characters: the tag pattern (quadratic on `_q1_q1…!`) runs on no more.
   if (name.length <= 255) name = name.replace(/[-_.](i?q\d(_[a-z0-9]+)*|f16|f32|bf16|fp16|q\d_k(_[sml])?)$/i, '');
-  name = name.replace(/-gguf$/i, '');
+  name = name.replace(GGML_TAG, '').replace(/-gguf$/i, '');
+  if (file && CONVERTER_DEFAULT.test(name)) name = segs.pop() ?? '';
   if (name && name !== base) out.push(name);
   if (base !== r && !out.includes(base)) out.push(base);
+  if (file && name && !/-hf$/i.test(name)) out.push(`${name}-hf`);
   return out;
 }
 
@@ -374,16 +389,21 @@ function unreadLaunches(file: LaunchFile, unclaimed: Invocation[], read: LaunchD
   const trainerLike = read.length ? undefined : unclaimed.find((inv) => inv.entrypoint === 'program' && recognise(inv.argv) !== undefined);
   if (trainerLike) {
     const words = trainerLike.argv.slice(0, 3).map((t) => t.value);
-    out.push(
-      said(
-        words.join(' '),
-        trainerLike.source,
-        trainerLike.range,
-        `\`${words.join(' ')} …\` starts a trainer, but names neither a base model nor a training length RoPE Lens reads on the command line (a config file it names is judged when opened), so this launch was not judged.`,
-      ),
-    );
+    // verl, RL2 and other Hydra-configured trainers take `key=value` (`+key=value`) overrides: say which model one names.
+    const overrides = trainerLike.argv.filter((t) => HYDRA_OVERRIDE.test(t.value));
+    const model = overrides.find((t) => HYDRA_MODEL.test(t.value.replace(/^\++/, '')));
+    const why =
+      overrides.length >= 2
+        ? `\`${words.join(' ')} …\` starts a trainer configured by key=value overrides (Hydra/OmegaConf${model ? `; the model is ${model.value.replace(/^\++/, '')}` : ''}), which RoPE Lens does not read for this trainer, so this launch was not judged.`
+        : `\`${words.join(' ')} …\` starts a trainer, but names neither a base model nor a training length RoPE Lens reads on the command line (a config file it names is judged when opened), so this launch was not judged.`;
+    out.push(said(words.join(' '), trainerLike.source, trainerLike.range, why));
   }
   for (const inv of unclaimed) {
+    const known = claimed(inv.range) ? undefined : recognisedOnly(inv);
+    if (known) {
+      out.push(said(known.program, inv.source, inv.range, known.why));
+      continue;
+    }
     if (inv.entrypoint !== 'image' || !inv.image || !inv.argv[0]?.value.startsWith('-') || claimed(inv.range)) continue;
     const args = inv.argv.map((t) => t.value).join(' ');
     out.push(
@@ -398,11 +418,18 @@ function unreadLaunches(file: LaunchFile, unclaimed: Invocation[], read: LaunchD
   return out;
 }
 
+/** A Hydra/OmegaConf override (`data.max_response_length=8192`, `+actor_rollout_ref.model.override_config.rope_scaling.factor=4`). */
+const HYDRA_OVERRIDE = /^\+{0,2}[A-Za-z_][\w.]*=/;
+/** Override keys that name the model a trainer starts from (verl `actor_rollout_ref.model.path`, RL2 `actor.model_name`). */
+const HYDRA_MODEL = /^(?:[\w]+\.)*(?:model\.path|model_name|model_name_or_path|partial_pretrain)=/;
+
 const TRAINER_LABEL: Record<string, string> = {
   swift: 'ms-swift',
   llamafactory: 'LLaMA-Factory',
   axolotl: 'axolotl',
   torchtune: 'torchtune',
+  litgpt: 'LitGPT',
+  verl: 'verl',
   'generic-trainer': 'Training script',
 };
 

@@ -141,12 +141,14 @@ function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined
   const t = launch.training;
   const trained = effective ? trainedContextOf(effective).value : NaN;
   const lengthFlag = r.length?.option.flag.value;
+  const model = t.baseModel?.value ?? r.model?.value ?? null;
   return {
     program: launch.program,
     role: 'training',
     source: inv.source,
-    model: t.baseModel?.value ?? r.model?.value ?? null,
-    resolvedFrom: resolved?.from ?? null,
+    model,
+    // A named architecture the command builds from scratch (LitGPT's built-ins) needs no lookup: it is judged as defined.
+    resolvedFrom: resolved?.from ?? (t.ownModel && model !== null ? 'defined by this command' : null),
     requestedLength: r.length?.value ?? t.sequenceLength?.value ?? null,
     lengthOption: lengthFlag ? beforeFirst(lengthFlag, '=') : null,
     derivedMaxLen: null,

@@ -83,8 +83,10 @@ export function trainingNotReadFinding(root: ConfigNode | undefined, text: strin
 }
 
 /** A Python script that trains or serves through a library: RoPE Lens reads no Python. */
-const PY_IMPORT = /^[ \t]*(?:from|import)[ \t]+(transformers|trl|vllm|sglang|peft|unsloth|axolotl)\b/m;
-const PY_RUN = /\b(SFTTrainer|DPOTrainer|GRPOTrainer|Trainer|Seq2SeqTrainer|SFTConfig|TrainingArguments|LLM|AsyncLLMEngine|FastLanguageModel)\s*\(/;
+// Ray Serve LLM (`LLMConfig(…, engine_kwargs=dict(max_model_len=…))`) and llama-cpp-python (`Llama(…, n_ctx=…)`) serve too.
+const PY_IMPORT = /^[ \t]*(?:from|import)[ \t]+(transformers|trl|vllm|sglang|peft|unsloth|axolotl|ray\.serve\.llm|llama_cpp)\b/m;
+const PY_RUN =
+  /\b(SFTTrainer|DPOTrainer|GRPOTrainer|Trainer|Seq2SeqTrainer|SFTConfig|TrainingArguments|LLM|AsyncLLMEngine|FastLanguageModel|LLMConfig|Llama)\s*\(/;
 
 export function pythonNotReadFinding(text: string, fileName: string): Finding[] {
   if (!/\.py$/i.test(fileName)) return [];
@@ -92,7 +94,7 @@ export function pythonNotReadFinding(text: string, fileName: string): Finding[] 
   const run = imp ? PY_RUN.exec(text) : null;
   if (!imp || !run) return [];
   const lines = new LineIndex(text);
-  const what = /Trainer|Config|Arguments|FastLanguageModel/.test(run[1]) ? 'trains' : 'serves';
+  const what = /Trainer|SFTConfig|Arguments|FastLanguageModel/.test(run[1]) ? 'trains' : 'serves';
   return [
     {
       code: LAUNCH_NOT_READ,
@@ -101,6 +103,35 @@ export function pythonNotReadFinding(text: string, fileName: string): Finding[] 
       detail:
         'Write the model and length where RoPE Lens reads them (a trainer YAML, the command line that starts the script with --model_name_or_path and --max_seq_length), or check the model config itself with `rope-lens check`.',
       range: lines.rangeOf(run.index, run[1].length),
+      fixes: [],
+    },
+  ];
+}
+
+/** Megatron's RoPE options (arguments.py): a shell argument list holding one sets RoPE for a launch elsewhere. */
+const MEGATRON_ROPE_FLAG =
+  /(?:^|[\s("'])(--rotary-base|--use-rope-scaling|--rotary-scaling-factor|--rotary-percent|--rotary-seq-len-interpolation-factor)(?=[\s)"'=]|$)/m;
+/** A bash array assignment (`MODEL_ARGS=(`), the shape such lists are kept in. */
+const ARRAY_ASSIGNMENT = /^[ \t]*(?:export[ \t]+|declare[ \t]+-a[ \t]+)?([A-Za-z_]\w*)=\(/m;
+
+/**
+ * A shell file that launches nothing but keeps Megatron RoPE options in an argument list (slime's and
+ * Megatron recipes' `scripts/models/*.sh`, sourced by the launcher): said, since the values are
+ * judged only on the command line that passes them to a trainer.
+ */
+export function argumentListNotReadFinding(text: string, fileName: string): Finding[] {
+  if (!/\.(?:sh|bash)$/i.test(fileName)) return [];
+  const list = ARRAY_ASSIGNMENT.exec(text);
+  const flag = list ? MEGATRON_ROPE_FLAG.exec(text) : null;
+  if (!list || !flag) return [];
+  const at = flag.index + flag[0].indexOf(flag[1]);
+  return [
+    {
+      code: LAUNCH_NOT_READ,
+      severity: 'information',
+      message: `Not read: ${list[1]} sets Megatron RoPE options (${flag[1]}), but this file starts no training.`,
+      detail: `Its RoPE options were not checked: RoPE Lens judges Megatron options on the command line that runs them (torchrun or python with pretrain_gpt.py, train.py …) with a model and a sequence length, and an argument list on its own names neither.`,
+      range: new LineIndex(text).rangeOf(at, flag[1].length),
       fixes: [],
     },
   ];

@@ -305,7 +305,23 @@ const OLLAMA_LIBRARY: Record<string, { sizes: Record<string, string>; default: s
   },
   'llama3.2': { default: '3b', sizes: { '1b': 'meta-llama/Llama-3.2-1B-Instruct', '3b': 'meta-llama/Llama-3.2-3B-Instruct' } },
   'llama3.3': { default: '70b', sizes: { '70b': 'meta-llama/Llama-3.3-70B-Instruct' } },
+  // The gemma2 and gemma3 tags are the instruction-tuned models (`gemma3:27b` is `gemma3:27b-it-q4_K_M`;
+  // `-it-qat` repacks quantisation-aware weights, same positions); `gemma3` alone is 4b, `gemma2` 9b.
+  gemma2: { default: '9b', sizes: { '2b': 'google/gemma-2-2b-it', '9b': 'google/gemma-2-9b-it', '27b': 'google/gemma-2-27b-it' } },
+  gemma3: {
+    default: '4b',
+    sizes: {
+      '270m': 'google/gemma-3-270m-it',
+      '1b': 'google/gemma-3-1b-it',
+      '4b': 'google/gemma-3-4b-it',
+      '12b': 'google/gemma-3-12b-it',
+      '27b': 'google/gemma-3-27b-it',
+    },
+  },
 };
+
+/** Tag words that keep the default (instruction-tuned) variant: `instruct`, Gemma's `it`, `qat` weights. */
+const OLLAMA_SAME_VARIANT = new Set(['instruct', 'it', 'qat']);
 
 /** Quantisation suffixes Ollama tags end with (`q4_K_M`, `q8_0`, `fp16`, `iq3_xxs`). */
 const OLLAMA_QUANT = /^(i?q\d(_[a-z0-9]+)*|fp16|f16|bf16|f32)$/i;
@@ -320,9 +336,9 @@ export function ollamaLibraryModel(ref: string): { id: string; tag: string } | u
   const family = OLLAMA_LIBRARY[m[1].toLowerCase()];
   if (!family) return undefined;
   const tag = !m[2] || m[2] === 'latest' ? family.default : m[2];
-  // `7b`, `7b-instruct`, `7b-instruct-q4_K_M`, `7b-q4_K_M`: a size, then only "instruct" and a quantisation.
+  // `7b`, `7b-instruct`, `7b-instruct-q4_K_M`, `27b-it-qat`: a size, then only the default variant's words and a quantisation.
   const [size, ...rest] = tag.split('-');
-  if (rest.some((p) => p.toLowerCase() !== 'instruct' && !OLLAMA_QUANT.test(p))) return undefined;
+  if (rest.some((p) => !OLLAMA_SAME_VARIANT.has(p.toLowerCase()) && !OLLAMA_QUANT.test(p))) return undefined;
   const id = family.sizes[size.toLowerCase()];
   return id ? { id, tag: `${m[1]}:${tag}` } : undefined;
 }

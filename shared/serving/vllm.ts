@@ -376,7 +376,8 @@ const VLLM_FOREIGN: Record<string, string | undefined> = {
   '--yarn-orig-ctx': undefined,
 };
 
-export const VLLM_IMAGES = ['vllm/vllm-openai', 'vllm/vllm-openai-rocm', 'rocm/vllm'];
+// `vllm-cpu-env`: the tag vLLM's CPU install docs build docker/Dockerfile.cpu under (target vllm-openai, the same entrypoint).
+export const VLLM_IMAGES = ['vllm/vllm-openai', 'vllm/vllm-openai-rocm', 'rocm/vllm', 'vllm-cpu-env'];
 
 /** Where vLLM's serve arguments start in this invocation, or -1 when it is not a vLLM launch. */
 function vllmArgsStart(inv: Invocation): { start: number; positionalModel: boolean; note?: string } | undefined {
@@ -751,9 +752,10 @@ export const vllmEngine: Engine = {
   label: 'vLLM',
   readArgv: readVllmLaunch,
   atRelease: vllmAtRelease,
-  argumentsOnly: { image: 'vllm/vllm-openai', options: ['--max-model-len', '--hf-overrides'] },
+  // FlexibleArgumentParser reads underscores as dashes, so `--max_model_len` is vLLM's alone too.
+  argumentsOnly: { image: 'vllm/vllm-openai', options: ['--max-model-len', '--hf-overrides', '--max_model_len', '--hf_overrides'] },
   imageEntrypoint: (image) =>
-    imageIs(image, ['vllm/vllm-openai', 'vllm/vllm-openai-rocm']) ? { command: 'vllm serve', firstArgument: 'the model to serve' } : undefined,
+    imageIs(image, ['vllm/vllm-openai', 'vllm/vllm-openai-rocm', 'vllm-cpu-env']) ? { command: 'vllm serve', firstArgument: 'the model to serve' } : undefined,
   readConfigFile: (doc: ParsedDocument) => readVllmConfigFile(doc),
   effect: vllmLaunchEffect,
   plan: vllmPlan,

@@ -383,7 +383,11 @@ describe('launch rules: models and files', () => {
   });
 
   it('GGUF and -hf names give an assumed identity, said so', () => {
-    assert.deepEqual(identityCandidates('models/Qwen2.5-7B-Instruct-Q4_K_M.gguf'), ['Qwen2.5-7B-Instruct', 'Qwen2.5-7B-Instruct-Q4_K_M.gguf']);
+    assert.deepEqual(identityCandidates('models/Qwen2.5-7B-Instruct-Q4_K_M.gguf'), [
+      'Qwen2.5-7B-Instruct',
+      'Qwen2.5-7B-Instruct-Q4_K_M.gguf',
+      'Qwen2.5-7B-Instruct-hf',
+    ]);
     assert.ok(identityCandidates('Qwen/Qwen2.5-7B-Instruct-GGUF:Q4_K_M').includes('Qwen/Qwen2.5-7B-Instruct-GGUF'));
     const a = analyze('llama-server -m models/qwen2.5-7b-instruct-q4_k_m.gguf -c 65536\n');
     assert.match(said(a.diagnostics[0]), /Qwen\/Qwen2\.5-7B-Instruct \(assumed from the name models\/qwen2\.5-7b-instruct-q4_k_m\.gguf\)/);

@@ -64,7 +64,7 @@ export function readLitGpt(doc: ParsedDocument): TrainingConfig | undefined {
 }
 
 /** The RoPE of a LitGPT built-in architecture, every value noted as LitGPT's and anchored on `model_name`. */
-function builtinRope(name: Located<string>, a: LitGptArchitecture): ModelRope {
+export function builtinRope(name: Located<string>, a: LitGptArchitecture): ModelRope {
   const from = `LitGPT's ${name.value} (litgpt/config.py)`;
   const headDim = Math.floor(a.nEmbd / a.nHead);
   const rotary = Math.floor(headDim * a.rotaryPercentage);

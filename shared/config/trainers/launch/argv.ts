@@ -34,7 +34,7 @@ export function normalized(name: string): string {
  * The value part of a `k=v` / `--k=v` token: its text, and its span in the document when the
  * token is written without quotes or escapes (else the whole token).
  */
-function afterEquals(tok: Token): { text: string; offset: number; length: number } {
+export function afterEquals(tok: Token): { text: string; offset: number; length: number } {
   const eq = tok.value.indexOf('=');
   const text = tok.value.slice(eq + 1);
   const rawEq = tok.raw.indexOf('=');

@@ -6,12 +6,13 @@
  *   length: --seq-length, --seq_len, --max-length, --max_seq_length, --max-seq-len, --model-max-length,
  *           --context-length, --sequence-length;
  *   base:   --rope-theta, --rotary-base, --rope-base, --rotary-emb-base;
- *   model:  --model_name_or_path, --model, --base-model, --model-path, --pretrained-model-name-or-path.
+ *   model:  --model_name_or_path, --model, --base-model, --model-path, --pretrained-model-name-or-path, --init-ckpt.
  * Megatron-LM's flags are known exactly (megatron/training/arguments.py::_add_network_size_args):
  *   --seq-length, --max-position-embeddings, --position-embedding-type {learned_absolute,rope}
  *   (default learned_absolute), --use-rotary-position-embeddings (deprecated spelling of rope),
  *   --rotary-base (int, default 10000), --rotary-percent (default 1.0),
- *   --rotary-seq-len-interpolation-factor (int: linear position interpolation), --hidden-size,
+ *   --rotary-seq-len-interpolation-factor (int: linear position interpolation), --use-rope-scaling with
+ *   --rope-scaling-factor (Llama 3.x's scaling, factor default 8.0), --hidden-size,
  *   --num-attention-heads, --kv-channels. Megatron spells them with hyphens only (allow_abbrev=False).
  * With no model named, a Megatron command defines its model (pretraining): judged as GPT-NeoX YAML is.
  */
@@ -29,7 +30,8 @@ import { emptyRequest, numberOption, optionUse, setLength, stringOption } from '
 
 const LENGTH = ['seq_length', 'seq_len', 'max_length', 'max_seq_length', 'max_seq_len', 'model_max_length', 'context_length', 'sequence_length'];
 const BASE = ['rope_theta', 'rotary_base', 'rope_base', 'rotary_emb_base'];
-const MODEL = ['model_name_or_path', 'model', 'base_model', 'model_path', 'pretrained_model_name_or_path'];
+// `--init_ckpt`: the Hugging Face checkpoint folder fmengine-style scripts start from.
+const MODEL = ['model_name_or_path', 'model', 'base_model', 'model_path', 'pretrained_model_name_or_path', 'init_ckpt'];
 /** The model options that name a Hugging Face checkpoint by convention (`--model` alone may name anything: `--model resnet50`). */
 const HUB_MODEL = ['model_name_or_path', 'pretrained_model_name_or_path'];
 const MEGATRON = [
@@ -136,6 +138,25 @@ function megatronScaling(block: Record<string, unknown>): [string, string | null
   return undefined;
 }
 
+/**
+ * Megatron's `--use-rope-scaling` is Llama 3.x's scaling (arguments.py: "Apply rope scaling as used in
+ * llama3.x"): factor `--rope-scaling-factor` (default 8.0), the other three fixed by Megatron-Core's
+ * rotary embedding at Llama 3.1's values (low 1, high 4, over 8,192).
+ */
+function megatronLlama3Scaling(factor: Located<number> | undefined): ScalingDescription {
+  const fixed = (value: number): Located<number> => ({ value, note: "fixed by Megatron-Core's llama3.x scaling" });
+  return {
+    type: 'llama3',
+    key: 'use-rope-scaling',
+    params: {
+      factor: factor ?? { value: 8, note: "Megatron's --rope-scaling-factor default (not in the file)" },
+      low_freq_factor: fixed(1),
+      high_freq_factor: fixed(4),
+      original_max_position_embeddings: fixed(8192),
+    },
+  };
+}
+
 /** Megatron defines the model on the command line: rope only with --position-embedding-type rope (or the deprecated flag). */
 function readMegatronModel(launch: TrainerLaunch, b: LaunchDocBuilder, options: ArgOption[]): void {
   const t = launch.training;
@@ -153,10 +174,14 @@ function readMegatronModel(launch: TrainerLaunch, b: LaunchDocBuilder, options: 
   const mpe = num('max_position_embeddings');
   const context: Located<number> | undefined = mpe ?? t.sequenceLength;
   const interp = num('rotary_seq_len_interpolation_factor');
+  const llama3 = get('use_rope_scaling');
   let scaling: ScalingDescription | undefined;
   if (interp) {
     scaling = { type: 'linear', key: 'rotary-seq-len-interpolation-factor', params: { factor: interp } };
     launch.request.rope['rotary_seq_len_interpolation_factor'] = optionUse(interp.key!, get('rotary_seq_len_interpolation_factor')!);
+  } else if (llama3) {
+    scaling = megatronLlama3Scaling(num('rope_scaling_factor'));
+    launch.request.rope['use_rope_scaling'] = optionUse(llama3.name, llama3);
   }
   const own = ownModelRope({
     modelType: 'megatron-gpt',

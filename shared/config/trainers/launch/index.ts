@@ -11,6 +11,8 @@ import { readLlamaFactoryLaunch } from './llamaFactory';
 import { readSwiftLaunch } from './swift';
 import { readAxolotlLaunch } from './axolotl';
 import { readTorchtuneLaunch } from './torchtune';
+import { readLitGptLaunch } from './litgpt';
+import { readVerlLaunch } from './verl';
 import { readGenericLaunch } from './generic';
 
 type Reader = (l: Launched, inv: Invocation, lines: LineIndex) => TrainerLaunch | undefined;
@@ -20,6 +22,8 @@ const READERS: Record<TrainerProgram, Reader> = {
   swift: readSwiftLaunch,
   axolotl: readAxolotlLaunch,
   torchtune: readTorchtuneLaunch,
+  litgpt: readLitGptLaunch,
+  verl: readVerlLaunch,
   'generic-trainer': readGenericLaunch,
 };
 

@@ -17,14 +17,18 @@
  *   converted mcore checkpoint folder in `--load`);
  *   axolotl train (axolotl src/axolotl/cli/main.py::train), python/accelerate -m axolotl.cli.train
  *   (src/axolotl/cli/train.py: fire.Fire(do_cli));
- *   tune run <recipe> (torchtune's `tune` CLI; torchrun options come before the recipe).
+ *   tune run <recipe> (torchtune's `tune` CLI; torchrun options come before the recipe);
+ *   litgpt pretrain|finetune|finetune_lora|finetune_full|finetune_adapter[_v2] (LitGPT's CLI);
+ *   python -m verl.trainer.main_ppo / verl.trainer.fsdp_sft_trainer (verl, Hydra overrides).
  */
 import { isPythonProgram, pythonTarget } from '../../../launch/python';
 import type { Token } from '../../../launch/types';
 import { normalized } from './argv';
+import { LITGPT_COMMANDS } from './litgpt';
+import { VERL_MODULES } from './verl';
 import { beforeFirst } from '../../../core/text';
 
-export type TrainerProgram = 'llamafactory' | 'swift' | 'axolotl' | 'torchtune' | 'generic-trainer';
+export type TrainerProgram = 'llamafactory' | 'swift' | 'axolotl' | 'torchtune' | 'litgpt' | 'verl' | 'generic-trainer';
 
 export interface Launched {
   program: TrainerProgram;
@@ -93,6 +97,7 @@ function peel(argv: Token[], via: string[]): Launched | undefined {
   if (name === 'trl' && sub && TRL_COMMANDS.includes(sub.value)) return { program: 'generic-trainer', args: argv.slice(2), entry: sub, via: [...via, 'trl'] };
   if (name === 'axolotl' && sub?.value === 'train') return { program: 'axolotl', args: argv.slice(2), entry: sub, via };
   if (name === 'tune' && sub?.value === 'run') return tuneRun(argv.slice(2), via);
+  if (name === 'litgpt' && sub && LITGPT_COMMANDS.includes(sub.value)) return { program: 'litgpt', args: argv.slice(2), entry: sub, via };
   if (name === 'accelerate' && sub?.value === 'launch') return launcher('accelerate', argv.slice(2), [...via, 'accelerate launch']);
   if (name === 'torchrun') return launcher('torchrun', argv.slice(1), [...via, 'torchrun']);
   if (name === 'deepspeed') return launcher('deepspeed', argv.slice(1), [...via, 'deepspeed']);
@@ -135,6 +140,7 @@ function target(entry: Token, args: Token[], isModule: boolean, via: string[]): 
   const v = entry.value;
   if (isModule) {
     if (v === 'axolotl.cli.train') return { program: 'axolotl', args, entry, via };
+    if (VERL_MODULES.includes(v)) return { program: 'verl', args, entry, via };
     if (v === 'llamafactory.launcher') return { program: 'llamafactory', args, entry, via };
     const swift = v.match(/^swift\.cli\.(_megatron\.)?(sft|pt|rlhf)$/);
     if (swift) return { program: 'swift', args, entry, via: swift[1] ? [...via, 'megatron'] : via };
