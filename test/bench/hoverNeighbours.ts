@@ -26,6 +26,13 @@ const TARGET_MS = 300;
 /** One long lowercase hex word (a hash): the run without `/` the old image-reference pattern backtracked on. */
 const word = (n: number) => '0123456789abcdef'.repeat(Math.ceil(n / 16)).slice(0, n);
 
+/** `count` shell scripts of about `bytes` each, in lines short enough to be read (no pins in them). */
+function manyScripts(count: number, bytes: number): Record<string, string> {
+  const line = `echo ${word(8_000)}\n`;
+  const text = `#!/bin/sh\n${line.repeat(Math.ceil(bytes / line.length))}`;
+  return Object.fromEntries(Array.from({ length: count }, (_, i) => [`step-${i}.sh`, text]));
+}
+
 /** The LSP position of the `rope_theta` key (inside its name). */
 function ropeThetaPosition(text: string) {
   const at = text.indexOf('"rope_theta"');
@@ -110,6 +117,8 @@ export async function runBench(report: BenchReport): Promise<void> {
       ['beside a script with a 100 KB word', { 'run.sh': `#!/bin/sh\necho ${word(100_000)}\n` }],
       ['beside a Dockerfile with a 60 KB hex RUN line', { Dockerfile: `FROM ubuntu\nRUN echo ${'0123456789abcdef'.repeat(3750)}\n` }],
       ['beside a script with a 1 MB word', { 'run.sh': `#!/bin/sh\necho ${word(1_000_000)}\n` }],
+      // A folder full of big neighbours, each under the caps and so read in full: the cold scan itself.
+      ['beside 24 scripts of 1.9 MB each', manyScripts(24, 1_900_000)],
     ];
     let baseline = NaN;
     for (const [label, files] of cases) {
