@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { RULE_PAGES_DIR } from '../shared/protocol/messages';
 import { createNodeResolver, nodeFileReader } from '../shared/node/resolveNode';
 import { nodeAsyncFiles } from '../shared/node/asyncFiles';
+import { PinsParser } from '../shared/node/pinsParser';
 import { type AsyncFiles, WorkspaceScans } from '../shared/files/workspaceScans';
 import { loadShellParser } from '../shared/node/shellParser';
 import { describeResult, fetchModels, hubSettings } from '../shared/node/hubFetch';
@@ -34,7 +35,7 @@ export function rulesDocBase(bundleDir: string = __dirname): string {
  * keeps the synchronous sources (shared/node/consumerPins.ts and its siblings): it prints complete findings once.
  */
 export function nodePlatform(options: { scanFiles?: AsyncFiles } = {}): ServerPlatform {
-  const scans = new WorkspaceScans({ files: options.scanFiles ?? nodeAsyncFiles });
+  const scans = new WorkspaceScans({ files: options.scanFiles ?? nodeAsyncFiles, parsePins: new PinsParser().parse });
   return {
     files: nodeFileReader,
     resolver: createNodeResolver(),

@@ -50,6 +50,12 @@ export interface WorkspaceScanOptions {
   yieldTurn?: () => Promise<void>;
   /** Scans running at once; the rest wait their turn. */
   maxConcurrent?: number;
+  /**
+   * Reads one neighbour's pins (pins.ts's pinsFromNeighbour). Default: on this thread, after a
+   * turn; Node passes a worker thread's (shared/node/pinsParser.ts), since a 2 MB lock file takes
+   * the parser hundreds of milliseconds.
+   */
+  parsePins?: (name: string, text: string, path: string) => Promise<{ pins: ConsumerPin[]; notes: string[] }>;
   log?: (line: string) => void;
 }
 
@@ -132,6 +138,7 @@ export class WorkspaceScans {
   private readonly now: () => number;
   private readonly yieldTurn: () => Promise<void>;
   private readonly maxConcurrent: number;
+  private readonly parsePins: NonNullable<WorkspaceScanOptions['parsePins']>;
   /** Incremented whenever a scan lands with something new. */
   epoch = 0;
   /** Hears the documents (as passed to the lookups) whose facts landed or changed. */
@@ -148,6 +155,12 @@ export class WorkspaceScans {
     this.yieldTurn = options.yieldTurn ?? defaultYield;
     this.maxConcurrent = options.maxConcurrent ?? 4;
     this.log = options.log ?? (() => undefined);
+    this.parsePins =
+      options.parsePins ??
+      (async (name, text, path) => {
+        await this.yieldTurn();
+        return pinsFromNeighbour(name, text, path);
+      });
   }
 
   /** Consumer pins for the service: the nearest folder with any wins. */
@@ -396,12 +409,12 @@ export class WorkspaceScans {
         : undefined;
     }
     try {
-      const { pins, notes } = pinsFromNeighbour(name, text, path);
+      const { pins, notes } = await this.parsePins(name, text, path);
       return { version: read.version, pins: pins.map((p) => ({ ...p, source: joinPath(dir, p.source) })), notes };
     } catch (e) {
-      // Bad input never stops a scan: the file pins nothing, and the log says why.
+      // Bad input never stops a scan: the file is left out (read again on a later scan), and the log says why.
       this.log(`reading ${path} for consumer pins failed: ${(e as Error)?.message ?? e}`);
-      return { version: read.version, pins: [], notes: [] };
+      return undefined;
     }
   }
 
