@@ -2,7 +2,8 @@
  * Issue 43's server target: with a hostile neighbour beside the model config, the language server
  * answers a hover on the config in ≤ 300 ms. The real server over stdio (as `server` does), one
  * workspace folder on disk per case: examples/llama-3-8b.config.json as config.json, alone (the
- * baseline, same run) or beside one neighbour. Opens the config, waits for its first diagnostics,
+ * baseline, same run) or beside neighbours (one hostile file, or a folder of big scripts whose cold
+ * scan takes the old synchronous reader about a second). Opens the config, waits for its first diagnostics,
  * then times hovers on rope_theta (min / median).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,13 +56,13 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 interface CaseTimes {
-  /** didOpen and a hover sent together: the hover waits for the first analysis (the neighbour scan in it). */
+  /** didOpen and a hover sent together: the hover waits for the first analysis (the neighbours are scanned off the request path). */
   coldMs: number;
   /** From didOpen to the first diagnostics. */
   firstMs: number;
   /** Hovers once the diagnostics are out (the analysis cached). */
   samples: number[];
-  /** A hover right after an edit of the config, the neighbour rewritten on disk first (cache missed, neighbour re-read). */
+  /** A hover right after an edit of the config, the neighbours rewritten on disk first (analysis cache missed; they are re-read in the background). */
   edited: number[];
   hasHover: boolean;
 }
