@@ -192,8 +192,9 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
   const scans = platform.scans;
   if (scans) {
     scans.log = log;
+    const slashes = (p: string) => p.replace(/\\/g, '/');
     scans.openText = (path) => {
-      const doc = documents.all().find((d) => fileNameOf(d.uri) === path);
+      const doc = documents.all().find((d) => slashes(fileNameOf(d.uri)) === slashes(path));
       return doc && { version: doc.version, text: doc.getText() };
     };
     scans.onSettled = (paths) => {

@@ -200,7 +200,9 @@ export class WorkspaceScans {
    * folder's when the name is one a folder scan reads, are scanned again now, superseding a scan
    * of them in flight. Paths never looked up cost nothing.
    */
-  touched(path: string): void {
+  touched(changed: string): void {
+    // Entries are kept under forward-slash paths (dirName/joinPath), whatever the platform writes.
+    const path = changed.replace(/\\/g, '/');
     if (this.sourced.has(path) || this.busy(fileKey(path))) this.scan(fileKey(path), true);
     if (this.folders.has(path) || this.busy(folderKey(path))) this.scan(folderKey(path), true);
     const name = baseName(path);
@@ -449,7 +451,7 @@ export class WorkspaceScans {
     if (this.jobs.size === 0 && this.queue.length === 0) {
       if (this.flushTimer) clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
-      // After this turn, so the callers of the last lookup have finished with it.
+      // Told once the scan's own callbacks are done (a microtask), not in the middle of them.
       void Promise.resolve().then(() => this.flush());
       return;
     }

@@ -148,7 +148,8 @@ describe('workspace scans (the server reads neighbours off the request path)', (
     await r.drain();
     r.told.length = 0;
     r.fs.write('/w/app/requirements.txt', 'vllm==0.10.2\n', 2);
-    r.scans.touched('/w/app/requirements.txt');
+    // As a Windows client's path may arrive: back-slashes name the same entry.
+    r.scans.touched('\\w\\app\\requirements.txt');
     await r.drain();
     assert.deepEqual(told(r), [CONFIG, '/w/app/other.json'].sort());
     assert.deepEqual(show(r.scans.workspace.pinsFor(CONFIG)), ['vllm@0.10.2 /w/app/requirements.txt:1']);
