@@ -31,6 +31,7 @@ const nodeEntries = [
   ['shared/node/webgpuWorker.ts', 'dist/webgpuWorker.js'],
   ['shared/node/webgpuProbeChild.ts', 'dist/webgpuProbe.js'],
   ['shared/node/proofWorker.ts', 'dist/proofWorker.js'],
+  ['shared/node/pinsWorker.ts', 'dist/pinsWorker.js'],
   ['test/bench/main.ts', 'dist/bench.js'],
 ];
 const browserEntries = [

@@ -42,6 +42,8 @@ import { Validator } from './validation';
 import { codeActionsFor } from './codeActions';
 import { hoverAt } from './hover';
 import { PROJECT_FILE_NAME } from '../shared/service/projectConfig';
+import { WATCHED_GLOBS } from '../shared/files/workspaceScans';
+import { fileNameOf } from './uri';
 import type { ShellParser } from '../shared/launch/types';
 import { SERVING_SOURCE_KIND } from './servingActions';
 import { inlayHintsFor, codeLensesFor } from './inlayHints';
@@ -110,7 +112,7 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
       settleQueued = true;
       afterThisTurn(() => {
         settleQueued = false;
-        validator.boundsSettled(cache.waitingForBounds());
+        validator.answersArrived(cache.waitingForBounds());
         if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
         if (support.codeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
       });
@@ -184,6 +186,30 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
   };
   const ctx: ServerContext = { connection, documents, settings, cache, oracle, service, docsBase: platform.docsBase(), support, hub };
   const validator = new Validator(ctx);
+  // Workspace facts (pins, the project file, sourced scripts) are scanned off the request path: an
+  // analysis answers with what has landed, and the documents whose lookups a scan served are
+  // checked again when it lands or a rescan finds a change, as bound answers are.
+  const scans = platform.scans;
+  if (scans) {
+    scans.log = log;
+    const slashes = (p: string) => p.replace(/\\/g, '/');
+    scans.openText = (path) => {
+      const doc = documents.all().find((d) => slashes(fileNameOf(d.uri)) === slashes(path));
+      return doc && { version: doc.version, text: doc.getText() };
+    };
+    scans.onSettled = (paths) => {
+      const landed = new Set(paths);
+      const uris = documents
+        .all()
+        .map((d) => d.uri)
+        .filter((uri) => landed.has(fileNameOf(uri)));
+      if (!uris.length) return;
+      for (const uri of uris) cache.delete(uri);
+      validator.answersArrived(uris);
+      if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+      if (support.codeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    };
+  }
   // Files read through the client (the browser) arrive after the first check: check again.
   platform.attach?.(connection, () => {
     cache.clear();
@@ -233,8 +259,10 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'ropeLens' }).catch(() => undefined);
     }
     if (watchFiles) {
+      // With scans, every file a folder scan reads is watched (sourced scripts, any name, are checked by version on use).
+      const globs = scans ? WATCHED_GLOBS : [`**/${PROJECT_FILE_NAME}`];
       void connection.client
-        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_FILE_NAME}` }] })
+        .register(DidChangeWatchedFilesNotification.type, { watchers: globs.map((globPattern) => ({ globPattern })) })
         .catch(() => undefined);
     }
     void applyBackend();
@@ -263,11 +291,14 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
     validator.revalidateAll();
   };
   connection.onDidChangeWatchedFiles(({ changes }) => {
-    if (changes.some((c) => c.uri.endsWith(`/${PROJECT_FILE_NAME}`))) projectChanged();
+    // Scans: each changed entry is scanned again, and the documents that read it follow.
+    if (scans) for (const c of changes) scans.touched(fileNameOf(c.uri));
+    else if (changes.some((c) => c.uri.endsWith(`/${PROJECT_FILE_NAME}`))) projectChanged();
   });
   documents.onDidSave(({ document }) => {
     // Clients that do not watch files still save the project file through the editor.
-    if (document.uri.endsWith(`/${PROJECT_FILE_NAME}`)) projectChanged();
+    if (scans) scans.touched(fileNameOf(document.uri));
+    else if (document.uri.endsWith(`/${PROJECT_FILE_NAME}`)) projectChanged();
   });
 
   connection.onDidChangeConfiguration((change) => {
@@ -281,12 +312,17 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
 
   documents.onDidChangeContent(({ document }) => {
     needShell(document.uri);
+    // An open neighbour (requirements.txt, a sourced script) is read from the editor: its dependents follow its edits.
+    scans?.touched(fileNameOf(document.uri));
     const first = !known.has(document.uri);
     known.add(document.uri);
     // The first version is checked at once; typing is debounced.
     validator.schedule(document.uri, first);
   });
   documents.onDidClose(({ document }) => {
+    // Its lookups no longer matter; as a neighbour, the disk's copy counts again.
+    scans?.forget(fileNameOf(document.uri));
+    scans?.touched(fileNameOf(document.uri));
     known.delete(document.uri);
     validator.closed(document.uri);
     cache.delete(document.uri);
@@ -348,6 +384,12 @@ export function startServer(connection: Connection, options: ServerOptions): Ser
     if (!params || typeof params.uri !== 'string') throw new ResponseError(-32602, 'describe: params.uri must be a string');
     return runSafe(token, async () => {
       let a = await analysisOf(params.uri);
+      // Complete answers: first the workspace scans the analysis read before they landed.
+      for (let round = 0; scans && a && params.waitForBounds && a.analysis.pendingScans?.length && round < MAX_SETTLE_ROUNDS; round++) {
+        await scans.idle();
+        if (token.isCancellationRequested) throw cancelled();
+        a = await analysisOf(params.uri);
+      }
       // Keep answering "not yet" until the analysis has every bound it asked for.
       while (a && params.waitForBounds && (a.analysis.pendingBounds.length > 0 || oracle.pending > 0)) {
         await oracle.idle();

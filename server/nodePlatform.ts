@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RULE_PAGES_DIR } from '../shared/protocol/messages';
 import { createNodeResolver, nodeFileReader } from '../shared/node/resolveNode';
-import { nodeWorkspaceFacts } from '../shared/node/consumerPins';
-import { nodeProjectConfig } from '../shared/node/projectConfig';
-import { nodeSourcedFiles } from '../shared/node/sourcedFiles';
+import { nodeAsyncFiles } from '../shared/node/asyncFiles';
+import { PinsParser } from '../shared/node/pinsParser';
+import { type AsyncFiles, WorkspaceScans } from '../shared/files/workspaceScans';
 import { loadShellParser } from '../shared/node/shellParser';
 import { describeResult, fetchModels, hubSettings } from '../shared/node/hubFetch';
 import { createBoundComputer } from './boundComputer';
@@ -30,13 +30,19 @@ export function rulesDocBase(bundleDir: string = __dirname): string {
   return REPOSITORY_PAGES;
 }
 
-export function nodePlatform(): ServerPlatform {
+/**
+ * `scanFiles`: the file system workspace scans read (tests inject a slow or stuck one). The CLI
+ * keeps the synchronous sources (shared/node/consumerPins.ts and its siblings): it prints complete findings once.
+ */
+export function nodePlatform(options: { scanFiles?: AsyncFiles } = {}): ServerPlatform {
+  const scans = new WorkspaceScans({ files: options.scanFiles ?? nodeAsyncFiles, parsePins: new PinsParser().parse });
   return {
     files: nodeFileReader,
     resolver: createNodeResolver(),
-    workspace: nodeWorkspaceFacts(),
-    sourcedFiles: nodeSourcedFiles(),
-    project: nodeProjectConfig(),
+    workspace: scans.workspace,
+    sourcedFiles: scans.sourcedFiles,
+    project: scans.project,
+    scans,
     loadShellParser,
     boundComputer: createBoundComputer,
     docsBase: () => rulesDocBase(),

@@ -9,6 +9,7 @@ import type { ShellParser, SourcedFile } from '../shared/launch/types';
 import type { WorkspaceFacts } from '../shared/service/types';
 import type { ProjectConfigSource } from '../shared/service/projectConfig';
 import type { HubResult, HubSettings } from '../shared/node/hubFetch';
+import type { WorkspaceScans } from '../shared/files/workspaceScans';
 import type { BoundComputer } from './boundOracle';
 import type { BoundBackend } from './settings';
 
@@ -31,6 +32,12 @@ export interface ServerPlatform {
   sourcedFiles: (scriptPath: string, name: string) => SourcedFile | undefined;
   /** `.rope-lens.yaml` lookup; `invalidate()` when the file changed. */
   project: ProjectConfigSource & { invalidate(): void };
+  /**
+   * Where `workspace`, `project` and `sourcedFiles` come from when they are scanned off the request
+   * path (Node): the server tells it the editor's copies and changed files, and hears what landed.
+   * Absent in the browser, whose files come through the client (`attach`).
+   */
+  scans?: WorkspaceScans;
   /** The shell grammar (tree-sitter's wasm), loaded once. */
   loadShellParser(): Promise<ShellParser>;
   /** The bound engine for a backend setting. */

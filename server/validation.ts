@@ -55,8 +55,8 @@ export class Validator {
     for (const doc of this.ctx.documents.all()) this.schedule(doc.uri, true);
   }
 
-  /** Bound answers arrived: re-check the documents that were waiting for them. */
-  boundsSettled(uris: string[]): void {
+  /** Bound answers or workspace scans arrived: re-check the documents that were waiting for them. */
+  answersArrived(uris: string[]): void {
     if (this.ctx.support.pullDiagnostics) return this.refresh();
     for (const uri of uris) if (this.ctx.documents.get(uri)) this.schedule(uri, true);
   }

@@ -101,6 +101,16 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
   };
   const resolver = options.resolver ?? catalogResolver;
   const settingsFor = (s?: Partial<AnalysisSettings>): AnalysisSettings => ({ ...defaults, ...s });
+  /** The workspace scans this file's lookups are still waiting for (the server's, asynchronous): said on the analysis. */
+  const withPendingScans = <A extends FileAnalysis>(analysis: A, fileName: string): A => {
+    try {
+      const pending = options.workspace?.pendingFor?.(fileName);
+      if (pending?.length) analysis.pendingScans = pending;
+    } catch (e) {
+      options.log?.(`reading the workspace scans for ${fileName} failed: ${(e as Error).message}`);
+    }
+    return analysis;
+  };
   const projectFor = (fileName: string): ProjectConfig | undefined => {
     try {
       return options.project?.configFor(fileName);
@@ -118,7 +128,15 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
       const project = projectFor(input.fileName);
       const ignored = project && ignoredBy(project, input.fileName);
       if (project && ignored) {
-        return { kind: 'other', rope: null, training: null, diagnostics: [], pendingBounds: [], ignoredBy: `${project.path}: ignore ${ignored}` };
+        const none: FileAnalysis = {
+          kind: 'other',
+          rope: null,
+          training: null,
+          diagnostics: [],
+          pendingBounds: [],
+          ignoredBy: `${project.path}: ignore ${ignored}`,
+        };
+        return withPendingScans(none, input.fileName);
       }
       const s = settingsFor(input.settings);
       const consumers = project?.consumers.length ? [...(s.consumers ?? []), ...project.consumers] : s.consumers;
@@ -155,11 +173,11 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
       if (suppressed.length) analysis.suppressed = suppressed;
       const problems = [...directives.problems, ...(project?.problems ?? []).map((message) => ({ message }))];
       if (problems.length) analysis.configProblems = problems;
-      return analysis;
+      return withPendingScans(analysis, input.fileName);
     },
     describe(text, input) {
       const s = settingsFor(input.settings);
-      return analyzeOnce(text, {
+      const analysis = analyzeOnce(text, {
         fileName: input.fileName,
         languageId: input.languageId,
         asModelConfig: input.asModelConfig,
@@ -173,6 +191,7 @@ export function createRopeLensService(options: RopeLensServiceOptions): RopeLens
         shellParser: options.shellParser?.(),
         sourcedFiles: options.sourcedFiles,
       });
+      return withPendingScans(analysis, input.fileName);
     },
     analyzeGguf(metadata, settings, fileName) {
       const a = analyzeGguf(metadata, { oracle: options.oracle, variant: settingsFor(settings).variant, log: options.log, fileName });

@@ -43,6 +43,8 @@ export interface FileAnalysis {
   configProblems?: { line?: number; message: string }[];
   /** Bound questions the oracle could not answer yet; the server computes them and re-runs. */
   pendingBounds: PendingBound[];
+  /** Workspace scans (neighbour folders, sourced files) not landed when this was analysed; the server re-runs it when they do. */
+  pendingScans?: string[];
 }
 
 /** One invocation read from a launch file, as `check --json` prints it (0-based LSP range). */

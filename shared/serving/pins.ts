@@ -20,6 +20,11 @@ export interface WorkspaceFacts {
   pinsFor(filePath: string): ConsumerPin[];
   /** What the last scan for `filePath` left out (a neighbour over a size cap), one line each. */
   notesFor?(filePath: string): string[];
+  /**
+   * Scans the lookups for `filePath` (pins, project file, sourced scripts) started and that have not
+   * landed: the answers left them out (the language server's scans, shared/files/workspaceScans.ts).
+   */
+  pendingFor?(filePath: string): string[];
 }
 
 /** Python distribution names (normalized) → consumer. */

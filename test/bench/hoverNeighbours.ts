@@ -2,7 +2,8 @@
  * Issue 43's server target: with a hostile neighbour beside the model config, the language server
  * answers a hover on the config in ≤ 300 ms. The real server over stdio (as `server` does), one
  * workspace folder on disk per case: examples/llama-3-8b.config.json as config.json, alone (the
- * baseline, same run) or beside one neighbour. Opens the config, waits for its first diagnostics,
+ * baseline, same run) or beside neighbours (one hostile file, or a folder of big scripts whose cold
+ * scan takes the old synchronous reader about a second). Opens the config, waits for its first diagnostics,
  * then times hovers on rope_theta (min / median).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,13 @@ const TARGET_MS = 300;
 /** One long lowercase hex word (a hash): the run without `/` the old image-reference pattern backtracked on. */
 const word = (n: number) => '0123456789abcdef'.repeat(Math.ceil(n / 16)).slice(0, n);
 
+/** `count` shell scripts of about `bytes` each, in lines short enough to be read (no pins in them). */
+function manyScripts(count: number, bytes: number): Record<string, string> {
+  const line = `echo ${word(8_000)}\n`;
+  const text = `#!/bin/sh\n${line.repeat(Math.ceil(bytes / line.length))}`;
+  return Object.fromEntries(Array.from({ length: count }, (_, i) => [`step-${i}.sh`, text]));
+}
+
 /** The LSP position of the `rope_theta` key (inside its name). */
 function ropeThetaPosition(text: string) {
   const at = text.indexOf('"rope_theta"');
@@ -48,13 +56,13 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 interface CaseTimes {
-  /** didOpen and a hover sent together: the hover waits for the first analysis (the neighbour scan in it). */
+  /** didOpen and a hover sent together: the hover waits for the first analysis (the neighbours are scanned off the request path). */
   coldMs: number;
   /** From didOpen to the first diagnostics. */
   firstMs: number;
   /** Hovers once the diagnostics are out (the analysis cached). */
   samples: number[];
-  /** A hover right after an edit of the config, the neighbour rewritten on disk first (cache missed, neighbour re-read). */
+  /** A hover right after an edit of the config, the neighbours rewritten on disk first (analysis cache missed; they are re-read in the background). */
   edited: number[];
   hasHover: boolean;
 }
@@ -110,6 +118,8 @@ export async function runBench(report: BenchReport): Promise<void> {
       ['beside a script with a 100 KB word', { 'run.sh': `#!/bin/sh\necho ${word(100_000)}\n` }],
       ['beside a Dockerfile with a 60 KB hex RUN line', { Dockerfile: `FROM ubuntu\nRUN echo ${'0123456789abcdef'.repeat(3750)}\n` }],
       ['beside a script with a 1 MB word', { 'run.sh': `#!/bin/sh\necho ${word(1_000_000)}\n` }],
+      // A folder full of big neighbours, each under the caps and so read in full: the cold scan itself.
+      ['beside 24 scripts of 1.9 MB each', manyScripts(24, 1_900_000)],
     ];
     let baseline = NaN;
     for (const [label, files] of cases) {

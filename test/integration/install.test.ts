@@ -38,6 +38,7 @@ describe('install from a packed tarball (npm pack → npm install -g ./rope-lens
       'bin/rope-lens.js',
       'dist/cli.js',
       'dist/bstarWorker.js',
+      'dist/pinsWorker.js',
       'dist/webgpuWorker.js',
       'dist/webgpuProbe.js',
       'dist/server.js',

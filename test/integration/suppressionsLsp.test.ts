@@ -1,7 +1,7 @@
 /**
  * The language server honours suppressions like the CLI: a `# rope-lens: disable=…` comment as the
  * user types it, and the project file `.rope-lens.yaml` found from the document's path — which the
- * server watches (it registers a file watcher) and re-reads when the client reports a change.
+ * server watches (it registers a file watcher) and scans again when the client reports a change.
  */
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver-protocol/node';
 import { BASE_CAPABILITIES, BUILT, LspHarness } from './lspHarness';
+import { WATCHED_GLOBS } from '../../shared/files/workspaceScans';
 
 const TRAIN = 'base_model: NousResearch/Llama-2-7b-hf\nsequence_len: 16384\nmicro_batch_size: 1\n';
 
@@ -32,10 +33,12 @@ describe('language server: suppression comments and the project file', function 
 
   it('watches **/.rope-lens.yaml; a comment silences the finding as typed; the project file applies once it changes', async () => {
     const watch = await h.until(() => h.registrations.find((r) => r.method === DidChangeWatchedFilesNotification.method), 'a file watcher registration');
+    // The project file, and every other file the server's workspace scans read (requirements, lock files, scripts…).
     assert.deepEqual(
       (watch.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern),
-      ['**/.rope-lens.yaml'],
+      WATCHED_GLOBS,
     );
+    assert.equal(WATCHED_GLOBS[0], '**/.rope-lens.yaml');
 
     const uri = pathToFileURL(join(dir, 'train.yaml')).toString();
     await h.open(uri, TRAIN, 'yaml', 1);

@@ -25,6 +25,7 @@ import {
 import { startServer } from '../../../server/languageServer';
 import { nodePlatform } from '../../../server/nodePlatform';
 import type { BoundComputer } from '../../../server/boundOracle';
+import type { ServerPlatform } from '../../../server/platform';
 import { bstar, lmax, robustNeighbourhood, threshold } from '../../../shared/bstar/index';
 
 /** Answers computed synchronously but handed back only when the test calls `release()`. */
@@ -84,13 +85,14 @@ const CAPABILITIES: ClientCapabilities = {
   },
 };
 
-export async function startInProcess(settings: Record<string, unknown> = {}): Promise<InProcess> {
+/** `platform`: where the server runs (default: Node's, with real workspace scans). */
+export async function startInProcess(settings: Record<string, unknown> = {}, platform: ServerPlatform = nodePlatform()): Promise<InProcess> {
   const toServer = new PassThrough(),
     toClient = new PassThrough();
   const computer = new GatedComputer();
   const logs: string[] = [];
   const serverConn = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-  startServer(serverConn, { platform: nodePlatform(), boundComputer: () => computer, log: (l) => logs.push(l) });
+  startServer(serverConn, { platform, boundComputer: () => computer, log: (l) => logs.push(l) });
   const client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   const published: PublishDiagnosticsParams[] = [];
   const h: InProcess = {
