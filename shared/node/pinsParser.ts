@@ -53,7 +53,6 @@ export class PinsParser {
     if (this.worker || this.failed || !this.script) return this.worker;
     try {
       const w = new Worker(this.script);
-      w.unref();
       w.on('message', (m: PinsReply) => {
         const p = this.waiting.get(m.id);
         this.waiting.delete(m.id);
@@ -65,6 +64,8 @@ export class PinsParser {
       w.on('exit', (code) => {
         if (this.worker === w) this.broken(new Error(`the pins worker exited with code ${code}`));
       });
+      // After the listeners: adding a 'message' listener refs the worker's port again.
+      w.unref();
       this.worker = w;
     } catch (e) {
       this.broken(e as Error);
