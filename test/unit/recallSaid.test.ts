@@ -64,6 +64,15 @@ describe('recall, second pass: no RoPE and no model are said, torchtune built-in
       assert.deepEqual([...resolver.misses], [], 'a no-RoPE catalog model is no Hub miss');
     });
 
+    it("the catalog's no-RoPE family ids (Nemotron-H, Nemotron-3, Kimi-K3) are said the same way", () => {
+      const a = analyze('x.sh', 'vllm serve nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --max-model-len 131072\nvllm serve moonshotai/Kimi-K3\n');
+      assert.equal(a.launches?.length, 2);
+      for (const l of a.launches!) {
+        assert.match(l.unjudged ?? '', /^\S+ has no rotary position embedding \(.+\): there is no RoPE to judge\.$/, l.unjudged);
+        assert.equal(l.notFoundOffline, undefined);
+      }
+    });
+
     it('a model the catalog does not know is still "not found offline", marked so for the --hub summary', () => {
       const a = analyze('x.sh', 'vllm serve acme/never-published-7b --max-model-len 8192\n');
       assert.match(a.launches![0].unjudged ?? '', /was not found offline/);
