@@ -208,15 +208,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
-  // Launches whose model was not found offline are not judged; said once for all of them, not per launch.
-  // Lines that look like launches but are not read as one (a RUN build step, …) are said apart.
+  // Launches not judged are said once for all of them, not per launch: those whose model was not found offline
+  // (`--hub` can help), those not judged for another reason (no RoPE, no model named, a model chosen at run time),
+  // and lines that look like launches but are not read as one (a RUN build step, …).
   const unjudged: string[] = [];
+  const otherwise: string[] = [];
   const unread: string[] = [];
   for (const [file, a] of analyses) {
     if (a.ignoredBy) continue;
     for (const l of a.launches ?? [])
-      if (l.unjudged) (l.unread ? unread : unjudged).push(`${file}:${l.range.start.line + 1}:${l.range.start.character + 1} ${l.unjudged}`);
-    if (a.serving?.unjudged) unjudged.push(`${file} ${a.serving.unjudged}`);
+      if (l.unjudged)
+        (l.unread ? unread : l.notFoundOffline ? unjudged : otherwise).push(`${file}:${l.range.start.line + 1}:${l.range.start.character + 1} ${l.unjudged}`);
+    if (a.serving?.unjudged) (a.serving.notFoundOffline ? unjudged : otherwise).push(`${file} ${a.serving.unjudged}`);
   }
 
   // Code scanning and GitHub annotations list what they get as alerts: hints only with --verbose, as in the text.
@@ -248,6 +251,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         `${unjudged.length} launch${unjudged.length === 1 ? '' : 'es'} not judged: ${unjudged.length === 1 ? 'its model was' : 'models'} not found ${hub.enabled ? 'offline or on the Hub' : 'offline; `--hub` resolves them'}${parsed.values.verbose ? ':' : ' (--verbose lists them)'}`,
       );
       if (parsed.values.verbose) for (const u of unjudged) io.err(`  ${u}`);
+    }
+    if (otherwise.length) {
+      io.err(
+        `${otherwise.length} launch${otherwise.length === 1 ? '' : 'es'} not judged for what ${otherwise.length === 1 ? 'it says' : 'they say'} (no RoPE, no model named, a model chosen at run time, …)${parsed.values.verbose ? ':' : otherwise.length === 1 ? `: ${otherwise[0]}` : ' (--verbose lists them)'}`,
+      );
+      if (parsed.values.verbose) for (const u of otherwise) io.err(`  ${u}`);
     }
     if (unread.length) {
       io.err(

@@ -15,6 +15,7 @@ import { BaseModelResolver, ResolvedBaseModel, hubCacheConfigPaths, parseHubRef,
 import { createNodeResolver, hubCacheDir, nodeFileReader } from '../../shared/node/resolveNode';
 import { catalogConfigText, familyAssumptionOf, findCatalogEntry } from '../../shared/config/catalog';
 import { assumptionText } from '../../shared/config/modelFamilies';
+import { noRopeModelOf } from '../../shared/config/noRopeModel';
 import { HubSettings, describeResult, fetchModels, hubSettings } from '../../shared/node/hubFetch';
 
 export const HUB_OPTION = { hub: { type: 'boolean' as const } };
@@ -127,12 +128,13 @@ export async function modelArg(arg: string, ctx: HubContext, readText: (path: st
   };
   // A model the catalog knows to have no RoPE (Nemotron-H, Kimi-K3) is no base-model hit either; its description says so.
   const noRopeEntry = (): ResolvedModelArg | undefined => {
-    const entry = findCatalogEntry(ref);
-    if (!entry?.noRope) return undefined;
+    const hit = noRopeModelOf([ref]);
+    if (!hit) return undefined;
+    const entry = hit.entry;
     const where = entry.assumedFrom
       ? `built-in catalog, ${assumptionText(entry.assumedFrom)}; values read from ${entry.source}`
       : `built-in catalog (${entry.id}, ${entry.source})`;
-    return { kind: 'model', ref, text: catalogConfigText(entry), from: where };
+    return { kind: 'model', ref, text: hit.text, from: where };
   };
   let found = lookup() ?? cachedConfig() ?? noRopeEntry();
   if (!found && ctx.enabled && (await fetchMissing([ref], ctx))) found = lookup();

@@ -9,6 +9,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { CliIO, EXIT_OK, UsageError, parseCliArgs } from './io';
 import type { ModelRope } from '../../shared/config/modelRope';
 import { hubIdFromCachePath } from '../../shared/config/identity';
+import { noRopeSentence } from '../../shared/config/noRopeModel';
 import { HUB_OPTION, HubContext, ResolvedModelArg, hubContext, modelArg } from './hub';
 import { fetchGgufHeader } from '../../shared/node/hubFetch';
 import { parseHubRef } from '../../shared/config/resolve';
@@ -87,7 +88,7 @@ function noRopeToServe(name: string, why: string, doc: Parameters<typeof context
   const keys = doc?.root ? contextKeysOf(doc) : {};
   const len = vllmLengthWithoutRope(keys);
   const from = len.key in keys ? ` from ${len.key}` : ` (${len.key})`;
-  return `${name} has no rotary position embedding (${why}): there is no RoPE to serve; vLLM derives max_model_len ${len.value}${from}`;
+  return `${noRopeSentence(name, why)}: there is no RoPE to serve; vLLM derives max_model_len ${len.value}${from}`;
 }
 
 /**

@@ -7,6 +7,7 @@
  * Pure: file access goes through an injected FileReader (shared/node/resolveNode.ts provides the Node one).
  */
 import { parseJsonDocument } from '../document/parseJson';
+import { noRopeModelOf } from './noRopeModel';
 import type { ModelRope } from './modelRope';
 import { readModelConfig } from './modelConfig';
 import { catalogConfigText, findCatalogEntry } from './catalog';
@@ -86,7 +87,8 @@ export function recordingResolver(inner: BaseModelResolver): RecordingResolver {
       else {
         for (const raw of refs) {
           const r = raw.trim();
-          if (!parseHubRef(r)) continue;
+          // A model the catalog knows to have no RoPE is no miss: its config from the Hub would add nothing to judge.
+          if (!parseHubRef(r) || noRopeModelOf([r])) continue;
           misses.add(r);
           if (!byFile.has(fromFile)) byFile.set(fromFile, new Set());
           byFile.get(fromFile)!.add(r);

@@ -14,6 +14,7 @@ import type { LaunchRequest } from '../launch/request';
 import type { Range } from '../core/range';
 import type { BaseModelResolver, ResolvedBaseModel } from '../config/resolve';
 import { familyAssumptionOf } from '../config/catalog';
+import { noRopeModelOf, noRopeSentence } from '../config/noRopeModel';
 import { parseHubRef } from '../config/resolve';
 import { modelNameOf } from '../config/modelName';
 import type { FamilyAssumption } from '../config/modelFamilies';
@@ -222,6 +223,11 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
   if (req.model) {
     const { resolved, assumed, named } = resolveModel(req.model.value, engine, opts);
     if (named) ctx.named = named;
+    // Not a base-model hit, but a model the catalog knows to have no RoPE: said as `serve` says it.
+    if (!resolved) {
+      const noRope = noRopeModelOf([req.model.value, ...identityCandidates(req.model.value)]);
+      if (noRope) ctx.noRope = noRope;
+    }
     if (resolved) {
       ctx.resolved = resolved;
       ctx.model = detached(resolved.rope, resolved.from);
@@ -275,7 +281,8 @@ export function judgeRequest(req: LaunchRequest, editor: RequestEditor, opts: Ju
     ...(replacesOwnScaling(ctx) ? { replacesModelScaling: true as const } : {}),
   };
   const unjudged = unjudgedReason(ctx);
-  if (unjudged) description.unjudged = unjudged;
+  if (unjudged) description.unjudged = unjudged.reason;
+  if (unjudged?.notFoundOffline) description.notFoundOffline = true;
   const markdown = launchHoverMarkdown({
     engine,
     model: description.model,
@@ -334,8 +341,13 @@ function analyzeLaunchOnce(file: LaunchFile, text: string, opts: LaunchAnalysisO
       const r = analyzer(rest, text, opts);
       // A training launch whose base model was not found offline is not judged: no finding per launch (see LaunchDescription.unjudged).
       for (const l of r.launches)
-        if (l.model && !l.resolvedFrom)
-          l.unjudged ??= `Base model ${JSON.stringify(l.model)} was not found offline (local path, Hugging Face cache, built-in catalog): its trained context and RoPE settings are unknown.`;
+        if (l.model && !l.resolvedFrom && !l.unjudged) {
+          const noRope = noRopeModelOf([l.model, ...identityCandidates(l.model)]);
+          l.unjudged = noRope
+            ? `Base model ${noRopeSentence(JSON.stringify(l.model), noRope.why)}: there is no RoPE to judge.`
+            : `Base model ${JSON.stringify(l.model)} was not found offline (local path, Hugging Face cache, built-in catalog): its trained context and RoPE settings are unknown.`;
+          if (!noRope) l.notFoundOffline = true;
+        }
       launches.push(...r.launches);
       // Training launches get a hover too: what the trainer was read to do, and with which model.
       for (const l of r.launches) launchHovers.push({ range: l.range, markdown: trainingHoverMarkdown(l) });

@@ -23,6 +23,8 @@ export interface ServingDescription {
   trainedContext: number | null;
   /** Why the config was not judged (its model was not found offline); no finding says it (see LaunchDescription.unjudged). */
   unjudged?: string;
+  /** As LaunchDescription.notFoundOffline. */
+  notFoundOffline?: true;
   /** The config's override scaling is live and takes the place of the model's own (see LaunchDescription). */
   replacesModelScaling?: true;
 }
@@ -47,6 +49,7 @@ export function analyzeServingConfig(
     trainedContext: ctx.trained ?? null,
   };
   if (j.description.unjudged) description.unjudged = j.description.unjudged;
+  if (j.description.notFoundOffline) description.notFoundOffline = true;
   if (j.description.replacesModelScaling) description.replacesModelScaling = true;
   return {
     kind: 'serving-config',

@@ -158,7 +158,22 @@ function describe(launch: TrainerLaunch, resolved: ResolvedBaseModel | undefined
     env: {},
     range: inv.range,
     notes: [...inv.notes, ...r.notes],
+    ...(model === null && !t.ownModel && !resolved ? { unjudged: noModelReason(launch) } : {}),
   };
+}
+
+/**
+ * A training launch that names no model on its line is recognised but not judged: said, never silent.
+ * Where the model is named instead (the config the command starts from) is part of the reason.
+ */
+function noModelReason(launch: TrainerLaunch): string {
+  const what = `${launch.generic ?? launch.program} is read as a training launch`;
+  const cfg = launch.configFile?.value;
+  if (cfg && /\.ya?ml$/i.test(cfg))
+    return `${what}, but its model comes from ${cfg}, not from this line: ${cfg} is judged on its own when opened; this command is not judged.`;
+  if (cfg)
+    return `${what} from the built-in config ${cfg}, whose model RoPE Lens does not know by name: its trained context and RoPE settings are unknown, so it is not judged.`;
+  return `${what}, but it names no model (no model option of ${launch.generic ?? launch.program} was found): its trained context and RoPE settings are unknown, so it is not judged.`;
 }
 
 /** An option's value as the program receives it: `--k v`, `--k=v`, `k=v`, or a bare flag (true). */

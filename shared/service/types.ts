@@ -80,6 +80,8 @@ export interface LaunchDescription {
    * (`--verbose` lists them) and the launch's hover says it.
    */
   unjudged?: string;
+  /** `unjudged` because its model was looked for offline and not found (what `--hub` can fix), not for another reason. */
+  notFoundOffline?: true;
   /**
    * A line that looks like a launch but is not read as one (`RUN vllm serve` is a build step;
    * arguments for an image whose entrypoint is unknown that no one engine's options claim):

@@ -71,3 +71,23 @@ export function torchtuneBuilderHubId(component: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * torchtune's built-in config names → the model each one's `tune download` line fetches, for the
+ * families read so far: `llama3_1/8B_lora_single_device` → meta-llama/Llama-3.1-8B-Instruct,
+ * `llama3_2/3B_full` → meta-llama/Llama-3.2-3B-Instruct, `qwen2_5/0.5B_full` → Qwen/Qwen2.5-0.5B-Instruct
+ * (recipes/configs/<family>/<size>_<recipe>.yaml; older trees spell 0.5B as 0_5B). A distillation
+ * config (`8B_to_1B_KD_…`) names two models and is not read; a file path (`….yaml`) is not a built-in name.
+ */
+export function torchtuneConfigHubId(name: string): string | undefined {
+  const m = /^(llama3_1|llama3_2|qwen2_5)\/(\d+(?:[._]\d+)?)B_(?!to_)[A-Za-z0-9_]+$/.exec(name.trim());
+  if (!m) return undefined;
+  const size = m[2].replace('_', '.');
+  const sizes: Record<string, { known: string[]; id: (s: string) => string }> = {
+    llama3_1: { known: ['8', '70', '405'], id: (s) => `meta-llama/Llama-3.1-${s}B-Instruct` },
+    llama3_2: { known: ['1', '3'], id: (s) => `meta-llama/Llama-3.2-${s}B-Instruct` },
+    qwen2_5: { known: ['0.5', '1.5', '3', '7', '14', '32', '72'], id: (s) => `Qwen/Qwen2.5-${s}B-Instruct` },
+  };
+  const family = sizes[m[1]];
+  return family.known.includes(size) ? family.id(size) : undefined;
+}

@@ -7,6 +7,7 @@ import type { Finding, TextEdit } from '../../core/findings';
 import type { Range } from '../../core/range';
 import type { ModelRope } from '../../config/modelRope';
 import type { ResolvedBaseModel } from '../../config/resolve';
+import type { NoRopeModel } from '../../config/noRopeModel';
 import type { LaunchRequest, OptionUse } from '../../launch/request';
 import type { Token } from '../../launch/types';
 import type { TransformersVariant } from '../../rope/spec';
@@ -35,6 +36,8 @@ export interface LaunchRuleContext {
   assumed?: { written: string; id: string; how: string };
   /** The hub model the engine's naming stands for when that model is not in the catalog (unresolved). */
   named?: string;
+  /** The catalog model without RoPE the name stands for (unresolved: nothing to judge, and said so). */
+  noRope?: NoRopeModel;
   /** The resolved model (positions detached). */
   model?: ModelRope;
   trained?: number;

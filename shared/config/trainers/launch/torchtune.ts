@@ -11,7 +11,7 @@
 import type { Invocation } from '../../../launch/types';
 import type { LineIndex } from '../../../document/positions';
 import type { TrainingConfig } from '../../training';
-import { torchtuneBuilderHubId } from '../torchtune';
+import { torchtuneBuilderHubId, torchtuneConfigHubId } from '../torchtune';
 import { lastOf, readOptions } from './argv';
 import { LaunchDocBuilder } from './launchDoc';
 import type { Launched } from './launchers';
@@ -53,11 +53,17 @@ export function readTorchtuneLaunch(l: Launched, inv: Invocation, lines: LineInd
     if (ctx) t.overrides.contextLength = ctx;
   }
   const cfgName = configFile?.value ?? 'the recipe config';
-  if (configFile) {
+  // A built-in config's builder fixes the model's RoPE in code: its name says which model, unless the command replaces the builder.
+  const builtIn = configFile && !builder ? torchtuneConfigHubId(configFile.value) : undefined;
+  if (builtIn && cfgOpt) {
+    t.baseModelCandidates.push(builtIn);
+    t.baseModel ??= stringOption(b, 'config', cfgOpt);
+    request.notes.push(`${cfgName} is torchtune's built-in config for ${builtIn} (the model its tune download line fetches): judged as that model.`);
+  } else if (configFile) {
     request.notes.push(`${cfgName} is judged on its own when opened (a built-in config name is not read); this command's key=value overrides it.`);
     if (!t.baseModel) request.notes.push(`The model and checkpoint come from ${cfgName}.`);
-    if (!length) request.notes.push(`tokenizer.max_seq_len comes from ${cfgName}.`);
   }
+  if (configFile && !length) request.notes.push(`tokenizer.max_seq_len comes from ${cfgName}.`);
   return {
     program: 'torchtune',
     invocation: inv,
