@@ -6,7 +6,8 @@ describe('fuzz: launch readers and the workspace walk', () => {
     runs: Number(process.env.ROPE_LENS_FUZZ_RUNS ?? 2000),
     seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
     maxSize: 200_000,
-    growthSize: 20_000,
+    growthSize: 10_000,
+    walkSize: 300,
     repeats: 5,
   });
 });
