@@ -9,6 +9,7 @@ describe('fuzz: launch readers and the workspace walk', () => {
     maxSize: 200_000,
     growthSize: 10_000,
     walkSize: 300,
+    walkDepth: 150,
     repeats: 5,
   });
 });

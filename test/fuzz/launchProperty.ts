@@ -75,7 +75,7 @@ function writeTree(root: string, width: number, depth: number): void {
   }
 }
 
-export function launchProperties(opts: { runs: number; seed?: number; maxSize: number; growthSize: number; walkSize: number; repeats: number }): void {
+export function launchProperties(opts: { runs: number; seed?: number; maxSize: number; growthSize: number; walkSize: number; walkDepth: number; repeats: number }): void {
   let shell: ShellParser;
   before(async function () {
     this.timeout(60_000);
@@ -104,7 +104,7 @@ export function launchProperties(opts: { runs: number; seed?: number; maxSize: n
     assert.deepEqual(slow, [], 'super-linear growth');
   });
 
-  it('the folder walk of `rope-lens check <folder>`: 10× the folders, or a 10× deeper chain of them with cycles, costs at most ~12× the time', function () {
+  it('the folder walk of `rope-lens check <folder>`: 10× the folders, or a chain of folders (each with a cycle link) whose paths are 10× longer in all, costs at most ~12× the time', function () {
     this.timeout(0);
     const root = mkdtempSync(join(tmpdir(), 'rope-lens-tree-'));
     try {
@@ -117,9 +117,11 @@ export function launchProperties(opts: { runs: number; seed?: number; maxSize: n
         assert.equal(w.result.files.length, expected);
       };
       const n = opts.walkSize;
+      // A chain's paths grow with its depth, so √10× the depth is 10× the characters of the paths it lists.
+      const depth = opts.walkDepth;
       const cases: [string, [number, number], [number, number]][] = [
         ['wide', [n, 0], [10 * n, 0]],
-        ['deep', [0, n / 10], [0, n]],
+        ['deep', [0, depth], [0, Math.round(depth * Math.sqrt(10))]],
       ];
       for (const [name, [w1, d1], [w10, d10]] of cases) {
         const small = join(root, `${name}-1`);
