@@ -1,7 +1,8 @@
 /**
  * The launch readers and the workspace walk under hostile input: no crash, the service's
  * invariants (harness.ts), and a growth check: a tenfold larger input costs at most ~12× the time
- * (the minimum of several runs, so a busy machine's pauses do not count). `npm test` runs it small
+ * (the least CPU time of interleaved runs, measured again before failing, so a busy machine's
+ * pauses do not count). No format or shape is exempt. `npm test` runs it small
  * with a fixed seed (test/unit/launchFuzz.test.ts), `npm run fuzz` large with a fresh one.
  */
 import { strict as assert } from 'node:assert';
@@ -48,7 +49,7 @@ const RETRIES = 2;
  * Whether the larger input stays within MAX_GROWTH× the smaller's time; the times of the last
  * measurement, for the message. `small` is run once first so the code paths are compiled.
  */
-export function grows(small: () => void, large: () => void, repeats: number): { linear: boolean; t1: number; t10: number } {
+function grows(small: () => void, large: () => void, repeats: number): { linear: boolean; t1: number; t10: number } {
   small();
   let t1 = 0;
   let t10 = 0;
