@@ -76,7 +76,15 @@ function writeTree(root: string, width: number, depth: number): void {
   }
 }
 
-export function launchProperties(opts: { runs: number; seed?: number; maxSize: number; growthSize: number; walkSize: number; walkDepth: number; repeats: number }): void {
+export function launchProperties(opts: {
+  runs: number;
+  seed?: number;
+  maxSize: number;
+  growthSize: number;
+  walkSize: number;
+  walkDepth: number;
+  repeats: number;
+}): void {
   let shell: ShellParser;
   before(async function () {
     this.timeout(60_000);
