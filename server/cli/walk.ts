@@ -4,8 +4,8 @@
  * cycle, `self -> .`) or to a folder already walked is not entered again, and a file reached by two
  * names is checked once. Each link not followed becomes a note, so nothing is skipped unsaid.
  */
-import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { type Dirent, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 export interface WalkResult {
   /** Files to check, in walk order, each real file once. */
@@ -75,7 +75,7 @@ export class Walker {
         continue;
       }
       // A dangling link, or one the user may not read: nothing to check behind it (said where it looks like a file to check).
-      const real = realOrUndefined(full);
+      const real = linkTarget(full, realDir);
       if (real === undefined) {
         if (this.options.wanted(name)) this.result.notFollowed.push(`${full}: a symbolic link to nothing (dangling)`);
         continue;
@@ -104,6 +104,29 @@ export class Walker {
   }
 }
 
+/**
+ * The real path of the link `full`, in the real folder `realDir`. A target made only of `.` and `..`
+ * (`self -> .`, `up -> ..`, the usual cycles) is resolved by name from the folder's real path,
+ * which holds no link: realpath would look up every folder above it, once per link, so a chain of
+ * D folders with such a link in each would cost D² lookups per level.
+ */
+function linkTarget(full: string, realDir: string): string | undefined {
+  let target: string;
+  try {
+    target = readlinkSync(full);
+  } catch {
+    return undefined;
+  }
+  if (!/^\.{1,2}(?:[/\\]\.{1,2})*[/\\]?$/.test(target)) return realOrUndefined(full);
+  const resolved = resolve(realDir, target);
+  try {
+    statSync(resolved);
+  } catch {
+    return undefined;
+  }
+  return resolved;
+}
+
 function realOrUndefined(path: string): string | undefined {
   try {
     return realpathSync(path);
@@ -112,8 +135,13 @@ function realOrUndefined(path: string): string | undefined {
   }
 }
 
+/** The working folder's real path, looked up once per run (each note not followed shows a path relative to it). */
+let cwdReal: { cwd: string; real: string } | undefined;
+
 /** A real path as the user typed paths: relative to the working folder when it is inside it. */
 function shown(real: string): string {
-  const rel = relative(realOrUndefined(process.cwd()) ?? process.cwd(), real);
+  const cwd = process.cwd();
+  if (cwdReal?.cwd !== cwd) cwdReal = { cwd, real: realOrUndefined(cwd) ?? cwd };
+  const rel = relative(cwdReal.real, real);
   return rel && !rel.startsWith('..') ? rel : rel === '' ? '.' : real;
 }

@@ -14,6 +14,12 @@ import { familyDefaultBase } from './families';
 
 /** Longer reaches are not scanned here (linear in the length): the values are given the benefit of the doubt. */
 const MAX_SCANNED_REACH = 1 << 21;
+/**
+ * Nor scans of more than this many cosines (channel pairs × positions): a mutated rotary dimension
+ * of millions at a long context hung the service fuzz for hours (seed 1888554430). 128 channels at
+ * 2,097,152 positions is 2^27; this leaves room for 256.
+ */
+const MAX_SCANNED_WORK = 2 ** 28;
 
 /** The file sets a scaling that stretches positions (`mrope` sections and v5's `default` block do not). */
 function hasLengthScaling(rope: ModelRope): boolean {
@@ -27,6 +33,7 @@ export function baseMeetsBoundAtContext(rope: ModelRope): boolean | undefined {
   const dim = rope.rotaryDim.value;
   const base = rope.base.value;
   if (!(reach >= 2) || reach > MAX_SCANNED_REACH || !(base > 1) || !(dim >= 2) || dim % 2 !== 0) return undefined;
+  if ((dim / 2) * reach > MAX_SCANNED_WORK) return undefined;
   return firstNegative(thetas(base, dim), 0, reach) === null;
 }
 

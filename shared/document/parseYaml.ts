@@ -6,6 +6,7 @@
 import { parseDocument, isMap, isSeq, isScalar, isAlias, isPair, Node as YNode, Document, LineCounter } from 'yaml';
 import { ConfigNode, ParsedDocument, ParseProblem } from './configNode';
 import { LineIndex } from './positions';
+import { guardYamlNesting, MAX_YAML_NESTING } from './yamlGuard';
 
 /** Upper bound on converted nodes; far above any real config, far below an alias bomb. */
 const NODE_BUDGET = 200_000;
@@ -14,8 +15,12 @@ export function parseYamlDocument(text: string): ParsedDocument {
   const lines = new LineIndex(text);
   const problems: ParseProblem[] = [];
   let doc: Document.Parsed;
+  // Parts nested past what the yaml package parses in linear time are blanked (offsets kept) and said.
+  const guarded = guardYamlNesting(text);
+  const deep = guarded.blanked[0];
+  if (deep) problems.push({ message: `YAML: nested more than ${MAX_YAML_NESTING} levels deep; that part was not read`, offset: deep.offset, length: 1 });
   try {
-    doc = parseDocument(text, { version: '1.1', uniqueKeys: false, strict: false, prettyErrors: false, lineCounter: new LineCounter() });
+    doc = parseDocument(guarded.text, { version: '1.1', uniqueKeys: false, strict: false, prettyErrors: false, lineCounter: new LineCounter() });
   } catch (e) {
     return { format: 'yaml', text, lines, root: undefined, problems: [{ message: `YAML: ${(e as Error).message}`, offset: 0, length: 0 }] };
   }

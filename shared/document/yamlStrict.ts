@@ -7,6 +7,8 @@
  * multi-document file (Kubernetes) is read.
  */
 import { parseAllDocuments } from 'yaml';
+import { duplicateKeyErrors } from './yamlDuplicateKeys';
+import { guardYamlNesting, MAX_YAML_NESTING } from './yamlGuard';
 
 export interface YamlStrictProblem {
   kind: 'syntax' | 'duplicate-key';
@@ -18,13 +20,18 @@ export interface YamlStrictProblem {
 export function checkYamlStrict(text: string): YamlStrictProblem[] {
   const out: YamlStrictProblem[] = [];
   let docs: ReturnType<typeof parseAllDocuments>;
+  // PyYAML's recursive composer refuses nesting this deep too; the part is blanked before parsing (yamlGuard).
+  const guarded = guardYamlNesting(text);
+  for (const b of guarded.blanked) out.push({ kind: 'syntax', message: `nested more than ${MAX_YAML_NESTING} levels deep`, offset: b.offset, length: 1 });
   try {
-    docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
+    // Repeated keys are found in one pass below (the package's own check is quadratic in a mapping's keys).
+    docs = parseAllDocuments(guarded.text, { version: '1.1', uniqueKeys: false, prettyErrors: false });
   } catch (e) {
     return [{ kind: 'syntax', message: (e as Error).message, offset: 0, length: 0 }];
   }
   const list = Array.isArray(docs) ? docs : [docs];
   for (const d of list) {
+    for (const e of duplicateKeyErrors(d)) out.push({ kind: 'duplicate-key', ...e });
     for (const e of d.errors) {
       out.push({
         kind: e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'syntax',

@@ -9,6 +9,8 @@ import { LineMap, makeToken } from './text';
 import type { Invocation, QuoteStyle, Token } from './types';
 import { enUS } from '../core/format';
 import { trimTrailing } from '../core/text';
+import { duplicateKeyErrors } from '../document/yamlDuplicateKeys';
+import { guardYamlNesting, MAX_YAML_NESTING } from '../document/yamlGuard';
 
 export function quoteOfScalar(s: Scalar): QuoteStyle {
   return s.type === Scalar.QUOTE_DOUBLE ? 'double' : s.type === Scalar.QUOTE_SINGLE ? 'single' : 'none';
@@ -191,14 +193,31 @@ export interface YamlDocs {
  * its `---` lines and only the documents that mention a launch word (and fit) are parsed, each
  * shifted back to where it sits in the file.
  */
-export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
+export function parseYamlDocs(input: string, limits = YAML_LIMITS): YamlDocs {
   const problems: YamlDocs['problems'] = [];
+  // Parts nested past what the yaml package parses in linear time are blanked (same offsets) and said.
+  const guarded = guardYamlNesting(input);
+  const text = guarded.text;
+  const deep = guarded.blanked[0];
+  if (deep) {
+    const eol = input.indexOf('\n', deep.offset);
+    problems.push({
+      message: `YAML nested more than ${MAX_YAML_NESTING} levels deep (${guarded.blanked.length === 1 ? 'one place' : `${enUS(guarded.blanked.length)} places`}): that part was not read`,
+      offset: deep.offset,
+      length: Math.min(deep.length, eol < 0 ? input.length - deep.offset : eol - deep.offset),
+      partial: true,
+    });
+  }
+  // Duplicate keys are found in one pass (duplicateKeyErrors): the package's own check compares each key with every other.
+  const parse = (t: string) => parseAllDocuments(t, { uniqueKeys: false, prettyErrors: false }) as Document.Parsed[];
   const collect = (docs: Document.Parsed[]) => {
-    for (const d of docs)
-      for (const e of d.errors.slice(0, 3)) problems.push({ message: `YAML: ${e.message.split('\n')[0]}`, offset: e.pos[0], length: e.pos[1] - e.pos[0] });
+    for (const d of docs) {
+      const errors = d.errors.map((e) => ({ message: e.message, offset: e.pos[0], length: e.pos[1] - e.pos[0] }));
+      for (const e of [...errors, ...duplicateKeyErrors(d)].slice(0, 3)) problems.push({ ...e, message: `YAML: ${e.message.split('\n')[0]}` });
+    }
     return docs;
   };
-  if (text.length <= limits.maxParse) return { docs: collect(parseAllDocuments(text) as Document.Parsed[]), problems };
+  if (text.length <= limits.maxParse) return { docs: collect(parse(text)), problems };
   const starts = [0, ...[...text.matchAll(/^---[ \t]*(?:#.*)?$/gm)].map((m) => m.index!)].filter((v, i, a) => i === 0 || v > a[i - 1]);
   const docs: Document.Parsed[] = [];
   let skipped = 0;
@@ -210,7 +229,7 @@ export function parseYamlDocs(text: string, limits = YAML_LIMITS): YamlDocs {
       skipped++;
       continue;
     }
-    for (const d of parseAllDocuments(chunk) as Document.Parsed[]) {
+    for (const d of parse(chunk)) {
       visit(d, (_key, node) => {
         const n = node as { range?: [number, number, number] };
         if (n && n.range) n.range = [n.range[0] + base, n.range[1] + base, n.range[2] + base];

@@ -9,6 +9,17 @@ import { type AnalyzeOptions, analyzeText } from '../../shared/service/analyze';
 import type { BoundOracle, FileAnalysis } from '../../shared/service/types';
 import { LineIndex, Range } from '../../shared/document/positions';
 
+/**
+ * The seed of a fuzz suite: FUZZ_SEED replays a run; otherwise a fresh one, printed before the run
+ * starts so a run that fails (or hangs) can be replayed whatever fast-check reports.
+ */
+export function fuzzSeed(suite: string): number {
+  const given = process.env.FUZZ_SEED;
+  const seed = given ? Number(given) : Math.floor(Math.random() * 0x7fffffff);
+  console.log(`  ${suite}: seed ${seed}${given ? ' (FUZZ_SEED)' : ' (fresh; FUZZ_SEED to replay)'}`);
+  return seed;
+}
+
 /** An oracle with fixed, instant answers: the fuzz targets the service, not the b* engine. */
 export const instantOracle: BoundOracle = {
   lmax: (base, d, L) => (base < 1e5 && L > 4096 ? 4096 : null),

@@ -2,5 +2,5 @@
 import { launchProperties } from '../fuzz/launchProperty';
 
 describe('robustness: hostile launch files and neighbours (fast run)', () => {
-  launchProperties({ runs: 60, seed: Number(process.env.FUZZ_SEED ?? 20261128), maxSize: 20_000, growthSize: 4_000, repeats: 5 });
+  launchProperties({ runs: 60, seed: Number(process.env.FUZZ_SEED ?? 20261128), maxSize: 20_000, growthSize: 2_000, walkSize: 50, walkDepth: 60, repeats: 2 });
 });
