@@ -71,4 +71,10 @@ describe('fuzz regressions', () => {
     // The value the YAML parser guessed is not judged at all (vLLM's loader refuses the file).
     assert.ok(!a.diagnostics.some((d) => d.code === 'launch/bad-value'));
   });
+
+  it("a refused bare value in a vLLM YAML is quoted as the user's text, never printed bare (seed 1888554430, path 14767)", () => {
+    const text = '\uFEFF  # vllm serve --config …\nmodel: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: "NaN"\n  tensor-parallel-size: 2\n';
+    const bad = analyzeText(text, { fileName: 'train.yaml', oracle }).diagnostics.find((d) => d.code === 'launch/bad-value');
+    assert.equal(bad?.message, "vLLM stops at startup: its parser refuses 'NaN'.");
+  });
 });
