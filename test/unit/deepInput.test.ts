@@ -77,4 +77,11 @@ describe('fuzz regressions', () => {
     const bad = analyzeText(text, { fileName: 'train.yaml', oracle }).diagnostics.find((d) => d.code === 'launch/bad-value');
     assert.equal(bad?.message, "vLLM stops at startup: its parser refuses 'NaN'.");
   });
+
+  it('a long refused value is elided inside its quotes (seed 1474086869, path 30904)', () => {
+    const text =
+      '  # vllm serve --config vllm-qwen2.5-128k.yaml\r\nmodel: Qwen/Qwen2.5-7B-Instruct\r\nmax-model-len: {"short_factor":"NaN","type":"linear","seq_length":2.8560853511919754e+90,"hidden_size":"NaN"}\r\ntensor-parallel-size: 2\r\n';
+    const bad = analyzeText(text, { fileName: 'train.yaml', oracle }).diagnostics.find((d) => d.code === 'launch/bad-value');
+    assert.equal(bad?.message, `vLLM stops at startup: its parser refuses '{"short_factor":"NaN","type":"linear","s…'.`);
+  });
 });

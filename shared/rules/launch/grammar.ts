@@ -12,7 +12,7 @@
  * moves into --hf-overrides; an ignored key is renamed in the JSON.
  */
 import type { Fix, Finding } from '../../core/findings';
-import { pyRepr } from '../../core/quote';
+import { elide, pyRepr } from '../../core/quote';
 import type { GrammarProblem } from '../../launch/request';
 import { finding, splitSentence } from '../context';
 import { LaunchRuleContext, LaunchRule, engineOf, jsonKeyRange, overrideWriter, tokenRange } from './context';
@@ -92,7 +92,7 @@ function grammarHeadline(ctx: LaunchRuleContext, kind: string, severity: string,
   if (severity !== 'error') return `${engine} does not read ${shown}: it has no effect.`;
   if (kind === 'foreign') return `${engine} stops at startup: it does not know ${shown}.`;
   // A flag is named as written; a refused value (a YAML config's `max-model-len: "NaN"`) is the user's text, quoted as Python shows it.
-  return `${engine} stops at startup: its parser refuses ${flag.startsWith('-') ? shown : pyRepr(flag, { max: 40 })}.`;
+  return `${engine} stops at startup: its parser refuses ${flag.startsWith('-') ? shown : pyRepr(elide(flag, 40))}.`;
 }
 
 /**
