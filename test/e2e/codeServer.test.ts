@@ -197,9 +197,18 @@ describe('code-server 4.100.3 (VS Code 1.100.3 workbench)', function () {
       await page.keyboard.press('Enter');
       await page.keyboard.press('Control+S');
 
+      // The state waited on: the saved file, whole. A save truncates then writes, so a read can land between the two.
+      const parses = (t: string) => {
+        try {
+          JSON.parse(t);
+          return true;
+        } catch {
+          return false;
+        }
+      };
       const deadline = Date.now() + 20000;
       let after = before;
-      while (Date.now() < deadline && after === before) {
+      while (Date.now() < deadline && (after === before || !parses(after))) {
         await new Promise((r) => setTimeout(r, 100));
         after = readFileSync(file, 'utf8');
       }

@@ -111,8 +111,16 @@ describe('RoPE Inspector panel in code-server (VS Code 1.100.3)', function () {
       await screenshot(page, ARTIFACTS, '02-applied.png');
       await page.locator('.monaco-editor .view-lines').first().click();
       await page.keyboard.press('Control+S');
+      // Waits for the saved file, whole (a save truncates then writes: a read can land between the two).
+      const whole = (t: string) => {
+        try {
+          return JSON.parse(t) !== undefined;
+        } catch {
+          return false;
+        }
+      };
       let saved = '';
-      for (let i = 0; i < 40 && !/"yarn"/.test(saved); i++) {
+      for (let i = 0; i < 80 && !(/"yarn"/.test(saved) && whole(saved)); i++) {
         await page.waitForTimeout(250);
         saved = readFileSync(file, 'utf8');
       }

@@ -4,10 +4,11 @@
  * YAML read its base model (or exit 2 saying why); `consumers` takes hub ids as `freqs` does.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildOnce } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus', 'models');
@@ -20,7 +21,7 @@ describe('CLI input errors (spawned CLI)', function () {
   let env: NodeJS.ProcessEnv;
   const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'rope-lens.js'), ...args], { encoding: 'utf8', cwd: ROOT, env });
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-input-'));
     mkdirSync(join(tmp, 'hf'));
     env = { ...process.env, HF_HUB_CACHE: join(tmp, 'hf'), HF_HOME: join(tmp, 'hf-home'), ROPE_LENS_HUB: '' };

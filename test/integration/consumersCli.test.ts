@@ -1,9 +1,10 @@
 /** `rope-lens consumers` as a user runs it: the spawned CLI, text and --json, a folder, bad input. */
 import { strict as assert } from 'node:assert';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildOnce } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 const CONSUMERS = join(ROOT, 'test', 'fixtures', 'consumers');
@@ -17,7 +18,7 @@ describe('rope-lens consumers (spawned CLI)', function () {
   this.timeout(120000);
   let tmp: string;
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-consumers-'));
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));

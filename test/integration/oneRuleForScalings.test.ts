@@ -6,10 +6,11 @@
  * and a Llama-2-7b axolotl fine-tune at 16,384 (examples/axolotl-llama2-16k.yaml).
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildOnce } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 const QWEN = join(ROOT, 'test', 'fixtures', 'corpus', 'models', 'qwen2.5-7b.json');
@@ -50,7 +51,7 @@ describe('one rule for scalings (spawned CLI: check, serve, plan)', function () 
   };
   const diagnostics = (file: string): Diagnostic[] => json('check', file, '--format', 'json').files[0].diagnostics;
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-one-rule-'));
     // An empty Hugging Face cache: hub ids resolve through the built-in catalog only.
     env = { ...process.env, HF_HUB_CACHE: join(tmp, 'hub'), ROPE_LENS_PROOF_MAX_LENGTH: '131072' };

@@ -4,16 +4,16 @@
  * 32,768 tokens (some fail in the grid, some only between grid points), split into 2 and 3 threads.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { robustNeighbourhood } from '../../shared/bstar/index';
 import { parallelProver } from '../../shared/node/parallelProof';
+import { buildOnce } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 
 describe('neighbourhood proofs split across threads', function () {
   this.timeout(120000);
-  before(() => execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' }));
+  before(() => buildOnce());
 
   for (const threads of [2, 3]) {
     it(`${threads} threads: the same verdicts and witnesses as one`, () => {

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { buildOnce } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus', 'models');
@@ -14,7 +15,7 @@ describe('rope-lens plan (spawned CLI)', function () {
   let env: NodeJS.ProcessEnv;
   const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'rope-lens.js'), 'plan', ...args], { encoding: 'utf8', cwd: ROOT, env });
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-plan-'));
     // An empty Hugging Face cache: hub ids resolve through the built-in catalog only. Robust bases are
     // proven up to 131,072 tokens here (a 2²⁰ proof takes a minute; robustLongCli.test.ts runs one past it).

@@ -4,11 +4,11 @@
  * plan's answer and whose end follows it. Asking only for the defaults (no target) starts none.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LspHarness, ROOT } from './lspHarness';
 import { PlanRequest, type PlanResult } from '../../shared/protocol/messages';
+import { buildOnce } from '../support/build';
 
 const URI = 'file:///work/models/meta-llama-3-8b/config.json';
 const CONFIG = readFileSync(join(ROOT, 'test/fixtures/corpus/models/meta-llama-3-8b.json'), 'utf8');
@@ -17,7 +17,7 @@ describe('language server: work-done progress while a plan proves robust bases',
   this.timeout(120_000);
   let h: LspHarness | undefined;
 
-  before(() => execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' }));
+  before(() => buildOnce());
   afterEach(async () => {
     await h?.stop();
     h = undefined;

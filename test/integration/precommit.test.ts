@@ -20,7 +20,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync, SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -83,6 +83,7 @@ function hookSuite(major: number | undefined, own: boolean): void {
     let tmp: string;
     let env: NodeJS.ProcessEnv;
     let project: string;
+    let hooks: string;
 
     before(function () {
       const v = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
@@ -101,7 +102,7 @@ function hookSuite(major: number | undefined, own: boolean): void {
       }
 
       // The hook repository: this working tree's files (not node_modules, not dist: pre-commit builds them), committed.
-      const hooks = join(tmp, 'hooks');
+      hooks = join(tmp, 'hooks');
       mkdirSync(hooks);
       const listed = sh('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root);
       assert.equal(listed.status, 0, listed.stderr);
@@ -143,7 +144,10 @@ function hookSuite(major: number | undefined, own: boolean): void {
     it('npm pack from this repository prints only the tarball name on stdout (pre-commit installs what it names)', () => {
       const out = join(tmp, 'packed');
       mkdirSync(out);
-      const r = sh('npm', ['pack', '--pack-destination', out], root, env, 300_000);
+      // Packed from the copy (with this checkout's installed packages): `npm pack` runs the prepare build, which must
+      // not rewrite this checkout's dist/ while other tests run its bundles.
+      symlinkSync(join(root, 'node_modules'), join(hooks, 'node_modules'), 'dir');
+      const r = sh('npm', ['pack', '--pack-destination', out], hooks, env, 300_000);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       const name = `rope-lens-${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}.tgz`;
       assert.equal(r.stdout, `${name}\n`);

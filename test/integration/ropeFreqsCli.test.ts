@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildOnce } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 const FIX = join(ROOT, 'test', 'fixtures', 'models');
@@ -15,7 +16,7 @@ describe('rope-lens freqs (spawned CLI)', function () {
   this.timeout(120000);
   let tmp: string;
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-freqs-'));
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));

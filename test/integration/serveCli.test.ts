@@ -1,10 +1,11 @@
 import { said } from '../unit/helpers/findingText';
 import { strict as assert } from 'node:assert';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ggufHeader, writeGguf, qwen25InstructMetadata, u32, str, f32 } from '../gguf/writeGguf';
+import { buildOnce } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 const MODELS = join(ROOT, 'test', 'fixtures', 'models');
@@ -17,7 +18,7 @@ describe('rope-lens serve and check on GGUF (spawned CLI)', function () {
   this.timeout(120000);
   let tmp: string;
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-serve-'));
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -144,7 +145,7 @@ describe("rope-lens serve names the user's model and judges by its reach (spawne
   const serve = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'rope-lens.js'), 'serve', ...args], { encoding: 'utf8', cwd: ROOT, env });
   const DERIVATIVE = join(MODELS, 'derivatives', 'llama-3-8b-instruct-262k');
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-serve-id-'));
     // An empty Hugging Face cache: hub ids resolve through the built-in catalog only.
     env = { ...process.env, HF_HUB_CACHE: join(tmp, 'hub') };
@@ -208,7 +209,7 @@ describe('rope-lens serve on an edit of a shipped model agrees with check (spawn
   let tmp: string;
   let file: string;
   before(() => {
-    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    buildOnce();
     tmp = mkdtempSync(join(tmpdir(), 'rope-lens-serve-edit-'));
     // Llama-3-8B's config with rope_theta 10,000 and max_position_embeddings 131,072: check takes it as an edit.
     const c = JSON.parse(readFileSync(join(ROOT, 'examples', 'llama-3-8b.config.json'), 'utf8'));
