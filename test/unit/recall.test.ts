@@ -7,22 +7,18 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ShellParser } from '../../shared/launch/types';
-import { createRopeLensService } from '../../shared/service/service';
-import { createSyncOracle } from '../../shared/service/syncOracle';
+import { type RopeLensService } from '../../shared/service/service';
 import { identityCandidates } from '../../shared/service/analyzeLaunch';
 import { ollamaLibraryModel } from '../../shared/serving/ollama';
-import { shellParser } from './helpers/launch';
+import { launchService } from './helpers/launch';
 
 const LAUNCH = join(__dirname, '..', 'fixtures', 'launch');
 
 describe('recall pass: fixtures read but not judged, now judged or said', function () {
   this.timeout(60_000);
-  let shell: ShellParser;
-  let service: ReturnType<typeof createRopeLensService>;
+  let service: RopeLensService;
   before(async () => {
-    shell = await shellParser();
-    service = createRopeLensService({ oracle: createSyncOracle(), shellParser: () => shell });
+    ({ service } = await launchService());
   });
   const analyze = (rel: string) => service.analyze(readFileSync(join(LAUNCH, rel), 'utf8'), { fileName: join(LAUNCH, rel) });
   const onlyLaunch = (rel: string) => {

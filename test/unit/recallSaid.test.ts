@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ShellParser } from '../../shared/launch/types';
-import { createRopeLensService } from '../../shared/service/service';
+import { createRopeLensService, type RopeLensService } from '../../shared/service/service';
 import { createSyncOracle } from '../../shared/service/syncOracle';
 import { noRopeModelOf, noRopeSentence } from '../../shared/config/noRopeModel';
 import { recordingResolver, catalogResolver } from '../../shared/config/resolve';
@@ -16,7 +16,7 @@ import { torchtuneBuilderHubId, torchtuneConfigHubId } from '../../shared/config
 import { findCatalogEntry } from '../../shared/config/catalog';
 import { parseYamlDocument } from '../../shared/document/parseYaml';
 import { readTrainingConfig } from '../../shared/config/training';
-import { shellParser } from './helpers/launch';
+import { launchService } from './helpers/launch';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const LAUNCH = join(FIXTURES, 'launch');
@@ -24,10 +24,9 @@ const LAUNCH = join(FIXTURES, 'launch');
 describe('recall, second pass: no RoPE and no model are said, torchtune built-in configs are read', function () {
   this.timeout(60_000);
   let shell: ShellParser;
-  let service: ReturnType<typeof createRopeLensService>;
+  let service: RopeLensService;
   before(async () => {
-    shell = await shellParser();
-    service = createRopeLensService({ oracle: createSyncOracle(), shellParser: () => shell });
+    ({ service, shell } = await launchService());
   });
   const analyze = (rel: string, text = readFileSync(join(LAUNCH, rel), 'utf8')) => service.analyze(text, { fileName: join(LAUNCH, rel) });
 

@@ -5,8 +5,17 @@ import { join } from 'node:path';
 import { LineMap } from '../../../shared/launch/text';
 import type { Invocation, LaunchFile, Token } from '../../../shared/launch/types';
 import { loadShellParser } from '../../../shared/node/shellParser';
+import { createRopeLensService, type RopeLensService } from '../../../shared/service/service';
+import { createSyncOracle } from '../../../shared/service/syncOracle';
+import type { ShellParser } from '../../../shared/launch/types';
 
 export const shellParser = loadShellParser;
+
+/** The service with the shell grammar loaded and the synchronous oracle, as the whole-file launch tests use it. */
+export async function launchService(): Promise<{ service: RopeLensService; shell: ShellParser }> {
+  const shell = await shellParser();
+  return { service: createRopeLensService({ oracle: createSyncOracle(), shellParser: () => shell }), shell };
+}
 
 export function fixture(name: string): string {
   return readFileSync(join(__dirname, '..', '..', 'fixtures', 'launch', 'adapters', name), 'utf8');
